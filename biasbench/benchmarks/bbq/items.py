@@ -1,0 +1,127 @@
+"""BBQ-format items: the schema and a loader for BBQ jsonl files (original BBQ, FilBBQ, KoBBQ-style).
+
+``answer_info`` and ``additional_metadata`` are dicts in the original BBQ release and strings
+holding a Python dict repr in the FilBBQ release; both load into the same typed item.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from biasbench.errors import InputError
+
+UNKNOWN_GROUP = "unknown"
+
+
+class BBQItem(BaseModel):
+    """One BBQ question: a context, a question and three answers, one of them 'unknown'."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    example_id: int
+    """Running id within its category file (unique per category, not globally)."""
+    question_index: str
+    """Template id (``Q_id``), e.g. ``ENBBQ-01`` or ``"1"``."""
+    question_polarity: Literal["neg", "nonneg"]
+    context_condition: Literal["ambig", "disambig"]
+    category: str
+    answer_info: dict[str, list[str]]
+    """Per answer key ``ans0..ans2``: ``[text, group label]``; the unknown answer's group is ``unknown``."""
+    additional_metadata: dict[str, Any] = Field(default_factory=dict)
+    """subcategory, stereotyped_groups (list), version, source."""
+    context: str
+    question: str
+    ans0: str
+    ans1: str
+    ans2: str
+    label: int = Field(ge=0, le=2)
+    """Index of the correct answer."""
+
+    @field_validator("question_index", mode="before")
+    @classmethod
+    def _qid_as_str(cls, v: Any) -> str:
+        return str(v)
+
+    @field_validator("answer_info", "additional_metadata", mode="before")
+    @classmethod
+    def _parse_repr(cls, v: Any) -> Any:
+        # FilBBQ stores these dicts as Python reprs inside a JSON string.
+        if isinstance(v, str):
+            try:
+                return ast.literal_eval(v)
+            except (ValueError, SyntaxError) as exc:
+                raise ValueError(f"not a dict literal: {v[:60]!r}") from exc
+        return v
+
+    @property
+    def uid(self) -> str:
+        """Globally unique id: ``category:example_id``."""
+        return f"{self.category}:{self.example_id}"
+
+    @property
+    def answers(self) -> tuple[str, str, str]:
+        return (self.ans0, self.ans1, self.ans2)
+
+    @property
+    def stereotyped_groups(self) -> list[str]:
+        groups = self.additional_metadata.get("stereotyped_groups") or []
+        return [str(g) for g in groups]
+
+    def answer_group(self, index: int) -> str:
+        """Group label of answer ``index`` (from answer_info)."""
+        info = self.answer_info.get(f"ans{index}", ["", ""])
+        return str(info[1]) if len(info) > 1 else ""
+
+    @property
+    def unknown_index(self) -> int | None:
+        """Index of the unknown answer (by its answer_info group label, never by wording)."""
+        for i in range(3):
+            if self.answer_group(i).lower() == UNKNOWN_GROUP:
+                return i
+        return None
+
+
+def parse_bbq_lines(lines: Iterable[str], source: str) -> Iterator[BBQItem]:
+    """Parse BBQ jsonl lines; errors name ``source``, the line and the field."""
+    for lineno, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"invalid JSON ({exc.msg})", file=source, line=lineno) from None
+        if not isinstance(obj, dict):
+            raise InputError("expected a JSON object", file=source, line=lineno)
+        try:
+            yield BBQItem.model_validate(obj)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            field = ".".join(str(p) for p in err["loc"]) or None
+            raise InputError(err["msg"], file=source, line=lineno, field=field) from None
+
+
+def load_bbq_jsonl(paths: str | Path | Iterable[str | Path]) -> list[BBQItem]:
+    """Load one or many BBQ jsonl files (one per category); uids must be unique across them."""
+    if isinstance(paths, (str, Path)):
+        paths = [p for p in str(paths).split(",") if p]
+    items: list[BBQItem] = []
+    seen: dict[str, str] = {}
+    for path in paths:
+        path = Path(path)
+        if not path.exists():
+            raise InputError("file not found", file=str(path))
+        with path.open(encoding="utf-8-sig") as fh:
+            for item in parse_bbq_lines(fh, str(path)):
+                if item.uid in seen:
+                    raise InputError(
+                        f"duplicate example {item.uid} (also in {seen[item.uid]})", file=str(path),
+                        field="example_id")
+                seen[item.uid] = str(path)
+                items.append(item)
+    return items

@@ -1,0 +1,151 @@
+"""honorific-bn end to end: items -> requests -> labels with evidence -> statistics -> tables."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from biasbench.benchmarks.honorific_bn.classifier import JUDGE_VERSION, classify_register
+from biasbench.benchmarks.honorific_bn.items import Definition, HonorificItem, load_definition
+from biasbench.benchmarks.honorific_bn.metrics import occupation_rates, score_models
+from biasbench.benchmarks.honorific_bn.tables import summary_lines, write_tables
+from biasbench.errors import InputError
+from biasbench.jsonutil import write_json
+from biasbench.models.base import GenerationParams, ModelBackend
+from biasbench.responses import check_fields, iter_jsonl, write_jsonl
+from biasbench.runner.runner import Request
+from biasbench.signature import Signature
+
+LABEL_COLUMNS = ["model", "seed", "item_id", "occupation_en", "occupation_bn", "template_id",
+                 "primed", "gender", "output", "label", "plural", "evidence", "reason"]
+
+
+class HonorificBenchmark:
+    """The Bengali honorific-register benchmark (specs/honorific-bn.md)."""
+
+    name = "honorific-bn"
+    judge_version = JUDGE_VERSION
+
+    def __init__(self, definition: Definition | None = None) -> None:
+        self.definition = definition or load_definition()
+        self.items: list[HonorificItem] = self.definition.items()
+        self.by_id = {item.item_id: item for item in self.items}
+
+    @property
+    def version(self) -> str:
+        return self.definition.version
+
+    def params_for(self, backend: ModelBackend, *, temperature: float | None = None,
+                   max_tokens: int | None = None) -> GenerationParams:
+        """The paper's decoding (temperature 0); a completion prompt stops at the line end."""
+        dec = self.definition.meta["decoding"]
+        stop = ("\n",) if backend.mode == "completion" else ()
+        return GenerationParams(
+            temperature=dec["temperature"] if temperature is None else temperature,
+            max_tokens=dec["max_tokens"] if max_tokens is None else max_tokens, stop=stop)
+
+    def requests(self, *, limit: int | None = None,
+                 seeds: Sequence[int] | None = None) -> list[Request]:
+        """One request per item (per seed); ``limit`` keeps the first N items in published order."""
+        items = self.items[:limit] if limit else self.items
+        out: list[Request] = []
+        for seed in (seeds or [None]):
+            for item in items:
+                prompt = self.definition.prompt(item.source_en)
+                prompt = type(prompt)(prompt.messages, prompt.completion, item_id=item.item_id)
+                out.append(Request(item_id=item.item_id, prompt=prompt, seed=seed))
+        return out
+
+    def signature(self, model: dict[str, Any], params: GenerationParams | None,
+                  seeds: Sequence[int] | None) -> Signature:
+        return Signature(
+            benchmark=self.name, benchmark_version=self.version,
+            data_sha256=self.definition.checksum(), prompt_hash=self.definition.prompt_hash(),
+            model=model, decoding=params.to_dict() if params else {},
+            seeds=list(seeds) if seeds else None, judge_version=self.judge_version)
+
+    # -- judge ---------------------------------------------------------------------------------
+    def label(self, responses: pd.DataFrame) -> pd.DataFrame:
+        """Label every response (columns model, item_id, output, optional seed) with evidence."""
+        rows: list[dict[str, Any]] = []
+        cache: dict[tuple[str, str], Any] = {}
+        for rec in responses.itertuples(index=False):
+            item = self.by_id[rec.item_id]
+            output = rec.output if isinstance(rec.output, str) else ""
+            key = (output, item.gender)
+            if key not in cache:
+                cache[key] = classify_register(output, condition=item.gender)
+            lab = cache[key]
+            seed = getattr(rec, "seed", None)
+            rows.append({
+                "model": rec.model, "seed": None if pd.isna(seed) else int(seed),
+                "item_id": item.item_id, "occupation_en": item.occupation_en,
+                "occupation_bn": item.occupation_bn, "template_id": item.template_id,
+                "primed": item.primed, "gender": item.gender, "output": output,
+                "label": lab.label.value, "plural": lab.plural,
+                "evidence": [e.__dict__ for e in lab.evidence], "reason": lab.reason})
+        return pd.DataFrame(rows, columns=LABEL_COLUMNS)
+
+    # -- scoring -------------------------------------------------------------------------------
+    def evaluate(self, responses: pd.DataFrame, out_dir: Path,
+                 signatures: dict[str, Signature]) -> dict[str, Any]:
+        """Label, score and write labels.jsonl, results.json and tables/ into ``out_dir``."""
+        out_dir.mkdir(parents=True, exist_ok=True)
+        labels = self.label(responses)
+        write_jsonl(labels.to_dict(orient="records"), out_dir / "labels.jsonl")
+        per_model = score_models(labels)
+        results = {
+            "schema_version": 1,
+            "benchmark": self.name,
+            "signature": _common_signature(signatures),
+            "models": {m: {**r, "signature": signatures[m].short()} if m in signatures else r
+                       for m, r in per_model.items() if not m.startswith("_")},
+            "report": {k: v for k, v in per_model.items() if k.startswith("_")},
+            "counts": {m: _label_counts(labels[labels.model == m]) for m in labels.model.unique()},
+        }
+        write_json(results, out_dir / "results.json")
+        write_tables(results["models"], occupation_rates(labels), out_dir / "tables")
+        return results
+
+    def summary(self, results: dict[str, Any]) -> list[str]:
+        return summary_lines(results["models"])
+
+    # -- responses produced elsewhere ----------------------------------------------------------
+    def read_responses(self, path: Path) -> pd.DataFrame:
+        """Read a JSONL of ``item_id, model, output[, seed]``; bad lines name file, line, field."""
+        rows = []
+        seen: dict[tuple[str, str, Any], int] = {}
+        for line, obj in iter_jsonl(path):
+            check_fields(obj, path=path, line=line, required=("item_id", "model", "output"),
+                         strings=("item_id", "model", "output"), integers=("seed",))
+            if obj["item_id"] not in self.by_id:
+                raise InputError(f"unknown item_id {obj['item_id']!r}", file=str(path), line=line,
+                                 field="item_id")
+            key = (obj["model"], obj["item_id"], obj.get("seed"))
+            if key in seen:
+                raise InputError(f"duplicate response for {key[1]!r} of model {key[0]!r} "
+                                 f"(first on line {seen[key]})", file=str(path), line=line,
+                                 field="item_id")
+            seen[key] = line
+            rows.append({"model": obj["model"], "item_id": obj["item_id"],
+                         "output": obj["output"], "seed": obj.get("seed")})
+        if not rows:
+            raise InputError("no responses", file=str(path))
+        return pd.DataFrame(rows)
+
+
+def _label_counts(labels: pd.DataFrame) -> dict[str, int]:
+    return {str(k): int(v) for k, v in labels.label.value_counts().items()}
+
+
+def _common_signature(signatures: dict[str, Signature]) -> dict[str, Any]:
+    """The signature shared by every model of a report (the model field lists them all)."""
+    sigs = list(signatures.values())
+    first = sigs[0].model_dump()
+    first["model"] = {name: s.model for name, s in signatures.items()}
+    first["short"] = sigs[0].short() if len(sigs) == 1 else sigs[0].model_copy(
+        update={"model": {}}).short()
+    return first

@@ -1,0 +1,271 @@
+"""The honorific-bn benchmark definition (occupations, frames, errata, prompt) and its 2,016 items.
+
+Occupations and frames are data, not code: a user can pass their own occupations or frames file
+and get a consistent extended item set, or a definition for another target language.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import re
+from dataclasses import dataclass, field
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from biasbench.errors import InputError
+from biasbench.models.base import Prompt
+
+DATA_DIR = Path(str(files("biasbench.benchmarks.honorific_bn").joinpath("data")))
+CONDITIONS = ("male", "female", "nopronoun", "they")
+ITEM_COLUMNS = ("id", "item_id", "occupation_en", "occupation_bn", "template_id", "primed",
+                "gender", "source_en")
+PRONOUNS = {"male": {"he", "his", "him"}, "female": {"she", "her", "hers"},
+            "they": {"they", "their", "them"}}
+_BENGALI = re.compile(r"^[\u0980-\u09FF\u200c\u200d ]+$")
+
+
+@dataclass(frozen=True)
+class Occupation:
+    id: int
+    en: str
+    bn: str
+
+
+@dataclass(frozen=True)
+class Frame:
+    template_id: str
+    primed: bool
+    sentences: dict[str, str]
+    """Condition -> English sentence with an ``{occ}`` slot."""
+
+
+@dataclass(frozen=True)
+class Erratum:
+    occupation_en: str
+    list_term: str
+    item_term: str
+    note: str
+
+
+@dataclass(frozen=True)
+class HonorificItem:
+    """One English sentence to translate."""
+
+    id: int
+    item_id: str
+    occupation_en: str
+    occupation_bn: str
+    template_id: str
+    primed: bool
+    gender: str
+    """The pronoun condition: male, female, nopronoun or they."""
+    source_en: str
+
+    def row(self) -> list[str]:
+        return [str(self.id), self.item_id, self.occupation_en, self.occupation_bn,
+                self.template_id, str(self.primed), self.gender, self.source_en]
+
+
+@dataclass
+class Definition:
+    """Everything that defines the benchmark; its checksum enters every result's signature."""
+
+    name: str
+    version: str
+    occupations: list[Occupation]
+    frames: list[Frame]
+    errata: list[Erratum]
+    meta: dict[str, Any]
+    sources: dict[str, str] = field(default_factory=dict)
+    """File name -> path of each definition file (for error messages)."""
+
+    @property
+    def instruction(self) -> str:
+        return str(self.meta["instruction"])
+
+    def prompt(self, sentence: str) -> Prompt:
+        """The paper's zero-shot prompt (chat) and a completion-style equivalent for base models."""
+        comp = self.meta["completion"]
+        src, tgt = comp["source_label"], comp["target_label"]
+        shots = "".join(f"{src}: {en}\n{tgt}: {bn}\n\n" for en, bn in comp["fewshot"])
+        completion = f"{self.instruction}\n\n{shots}{src}: {sentence}\n{tgt}:"
+        return Prompt(messages=(("user", f"{self.instruction}\n\n{sentence}"),), completion=completion)
+
+    def prompt_hash(self) -> str:
+        """Hash of both prompt templates, so a changed prompt gives a different signature."""
+        probe = self.prompt("{sentence}")
+        blob = json.dumps([probe.messages, probe.completion], ensure_ascii=False)
+        return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+    def items(self) -> list[HonorificItem]:
+        """All items, occupation-major, then frame, then condition (the published order)."""
+        errata = {(e.occupation_en, e.list_term): e.item_term for e in self.errata}
+        out: list[HonorificItem] = []
+        for occ in self.occupations:
+            term = errata.get((occ.en, occ.bn), occ.bn)
+            for frame in self.frames:
+                for cond in CONDITIONS:
+                    out.append(HonorificItem(
+                        id=len(out) + 1, item_id=f"{occ.en.replace(' ', '_')}|{frame.template_id}|{cond}",
+                        occupation_en=occ.en, occupation_bn=term, template_id=frame.template_id,
+                        primed=frame.primed, gender=cond,
+                        source_en=frame.sentences[cond].replace("{occ}", occ.en)))
+        return out
+
+    def items_csv_bytes(self) -> bytes:
+        """The item set as the published CSV: UTF-8 with BOM, minimal quoting, LF line ends."""
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(ITEM_COLUMNS)
+        for item in self.items():
+            writer.writerow(item.row())
+        return ("\ufeff" + buf.getvalue()).encode("utf-8")
+
+    def checksum(self) -> str:
+        """sha256 of the generated item CSV (the data checksum of a signature)."""
+        return hashlib.sha256(self.items_csv_bytes()).hexdigest()
+
+
+def _read_csv(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
+    if not path.exists():
+        raise InputError("file not found", file=str(path))
+    with path.open(encoding="utf-8-sig", newline="") as fh:
+        reader = csv.DictReader(fh)
+        missing = [c for c in required if c not in (reader.fieldnames or [])]
+        if missing:
+            raise InputError(f"missing column(s) {', '.join(missing)}", file=str(path), line=1,
+                             field=missing[0])
+        # Line numbers count the header as line 1.
+        return [(i, row) for i, row in enumerate(reader, start=2)]
+
+
+def read_occupations(path: Path) -> list[Occupation]:
+    out: list[Occupation] = []
+    for line, row in _read_csv(path, ("id", "en", "bn")):
+        for col in ("id", "en", "bn"):
+            if not (row.get(col) or "").strip():
+                raise InputError("empty value", file=str(path), line=line, field=col)
+        try:
+            occ_id = int(row["id"])
+        except ValueError:
+            raise InputError(f"not an integer: {row['id']!r}", file=str(path), line=line,
+                             field="id") from None
+        out.append(Occupation(occ_id, row["en"].strip(), row["bn"].strip()))
+    return out
+
+
+def read_frames(path: Path) -> list[Frame]:
+    out: list[Frame] = []
+    for line, row in _read_csv(path, ("template_id", "primed", *CONDITIONS)):
+        primed = (row["primed"] or "").strip()
+        if primed not in ("True", "False"):
+            raise InputError(f"expected True or False, got {primed!r}", file=str(path), line=line,
+                             field="primed")
+        for cond in CONDITIONS:
+            if "{occ}" not in row[cond]:
+                raise InputError("sentence has no {occ} slot", file=str(path), line=line,
+                                 field=cond)
+        out.append(Frame(row["template_id"].strip(), primed == "True",
+                         {c: row[c] for c in CONDITIONS}))
+    return out
+
+
+def read_errata(path: Path) -> list[Erratum]:
+    if not path.exists():
+        return []
+    return [Erratum(r["occupation_en"], r["list_term"], r["item_term"], r.get("note", ""))
+            for _, r in _read_csv(path, ("occupation_en", "list_term", "item_term"))]
+
+
+def load_definition(occupations: Path | None = None, frames: Path | None = None,
+                    data_dir: Path = DATA_DIR) -> Definition:
+    """The packaged definition, optionally with a user's occupations and/or frames file."""
+    meta_path = data_dir / "definition.json"
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    occ_path = occupations or data_dir / "occupations.csv"
+    frames_path = frames or data_dir / "frames.csv"
+    errata_path = data_dir / "errata.csv"
+    return Definition(
+        name=meta["name"], version=meta["version"], occupations=read_occupations(occ_path),
+        frames=read_frames(frames_path), errata=read_errata(errata_path), meta=meta,
+        sources={"occupations": str(occ_path), "frames": str(frames_path),
+                 "errata": str(errata_path)})
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One inconsistency the validator found."""
+
+    severity: str
+    """``error`` (items would be wrong) or ``warning`` (worth a look, items still generated)."""
+    file: str
+    line: int | None
+    field: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file + (f":{self.line}" if self.line else "")
+        fld = f" field '{self.field}'" if self.field else ""
+        return f"{self.severity}: {where}{fld}: {self.message}"
+
+
+def _words(sentence: str) -> list[str]:
+    return re.findall(r"[A-Za-z']+", sentence.lower())
+
+
+def validate_definition(defn: Definition) -> list[Finding]:
+    """Report inconsistencies in a definition: errata, duplicates, bad terms, broken frames."""
+    findings: list[Finding] = []
+    occ_file, frames_file = defn.sources.get("occupations", "?"), defn.sources.get("frames", "?")
+    seen_en: dict[str, int] = {}
+    seen_bn: dict[str, str] = {}
+    ids: set[int] = set()
+    for line, occ in enumerate(defn.occupations, start=2):
+        if occ.id in ids:
+            findings.append(Finding("error", occ_file, line, "id", f"duplicate id {occ.id}"))
+        ids.add(occ.id)
+        if occ.en in seen_en:
+            findings.append(Finding("error", occ_file, line, "en",
+                                    f"duplicate occupation {occ.en!r} (line {seen_en[occ.en]})"))
+        seen_en.setdefault(occ.en, line)
+        if occ.bn in seen_bn:
+            findings.append(Finding("warning", occ_file, line, "bn",
+                                    f"Bengali term {occ.bn!r} also used for {seen_bn[occ.bn]!r}"))
+        seen_bn.setdefault(occ.bn, occ.en)
+        if not _BENGALI.match(occ.bn):
+            findings.append(Finding("error", occ_file, line, "bn",
+                                    f"{occ.bn!r} is not written in Bengali script"))
+    for err in defn.errata:
+        for line, occ in enumerate(defn.occupations, start=2):
+            if occ.en == err.occupation_en and occ.bn == err.list_term:
+                findings.append(Finding(
+                    "warning", occ_file, line, "bn",
+                    f"{occ.en}: the occupation list gives {err.list_term} but the published items "
+                    f"use {err.item_term}; items follow the published file ({err.note})"))
+    frame_ids: set[str] = set()
+    for line, frame in enumerate(defn.frames, start=2):
+        if frame.template_id in frame_ids:
+            findings.append(Finding("error", frames_file, line, "template_id",
+                                    f"duplicate template {frame.template_id}"))
+        frame_ids.add(frame.template_id)
+        male, female = _words(frame.sentences["male"]), _words(frame.sentences["female"])
+        diff = [(m, f) for m, f in zip(male, female, strict=False) if m != f]
+        if len(male) != len(female) or len(diff) != 1:
+            findings.append(Finding("error", frames_file, line, "female",
+                                    "male and female sentences must differ in exactly one word"))
+        elif not (diff[0][0] in PRONOUNS["male"] and diff[0][1] in PRONOUNS["female"]):
+            findings.append(Finding("error", frames_file, line, "female",
+                                    f"the differing words {diff[0]} are not a he/she pronoun pair"))
+        for cond in ("male", "female", "they"):
+            if not set(_words(frame.sentences[cond])) & PRONOUNS[cond]:
+                findings.append(Finding("error", frames_file, line, cond,
+                                        f"no {cond} pronoun in the sentence"))
+        pronouns = set().union(*PRONOUNS.values())
+        if set(_words(frame.sentences["nopronoun"])) & pronouns:
+            findings.append(Finding("error", frames_file, line, "nopronoun",
+                                    "the no-pronoun sentence contains a pronoun"))
+    return findings

@@ -1,0 +1,201 @@
+"""The ``biasbench`` command: thin argument parsing over library calls.
+
+Every user error (bad file, bad model spec, unreachable endpoint) ends as one line on stderr and a
+non-zero exit code, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from biasbench.errors import BiasbenchError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="Measure social bias of language models beyond English.")
+data_app = typer.Typer(no_args_is_help=True, help="Build or validate a benchmark's items.")
+score_app = typer.Typer(no_args_is_help=True, help="Score outputs produced elsewhere.")
+annotate_app = typer.Typer(no_args_is_help=True, help="Human validation of the register judge.")
+app.add_typer(data_app, name="data")
+app.add_typer(score_app, name="score")
+app.add_typer(annotate_app, name="annotate")
+
+EXIT_USAGE = 2
+EXIT_INCOMPLETE = 3
+
+ModelOpt = Annotated[str, typer.Option("--model", "-m", help="Model spec: llamacpp, "
+                     "llamacpp:FILE.gguf, openai:NAME, hf:NAME, replay:FILE[@MODEL], mock:SCRIPT.")]
+BaseUrlOpt = Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint, e.g. "
+                       "http://localhost:8000/v1.")]
+ApiOpt = Annotated[str, typer.Option(help="chat or completions (OpenAI-compatible endpoints).")]
+KeyEnvOpt = Annotated[str, typer.Option(help="Environment variable holding the API key.")]
+
+
+def _fail(message: str, code: int = EXIT_USAGE) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _echo_lines(lines: list[str]) -> None:
+    for line in lines:
+        typer.echo(line)
+
+
+@data_app.command("honorific-bn")
+def data_honorific(
+    out: Annotated[Path, typer.Option(help="Where to write the items CSV.")],
+    occupations: Annotated[Path | None, typer.Option(help="Your own occupations CSV (id,en,bn).")] = None,
+    frames: Annotated[Path | None, typer.Option(help="Your own frames CSV.")] = None,
+) -> None:
+    """Write the honorific-bn items (2,016 with the packaged definition) and report inconsistencies."""
+    from biasbench.benchmarks.honorific_bn.items import load_definition, validate_definition
+
+    defn = load_definition(occupations=occupations, frames=frames)
+    findings = validate_definition(defn)
+    for finding in findings:
+        typer.echo(str(finding), err=True)
+    if any(f.severity == "error" for f in findings):
+        _fail("the definition has errors; no items written")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(defn.items_csv_bytes())
+    typer.echo(f"wrote {len(defn.items())} items to {out} (sha256 {defn.checksum()})")
+
+
+@data_app.command("filbbq")
+def data_filbbq(
+    out: Annotated[Path, typer.Option(help="Output folder for the generated jsonl files.")],
+    templates: Annotated[Path | None, typer.Option(help="Local copy of FilBBQ's templates/ folder "
+                         "(default: $BIASBENCH_FILBBQ_TEMPLATES, the cache, or a pinned download).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of every random draw.")] = 0,
+) -> None:
+    """Generate FilBBQ items from the authors' templates (reproducible for a seed)."""
+    from biasbench.benchmarks.bbq.generate import generate_filbbq
+    from biasbench.benchmarks.filbbq.source import resolve_templates
+
+    report = generate_filbbq(resolve_templates(templates), out, seed=seed)
+    _echo_lines(_generation_summary(report))
+
+
+def _generation_summary(report: object) -> list[str]:
+    counts = getattr(report, "counts", None) or getattr(report, "category_counts", None) or {}
+    lines = [f"{cat}: {n} items" for cat, n in dict(counts).items()]
+    for warning in getattr(report, "warnings", []) or []:
+        lines.append(f"warning: {warning}")
+    return lines
+
+
+@app.command()
+def run(
+    benchmark: Annotated[str, typer.Argument(help="honorific-bn or filbbq.")],
+    model: ModelOpt = "llamacpp",
+    out: Annotated[Path | None, typer.Option(help="Run folder (default runs/BENCHMARK--MODEL).")] = None,
+    limit: Annotated[int | None, typer.Option(help="Only the first N items.")] = None,
+    concurrency: Annotated[int, typer.Option(help="Requests in flight at once.")] = 8,
+    seeds: Annotated[int | None, typer.Option(help="Run every prompt under seeds 0..S-1.")] = None,
+    temperature: Annotated[float | None, typer.Option(help="Sampling temperature (default: the "
+                           "benchmark's).")] = None,
+    max_tokens: Annotated[int | None, typer.Option(help="Generation cap.")] = None,
+    base_url: BaseUrlOpt = None,
+    api: ApiOpt = "chat",
+    api_key_env: KeyEnvOpt = "OPENAI_API_KEY",
+    chat: Annotated[bool, typer.Option(help="Use the chat template of a local model.")] = False,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+) -> None:
+    """Run a benchmark against a model; rerunning the same command resumes (no repeated calls)."""
+    from biasbench.models.registry import ModelOptions
+    from biasbench.pipeline import run_benchmark
+
+    options = ModelOptions(base_url=base_url, api=api, api_key_env=api_key_env, chat=chat)
+    result = run_benchmark(
+        benchmark, model, options=options, out=out, limit=limit, concurrency=concurrency,
+        seeds=list(range(seeds)) if seeds else None, temperature=temperature,
+        max_tokens=max_tokens, progress=progress and sys.stderr.isatty())
+    _echo_lines(result.summary)
+    s = result.stats
+    typer.echo(f"run folder: {result.run_dir}  ({s.total} requests: {s.cached} cached, "
+               f"{s.completed} new, {s.failed} failed; {s.elapsed_s:.1f}s)")
+    if s.failed:
+        _fail(f"{s.failed} requests failed and are recorded as failed in "
+              f"{result.run_dir / 'responses.sqlite'}; rerun the same command to retry them",
+              EXIT_INCOMPLETE)
+
+
+@score_app.command("honorific-bn")
+def score_honorific(
+    responses: Annotated[Path, typer.Option(help="JSONL: item_id, model, output[, seed].")],
+    out: Annotated[Path, typer.Option(help="Output folder.")],
+) -> None:
+    """Score honorific-bn outputs produced elsewhere, one or many models per file."""
+    from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
+
+    bench = HonorificBenchmark()
+    frame = bench.read_responses(responses)
+    sigs = {m: bench.signature({"kind": "external", "model": m, "source": str(responses)},
+                               None, None) for m in frame["model"].unique()}
+    results = bench.evaluate(frame, out, sigs)
+    _echo_lines(bench.summary(results))
+    typer.echo(f"wrote {out / 'results.json'} and {out / 'tables'}")
+
+
+@score_app.command("bbq")
+def score_bbq(
+    items: Annotated[str, typer.Option(help="BBQ jsonl file(s), comma-separated.")],
+    responses: Annotated[Path, typer.Option(help="JSONL: example_id, category, model, "
+                         "[seed], output or pred.")],
+    out: Annotated[Path, typer.Option(help="Output folder.")],
+) -> None:
+    """Score BBQ-format outputs produced elsewhere (any BBQ-format benchmark)."""
+    from biasbench.benchmarks.filbbq.benchmark import score_bbq_files
+
+    _echo_lines(score_bbq_files(items, responses, out))
+
+
+@app.command()
+def classify(
+    input: Annotated[Path, typer.Option("--input", help="JSONL with output[, condition].")],
+    out: Annotated[Path, typer.Option(help="JSONL written with label, plural, evidence added.")],
+) -> None:
+    """Label arbitrary Bengali outputs with the register classifier."""
+    from biasbench.benchmarks.honorific_bn.classifier import classify_register
+    from biasbench.responses import check_fields, iter_jsonl, write_jsonl
+
+    rows = []
+    for line, obj in iter_jsonl(input):
+        check_fields(obj, path=input, line=line, required=("output",),
+                     strings=("output", "condition"))
+        lab = classify_register(obj["output"], condition=obj.get("condition")).to_dict()
+        rows.append({**obj, "label": lab["label"], "plural": lab["plural"],
+                     "evidence": lab["evidence"], "reason": lab["reason"]})
+    write_jsonl(rows, out)
+    typer.echo(f"labelled {len(rows)} outputs -> {out}")
+
+
+@app.command()
+def report(
+    run_dirs: Annotated[list[Path], typer.Argument(help="Run or score folders.")],
+    out: Annotated[Path, typer.Option(help="Report folder.")],
+) -> None:
+    """Build one self-contained HTML report with figures and tables from run folders."""
+    from biasbench.report.html import build_report
+
+    path = build_report(run_dirs, out)
+    typer.echo(f"report: {path}")
+
+
+def main() -> None:
+    """Entry point: run the app, turning user errors into one line and exit code 2."""
+    try:
+        app()
+    except BiasbenchError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    except KeyboardInterrupt:
+        typer.echo("interrupted: finished responses are in the store; rerun to resume", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+"""The one small async interface every model backend implements.
+
+A benchmark produces a :class:`Prompt` carrying both a chat form and a completion form; the
+backend sends whichever its API speaks and reports the exact text it sent, so the store records
+what the model really saw.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+PromptMode = Literal["chat", "completion"]
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What a benchmark asks a model, in both shapes an API may need."""
+
+    messages: tuple[tuple[str, str], ...]
+    """Chat form: (role, content) pairs, for chat/instruct models."""
+    completion: str
+    """Completion form: one string a base model continues (few-shot or plain)."""
+    item_id: str | None = field(default=None, compare=False)
+    """The benchmark item asked about; lets a replay backend look its answer up. Not sent."""
+
+    def as_chat(self) -> list[dict[str, str]]:
+        return [{"role": role, "content": content} for role, content in self.messages]
+
+    def text_for(self, mode: PromptMode) -> str:
+        """The exact text sent in ``mode`` (chat messages are rendered role-tagged)."""
+        if mode == "completion":
+            return self.completion
+        return "\n".join(f"<{role}>{content}" for role, content in self.messages)
+
+
+@dataclass(frozen=True)
+class GenerationParams:
+    """Decoding parameters; every field is part of the cache key and the run signature."""
+
+    temperature: float = 0.0
+    """Sampling temperature; 0 means greedy."""
+    max_tokens: int = 128
+    """Upper bound on generated tokens."""
+    top_p: float | None = None
+    """Nucleus sampling mass, or None for the backend default."""
+    stop: tuple[str, ...] = ()
+    """Stop sequences (completion prompts use them to end after one line)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["stop"] = list(self.stop)
+        return d
+
+
+@dataclass
+class Generation:
+    """One model answer."""
+
+    text: str
+    """Raw output text, exactly as returned."""
+    prompt_text: str
+    """The text actually sent (chat messages rendered, or the completion string)."""
+    info: dict[str, Any] = field(default_factory=dict)
+    """Backend extras: token usage, finish reason, system fingerprint."""
+
+
+class TransientModelError(Exception):
+    """A failure worth retrying (429, 5xx, timeout, connection reset)."""
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class PermanentModelError(Exception):
+    """A failure retrying will not fix (400, 401, 404, bad prompt)."""
+
+
+class ModelBackend(abc.ABC):
+    """A model behind one async interface.
+
+    Backends import their heavy dependency lazily (in ``__init__`` or on first use), so
+    ``import biasbench`` stays light.
+    """
+
+    kind: str = "base"
+    """Backend family name used in specs, e.g. ``openai`` or ``llamacpp``."""
+    mode: PromptMode = "chat"
+    """Which prompt form this backend sends."""
+    max_concurrency: int | None = None
+    """A hard cap for backends that cannot serve requests in parallel (local CPU models)."""
+
+    @property
+    @abc.abstractmethod
+    def model_id(self) -> str:
+        """Stable identifier of the model (name, or file name plus checksum) for keys and signatures."""
+
+    def describe(self) -> dict[str, Any]:
+        """What identifies this model in a signature (never secrets)."""
+        return {"kind": self.kind, "model": self.model_id, "mode": self.mode}
+
+    @abc.abstractmethod
+    async def generate(self, prompt: Prompt, params: GenerationParams, seed: int | None) -> Generation:
+        """Answer ``prompt``; raise TransientModelError or PermanentModelError on failure."""
+
+    async def score_options(self, prompt: Prompt, options: list[str]) -> list[float]:
+        """Log-likelihood of each option as a continuation of ``prompt`` (where supported)."""
+        raise NotImplementedError(f"backend {self.kind!r} cannot score options")
+
+    async def aclose(self) -> None:
+        """Release connections or memory."""
+        return None

@@ -1,0 +1,74 @@
+"""A scripted in-process backend for tests and demos: deterministic, instant, no network."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from biasbench.errors import ModelSpecError
+from biasbench.models.base import Generation, GenerationParams, ModelBackend, Prompt
+
+Script = Callable[[Prompt, int | None], str]
+
+
+def _digest(*parts: object) -> int:
+    return int(hashlib.sha256(repr(parts).encode()).hexdigest()[:8], 16)
+
+
+def _hashed_register(prompt: Prompt, seed: int | None) -> str:
+    """A Bengali sentence whose register depends on a hash of the item and seed."""
+    if _digest(prompt.item_id or prompt.completion, seed) % 2:
+        return "তিনি নয়টায় আসবেন।"
+    return "সে নয়টায় আসবে।"
+
+
+def _hashed_letter(prompt: Prompt, seed: int | None) -> str:
+    return "ABC"[_digest(prompt.item_id or prompt.completion, seed) % 3]
+
+
+SCRIPTS: dict[str, Script] = {
+    "honorific": lambda p, s: "তিনি নয়টায় আসবেন।",
+    "ordinary": lambda p, s: "সে নয়টায় আসবে।",
+    "hashed-register": _hashed_register,
+    "hashed-letter": _hashed_letter,
+    "echo": lambda p, s: p.messages[-1][1] if p.messages else p.completion,
+}
+
+
+class MockBackend(ModelBackend):
+    """Answers from a named script or a JSON file mapping prompt substrings to outputs."""
+
+    kind = "mock"
+
+    def __init__(self, script: str = "hashed-register", *, mode: str = "chat") -> None:
+        self.script_name = script
+        self.mode = "completion" if mode == "completion" else "chat"
+        self.calls = 0
+        if script in SCRIPTS:
+            self._script = SCRIPTS[script]
+        elif script.endswith(".json"):
+            path = Path(script)
+            if not path.is_file():
+                raise ModelSpecError(f"mock script file not found: {path}")
+            table: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+            default = table.pop("*", "")
+
+            def lookup(prompt: Prompt, seed: int | None) -> str:
+                text = prompt.text_for(self.mode)
+                return next((out for key, out in table.items() if key in text), default)
+
+            self._script = lookup
+        else:
+            raise ModelSpecError(
+                f"unknown mock script {script!r}; known: {', '.join(SCRIPTS)} or a .json file")
+
+    @property
+    def model_id(self) -> str:
+        return f"mock-{Path(self.script_name).stem}"
+
+    async def generate(self, prompt: Prompt, params: GenerationParams,
+                       seed: int | None) -> Generation:
+        self.calls += 1
+        return Generation(text=self._script(prompt, seed), prompt_text=prompt.text_for(self.mode))

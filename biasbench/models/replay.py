@@ -1,0 +1,66 @@
+"""Replay: answers read from a responses file instead of a model (re-scoring, other harnesses)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from biasbench.models.base import (
+    Generation,
+    GenerationParams,
+    ModelBackend,
+    PermanentModelError,
+    Prompt,
+)
+from biasbench.responses import check_fields, iter_jsonl
+
+
+def response_key(obj: dict) -> str:
+    """The item a response line answers: ``item_id``, or ``category:example_id`` for BBQ."""
+    if obj.get("item_id") is not None:
+        return str(obj["item_id"])
+    return f"{obj['category']}:{obj['example_id']}"
+
+
+class ReplayBackend(ModelBackend):
+    """Looks each answer up by item id (and seed) in a JSONL file of earlier outputs.
+
+    Lines need ``output`` and either ``item_id`` or ``category`` + ``example_id``; ``seed`` and
+    ``model`` are optional. With several models in one file, pick one with ``replay:FILE@MODEL``.
+    """
+
+    kind = "replay"
+
+    def __init__(self, path: str | Path, model: str | None = None) -> None:
+        self.path = Path(path)
+        self.model_name = model
+        self._answers: dict[tuple[str, int | None], str] = {}
+        models: set[str] = set()
+        for line, obj in iter_jsonl(self.path):
+            check_fields(obj, path=self.path, line=line, required=("output",),
+                         strings=("output", "item_id", "model"), integers=("seed",))
+            if obj.get("item_id") is None:
+                check_fields(obj, path=self.path, line=line, required=("category", "example_id"))
+            if model is not None and obj.get("model") != model:
+                continue
+            models.add(str(obj.get("model")))
+            self._answers[(response_key(obj), obj.get("seed"))] = obj["output"]
+        if model is None and len(models) > 1:
+            raise PermanentModelError(
+                f"{self.path} holds several models ({', '.join(sorted(models))}); "
+                f"use replay:{self.path}@MODEL")
+        if model is None and models:
+            self.model_name = next(iter(models))
+
+    @property
+    def model_id(self) -> str:
+        return f"replay:{self.model_name or self.path.stem}"
+
+    async def generate(self, prompt: Prompt, params: GenerationParams,
+                       seed: int | None) -> Generation:
+        key = prompt.item_id or ""
+        text = self._answers.get((key, seed))
+        if text is None:
+            text = self._answers.get((key, None))
+        if text is None:
+            raise PermanentModelError(f"no response for item {key!r} (seed {seed}) in {self.path}")
+        return Generation(text=text, prompt_text=prompt.text_for(self.mode))

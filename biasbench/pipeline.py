@@ -1,0 +1,108 @@
+"""One benchmark against one model, into one run folder: the library call behind ``biasbench run``.
+
+Run folder layout::
+
+    RUN_DIR/
+      responses.sqlite   every request and response (the source of truth; resumable)
+      manifest.json      signature, command options, counts, status
+      labels.jsonl       one label with its evidence per response
+      results.json       scores with their statistics and the signature
+      tables/            Markdown, CSV and LaTeX tables
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+import biasbench
+from biasbench.benchmarks import get_benchmark
+from biasbench.jsonutil import write_json
+from biasbench.models.base import ModelBackend
+from biasbench.models.registry import DEFAULT_MODEL, ModelOptions, load_model
+from biasbench.runner.runner import RunStats, request_key, run_requests_sync
+from biasbench.runner.store import ResponseStore
+
+STORE_NAME = "responses.sqlite"
+MANIFEST_NAME = "manifest.json"
+
+
+def model_label(backend: ModelBackend) -> str:
+    """Short display name of a model (the id without a weights digest)."""
+    return backend.model_id.split("@", 1)[0]
+
+
+def default_run_dir(benchmark: str, backend: ModelBackend, root: Path = Path("runs")) -> Path:
+    """A deterministic folder per (benchmark, model), so rerunning the same command resumes."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", model_label(backend)).strip("_")
+    return root / f"{benchmark}--{slug}"
+
+
+@dataclass
+class RunResult:
+    run_dir: Path
+    stats: RunStats
+    results: dict[str, Any]
+    summary: list[str] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return self.stats.failed == 0
+
+
+def responses_frame(store: ResponseStore, keys: dict[str, tuple[str, int | None]],
+                    model: str) -> pd.DataFrame:
+    """The store's ok responses for exactly this run's requests (not earlier configurations)."""
+    frame = store.to_frame()
+    if frame.empty:
+        return pd.DataFrame(columns=["model", "item_id", "seed", "output"])
+    frame = frame[(frame["status"] == "ok") & frame["key"].isin(keys.keys())]
+    return pd.DataFrame({"model": model, "item_id": frame["item_id"].to_numpy(),
+                         "seed": frame["seed"].to_numpy(), "output": frame["output"].to_numpy()})
+
+
+def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
+                  options: ModelOptions | None = None, out: Path | None = None,
+                  limit: int | None = None, concurrency: int = 8,
+                  seeds: Sequence[int] | None = None, temperature: float | None = None,
+                  max_tokens: int | None = None, progress: bool = True,
+                  backend: ModelBackend | None = None) -> RunResult:
+    """Run ``benchmark`` on ``model`` into ``out`` (resuming what is already stored), then score."""
+    bench = get_benchmark(benchmark)
+    backend = backend or load_model(model, options)
+    params = bench.params_for(backend, temperature=temperature, max_tokens=max_tokens)
+    requests = bench.requests(limit=limit, seeds=seeds)
+    description = backend.describe()
+    signature = bench.signature(description, params, seeds)
+    run_dir = out or default_run_dir(bench.name, backend)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    keys = {request_key(description, r.prompt.text_for(backend.mode), params, r.seed):
+            (r.item_id, r.seed) for r in requests}
+    manifest: dict[str, Any] = {
+        "schema_version": 1, "biasbench": biasbench.__version__, "benchmark": bench.name,
+        "model_spec": model, "model": description, "signature": signature.model_dump(),
+        "signature_short": signature.short(), "limit": limit, "seeds": list(seeds or []),
+        "n_requests": len(keys), "status": "running", "started_at": time.time()}
+    write_json(manifest, run_dir / MANIFEST_NAME)
+    store = ResponseStore(run_dir / STORE_NAME)
+    try:
+        stats = run_requests_sync(backend, requests, params, store, concurrency=concurrency,
+                                  progress=progress)
+        label = model_label(backend)
+        frame = responses_frame(store, keys, label)
+    finally:
+        store.close()
+    results = bench.evaluate(frame, run_dir, {label: signature})
+    results["run"] = {"requests": stats.total, "cached": stats.cached, "completed": stats.completed,
+                      "failed": stats.failed, "elapsed_s": round(stats.elapsed_s, 3)}
+    write_json(results, run_dir / "results.json")
+    manifest.update(status="complete" if stats.failed == 0 else "incomplete",
+                    finished_at=time.time(), counts=results["run"])
+    write_json(manifest, run_dir / MANIFEST_NAME)
+    return RunResult(run_dir, stats, results, bench.summary(results))

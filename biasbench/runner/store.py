@@ -1,0 +1,233 @@
+"""The response store: one SQLite file holding every request a run made and what came back.
+
+It is the source of truth of a run. Every later stage (judging, metrics, reports) reads it, and a
+rerun reads it to skip what is already answered. SQLite in WAL mode with ``synchronous=NORMAL``
+makes each committed batch survive a killed process (SIGKILL loses at most the batch not yet
+written), while keeping commits cheap enough for thousands of responses per second.
+
+Rows are keyed by the request key (see :func:`biasbench.runner.runner.request_key`), so a
+response can never be stored twice. An ``ok`` row is final; a ``failed`` row is replaced when a
+later run gets an answer.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from biasbench.errors import BiasbenchError
+
+if TYPE_CHECKING:  # pandas is heavy; import it only when a frame is asked for
+    import pandas
+
+SCHEMA_VERSION = 1
+"""Bumped whenever the table layout changes; a store of another version is refused."""
+
+Status = Literal["ok", "failed"]
+
+_COLUMNS = ("key", "item_id", "model", "seed", "prompt_text", "params", "output", "error",
+            "status", "attempts", "latency_s", "started_at", "finished_at", "info")
+
+_CREATE = """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS responses (
+    key         TEXT PRIMARY KEY,
+    item_id     TEXT NOT NULL,
+    model       TEXT NOT NULL,
+    seed        INTEGER,
+    prompt_text TEXT NOT NULL,
+    params      TEXT NOT NULL,
+    output      TEXT,
+    error       TEXT,
+    status      TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
+    attempts    INTEGER NOT NULL,
+    latency_s   REAL NOT NULL,
+    started_at  REAL NOT NULL,
+    finished_at REAL NOT NULL,
+    info        TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS responses_status ON responses (status);
+"""
+
+# An ok row is final: only a row that is not ok yet may be overwritten (failed -> ok, or a
+# failed row by a newer failure with a fresher error message).
+_UPSERT = (
+    f"INSERT INTO responses ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))}) "
+    "ON CONFLICT (key) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in _COLUMNS[1:])
+    + " WHERE responses.status <> 'ok'"
+)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+@dataclass
+class ResponseRecord:
+    """One request and its outcome, as stored."""
+
+    key: str
+    """Request key: sha256 of everything that changes the answer (model, prompt, params, seed)."""
+    item_id: str
+    """The benchmark item this request belongs to."""
+    model: str
+    """Canonical JSON of the backend's ``describe()`` (kind, model, mode; never secrets)."""
+    seed: int | None
+    """Sampling seed sent with the request, or None."""
+    prompt_text: str
+    """The exact text sent to the model (chat messages rendered role-tagged)."""
+    params: dict[str, Any]
+    """Decoding parameters (``GenerationParams.to_dict()``)."""
+    output: str | None
+    """Raw model output; None when the request failed."""
+    error: str | None
+    """The last error message when the request failed; None when it succeeded."""
+    status: Status
+    """``ok`` or ``failed``."""
+    attempts: int
+    """How many times the request was sent in the run that wrote this row."""
+    latency_s: float
+    """Duration of the last attempt, in seconds."""
+    started_at: float
+    """Unix time the first attempt started."""
+    finished_at: float
+    """Unix time the last attempt finished."""
+    info: dict[str, Any] = field(default_factory=dict)
+    """Backend extras (token usage, finish reason, system fingerprint) or error details."""
+
+
+class ResponseStore:
+    """An SQLite file of :class:`ResponseRecord` rows plus run-level metadata."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        # Autocommit mode: transactions are opened explicitly in put_many, one per batch.
+        # check_same_thread=False lets a caller hand the store to a writer thread; the store
+        # itself is not meant to be used from two threads at once.
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA busy_timeout = 10000")
+        self._db.execute("PRAGMA journal_mode = WAL")
+        # NORMAL in WAL mode: a commit survives a killed process; only an OS crash or power
+        # loss can drop the last commits, never corrupt the file.
+        self._db.execute("PRAGMA synchronous = NORMAL")
+        self._db.executescript(_CREATE)
+        found = self.get_meta("schema_version")
+        if found is None:
+            self.set_meta("schema_version", SCHEMA_VERSION)
+        elif found != SCHEMA_VERSION:
+            self._db.close()
+            raise BiasbenchError(
+                f"{self.path}: response store has schema version {found}, this biasbench "
+                f"reads version {SCHEMA_VERSION}")
+
+    # -- responses -----------------------------------------------------------------------------
+
+    def completed_keys(self) -> set[str]:
+        """Keys of requests that already have an answer (status ``ok``)."""
+        rows = self._db.execute("SELECT key FROM responses WHERE status = 'ok'")
+        return {key for (key,) in rows}
+
+    def put_many(self, records: Sequence[ResponseRecord]) -> None:
+        """Write ``records`` in one transaction (upsert; an existing ok row is never replaced)."""
+        if not records:
+            return
+        # The same params/model/info objects recur across a batch; serialise each once.
+        memo: dict[int, tuple[Any, str]] = {}
+
+        def encode(value: Any) -> str:
+            hit = memo.get(id(value))
+            if hit is not None and hit[0] is value:
+                return hit[1]
+            text = _dumps(value)
+            memo[id(value)] = (value, text)  # keeping value alive keeps its id unique
+            return text
+
+        rows = [
+            (r.key, r.item_id, r.model, r.seed, r.prompt_text, encode(r.params), r.output,
+             r.error, r.status, r.attempts, r.latency_s, r.started_at, r.finished_at,
+             encode(r.info) if r.info else "{}")
+            for r in records
+        ]
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.executemany(_UPSERT, rows)
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def iter_records(self, status: Status | None = None) -> Iterator[ResponseRecord]:
+        """All stored records in the order they were first written (optionally one status)."""
+        sql = f"SELECT {', '.join(_COLUMNS)} FROM responses"
+        args: tuple[str, ...] = ()
+        if status is not None:
+            sql += " WHERE status = ?"
+            args = (status,)
+        for row in self._db.execute(sql + " ORDER BY rowid", args):
+            values = dict(zip(_COLUMNS, row, strict=True))
+            values["params"] = json.loads(values["params"])
+            values["info"] = json.loads(values["info"])
+            yield ResponseRecord(**values)
+
+    def get(self, key: str) -> ResponseRecord | None:
+        """The record stored under ``key``, or None."""
+        sql = f"SELECT {', '.join(_COLUMNS)} FROM responses WHERE key = ?"
+        row = self._db.execute(sql, (key,)).fetchone()
+        if row is None:
+            return None
+        values = dict(zip(_COLUMNS, row, strict=True))
+        values["params"] = json.loads(values["params"])
+        values["info"] = json.loads(values["info"])
+        return ResponseRecord(**values)
+
+    def to_frame(self) -> pandas.DataFrame:
+        """Every record as a DataFrame, one row per request, ``params``/``info`` as dicts."""
+        import pandas as pd
+
+        records = [r.__dict__ for r in self.iter_records()]
+        return pd.DataFrame.from_records(records, columns=list(_COLUMNS))
+
+    def counts(self) -> dict[str, int]:
+        """Number of rows per status: ``{"ok": n, "failed": m}`` (zeros included)."""
+        found = dict(self._db.execute("SELECT status, COUNT(*) FROM responses GROUP BY status"))
+        return {"ok": int(found.get("ok", 0)), "failed": int(found.get("failed", 0))}
+
+    # -- run-level metadata --------------------------------------------------------------------
+
+    def set_meta(self, key: str, value: Any) -> None:
+        """Store a JSON-serialisable ``value`` under ``key`` (replacing any earlier value)."""
+        self._db.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
+                         "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                         (key, _dumps(value)))
+
+    def get_meta(self, key: str, default: Any = None) -> Any:
+        """The value stored under ``key``, or ``default``."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return default if row is None else json.loads(row[0])
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the database (idempotent)."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None  # type: ignore[assignment]
+
+    def __enter__(self) -> ResponseStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"ResponseStore({str(self.path)!r})"

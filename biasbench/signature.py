@@ -1,0 +1,62 @@
+"""Result signatures, as sacrebleu's: everything that makes two numbers comparable.
+
+Two results with equal signatures (apart from the model) can be put side by side; results whose
+benchmark, data, prompt, decoding, seeds or judge differ are not silently compared.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+import biasbench
+
+SCHEMA_VERSION = 1
+# Fields that must agree for two runs' results to be merged into one comparison.
+COMPARABLE_FIELDS = ("benchmark", "benchmark_version", "data_sha256", "prompt_hash", "decoding",
+                     "seeds", "judge_version")
+
+
+class Signature(BaseModel):
+    """Identity of a result: benchmark, data, prompt, model, decoding, seeds, judge, package."""
+
+    model_config = ConfigDict(frozen=True)
+
+    benchmark: str
+    """Benchmark name, e.g. ``honorific-bn``."""
+    benchmark_version: str
+    data_sha256: str
+    """Checksum of the item set that was run."""
+    prompt_hash: str
+    """Hash of the prompt template(s) sent to the model."""
+    model: dict[str, Any] = Field(default_factory=dict)
+    """Backend description (kind, model id, prompt mode); never secrets."""
+    decoding: dict[str, Any] = Field(default_factory=dict)
+    """Decoding parameters (temperature, max tokens, top_p, stop)."""
+    seeds: list[int] | None = None
+    """Seeds each prompt was run under; None for a single unseeded run."""
+    judge_version: str
+    package_version: str = biasbench.__version__
+    schema_version: int = SCHEMA_VERSION
+
+    def short(self) -> str:
+        """One line, sacrebleu style: ``honorific-bn:1.0|data:924a30f0|...``."""
+        seeds = "none" if not self.seeds else (
+            f"{len(self.seeds)}({self.seeds[0]}..{self.seeds[-1]})")
+        model = self.model.get("model", "?") if self.model else "*"
+        dec = self.decoding
+        return "|".join([
+            f"{self.benchmark}:{self.benchmark_version}", f"data:{self.data_sha256[:8]}",
+            f"prompt:{self.prompt_hash[:8]}", f"model:{model}",
+            f"t:{dec.get('temperature', '?')}", f"max:{dec.get('max_tokens', '?')}",
+            f"seeds:{seeds}", f"judge:{self.judge_version}", f"biasbench:{self.package_version}"])
+
+    def comparable_key(self) -> tuple[str, ...]:
+        dump = self.model_dump()
+        return tuple(repr(dump[f]) for f in COMPARABLE_FIELDS)
+
+    def differences(self, other: Signature) -> list[str]:
+        """Names of the fields that stop ``self`` and ``other`` from being compared."""
+        mine, theirs = self.model_dump(), other.model_dump()
+        return [f for f in COMPARABLE_FIELDS if mine[f] != theirs[f]]

@@ -1,0 +1,40 @@
+"""Statistics shared by the benchmarks: small pure functions over counts and arrays.
+
+- significance: McNemar's exact test, Holm correction, Connor's power / detectable difference;
+- effects: eta-squared, pairwise Spearman correlation and its summary;
+- intervals: seed-level t intervals, bootstrap intervals, Wilson intervals for proportions.
+"""
+
+from biasbench.stats.effects import (
+    CorrelationSummary,
+    eta_squared,
+    off_diagonal_summary,
+    pairwise_spearman,
+)
+from biasbench.stats.intervals import (
+    SeedInterval,
+    bootstrap_interval,
+    seed_interval,
+    wilson_interval,
+)
+from biasbench.stats.significance import (
+    holm,
+    mcnemar_exact,
+    mcnemar_min_detectable_difference,
+    mcnemar_required_pairs,
+)
+
+__all__ = [
+    "CorrelationSummary",
+    "SeedInterval",
+    "bootstrap_interval",
+    "eta_squared",
+    "holm",
+    "mcnemar_exact",
+    "mcnemar_min_detectable_difference",
+    "mcnemar_required_pairs",
+    "off_diagonal_summary",
+    "pairwise_spearman",
+    "seed_interval",
+    "wilson_interval",
+]
