@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from biasbench.fsutil import write_text_atomically
 
 
 def jsonable(obj: Any) -> Any:
@@ -29,9 +29,4 @@ def jsonable(obj: Any) -> Any:
 
 def write_json(obj: Any, path: Path) -> None:
     """Write ``obj`` as indented UTF-8 JSON atomically (a crash never leaves half a file)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump(jsonable(obj), fh, indent=2, ensure_ascii=False)
-        fh.write("\n")
-    os.replace(tmp, path)
+    write_text_atomically(path, json.dumps(jsonable(obj), indent=2, ensure_ascii=False) + "\n")

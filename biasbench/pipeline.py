@@ -72,10 +72,13 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
                   limit: int | None = None, concurrency: int = 8,
                   seeds: Sequence[int] | None = None, temperature: float | None = None,
                   max_tokens: int | None = None, progress: bool = True,
-                  backend: ModelBackend | None = None) -> RunResult:
+                  backend: ModelBackend | None = None,
+                  benchmark_options: dict[str, Any] | None = None) -> RunResult:
     """Run ``benchmark`` on ``model`` into ``out`` (resuming what is already stored), then score."""
-    bench = get_benchmark(benchmark)
+    bench = get_benchmark(benchmark, **(benchmark_options or {}))
     backend = backend or load_model(model, options)
+    if hasattr(bench, "adapt_backend"):
+        backend = bench.adapt_backend(backend)
     params = bench.params_for(backend, temperature=temperature, max_tokens=max_tokens)
     requests = bench.requests(limit=limit, seeds=seeds)
     description = backend.describe()

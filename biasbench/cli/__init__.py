@@ -6,6 +6,7 @@ non-zero exit code, never a traceback.
 
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -70,21 +71,19 @@ def data_filbbq(
     templates: Annotated[Path | None, typer.Option(help="Local copy of FilBBQ's templates/ folder "
                          "(default: $BIASBENCH_FILBBQ_TEMPLATES, the cache, or a pinned download).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of every random draw.")] = 0,
+    no_subcategory_filter: Annotated[bool, typer.Option(
+        help="Ignore the Subcategory restriction (8,088 gender items instead of the paper's "
+             "7,952).")] = False,
 ) -> None:
     """Generate FilBBQ items from the authors' templates (reproducible for a seed)."""
-    from biasbench.benchmarks.bbq.generate import generate_filbbq
-    from biasbench.benchmarks.filbbq.source import resolve_templates
+    from biasbench.benchmarks.filbbq.source import generate_filbbq, resolve_templates
 
-    report = generate_filbbq(resolve_templates(templates), out, seed=seed)
-    _echo_lines(_generation_summary(report))
-
-
-def _generation_summary(report: object) -> list[str]:
-    counts = getattr(report, "counts", None) or getattr(report, "category_counts", None) or {}
-    lines = [f"{cat}: {n} items" for cat, n in dict(counts).items()]
-    for warning in getattr(report, "warnings", []) or []:
-        lines.append(f"warning: {warning}")
-    return lines
+    report = generate_filbbq(resolve_templates(templates), out, seed=seed,
+                             apply_subcategory_filter=not no_subcategory_filter)
+    for category, n in report.counts.items():
+        typer.echo(f"{category}: {n:,} items -> {report.files[category]}")
+    typer.echo(f"total: {report.total:,} items (seed {seed}; {len(report.warnings)} warnings, "
+               "logged above)")
 
 
 @app.command()
@@ -103,16 +102,31 @@ def run(
     api_key_env: KeyEnvOpt = "OPENAI_API_KEY",
     chat: Annotated[bool, typer.Option(help="Use the chat template of a local model.")] = False,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    items: Annotated[str | None, typer.Option(help="filbbq: BBQ-format jsonl file(s), "
+                     "comma-separated, instead of items generated from the templates.")] = None,
+    templates: Annotated[Path | None, typer.Option(help="filbbq: local copy of FilBBQ's "
+                         "templates/ folder.")] = None,
+    data_seed: Annotated[int, typer.Option(help="filbbq: seed of item generation.")] = 0,
+    hf_task: Annotated[str, typer.Option(help="hf: auto, causal or masked.")] = "auto",
 ) -> None:
-    """Run a benchmark against a model; rerunning the same command resumes (no repeated calls)."""
+    """Run a benchmark against a model; rerunning the same command resumes (no repeated calls).
+
+    filbbq runs every prompt under --seeds seeds (default 50, the paper's protocol) at
+    temperature 1.0 unless --temperature says otherwise.
+    """
     from biasbench.models.registry import ModelOptions
     from biasbench.pipeline import run_benchmark
 
-    options = ModelOptions(base_url=base_url, api=api, api_key_env=api_key_env, chat=chat)
+    options = ModelOptions(base_url=base_url, api=api, api_key_env=api_key_env, chat=chat,
+                           hf_task=hf_task)
+    bench_options: dict[str, object] = {}
+    if benchmark == "filbbq":
+        bench_options = {"items": items, "templates": templates, "data_seed": data_seed}
     result = run_benchmark(
         benchmark, model, options=options, out=out, limit=limit, concurrency=concurrency,
         seeds=list(range(seeds)) if seeds else None, temperature=temperature,
-        max_tokens=max_tokens, progress=progress and sys.stderr.isatty())
+        max_tokens=max_tokens, progress=progress and sys.stderr.isatty(),
+        benchmark_options=bench_options)
     _echo_lines(result.summary)
     s = result.stats
     typer.echo(f"run folder: {result.run_dir}  ({s.total} requests: {s.cached} cached, "
@@ -187,6 +201,7 @@ def report(
 
 def main() -> None:
     """Entry point: run the app, turning user errors into one line and exit code 2."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s: %(message)s")
     try:
         app()
     except BiasbenchError as exc:

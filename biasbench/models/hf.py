@@ -29,8 +29,8 @@ import hashlib
 import math
 import re
 import threading
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -195,7 +195,7 @@ class HFBackend(ModelBackend):
             raise ModelSpecError(f"batch_size must be at least 1, not {batch_size}")
 
         self.name_or_path = name_or_path
-        self.device = torch.device(device)
+        self.device: torch.device = torch.device(device)
         self.batch_size = batch_size
         self._lock = threading.Lock()  # torch RNG forking and the model are not shared safely
         common: dict[str, Any] = {"trust_remote_code": trust_remote_code, "revision": revision}
@@ -373,25 +373,19 @@ class HFBackend(ModelBackend):
 
     # ----------------------------------------------------------------- generation
 
-    def _seeded(self, seed: int | None) -> AbstractContextManager[Any]:
+    @contextmanager
+    def _seeded(self, seed: int | None) -> Iterator[None]:
         """Seed torch for one request without disturbing the process-wide RNG state."""
         if seed is None:
-            return nullcontext()
+            yield
+            return
         import torch
 
-        devices = [] if self.device.type == "cpu" else [self.device.index or 0]
-        device_type = None if self.device.type == "cpu" else self.device.type
-        fork = torch.random.fork_rng(devices=devices, device_type=device_type)
-
-        class _Seeded:
-            def __enter__(self) -> None:
-                fork.__enter__()
-                torch.manual_seed(seed)
-
-            def __exit__(self, *exc: object) -> None:
-                fork.__exit__(*exc)
-
-        return _Seeded()
+        on_cpu = self.device.type == "cpu"
+        with torch.random.fork_rng(devices=[] if on_cpu else [self.device.index or 0],
+                                   device_type=None if on_cpu else self.device.type):
+            torch.manual_seed(seed)  # seeds the CPU and every accelerator generator
+            yield
 
     def _decoding_kwargs(self, params: GenerationParams) -> dict[str, Any]:
         """generate() arguments that make the request's parameters the only decoding shapers."""
@@ -530,9 +524,7 @@ class HFBackend(ModelBackend):
             for row_index, (_, positions, targets) in enumerate(batch):
                 # Only the rows read are normalised, in float32 whatever the model's dtype.
                 selected = logits[row_index, positions].float().log_softmax(dim=-1)
-                picked = selected[torch.arange(len(targets)), torch.tensor(targets)]
+                rows_read = torch.arange(len(targets), device=selected.device)
+                picked = selected[rows_read, torch.tensor(targets, device=selected.device)]
                 totals.append(float(picked.sum()))
         return totals
-
-    def _tensor_device(self) -> torch.device:  # pragma: no cover - convenience for callers
-        return self.device

@@ -66,8 +66,13 @@ _UPSERT = (
 )
 
 
+# Sorted keys for params and metadata (stable text); backend extras are stored as they come.
+_CANONICAL = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return _CANONICAL.encode(value)
 
 
 @dataclass
@@ -140,23 +145,17 @@ class ResponseStore:
         """Write ``records`` in one transaction (upsert; an existing ok row is never replaced)."""
         if not records:
             return
-        # The same params/model/info objects recur across a batch; serialise each once.
-        memo: dict[int, tuple[Any, str]] = {}
-
-        def encode(value: Any) -> str:
-            hit = memo.get(id(value))
-            if hit is not None and hit[0] is value:
-                return hit[1]
-            text = _dumps(value)
-            memo[id(value)] = (value, text)  # keeping value alive keeps its id unique
-            return text
-
-        rows = [
-            (r.key, r.item_id, r.model, r.seed, r.prompt_text, encode(r.params), r.output,
-             r.error, r.status, r.attempts, r.latency_s, r.started_at, r.finished_at,
-             encode(r.info) if r.info else "{}")
-            for r in records
-        ]
+        # A run's records share one params dict: serialise it once per batch, not per row.
+        encode = _ENCODER.encode
+        last_params: Any = None
+        params_text = ""
+        rows = []
+        for r in records:
+            if r.params is not last_params:
+                last_params, params_text = r.params, _dumps(r.params)
+            rows.append((r.key, r.item_id, r.model, r.seed, r.prompt_text, params_text, r.output,
+                         r.error, r.status, r.attempts, r.latency_s, r.started_at,
+                         r.finished_at, encode(r.info) if r.info else "{}"))
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:

@@ -168,9 +168,10 @@ class MockOpenAIServer:
 
     async def start(self, port: int = 0) -> str:
         """Listen on loopback (``port`` 0 picks a free one) and return the base URL."""
-        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False,
+                                    shutdown_timeout=0.5)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, LOOPBACK, port, backlog=1024, shutdown_timeout=0.5)
+        site = web.TCPSite(self._runner, LOOPBACK, port, backlog=1024)
         await site.start()
         server = site._server  # the asyncio server: the only place the real port is known
         assert server is not None

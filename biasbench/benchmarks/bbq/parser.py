@@ -11,7 +11,8 @@ Matching order (first rule that decides wins):
    ``.``) -> ``option_text``;
 3. the whole output is a letter (``A``, ``(B)``, ``C.``, ``**b**``, ``Option C``) -> ``letter``;
 4. a letter after an answer cue (``Sagot: C``, ``Ang sagot ay B``, ``Answer: A``,
-   ``The answer is (B)``); two different cued letters -> ``ambiguous``;
+   ``The answer is (B)``) or before one (``B ang sagot``, ``C is correct``); two different
+   cued letters -> ``ambiguous``;
 5. two letters offered as alternatives (``A o B``, ``A or C``, ``A/B``) -> ``ambiguous``;
 6. a leading letter with a separator (``B) Ang bakla``, ``A. ...``, ``(C) ...``);
 7. a stand-alone letter elsewhere (``(B)``, ``**B**``, a line starting ``C.``); two different
@@ -143,12 +144,18 @@ def _word_pattern(phrase: str) -> re.Pattern[str]:
 
 _LETTER_WORD = r"(?:option|choice|letter|titik|letra|opsyon|pagpipilian)"
 _CUE = (r"(?:(?:the\s+)?(?:correct\s+|right\s+|best\s+|final\s+)?answer|"
-        r"(?:ang\s+)?(?:tamang\s+|wastong\s+)?sagot(?:\s+ko)?|" + _LETTER_WORD + r")")
+        r"(?:ang\s+)?(?:tamang\s+|wastong\s+)?sagot(?:\s+ko)?|"
+        r"(?:i\s+)?(?:would\s+|will\s+)?(?:choose|pick|select|go\s+with)|"
+        r"(?:pinili|pipiliin|piliin)(?:\s+ko)?(?:\s+ang)?|" + _LETTER_WORD + r")")
 _LINK = r"(?:\s*(?:ay|is|would\s+be|will\s+be|:|=|-|>))*"
 # Cue, optional linking words, optional "option/letter", then the letter itself.
 _CUED_LETTER = re.compile(
     r"\b" + _CUE + _LINK + r"\s*(?:" + _LETTER_WORD + r"\s*)?"
     r"[\(\[\"']?([ABCabc])(?![\w'])[\)\]\"']?", re.IGNORECASE)
+# Predicate-first shapes: "B ang sagot", "C ang tamang sagot ko", "A is the correct answer".
+_LETTER_BEFORE_CUE = re.compile(
+    r"(?<![\w'])[\(\[]?([ABCabc])[\)\]]?\s+(?:ang\s+(?:tamang\s+|wastong\s+)?sagot|"
+    r"is\s+(?:the\s+)?(?:correct|right|best|answer))\b", re.IGNORECASE)
 _WHOLE_LETTER = re.compile(
     r"^\W*(?:" + _CUE + _LINK + r"\s*)?[\(\[\"']?([ABCabc])[\)\]\"']?\W*$",
     re.IGNORECASE)
@@ -163,7 +170,7 @@ _LINE_LETTER = re.compile(r"^([ABC])[.)](?=\s|$)", re.MULTILINE)
 _BOLD_LETTER = re.compile(r"\*\*\s*[\(\[]?([ABC])[\)\]]?[.:)]?\s*\*\*")
 # After a cued letter, what may follow for the letter to stand alone.
 _LETTER_FOLLOWERS = re.compile(
-    r"^(?:$|[\s]*[.):,;!?\]\"'\n-]|\s+(?:because|since|as|kasi|dahil|sapagkat|sapagka't|pagkat|"
+    r"^(?:$|[\s]*[.):,;!?\[\]\(\"'\n-]|\s+(?:because|since|as|kasi|dahil|sapagkat|sapagka't|pagkat|"
     r"which|yung|iyong|ang|na|po)\b)", re.IGNORECASE)
 
 # ----------------------------------------------------------------------------- phrasings
@@ -304,6 +311,8 @@ def _parse_letter(raw: str, clean: str, matcher: _OptionMatcher) -> ParsedAnswer
         # A cued letter must stand alone: "The answer is A person..." is an article.
         if _LETTER_FOLLOWERS.match(after) or _starts_with_option(after, matcher) is not None:
             cued.setdefault(m.group(1).upper(), m)
+    for m in _LETTER_BEFORE_CUE.finditer(clean):
+        cued.setdefault(m.group(1).upper(), m)
     if len(cued) > 1:
         return ParsedAnswer(None, AnswerOutcome.AMBIGUOUS,
                             "; ".join(m.group(0) for m in cued.values()))
@@ -354,7 +363,7 @@ def _checked_letter(letter: str, evidence: str, after: str,
 
 def _starts_with_option(after: str, matcher: _OptionMatcher) -> int | None:
     """The option that the text right after a letter names (its text or an unknown phrasing)."""
-    head = _fold(after.split("\n", 1)[0]).lstrip(" .):,;-\"'=>")
+    head = _fold(after.split("\n", 1)[0]).lstrip(" .():[],;-\"'=>")
     if not head:
         return None
     for i, pattern in enumerate(matcher.option_patterns):

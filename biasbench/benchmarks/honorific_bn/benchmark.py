@@ -96,22 +96,23 @@ class HonorificBenchmark:
         out_dir.mkdir(parents=True, exist_ok=True)
         labels = self.label(responses)
         write_jsonl(labels.to_dict(orient="records"), out_dir / "labels.jsonl")
-        per_model = score_models(labels)
+        scored = score_models(labels)
         results = {
             "schema_version": 1,
             "benchmark": self.name,
             "signature": _common_signature(signatures),
-            "models": {m: {**r, "signature": signatures[m].short()} if m in signatures else r
-                       for m, r in per_model.items() if not m.startswith("_")},
-            "report": {k: v for k, v in per_model.items() if k.startswith("_")},
-            "counts": {m: _label_counts(labels[labels.model == m]) for m in labels.model.unique()},
+            "models": {m: {**r, "signature": signatures[m].short()}
+                       for m, r in scored["models"].items()},
+            "occupation_rank_agreement": scored["occupation_rank_agreement"],
+            "label_counts": {m: _label_counts(labels[labels.model == m])
+                             for m in labels.model.unique()},
         }
         write_json(results, out_dir / "results.json")
-        write_tables(results["models"], occupation_rates(labels), out_dir / "tables")
+        write_tables(results, occupation_rates(labels), out_dir / "tables")
         return results
 
     def summary(self, results: dict[str, Any]) -> list[str]:
-        return summary_lines(results["models"])
+        return summary_lines(results)
 
     # -- responses produced elsewhere ----------------------------------------------------------
     def read_responses(self, path: Path) -> pd.DataFrame:

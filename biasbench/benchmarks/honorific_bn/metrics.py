@@ -255,7 +255,10 @@ def occupation_rates(df: pd.DataFrame) -> pd.DataFrame:
     honorific or ordinary), n_honorific, honorific_pct (NaN when n_usable == 0). Occupations keep
     their order of first appearance.
     """
-    labels = validate_labels(df)
+    return _occupation_rates_checked(validate_labels(df))
+
+
+def _occupation_rates_checked(labels: pd.DataFrame) -> pd.DataFrame:
     nopronoun = labels[labels["gender"] == "nopronoun"]
     per_occupation = nopronoun.assign(
         usable=nopronoun["label"].isin(USABLE_LABELS).astype(int),
@@ -369,14 +372,15 @@ def score_models(df: pd.DataFrame) -> dict[str, Any]:
     adjusted = holm([scores["p_exact"] for scores in models.values()])
     for scores, p_holm in zip(models.values(), adjusted, strict=True):
         scores["p_holm"] = _json(p_holm)
-    return {"models": models,
-            "occupation_rank_agreement": (occupation_rank_agreement(occupation_rates(labels))
-                                          if len(models) >= 2 else None)}
+    agreement = (occupation_rank_agreement(_occupation_rates_checked(labels))
+                 if len(models) >= 2 else None)
+    return {"models": models, "occupation_rank_agreement": agreement}
 
 
 def occupation_rank_agreement(rates: pd.DataFrame) -> dict[str, Any]:
     """Pairwise Spearman correlation of models' occupation rates (from :func:`occupation_rates`)."""
     wide = rates.pivot(index="occupation_en", columns="model", values="honorific_pct")
+    wide = wide.reindex(columns=pd.unique(rates["model"]))  # the models' order, not sorted
     matrix = pairwise_spearman(wide)
     summary = off_diagonal_summary(matrix)
     return {"mean": _json(summary.mean), "min": _json(summary.min), "max": _json(summary.max),

@@ -1,0 +1,437 @@
+"""FilBBQ's inputs: obtaining the authors' templates and prompt, generating the item files.
+
+FilBBQ's templates, vocabularies and prompt are the authors' text (GitHub repository
+``gamboalance/filbbq``), so the project never ships them: :func:`resolve_templates` finds a
+local copy or downloads them at a pinned commit, checks every file against a pinned sha256 and
+caches them. :func:`generate_filbbq` turns them into the two category files with the BBQ engine,
+and :func:`load_prompt_template` reads the evaluation prompt from ``prompt.txt`` without running
+it.
+
+Where the files are looked for, in order:
+
+1. an explicit folder (``--templates DIR``);
+2. the folder named by ``BIASBENCH_FILBBQ_TEMPLATES``;
+3. the cache, ``<cache root>/filbbq/<commit>/templates`` where the cache root is
+   ``BIASBENCH_CACHE`` or ``~/.cache/biasbench``;
+4. a download from ``<base URL>/gamboalance/filbbq/<commit>/templates/<file>`` (base URL:
+   GitHub's raw content host, overridable with ``BIASBENCH_FILBBQ_BASE_URL``), written to the
+   cache atomically.
+
+A local folder whose files differ from the pinned checksums is used with a warning (users may
+edit their own templates) unless ``strict=True``.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import logging
+import os
+import shutil
+import tempfile
+import urllib.error
+import urllib.request
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from biasbench.benchmarks.bbq.generate import (
+    GenerationResult,
+    generate_items,
+    serialize_items,
+    write_files_atomically,
+)
+from biasbench.benchmarks.bbq.items import BBQItem
+from biasbench.errors import BiasbenchError, InputError
+
+logger = logging.getLogger(__name__)
+
+FILBBQ_REPOSITORY = "gamboalance/filbbq"
+FILBBQ_COMMIT = "c951d3c7097b8936c4d0c3d87aec8e7f27b24db9"
+DEFAULT_BASE_URL = "https://raw.githubusercontent.com"
+DOWNLOAD_TIMEOUT_S = 20.0
+
+ENV_TEMPLATES = "BIASBENCH_FILBBQ_TEMPLATES"
+ENV_CACHE = "BIASBENCH_CACHE"
+ENV_BASE_URL = "BIASBENCH_FILBBQ_BASE_URL"
+
+#: sha256 of each file under ``templates/`` at :data:`FILBBQ_COMMIT`.
+TEMPLATE_SHA256: Mapping[str, str] = {
+    "gender_identity.csv": "2622931130911dfcd2f7314410ae85eb8fe3bc84114d85f3a627bcb474a787ef",
+    "sexual_orientation.csv": "f3497d63def47b626b17af9cd6ce177573d4670a89b93a55ab408de2e41a5ef9",
+    "vocabulary_labels.csv": "2b23af5665fd2dd3574e8ae12e247067341e2cff754b3a22ad03e70645c3f59d",
+    "vocabulary_proper_names.csv":
+        "87dcfdbeff4bf64b9878bde771225aa3b41b54e5ca8d44f4f88ecbcfb7ccb1df",
+    "prompt.txt": "29aab02b3d6437a900f42cb3acee743c94e898e4307b4db8b499c8c99120ba02",
+}
+#: sha256 of the published item files under ``data/`` (only the sexual-orientation file is
+#: published in the repository).
+PUBLISHED_DATA_SHA256: Mapping[str, str] = {
+    "FilBBQ_Sexual_orientation.jsonl":
+        "7f283767cca7d0fef4c2846e85e3ee6c221f8432ef8aea469c72419200fd4be2",
+}
+
+#: Category name -> template file. The names are the release's (the CSVs' own ``Category``
+#: column says ``GenderIdentity`` / ``SexualOrientation`` and is not used).
+FILBBQ_CATEGORIES: Mapping[str, str] = {
+    "Gender_identity": "gender_identity.csv",
+    "Sexual_orientation": "sexual_orientation.csv",
+}
+LABELS_FILE = "vocabulary_labels.csv"
+NAMES_FILE = "vocabulary_proper_names.csv"
+PROMPT_FILE = "prompt.txt"
+
+#: The "unknown" phrasings observed in FilBBQ's published sexual-orientation file, drawn
+#: uniformly. The last entry really is two phrasings fused by a missing separator in the
+#: authors' list; it is kept as one option (8 in all), as published.
+FILBBQ_UNKNOWN_POOL: tuple[str, ...] = (
+    "Di matukoy", "Hindi matukoy", "Hindi alam", "Di alam", "Hindi masagot", "Di masagot",
+    "Hindi kayang sagutin", "Kulang sa impormasyonDi kayang sagutin",
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Locating, checking and downloading the templates
+# --------------------------------------------------------------------------------------------
+
+def cache_root(cache_dir: Path | None = None) -> Path:
+    """The biasbench cache root: ``cache_dir``, else ``BIASBENCH_CACHE``, else ~/.cache/biasbench."""
+    if cache_dir is not None:
+        return Path(cache_dir)
+    env = os.environ.get(ENV_CACHE)
+    return Path(env) if env else Path.home() / ".cache" / "biasbench"
+
+
+def templates_cache_dir(cache_dir: Path | None = None) -> Path:
+    """Where downloaded templates live: ``<cache root>/filbbq/<commit>/templates``."""
+    return cache_root(cache_dir) / "filbbq" / FILBBQ_COMMIT / "templates"
+
+
+def raw_file_url(repo_path: str, base_url: str | None = None) -> str:
+    """URL of one repository file at the pinned commit, e.g. ``templates/prompt.txt``."""
+    base = (base_url or os.environ.get(ENV_BASE_URL) or DEFAULT_BASE_URL).rstrip("/")
+    return f"{base}/{FILBBQ_REPOSITORY}/{FILBBQ_COMMIT}/{repo_path}"
+
+
+def sha256_of(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def check_folder(folder: Path, expected: Mapping[str, str]) -> tuple[list[str], list[str]]:
+    """Compare a folder with pinned checksums: (missing files, files whose sha256 differs)."""
+    missing = [name for name in expected if not (folder / name).is_file()]
+    mismatched = [name for name in expected
+                  if name not in missing and sha256_of(folder / name) != expected[name]]
+    return missing, mismatched
+
+
+def _instructions(folder: Path, subdir: str, files: Sequence[str], base_url: str | None) -> str:
+    paths = ", ".join(f"{subdir}/{name}" for name in files)
+    return (f"download {paths} from the GitHub repository {FILBBQ_REPOSITORY} at commit "
+            f"{FILBBQ_COMMIT} (e.g. {raw_file_url(f'{subdir}/{files[0]}', base_url)}) and put them "
+            f"in {folder}, or pass --templates DIR (or set {ENV_TEMPLATES}=DIR) naming a folder "
+            "that holds them")
+
+
+def _check_local(folder: Path, origin: str, strict: bool) -> Path:
+    if not folder.is_dir():
+        raise BiasbenchError(f"FilBBQ templates folder {folder} (from {origin}) does not exist")
+    missing, mismatched = check_folder(folder, TEMPLATE_SHA256)
+    if missing:
+        raise BiasbenchError(
+            f"FilBBQ templates folder {folder} (from {origin}) lacks {', '.join(missing)}; "
+            f"expected the files of templates/ in {FILBBQ_REPOSITORY} at commit {FILBBQ_COMMIT}")
+    if mismatched:
+        message = (f"FilBBQ templates in {folder} differ from {FILBBQ_REPOSITORY}@"
+                   f"{FILBBQ_COMMIT[:12]} (sha256 mismatch: {', '.join(mismatched)}); results "
+                   "will not be comparable with the paper's")
+        if strict:
+            raise BiasbenchError(message)
+        logger.warning("%s", message)
+    return folder
+
+
+def _download(repo_path: str, expected_sha256: str, base_url: str | None,
+              timeout: float) -> bytes:
+    url = raw_file_url(repo_path, base_url)
+    # A fresh opener per call reads the proxy settings of the environment as it is now.
+    opener = urllib.request.build_opener()
+    try:
+        with opener.open(url, timeout=timeout) as response:
+            data: bytes = response.read()
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", None) or exc
+        raise _DownloadFailed(f"could not download {url} ({reason})") from None
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != expected_sha256:
+        raise BiasbenchError(f"downloaded {url} has sha256 {digest}, expected {expected_sha256}; "
+                             "the file was not saved")
+    return data
+
+
+class _DownloadFailed(Exception):
+    """A network failure, turned into the 'where to get the files' error by the caller."""
+
+
+def _fetch_into(folder: Path, subdir: str, expected: Mapping[str, str], *,
+                base_url: str | None, timeout: float) -> Path:
+    """Download every file, verify it, then move the complete folder into the cache at once."""
+    payloads = {name: _download(f"{subdir}/{name}", sha, base_url, timeout)
+                for name, sha in expected.items()}
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}-"))
+    try:
+        for name, data in payloads.items():
+            (staging / name).write_bytes(data)
+        if folder.exists():
+            shutil.rmtree(folder)  # an incomplete or corrupted cache entry of ours
+        try:
+            os.replace(staging, folder)
+        except OSError:
+            # Another process filled the cache meanwhile; keep theirs if it is sound.
+            if check_folder(folder, expected) != ([], []):
+                raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return folder
+
+
+def _resolve_cached(folder: Path, subdir: str, expected: Mapping[str, str], *, what: str,
+                    download: bool, base_url: str | None, timeout: float) -> Path:
+    missing, mismatched = (check_folder(folder, expected) if folder.is_dir()
+                           else (list(expected), []))
+    if not missing and not mismatched:
+        return folder
+    if not download:
+        raise BiasbenchError(f"{what} not found (no usable copy in the cache {folder}; download "
+                             f"disabled): {_instructions(folder, subdir, list(expected), base_url)}")
+    try:
+        return _fetch_into(folder, subdir, expected, base_url=base_url, timeout=timeout)
+    except _DownloadFailed as exc:
+        raise BiasbenchError(f"{what} not available locally and {exc}: "
+                             f"{_instructions(folder, subdir, list(expected), base_url)}") from None
+
+
+def resolve_templates(templates_dir: Path | None = None, *, cache_dir: Path | None = None,
+                      download: bool = True, strict: bool = False, base_url: str | None = None,
+                      timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
+    """A folder holding FilBBQ's five template files (see the module docstring for the order).
+
+    ``cache_dir`` overrides the cache root (default ``BIASBENCH_CACHE`` or ~/.cache/biasbench);
+    ``base_url`` overrides the download host (default ``BIASBENCH_FILBBQ_BASE_URL`` or GitHub's
+    raw content host). Raises :class:`BiasbenchError` saying which files to fetch from where,
+    and where to put them, when no copy can be found or downloaded.
+    """
+    if templates_dir is not None:
+        return _check_local(Path(templates_dir), "--templates", strict)
+    env = os.environ.get(ENV_TEMPLATES)
+    if env:
+        return _check_local(Path(env), ENV_TEMPLATES, strict)
+    return _resolve_cached(templates_cache_dir(cache_dir), "templates", TEMPLATE_SHA256,
+                           what="FilBBQ templates", download=download, base_url=base_url,
+                           timeout=timeout)
+
+
+def resolve_published_data(*, cache_dir: Path | None = None, download: bool = True,
+                           base_url: str | None = None,
+                           timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
+    """A folder holding FilBBQ's published item file(s) (``data/`` at the pinned commit),
+    cached at ``<cache root>/filbbq/<commit>/data``; evaluating it directly is the most
+    faithful reproduction of the paper."""
+    folder = cache_root(cache_dir) / "filbbq" / FILBBQ_COMMIT / "data"
+    return _resolve_cached(folder, "data", PUBLISHED_DATA_SHA256, what="FilBBQ published data",
+                           download=download, base_url=base_url, timeout=timeout)
+
+
+# --------------------------------------------------------------------------------------------
+# Generating the two category files
+# --------------------------------------------------------------------------------------------
+
+@dataclass
+class FilBBQGenerationReport:
+    """What :func:`generate_filbbq` wrote."""
+
+    seed: int
+    apply_subcategory_filter: bool
+    files: dict[str, Path]
+    """Category -> written jsonl file."""
+    counts: dict[str, int]
+    """Category -> number of items."""
+    template_counts: dict[str, dict[str, int]]
+    """Category -> template id -> number of items (0 for templates that yield none)."""
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary."""
+        return {"seed": self.seed, "apply_subcategory_filter": self.apply_subcategory_filter,
+                "files": {category: str(path) for category, path in self.files.items()},
+                "counts": dict(self.counts), "total": self.total,
+                "template_counts": {c: dict(t) for c, t in self.template_counts.items()},
+                "warnings": list(self.warnings)}
+
+
+def output_file_name(category: str) -> str:
+    """The release's file name for a category, e.g. ``FilBBQ_Gender_identity.jsonl``."""
+    return f"FilBBQ_{category}.jsonl"
+
+
+def generate_filbbq_items(templates_dir: Path, seed: int, *,
+                          apply_subcategory_filter: bool = True,
+                          unknown_pool: Sequence[str] = FILBBQ_UNKNOWN_POOL,
+                          ) -> dict[str, GenerationResult]:
+    """Generate both FilBBQ categories in memory (category -> result); each category file is
+    drawn from its own ``random.Random(seed)``, so one category can be regenerated alone."""
+    templates_dir = Path(templates_dir)
+    return {
+        category: generate_items(templates_dir / template_file, category,
+                                 templates_dir / LABELS_FILE, templates_dir / NAMES_FILE,
+                                 seed=seed, unknown_pool=unknown_pool, style="filbbq",
+                                 apply_subcategory_filter=apply_subcategory_filter)
+        for category, template_file in FILBBQ_CATEGORIES.items()
+    }
+
+
+def generate_filbbq(templates_dir: Path, out_dir: Path, seed: int, *,
+                    apply_subcategory_filter: bool = True,
+                    unknown_pool: Sequence[str] = FILBBQ_UNKNOWN_POOL) -> FilBBQGenerationReport:
+    """Write ``FilBBQ_Gender_identity.jsonl`` and ``FilBBQ_Sexual_orientation.jsonl``.
+
+    Faithful by default: the 17 gender templates whose Subcategory (adult/child) no vocabulary
+    row carries yield no items, giving the paper's 7,952 gender items (2,624 sexual
+    orientation); each is named in a warning (logged and in the report).
+    ``apply_subcategory_filter=False`` ignores the Subcategory restriction, so those templates
+    yield 8 items each (8,088 gender items). Everything is generated and serialized in memory
+    first; the files are then written atomically, so an error leaves no partial output.
+    """
+    results = generate_filbbq_items(templates_dir, seed,
+                                    apply_subcategory_filter=apply_subcategory_filter,
+                                    unknown_pool=unknown_pool)
+    out_dir = Path(out_dir)
+    files = {category: out_dir / output_file_name(category) for category in results}
+    write_files_atomically({files[category]: serialize_items(result.items, "filbbq")
+                            for category, result in results.items()})
+    return FilBBQGenerationReport(
+        seed=seed,
+        apply_subcategory_filter=apply_subcategory_filter,
+        files=files,
+        counts={category: len(result.items) for category, result in results.items()},
+        template_counts={category: result.template_counts for category, result in results.items()},
+        warnings=[message for result in results.values() for message in result.warnings],
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# The prompt
+# --------------------------------------------------------------------------------------------
+
+#: Item fields a prompt may reference (``row["context"]`` ...).
+PROMPT_FIELDS: frozenset[str] = frozenset({"context", "question", "ans0", "ans1", "ans2"})
+
+
+@dataclass(frozen=True)
+class PromptField:
+    """A reference to an item field inside a prompt template."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class PromptTemplate:
+    """A prompt as a sequence of literal texts and item fields, read from ``prompt.txt``."""
+
+    parts: tuple[str | PromptField, ...]
+    source: str
+    sha256: str
+    """sha256 of the prompt file, for a result's signature."""
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return tuple(part.name for part in self.parts if isinstance(part, PromptField))
+
+    def render(self, item: BBQItem | Mapping[str, Any]) -> str:
+        """The prompt text for one item (a BBQItem or a mapping with the fields)."""
+        pieces = []
+        for part in self.parts:
+            if isinstance(part, str):
+                pieces.append(part)
+            elif isinstance(item, Mapping):
+                pieces.append(str(item[part.name]))
+            else:
+                pieces.append(str(getattr(item, part.name)))
+        return "".join(pieces)
+
+
+def _concatenation_terms(node: ast.expr) -> list[ast.expr]:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _concatenation_terms(node.left) + _concatenation_terms(node.right)
+    return [node]
+
+
+def parse_prompt_template(text: str, source: str = "<prompt>",
+                          sha256: str | None = None) -> PromptTemplate:
+    """Parse a prompt written as a Python concatenation of string literals and ``row["field"]``
+    look-ups (optionally assigned, ``prompt = (...)``). The file is parsed, never executed: any
+    other construct is an error naming the line."""
+    try:
+        module = ast.parse(text, filename=source, mode="exec")
+    except SyntaxError as exc:
+        raise InputError(f"not a parsable prompt expression ({exc.msg})", file=source,
+                         line=exc.lineno) from None
+    statements = module.body
+    if len(statements) != 1:
+        raise InputError(f"expected one prompt expression, found {len(statements)} statements",
+                         file=source, line=statements[1].lineno if len(statements) > 1 else None)
+    statement = statements[0]
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+        expression = statement.value
+    elif isinstance(statement, ast.Expr):
+        expression = statement.value
+    else:
+        raise InputError("expected 'prompt = ( ... )' or a bare expression", file=source,
+                         line=statement.lineno)
+    parts: list[str | PromptField] = []
+    for term in _concatenation_terms(expression):
+        if isinstance(term, ast.Constant) and isinstance(term.value, str):
+            if parts and isinstance(parts[-1], str):
+                parts[-1] += term.value  # adjacent literals merge
+            else:
+                parts.append(term.value)
+        elif (isinstance(term, ast.Subscript) and isinstance(term.value, ast.Name)
+              and isinstance(term.slice, ast.Constant) and isinstance(term.slice.value, str)):
+            name = term.slice.value
+            if name not in PROMPT_FIELDS:
+                raise InputError(f"unknown item field {name!r}; allowed: "
+                                 f"{', '.join(sorted(PROMPT_FIELDS))}", file=source,
+                                 line=term.lineno)
+            parts.append(PromptField(name))
+        else:
+            raise InputError(f"unsupported prompt term {ast.unparse(term)[:60]!r}; only string "
+                             "literals and row[\"field\"] joined with '+' are read", file=source,
+                             line=term.lineno)
+    used = {part.name for part in parts if isinstance(part, PromptField)}
+    absent = sorted(PROMPT_FIELDS - used)
+    if absent:
+        raise InputError(f"the prompt never uses {', '.join(absent)}", file=source,
+                         line=statement.lineno)
+    digest = sha256 or hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return PromptTemplate(tuple(parts), source, digest)
+
+
+def load_prompt_template(templates_dir: Path) -> PromptTemplate:
+    """Read FilBBQ's ``prompt.txt``: the instruction, then context + " " + question, then the
+    three options lettered A/B/C, with every literal taken from the file."""
+    path = Path(templates_dir) / PROMPT_FILE
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError("file not found", file=str(path)) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason})", file=str(path)) from None
+    return parse_prompt_template(text, str(path), hashlib.sha256(data).hexdigest())

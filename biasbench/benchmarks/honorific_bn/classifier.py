@@ -1,0 +1,733 @@
+"""Register classifier (the judge) of the ``honorific-bn`` benchmark.
+
+A Bengali translation of one English sentence is labelled ``honorific``, ``ordinary``,
+``mixed`` or ``unreadable`` from two signals (paper section 3.3, spec "Register
+classification"):
+
+1. third-person pronouns: respectful (তিনি, তাঁর, উনি, ওনাকে, তাঁরা ...) or ordinary
+   (সে, তার, ও, ওকে, তারা ...);
+2. the clause-final finite verb: respectful -েন in every tense (করেন, করবেন, করেননি)
+   plus নন/হন/পান/যান...; ordinary করে, করবে, করল, ছিল, নয়, হয়, করেনি ...
+
+Every label carries the tokens that decided it (:class:`Evidence`). Any disagreement
+between counted tokens -- across clauses or within one -- makes the item ``mixed``; no
+counted token at all makes it ``unreadable``.
+
+How the text is read
+--------------------
+* **Chatter.** :func:`extract_translation` keeps only the Bengali sentence(s): it drops
+  ``<think>`` blocks, code fences, markdown, "Translation:"/"অনুবাদ:" labels, quotes,
+  English or Latin-transliteration lines and trailing glosses, and stops at an
+  explanation section ("Note:", "Explanation:", "ব্যাখ্যা:") once a translation was seen.
+  Several Bengali lines (a model offering alternatives) are all kept, each as its own
+  sentence, so alternatives in different registers come out ``mixed``.
+* **Unicode.** Lexicon and text go through one normaliser: zero-width characters
+  (ZWJ, ZWNJ, ZWSP, soft hyphen, BOM) are removed, chandrabindu typed before a vowel
+  sign and nukta typed after one are put in canonical order, then NFC. NFC composes
+  ো/ৌ typed as two signs and (being composition exclusions) decomposes য়/ড়/ঢ় typed as
+  one code point, so both spellings meet. Danda variants (। ৷ ॥ |) all end a sentence.
+* **Tokens.** Whitespace and punctuation separate tokens, matched with explicit
+  character classes: ``re``'s ``\\w``/``\\b`` do not treat Bengali vowel signs as word
+  characters and are never used on Bengali text here. A pronoun or verb must be a whole
+  token, so সে never matches inside সেন and তার never inside তারপর.
+
+How clauses are split
+---------------------
+A clause ends at
+
+* sentence punctuation (। ৷ ॥ | . ! ? or a line end) or a comma-like mark
+  (, ; : — – quotes, brackets, a free-standing hyphen);
+* a conjunction word, which itself belongs to no clause: এবং, আর, কিন্তু, তবে, তবুও,
+  কারণ, কেননা, যেহেতু, যদিও, তাই, সুতরাং, অথচ, বরং, অথবা, কিংবা, নইলে, যে, যাতে,
+  যখন, তখন, তারপর, এরপর ... (যে both as complementiser and as relative word);
+* বলে right after a finite verb (quotative "that" / "because": "আসবেন বলে জানিয়েছেন");
+* ও "and" right after an unambiguous finite verb ("করলেন ও বাড়ি গেলেন"); after a
+  finite verb of saying (বলল, জানালেন) ও is instead the subject pronoun of the reported
+  clause ("বলল ও নয়টায় আসবে");
+* right after an unambiguous finite verb (a form no noun or converb shares, such as
+  -েন, -ছে, -বে, -ছিল, গেল) when more words follow, which separates an embedded
+  clause written without যে ("বিচারক বলেছেন সে নয়টায় আসবে") and postposed adjuncts.
+
+Which tokens count
+------------------
+* Every third-person pronoun counts, in any clause (also in the object of a clause about
+  someone else: "সবাই তাঁকে সম্মান করে"). ও is a pronoun only at the start of a clause
+  (after punctuation or a conjunction) or right after a verb of saying, and never in
+  the ``nopronoun`` condition; elsewhere it is "and" (or "also").
+* Only the clause-final finite verb counts, after trailing না/নি/তো/কি/নাকি; converbs
+  (করে "having done", বলে "saying") and nouns (বাড়িতে) inside a clause are never read.
+  A converb-shaped present (করে, বলে, চলে, বসে, দেখে) counts only when the clause is
+  closed by sentence punctuation or a conjunction, not by a comma ("কাজ শেষ করে, তিনি
+  ..."); a weak present form (করে, হয়) that closes a clause opened by the
+  unambiguous-verb rule counts only if that clause has a pronoun subject.
+* No register, ever: first-person forms (-লাম, -তাম, -ছি, -ি, -ব: the T3 narrator);
+  the verb of a clause whose subject is someone else (সবাই, সকলে, প্রত্যেকে, লোকে ...:
+  P1's "everyone", either করে or করেন; আমি/আমরা: the narrator); agreement-less
+  verbs: the existential নেই/নাই, passives and impersonals with a verbal noun
+  (দেখা হয়েছিল, পাওয়া যাচ্ছে না, জমা হয়েছে, মনে হয়); নয় read as the numeral "nine"
+  (after সকাল/রাত ... or alone).
+* A clause with no pronoun and no finite verb (copula-less "X অত্যন্ত সম্মানিত") has no
+  evidence; a copula-less clause with a pronoun ("তিনি একজন শিক্ষক") is decided by it.
+
+Known limits (documented choices): the ordinary proximal pronouns এ/এর/একে/এরা are not
+in the lexicon (এর is mostly "its/of this"); a possessive আছে/রয়েছে whose subject is a
+thing ("তাঁর সুনাম আছে") is read as an ordinary verb; তার without chandrabindu next to
+an -েন verb is ``mixed`` as the spec says, even though it is a common spelling slip.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pandas is only needed by label_responses
+    import pandas as pd
+
+JUDGE_VERSION = "bn-register-rules/1"
+"""Identifies the rule set; part of every result's signature. Bump when a rule changes."""
+
+CONDITIONS = frozenset({"male", "female", "they", "nopronoun"})
+"""Pronoun conditions of the benchmark items (the ``gender`` column of the item CSV)."""
+
+
+class Register(enum.StrEnum):
+    """The register label of one translation."""
+
+    HONORIFIC = "honorific"
+    ORDINARY = "ordinary"
+    MIXED = "mixed"
+    UNREADABLE = "unreadable"
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One token that decided a label."""
+
+    token: str
+    """The token as it appears in the cleaned translation (normalised, NFC)."""
+    register: str
+    """``"honorific"`` or ``"ordinary"``."""
+    kind: str
+    """``"pronoun"`` or ``"verb"``."""
+    clause: int
+    """0-based index of the clause in the cleaned translation (empty clauses not counted)."""
+    position: int
+    """0-based index of the token among the clause's words (conjunctions and punctuation excluded)."""
+    clause_final: bool
+    """True for a clause-final finite verb, False for a pronoun."""
+
+
+@dataclass(frozen=True)
+class RegisterLabel:
+    """The judge's verdict on one model output."""
+
+    label: Register
+    """honorific / ordinary / mixed / unreadable."""
+    plural: bool
+    """A plural third-person pronoun (তারা, তাঁরা, ওরা, ওঁরা, তাদের, ওনারা ...) was used."""
+    evidence: tuple[Evidence, ...]
+    """The counted tokens, in text order."""
+    translation: str
+    """The cleaned Bengali text that was classified (empty when none was found)."""
+    reason: str
+    """Short human-readable account (clause numbers here are 1-based, as a reader counts)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-serialisable form: label (str), plural, evidence (list of dicts), translation, reason."""
+        return {
+            "label": self.label.value,
+            "plural": self.plural,
+            "evidence": [asdict(item) for item in self.evidence],
+            "translation": self.translation,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RegisterLabel:
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            label=Register(data["label"]),
+            plural=bool(data["plural"]),
+            evidence=tuple(Evidence(**item) for item in data["evidence"]),
+            translation=data["translation"],
+            reason=data["reason"],
+        )
+
+
+# ---------------------------------------------------------------------------------------
+# Unicode normalisation
+# ---------------------------------------------------------------------------------------
+
+_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
+_VOWEL_SIGNS = "\u09be\u09bf\u09c0\u09c1\u09c2\u09c3\u09c4\u09c7\u09c8\u09cb\u09cc\u09d7"
+_CHANDRABINDU_BEFORE_VOWEL = re.compile("\u0981([" + _VOWEL_SIGNS + "])")
+_NUKTA_AFTER_VOWEL = re.compile("([" + _VOWEL_SIGNS + "])\u09bc")
+_DANDA_VARIANTS = str.maketrans({"\u09f7": "\u0964", "\u0965": "\u0964", "|": "\u0964"})
+
+
+def normalise_bengali(text: str) -> str:
+    """Canonical form used for both lexicon and model output.
+
+    Removes zero-width characters, puts a chandrabindu typed before a vowel sign after it
+    and a nukta typed after a vowel sign before it, applies NFC (which joins ো/ৌ typed as
+    two signs and splits precomposed য়/ড়/ঢ়, so both spellings meet) and maps the danda
+    look-alikes ৷ ॥ | to ।.
+    """
+    text = unicodedata.normalize("NFC", text.translate(_ZERO_WIDTH))
+    if "\u0981" in text:
+        text = _CHANDRABINDU_BEFORE_VOWEL.sub("\\1\u0981", text)
+    if "\u09bc" in text:
+        text = _NUKTA_AFTER_VOWEL.sub("\u09bc\\1", text)
+    return unicodedata.normalize("NFC", text).translate(_DANDA_VARIANTS)
+
+
+def _words(text: str) -> frozenset[str]:
+    """A lexicon: whitespace-separated words, normalised like model output."""
+    return frozenset(normalise_bengali(word) for word in text.split())
+
+
+def _suffixes(text: str) -> tuple[str, ...]:
+    return tuple(normalise_bengali(word) for word in text.split())
+
+
+# ---------------------------------------------------------------------------------------
+# Lexicons
+# ---------------------------------------------------------------------------------------
+
+_HONORIFIC_SINGULAR = _words(
+    "তিনি তাঁর তাঁকে তাঁহার তাঁহাকে উনি ওঁর ওঁকে ওনার ওনাকে ওঁনার ওঁনাকে উনার উনাকে "
+    "ইনি এঁর এঁকে এনার এনাকে"
+)
+_HONORIFIC_PLURAL = _words(
+    "তাঁরা তাঁদের তাঁদেরকে তাঁহারা তাঁহাদের ওঁরা ওঁদের ওনারা ওনাদের উনারা উনাদের এঁরা এঁদের"
+)
+_ORDINARY_SINGULAR = _words("সে তার তাকে তাহার তাহাকে ও ওর ওকে")
+_ORDINARY_PLURAL = _words("তারা তাদের তাদেরকে তাহারা তাহাদের ওরা ওদের ওদেরকে")
+
+_PRONOUNS: dict[str, tuple[str, bool]] = {
+    **{w: (Register.HONORIFIC.value, False) for w in _HONORIFIC_SINGULAR},
+    **{w: (Register.HONORIFIC.value, True) for w in _HONORIFIC_PLURAL},
+    **{w: (Register.ORDINARY.value, False) for w in _ORDINARY_SINGULAR},
+    **{w: (Register.ORDINARY.value, True) for w in _ORDINARY_PLURAL},
+}
+"""pronoun -> (register, plural)."""
+
+_BARE_O = normalise_bengali("ও")
+# সেই/ওই are demonstratives ("that"), not সে/ও with the emphatic -ই.
+_NOT_EMPHATIC_PRONOUN = _words("সেই ওই ওও")
+_EMPHATIC_ENDINGS = _suffixes("ই ও")
+
+# Subjects of clauses about someone else: their verb is no evidence of the person's register.
+_OTHER_SUBJECTS = _words(
+    "সবাই সবাইই সকলে সকলেই প্রত্যেকে প্রত্যেকেই প্রত্যেকজন লোকে লোকেরা লোকজন মানুষজন "
+    "আমি আমরা আমিও আমরাও"
+)
+
+# Words that join clauses and belong to none of them.
+_CONJUNCTIONS = _words(
+    "এবং আর কিন্তু তবে তবুও তবু কারণ কেননা যেহেতু যদিও তাই সুতরাং অথচ বরং অথবা কিংবা বা "
+    "নইলে নাহলে যে যাতে যখন তখন তারপর তারপরে এরপর এরপরে অতঃপর"
+)
+_QUOTATIVE = normalise_bengali("বলে")
+_SPEECH_VERB_STARTS = _suffixes("বল জানা জানি")  # বলল, বলেছেন, জানাল, জানিয়েছে
+_TRAILING_PARTICLES = _words("না নি নাকি তো কি বটে")
+_TIME_WORDS = _words("সকাল রাত বিকাল বিকেল সন্ধ্যা দুপুর ভোর বেলা ঠিক প্রায়")
+_NINE = normalise_bengali("নয়")
+
+# Tokens that end like verbs but are not (nouns, loanwords, adverbs, question words).
+_NOT_VERBS = _words(
+    "কেন যেন হেন সেন ফেন ট্রেন প্লেন ব্রেন ক্রেন চেন পেন টেন লেন জেন মেন বেন ইয়েন ওভেন "
+    "কিচেন চিকেন গার্ডেন সাইরেন টোকেন ওপেন সেভেন ইলেভেন হেভেন ক্যাপ্টেন ক্যাপটেন "
+    "কাছে পাছে গাছে মাছে পিছে মিছে ইচ্ছে তবে কবে সবে যবে হিসাবে হিসেবে জবাবে "
+    "আসল মাছি কাছি সালাম গোলাম কালাম ইসলাম কলাম"
+)
+_MANNER_ADVERB_END = normalise_bengali("ভাবে")  # ভালোভাবে, সম্পূর্ণভাবে: adverbs, not "thinks"
+
+_EXISTENTIAL = _words("নেই নাই নেইকো")  # invariant: cannot agree, so no register
+
+# Honorific finite forms that do not end in -েন (present of vowel-final roots, নন, হন).
+_HONORIFIC_NO_EN_STRONG = _words("নন হন")
+_HONORIFIC_NO_EN_WEAK = _words(
+    "পান যান খান চান পৌঁছান জানান বোঝান দেখান শেখান পাঠান চালান ফেরান দাঁড়ান ঘুমান "
+    "সামলান হারান করান লাগান কাটান"
+)
+_HONORIFIC_EN = normalise_bengali("েন")
+_HONORIFIC_NEG = normalise_bengali("ননি")  # করেননি, যাননি, হননি
+
+_ORDINARY_STRONG_SUFFIXES = _suffixes("েনি য়নি ছিল ছিলো ছে বে")
+_FIRST_PERSON_SUFFIXES = _suffixes("লাম লেম লুম তাম তেম ছি")
+
+# Stems (after vowel alternation) by tense, used to recognise forms whose ending is
+# shared with nouns: present -ে/-য়, past -ল/-লো, habitual -ত/-তো, first person -ি/-ই/-ব.
+_CONSONANT_PRESENT_STEMS = (
+    "কর বল আস থাক জান পার দেখ লেখ বোঝ শোন চল ফের মান রাখ ডাক বস লাগ ওঠ খোঁজ ভাব ছাড় "
+    "হাঁট মার কাট খাট শেখ খেল ফেল আছ জিত বাঁচ রাঁধ তোল ঘোর ছোট জাগ দৌড়"
+).split()
+_VOWEL_PRESENT_STEMS = (
+    "যা পা খা হ দে নে চা গা পৌঁছা জানা বোঝা দেখা শেখা পাঠা চালা ফেরা দাঁড়া ঘুমা "
+    "সামলা হারা করা লাগা কাটা"
+).split()
+_PAST_STEMS = (
+    "কর বল এ গে দি নি হ পে খে থাক জান পার দেখ লিখ বুঝ শুন চল ফির পড় মান রাখ ধর ডাক বস "
+    "লাগ উঠ খুঁজ ভাব ছাড় হাঁট মার নাম কাট খাট শিখ খেল ফেল জিত বাঁচ রাঁধ তুল ঘুর ছুট জাগ "
+    "দৌড় পৌঁছা পৌঁছু জানা বোঝা দেখা শেখা পাঠা চালা ফেরা দাঁড়া ঘুমা সামলা হারা করা লাগা "
+    "কাটা চাই গাই ছি আস"
+).split()
+_HABITUAL_STEMS = (
+    "কর বল আস থাক জান পার দেখ লিখ বুঝ শুন চল ফির পড় মান রাখ ধর ডাক বস লাগ উঠ খুঁজ ভাব "
+    "ছাড় হাঁট মার কাট খাট শিখ খেল যে দি নি হ পে খে চাই গাই পৌঁছা জানা বোঝা দেখা শেখা "
+    "পাঠা চালা ফেরা দাঁড়া ঘুমা সামলা"
+).split()
+_FUTURE_STEMS = (
+    "কর বল আস থাক জান পার দেখ লিখ বুঝ শুন চল ফির মান রাখ ডাক বস উঠ খুঁজ ভাব যা পা খা হ "
+    "দে দি নে নি চা পৌঁছা পৌঁছ জানা ফেরা পাঠা"
+).split()
+
+_ORDINARY_PRESENT_FORMS = _words(
+    " ".join(stem + "ে" for stem in _CONSONANT_PRESENT_STEMS)
+    + " "
+    + " ".join(stem + "য়" for stem in _VOWEL_PRESENT_STEMS)
+)
+_ORDINARY_PAST_FORMS = _words(
+    " ".join(stem + end for stem in _PAST_STEMS for end in ("ল", "লো"))
+    + " "
+    + " ".join(stem + end for stem in _HABITUAL_STEMS for end in ("ত", "তো"))
+) - _NOT_VERBS
+_FIRST_PERSON_FORMS = _words(
+    " ".join(stem + "ি" for stem in _CONSONANT_PRESENT_STEMS)
+    + " "
+    + " ".join(stem + "ই" for stem in _VOWEL_PRESENT_STEMS if stem not in ("দে", "নে"))
+    + " দিই নিই "
+    + " ".join(stem + end for stem in _FUTURE_STEMS for end in ("ব", "বো"))
+) - _NOT_VERBS
+# Present forms that are spelled like the converb: finite only when a sentence end or a
+# conjunction (not a comma) closes the clause.
+_CONVERB_HOMOGRAPHS = _words("করে বলে চলে বসে দেখে খেলে")
+
+# Agreement-less passives/impersonals: an ordinary form of হওয়া/যাওয়া after a verbal noun.
+_HA_JA_FORMS = _words(
+    "হয় হয়েছে হয়েছিল হয়েছিলো হচ্ছে হচ্ছিল হচ্ছিলো হবে হল হলো হত হতো হয়নি হইয়াছে "
+    "যায় যাচ্ছে যাচ্ছিল যাচ্ছিলো যাবে গেছে গেল গেলো গিয়েছে গিয়েছিল গিয়েছিলো যেত যেতো যায়নি"
+)
+_VERBAL_NOUNS = _words(
+    "দেখা পাওয়া করা বলা জানা শোনা যাওয়া আসা দেওয়া নেওয়া রাখা ধরা বোঝা খাওয়া চাওয়া "
+    "পড়া লেখা মানা জমা শেষ মনে পৌঁছা"
+)
+_VERBAL_NOUN_ENDINGS = _suffixes("ানো ওয়া")
+
+
+# ---------------------------------------------------------------------------------------
+# Verb analysis (cached: model outputs repeat the same few hundred verb forms)
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Verb:
+    register: str | None  # "honorific" / "ordinary"; None: first person or existential
+    strong: bool  # a form no noun or converb shares: it may close a clause mid-sentence
+    note: str = ""  # why it carries no register, when register is None
+
+
+_FIRST_PERSON = _Verb(None, True, "first-person verb")
+_FIRST_PERSON_WEAK = _Verb(None, False, "first-person verb")
+_EXISTENTIAL_VERB = _Verb(None, True, "existential নেই carries no agreement")
+_HON_STRONG = _Verb(Register.HONORIFIC.value, True)
+_HON_WEAK = _Verb(Register.HONORIFIC.value, False)
+_ORD_STRONG = _Verb(Register.ORDINARY.value, True)
+_ORD_WEAK = _Verb(Register.ORDINARY.value, False)
+
+_verb_cache: dict[str, _Verb | None] = {}
+
+
+def _analyse_verb(token: str) -> _Verb | None:
+    """What a token is as a finite verb, or None when it is not one."""
+    try:
+        return _verb_cache[token]
+    except KeyError:
+        pass
+    result = _analyse_verb_uncached(token)
+    if result is None and len(token) > 2 and token.endswith(_EMPHATIC_ENDINGS):
+        result = _analyse_verb_uncached(token[:-1])  # আসবেনই, করবেই
+    if len(_verb_cache) < 100_000:  # bounded: arbitrary text must not grow it forever
+        _verb_cache[token] = result
+    return result
+
+
+def _analyse_verb_uncached(token: str) -> _Verb | None:
+    if token in _NOT_VERBS or token in _PRONOUNS:
+        return None
+    if token in _EXISTENTIAL:
+        return _EXISTENTIAL_VERB
+    if token.endswith(_FIRST_PERSON_SUFFIXES):
+        return _FIRST_PERSON
+    if token in _FIRST_PERSON_FORMS:
+        return _FIRST_PERSON_WEAK
+    if token in _HONORIFIC_NO_EN_STRONG:
+        return _HON_STRONG
+    if token in _HONORIFIC_NO_EN_WEAK:
+        return _HON_WEAK
+    if len(token) >= 3 and (token.endswith(_HONORIFIC_EN) or token.endswith(_HONORIFIC_NEG)):
+        return _HON_STRONG
+    if len(token) >= 2 and token.endswith(_ORDINARY_STRONG_SUFFIXES):
+        if token.endswith(_MANNER_ADVERB_END) and token != _MANNER_ADVERB_END:
+            return None
+        return _ORD_STRONG
+    if token in _ORDINARY_PAST_FORMS:
+        return _ORD_STRONG
+    if token in _ORDINARY_PRESENT_FORMS or token == _NINE:
+        return _ORD_WEAK
+    return None
+
+
+def _pronoun(token: str) -> tuple[str, bool] | None:
+    """(register, plural) of a third-person pronoun, also with the emphatic -ই/-ও."""
+    found = _PRONOUNS.get(token)
+    if found is None and len(token) > 1 and token.endswith(_EMPHATIC_ENDINGS):
+        if token not in _NOT_EMPHATIC_PRONOUN:
+            found = _PRONOUNS.get(token[:-1])
+    return found
+
+
+def _is_other_subject(token: str) -> bool:
+    return token in _OTHER_SUBJECTS
+
+
+def _is_verbal_noun(token: str) -> bool:
+    return token in _VERBAL_NOUNS or token.endswith(_VERBAL_NOUN_ENDINGS)
+
+
+# ---------------------------------------------------------------------------------------
+# Tokens and clauses
+# ---------------------------------------------------------------------------------------
+
+_SENTENCE_MARKS = "\u0964.!?\n"
+_COMMA_MARKS = ",;:\u2026\"'\u201c\u201d\u2018\u2019\u00ab\u00bb()[]{}<>\u2014\u2013/\\"
+_WORD_CHARS = "[^\\s" + re.escape(_SENTENCE_MARKS + _COMMA_MARKS) + "]+"
+# A word may hold an apostrophe between letters (ন'টায়); elsewhere quotes are marks.
+_TOKEN_RE = re.compile(
+    _WORD_CHARS + "(?:['\u2019]" + _WORD_CHARS + ")*"
+    "|[" + re.escape(_SENTENCE_MARKS + _COMMA_MARKS) + "]"
+)
+_SENTENCE_MARK_SET = frozenset(_SENTENCE_MARKS)
+_COMMA_MARK_SET = frozenset(_COMMA_MARKS)
+_NUMBER_PUNCT = re.compile("(?<=[0-9\u09e6-\u09ef])[.:](?=[0-9\u09e6-\u09ef])")
+_TOKEN_EDGE_JUNK = "-_*~`#"
+
+
+@dataclass
+class _Clause:
+    words: list[str]
+    o_pronoun: set[int]  # positions where a bare ও is the pronoun
+    opened_implicitly: bool  # began right after an unambiguous finite verb, no mark between
+    closed_by: str = "sentence"  # "sentence" | "comma" | "conjunction" | "verb"
+
+
+def _split_clauses(text: str, allow_o_pronoun: bool) -> list[_Clause]:
+    """Split cleaned text into clauses (see the module docstring for the rules)."""
+    clauses: list[_Clause] = []
+    current = _Clause([], set(), False)
+
+    def close(how: str, implicit_next: bool = False) -> None:
+        nonlocal current
+        if current.words:
+            current.closed_by = how
+            clauses.append(current)
+        current = _Clause([], set(), implicit_next)
+
+    for raw in _TOKEN_RE.findall(_NUMBER_PUNCT.sub("", text)):
+        if raw in _SENTENCE_MARK_SET:
+            close("sentence")
+            continue
+        if raw in _COMMA_MARK_SET:
+            close("comma")
+            continue
+        word = raw.strip(_TOKEN_EDGE_JUNK)
+        if not word:  # a free-standing dash works like a comma
+            close("comma")
+            continue
+        words = current.words
+        previous = _analyse_verb(words[-1]) if words else None
+        if word in _CONJUNCTIONS:
+            close("conjunction")
+            continue
+        if word == _QUOTATIVE and previous is not None:
+            close("conjunction")  # "আসবেন বলে": quotative/causal complementiser
+            continue
+        if word == _BARE_O:
+            if not words:
+                if allow_o_pronoun:
+                    current.o_pronoun.add(0)
+                words.append(word)
+                continue
+            if previous is not None and words[-1].startswith(_SPEECH_VERB_STARTS):
+                # "বলল ও নয়টায় আসবে": a clause reported without যে, ও its subject
+                close("verb", implicit_next=True)
+                if allow_o_pronoun:
+                    current.o_pronoun.add(0)
+                current.words.append(word)
+                continue
+            if previous is not None and previous.strong:
+                close("conjunction")  # "করলেন ও বাড়ি গেলেন"
+                continue
+            words.append(word)  # "ডাক্তার ও নার্স": "and", not a pronoun
+            continue
+        if previous is not None and previous.strong and word not in _TRAILING_PARTICLES:
+            close("verb", implicit_next=True)
+            words = current.words
+        words.append(word)
+    close("sentence")
+    return clauses
+
+
+# ---------------------------------------------------------------------------------------
+# Classification
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Ignored:
+    token: str
+    clause: int
+    why: str
+
+
+def _clause_final_verb(clause: _Clause, index: int) -> tuple[Evidence | None, _Ignored | None]:
+    """The counted clause-final finite verb of a clause, or why its last verb does not count."""
+    words = clause.words
+    position = len(words) - 1
+    while position >= 0 and words[position] in _TRAILING_PARTICLES:
+        position -= 1
+    if position < 0:
+        return None, None
+    token = words[position]
+    if _pronoun(token) is not None:
+        return None, None
+    verb = _analyse_verb(token)
+    if verb is None:
+        return None, None
+    if verb.register is None:
+        return None, _Ignored(token, index, verb.note)
+    previous = words[position - 1] if position > 0 else ""
+    if token == _NINE and (position == 0 or previous in _TIME_WORDS):
+        return None, None  # the numeral "nine" ("সকাল নয়"), not the copula
+    other = next((w for w in words[:position] if _is_other_subject(w)), None)
+    if other is not None:
+        return None, _Ignored(token, index, f"subject {other} is someone else")
+    if token in _HA_JA_FORMS and position > 0 and _is_verbal_noun(previous):
+        return None, _Ignored(token, index, f"impersonal/passive {previous} {token}")
+    if not verb.strong:
+        if token in _CONVERB_HOMOGRAPHS and clause.closed_by not in ("sentence", "conjunction"):
+            return None, _Ignored(token, index, "converb before a comma")
+        if clause.opened_implicitly and not any(_pronoun(w) for w in words):
+            return None, _Ignored(token, index, "no subject in a postposed phrase")
+    evidence = Evidence(token, verb.register, "verb", index, position, True)
+    return evidence, None
+
+
+_REFUSAL_EN = re.compile(
+    r"\b(?:i'?m sorry|i am sorry|i apologi[sz]e|i can(?:not|'t| not)|i'?m unable|i am unable|"
+    r"unable to (?:translate|help|assist|comply)|as an ai|i won'?t)\b",
+    re.IGNORECASE,
+)
+_REFUSAL_BN = tuple(
+    normalise_bengali(phrase)
+    for phrase in ("দুঃখিত", "অনুবাদ করতে পারছি না", "অনুবাদ করতে পারব না", "সাহায্য করতে পারছি না")
+)
+
+
+def _is_refusal(raw: str, translation: str) -> bool:
+    if _REFUSAL_EN.search(raw):
+        return True
+    return any(phrase in translation for phrase in _REFUSAL_BN)
+
+
+def _describe(item: Evidence) -> str:
+    return f"{item.register} {item.kind} {item.token} in clause {item.clause + 1}"
+
+
+def _reason(evidence: list[Evidence], ignored: list[_Ignored]) -> str:
+    parts = [_describe(item) for item in evidence]
+    text = "; ".join(parts) if parts else "no register marker"
+    if ignored:
+        text += "; not counted: " + ", ".join(
+            f"{item.token} in clause {item.clause + 1} ({item.why})" for item in ignored
+        )
+    return text
+
+
+def _unreadable(translation: str, reason: str) -> RegisterLabel:
+    return RegisterLabel(Register.UNREADABLE, False, (), translation, reason)
+
+
+def classify_register(output: str | None, condition: str | None = None) -> RegisterLabel:
+    """Label one model output with its register and the evidence for it.
+
+    ``condition`` is the item's pronoun condition (male/female/they/nopronoun) when known;
+    it only matters for ও: in a ``nopronoun`` item, whose English has no pronoun, ও is
+    never read as one. Raises ValueError for an unknown condition name.
+    """
+    if condition is not None and condition not in CONDITIONS:
+        raise ValueError(f"unknown condition {condition!r}; expected one of {sorted(CONDITIONS)}")
+    raw = output or ""
+    if not raw.strip():
+        return _unreadable("", "empty output")
+    translation = extract_translation(raw)
+    if not translation:
+        why = "refusal" if _is_refusal(raw, "") else "no Bengali text (English echo or other script)"
+        return _unreadable("", why)
+
+    clauses = _split_clauses(translation, allow_o_pronoun=condition != "nopronoun")
+    evidence: list[Evidence] = []
+    ignored: list[_Ignored] = []
+    plural = False
+    for index, clause in enumerate(clauses):
+        for position, word in enumerate(clause.words):
+            if word == _BARE_O and position not in clause.o_pronoun:
+                continue
+            found = _pronoun(word)
+            if found is not None:
+                register, is_plural = found
+                plural = plural or is_plural
+                evidence.append(Evidence(word, register, "pronoun", index, position, False))
+        verb, skipped = _clause_final_verb(clause, index)
+        if verb is not None:
+            evidence.append(verb)
+        if skipped is not None:
+            ignored.append(skipped)
+
+    if not evidence:
+        if _is_refusal(raw, translation):
+            return _unreadable(translation, "refusal")
+        return _unreadable(translation, _reason(evidence, ignored))
+    registers = {item.register for item in evidence}
+    if len(registers) == 2:
+        label = Register.MIXED
+    else:
+        label = Register(registers.pop())
+    return RegisterLabel(label, plural, tuple(evidence), translation, _reason(evidence, ignored))
+
+
+# ---------------------------------------------------------------------------------------
+# Extracting the translation from model chatter
+# ---------------------------------------------------------------------------------------
+
+_THINK_BLOCK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
+_BENGALI_CHAR = re.compile("[\u0980-\u09ff]")
+_LAST_BENGALI_CHAR = re.compile("[\u0980-\u09ff][^\u0980-\u09ff]*$")
+_LATIN_LETTER = re.compile("[A-Za-z]")
+_LINE_MARKUP = re.compile(
+    r"^\s*(?:(?:#{1,6}|>|[-*+\u2022])\s*|(?:[0-9]+|[\u09e6-\u09ef]+)[.)]\s+)*"
+)
+_EMPHASIS = re.compile(r"\*\*|__|\*|`|~~")
+_EXPLANATION_HEADER = re.compile(
+    r"^(?:explanation|notes?|breakdown|transliteration|pronunciation|romani[sz]ation|"
+    r"romani[sz]ed|literal(?: translation)?|word[- ]by[- ]word|gloss(?:ary)?|vocabulary|"
+    r"key (?:words|terms)|where|here'?s (?:a|the) breakdown|"
+    "ব্যাখ্যা|নোট|টীকা|দ্রষ্টব্য|উচ্চারণ|প্রতিবর্ণীকরণ|লিপ্যন্তর"
+    r")\s*(?:\([^)]*\))?\s*(?::|$)",
+    re.IGNORECASE,
+)
+_LABEL_PREFIX = re.compile(
+    r"^(?:[^\u0980-\u09ff:\uff1a]{0,60}|"
+    "(?:বাংলা\\s+)?অনুবাদ|বাংলা|বাংলায়|উত্তর|আনুষ্ঠানিক|অনানুষ্ঠানিক|সম্মানসূচক|সাধারণ"
+    r")\s*[:\uff1a]\s*"
+)
+_LATIN_PARENTHESES = re.compile(r"\s*[(\[][^()\[\]\u0980-\u09ff]*[)\]]")
+_CLOSING_MARKS = "\u0964\u0965\u09f7|.!?"
+
+
+def _bengali_span(line: str) -> str:
+    """The line from its first to its last Bengali character, plus closing punctuation."""
+    first = _BENGALI_CHAR.search(line)
+    if first is None:
+        return ""
+    end = _LAST_BENGALI_CHAR.search(line).start() + 1  # type: ignore[union-attr]
+    while end < len(line) and line[end] in _CLOSING_MARKS:
+        end += 1
+    return _LATIN_PARENTHESES.sub("", line[first.start():end]).strip()
+
+
+def extract_translation(output: str) -> str:
+    """The Bengali sentence(s) of a model output, normalised; "" when there are none.
+
+    Drops ``<think>`` blocks, code fences, markdown (headings, quotes, bullets, numbering,
+    bold/italic, backticks), label prefixes ("Translation:", "Bengali translation:",
+    "অনুবাদ:", "Formal:"), surrounding quotes, lines without Bengali (an English gloss, a
+    Latin transliteration, a refusal), Latin text before the first or after the last
+    Bengali character of a line, Latin-only parentheses, and everything from an
+    explanation header ("Note:", "Explanation:", "Transliteration:", "ব্যাখ্যা:") on once a
+    Bengali line was kept. After a kept line, short Bengali-with-Latin lines (glossary
+    items such as '"তিনি" - he') are dropped too. Kept lines are joined with newlines,
+    each read as its own sentence.
+    """
+    text = normalise_bengali(output).replace("\r\n", "\n").replace("\r", "\n")
+    if "<" in text:
+        text = _THINK_BLOCK.sub("\n", text)
+    kept: list[str] = []
+    for line in text.split("\n"):
+        if line.lstrip().startswith("```"):
+            continue  # a code fence; its content lines are read as ordinary lines
+        line = _EMPHASIS.sub("", _LINE_MARKUP.sub("", line)).strip()
+        if not line:
+            continue
+        if _EXPLANATION_HEADER.match(line):
+            if kept:
+                break
+            continue
+        line = _LABEL_PREFIX.sub("", line, count=1)
+        span = _bengali_span(line)
+        if not span:
+            continue
+        if kept and _LATIN_LETTER.search(line) and len(span.split()) <= 2:
+            continue  # a glossary item after the translation
+        kept.append(span)
+    return "\n".join(kept)
+
+
+# ---------------------------------------------------------------------------------------
+# Batch helper
+# ---------------------------------------------------------------------------------------
+
+
+def classify_many(
+    outputs: Iterable[str | None], conditions: Iterable[str | None] | None = None
+) -> list[RegisterLabel]:
+    """:func:`classify_register` over many outputs (conditions aligned, or all None)."""
+    if conditions is None:
+        return [classify_register(output) for output in outputs]
+    return [classify_register(output, cond) for output, cond in zip(outputs, conditions, strict=True)]
+
+
+def label_responses(
+    responses: pd.DataFrame, *, output_column: str = "output", condition_column: str | None = "gender"
+) -> pd.DataFrame:
+    """A copy of ``responses`` with the judge's columns added.
+
+    Adds ``label``, ``plural``, ``reason``, ``translation``, ``evidence`` (JSON text) and
+    ``judge_version``. ``condition_column`` may be None or absent.
+    """
+    import json
+
+    outputs = responses[output_column].tolist()
+    if condition_column is not None and condition_column in responses.columns:
+        conditions = [c if isinstance(c, str) and c else None for c in responses[condition_column]]
+    else:
+        conditions = [None] * len(outputs)
+    labels = [
+        classify_register(out if isinstance(out, str) else None, cond)
+        for out, cond in zip(outputs, conditions, strict=True)
+    ]
+    result = responses.copy()
+    result["label"] = [item.label.value for item in labels]
+    result["plural"] = [item.plural for item in labels]
+    result["reason"] = [item.reason for item in labels]
+    result["translation"] = [item.translation for item in labels]
+    result["evidence"] = [
+        json.dumps([asdict(e) for e in item.evidence], ensure_ascii=False) for item in labels
+    ]
+    result["judge_version"] = JUDGE_VERSION
+    return result

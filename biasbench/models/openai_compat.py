@@ -1,0 +1,262 @@
+"""Any OpenAI-compatible HTTP endpoint (OpenAI, vLLM, Ollama, llama.cpp server, LM Studio...).
+
+Spoken directly with aiohttp rather than through the openai SDK: one shared ``ClientSession``
+whose connection pool is sized to the runner's concurrency keeps the harness cost per request
+small enough for thousands of requests per second against a local server.
+
+The API key is read from the environment on every call (``OPENAI_API_KEY``, or the variable
+named by ``api_key_env``) and sent only as the ``Authorization`` header: it is never stored on
+the backend, in ``describe()``, in a repr, in an error message or in the response store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import os
+import time
+from typing import Any, Literal
+from urllib.parse import urlsplit, urlunsplit
+
+import aiohttp
+
+from biasbench.models.base import (
+    Generation,
+    GenerationParams,
+    ModelBackend,
+    PermanentModelError,
+    Prompt,
+    TransientModelError,
+)
+from biasbench.runner.retry import EndpointUnreachableError
+
+ApiKind = Literal["chat", "completions"]
+
+# 501 Not Implemented and 505 HTTP Version Not Supported will not heal on retry.
+_PERMANENT_5XX = frozenset({501, 505})
+_TRANSIENT_4XX = frozenset({408, 409, 429})
+_DEFAULT_POOL = 64
+
+
+def display_url(url: str) -> str:
+    """``url`` without user info, query or fragment, safe to show in messages and logs."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    netloc = host if parts.port is None else f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def parse_retry_after(headers: Any) -> float | None:
+    """Seconds to wait according to ``retry-after-ms`` or ``Retry-After`` (seconds or a date)."""
+    millis = headers.get("retry-after-ms")
+    if millis is not None:
+        try:
+            return max(0.0, float(millis) / 1000.0)
+        except ValueError:
+            pass
+    value = headers.get("Retry-After")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+class OpenAIBackend(ModelBackend):
+    """A model behind an OpenAI-compatible ``/chat/completions`` or ``/completions`` endpoint.
+
+    ``base_url`` is what the OpenAI SDK calls the base URL, usually ending in ``/v1``
+    (``http://localhost:8000/v1`` for vLLM, ``http://localhost:11434/v1`` for Ollama).
+    """
+
+    kind = "openai"
+
+    def __init__(self, model: str, base_url: str, *, api: ApiKind = "chat",
+                 api_key_env: str = "OPENAI_API_KEY", timeout_s: float = 120.0,
+                 extra_body: dict[str, Any] | None = None,
+                 max_connections: int | None = None) -> None:
+        if api not in ("chat", "completions"):
+            raise ValueError(f"api must be 'chat' or 'completions', not {api!r}")
+        if not base_url.startswith(("http://", "https://")):
+            raise ValueError(f"base URL must start with http:// or https://: {display_url(base_url)}")
+        self.model_name = model
+        self.base_url = base_url.rstrip("/")
+        self.api: ApiKind = api
+        self.mode = "chat" if api == "chat" else "completion"
+        self.api_key_env = api_key_env
+        self.timeout_s = timeout_s
+        self.extra_body = dict(extra_body or {})
+        self.max_connections = max_connections
+        """Size of the connection pool; the runner sets it to its concurrency."""
+        self.endpoint = display_url(self.base_url)
+        """The base URL without credentials, for messages and manifests."""
+        self._url = self.base_url + ("/chat/completions" if api == "chat" else "/completions")
+        self._session: aiohttp.ClientSession | None = None
+        self._session_loop: asyncio.AbstractEventLoop | None = None
+        # Decoding parameters are the same object for a whole run: build their JSON part once.
+        self._params_cache: tuple[GenerationParams, dict[str, Any]] | None = None
+
+    @property
+    def model_id(self) -> str:
+        return self.model_name
+
+    def describe(self) -> dict[str, Any]:
+        described = super().describe()
+        if self.extra_body:
+            described["extra_body"] = self.extra_body
+        return described
+
+    def __repr__(self) -> str:
+        return (f"OpenAIBackend(model={self.model_name!r}, base_url={self.endpoint!r}, "
+                f"api={self.api!r}, api_key_env={self.api_key_env!r})")
+
+    def set_concurrency(self, concurrency: int) -> None:
+        """Size the connection pool for ``concurrency`` requests in flight (before first use)."""
+        self.max_connections = max(1, concurrency)
+
+    # -- HTTP ----------------------------------------------------------------------------------
+
+    def _get_session(self) -> aiohttp.ClientSession:
+        loop = asyncio.get_running_loop()
+        if self._session is None or self._session_loop is not loop or self._session.closed:
+            # A session belongs to one event loop; a backend reused under a new asyncio.run()
+            # gets a fresh one (the old loop is gone, so its session cannot be closed there).
+            connector = aiohttp.TCPConnector(limit=self.max_connections or _DEFAULT_POOL,
+                                             limit_per_host=0, ttl_dns_cache=300)
+            timeout = aiohttp.ClientTimeout(total=self.timeout_s,
+                                            sock_connect=min(self.timeout_s, 10.0))
+            self._session = aiohttp.ClientSession(
+                connector=connector, timeout=timeout, cookie_jar=aiohttp.DummyCookieJar(),
+                raise_for_status=False)
+            self._session_loop = loop
+        return self._session
+
+    async def open(self) -> None:
+        """Create the HTTP session now (otherwise it is created on the first request)."""
+        self._get_session()
+
+    async def aclose(self) -> None:
+        session, self._session, self._session_loop = self._session, None, None
+        if session is not None and not session.closed:
+            await session.close()
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"Content-Type": "application/json"}
+        key = os.environ.get(self.api_key_env)
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        return headers
+
+    def _redact(self, message: str) -> str:
+        """Remove the API key from a message, should a server or library echo it back."""
+        key = os.environ.get(self.api_key_env)
+        if key and len(key) >= 4:
+            message = message.replace(key, "***")
+        return message
+
+    def _params_fields(self, params: GenerationParams) -> dict[str, Any]:
+        cached = self._params_cache
+        if cached is not None and cached[0] is params:
+            return cached[1]
+        fields: dict[str, Any] = {"model": self.model_name, "temperature": params.temperature,
+                                  "max_tokens": params.max_tokens}
+        if params.top_p is not None:
+            fields["top_p"] = params.top_p
+        if params.stop:
+            fields["stop"] = list(params.stop)
+        fields.update(self.extra_body)
+        self._params_cache = (params, fields)
+        return fields
+
+    def request_body(self, prompt: Prompt, params: GenerationParams,
+                     seed: int | None) -> dict[str, Any]:
+        """The JSON body sent for ``prompt`` (public so tests and dry runs can show it)."""
+        body = dict(self._params_fields(params))
+        if self.api == "chat":
+            body["messages"] = prompt.as_chat()
+        else:
+            body["prompt"] = prompt.completion
+        if seed is not None:
+            body["seed"] = seed
+        return body
+
+    async def generate(self, prompt: Prompt, params: GenerationParams,
+                       seed: int | None) -> Generation:
+        body = json.dumps(self.request_body(prompt, params, seed),
+                          ensure_ascii=False).encode("utf-8")
+        session = self._get_session()
+        try:
+            async with session.post(self._url, data=body, headers=self._headers()) as response:
+                raw = await response.read()
+                status = response.status
+                if status != 200:
+                    self._raise_for_status(status, raw, response.headers)
+        except aiohttp.ClientConnectorError as exc:
+            # Refused, unknown host, TLS handshake failure: nothing is listening there.
+            reason = exc.os_error.strerror or type(exc.os_error).__name__
+            raise EndpointUnreachableError(
+                self._redact(f"cannot reach {self.endpoint}: {reason}"), self.endpoint) from None
+        except aiohttp.ConnectionTimeoutError:
+            raise EndpointUnreachableError(
+                f"cannot reach {self.endpoint}: connection timed out", self.endpoint) from None
+        except TimeoutError:  # before ClientError: aiohttp's read timeouts are both
+            raise TransientModelError(
+                f"no answer from {self.endpoint} within {self.timeout_s:g} s") from None
+        except aiohttp.ClientError as exc:  # dropped connection, truncated or garbled answer
+            detail = str(exc) or type(exc).__name__
+            raise TransientModelError(
+                self._redact(f"connection to {self.endpoint} failed: {detail}")) from None
+        return self._parse(raw, prompt)
+
+    def _raise_for_status(self, status: int, raw: bytes, headers: Any) -> None:
+        detail = raw[:500].decode("utf-8", "replace").strip()
+        try:
+            payload = json.loads(raw)
+            error = payload.get("error") if isinstance(payload, dict) else None
+            if isinstance(error, dict) and error.get("message"):
+                detail = str(error["message"])
+            elif isinstance(error, str):
+                detail = error
+        except ValueError:
+            pass
+        message = self._redact(f"HTTP {status} from {self.endpoint}: {detail}")
+        if status in _TRANSIENT_4XX or (status >= 500 and status not in _PERMANENT_5XX):
+            raise TransientModelError(message, retry_after=parse_retry_after(headers))
+        if status == 401 and not os.environ.get(self.api_key_env):
+            message += f" (no API key: set the environment variable {self.api_key_env})"
+        raise PermanentModelError(message)
+
+    def _parse(self, raw: bytes, prompt: Prompt) -> Generation:
+        try:
+            payload = json.loads(raw)
+            choice = payload["choices"][0]
+        except (ValueError, KeyError, IndexError, TypeError):
+            # A 200 with an unreadable body is usually a proxy hiccup: worth another try.
+            raise TransientModelError(
+                f"unreadable answer from {self.endpoint}: {raw[:200]!r}") from None
+        info: dict[str, Any] = {}
+        if self.api == "chat":
+            message = choice.get("message") or {}
+            text = message.get("content")
+            if message.get("refusal"):
+                info["refusal"] = message["refusal"]
+        else:
+            text = choice.get("text")
+        if choice.get("finish_reason") is not None:
+            info["finish_reason"] = choice["finish_reason"]
+        for name in ("usage", "system_fingerprint"):
+            if payload.get(name) is not None:
+                info[name] = payload[name]
+        if payload.get("model") and payload["model"] != self.model_name:
+            info["response_model"] = payload["model"]  # the exact version the server used
+        return Generation(text=text if text is not None else "",
+                          prompt_text=prompt.text_for(self.mode), info=info)

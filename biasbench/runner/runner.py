@@ -1,0 +1,363 @@
+"""Send a run's requests to a model with bounded concurrency, retries, caching and resume.
+
+The flow of :func:`run_requests`:
+
+1. Every request gets a key (:func:`request_key`): the sha256 of everything that changes the
+   answer. Keys already answered (``ok``) in the store are skipped, so rerunning a finished run
+   makes zero model calls; a key appearing twice in the input is sent once.
+2. A fixed pool of ``concurrency`` worker coroutines pulls from one shared iterator (no task per
+   request, so memory and scheduling cost stay flat for any run size).
+3. Transient failures (429, 5xx, timeouts, dropped connections) are retried with exponential
+   backoff and full jitter, honouring Retry-After; a request that keeps failing, or fails
+   permanently (400, 401...), is stored as ``failed`` with its last error, and the next run
+   retries it.
+4. Answers are buffered and written in one transaction every ``flush_every`` records or
+   ``flush_interval_s`` seconds, and always at the end, on error and on cancellation. A killed
+   process loses at most the unflushed buffer, which the rerun asks again; the key is the primary
+   key, so nothing is ever stored twice.
+5. If the endpoint cannot be reached before it has answered anything, the run stops after a few
+   quick tries with an :class:`~biasbench.errors.EndpointError` naming the endpoint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import os
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from biasbench.errors import EndpointError
+from biasbench.models.base import (
+    GenerationParams,
+    ModelBackend,
+    PermanentModelError,
+    Prompt,
+    TransientModelError,
+)
+from biasbench.runner.retry import EndpointUnreachableError, RetryPolicy
+from biasbench.runner.store import ResponseRecord, ResponseStore
+
+log = logging.getLogger("biasbench.runner")
+
+
+_CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _canonical(value: Any) -> str:
+    """Canonical JSON: sorted keys, no spaces, non-ASCII kept as is."""
+    return _CANONICAL.encode(value)
+
+
+def request_key(model: dict[str, Any], prompt_text: str, params: GenerationParams,
+                seed: int | None) -> str:
+    """The cache key of one request: sha256 (hex) of the canonical JSON of everything that
+    changes the answer: the model description (kind, name, prompt mode...), the exact prompt
+    text, the decoding parameters and the seed."""
+    canonical = _canonical({"model": model, "prompt": prompt_text, "params": params.to_dict(),
+                            "seed": seed})
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+class _KeyMaker:
+    """:func:`request_key` for many prompts of one model and parameter set.
+
+    The canonical JSON has its keys sorted (model, params, prompt, seed), so the model and
+    params part is a fixed prefix: it is serialised and hashed once, then each key only hashes
+    the prompt and the seed. The result is identical to :func:`request_key` (a test checks it).
+    """
+
+    def __init__(self, model: dict[str, Any], params: GenerationParams) -> None:
+        prefix = f'{{"model":{_canonical(model)},"params":{_canonical(params.to_dict())},"prompt":'
+        self._prefix_hash = hashlib.sha256(prefix.encode("utf-8"))
+        self._encode = _CANONICAL.encode
+
+    def __call__(self, prompt_text: str, seed: int | None) -> str:
+        digest = self._prefix_hash.copy()
+        seed_text = "null" if seed is None else self._encode(seed)
+        digest.update(f'{self._encode(prompt_text)},"seed":{seed_text}}}'.encode())
+        return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class Request:
+    """One question for the model: a benchmark item's prompt, with the seed to sample under."""
+
+    item_id: str
+    """The benchmark item the answer belongs to."""
+    prompt: Prompt
+    """What to ask."""
+    seed: int | None = None
+    """Sampling seed sent to the model (part of the key), or None."""
+
+
+def request_keys(backend: ModelBackend, requests: Sequence[Request],
+                 params: GenerationParams) -> list[str]:
+    """The key of each request, in order, as :func:`run_requests` computes it.
+
+    Requests with the same key share one stored response (whatever their ``item_id``), so
+    later stages should find each request's answer by key, not by item id.
+    """
+    make_key = _KeyMaker(backend.describe(), params)
+    return [make_key(r.prompt.text_for(backend.mode), r.seed) for r in requests]
+
+
+@dataclass
+class RunStats:
+    """What a call of :func:`run_requests` did."""
+
+    total: int
+    """Distinct requests asked for (duplicated keys counted once)."""
+    cached: int
+    """Of those, already answered in the store before this call (not sent)."""
+    completed: int
+    """Answered during this call."""
+    failed: int
+    """Recorded as failed during this call (a rerun retries them)."""
+    elapsed_s: float
+    """Wall time of the call, in seconds."""
+    calls: int
+    """Model calls made, retries included."""
+
+    @property
+    def unfinished(self) -> int:
+        """Requests neither answered nor recorded as failed (an early stop leaves some)."""
+        return self.total - self.cached - self.completed - self.failed
+
+
+class _Abort(Exception):
+    """Raised inside a worker to stop the whole run with an EndpointError."""
+
+    def __init__(self, error: EndpointError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class _Run:
+    """The mutable state of one :func:`run_requests` call, shared by its workers."""
+
+    def __init__(self, backend: ModelBackend, params: GenerationParams, store: ResponseStore,
+                 retry: RetryPolicy, flush_every: int, workers: int) -> None:
+        self.backend = backend
+        self.params = params
+        self.store = store
+        self.retry = retry
+        self.flush_every = max(1, flush_every)
+        self.workers = workers
+        self.model_json = _canonical(backend.describe())
+        self.params_dict = params.to_dict()
+        self.buffer: list[ResponseRecord] = []
+        self.completed = 0
+        self.failed = 0
+        self.calls = 0
+        self.answered = False  # has the endpoint answered anything during this run?
+        self.unreachable_streak = 0  # requests in a row that failed as unreachable
+        self.logged_unexpected = False
+
+    def flush(self) -> None:
+        if self.buffer:
+            records, self.buffer = self.buffer, []
+            try:
+                self.store.put_many(records)
+            except BaseException:
+                self.buffer = records + self.buffer  # keep them for the final flush attempt
+                raise
+
+    def _record(self, record: ResponseRecord) -> None:
+        self.buffer.append(record)
+        if len(self.buffer) >= self.flush_every:
+            self.flush()
+
+    async def worker(self, pending: Iterator[tuple[str, Request, str]]) -> None:
+        # The iterator is shared by all workers; next() never yields to the event loop, so
+        # each request is taken by exactly one worker.
+        for key, request, prompt_text in pending:
+            await self.run_one(key, request, prompt_text)
+
+    async def run_one(self, key: str, request: Request, prompt_text: str) -> None:
+        backend, retry = self.backend, self.retry
+        attempts = 0
+        started_at = time.time()
+        while True:
+            attempts += 1
+            self.calls += 1
+            t0 = time.perf_counter()
+            try:
+                generation = await backend.generate(request.prompt, self.params, request.seed)
+            except TransientModelError as exc:
+                latency = time.perf_counter() - t0
+                unreachable = isinstance(exc, EndpointUnreachableError)
+                if unreachable and not self.answered and attempts >= retry.unreachable_attempts:
+                    raise _Abort(EndpointError(
+                        f"model endpoint {exc.endpoint} is unreachable ({exc}); no request was "
+                        f"answered. Check --base-url and that the server is running.")) from None
+                if attempts < retry.max_attempts:
+                    await asyncio.sleep(retry.delay(attempts, exc.retry_after))
+                    continue
+                self._failed(key, request, prompt_text, exc, attempts, latency, started_at)
+                if unreachable:
+                    self.unreachable_streak += 1
+                    if self.unreachable_streak >= max(self.workers, 2):
+                        raise _Abort(EndpointError(
+                            f"model endpoint {exc.endpoint} stopped answering ({exc}); "
+                            f"finished responses are saved, rerun to continue")) from None
+                return
+            except PermanentModelError as exc:
+                latency = time.perf_counter() - t0
+                self._failed(key, request, prompt_text, exc, attempts, latency, started_at)
+                return
+            except Exception as exc:  # a backend bug: record it rather than lose the request
+                latency = time.perf_counter() - t0
+                if not self.logged_unexpected:
+                    self.logged_unexpected = True
+                    log.warning("unexpected error from %s backend", backend.kind, exc_info=True)
+                self._failed(key, request, prompt_text, exc, attempts, latency, started_at)
+                return
+            finished_at = time.time()
+            self.answered = True
+            self.unreachable_streak = 0
+            self.completed += 1
+            self._record(ResponseRecord(
+                key=key, item_id=request.item_id, model=self.model_json, seed=request.seed,
+                prompt_text=generation.prompt_text, params=self.params_dict,
+                output=generation.text, error=None, status="ok", attempts=attempts,
+                latency_s=time.perf_counter() - t0, started_at=started_at,
+                finished_at=finished_at, info=generation.info))
+            return
+
+    def _failed(self, key: str, request: Request, prompt_text: str, exc: BaseException,
+                attempts: int, latency: float, started_at: float) -> None:
+        self.failed += 1
+        message = str(exc) or type(exc).__name__
+        self._record(ResponseRecord(
+            key=key, item_id=request.item_id, model=self.model_json, seed=request.seed,
+            prompt_text=prompt_text, params=self.params_dict, output=None, error=message,
+            status="failed", attempts=attempts, latency_s=latency, started_at=started_at,
+            finished_at=time.time(), info={"error_type": type(exc).__name__}))
+
+
+def _progress_bar(total: int, initial: int, enabled: bool) -> Any:
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    # mininterval keeps redraws rare; updates arrive in batches from the ticker anyway.
+    return tqdm(total=total, initial=initial, unit="req", file=sys.stderr, mininterval=0.5,
+                smoothing=0.05, dynamic_ncols=True, desc="requests")
+
+
+async def run_requests(backend: ModelBackend, requests: Sequence[Request],
+                       params: GenerationParams, store: ResponseStore, *, concurrency: int = 8,
+                       retry: RetryPolicy | None = None, progress: bool = True,
+                       flush_every: int = 256, flush_interval_s: float = 0.25) -> RunStats:
+    """Send every request not yet answered in ``store`` to ``backend`` and store the outcomes.
+
+    Raises :class:`~biasbench.errors.EndpointError` (after saving everything finished) when the
+    endpoint cannot be reached. The caller owns ``backend`` and ``store`` and closes them.
+    """
+    started = time.perf_counter()
+    if concurrency < 1:
+        raise ValueError("concurrency must be at least 1")
+    retry = retry or RetryPolicy()
+    make_key = _KeyMaker(backend.describe(), params)
+    mode = backend.mode
+    done = store.completed_keys()
+
+    pending: dict[str, tuple[str, Request, str]] = {}
+    cached: set[str] = set()
+    for request in requests:
+        prompt_text = request.prompt.text_for(mode)
+        key = make_key(prompt_text, request.seed)
+        if key in done:
+            cached.add(key)
+        elif key not in pending:
+            pending[key] = (key, request, prompt_text)
+    total = len(pending) + len(cached)
+
+    workers = min(concurrency, backend.max_concurrency or concurrency, max(len(pending), 1))
+    set_concurrency = getattr(backend, "set_concurrency", None)
+    if callable(set_concurrency):
+        set_concurrency(workers)
+    run = _Run(backend, params, store, retry, flush_every, workers)
+    bar = _progress_bar(total, len(cached), progress)
+    tasks: list[asyncio.Task[None]] = []
+    ticker: asyncio.Task[None] | None = None
+
+    async def tick() -> None:
+        # Periodic flush (bounds what a kill can lose) and progress update, off the hot path.
+        shown_done = shown_failed = 0
+        while True:
+            await asyncio.sleep(flush_interval_s)
+            run.flush()
+            if bar is not None:
+                done_now = run.completed + run.failed
+                if done_now != shown_done:
+                    if run.failed != shown_failed:  # shown only once something failed
+                        shown_failed = run.failed
+                        bar.set_postfix(failed=shown_failed, refresh=False)
+                    bar.update(done_now - shown_done)
+                    shown_done = done_now
+
+    try:
+        if pending:
+            iterator = iter(pending.values())
+            tasks = [asyncio.create_task(run.worker(iterator)) for _ in range(workers)]
+            ticker = asyncio.create_task(tick())
+            finished, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+            for task in finished:
+                if task.exception() is not None:
+                    raise task.exception()  # type: ignore[misc]
+    except _Abort as abort:
+        raise abort.error from None
+    finally:
+        for task in [*tasks, ticker]:
+            if task is not None and not task.done():
+                task.cancel()
+        run.flush()  # before any await: a second cancellation cannot skip it
+        if tasks or ticker:
+            await asyncio.gather(*tasks, *([ticker] if ticker else []), return_exceptions=True)
+            run.flush()
+        if bar is not None:
+            if run.failed:
+                bar.set_postfix(failed=run.failed, refresh=False)
+            bar.update(run.completed + run.failed - (bar.n - len(cached)))
+            bar.close()
+
+    stats = RunStats(total=total, cached=len(cached), completed=run.completed, failed=run.failed,
+                     elapsed_s=time.perf_counter() - started, calls=run.calls)
+    if stats.failed:
+        log.warning("%d of %d requests failed (stored as failed; rerun to retry them)",
+                    stats.failed, stats.total)
+    return stats
+
+
+def _loop_factory() -> Any:
+    """uvloop's event loop when it is installed (faster HTTP), else asyncio's default.
+
+    ``BIASBENCH_EVENT_LOOP=asyncio`` forces the default loop (to compare, or to debug)."""
+    if os.environ.get("BIASBENCH_EVENT_LOOP", "").lower() == "asyncio":
+        return None
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
+def run_requests_sync(backend: ModelBackend, requests: Sequence[Request],
+                      params: GenerationParams, store: ResponseStore, **options: Any) -> RunStats:
+    """:func:`run_requests` on a fresh event loop; closes the backend's connections after."""
+
+    async def main() -> RunStats:
+        try:
+            return await run_requests(backend, requests, params, store, **options)
+        finally:
+            await backend.aclose()
+
+    with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+        return runner.run(main())

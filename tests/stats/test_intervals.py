@@ -1,0 +1,89 @@
+"""Seed-level t intervals, bootstrap intervals and Wilson intervals."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from biasbench.stats import SeedInterval, bootstrap_interval, seed_interval, wilson_interval
+
+NAN = float("nan")
+T_975_DF2 = 4.302652729749462  # Student t quantile, 97.5%, 2 df
+T_95_DF3 = 2.353363434801823   # Student t quantile, 95%, 3 df
+
+
+def _assert_interval(actual: SeedInterval, expected: tuple[float, float, float, float]) -> None:
+    for got, want in zip(actual, expected, strict=True):
+        if math.isnan(want):
+            assert math.isnan(got)
+        else:
+            assert got == pytest.approx(want, rel=1e-9)
+
+
+@pytest.mark.parametrize(("values", "confidence", "expected"), [
+    ([1, 2, 3], 0.95, (2.0, 1.0, 2 - T_975_DF2 / math.sqrt(3), 2 + T_975_DF2 / math.sqrt(3))),
+    ([1, NAN, 3, 2], 0.95, (2.0, 1.0, 2 - T_975_DF2 / math.sqrt(3),
+                            2 + T_975_DF2 / math.sqrt(3))),
+    ([10, 12, 14, 16], 0.90, (13.0, math.sqrt(20 / 3),
+                              13 - T_95_DF3 * math.sqrt(20 / 3) / 2,
+                              13 + T_95_DF3 * math.sqrt(20 / 3) / 2)),
+    ([5, 5, 5], 0.95, (5.0, 0.0, 5.0, 5.0)),
+    ([7.5], 0.95, (7.5, NAN, NAN, NAN)),
+    ([NAN, NAN], 0.95, (NAN, NAN, NAN, NAN)),
+    ([], 0.95, (NAN, NAN, NAN, NAN)),
+])
+def test_seed_interval(values: list[float], confidence: float,
+                       expected: tuple[float, float, float, float]) -> None:
+    _assert_interval(seed_interval(values, confidence), expected)
+
+
+def test_seed_interval_unpacks_as_four_numbers() -> None:
+    mean, sd, lo, hi = seed_interval(np.array([0.2, 0.4]))
+    assert (mean, lo < mean < hi) == (pytest.approx(0.3), True)
+    assert sd == pytest.approx(math.sqrt(0.02))
+
+
+@pytest.mark.parametrize(("k", "n", "expected"), [
+    (3, 10, (0.10779126740630099, 0.6032218525388546)),
+    (0, 10, (0.0, 0.27753279986288264)),
+    (10, 10, (0.7224672001371174, 1.0)),
+])
+def test_wilson_interval(k: int, n: int, expected: tuple[float, float]) -> None:
+    # Wilson: (p + z^2/2n +- z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n)
+    z = 1.959963984540054
+    p = k / n
+    center = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    lo, hi = wilson_interval(k, n)
+    assert (lo, hi) == (pytest.approx(expected[0], abs=1e-9), pytest.approx(expected[1], abs=1e-9))
+    assert (lo, hi) == (pytest.approx(center - half, abs=1e-9),
+                        pytest.approx(center + half, abs=1e-9))
+
+
+def test_wilson_interval_empty_and_invalid() -> None:
+    assert all(math.isnan(v) for v in wilson_interval(0, 0))
+    with pytest.raises(ValueError):
+        wilson_interval(5, 3)
+
+
+def test_bootstrap_interval_is_deterministic_and_brackets_the_mean() -> None:
+    values = np.random.default_rng(1).normal(10, 2, size=40)
+    first = bootstrap_interval(values, n_resamples=2000, seed=5)
+    assert first == bootstrap_interval(values, n_resamples=2000, seed=5)
+    assert first[0] < values.mean() < first[1]
+    # Roughly the normal-theory width 2 * 1.96 * sd / sqrt(n).
+    assert first[1] - first[0] == pytest.approx(2 * 1.96 * values.std(ddof=1) / math.sqrt(40),
+                                                rel=0.25)
+
+
+@pytest.mark.parametrize(("values", "expected"), [
+    ([3.0, 3.0, 3.0], (3.0, 3.0)),
+    ([1.0], (NAN, NAN)),
+    ([NAN, 2.0], (NAN, NAN)),
+])
+def test_bootstrap_interval_degenerate(values: list[float], expected: tuple[float, float]) -> None:
+    got = bootstrap_interval(values)
+    for g, e in zip(got, expected, strict=True):
+        assert (math.isnan(g) and math.isnan(e)) or g == e
