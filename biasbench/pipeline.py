@@ -12,6 +12,7 @@ Run folder layout::
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 from collections.abc import Sequence
@@ -26,8 +27,10 @@ from biasbench.benchmarks import get_benchmark
 from biasbench.jsonutil import write_json
 from biasbench.models.base import ModelBackend
 from biasbench.models.registry import DEFAULT_MODEL, ModelOptions, load_model
-from biasbench.runner.runner import RunStats, request_key, run_requests_sync
+from biasbench.runner.runner import Request, RunStats, request_keys, run_requests_sync
 from biasbench.runner.store import ResponseStore
+
+log = logging.getLogger(__name__)
 
 STORE_NAME = "responses.sqlite"
 MANIFEST_NAME = "manifest.json"
@@ -56,15 +59,16 @@ class RunResult:
         return self.stats.failed == 0
 
 
-def responses_frame(store: ResponseStore, keys: dict[str, tuple[str, int | None]],
+def responses_frame(store: ResponseStore, requests: Sequence[Request], keys: Sequence[str],
                     model: str) -> pd.DataFrame:
-    """The store's ok responses for exactly this run's requests (not earlier configurations)."""
-    frame = store.to_frame()
-    if frame.empty:
-        return pd.DataFrame(columns=["model", "item_id", "seed", "output"])
-    frame = frame[(frame["status"] == "ok") & frame["key"].isin(keys.keys())]
-    return pd.DataFrame({"model": model, "item_id": frame["item_id"].to_numpy(),
-                         "seed": frame["seed"].to_numpy(), "output": frame["output"].to_numpy()})
+    """The stored ok responses for exactly this run's requests (not earlier configurations).
+
+    Joined through each request's key, so two items whose prompts coincide each get the answer.
+    """
+    outputs = {rec.key: rec.output for rec in store.iter_records(status="ok")}
+    rows = [{"model": model, "item_id": r.item_id, "seed": r.seed, "output": outputs[k]}
+            for r, k in zip(requests, keys, strict=True) if k in outputs]
+    return pd.DataFrame(rows, columns=["model", "item_id", "seed", "output"])
 
 
 def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
@@ -79,26 +83,30 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
     backend = backend or load_model(model, options)
     if hasattr(bench, "adapt_backend"):
         backend = bench.adapt_backend(backend)
+    if getattr(backend, "deterministic", False) and (seeds is None or len(seeds) > 1):
+        # Scoring options is deterministic: every seed would give the same answers.
+        log.warning("%s answers deterministically; running one seed instead of many",
+                    backend.model_id)
+        seeds = [0]
     params = bench.params_for(backend, temperature=temperature, max_tokens=max_tokens)
     requests = bench.requests(limit=limit, seeds=seeds)
     description = backend.describe()
     signature = bench.signature(description, params, seeds)
     run_dir = out or default_run_dir(bench.name, backend)
     run_dir.mkdir(parents=True, exist_ok=True)
-    keys = {request_key(description, r.prompt.text_for(backend.mode), params, r.seed):
-            (r.item_id, r.seed) for r in requests}
+    keys = request_keys(backend, requests, params)
     manifest: dict[str, Any] = {
         "schema_version": 1, "biasbench": biasbench.__version__, "benchmark": bench.name,
         "model_spec": model, "model": description, "signature": signature.model_dump(),
         "signature_short": signature.short(), "limit": limit, "seeds": list(seeds or []),
-        "n_requests": len(keys), "status": "running", "started_at": time.time()}
+        "n_requests": len(requests), "n_unique_requests": len(set(keys)), "status": "running", "started_at": time.time()}
     write_json(manifest, run_dir / MANIFEST_NAME)
     store = ResponseStore(run_dir / STORE_NAME)
     try:
         stats = run_requests_sync(backend, requests, params, store, concurrency=concurrency,
                                   progress=progress)
         label = model_label(backend)
-        frame = responses_frame(store, keys, label)
+        frame = responses_frame(store, requests, keys, label)
     finally:
         store.close()
     results = bench.evaluate(frame, run_dir, {label: signature})

@@ -212,5 +212,3 @@ def main() -> None:
         sys.exit(130)
 
 
-if __name__ == "__main__":
-    main()

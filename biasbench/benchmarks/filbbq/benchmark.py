@@ -276,6 +276,9 @@ class OptionScoringBackend(ModelBackend):
     recorded with it as evidence.
     """
 
+    deterministic = True
+    """Option scores do not depend on a seed, so one seed suffices."""
+
     def __init__(self, inner: ModelBackend, by_uid: dict[str, BBQItem]) -> None:
         self.inner, self.by_uid = inner, by_uid
         self.kind, self.mode, self.max_concurrency = inner.kind, "completion", inner.max_concurrency

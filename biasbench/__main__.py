@@ -1,0 +1,5 @@
+"""``python -m biasbench`` is the ``biasbench`` command."""
+
+from biasbench.cli import main
+
+main()

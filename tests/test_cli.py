@@ -1,0 +1,117 @@
+"""The command line: end to end on scripted models, and one clear line for every bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from biasbench.benchmarks.honorific_bn.items import load_definition
+
+RESULT_KEYS = {"hai_pp", "gsr_pct", "b", "c", "n_pairs", "p_exact", "p_holm", "eta2_pronoun_pct",
+               "eta2_occupation_pct", "occupation_spread_pp", "hbs", "mixed_pct",
+               "min_detectable_hai_pp", "they"}
+
+
+def biasbench(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "biasbench", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=300)
+
+
+def test_data_honorific_writes_the_published_items(tmp_path: Path) -> None:
+    out = tmp_path / "items.csv"
+    proc = biasbench("data", "honorific-bn", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_bytes() == load_definition().items_csv_bytes()
+    assert "wrote 2016 items" in proc.stdout
+    assert "924a30f0294b0e9596e3aae0558d2d6452d143984d936986e2b71e1e75c189ca" in proc.stdout
+    assert "potter" in proc.stderr  # the validator's finding is reported, not hidden
+
+
+def test_run_then_score_elsewhere_gives_the_same_numbers(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    proc = biasbench("run", "honorific-bn", "--model", "mock:hashed-register", "--out",
+                     str(run_dir), "--limit", "224", "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    assert "mock-hashed-register: HAI" in proc.stdout
+    results = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))
+    model = results["models"]["mock-hashed-register"]
+    assert RESULT_KEYS <= model.keys()
+    assert model["n_pairs"] == 56
+    assert results["signature"]["data_sha256"].startswith("924a30f0")
+    for name in ("table4.md", "table4.csv", "table4.tex", "occupation_rates.csv",
+                 "they_analysis.md", "they_analysis.csv"):
+        assert (run_dir / "tables" / name).is_file(), name
+    # The same outputs, scored as if produced elsewhere, give identical statistics.
+    labels = [json.loads(line) for line in (run_dir / "labels.jsonl").open(encoding="utf-8")]
+    responses = tmp_path / "responses.jsonl"
+    responses.write_text("".join(json.dumps({"item_id": r["item_id"], "model": r["model"],
+                                             "output": r["output"]}, ensure_ascii=False) + "\n"
+                                 for r in labels), encoding="utf-8")
+    scored_dir = tmp_path / "scored"
+    proc = biasbench("score", "honorific-bn", "--responses", str(responses), "--out",
+                     str(scored_dir))
+    assert proc.returncode == 0, proc.stderr
+    scored = json.loads((scored_dir / "results.json").read_text(encoding="utf-8"))
+    again = scored["models"]["mock-hashed-register"]
+    for key in RESULT_KEYS - {"they"}:
+        assert again[key] == model[key], key
+    # Rerunning the same command calls no model: everything comes from the store.
+    proc = biasbench("run", "honorific-bn", "--model", "mock:hashed-register", "--out",
+                     str(run_dir), "--limit", "224", "--no-progress")
+    assert "224 cached, 0 new, 0 failed" in proc.stdout
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    ('{"item_id": "judge|T1|male", "model": "m", "output": "x"}\n{oops\n',
+     ":2: invalid JSON"),
+    ('{"item_id": "judge|T9|male", "model": "m", "output": "x"}\n',
+     ":1: field 'item_id': unknown item_id 'judge|T9|male'"),
+    ('{"item_id": "judge|T1|male", "output": "x"}\n', ":1: field 'model': missing field"),
+    ('{"item_id": "judge|T1|male", "model": "m", "output": 5}\n',
+     ":1: field 'output': expected a string"),
+])
+def test_bad_responses_file_gets_one_clear_line(tmp_path: Path, content: str,
+                                                expected: str) -> None:
+    responses = tmp_path / "bad.jsonl"
+    responses.write_text(content, encoding="utf-8")
+    proc = biasbench("score", "honorific-bn", "--responses", str(responses), "--out",
+                     str(tmp_path / "out"))
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0] == f"error: {responses}{expected}" or (
+        lines[0].startswith(f"error: {responses}{expected}")), proc.stderr
+    assert not (tmp_path / "out" / "results.json").exists()
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["--model", "gpt-4o"], "error: model spec 'gpt-4o' does not parse: unknown backend 'gpt-4o'"),
+    (["--model", "llamacpp:/nowhere/model.gguf"], "error: GGUF file not found: /nowhere/model.gguf"),
+    (["--model", "openai:m", "--base-url", "http://127.0.0.1:9/v1"], "http://127.0.0.1:9/v1"),
+])
+def test_bad_model_or_endpoint_gets_one_clear_line(tmp_path: Path, args: list[str],
+                                                   expected: str) -> None:
+    proc = biasbench("run", "honorific-bn", *args, "--out", str(tmp_path / "run"), "--limit", "4",
+                     "--no-progress")
+    assert proc.returncode != 0
+    last = proc.stderr.strip().splitlines()[-1]
+    assert "Traceback" not in proc.stderr
+    assert expected in last, proc.stderr
+
+
+def test_classify_command(tmp_path: Path) -> None:
+    inp = tmp_path / "in.jsonl"
+    rows = [{"output": "ডাক্তার বলেছেন যে তিনি নয়টায় আসবেন।", "condition": "male"},
+            {"output": "ডাক্তার বলেছে যে সে নয়টায় আসবে।"},
+            {"output": "তারা নয়টায় আসবে।", "condition": "they", "id": 7}]
+    inp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
+    out = tmp_path / "out.jsonl"
+    proc = biasbench("classify", "--input", str(inp), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    got = [json.loads(line) for line in out.open(encoding="utf-8")]
+    assert [g["label"] for g in got] == ["honorific", "ordinary", "ordinary"]
+    assert [g["plural"] for g in got] == [False, False, True]
+    assert got[2]["id"] == 7 and got[0]["evidence"]
