@@ -232,7 +232,7 @@ _CONJUNCTIONS = _words(
     "এবং আর কিন্তু তবে তবুও তবু কারণ কেননা যেহেতু যদিও তাই সুতরাং অথচ বরং অথবা কিংবা বা "
     "নইলে নাহলে যে যাতে যখন তখন তারপর তারপরে এরপর এরপরে অতঃপর"
 )
-_QUOTATIVE = normalise_bengali("বলে")
+_QUOTATIVES = _words("বলে বলেই")
 _SPEECH_VERB_STARTS = _suffixes("বল জানা জানি")  # বলল, বলেছেন, জানাল, জানিয়েছে
 _TRAILING_PARTICLES = _words("না নি নাকি তো কি বটে")
 _TIME_WORDS = _words("সকাল রাত বিকাল বিকেল সন্ধ্যা দুপুর ভোর বেলা ঠিক প্রায়")
@@ -242,6 +242,7 @@ _NINE = normalise_bengali("নয়")
 _NOT_VERBS = _words(
     "কেন যেন হেন সেন ফেন ট্রেন প্লেন ব্রেন ক্রেন চেন পেন টেন লেন জেন মেন বেন ইয়েন ওভেন "
     "কিচেন চিকেন গার্ডেন সাইরেন টোকেন ওপেন সেভেন ইলেভেন হেভেন ক্যাপ্টেন ক্যাপটেন "
+    "অক্সিজেন হাইড্রোজেন নাইট্রোজেন হোসেন হুসেন ব্রিটেন সুইডেন ডুবে পিচ্ছিল "
     "কাছে পাছে গাছে মাছে পিছে মিছে ইচ্ছে পৌঁছে মুছে বেছে তবে কবে সবে যবে হিসাবে হিসেবে জবাবে "
     "আসল মাছি কাছি সালাম গোলাম কালাম ইসলাম কলাম"
 )
@@ -303,10 +304,10 @@ _FIRST_PERSON_FORMS = _words(
     + " ".join(stem + "ই" for stem in _VOWEL_PRESENT_STEMS if stem not in ("দে", "নে"))
     + " দিই নিই "
     + " ".join(stem + end for stem in _FUTURE_STEMS for end in ("ব", "বো"))
-) - _NOT_VERBS
+) - _NOT_VERBS - _words("ভাবি রাখি মানি ফেরি")  # nouns: sister-in-law, rakhi, money, ferry
 # Present forms that are spelled like the converb: finite only when a sentence end or a
 # conjunction (not a comma) closes the clause.
-_CONVERB_HOMOGRAPHS = _words("করে বলে চলে বসে দেখে খেলে")
+_CONVERB_HOMOGRAPHS = _words("করে বলে চলে বসে দেখে খেলে ফেলে")
 
 # Agreement-less passives/impersonals: an ordinary form of হওয়া/যাওয়া after a verbal noun.
 _HA_JA_FORMS = _words(
@@ -333,7 +334,6 @@ class _Verb:
 
 
 _FIRST_PERSON = _Verb(None, True, "first-person verb")
-_FIRST_PERSON_WEAK = _Verb(None, False, "first-person verb")
 _EXISTENTIAL_VERB = _Verb(None, True, "existential নেই carries no agreement")
 _HON_STRONG = _Verb(Register.HONORIFIC.value, True)
 _HON_WEAK = _Verb(Register.HONORIFIC.value, False)
@@ -365,7 +365,7 @@ def _analyse_verb_uncached(token: str) -> _Verb | None:
     if token.endswith(_FIRST_PERSON_SUFFIXES):
         return _FIRST_PERSON
     if token in _FIRST_PERSON_FORMS:
-        return _FIRST_PERSON_WEAK
+        return _FIRST_PERSON
     if token in _HONORIFIC_NO_EN_STRONG:
         return _HON_STRONG
     if token in _HONORIFIC_NO_EN_WEAK:
@@ -450,11 +450,14 @@ def _split_clauses(text: str, allow_o_pronoun: bool) -> list[_Clause]:
             close("comma")
             continue
         words = current.words
-        previous = _analyse_verb(words[-1]) if words else None
+        last = len(words) - 1  # the last word before any trailing না/নি/তো
+        while last >= 0 and words[last] in _TRAILING_PARTICLES:
+            last -= 1
+        previous = _analyse_verb(words[last]) if last >= 0 else None
         if word in _CONJUNCTIONS:
             close("conjunction")
             continue
-        if word == _QUOTATIVE and previous is not None:
+        if word in _QUOTATIVES and previous is not None:
             close("conjunction")  # "আসবেন বলে": quotative/causal complementiser
             continue
         if word == _BARE_O:
@@ -463,7 +466,7 @@ def _split_clauses(text: str, allow_o_pronoun: bool) -> list[_Clause]:
                     current.o_pronoun.add(0)
                 words.append(word)
                 continue
-            if previous is not None and words[-1].startswith(_SPEECH_VERB_STARTS):
+            if previous is not None and words[last].startswith(_SPEECH_VERB_STARTS):
                 # "বলল ও নয়টায় আসবে": a clause reported without যে, ও its subject
                 close("verb", implicit_next=True)
                 if allow_o_pronoun:
@@ -619,6 +622,7 @@ _THINK_BLOCK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECAS
 _BENGALI_CHAR = re.compile("[\u0980-\u09ff]")
 _LAST_BENGALI_CHAR = re.compile("[\u0980-\u09ff][^\u0980-\u09ff]*$")
 _LATIN_LETTER = re.compile("[A-Za-z]")
+_LATIN_WORD = re.compile("[A-Za-z][A-Za-z'-]*")
 _LINE_MARKUP = re.compile(
     r"^\s*(?:(?:#{1,6}|>|[-*+\u2022])\s*|(?:[0-9]+|[\u09e6-\u09ef]+)[.)]\s+)*"
 )
@@ -651,6 +655,22 @@ def _bengali_span(line: str) -> str:
     return _LATIN_PARENTHESES.sub("", line[first.start():end]).strip()
 
 
+def _is_prose_mention(line: str, span: str, after_translation: bool) -> bool:
+    """A line that mentions a few Bengali words rather than translating.
+
+    After a translation: a short Bengali span next to Latin text (a glossary item such as
+    '"তিনি" (tini) - he'). Anywhere: at most three Bengali words after at least three
+    Latin words ("The pronoun could be সে or তিনি.").
+    """
+    if not _LATIN_LETTER.search(line):
+        return False
+    bengali_words = sum(1 for word in span.split() if _BENGALI_CHAR.search(word))
+    if after_translation and bengali_words <= 2:
+        return True
+    lead = line[: _BENGALI_CHAR.search(line).start()]  # type: ignore[union-attr]
+    return bengali_words <= 3 and len(_LATIN_WORD.findall(lead)) >= 3
+
+
 def extract_translation(output: str) -> str:
     """The Bengali sentence(s) of a model output, normalised; "" when there are none.
 
@@ -660,9 +680,9 @@ def extract_translation(output: str) -> str:
     Latin transliteration, a refusal), Latin text before the first or after the last
     Bengali character of a line, Latin-only parentheses, and everything from an
     explanation header ("Note:", "Explanation:", "Transliteration:", "ব্যাখ্যা:") on once a
-    Bengali line was kept. After a kept line, short Bengali-with-Latin lines (glossary
-    items such as '"তিনি" - he') are dropped too. Kept lines are joined with newlines,
-    each read as its own sentence.
+    Bengali line was kept. Lines that only mention Bengali words in English prose or in
+    a glossary are dropped too (see ``_is_prose_mention``). Kept lines are joined with
+    newlines, each read as its own sentence.
     """
     text = normalise_bengali(output).replace("\r\n", "\n").replace("\r", "\n")
     if "<" in text:
@@ -682,8 +702,8 @@ def extract_translation(output: str) -> str:
         span = _bengali_span(line)
         if not span:
             continue
-        if kept and _LATIN_LETTER.search(line) and len(span.split()) <= 2:
-            continue  # a glossary item after the translation
+        if _is_prose_mention(line, span, after_translation=bool(kept)):
+            continue
         kept.append(span)
     return "\n".join(kept)
 

@@ -1,0 +1,333 @@
+"""Reading run folders for a report, and deciding which runs may be compared in one table.
+
+A run folder (``biasbench run``) or a score folder (``biasbench score``) holds ``results.json``
+with the result's signature, usually ``labels.jsonl`` (one judged response per line) and
+tables; a run folder also holds ``responses.sqlite`` with the exact prompt of every request.
+
+Runs of the same benchmark whose signatures agree on every comparable field
+(:data:`biasbench.signature.COMPARABLE_FIELDS`) are merged into one comparison; for
+honorific-bn the union of their labels is re-scored, so that Holm's correction and the ranking
+agreement span every model of the report. Runs that differ are kept apart, and the report
+says which fields differ.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from biasbench.errors import InputError
+from biasbench.signature import COMPARABLE_FIELDS, Signature
+
+log = logging.getLogger(__name__)
+
+RESULTS_NAME = "results.json"
+LABELS_NAME = "labels.jsonl"
+MANIFEST_NAME = "manifest.json"
+STORE_NAME = "responses.sqlite"
+
+HONORIFIC = "honorific-bn"
+BBQ_FAMILY = ("filbbq", "bbq")
+"""Benchmarks scored by the BBQ engine (same results layout)."""
+
+FIELD_LABELS = {
+    "benchmark": "benchmark", "benchmark_version": "benchmark version",
+    "data_sha256": "item set (data checksum)", "prompt_hash": "prompt",
+    "decoding": "decoding parameters", "seeds": "seeds", "judge_version": "judge version",
+}
+"""Plain words for the comparable signature fields, for the report's explanations."""
+
+
+# --------------------------------------------------------------------------- one folder
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid JSON ({exc.msg})", file=str(path), line=exc.lineno) from None
+    if not isinstance(value, dict):
+        raise InputError("expected a JSON object", file=str(path))
+    return value
+
+
+def _signature_from(data: dict[str, Any], path: Path) -> Signature:
+    """A :class:`Signature` from a results/manifest ``signature`` object (extra keys ignored)."""
+    fields = {name: data[name] for name in Signature.model_fields if name in data}
+    missing = [name for name in ("benchmark", "benchmark_version", "data_sha256",
+                                 "prompt_hash", "judge_version") if name not in fields]
+    if missing:
+        raise InputError(f"signature lacks {', '.join(missing)}", file=str(path),
+                         field="signature")
+    return Signature(**fields)
+
+
+@dataclass
+class RunFolder:
+    """One run or score folder, read lazily: results first, labels and prompts on demand."""
+
+    path: Path
+    results: dict[str, Any]
+    signature: Signature
+    """The run's signature; ``model`` maps each model name to its backend description."""
+    manifest: dict[str, Any] | None = None
+
+    @property
+    def benchmark(self) -> str:
+        return self.signature.benchmark
+
+    @property
+    def name(self) -> str:
+        """The folder's own name, to tell runs apart in the report."""
+        return self.path.resolve().name or str(self.path)
+
+    @property
+    def models(self) -> list[str]:
+        """Model names in the order of ``results.json``."""
+        return [str(m) for m in self.results.get("models", {})]
+
+    @property
+    def status(self) -> str:
+        """``complete``/``incomplete`` from the manifest; ``scored`` for a score folder."""
+        return str(self.manifest.get("status", "?")) if self.manifest else "scored"
+
+    def file(self, name: str) -> Path | None:
+        """``tables/NAME`` (run folders) or ``NAME`` (``score bbq`` folders), when present."""
+        for candidate in (self.path / "tables" / name, self.path / name):
+            if candidate.is_file():
+                return candidate
+        return None
+
+    def table(self, name: str) -> pd.DataFrame | None:
+        """A CSV table of the folder as a DataFrame, or None when the folder has none."""
+        path = self.file(name)
+        return pd.read_csv(path) if path else None
+
+    @cached_property
+    def labels(self) -> pd.DataFrame | None:
+        """``labels.jsonl``: one judged response per row (None when the folder has none)."""
+        path = self.path / LABELS_NAME
+        if not path.is_file():
+            return None
+        rows = []
+        with path.open(encoding="utf-8") as handle:
+            for number, line in enumerate(handle, start=1):
+                if line.strip():
+                    try:
+                        rows.append(json.loads(line))
+                    except json.JSONDecodeError as exc:
+                        raise InputError(f"not valid JSON ({exc.msg})", file=str(path),
+                                         line=number) from None
+        if not rows:
+            return None
+        frame = pd.DataFrame(rows)
+        if "seed" in frame.columns:  # None for unseeded runs, as the benchmarks write it
+            frame["seed"] = pd.Series([None if pd.isna(s) else int(s) for s in frame["seed"]],
+                                      dtype=object)
+        return frame
+
+    @cached_property
+    def prompts(self) -> dict[tuple[str, int | None], str]:
+        """(item id, seed) -> the exact prompt text sent, from the response store (run folders).
+
+        Only requests made with this run's model and decoding parameters are used, so earlier
+        configurations resumed into the same folder do not leak in.
+        """
+        path = self.path / STORE_NAME
+        if not path.is_file():
+            return {}
+        from biasbench.runner.store import ResponseStore
+
+        store = ResponseStore(path)
+        try:
+            frame = store.to_frame()
+        finally:
+            store.close()
+        if frame.empty:
+            return {}
+        frame = frame[frame["status"] == "ok"]
+        descriptions = [_normalised(d) for d in self.signature.model.values()]
+        decoding = _normalised(self.signature.decoding)
+        matching = frame[frame["model"].map(lambda m: _normalised(json.loads(m)) in descriptions)
+                         & frame["params"].map(lambda p: _normalised(p) == decoding)]
+        if matching.empty:  # descriptions differ in a detail: fall back to every ok response
+            matching = frame
+        return {(str(r.item_id), None if pd.isna(r.seed) else int(r.seed)): str(r.prompt_text)
+                for r in matching.itertuples(index=False)}
+
+
+def _normalised(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def load_run(path: Path | str) -> RunFolder:
+    """Read one run or score folder; a folder without a usable ``results.json`` is an input error."""
+    path = Path(path)
+    results_path = path / RESULTS_NAME
+    if not path.is_dir():
+        raise InputError("not a folder", file=str(path))
+    if not results_path.is_file():
+        raise InputError(f"not a run folder: no {RESULTS_NAME} (run `biasbench run` or "
+                         "`biasbench score` first)", file=str(path))
+    results = _read_json(results_path)
+    manifest_path = path / MANIFEST_NAME
+    manifest = _read_json(manifest_path) if manifest_path.is_file() else None
+    raw = results.get("signature") or (manifest or {}).get("signature")
+    if not isinstance(raw, dict):
+        raise InputError("results have no signature", file=str(results_path), field="signature")
+    if "models" not in results or not isinstance(results["models"], dict):
+        raise InputError("results have no models", file=str(results_path), field="models")
+    return RunFolder(path=path, results=results, signature=_signature_from(raw, results_path),
+                     manifest=manifest)
+
+
+# --------------------------------------------------------------------------- grouping
+
+
+@dataclass(frozen=True)
+class FieldDifference:
+    """One comparable signature field on which two groups of runs disagree."""
+
+    field: str
+    first: Any
+    other: Any
+
+    @property
+    def description(self) -> str:
+        """E.g. ``decoding parameters: max_tokens 96 vs 32``."""
+        label = FIELD_LABELS.get(self.field, self.field)
+        if isinstance(self.first, dict) and isinstance(self.other, dict):
+            keys = sorted(set(self.first) | set(self.other))
+            changed = [f"{k} {self.first.get(k)!r} vs {self.other.get(k)!r}" for k in keys
+                       if self.first.get(k) != self.other.get(k)]
+            return f"{label}: {'; '.join(changed)}"
+        return f"{label}: {_short(self.first)} vs {_short(self.other)}"
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, str) and len(value) > 16 and all(c in "0123456789abcdef" for c in value):
+        return value[:12]  # a checksum: its head is enough to tell them apart
+    if isinstance(value, list) and len(value) > 6:
+        return f"{len(value)} seeds ({value[0]}..{value[-1]})"
+    return repr(value)
+
+
+@dataclass
+class RunGroup:
+    """Runs of one benchmark whose signatures are comparable: reported as one comparison."""
+
+    benchmark: str
+    runs: list[RunFolder]
+    slug: str
+    """File-name prefix of the group's tables and figures, e.g. ``honorific-bn``."""
+    differences: list[FieldDifference] = field(default_factory=list)
+    """How this group differs from the first group of the same benchmark (empty for that one)."""
+    compared_with: str | None = None
+    """Slug of the group the differences are measured against."""
+
+    @property
+    def signature(self) -> Signature:
+        return self.runs[0].signature
+
+    @cached_property
+    def model_names(self) -> dict[tuple[int, str], str]:
+        """(run index, model name in the run) -> the name shown in the report.
+
+        A model name found in two runs of the group (the same model run twice) gets the run
+        folder's name appended, so that the two never merge into one model.
+        """
+        seen: dict[str, int] = {}
+        for run in self.runs:
+            for model in run.models:
+                seen[model] = seen.get(model, 0) + 1
+        names: dict[tuple[int, str], str] = {}
+        used: set[str] = set()
+        for index, run in enumerate(self.runs):
+            for model in run.models:
+                name = model if seen[model] == 1 else f"{model} [{run.name}]"
+                while name in used:
+                    name = f"{name} #{index + 1}"
+                used.add(name)
+                names[(index, model)] = name
+        return names
+
+    @property
+    def models(self) -> list[str]:
+        return list(self.model_names.values())
+
+    def rename(self, index: int, frame: pd.DataFrame) -> pd.DataFrame:
+        """``frame`` of run ``index`` with its ``model`` column mapped to report names."""
+        out = frame.copy()
+        out["model"] = out["model"].astype(str).map(
+            lambda m: self.model_names.get((index, m), m))
+        return out
+
+    def concat(self, getter: str) -> pd.DataFrame | None:
+        """The named table of every run (``labels`` or a CSV name), renamed and concatenated."""
+        frames = []
+        for index, run in enumerate(self.runs):
+            frame = run.labels if getter == LABELS_NAME else run.table(getter)
+            if frame is not None and not frame.empty:
+                frames.append(self.rename(index, frame) if "model" in frame.columns else frame)
+        return pd.concat(frames, ignore_index=True) if frames else None
+
+
+@dataclass
+class ReportPlan:
+    """The runs of a report, grouped into comparisons."""
+
+    runs: list[RunFolder]
+    groups: list[RunGroup]
+
+
+def _comparable(signature: Signature) -> tuple[str, ...]:
+    return signature.comparable_key()
+
+
+def group_runs(runs: Sequence[RunFolder]) -> ReportPlan:
+    """Group runs by benchmark and comparable signature fields, keeping the runs' order.
+
+    The first group of each benchmark is the reference; every later group of the same
+    benchmark records the fields on which its signature differs from it.
+    """
+    groups: list[RunGroup] = []
+    by_key: dict[tuple[str, ...], RunGroup] = {}
+    for run in runs:
+        key = _comparable(run.signature)
+        if key in by_key:
+            by_key[key].runs.append(run)
+            continue
+        same_benchmark = [g for g in groups if g.benchmark == run.benchmark]
+        slug = run.benchmark if not same_benchmark else f"{run.benchmark}-{len(same_benchmark) + 1}"
+        group = RunGroup(benchmark=run.benchmark, runs=[run], slug=slug)
+        if same_benchmark:
+            reference = same_benchmark[0]
+            mine, theirs = reference.signature.model_dump(), run.signature.model_dump()
+            group.differences = [FieldDifference(name, mine[name], theirs[name])
+                                 for name in reference.signature.differences(run.signature)]
+            group.compared_with = reference.slug
+        by_key[key] = group
+        groups.append(group)
+    return ReportPlan(runs=list(runs), groups=groups)
+
+
+def load_runs(paths: Sequence[Path | str]) -> ReportPlan:
+    """Read every folder and group them (an empty list or a repeated folder is an input error)."""
+    if not paths:
+        raise InputError("no run folders given")
+    resolved = [Path(p).resolve() for p in paths]
+    repeated = {str(p) for p in resolved if resolved.count(p) > 1}
+    if repeated:
+        raise InputError(f"run folder given twice: {sorted(repeated)[0]}")
+    return group_runs([load_run(p) for p in paths])
+
+
+__all__ = ["BBQ_FAMILY", "COMPARABLE_FIELDS", "FIELD_LABELS", "HONORIFIC", "FieldDifference",
+           "ReportPlan", "RunFolder", "RunGroup", "group_runs", "load_run", "load_runs"]
