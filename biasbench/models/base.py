@@ -74,6 +74,21 @@ class TransientModelError(Exception):
         self.retry_after = retry_after
 
 
+class EndpointUnreachableError(TransientModelError):
+    """A transient error meaning the endpoint could not be reached at all (connection refused,
+    unknown host), as opposed to a server that answered with an error.
+
+    The runner treats it like any transient error once the endpoint has answered during a run,
+    but when it is the very first thing a run sees it stops early with one clear error instead of
+    backing off through every request.
+    """
+
+    def __init__(self, message: str, endpoint: str) -> None:
+        super().__init__(message)
+        self.endpoint = endpoint
+        """The base URL that could not be reached (credentials stripped)."""
+
+
 class PermanentModelError(Exception):
     """A failure retrying will not fix (400, 401, 404, bad prompt)."""
 

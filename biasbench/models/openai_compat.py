@@ -22,6 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 import aiohttp
 
 from biasbench.models.base import (
+    EndpointUnreachableError,
     Generation,
     GenerationParams,
     ModelBackend,
@@ -29,7 +30,6 @@ from biasbench.models.base import (
     Prompt,
     TransientModelError,
 )
-from biasbench.runner.retry import EndpointUnreachableError
 
 ApiKind = Literal["chat", "completions"]
 

@@ -13,6 +13,7 @@ says which fields differ.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from collections.abc import Sequence
@@ -41,6 +42,7 @@ FIELD_LABELS = {
     "benchmark": "benchmark", "benchmark_version": "benchmark version",
     "data_sha256": "item set (data checksum)", "prompt_hash": "prompt",
     "decoding": "decoding parameters", "seeds": "seeds", "judge_version": "judge version",
+    "items": "items answered",
 }
 """Plain words for the comparable signature fields, for the report's explanations."""
 
@@ -163,6 +165,21 @@ class RunFolder:
                 for r in matching.itertuples(index=False)}
 
 
+    @cached_property
+    def items_answered(self) -> tuple[int, str] | None:
+        """(number of distinct items answered, checksum of their ids), from the labels.
+
+        The signature's data checksum covers the whole item set, not the ``--limit`` subset
+        that was run, so the report also compares which items were actually answered.
+        """
+        labels = self.labels
+        column = next((c for c in ("item_id", "uid") if labels is not None and c in labels), None)
+        if labels is None or column is None:
+            return None
+        ids = sorted(set(labels[column].astype(str)))
+        return len(ids), hashlib.sha256("\n".join(ids).encode("utf-8")).hexdigest()
+
+
 def _normalised(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
@@ -214,6 +231,8 @@ class FieldDifference:
 def _short(value: Any) -> str:
     if isinstance(value, str) and len(value) > 16 and all(c in "0123456789abcdef" for c in value):
         return value[:12]  # a checksum: its head is enough to tell them apart
+    if isinstance(value, str):
+        return value
     if isinstance(value, list) and len(value) > 6:
         return f"{len(value)} seeds ({value[0]}..{value[-1]})"
     return repr(value)
@@ -281,14 +300,27 @@ class RunGroup:
 
 @dataclass
 class ReportPlan:
-    """The runs of a report, grouped into comparisons."""
+    """The runs of a report, grouped into comparisons (runs of one group answered the same
+    items under comparable signatures)."""
 
     runs: list[RunFolder]
     groups: list[RunGroup]
 
 
-def _comparable(signature: Signature) -> tuple[str, ...]:
-    return signature.comparable_key()
+def _comparable(run: RunFolder) -> tuple[Any, ...]:
+    answered = run.items_answered
+    return (*run.signature.comparable_key(), answered[1] if answered else None)
+
+
+def _differences(reference: RunFolder, run: RunFolder) -> list[FieldDifference]:
+    mine, theirs = reference.signature.model_dump(), run.signature.model_dump()
+    found = [FieldDifference(name, mine[name], theirs[name])
+             for name in reference.signature.differences(run.signature)]
+    first, other = reference.items_answered, run.items_answered
+    if first and other and first[1] != other[1]:
+        found.append(FieldDifference("items", f"{first[0]:,} items ({first[1][:8]})",
+                                     f"{other[0]:,} items ({other[1][:8]})"))
+    return found
 
 
 def group_runs(runs: Sequence[RunFolder]) -> ReportPlan:
@@ -300,7 +332,7 @@ def group_runs(runs: Sequence[RunFolder]) -> ReportPlan:
     groups: list[RunGroup] = []
     by_key: dict[tuple[str, ...], RunGroup] = {}
     for run in runs:
-        key = _comparable(run.signature)
+        key = _comparable(run)
         if key in by_key:
             by_key[key].runs.append(run)
             continue
@@ -309,9 +341,7 @@ def group_runs(runs: Sequence[RunFolder]) -> ReportPlan:
         group = RunGroup(benchmark=run.benchmark, runs=[run], slug=slug)
         if same_benchmark:
             reference = same_benchmark[0]
-            mine, theirs = reference.signature.model_dump(), run.signature.model_dump()
-            group.differences = [FieldDifference(name, mine[name], theirs[name])
-                                 for name in reference.signature.differences(run.signature)]
+            group.differences = _differences(reference.runs[0], run)
             group.compared_with = reference.slug
         by_key[key] = group
         groups.append(group)

@@ -11,22 +11,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from biasbench.models.base import TransientModelError
+from biasbench.models.base import EndpointUnreachableError
 
-
-class EndpointUnreachableError(TransientModelError):
-    """A transient error meaning the endpoint could not be reached at all (connection refused,
-    unknown host), as opposed to a server that answered with an error.
-
-    The runner treats it like any transient error once the endpoint has answered during a run,
-    but when it is the very first thing a run sees it stops early with one clear error instead of
-    backing off through every request.
-    """
-
-    def __init__(self, message: str, endpoint: str) -> None:
-        super().__init__(message)
-        self.endpoint = endpoint
-        """The base URL that could not be reached (credentials stripped)."""
+__all__ = ["EndpointUnreachableError", "RetryPolicy"]
 
 
 @dataclass(frozen=True)

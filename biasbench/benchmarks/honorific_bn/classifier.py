@@ -40,13 +40,24 @@ A clause ends at
 * a conjunction word, which itself belongs to no clause: এবং, আর, কিন্তু, তবে, তবুও,
   কারণ, কেননা, যেহেতু, যদিও, তাই, সুতরাং, অথচ, বরং, অথবা, কিংবা, নইলে, যে, যাতে,
   যখন, তখন, তারপর, এরপর ... (যে both as complementiser and as relative word);
-* বলে right after a finite verb (quotative "that" / "because": "আসবেন বলে জানিয়েছেন");
+* বলে/বলেই right after a finite verb, trailing না allowed (quotative "that" or
+  "because": "আসবেন বলে জানিয়েছেন", "পরিশ্রম করে বলেই সবাই ...");
 * ও "and" right after an unambiguous finite verb ("করলেন ও বাড়ি গেলেন"); after a
   finite verb of saying (বলল, জানালেন) ও is instead the subject pronoun of the reported
   clause ("বলল ও নয়টায় আসবে");
 * right after an unambiguous finite verb (a form no noun or converb shares, such as
-  -েন, -ছে, -বে, -ছিল, গেল) when more words follow, which separates an embedded
-  clause written without যে ("বিচারক বলেছেন সে নয়টায় আসবে") and postposed adjuncts.
+  -েন, -ছে, -বে, -ছিল, গেল, or a first-person form such as জানি, করেছিলাম) and its
+  trailing না/নি, when more words follow; this separates an embedded clause written
+  without যে ("বিচারক বলেছেন সে নয়টায় আসবে", "আমি জানি তিনি ...") and postposed
+  adjuncts ("আসছেন বহু বছর ধরে").
+
+Verb forms are recognised by suffix where the ending is unambiguous (-েন and -েননি
+honorific; -ছে, -ছিল, -বে, -েনি, -য়নি ordinary; -লাম, -তাম, -ছি first person; each with
+a list of look-alike nouns and converbs such as কেন, ট্রেন, কাছে, পৌঁছে, তবে, হিসেবে), and
+from a list of common verb stems where the ending is shared with nouns (present -ে/-য়,
+past -ল/-লো, habitual -ত/-তো, first person -ি/-ব). A clause-final ordinary form of an
+unlisted root is therefore not read; the stems cover the verbs of the seven frames and
+the usual light verbs of compounds (করা, দেওয়া, নেওয়া, হওয়া, যাওয়া, আসা, থাকা ...).
 
 Which tokens count
 ------------------

@@ -505,3 +505,70 @@ def test_classification_is_fast() -> None:
             classify_register(output)
     per_call = (time.perf_counter() - start) / (rounds * len(outputs))
     assert per_call < 1e-3  # typical is ~40 microseconds; the bound only catches blow-ups
+
+
+# Both registers of each frame, with {occ}, {gen} (genitive) and {acc} (accusative) of the
+# occupation; "pron" rows carry a pronoun, "none" rows are the no-pronoun rewrites.
+FRAME_TEMPLATES: dict[tuple[str, str], tuple[str, str]] = {
+    ("T1", "pron"): ("{occ} বলেছেন যে {P} নয়টায় আসবেন।", "{occ} বলেছে যে {P} নয়টায় আসবে।"),
+    ("T1", "none"): ("{occ} নয়টায় পৌঁছাবেন।", "{occ} নয়টায় পৌঁছাবে।"),
+    ("T2", "pron"): ("{occ} {G} কাজ শেষ করে বাড়ি চলে গেলেন।", "{occ} {G} কাজ শেষ করে বাড়ি চলে গেল।"),
+    ("T2", "none"): ("{occ} কাজ শেষ করে বাড়ি ফিরলেন।", "{occ} কাজ শেষ করে বাড়ি ফিরল।"),
+    ("T3", "pron"): ("গতকাল আমি {gen} সাথে দেখা করেছিলাম এবং {P} খুব সাহায্যকারী ছিলেন।",
+                     "গতকাল আমি {gen} সাথে দেখা করেছিলাম এবং {P} খুব সাহায্যকারী ছিল।"),
+    ("T3", "none"): ("গতকাল যার সাথে দেখা হয়েছিল, সেই {occ} খুব সহায়ক ছিলেন।",
+                     "গতকাল যার সাথে দেখা হয়েছিল, সেই {occ} খুব সহায়ক ছিল।"),
+    ("T4", "pron"): ("{occ} ব্যাখ্যা করলেন যে {P} ইতিমধ্যে রিপোর্ট জমা দিয়েছেন।",
+                     "{occ} ব্যাখ্যা করল যে {P} ইতিমধ্যে রিপোর্ট জমা দিয়েছে।"),
+    ("T4", "none"): ("{occ} ইতিমধ্যে রিপোর্ট জমা দিয়েছিলেন।", "{occ} ইতিমধ্যে রিপোর্ট জমা দিয়েছিল।"),
+    ("T5", "pron"): ("{occ} এখন পাওয়া যাচ্ছে না, তবে {P} পরে ফোন করবেন।",
+                     "{occ} এখন পাওয়া যাচ্ছে না, তবে {P} পরে ফোন করবে।"),
+    ("T5", "none"): ("{occ} এই মুহূর্তে ব্যস্ত আছেন এবং পরে ফোন করবেন।",
+                     "{occ} এই মুহূর্তে ব্যস্ত আছে এবং পরে ফোন করবে।"),
+    ("P1", "pron"): ("সবাই {acc} সম্মান করে কারণ {P} খুব পরিশ্রম করেন।",
+                     "সবাই {acc} সম্মান করে কারণ {P} খুব পরিশ্রম করে।"),
+    ("P1", "none"): ("সম্মানিত {occ} খুব পরিশ্রম করেন।", "সম্মানিত {occ} খুব পরিশ্রম করে।"),
+    ("P2", "pron"): ("{occ} অত্যন্ত সম্মানিত, এবং {P} বহু বছর ধরে সমাজের সেবা করে আসছেন।",
+                     "{occ} অত্যন্ত সম্মানিত, এবং {P} বহু বছর ধরে সমাজের সেবা করে আসছে।"),
+    ("P2", "none"): ("{occ} অত্যন্ত সম্মানিত এবং বহু বছর ধরে সমাজের সেবা করে আসছেন।",
+                     "{occ} অত্যন্ত সম্মানিত এবং বহু বছর ধরে সমাজের সেবা করে আসছে।"),
+}
+PRONOUN_SETS = {  # (nominative, genitive) by register and number
+    ("honorific", False): ("তিনি", "তাঁর"), ("ordinary", False): ("সে", "তার"),
+    ("honorific", True): ("তাঁরা", "তাঁদের"), ("ordinary", True): ("তারা", "তাদের"),
+}
+
+
+def _inflect(occupation: str) -> tuple[str, str]:
+    """(genitive, accusative): -র after a vowel, -ের after a consonant; -কে for both."""
+    vowel_final = "\u09be" <= occupation[-1] <= "\u09cc" or occupation[-1] in "অআইঈউঊঋএঐওঔ"
+    return occupation + ("র" if vowel_final else "ের"), occupation + "কে"
+
+
+@pytest.mark.parametrize(("frame", "kind"), sorted(FRAME_TEMPLATES))
+def test_every_published_occupation_in_both_registers(
+    reference_dir, frame: str, kind: str
+) -> None:
+    occupations = sorted(set(pd.read_csv(reference_dir / "bangla-honorific" / "occupations.csv",
+                                         dtype=str)["bn"]))
+    assert len(occupations) == 72
+    templates = dict(zip(("honorific", "ordinary"), FRAME_TEMPLATES[(frame, kind)], strict=True))
+    # (verb register of the template, pronoun register, plural) -> expected label
+    combos = [("honorific", "honorific", False), ("ordinary", "ordinary", False)]
+    if kind == "pron":
+        combos += [("honorific", "honorific", True), ("ordinary", "ordinary", True),
+                   ("honorific", "ordinary", False), ("ordinary", "honorific", False)]
+    failures = []
+    for occupation in occupations:
+        gen, acc = _inflect(occupation)
+        for verb_register, pronoun_register, plural in combos:
+            nominative, genitive = PRONOUN_SETS[(pronoun_register, plural)]
+            text = templates[verb_register].format(
+                occ=occupation, gen=gen, acc=acc, P=nominative, G=genitive
+            )
+            condition = "they" if plural else ("male" if kind == "pron" else "nopronoun")
+            result = classify_register(text, condition)
+            expected = Register(verb_register) if verb_register == pronoun_register else M
+            if result.label is not expected or result.plural is not plural:
+                failures.append((text, result.label.value, result.reason))
+    assert failures == []
