@@ -115,3 +115,42 @@ def test_classify_command(tmp_path: Path) -> None:
     assert [g["label"] for g in got] == ["honorific", "ordinary", "ordinary"]
     assert [g["plural"] for g in got] == [False, False, True]
     assert got[2]["id"] == 7 and got[0]["evidence"]
+
+
+def test_annotation_round_trip(tmp_path: Path) -> None:
+    import csv
+
+    run_dir = tmp_path / "run"
+    assert biasbench("run", "honorific-bn", "--model", "mock:hashed-register", "--out",
+                     str(run_dir), "--limit", "280", "--no-progress").returncode == 0
+    sheet, key = tmp_path / "sheet.csv", tmp_path / "key.csv"
+    proc = biasbench("annotate", "export", str(run_dir), "--out", str(sheet), "--key", str(key),
+                     "--n", "40")
+    assert proc.returncode == 0, proc.stderr
+    with sheet.open(encoding="utf-8-sig", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 40 and all(r["annotator_label"] == "" for r in rows)
+    assert "rule_label" not in rows[0]  # annotators work blind
+    with key.open(encoding="utf-8", newline="") as fh:
+        truth = {r["sample_id"]: r["rule_label"] for r in csv.DictReader(fh)}
+    flip = {"honorific": "ordinary", "ordinary": "honorific"}
+
+    def fill(path: Path, changed: int) -> None:
+        with path.open("w", encoding="utf-8", newline="") as fh:
+            writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+            writer.writeheader()
+            for i, row in enumerate(rows):
+                label = truth[row["sample_id"]]
+                writer.writerow({**row, "annotator_label": flip[label] if i < changed else label})
+
+    fill(tmp_path / "a.csv", 0)
+    fill(tmp_path / "b.csv", 2)
+    proc = biasbench("annotate", "agree", "--key", str(key), "--a", str(tmp_path / "a.csv"),
+                     "--b", str(tmp_path / "b.csv"), "--out", str(tmp_path / "agree.json"))
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((tmp_path / "agree.json").read_text())
+    assert (report["n_items"], report["annotators_agree"]) == (40, 38)
+    assert 0 < report["annotator_kappa"] < 1
+    # The rule is compared with the 38 consensus labels, all of which it matches.
+    assert report["reference"] == "annotator consensus"
+    assert (report["n_compared"], report["rule_agree"], report["rule_kappa"]) == (38, 38, 1.0)

@@ -187,6 +187,73 @@ def classify(
     typer.echo(f"labelled {len(rows)} outputs -> {out}")
 
 
+@annotate_app.command("export")
+def annotate_export(
+    run_dirs: Annotated[list[Path], typer.Argument(help="honorific-bn run or score folders.")],
+    out: Annotated[Path, typer.Option(help="The blind sheet for annotators (CSV).")],
+    key: Annotated[Path, typer.Option(help="The hidden key (rule labels); keep it from "
+                   "annotators.")],
+    n: Annotated[int, typer.Option(help="Sample size.")] = 180,
+    pair_share: Annotated[float, typer.Option(help="Share of the sample drawn as complete "
+                          "he/she pairs.")] = 1 / 3,
+    seed: Annotated[int, typer.Option(help="Seed of the draw.")] = 0,
+) -> None:
+    """Draw a stratified sample (models, conditions, frames; a share of matched pairs)."""
+    from biasbench.benchmarks.honorific_bn.annotation import (
+        draw_annotation_sample,
+        write_annotation_sheet,
+    )
+
+    labels = _read_labels(run_dirs)
+    sample = draw_annotation_sample(labels, n=n, pair_share=pair_share, seed=seed)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    key.parent.mkdir(parents=True, exist_ok=True)
+    write_annotation_sheet(sample, out)
+    sample.key.to_csv(key, index=False)
+    typer.echo(f"sheet: {out} ({len(sample.sheet)} outputs, labels hidden); key: {key}")
+
+
+@annotate_app.command("agree")
+def annotate_agree(
+    key: Annotated[Path, typer.Option(help="The key written by annotate export.")],
+    a: Annotated[Path, typer.Option("--a", help="Annotator A's filled sheet.")],
+    b: Annotated[Path, typer.Option("--b", help="Annotator B's filled sheet.")],
+    adjudicated: Annotated[Path | None, typer.Option(help="The adjudicated sheet, if any.")] = None,
+    out: Annotated[Path | None, typer.Option(help="Write the report as JSON too.")] = None,
+) -> None:
+    """Inter-annotator kappa, and rule-vs-human agreement with a confusion matrix."""
+    import pandas as pd
+
+    from biasbench.benchmarks.honorific_bn.annotation import agreement_report, read_annotation_sheet
+    from biasbench.jsonutil import write_json
+
+    rule = pd.read_csv(key, dtype=str)
+    final = read_annotation_sheet(adjudicated) if adjudicated else None
+    result = agreement_report(rule, read_annotation_sheet(a), read_annotation_sheet(b), final)
+    typer.echo(result.to_markdown())
+    if out:
+        write_json(result.to_dict(), out)
+
+
+def _read_labels(run_dirs: list[Path]) -> object:
+    import pandas as pd
+
+    from biasbench.errors import InputError
+
+    frames = []
+    for run_dir in run_dirs:
+        path = run_dir / "labels.jsonl"
+        if not path.is_file():
+            raise InputError("no labels.jsonl (not an honorific-bn run or score folder)",
+                             file=str(run_dir))
+        frames.append(pd.read_json(path, lines=True, dtype={"seed": "Int64"}))
+    labels = pd.concat(frames, ignore_index=True)
+    seeds = labels["seed"].map(lambda v: "" if pd.isna(v) else str(int(v)))
+    labels["response_id"] = (labels["model"].astype(str) + "|" + labels["item_id"].astype(str)
+                             + "|" + seeds)
+    return labels
+
+
 @app.command()
 def report(
     run_dirs: Annotated[list[Path], typer.Argument(help="Run or score folders.")],
@@ -204,7 +271,7 @@ def main() -> None:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s: %(message)s")
     try:
         app()
-    except BiasbenchError as exc:
+    except (BiasbenchError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_USAGE)
     except KeyboardInterrupt:

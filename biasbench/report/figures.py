@@ -175,17 +175,18 @@ def occupation_rates_figure(rates: pd.DataFrame, models: Sequence[str]) -> Figur
 def hai_gsr_figure(intervals: pd.DataFrame) -> Figure:
     """HAI (Newcombe interval) and GSR (Wilson interval) per model.
 
-    ``intervals`` has one row per model with model, hai_pp, hai_low, hai_high, gsr_pct,
-    gsr_low, gsr_high, p_holm (see ``biasbench.report.html``'s pair-interval table).
+    ``intervals`` has one row per model with the columns ``model``, ``HAI (pp)``, ``HAI low``,
+    ``HAI high``, ``GSR (%)``, ``GSR low``, ``GSR high`` and ``p (Holm)``
+    (:func:`biasbench.report.html.pair_interval_table`).
     """
     models = intervals["model"].astype(str).tolist()
     fig, (left, right) = plt.subplots(1, 2, figsize=(9.0, 1.4 + 0.45 * len(models)),
                                       layout="constrained", sharey=True)
     y = np.arange(len(models))
     for ax, (value, low, high), colour, label in (
-            (left, ("hai_pp", "hai_low", "hai_high"), "C0",
+            (left, ("HAI (pp)", "HAI low", "HAI high"), "C0",
              "HAI (pp): male minus female honorific share"),
-            (right, ("gsr_pct", "gsr_low", "gsr_high"), "C1",
+            (right, ("GSR (%)", "GSR low", "GSR high"), "C1",
              "GSR (%): pairs whose register changes")):
         values = intervals[value].map(_float).to_numpy(float)
         lows = intervals[low].map(_float).to_numpy(float)
@@ -200,7 +201,7 @@ def hai_gsr_figure(intervals: pd.DataFrame) -> Figure:
         ax.grid(axis="x", alpha=0.3)
     left.axvline(0.0, color="grey", lw=0.8, ls="--")
     _model_rows(left, models)
-    for row, p in enumerate(intervals["p_holm"].map(_float)):
+    for row, p in enumerate(intervals["p (Holm)"].map(_float)):
         if not math.isnan(p):
             text = "p(Holm) < .001" if p < 0.001 else f"p(Holm) = {p:.3f}"
             right.annotate(text, (1.01, row), xycoords=("axes fraction", "data"), va="center",
@@ -217,7 +218,7 @@ def grouped_rates_figure(models: Sequence[str], series: Sequence[tuple[str, Sequ
 
     ``series`` holds (legend label, k per model, n per model).
     """
-    fig, ax = plt.subplots(figsize=(7.5, 1.3 + 0.3 * len(models) * len(series)),
+    fig, ax = plt.subplots(figsize=(7.5, 1.9 + 0.3 * len(models) * len(series)),
                            layout="constrained")
     height = 0.8 / len(series)
     offsets = _offsets(len(series), 0.8 - height)
@@ -232,7 +233,8 @@ def grouped_rates_figure(models: Sequence[str], series: Sequence[tuple[str, Sequ
     ax.set_xlim(0, 100)
     ax.set_xlabel(xlabel)
     ax.grid(axis="x", alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
+    # Outside the axes: bars reach 100% and would hide under a legend inside.
+    fig.legend(loc="outside lower center", ncols=min(len(series), 2), fontsize=8)
     ax.set_title(title)
     return fig
 

@@ -34,7 +34,7 @@ LABELS_NAME = "labels.jsonl"
 MANIFEST_NAME = "manifest.json"
 STORE_NAME = "responses.sqlite"
 
-HONORIFIC = "honorific-bn"
+HONORIFIC_BENCHMARK = "honorific-bn"
 BBQ_FAMILY = ("filbbq", "bbq")
 """Benchmarks scored by the BBQ engine (same results layout)."""
 
@@ -359,5 +359,5 @@ def load_runs(paths: Sequence[Path | str]) -> ReportPlan:
     return group_runs([load_run(p) for p in paths])
 
 
-__all__ = ["BBQ_FAMILY", "COMPARABLE_FIELDS", "FIELD_LABELS", "HONORIFIC", "FieldDifference",
-           "ReportPlan", "RunFolder", "RunGroup", "group_runs", "load_run", "load_runs"]
+__all__ = ["BBQ_FAMILY", "COMPARABLE_FIELDS", "FIELD_LABELS", "HONORIFIC_BENCHMARK",
+           "FieldDifference", "ReportPlan", "RunFolder", "RunGroup", "group_runs", "load_run", "load_runs"]

@@ -196,10 +196,9 @@ def test_missing_key_is_hinted_on_401(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_timeout_is_transient() -> None:
     with MockServerThread(MockConfig(latency_s=0.3)) as server:
-        started = time.perf_counter()
+        # The reply comes after 0.3 s: an error (not the reply) proves the 0.1 s timeout fired.
         with pytest.raises(TransientModelError, match="within 0.1 s"):
             generate(OpenAIBackend("m", server.base_url, timeout_s=0.1))
-        assert time.perf_counter() - started < 0.25
 
 
 def test_unreachable_endpoint_is_named() -> None:

@@ -276,7 +276,8 @@ def test_unreachable_endpoint_stops_early_naming_the_url(store: ResponseStore) -
     with pytest.raises(EndpointError) as caught:
         run_requests_sync(backend, requests, PARAMS, store, concurrency=4, progress=False,
                           retry=RetryPolicy(base_delay_s=0.01, unreachable_attempts=3))
-    assert time.perf_counter() - started < 2.0
+    # Backing off through all 50 requests would take far longer than stopping early.
+    assert time.perf_counter() - started < 5.0
     message = str(caught.value)
     assert url in message and "unreachable" in message
     assert "\n" not in message

@@ -266,7 +266,8 @@ def write_annotation_sheet(sample: pd.DataFrame | AnnotationSample, path: str | 
     missing = [name for name in SHEET_COLUMNS if name not in sheet.columns]
     if missing:
         raise InputError(f"sheet lacks column(s) {', '.join(missing)}", field=missing[0])
-    out = sheet.loc[:, list(SHEET_COLUMNS)].astype(object).where(sheet.loc[:, list(SHEET_COLUMNS)].notna(), "")
+    out = sheet.loc[:, list(SHEET_COLUMNS)].astype(object)
+    out = out.where(out.notna(), "")  # a missing output is written as an empty cell
     out.to_csv(Path(path), index=False, encoding="utf-8-sig", quoting=csv.QUOTE_MINIMAL)
 
 

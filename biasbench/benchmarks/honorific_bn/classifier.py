@@ -95,6 +95,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from biasbench.errors import InputError
+
 if TYPE_CHECKING:  # pandas is only needed by label_responses
     import pandas as pd
 
@@ -582,10 +584,13 @@ def classify_register(output: str | None, condition: str | None = None) -> Regis
 
     ``condition`` is the item's pronoun condition (male/female/they/nopronoun) when known;
     it only matters for ও: in a ``nopronoun`` item, whose English has no pronoun, ও is
-    never read as one. Raises ValueError for an unknown condition name.
+    never read as one. Raises InputError (field ``condition``) for an unknown condition.
     """
     if condition is not None and condition not in CONDITIONS:
-        raise ValueError(f"unknown condition {condition!r}; expected one of {sorted(CONDITIONS)}")
+        raise InputError(
+            f"unknown condition {condition!r}; expected one of {', '.join(sorted(CONDITIONS))}",
+            field="condition",
+        )
     raw = output or ""
     if not raw.strip():
         return _unreadable("", "empty output")
