@@ -8,7 +8,6 @@
   "use strict";
 
   var PAGE_SIZE = 50;
-  var ALL = "\u0000all";
 
   function column(data, key) {
     var col = data.columns[key];
@@ -86,9 +85,7 @@
   function makeSelect(title, values) {
     var label = el("label", null, title);
     var select = el("select");
-    var all = el("option", null, "(all)");
-    all.value = ALL;
-    select.appendChild(all);
+    select.appendChild(el("option", null, "(all)"));  /* option 0: no filter */
     values.forEach(function (v) {
       var option = el("option", null, v === "" ? "(none)" : v);
       option.value = v;
@@ -163,8 +160,10 @@
       var needle = search ? search.value.trim().toLowerCase() : "";
       current = options.rows.filter(function (id) {
         for (var f = 0; f < filters.length; f++) {
-          var wanted = filters[f].select.value;
-          if (wanted !== ALL && text(filters[f].get(id)) !== wanted) { return false; }
+          var select = filters[f].select;
+          if (select.selectedIndex > 0 && text(filters[f].get(id)) !== select.value) {
+            return false;
+          }
         }
         for (var c = 0; c < (options.checks || []).length; c++) {
           var check = options.checks[c];
