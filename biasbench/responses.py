@@ -7,29 +7,34 @@ field of the first problem.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from biasbench.errors import InputError
 
 
+def iter_json_objects(lines: Iterable[str], source: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield (line number, object) for every non-blank line; bad JSON names source and line."""
+    for lineno, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"invalid JSON ({exc.msg})", file=source, line=lineno) from None
+        if not isinstance(obj, dict):
+            raise InputError("expected a JSON object", file=source, line=lineno)
+        yield lineno, obj
+
+
 def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield (line number, object) for every non-blank line; bad JSON names the line."""
+    """Yield (line number, object) for every non-blank line of a JSONL file."""
     path = Path(path)
     if not path.is_file():
         raise InputError("file not found", file=str(path))
     with path.open(encoding="utf-8-sig") as fh:
-        for lineno, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
-            try:
-                obj = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"invalid JSON ({exc.msg})", file=str(path), line=lineno) from None
-            if not isinstance(obj, dict):
-                raise InputError("expected a JSON object", file=str(path), line=lineno)
-            yield lineno, obj
+        yield from iter_json_objects(fh, str(path))
 
 
 def check_fields(obj: dict[str, Any], *, path: str | Path, line: int,

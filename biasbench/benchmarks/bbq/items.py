@@ -7,7 +7,6 @@ holding a Python dict repr in the FilBBQ release; both load into the same typed 
 from __future__ import annotations
 
 import ast
-import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal
@@ -15,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from biasbench.errors import InputError
+from biasbench.responses import iter_json_objects
 
 UNKNOWN_GROUP = "unknown"
 
@@ -89,15 +89,7 @@ class BBQItem(BaseModel):
 
 def parse_bbq_lines(lines: Iterable[str], source: str) -> Iterator[BBQItem]:
     """Parse BBQ jsonl lines; errors name ``source``, the line and the field."""
-    for lineno, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"invalid JSON ({exc.msg})", file=source, line=lineno) from None
-        if not isinstance(obj, dict):
-            raise InputError("expected a JSON object", file=source, line=lineno)
+    for lineno, obj in iter_json_objects(lines, source):
         try:
             yield BBQItem.model_validate(obj)
         except ValidationError as exc:
