@@ -27,6 +27,7 @@ from biasbench.benchmarks import get_benchmark
 from biasbench.jsonutil import write_json
 from biasbench.models.base import ModelBackend
 from biasbench.models.registry import DEFAULT_MODEL, ModelOptions, load_model
+from biasbench.runner.retry import RetryPolicy
 from biasbench.runner.runner import Request, RunStats, request_keys, run_requests_sync
 from biasbench.runner.store import ResponseStore
 
@@ -77,7 +78,8 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
                   seeds: Sequence[int] | None = None, temperature: float | None = None,
                   max_tokens: int | None = None, progress: bool = True,
                   backend: ModelBackend | None = None,
-                  benchmark_options: dict[str, Any] | None = None) -> RunResult:
+                  benchmark_options: dict[str, Any] | None = None,
+                  retry: RetryPolicy | None = None) -> RunResult:
     """Run ``benchmark`` on ``model`` into ``out`` (resuming what is already stored), then score."""
     bench = get_benchmark(benchmark, **(benchmark_options or {}))
     backend = backend or load_model(model, options)
@@ -104,9 +106,15 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
     store = ResponseStore(run_dir / STORE_NAME)
     try:
         stats = run_requests_sync(backend, requests, params, store, concurrency=concurrency,
-                                  progress=progress)
+                                  progress=progress, retry=retry)
         label = model_label(backend)
         frame = responses_frame(store, requests, keys, label)
+    except BaseException as exc:
+        # Finished responses are already in the store; say why the run stopped.
+        manifest.update(status="interrupted", error=str(exc) or type(exc).__name__,
+                        stored=store.counts())
+        write_json(manifest, run_dir / MANIFEST_NAME)
+        raise
     finally:
         store.close()
     results = bench.evaluate(frame, run_dir, {label: signature})

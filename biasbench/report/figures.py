@@ -313,7 +313,7 @@ def bbq_scores_figure(by_category: pd.DataFrame, scores: Sequence[str],
 def unparsed_figure(unparsed_by_run: pd.DataFrame, models: Sequence[str]) -> Figure:
     """Share of responses the judge could not parse, per model and reason (all seeds pooled)."""
     totals = unparsed_by_run.groupby("model", sort=False).sum(numeric_only=True)
-    fig, ax = plt.subplots(figsize=(7.5, 1.4 + 0.4 * len(models)), layout="constrained")
+    fig, ax = plt.subplots(figsize=(7.5, 2.0 + 0.4 * len(models)), layout="constrained")
     y = np.arange(len(models))
     left = np.zeros(len(models))
     responses = np.array([_float(totals["n_responses"].get(m)) if m in totals.index else math.nan
@@ -330,10 +330,11 @@ def unparsed_figure(unparsed_by_run: pd.DataFrame, models: Sequence[str]) -> Fig
         ax.annotate(f"{total:.1f}%", (total, row), xytext=(3, 0), textcoords="offset points",
                     va="center", fontsize=8)
     _model_rows(ax, models)
-    ax.set_xlim(0, max(5.0, float(left.max(initial=0.0)) * 1.25))
+    ax.set_xlim(0, max(5.0, float(left.max(initial=0.0)) * 1.15))
     ax.set_xlabel("unparsed responses (% of all responses, all seeds)")
     ax.grid(axis="x", alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right", title="reason", title_fontsize=8)
+    fig.legend(loc="outside lower center", ncols=len(UNPARSED_REASONS), fontsize=8,
+               title="reason", title_fontsize=8)
     ax.set_title("Unparsed answers by reason")
     return fig
 
@@ -345,5 +346,4 @@ def template_jitter_figure(per_seed: pd.DataFrame, category: str, template: str,
     present = [m for m in models if m in set(rows["model"])]
     return jitter_figure(rows, template, score,  # type: ignore[arg-type]
                          category=category, models=present,
-                         title=f"{category} / {template}: {BBQ_SCORE_TITLES[score]}, "
-                               "one point per seed")
+                         title=f"{category} / {template}: {BBQ_SCORE_TITLES[score]}")

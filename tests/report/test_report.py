@@ -2,30 +2,41 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import html
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from biasbench.benchmarks.filbbq.benchmark import score_bbq_files
+from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
 from biasbench.errors import InputError
 from biasbench.pipeline import run_benchmark
-from biasbench.report.html import REPORT_NAME, build_report, esc, json_for_script
+from biasbench.report.html import (
+    REPORT_NAME,
+    _limit_seeds,
+    build_report,
+    encode_columns,
+    html_table,
+    json_for_script,
+)
 
 PAYLOAD = "<script>alert(1)</script><img src=x onerror=alert(2)>"
-HONORIFIC_LIMIT = 56  # two occupations x 7 frames x 4 conditions
+HONORIFIC_LIMIT = 56  # two occupations x 7 frames x 4 conditions = 14 he/she pairs
 BBQ_SEEDS = [0, 1, 2]
+MERGED_HONORIFIC_MODELS = ["mock-hashed-register", "mock-gendered", "mock-evil"]
 
 
 def bbq_items() -> list[dict[str, object]]:
     """Two BBQ-format templates x (ambiguous, disambiguated) x (negative, non-negative)."""
-    items = []
+    items: list[dict[str, object]] = []
     for template in ("T1", "T2"):
         for condition in ("ambig", "disambig"):
             for polarity in ("neg", "nonneg"):
-                label = 2 if condition == "ambig" else (1 if polarity == "neg" else 0)
                 items.append({
                     "example_id": len(items), "question_index": template,
                     "question_polarity": polarity, "context_condition": condition,
@@ -36,37 +47,50 @@ def bbq_items() -> list[dict[str, object]]:
                     "context": f"Konteksto {template} {condition}.",
                     "question": f"Sino ang {polarity}?",
                     "ans0": "Ang lalaki", "ans1": "Ang babae", "ans2": "Hindi alam",
-                    "label": label})
+                    "label": 2 if condition == "ambig" else (1 if polarity == "neg" else 0)})
     return items
 
 
-def make_runs(root: Path) -> dict[str, Path]:
-    """Run folders: three comparable honorific-bn runs (one answering with an injection
-    payload), one with other decoding, and two comparable BBQ-format runs."""
+def write_inputs(root: Path) -> dict[str, Path]:
+    """Mock scripts, BBQ items and a prompt file for the runs."""
     root.mkdir(parents=True, exist_ok=True)
     evil = root / "evil.json"
     evil.write_text(json.dumps({"*": PAYLOAD}), encoding="utf-8")
+    # Honorific for "he"/"his" sentences, ordinary otherwise: b = all pairs, c = 0.
+    gendered = root / "gendered.json"
+    gendered.write_text(json.dumps({" he ": "তিনি নয়টায় আসবেন।", " his ": "তিনি নয়টায় আসবেন।",
+                                    "*": "সে নয়টায় আসবে।"}, ensure_ascii=False),
+                        encoding="utf-8")
     items = root / "items.jsonl"
     items.write_text("".join(json.dumps(i) + "\n" for i in bbq_items()), encoding="utf-8")
     prompt = root / "prompt.txt"
     prompt.write_text('prompt = ("Pumili: " + row["context"] + " " + row["question"] + '
                       '" A. " + row["ans0"] + " B. " + row["ans1"] + " C. " + row["ans2"])\n',
                       encoding="utf-8")
-    runs = {
+    return {"evil": evil, "gendered": gendered, "items": items, "prompt": prompt}
+
+
+def make_runs(root: Path) -> dict[str, Path]:
+    """Three comparable honorific-bn runs (one answering with a script-injection payload), one
+    with other decoding, and two comparable BBQ-format runs (one unparsable)."""
+    inputs = write_inputs(root)
+    specs = {
         "hb_hashed": ("honorific-bn", "mock:hashed-register", {}),
-        "hb_honorific": ("honorific-bn", "mock:honorific", {}),
-        "hb_evil": ("honorific-bn", f"mock:{evil}", {}),
+        "hb_gendered": ("honorific-bn", f"mock:{inputs['gendered']}", {}),
+        "hb_evil": ("honorific-bn", f"mock:{inputs['evil']}", {}),
         "hb_short": ("honorific-bn", "mock:hashed-register", {"max_tokens": 50}),
         "bbq_letter": ("filbbq", "mock:hashed-letter", {}),
-        "bbq_evil": ("filbbq", f"mock:{evil}", {}),
+        "bbq_evil": ("filbbq", f"mock:{inputs['evil']}", {}),
     }
     paths = {}
-    for name, (benchmark, model, extra) in runs.items():
-        options = ({"items": str(items), "prompt": prompt} if benchmark == "filbbq" else None)
+    for name, (benchmark, model, extra) in specs.items():
+        honorific = benchmark == "honorific-bn"
         result = run_benchmark(
             benchmark, model, out=root / name, progress=False,
-            limit=HONORIFIC_LIMIT if benchmark == "honorific-bn" else None,
-            seeds=BBQ_SEEDS if benchmark == "filbbq" else None, benchmark_options=options,
+            limit=HONORIFIC_LIMIT if honorific else None,
+            seeds=None if honorific else BBQ_SEEDS,
+            benchmark_options=None if honorific else {"items": str(inputs["items"]),
+                                                      "prompt": inputs["prompt"]},
             **extra)
         assert result.complete
         paths[name] = result.run_dir
@@ -79,11 +103,296 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="module")
-def report(runs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    out = tmp_path_factory.mktemp("report")
-    yield build_report(list(runs.values()), out)
+def report(runs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_report(list(runs.values()), tmp_path_factory.mktemp("report"))
 
 
 @pytest.fixture(scope="module")
 def page(report: Path) -> str:
     return report.read_text(encoding="utf-8")
+
+
+def blob(page: str, blob_id: str) -> dict:
+    match = re.search(rf'<script type="application/json" id="{re.escape(blob_id)}">(.*?)</script>',
+                      page, re.S)
+    assert match, blob_id
+    return json.loads(match.group(1))
+
+
+def column(data: dict, key: str) -> list:
+    col = data["columns"][key]
+    return col["d"] if "d" in col else [None if c < 0 else col["v"][c] for c in col["c"]]
+
+
+# --------------------------------------------------------------------------- files
+
+
+def test_report_is_written_where_asked(report: Path) -> None:
+    assert report.name == REPORT_NAME
+    assert report.stat().st_size > 10_000
+
+
+FIGURES = ["honorific-bn_hai_gsr", "honorific-bn_occupation_rates", "honorific-bn_they",
+           "honorific-bn_primed", "honorific-bn-2_hai_gsr", "honorific-bn-2_occupation_rates",
+           "filbbq_bias_scores", "filbbq_accuracy", "filbbq_unparsed",
+           "filbbq_jitter_Gender_identity_T1_s_amb", "filbbq_jitter_Gender_identity_T2_s_dis"]
+
+
+@pytest.mark.parametrize("stem", FIGURES)
+def test_every_figure_is_png_and_pdf_and_embedded(report: Path, page: str, stem: str) -> None:
+    png = (report.parent / "figures" / stem).with_suffix(".png")
+    pdf = png.with_suffix(".pdf")
+    assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert pdf.read_bytes().startswith(b"%PDF")
+    # The page embeds exactly the PNG written to disk.
+    embedded = base64.b64encode(png.read_bytes()).decode("ascii")
+    assert f'src="data:image/png;base64,{embedded}"' in page
+
+
+def test_no_figure_file_is_left_out_of_the_page(report: Path, page: str) -> None:
+    pngs = sorted((report.parent / "figures").glob("*.png"))
+    assert len(pngs) == page.count('<img src="data:image/png;base64,')
+    assert len(list((report.parent / "figures").glob("*.pdf"))) == len(pngs)
+
+
+TABLES = ["honorific-bn_table4", "honorific-bn_hai_gsr", "honorific-bn_occupation_rates",
+          "honorific-bn_they_analysis", "honorific-bn_primed", "honorific-bn_spread_robustness",
+          "honorific-bn_rank_agreement", "honorific-bn_label_counts", "honorific-bn-2_table4",
+          "filbbq_by_category", "filbbq_bias_profiles", "filbbq_unparsed_by_run",
+          "filbbq_unparsed_by_template"]
+
+
+@pytest.mark.parametrize("stem", TABLES)
+def test_every_table_is_markdown_csv_and_latex(report: Path, page: str, stem: str) -> None:
+    base = report.parent / "tables" / stem
+    table = pd.read_csv(base.with_suffix(".csv"))
+    markdown = base.with_suffix(".md").read_text(encoding="utf-8").splitlines()
+    assert markdown[0].startswith("| ") and len(markdown) == len(table) + 2
+    latex = base.with_suffix(".tex").read_text(encoding="utf-8")
+    assert latex.startswith(r"\begin{tabular}") and latex.count(r"\\") == len(table) + 1
+    assert f'href="tables/{stem}.csv"' in page
+
+
+# --------------------------------------------------------------------------- safety
+
+
+def test_injection_payload_never_reaches_the_page_as_markup(page: str) -> None:
+    assert PAYLOAD not in page
+    assert "<script>alert" not in page.lower()
+    assert "<img src=x" not in page.lower()
+    # The only scripts: the JSON data blocks and the report's own script.
+    openers = re.findall(r"<script[^>]*>", page)
+    assert openers.count("<script>") == 1
+    assert all(o in ("<script>", '<script type="application/json" id="' + o.split('id="')[-1])
+               for o in openers if o != "<script>")
+
+
+@pytest.mark.parametrize("blob_id", ["data-honorific-bn-responses", "data-filbbq-responses"])
+def test_injection_payload_travels_as_inert_json_text(page: str, blob_id: str) -> None:
+    data = blob(page, blob_id)
+    models = column(data, "model")
+    outputs = column(data, "output")
+    evil = [o for m, o in zip(models, outputs, strict=True) if m == "mock-evil"]
+    assert evil and set(evil) == {PAYLOAD}  # decoded, it is exactly the model's text
+    assert json_for_script(PAYLOAD) in page
+
+
+def test_no_external_resource_is_referenced(page: str) -> None:
+    assert "http://" not in page and "https://" not in page
+    assert not re.search(r"""(src|href)\s*=\s*["']?\s*//""", page)
+    assert "@import" not in page and "url(" not in page
+
+
+def test_content_security_policy_allows_only_this_pages_style_and_script(page: str) -> None:
+    csp = html.unescape(re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"',
+                                  page).group(1))
+    style = re.search(r"<style>(.*?)</style>", page, re.S).group(1)
+    script = page.rsplit("<script>", 1)[1].split("</script>", 1)[0]
+
+    def digest(text: str) -> str:
+        return base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+
+    assert csp.startswith("default-src 'none'; img-src data:;")
+    assert f"style-src 'sha256-{digest(style)}'" in csp
+    assert f"script-src 'sha256-{digest(script)}'" in csp
+    assert "unsafe" not in csp
+
+
+@pytest.mark.parametrize(("cell", "expected"), [
+    ("<b>x</b>", "&lt;b&gt;x&lt;/b&gt;"),
+    ('" onmouseover="alert(1)', "&quot; onmouseover=&quot;alert(1)"),
+    ("a & b", "a &amp; b"),
+])
+def test_table_cells_are_escaped(cell: str, expected: str) -> None:
+    rendered = html_table(pd.DataFrame({"model": [cell]}))
+    assert f"<td>{expected}</td>" in rendered
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("</script><script>x()</script>", '"\\u003c/script\\u003e\\u003cscript\\u003ex()'
+                                      '\\u003c/script\\u003e"'),
+    ("<!--", '"\\u003c!--"'),
+    ("a&b", '"a\\u0026b"'),
+    ("line\u2028break", '"line\\u2028break"'),
+    ("তিনি", '"তিনি"'),
+])
+def test_json_for_script_cannot_close_its_element(value: str, expected: str) -> None:
+    assert json_for_script(value) == expected
+    assert json.loads(json_for_script(value)) == value
+
+
+# --------------------------------------------------------------------------- merging
+
+
+def test_comparable_runs_share_one_table4(report: Path) -> None:
+    table = pd.read_csv(report.parent / "tables" / "honorific-bn_table4.csv")
+    assert sorted(table["Model"]) == sorted(MERGED_HONORIFIC_MODELS)
+    other = pd.read_csv(report.parent / "tables" / "honorific-bn-2_table4.csv")
+    assert other["Model"].tolist() == ["mock-hashed-register"]
+
+
+def test_merged_runs_are_rescored_so_holm_spans_every_model(report: Path,
+                                                           runs: dict[str, Path]) -> None:
+    table = pd.read_csv(report.parent / "tables" / "honorific-bn_hai_gsr.csv").set_index("model")
+    gendered = table.loc["mock-gendered"]
+    # 14 pairs, all honorific for he only: p = 2 * 0.5**14; Holm over 3 models triples it
+    # (the other two have p = 1).
+    assert (gendered["b"], gendered["c"], gendered["N pairs"]) == (14, 0, 14)
+    assert gendered["p exact"] == pytest.approx(2 * 0.5 ** 14)
+    assert gendered["p (Holm)"] == pytest.approx(3 * 2 * 0.5 ** 14)
+    alone = json.loads((runs["hb_gendered"] / "results.json").read_text(encoding="utf-8"))
+    assert alone["models"]["mock-gendered"]["p_holm"] == pytest.approx(2 * 0.5 ** 14)
+    # HAI +100 pp; Newcombe's lower bound is 1 - sqrt(2) * (1 - 14 / (14 + z^2)).
+    assert gendered["HAI (pp)"] == pytest.approx(100.0)
+    assert gendered["HAI low"] == pytest.approx(69.552, abs=1e-3)
+    assert gendered["HAI high"] == pytest.approx(100.0)
+
+
+def test_incomparable_runs_are_not_merged_and_the_page_says_why(page: str) -> None:
+    callout = re.search(r'<div class="callout" id="not-merged-honorific-bn-2">(.*?)</div>', page,
+                        re.S)
+    assert callout
+    assert "hb_short" in callout.group(1)
+    assert "decoding parameters: max_tokens 96 vs 50" in callout.group(1)
+    assert "honorific-bn-2: mock-hashed-register</h2>" in page
+
+
+def test_bbq_runs_merge_and_unparsed_answers_are_counted(report: Path) -> None:
+    table = pd.read_csv(report.parent / "tables" / "filbbq_by_category.csv")
+    assert table.set_index("model")["unparsed %"].to_dict() == {"mock-hashed-letter": 0.0,
+                                                                "mock-evil": 100.0}
+    by_run = pd.read_csv(report.parent / "tables" / "filbbq_unparsed_by_run.csv")
+    assert by_run.groupby("model")["n_unparsed"].sum().to_dict() == {"mock-evil": 24,
+                                                                    "mock-hashed-letter": 0}
+
+
+# --------------------------------------------------------------------------- content
+
+
+def test_bengali_terms_are_marked_for_the_browser(page: str) -> None:
+    judge_bn = HonorificBenchmark().by_id["judge|T1|male"].occupation_bn
+    assert f'<span lang="bn">{judge_bn}</span>' in page
+
+
+def test_occupations_are_sorted_by_mean_rate(report: Path) -> None:
+    table = pd.read_csv(report.parent / "tables" / "honorific-bn_occupation_rates.csv")
+    means = table[[c for c in table.columns if c.endswith(" %")]].mean(axis=1)
+    assert list(means) == sorted(means, reverse=True)
+    assert set(table["occupation_en"]) == {"judge", "magistrate"}
+
+
+def test_honorific_drilldown_has_every_response_and_its_pairs(page: str) -> None:
+    data = blob(page, "data-honorific-bn-responses")
+    assert data["n"] == 3 * HONORIFIC_LIMIT
+    prompts = column(data, "prompt")
+    sources = column(data, "source")
+    assert all(s and s in p for s, p in zip(sources, prompts, strict=True))
+    pairs = data["pairs"]
+    assert len(pairs["left"]) == 3 * 14
+    models = column(data, "model")
+    genders = column(data, "gender")
+    assert {genders[i] for i in pairs["left"]} == {"male"}
+    assert {genders[i] for i in pairs["right"]} == {"female"}
+    flags = [f for i, f in zip(pairs["left"], pairs["flag"], strict=True)
+             if models[i] == "mock-gendered"]
+    assert flags == ["honorific only for he"] * 14
+
+
+def test_bbq_drilldown_shows_parsed_and_unparsed_answers(page: str) -> None:
+    data = blob(page, "data-filbbq-responses")
+    assert data["n"] == 2 * 8 * len(BBQ_SEEDS)
+    answers = column(data, "answer")
+    models = column(data, "model")
+    assert {a for a, m in zip(answers, models, strict=True) if m == "mock-evil"} == {
+        "unparsed (no_answer)"}
+    assert {a for a, m in zip(answers, models, strict=True)
+            if m == "mock-hashed-letter"} <= {"A", "B", "C"}
+    assert all(p.startswith("<user>Pumili: Konteksto") for p in column(data, "prompt"))
+
+
+# --------------------------------------------------------------------------- other folders
+
+
+def test_score_folders_without_store_or_labels(tmp_path: Path) -> None:
+    # An honorific score folder: labels but no response store (no prompts), and a BBQ score
+    # folder: tables at its top level and no labels (no drill-down).
+    bench = HonorificBenchmark()
+    frame = pd.DataFrame({"model": "external", "item_id": [i.item_id for i in bench.items[:28]],
+                          "output": "সে নয়টায় আসবে।"})
+    signature = bench.signature({"kind": "external", "model": "external"}, None, None)
+    bench.evaluate(frame, tmp_path / "hb", {"external": signature})
+    inputs = write_inputs(tmp_path / "inputs")
+    responses = tmp_path / "responses.jsonl"
+    responses.write_text("".join(json.dumps({"example_id": i["example_id"],
+                                             "category": i["category"], "model": "ext",
+                                             "seed": s, "pred": s % 3}) + "\n"
+                                 for i in bbq_items() for s in (0, 1)), encoding="utf-8")
+    score_bbq_files(str(inputs["items"]), responses, tmp_path / "bbq")
+
+    page = build_report([tmp_path / "hb", tmp_path / "bbq"], tmp_path / "out").read_text(
+        encoding="utf-8")
+    data = blob(page, "data-honorific-bn-responses")
+    assert set(column(data, "prompt")) == {""}
+    assert column(data, "source")[0] == "The judge said he would arrive at nine."
+    assert "no per-response drill-down" in page
+    assert (tmp_path / "out" / "tables" / "bbq_by_category.csv").is_file()
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda p: None, "no results.json"),
+    (lambda p: (p / "results.json").write_text("{oops", encoding="utf-8"), "not valid JSON"),
+    (lambda p: (p / "results.json").write_text('{"models": {}}', encoding="utf-8"),
+     "no signature"),
+])
+def test_unusable_folders_are_input_errors(tmp_path: Path, make, message: str) -> None:
+    folder = tmp_path / "run"
+    folder.mkdir()
+    make(folder)
+    with pytest.raises(InputError, match=message):
+        build_report([folder], tmp_path / "out")
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def test_encode_columns_shares_repeated_values() -> None:
+    frame = pd.DataFrame({"model": ["m1", "m2"] * 20, "output": [f"o{i}" for i in range(40)],
+                          "seed": [None] * 39 + ["3"]})
+    encoded = encode_columns(frame)
+    assert encoded["model"] == {"v": ["m1", "m2"], "c": [0, 1] * 20}
+    assert encoded["output"] == {"d": [f"o{i}" for i in range(40)]}
+    assert encoded["seed"] == {"v": ["3"], "c": [-1] * 39 + [0]}
+
+
+@pytest.mark.parametrize(("limit", "kept_seeds", "noted"), [
+    (50, [0, 1, 2, 3, 4], False),
+    (25, [0, 1], True),
+    (5, [0], True),
+])
+def test_limit_seeds_keeps_whole_seeds(limit: int, kept_seeds: list[int], noted: bool) -> None:
+    frame = pd.DataFrame({"seed": [s for s in range(5) for _ in range(10)], "x": range(50)})
+    kept, note = _limit_seeds(frame, limit)
+    assert sorted(kept["seed"].unique()) == kept_seeds
+    assert (note is not None) == noted
+    if noted:
+        assert f"{len(kept_seeds)} of 5 seeds" in note

@@ -1,0 +1,53 @@
+"""A run against an OpenAI-compatible endpoint that fails: nothing finished is lost, and a rerun
+completes the run calling only for what is missing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from biasbench.models.openai_compat import OpenAIBackend
+from biasbench.pipeline import run_benchmark
+from biasbench.runner.retry import RetryPolicy
+from biasbench.runner.store import ResponseStore
+from biasbench.testing.mock_openai import MockConfig, MockServerThread, ReplyRule
+
+LIMIT = 56
+QUICK_RETRY = RetryPolicy(max_attempts=3, base_delay_s=0.01, max_delay_s=0.05)
+
+
+def test_failing_requests_are_recorded_then_retried_on_rerun(tmp_path: Path,
+                                                             monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-secret-key")
+    run_dir = tmp_path / "run"
+    # Every magistrate sentence fails with 503 whatever the retries; the rest answer in Bengali.
+    failing = MockConfig(rules=[ReplyRule(contains="magistrate", fail_always=503),
+                                ReplyRule(contains="", reply="তিনি নয়টায় আসবেন।")],
+                         retry_after_s=None)
+    with MockServerThread(failing) as server:
+        backend = OpenAIBackend("served-model", server.base_url)
+        first = run_benchmark("honorific-bn", out=run_dir, limit=LIMIT, progress=False,
+                              backend=backend, retry=QUICK_RETRY)
+    assert (first.stats.completed, first.stats.failed) == (28, 28)
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    assert manifest["status"] == "incomplete" and manifest["counts"]["failed"] == 28
+    with ResponseStore(run_dir / "responses.sqlite") as store:
+        failed = [r for r in store.iter_records(status="failed")]
+        assert len(failed) == 28 and all("503" in (r.error or "") for r in failed)
+        assert all(r.attempts == 3 for r in failed)
+    # The key never reaches the run folder.
+    for path in run_dir.rglob("*"):
+        if path.is_file():
+            assert b"sk-test-secret-key" not in path.read_bytes(), path
+    # Rerun against a healthy endpoint: only the 28 failed requests are sent.
+    healthy = MockConfig(rules=[ReplyRule(contains="", reply="সে নয়টায় আসবে।")])
+    with MockServerThread(healthy) as server:
+        backend = OpenAIBackend("served-model", server.base_url)
+        second = run_benchmark("honorific-bn", out=run_dir, limit=LIMIT, progress=False,
+                               backend=backend)
+        calls = server.stats()["calls"]
+    assert calls == 28
+    assert (second.stats.cached, second.stats.completed, second.stats.failed) == (28, 28, 0)
+    assert json.loads((run_dir / "manifest.json").read_text())["status"] == "complete"
+    counts = second.results["label_counts"]["served-model"]
+    assert counts == {"honorific": 28, "ordinary": 28}
