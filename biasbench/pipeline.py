@@ -38,8 +38,8 @@ MANIFEST_NAME = "manifest.json"
 
 
 def model_label(backend: ModelBackend) -> str:
-    """Short display name of a model (the id without a weights digest)."""
-    return backend.model_id.split("@", 1)[0]
+    """Short display name of a model (the id without its weights digest after @ or #)."""
+    return re.split(r"[@#]", backend.model_id, maxsplit=1)[0]
 
 
 def default_run_dir(benchmark: str, backend: ModelBackend, root: Path = Path("runs")) -> Path:
@@ -117,11 +117,18 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
         raise
     finally:
         store.close()
-    results = bench.evaluate(frame, run_dir, {label: signature})
+    if frame.empty:
+        results = {"schema_version": 1, "benchmark": bench.name, "models": {},
+                   "signature": {**signature.model_dump(), "short": signature.short()},
+                   "note": "no successful responses to score"}
+        summary = [f"{label}: no successful responses to score"]
+    else:
+        results = bench.evaluate(frame, run_dir, {label: signature})
+        summary = bench.summary(results)
     results["run"] = {"requests": stats.total, "cached": stats.cached, "completed": stats.completed,
                       "failed": stats.failed, "elapsed_s": round(stats.elapsed_s, 3)}
     write_json(results, run_dir / "results.json")
     manifest.update(status="complete" if stats.failed == 0 else "incomplete",
                     finished_at=time.time(), counts=results["run"])
     write_json(manifest, run_dir / MANIFEST_NAME)
-    return RunResult(run_dir, stats, results, bench.summary(results))
+    return RunResult(run_dir, stats, results, summary)

@@ -51,3 +51,15 @@ def test_failing_requests_are_recorded_then_retried_on_rerun(tmp_path: Path,
     assert json.loads((run_dir / "manifest.json").read_text())["status"] == "complete"
     counts = second.results["label_counts"]["served-model"]
     assert counts == {"honorific": 28, "ordinary": 28}
+
+
+def test_a_run_where_everything_failed_says_so(tmp_path: Path) -> None:
+    config = MockConfig(rules=[ReplyRule(contains="", fail_always=500)], retry_after_s=None)
+    with MockServerThread(config) as server:
+        result = run_benchmark("honorific-bn", out=tmp_path / "run", limit=4, progress=False,
+                               backend=OpenAIBackend("m", server.base_url), retry=QUICK_RETRY)
+    assert (result.stats.completed, result.stats.failed) == (0, 4)
+    assert result.results["models"] == {}
+    assert result.summary == ["m: no successful responses to score"]
+    saved = json.loads((tmp_path / "run" / "results.json").read_text())
+    assert saved["note"] == "no successful responses to score"

@@ -103,7 +103,8 @@ def _train_tokenizer(family: str):
     return transformers.PreTrainedTokenizerFast(tokenizer_object=backend, **names)
 
 
-def build_tiny_model(folder: Path, family: str, *, chat_template: str | None = None) -> Path:
+def build_tiny_model(folder: Path, family: str, *, chat_template: str | None = None,
+                     positions: int = 128) -> Path:
     """Save a two-layer random-weight ``family`` model and its tokenizer into ``folder``."""
     tokenizer = _train_tokenizer(family)
     if chat_template is not None:
@@ -113,21 +114,21 @@ def build_tiny_model(folder: Path, family: str, *, chat_template: str | None = N
              "hidden_size": 32, "intermediate_size": 64}
     if family == "gpt2":
         config = transformers.GPT2Config(vocab_size=vocab, n_layer=2, n_head=2, n_embd=32,
-                                         n_positions=128, bos_token_id=0, eos_token_id=0)
+                                         n_positions=positions, bos_token_id=0, eos_token_id=0)
         model_class = transformers.GPT2LMHeadModel
     elif family == "llama":
-        config = transformers.LlamaConfig(**small, max_position_embeddings=128,
+        config = transformers.LlamaConfig(**small, max_position_embeddings=positions,
                                           bos_token_id=tokenizer.bos_token_id,
                                           eos_token_id=tokenizer.eos_token_id)
         model_class = transformers.LlamaForCausalLM
     elif family == "roberta":
-        config = transformers.RobertaConfig(**small, max_position_embeddings=130,
+        config = transformers.RobertaConfig(**small, max_position_embeddings=positions + 2,
                                             pad_token_id=tokenizer.pad_token_id,
                                             bos_token_id=tokenizer.bos_token_id,
                                             eos_token_id=tokenizer.eos_token_id)
         model_class = transformers.RobertaForMaskedLM
     else:
-        config = transformers.BertConfig(**small, max_position_embeddings=128,
+        config = transformers.BertConfig(**small, max_position_embeddings=positions,
                                          pad_token_id=tokenizer.pad_token_id)
         model_class = transformers.BertForMaskedLM
     torch.manual_seed(1234)

@@ -6,11 +6,13 @@ import base64
 import hashlib
 import html
 import json
+import math
 import re
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from scipy import stats
 
 from biasbench.benchmarks.filbbq.benchmark import score_bbq_files
 from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
@@ -181,10 +183,9 @@ def test_injection_payload_never_reaches_the_page_as_markup(page: str) -> None:
     assert "<script>alert" not in page.lower()
     assert "<img src=x" not in page.lower()
     # The only scripts: the JSON data blocks and the report's own script.
-    openers = re.findall(r"<script[^>]*>", page)
-    assert openers.count("<script>") == 1
-    assert all(o in ("<script>", '<script type="application/json" id="' + o.split('id="')[-1])
-               for o in openers if o != "<script>")
+    assert re.findall(r"<script[^>]*>", page) == [
+        f'<script type="application/json" id="data-{slug}-responses">'
+        for slug in ("honorific-bn", "honorific-bn-2", "filbbq")] + ["<script>"]
 
 
 @pytest.mark.parametrize("blob_id", ["data-honorific-bn-responses", "data-filbbq-responses"])
@@ -264,7 +265,8 @@ def test_merged_runs_are_rescored_so_holm_spans_every_model(report: Path,
     assert alone["models"]["mock-gendered"]["p_holm"] == pytest.approx(2 * 0.5 ** 14)
     # HAI +100 pp; Newcombe's lower bound is 1 - sqrt(2) * (1 - 14 / (14 + z^2)).
     assert gendered["HAI (pp)"] == pytest.approx(100.0)
-    assert gendered["HAI low"] == pytest.approx(69.552, abs=1e-3)
+    z2 = stats.norm.ppf(0.975) ** 2
+    assert gendered["HAI low"] == pytest.approx(100 * (1 - math.sqrt(2) * (1 - 14 / (14 + z2))))
     assert gendered["HAI high"] == pytest.approx(100.0)
 
 

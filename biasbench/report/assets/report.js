@@ -1,6 +1,6 @@
 /* biasbench report: filterable drill-down tables over the responses embedded in the page.
  *
- * The data of each drill-down is a JSON blob in a <script type="application/json"> element.
+ * The data of each drill-down is a JSON blob in a script element of type application/json.
  * Every value (model output, prompt, evidence) is untrusted: it is only ever put into the page
  * with textContent, never parsed as HTML.
  */
