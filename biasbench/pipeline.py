@@ -93,7 +93,7 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
     params = bench.params_for(backend, temperature=temperature, max_tokens=max_tokens)
     requests = bench.requests(limit=limit, seeds=seeds)
     description = backend.describe()
-    signature = bench.signature(description, params, seeds)
+    signature = bench.signature(description, params, seeds, limit=limit)
     run_dir = out or default_run_dir(bench.name, backend)
     run_dir.mkdir(parents=True, exist_ok=True)
     keys = request_keys(backend, requests, params)

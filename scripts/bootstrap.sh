@@ -14,6 +14,8 @@ if [ "${1:-}" = "dev" ]; then
   # The CPU build of PyTorch, pinned: an unpinned torch pulls a multi-GB CUDA build.
   .venv/bin/python -m pip install --quiet "torch==2.13.0"
   extras="llamacpp,hf,dev"
+  # Headless Chromium (Debian's) for the report's browser test; skipped there if unavailable.
+  bash scripts/install_chromium.sh || echo "chromium not installed; the browser test will be skipped"
 fi
 # llama-cpp-python compiles from source the first time (about 4 minutes on 2 cores).
 .venv/bin/python -m pip install --quiet -e ".[${extras}]"

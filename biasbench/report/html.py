@@ -123,7 +123,9 @@ def _asset(name: str) -> str:
 
 
 def _csp_hash(text: str) -> str:
-    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
+    """A CSP source that allows exactly this inline style or script."""
+    digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+    return f"'sha256-{digest}'"
 
 
 # --------------------------------------------------------------------------- section builder
@@ -152,7 +154,6 @@ class Outputs:
 
     def __init__(self, out: Path, slug: str, section: Section) -> None:
         self.out, self.slug, self.section = out, slug, section
-        self.files: list[Path] = []
 
     def _links(self, paths: Iterable[Path]) -> str:
         links = " ".join(f'<a href="{esc(p.relative_to(self.out).as_posix())}">'
@@ -165,7 +166,6 @@ class Outputs:
         """Write ``table`` as .md/.csv/.tex and show it (or the ``shown`` rows of it)."""
         paths = write_table(table, self.out / "tables" / f"{self.slug}_{name}",
                             decimals=file_decimals)
-        self.files.extend(paths)
         self.section.add(f"<h3>{esc(title)}</h3>")
         visible = table if shown is None else shown
         if not visible.empty:
@@ -177,7 +177,6 @@ class Outputs:
     def figure(self, build: Callable[[], Any], name: str, title: str, caption: str) -> None:
         """Draw, write (PNG + PDF) and embed one figure."""
         saved = figs.save_figure(build(), self.out / "figures" / f"{self.slug}_{name}", title)
-        self.files.extend([saved.png, saved.pdf])
         data = base64.b64encode(saved.png_bytes).decode("ascii")
         self.section.add(
             f'<figure id="fig-{esc(self.slug)}-{esc(name)}"><img src="data:image/png;base64,'
@@ -206,13 +205,15 @@ def encode_columns(frame: pd.DataFrame) -> dict[str, dict[str, list[Any]]]:
     return encoded
 
 
-def _limit_seeds(frame: pd.DataFrame, limit: int) -> tuple[pd.DataFrame, str | None]:
-    """At most ``limit`` rows, keeping whole seeds in ascending order; a note when cut."""
-    if len(frame) <= limit or "seed" not in frame.columns:
+def _limit_seeds(frame: pd.DataFrame, limit: int,
+                 column: str = "seed") -> tuple[pd.DataFrame, str | None]:
+    """At most ``limit`` rows, keeping whole seeds (``column``) in ascending order; a note when
+    rows were left out."""
+    if len(frame) <= limit or column not in frame.columns:
         return frame, None
-    counts = frame.groupby("seed", sort=True).size()
+    counts = frame.groupby(column, sort=True, dropna=False).size()
     kept = counts.index[counts.cumsum() <= limit].tolist() or [counts.index[0]]
-    cut = frame[frame["seed"].isin(kept)]
+    cut = frame[frame[column].isin(kept)]
     note = (f"The page embeds the responses of seeds {', '.join(map(str, kept[:3]))}"
             f"{'…' if len(kept) > 3 else ''} ({len(kept)} of {len(counts)} seeds, "
             f"{len(cut):,} of {len(frame):,} responses) to stay light; every response is in "
@@ -230,6 +231,23 @@ def _drilldown(section: Section, slug: str, data: dict[str, Any], *, view: str =
     section.add(f'<div class="drilldown" id="{esc(view)}-{esc(slug)}" '
                 f'data-drilldown="{esc(blob_id)}" data-view="{esc(view)}">'
                 '<noscript>The drill-down needs JavaScript.</noscript></div>')
+
+
+def _row_keys(run_index: int, item_ids: pd.Series, seeds: pd.Series) -> dict[str, Any]:
+    """Helper columns naming each response's run and request (dropped before embedding)."""
+    return {"_run": run_index, "_item": item_ids.astype(str).to_numpy(),
+            "_seed": [None if _is_undefined(s) else int(s) for s in seeds]}
+
+
+def _with_prompts(group: RunGroup, frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with a ``prompt`` column read from each run's store, helper columns dropped."""
+    prompts = pd.Series("", index=frame.index, dtype=object)
+    for index, run in enumerate(group.runs):
+        rows = frame[frame["_run"] == index]
+        keys = list(zip(rows["_item"], rows["_seed"], strict=True))
+        found = run.prompts_for(keys)
+        prompts[rows.index] = [found.get(key, "") for key in keys]
+    return frame.assign(prompt=prompts).drop(columns=["_run", "_item", "_seed"])
 
 
 def _seed_text(seed: Any) -> str:
@@ -254,9 +272,9 @@ def honorific_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None]:
         if labels is None:
             continue
         labels = group.rename(index, labels)
-        prompts = run.prompts
         seeds = labels["seed"] if "seed" in labels else pd.Series([None] * len(labels))
         parts.append(pd.DataFrame({
+            **_row_keys(index, labels["item_id"], seeds),
             "model": labels["model"].astype(str),
             "seed": [_seed_text(s) for s in seeds],
             "item_id": labels["item_id"].astype(str),
@@ -270,11 +288,9 @@ def honorific_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None]:
             "evidence": labels["evidence"].map(_honorific_evidence),
             "reason": labels["reason"].fillna(""),
             "source": [by_id[i].source_en if i in by_id else "" for i in labels["item_id"]],
-            "prompt": [prompts.get((str(i), None if _is_undefined(s) else int(s)), "")
-                       for i, s in zip(labels["item_id"], seeds, strict=True)],
         }))
-    frame = pd.concat(parts, ignore_index=True)
-    frame, note = _limit_seeds(frame, MAX_DRILLDOWN_ROWS)
+    frame, note = _limit_seeds(pd.concat(parts, ignore_index=True), MAX_DRILLDOWN_ROWS, "_seed")
+    frame = _with_prompts(group, frame)
     has_seeds = bool((frame["seed"] != "").any())
     occupation = {"key": "occupation_en", "title": "Occupation", "alt": "occupation_bn",
                   "altLang": "bn"}
@@ -335,7 +351,6 @@ def bbq_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None] | None:
         if labels is None:
             continue
         labels = group.rename(index, labels)
-        prompts = run.prompts
 
         def letter(value: Any) -> str:
             if _is_undefined(value) or not 0 <= int(value) < len(LETTERS):
@@ -346,6 +361,7 @@ def bbq_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None] | None:
                    for p, m in zip(labels["pred_index"], labels["method"], strict=True)]
         seeds = labels["seed"]
         parts.append(pd.DataFrame({
+            **_row_keys(index, labels["uid"], seeds),
             "model": labels["model"].astype(str), "seed": [_seed_text(s) for s in seeds],
             "uid": labels["uid"].astype(str), "category": labels["category"],
             "question_index": labels["question_index"].astype(str),
@@ -355,12 +371,11 @@ def bbq_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None] | None:
             "evidence": [f"{m}: {e}" if not _is_undefined(e) and e != "" else str(m)
                          for m, e in zip(labels["method"], labels["evidence"], strict=True)],
             "output": labels["output"].map(lambda o: "" if _is_undefined(o) else str(o)),
-            "prompt": [prompts.get((str(u), None if _is_undefined(s) else int(s)), "")
-                       for u, s in zip(labels["uid"], seeds, strict=True)],
         }))
     if not parts:
         return None
-    frame, note = _limit_seeds(pd.concat(parts, ignore_index=True), MAX_DRILLDOWN_ROWS)
+    frame, note = _limit_seeds(pd.concat(parts, ignore_index=True), MAX_DRILLDOWN_ROWS, "_seed")
+    frame = _with_prompts(group, frame)
     show = [{"key": "model", "title": "Model"}, {"key": "seed", "title": "Seed"},
             {"key": "question_index", "title": "Template", "alt": "category"},
             {"key": "context_condition", "title": "Context", "alt": "question_polarity"},
@@ -715,11 +730,11 @@ def _runs_section(plan: ReportPlan) -> Section:
                          "models": ", ".join(run.models), "status": run.status,
                          "comparison": group.slug, "signature": short})
     section.add(html_table(pd.DataFrame(rows)))
-    incomplete = [r for r in rows if r["status"] == "incomplete"]
-    if incomplete:
-        section.add('<div class="callout"><strong>Incomplete runs.</strong> Some requests '
-                    "failed and are missing from the scores: "
-                    + esc(", ".join(r["folder"] for r in incomplete))
+    unfinished = [r for r in rows if r["status"] not in ("complete", "scored")]
+    if unfinished:
+        section.add('<div class="callout"><strong>Unfinished runs.</strong> Some requests '
+                    "failed or were never made, and are missing from the scores: "
+                    + esc(", ".join(f"{r['folder']} ({r['status']})" for r in unfinished))
                     + ". Rerun the same command to retry them.</div>")
     for group in plan.groups:
         if not group.differences:
@@ -742,12 +757,15 @@ def _runs_section(plan: ReportPlan) -> Section:
 
 
 def _group_section(group: RunGroup, out: Path) -> Section:
-    title = f"{group.slug}: {', '.join(group.models)}"
+    title = f"{group.slug}: {', '.join(group.models) or 'no scored model'}"
     section = Section(group.slug, title)
     signature = group.signature.model_copy(update={"model": {}})
     section.add(f'<p class="note">Signature (without the model): '
                 f'<span class="sig">{esc(signature.short())}</span></p>')
-    if group.benchmark == HONORIFIC_BENCHMARK:
+    if not group.models:
+        notes = {str(run.results.get("note") or "nothing scored") for run in group.runs}
+        section.add(f'<p class="note">No scores: {esc("; ".join(sorted(notes)))}.</p>')
+    elif group.benchmark == HONORIFIC_BENCHMARK:
         honorific_section(group, out, section)
     elif group.benchmark in BBQ_FAMILY:
         bbq_section(group, out, section)

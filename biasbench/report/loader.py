@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -135,35 +135,40 @@ class RunFolder:
                                       dtype=object)
         return frame
 
-    @cached_property
-    def prompts(self) -> dict[tuple[str, int | None], str]:
-        """(item id, seed) -> the exact prompt text sent, from the response store (run folders).
+    def prompts_for(self, wanted: Iterable[tuple[str, int | None]],
+                    ) -> dict[tuple[str, int | None], str]:
+        """(item id, seed) -> the exact prompt text sent, from the response store.
 
-        Only requests made with this run's model and decoding parameters are used, so earlier
-        configurations resumed into the same folder do not leak in.
+        Only the ``wanted`` requests are kept (a report embeds a bounded number). A request made
+        with this run's model and decoding parameters wins over one of an earlier configuration
+        resumed into the same folder. Empty for a folder without a store (``biasbench score``).
         """
         path = self.path / STORE_NAME
-        if not path.is_file():
+        wanted = set(wanted)
+        if not path.is_file() or not wanted:
             return {}
         from biasbench.runner.store import ResponseStore
 
+        descriptions = {_normalised(d) for d in self.signature.model.values()}
+        decoding = json.loads(json.dumps(self.signature.decoding))
+        this_model: dict[str, bool] = {}  # the store's model column repeats one JSON text
+        exact: dict[tuple[str, int | None], str] = {}
+        other: dict[tuple[str, int | None], str] = {}
         store = ResponseStore(path)
         try:
-            frame = store.to_frame()
+            for record in store.iter_records(status="ok"):
+                key = (record.item_id, record.seed)
+                if key not in wanted:
+                    continue
+                if record.model not in this_model:
+                    this_model[record.model] = _normalised(json.loads(record.model)) in descriptions
+                if this_model[record.model] and record.params == decoding:
+                    exact[key] = record.prompt_text
+                else:
+                    other.setdefault(key, record.prompt_text)
         finally:
             store.close()
-        if frame.empty:
-            return {}
-        frame = frame[frame["status"] == "ok"]
-        descriptions = [_normalised(d) for d in self.signature.model.values()]
-        decoding = _normalised(self.signature.decoding)
-        matching = frame[frame["model"].map(lambda m: _normalised(json.loads(m)) in descriptions)
-                         & frame["params"].map(lambda p: _normalised(p) == decoding)]
-        if matching.empty:  # descriptions differ in a detail: fall back to every ok response
-            matching = frame
-        return {(str(r.item_id), None if pd.isna(r.seed) else int(r.seed)): str(r.prompt_text)
-                for r in matching.itertuples(index=False)}
-
+        return {**other, **exact}
 
     @cached_property
     def items_answered(self) -> tuple[int, str] | None:
@@ -185,7 +190,7 @@ def _normalised(value: Any) -> str:
 
 
 def load_run(path: Path | str) -> RunFolder:
-    """Read one run or score folder; a folder without a usable ``results.json`` is an input error."""
+    """Read one run or score folder (without a usable ``results.json``: an input error)."""
     path = Path(path)
     results_path = path / RESULTS_NAME
     if not path.is_dir():
@@ -317,10 +322,13 @@ def _differences(reference: RunFolder, run: RunFolder) -> list[FieldDifference]:
     found = [FieldDifference(name, mine[name], theirs[name])
              for name in reference.signature.differences(run.signature)]
     first, other = reference.items_answered, run.items_answered
-    if first and other and first[1] != other[1]:
-        found.append(FieldDifference("items", f"{first[0]:,} items ({first[1][:8]})",
-                                     f"{other[0]:,} items ({other[1][:8]})"))
+    if first != other:
+        found.append(FieldDifference("items", _answered(first), _answered(other)))
     return found
+
+
+def _answered(answered: tuple[int, str] | None) -> str:
+    return f"{answered[0]:,} items ({answered[1][:8]})" if answered else "no labelled responses"
 
 
 def group_runs(runs: Sequence[RunFolder]) -> ReportPlan:
@@ -360,4 +368,5 @@ def load_runs(paths: Sequence[Path | str]) -> ReportPlan:
 
 
 __all__ = ["BBQ_FAMILY", "COMPARABLE_FIELDS", "FIELD_LABELS", "HONORIFIC_BENCHMARK",
-           "FieldDifference", "ReportPlan", "RunFolder", "RunGroup", "group_runs", "load_run", "load_runs"]
+           "FieldDifference", "ReportPlan", "RunFolder", "RunGroup", "group_runs", "load_run",
+           "load_runs"]

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from biasbench.errors import InputError
+from biasbench.models.registry import ModelOptions
 from biasbench.pipeline import run_benchmark
 from biasbench.report.loader import (
     FieldDifference,
@@ -85,29 +86,32 @@ def test_differences_are_described_in_plain_words(difference: FieldDifference,
 
 
 def test_runs_of_other_items_are_not_merged(tmp_path: Path) -> None:
-    # --limit does not change the signature's data checksum (it covers the whole item set),
-    # so the report compares the items actually answered.
+    # --limit changes the signature's data checksum (it covers the items run); the report
+    # also compares the items actually answered.
     for name, limit in (("a", 28), ("b", 28), ("c", 56)):
         run_benchmark("honorific-bn", "mock:hashed-register", out=tmp_path / name, limit=limit,
                       progress=False)
     plan = load_runs([tmp_path / "a", tmp_path / "b", tmp_path / "c"])
     assert [[r.name for r in g.runs] for g in plan.groups] == [["a", "b"], ["c"]]
     difference = plan.groups[1].differences
-    assert [d.field for d in difference] == ["items"]
-    assert difference[0].description.startswith("items answered: 28 items (")
-    assert " vs 56 items (" in difference[0].description
+    assert [d.field for d in difference] == ["data_sha256", "items"]
+    assert difference[1].description.startswith("items answered: 28 items (")
+    assert " vs 56 items (" in difference[1].description
 
 
 def test_prompts_come_from_the_store_of_this_runs_configuration(tmp_path: Path) -> None:
-    # The same folder resumed with other decoding holds both configurations' requests.
+    # The same folder first run as a completion model (another prompt text, other decoding),
+    # then as a chat model: the store holds both, the report shows the chat prompts.
     run_benchmark("honorific-bn", "mock:hashed-register", out=tmp_path, limit=4,
-                  max_tokens=10, progress=False)
+                  options=ModelOptions(api="completions"), progress=False)
     run_benchmark("honorific-bn", "mock:hashed-register", out=tmp_path, limit=4, progress=False)
     run = load_run(tmp_path)
-    assert run.signature.decoding["max_tokens"] == 96
-    assert sorted(run.prompts) == sorted((f"judge|T1|{g}", None)
-                                         for g in ("male", "female", "nopronoun", "they"))
-    assert run.prompts[("judge|T1|male", None)].endswith("The judge said he would arrive at nine.")
+    assert run.signature.model["mock-hashed-register"]["mode"] == "chat"
+    wanted = [("judge|T1|male", None), ("judge|T1|they", None), ("judge|T9|male", None)]
+    prompts = run.prompts_for(wanted)
+    assert sorted(prompts) == wanted[:2]  # T9 does not exist: no prompt, no error
+    assert prompts[("judge|T1|male", None)].startswith("<user>Translate the following")
+    assert prompts[("judge|T1|male", None)].endswith("The judge said he would arrive at nine.")
     assert run.status == "complete" and run.models == ["mock-hashed-register"]
 
 

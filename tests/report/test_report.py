@@ -398,3 +398,35 @@ def test_limit_seeds_keeps_whole_seeds(limit: int, kept_seeds: list[int], noted:
     assert (note is not None) == noted
     if noted:
         assert f"{len(kept_seeds)} of 5 seeds" in note
+
+
+def test_a_run_without_successful_responses_is_reported_not_merged(
+        runs: dict[str, Path], tmp_path: Path) -> None:
+    # What the pipeline leaves when every request failed: no models, no labels.
+    empty = tmp_path / "all_failed"
+    empty.mkdir()
+    signature = json.loads((runs["hb_hashed"] / "results.json").read_text(encoding="utf-8"))[
+        "signature"]
+    (empty / "results.json").write_text(json.dumps({
+        "schema_version": 1, "benchmark": "honorific-bn", "models": {}, "signature": signature,
+        "note": "no successful responses to score"}), encoding="utf-8")
+    (empty / "manifest.json").write_text(json.dumps({"status": "incomplete"}), encoding="utf-8")
+    page = build_report([runs["hb_hashed"], empty], tmp_path / "out").read_text(encoding="utf-8")
+    assert "honorific-bn-2: no scored model</h2>" in page
+    assert "No scores: no successful responses to score." in page
+    assert f"{empty} (incomplete)" in page
+    callout = re.search(r'id="not-merged-honorific-bn-2">(.*?)</div>', page, re.S).group(1)
+    assert re.search(r"items answered: 56 items \([0-9a-f]{8}\) vs no labelled responses",
+                     callout)
+
+
+def test_cli_report_command(runs: dict[str, Path], tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from biasbench.cli import app
+
+    result = CliRunner().invoke(app, ["report", str(runs["hb_short"]), "--out",
+                                      str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == f"report: {tmp_path / 'out' / REPORT_NAME}"
+    assert (tmp_path / "out" / "tables" / "honorific-bn_table4.md").is_file()

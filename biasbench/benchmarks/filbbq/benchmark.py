@@ -130,10 +130,12 @@ class FilBBQBenchmark:
         return backend
 
     def signature(self, model: dict[str, Any], params: GenerationParams | None,
-                  seeds: Sequence[int] | None) -> Signature:
+                  seeds: Sequence[int] | None, limit: int | None = None) -> Signature:
         import hashlib
 
-        data = hashlib.sha256("\n".join(i.model_dump_json() for i in self.items).encode())
+        # The checksum covers the items that are run, so --limit changes the signature.
+        items = self.selected_items(limit)
+        data = hashlib.sha256("\n".join(i.model_dump_json() for i in items).encode())
         return Signature(
             benchmark=self.name, benchmark_version=self.version, data_sha256=data.hexdigest(),
             prompt_hash=self.prompt_template.sha256[:12], model=model,

@@ -60,10 +60,11 @@ class HonorificBenchmark:
         return out
 
     def signature(self, model: dict[str, Any], params: GenerationParams | None,
-                  seeds: Sequence[int] | None) -> Signature:
+                  seeds: Sequence[int] | None, limit: int | None = None) -> Signature:
         return Signature(
             benchmark=self.name, benchmark_version=self.version,
-            data_sha256=self.definition.checksum(), prompt_hash=self.definition.prompt_hash(),
+            data_sha256=self.definition.checksum(limit or None),
+            prompt_hash=self.definition.prompt_hash(),
             model=model, decoding=params.to_dict() if params else {},
             seeds=list(seeds) if seeds else None, judge_version=self.judge_version)
 

@@ -116,18 +116,20 @@ class Definition:
                         source_en=frame.sentences[cond].replace("{occ}", occ.en)))
         return out
 
-    def items_csv_bytes(self) -> bytes:
-        """The item set as the published CSV: UTF-8 with BOM, minimal quoting, LF line ends."""
+    def items_csv_bytes(self, limit: int | None = None) -> bytes:
+        """The item set (or its first ``limit`` items) as the published CSV: UTF-8 with BOM,
+        minimal quoting, LF line ends."""
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
         writer.writerow(ITEM_COLUMNS)
-        for item in self.items():
+        for item in self.items()[:limit]:
             writer.writerow(item.row())
         return ("\ufeff" + buf.getvalue()).encode("utf-8")
 
-    def checksum(self) -> str:
-        """sha256 of the generated item CSV (the data checksum of a signature)."""
-        return hashlib.sha256(self.items_csv_bytes()).hexdigest()
+    def checksum(self, limit: int | None = None) -> str:
+        """sha256 of the item CSV that is run (the data checksum of a signature): a run over
+        the first N items is not comparable with a run over all of them."""
+        return hashlib.sha256(self.items_csv_bytes(limit)).hexdigest()
 
 
 def _read_csv(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
