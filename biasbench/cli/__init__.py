@@ -20,9 +20,11 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 data_app = typer.Typer(no_args_is_help=True, help="Build or validate a benchmark's items.")
 score_app = typer.Typer(no_args_is_help=True, help="Score outputs produced elsewhere.")
 annotate_app = typer.Typer(no_args_is_help=True, help="Human validation of the register judge.")
+plot_app = typer.Typer(no_args_is_help=True, help="Figures from run folders.")
 app.add_typer(data_app, name="data")
 app.add_typer(score_app, name="score")
 app.add_typer(annotate_app, name="annotate")
+app.add_typer(plot_app, name="plot")
 
 EXIT_USAGE = 2
 EXIT_INCOMPLETE = 3
@@ -252,6 +254,35 @@ def _read_labels(run_dirs: list[Path]) -> object:
     labels["response_id"] = (labels["model"].astype(str) + "|" + labels["item_id"].astype(str)
                              + "|" + seeds)
     return labels
+
+
+@plot_app.command("jitter")
+def plot_jitter(
+    run_dirs: Annotated[list[Path], typer.Argument(help="FilBBQ/BBQ run or score folders; "
+                        "one row per model.")],
+    template: Annotated[str, typer.Option(help="Template id (question_index), e.g. ENBBQ-01.")],
+    out: Annotated[Path, typer.Option(help="Figure file (.png, .pdf or .svg).")],
+    score: Annotated[str, typer.Option(help="s_amb or s_dis.")] = "s_amb",
+    category: Annotated[str | None, typer.Option(help="Category, when the id is in several.")] = None,
+) -> None:
+    """Per-seed bias scores of one template, one row per model (the paper's Figures 1-2)."""
+    import pandas as pd
+
+    from biasbench.benchmarks.bbq.plots import jitter_plot
+    from biasbench.errors import InputError
+
+    tables = []
+    for run_dir in run_dirs:
+        path = run_dir / "tables" / "per_template_per_seed.csv"
+        if not path.is_file():
+            path = run_dir / "per_template_per_seed.csv"  # a `score bbq` folder
+        if not path.is_file():
+            raise InputError("no per_template_per_seed.csv (not a FilBBQ/BBQ run)",
+                             file=str(run_dir))
+        tables.append(pd.read_csv(path, dtype={"question_index": str}))
+    jitter_plot(pd.concat(tables, ignore_index=True), template, score,  # type: ignore[arg-type]
+                out, category=category)
+    typer.echo(f"wrote {out}")
 
 
 @app.command()

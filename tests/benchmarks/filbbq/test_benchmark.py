@@ -149,3 +149,28 @@ def test_masked_models_answer_by_option_scores(bench: FilBBQBenchmark) -> None:
     assert gen.text == "ABC"[shortest]
     assert gen.info["option_scores"] == [-float(len(a)) for a in item.answers]
     assert gen.prompt_text == f"{item.context} {item.question}"
+
+
+def test_jitter_plot_of_any_template_one_row_per_model(templates: Path, tmp_path: Path) -> None:
+    from biasbench.benchmarks.bbq.plots import jitter_figure
+
+    runs = []
+    for script in ("hashed-letter", "echo"):
+        run_dir = tmp_path / script
+        run_benchmark("filbbq", f"mock:{script}", out=run_dir, limit=104, seeds=[0, 1, 2],
+                      progress=False, benchmark_options={"templates": templates})
+        runs.append(str(run_dir))
+    out = tmp_path / "jitter.png"
+    proc = subprocess.run([sys.executable, "-m", "biasbench", "plot", "jitter", *runs,
+                           "--template", "ENBBQ-01", "--score", "s_dis", "--out", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    import pandas as pd
+
+    per_seed = pd.concat(pd.read_csv(Path(r) / "tables" / "per_template_per_seed.csv")
+                         for r in runs)
+    fig = jitter_figure(per_seed, "ENBBQ-01", "s_dis")
+    rows = {t.get_text().split("\n")[0]: t.get_position()[1]
+            for t in fig.axes[0].get_yticklabels()}
+    assert rows == {"mock-echo": 1, "mock-hashed-letter": 0}  # one row per model, sorted
