@@ -24,6 +24,7 @@ import pandas as pd
 
 import biasbench
 from biasbench.benchmarks import get_benchmark
+from biasbench.errors import BiasbenchError
 from biasbench.jsonutil import write_json
 from biasbench.models.base import ModelBackend
 from biasbench.models.registry import DEFAULT_MODEL, ModelOptions, load_model
@@ -79,12 +80,22 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
                   max_tokens: int | None = None, progress: bool = True,
                   backend: ModelBackend | None = None,
                   benchmark_options: dict[str, Any] | None = None,
-                  retry: RetryPolicy | None = None) -> RunResult:
-    """Run ``benchmark`` on ``model`` into ``out`` (resuming what is already stored), then score."""
+                  retry: RetryPolicy | None = None, ray_address: str | None = None,
+                  ray_workers: int | None = None) -> RunResult:
+    """Run ``benchmark`` on ``model`` into ``out`` (resuming what is already stored), then score.
+
+    With ``ray_workers`` or ``ray_address`` the requests are sharded over Ray actors, each
+    building its own replica or client from ``model``; the store stays with this process.
+    """
     bench = get_benchmark(benchmark, **(benchmark_options or {}))
+    distributed = bool(ray_workers or ray_address)
     backend = backend or load_model(model, options)
     if hasattr(bench, "adapt_backend"):
-        backend = bench.adapt_backend(backend)
+        adapted = bench.adapt_backend(backend)
+        if distributed and adapted is not backend:
+            raise BiasbenchError(f"{backend.model_id} answers by option scores, which runs "
+                                 "locally: drop --ray-workers/--ray-address")
+        backend = adapted
     if getattr(backend, "deterministic", False) and (seeds is None or len(seeds) > 1):
         # Scoring options is deterministic: every seed would give the same answers.
         log.warning("%s answers deterministically; running one seed instead of many",
@@ -101,12 +112,21 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
         "schema_version": 1, "biasbench": biasbench.__version__, "benchmark": bench.name,
         "model_spec": model, "model": description, "signature": signature.model_dump(),
         "signature_short": signature.short(), "limit": limit, "seeds": list(seeds or []),
+        "executor": {"kind": "ray", "address": ray_address, "workers": ray_workers or 2}
+        if distributed else {"kind": "local", "concurrency": concurrency},
         "n_requests": len(requests), "n_unique_requests": len(set(keys)), "status": "running", "started_at": time.time()}
     write_json(manifest, run_dir / MANIFEST_NAME)
     store = ResponseStore(run_dir / STORE_NAME)
     try:
-        stats = run_requests_sync(backend, requests, params, store, concurrency=concurrency,
-                                  progress=progress, retry=retry)
+        if distributed:
+            from biasbench.runner.distributed import run_requests_ray
+
+            stats = run_requests_ray(model, options or ModelOptions(), requests, params, store,
+                                     address=ray_address, workers=ray_workers or 2,
+                                     concurrency=concurrency, retry=retry, progress=progress)
+        else:
+            stats = run_requests_sync(backend, requests, params, store,
+                                      concurrency=concurrency, progress=progress, retry=retry)
         label = model_label(backend)
         frame = responses_frame(store, requests, keys, label)
     except BaseException as exc:

@@ -13,7 +13,7 @@ extras="llamacpp"
 if [ "${1:-}" = "dev" ]; then
   # The CPU build of PyTorch, pinned: an unpinned torch pulls a multi-GB CUDA build.
   .venv/bin/python -m pip install --quiet "torch==2.13.0"
-  extras="llamacpp,hf,dev"
+  extras="llamacpp,hf,ray,dev"
   # Headless Chromium (Debian's) for the report's browser test; skipped there if unavailable.
   bash scripts/install_chromium.sh || echo "chromium not installed; the browser test will be skipped"
 fi

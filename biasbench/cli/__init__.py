@@ -110,6 +110,10 @@ def run(
                          "templates/ folder.")] = None,
     data_seed: Annotated[int, typer.Option(help="filbbq: seed of item generation.")] = 0,
     hf_task: Annotated[str, typer.Option(help="hf: auto, causal or masked.")] = "auto",
+    ray_address: Annotated[str | None, typer.Option(help="Scale out on this Ray cluster "
+                           "(e.g. auto or ray://head:10001).")] = None,
+    ray_workers: Annotated[int | None, typer.Option(help="Ray actors, each with its own model "
+                           "replica or client (a local Ray instance without --ray-address).")] = None,
 ) -> None:
     """Run a benchmark against a model; rerunning the same command resumes (no repeated calls).
 
@@ -128,7 +132,7 @@ def run(
         benchmark, model, options=options, out=out, limit=limit, concurrency=concurrency,
         seeds=list(range(seeds)) if seeds else None, temperature=temperature,
         max_tokens=max_tokens, progress=progress and sys.stderr.isatty(),
-        benchmark_options=bench_options)
+        benchmark_options=bench_options, ray_address=ray_address, ray_workers=ray_workers)
     _echo_lines(result.summary)
     s = result.stats
     typer.echo(f"run folder: {result.run_dir}  ({s.total} requests: {s.cached} cached, "

@@ -241,7 +241,7 @@ class _Run:
             finished_at=time.time(), info={"error_type": type(exc).__name__}))
 
 
-def _progress_bar(total: int, initial: int, enabled: bool) -> Any:
+def progress_bar(total: int, initial: int, enabled: bool) -> Any:
     if not enabled:
         return None
     from tqdm import tqdm
@@ -284,7 +284,7 @@ async def run_requests(backend: ModelBackend, requests: Sequence[Request],
     if callable(set_concurrency):
         set_concurrency(workers)
     run = _Run(backend, params, store, retry, flush_every, workers)
-    bar = _progress_bar(total, len(cached), progress)
+    bar = progress_bar(total, len(cached), progress)
     tasks: list[asyncio.Task[None]] = []
     ticker: asyncio.Task[None] | None = None
 

@@ -1,0 +1,130 @@
+"""Scale out on Ray: shard a run's requests over workers that each hold a model replica or client.
+
+The driver keeps the run's SQLite store: it computes every request's key, skips what is already
+answered, sends the rest to Ray actors in chunks, and writes each chunk's records to the store as
+it comes back. A killed driver loses only the chunks in flight; rerunning resumes as a local run
+does. Each actor builds its own backend from the model spec (a llama.cpp or transformers replica
+on its node, or an HTTP client to a shared endpoint) and runs its chunk with the local runner, so
+retries, backoff and bounded concurrency behave exactly as on one machine.
+
+Ray is an optional dependency (``pip install 'biasbench[ray]'``), imported only here.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from biasbench.errors import BiasbenchError
+from biasbench.models.base import GenerationParams
+from biasbench.models.registry import ModelOptions, load_model
+from biasbench.runner.retry import RetryPolicy
+from biasbench.runner.runner import (
+    Request,
+    RunStats,
+    progress_bar,
+    request_keys,
+    run_requests_sync,
+)
+from biasbench.runner.store import ResponseRecord, ResponseStore
+
+
+class RecordBuffer:
+    """A store stand-in inside a worker: keeps a chunk's records to send back to the driver."""
+
+    def __init__(self) -> None:
+        self.records: list[ResponseRecord] = []
+
+    def completed_keys(self) -> set[str]:
+        return set()  # the driver sends only unanswered requests
+
+    def put_many(self, records: Sequence[ResponseRecord]) -> None:
+        self.records.extend(records)
+
+
+class ModelWorker:
+    """One Ray actor: a model replica (or client) that answers chunks of requests."""
+
+    def __init__(self, model: str, options: ModelOptions) -> None:
+        self.backend = load_model(model, options)
+
+    def run_chunk(self, requests: list[Request], params: GenerationParams, concurrency: int,
+                  retry: RetryPolicy | None) -> tuple[list[ResponseRecord], int]:
+        buffer = RecordBuffer()
+        stats = run_requests_sync(self.backend, requests, params, buffer,  # type: ignore[arg-type]
+                                  concurrency=concurrency, retry=retry, progress=False)
+        worker = f"{os.uname().nodename}:{os.getpid()}"
+        return [replace(r, info={**r.info, "worker": worker}) for r in buffer.records], stats.calls
+
+
+def _ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise BiasbenchError("Ray is not installed: pip install 'biasbench[ray]'") from None
+    return ray
+
+
+def run_requests_ray(model: str, options: ModelOptions, requests: Sequence[Request],
+                     params: GenerationParams, store: ResponseStore, *,
+                     address: str | None = None, workers: int = 2, chunk_size: int = 64,
+                     concurrency: int = 8, retry: RetryPolicy | None = None,
+                     progress: bool = True, worker_cpus: float = 1.0) -> RunStats:
+    """Run ``requests`` on ``workers`` Ray actors built from ``model``; store results as they come.
+
+    ``address`` is a Ray cluster address (``auto``, ``ray://host:10001``); None starts a local
+    Ray instance. Each actor holds ``worker_cpus`` CPUs and runs ``concurrency`` requests at
+    once (a local CPU model still answers one at a time).
+    """
+    ray = _ray()
+    started = time.perf_counter()
+    backend = load_model(model, options)  # only for the keys; it loads no weights until used
+    keys = request_keys(backend, requests, params)
+    done = store.completed_keys()
+    pending: dict[str, Request] = {}
+    cached: set[str] = set()
+    for key, request in zip(keys, requests, strict=True):
+        if key in done:
+            cached.add(key)
+        else:
+            pending.setdefault(key, request)
+    total = len(pending) + len(cached)
+    todo = list(pending.values())
+    chunks = [todo[i:i + chunk_size] for i in range(0, len(todo), chunk_size)]
+    completed = failed = calls = 0
+    bar = progress_bar(total, len(cached), progress)
+    if chunks:
+        if not ray.is_initialized():
+            ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                     configure_logging=False)
+        actor_class = ray.remote(num_cpus=worker_cpus)(ModelWorker)
+        actors = [actor_class.remote(model, options) for _ in range(min(workers, len(chunks)))]
+        idle = list(actors)
+        in_flight: dict[Any, Any] = {}
+        try:
+            while chunks or in_flight:
+                while idle and chunks:
+                    actor = idle.pop()
+                    ref = actor.run_chunk.remote(chunks.pop(0), params, concurrency, retry)
+                    in_flight[ref] = actor
+                ready, _ = ray.wait(list(in_flight), num_returns=1)
+                actor = in_flight.pop(ready[0])
+                records, chunk_calls = ray.get(ready[0])
+                store.put_many(records)  # each chunk is saved the moment it returns
+                idle.append(actor)
+                calls += chunk_calls
+                ok = sum(r.status == "ok" for r in records)
+                completed += ok
+                failed += len(records) - ok
+                if bar is not None:
+                    bar.update(len(records))
+        finally:
+            for actor in actors:
+                ray.kill(actor)
+            if bar is not None:
+                bar.close()
+    return RunStats(total=total, cached=len(cached), completed=completed, failed=failed,
+                    elapsed_s=time.perf_counter() - started, calls=calls)

@@ -1,0 +1,45 @@
+"""Scale-out on Ray: a local Ray instance on loopback, two actors, the run's store with the driver."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ray = pytest.importorskip("ray")
+
+from biasbench.pipeline import run_benchmark  # noqa: E402
+from biasbench.runner.store import ResponseStore  # noqa: E402
+
+LIMIT = 112
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    # Started by the test on this machine only, and stopped after.
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             configure_logging=False, _node_ip_address="127.0.0.1")
+    yield
+    ray.shutdown()
+
+
+def test_ray_run_equals_local_run_and_resumes(local_ray: None, tmp_path: Path) -> None:
+    local = run_benchmark("honorific-bn", "mock:hashed-register", out=tmp_path / "local",
+                          limit=LIMIT, progress=False)
+    spread = run_benchmark("honorific-bn", "mock:hashed-register", out=tmp_path / "ray",
+                           limit=LIMIT, progress=False, ray_workers=2)
+    assert (spread.stats.total, spread.stats.completed, spread.stats.calls) == (LIMIT, LIMIT, LIMIT)
+    # The same responses, so the same statistics, as the local run.
+    assert spread.results["models"] == local.results["models"]
+    with ResponseStore(tmp_path / "ray" / "responses.sqlite") as store:
+        records = list(store.iter_records())
+    assert len(records) == LIMIT and len({r.key for r in records}) == LIMIT
+    assert len({r.info["worker"] for r in records}) == 2  # both actors answered
+    manifest = json.loads((tmp_path / "ray" / "manifest.json").read_text())
+    assert manifest["executor"] == {"kind": "ray", "address": None, "workers": 2}
+    # Rerunning the same command makes no model call.
+    again = run_benchmark("honorific-bn", "mock:hashed-register", out=tmp_path / "ray",
+                          limit=LIMIT, progress=False, ray_workers=2)
+    assert (again.stats.cached, again.stats.calls) == (LIMIT, 0)
