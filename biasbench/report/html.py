@@ -357,8 +357,11 @@ def bbq_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None] | None:
                 return ""
             return LETTERS[int(value)]
 
-        answers = [letter(p) if not _is_undefined(p) and int(p) >= 0 else f"unparsed ({m})"
-                   for p, m in zip(labels["pred_index"], labels["method"], strict=True)]
+        texts = (labels["answer_text"] if "answer_text" in labels
+                 else pd.Series([None] * len(labels)))
+        answers = [(f"{letter(p)}. {t}" if isinstance(t, str) else letter(p))
+                   if not _is_undefined(p) and int(p) >= 0 else f"unparsed ({m})"
+                   for p, m, t in zip(labels["pred_index"], labels["method"], texts, strict=True)]
         seeds = labels["seed"]
         parts.append(pd.DataFrame({
             **_row_keys(index, labels["uid"], seeds),

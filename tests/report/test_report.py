@@ -327,8 +327,10 @@ def test_bbq_drilldown_shows_parsed_and_unparsed_answers(page: str) -> None:
     models = column(data, "model")
     assert {a for a, m in zip(answers, models, strict=True) if m == "mock-evil"} == {
         "unparsed (no_answer)"}
-    assert {a for a, m in zip(answers, models, strict=True)
-            if m == "mock-hashed-letter"} <= {"A", "B", "C"}
+    # A parsed answer shows its letter and the option's text.
+    parsed = [a for a, m in zip(answers, models, strict=True) if m == "mock-hashed-letter"]
+    assert {a.split(". ", 1)[0] for a in parsed} <= {"A", "B", "C"}
+    assert all(len(a.split(". ", 1)) == 2 for a in parsed)
     assert all(p.startswith("<user>Pumili: Konteksto") for p in column(data, "prompt"))
 
 
@@ -337,7 +339,7 @@ def test_bbq_drilldown_shows_parsed_and_unparsed_answers(page: str) -> None:
 
 def test_score_folders_without_store_or_labels(tmp_path: Path) -> None:
     # An honorific score folder: labels but no response store (no prompts), and a BBQ score
-    # folder: tables at its top level and no labels (no drill-down).
+    # folder: tables at its top level, labels but no prompts.
     bench = HonorificBenchmark()
     frame = pd.DataFrame({"model": "external", "item_id": [i.item_id for i in bench.items[:28]],
                           "output": "সে নয়টায় আসবে।"})
@@ -356,7 +358,9 @@ def test_score_folders_without_store_or_labels(tmp_path: Path) -> None:
     data = blob(page, "data-honorific-bn-responses")
     assert set(column(data, "prompt")) == {""}
     assert column(data, "source")[0] == "The judge said he would arrive at nine."
-    assert "no per-response drill-down" in page
+    bbq = blob(page, "data-bbq-responses")
+    assert bbq["n"] == 2 * len(bbq_items())
+    assert set(column(bbq, "prompt")) == {""}
     assert (tmp_path / "out" / "tables" / "bbq_by_category.csv").is_file()
 
 

@@ -151,7 +151,7 @@ class FilBBQBenchmark:
         frame = responses.rename(columns={"item_id": "uid"})
         frame["seed"] = frame["seed"].fillna(0).astype(int)
         scored = score_responses(self.items, frame)
-        self._write_labels(scored, frame, out_dir / "labels.jsonl")
+        write_bbq_labels(scored, frame, self.items, out_dir / "labels.jsonl")
         results = to_results_json(scored)
         results["benchmark"] = self.name
         results["items_source"] = self.source
@@ -164,17 +164,6 @@ class FilBBQBenchmark:
         self._write_tables(scored, profiles, out_dir / "tables")
         self._write_figures(scored, profiles, out_dir / "figures")
         return results
-
-    def _write_labels(self, scored: BBQResults, frame: pd.DataFrame, path: Path) -> None:
-        parsed = scored.responses.merge(frame[["model", "seed", "uid", "output"]],
-                                        on=["model", "seed", "uid"], how="left")
-        items = pd.DataFrame([{"uid": i.uid, "category": i.category,
-                               "question_index": i.question_index,
-                               "context_condition": i.context_condition,
-                               "question_polarity": i.question_polarity, "label": i.label}
-                              for i in self.items])
-        parsed = parsed.merge(items, on="uid", how="left")
-        write_jsonl(parsed.to_dict(orient="records"), path)
 
     def _write_tables(self, scored: BBQResults, profiles: dict[str, pd.DataFrame],
                       out: Path) -> None:
@@ -211,6 +200,23 @@ class FilBBQBenchmark:
     # -- responses produced elsewhere ----------------------------------------------------------
     def read_responses(self, path: Path) -> pd.DataFrame:
         return read_bbq_responses(path, self.by_uid)
+
+
+def write_bbq_labels(scored: BBQResults, frame: pd.DataFrame, items: Sequence[BBQItem],
+                     path: Path) -> None:
+    """One line per response: its raw output, the parsed answer (index and text), how it was
+    matched and the evidence, with the item's category, template, context and correct answer."""
+    parsed = scored.responses.merge(frame[["model", "seed", "uid", "output"]],
+                                    on=["model", "seed", "uid"], how="left")
+    meta = pd.DataFrame([{"uid": i.uid, "category": i.category,
+                          "question_index": i.question_index,
+                          "context_condition": i.context_condition,
+                          "question_polarity": i.question_polarity, "label": i.label,
+                          "answers": list(i.answers)} for i in items])
+    parsed = parsed.merge(meta, on="uid", how="left")
+    parsed["answer_text"] = [a[p] if p >= 0 else None
+                             for a, p in zip(parsed["answers"], parsed["pred_index"], strict=True)]
+    write_jsonl(parsed.to_dict(orient="records"), path)
 
 
 def category_table(scored: BBQResults) -> pd.DataFrame:
@@ -262,7 +268,7 @@ def score_bbq_files(items: str, responses: Path, out: Path) -> list[str]:
                     judge_version=PARSER_VERSION)
     results["signature"] = {**sig.model_dump(), "short": sig.short()}
     write_json(results, out / "results.json")
-    out.mkdir(parents=True, exist_ok=True)
+    write_bbq_labels(scored, frame, loaded, out / "labels.jsonl")
     scored.per_seed.to_csv(out / "per_template_per_seed.csv", index=False)
     scored.by_template.to_csv(out / "by_template.csv", index=False)
     write_table(category_table(scored), out / "by_category")
