@@ -93,7 +93,10 @@ def _display(value: Any, decimals: int) -> tuple[str, str]:
     if isinstance(value, int | np.integer):
         return f"{int(value):,}", "num"
     if isinstance(value, float | np.floating):
-        return f"{float(value):.{decimals}f}", "num"
+        number = float(value)
+        if number != 0 and abs(number) < 0.5 * 10 ** -decimals:
+            return f"{number:.1e}", "num"  # a tiny p-value is not 0.0000
+        return f"{number:.{decimals}f}", "num"
     return str(value), ""
 
 

@@ -434,3 +434,17 @@ def test_cli_report_command(runs: dict[str, Path], tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert result.output.strip() == f"report: {tmp_path / 'out' / REPORT_NAME}"
     assert (tmp_path / "out" / "tables" / "honorific-bn_table4.md").is_file()
+
+
+@pytest.mark.parametrize(("value", "decimals", "text"), [
+    (3.2e-9, 4, "3.2e-09"),  # a p-value far below the shown precision is not "0.0000"
+    (0.0, 4, "0.0000"),
+    (0.12345, 4, "0.1235"),
+    (-0.00004, 3, "-4.0e-05"),
+    (float("nan"), 2, "—"),
+    (12, 2, "12"),
+])
+def test_cell_display(value: float, decimals: int, text: str) -> None:
+    from biasbench.report.html import _display
+
+    assert _display(value, decimals)[0] == text
