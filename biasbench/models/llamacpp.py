@@ -45,6 +45,27 @@ def _file_digest(path: Path, limit: int = 1 << 20) -> str:
     return f"{path.stat().st_size}-{h.hexdigest()[:12]}"
 
 
+_SILENT_LOG: Any = None
+
+
+def _silence_llama_logs() -> None:
+    """Route llama.cpp's C-level log lines (printed even with verbose=False) to nowhere, so
+    they do not interleave with the progress bar. The callback is kept alive module-wide."""
+    global _SILENT_LOG
+    if _SILENT_LOG is not None:
+        return
+    import ctypes
+
+    import llama_cpp
+
+    @llama_cpp.llama_log_callback
+    def _discard(level: int, text: bytes, user_data: Any) -> None:
+        return None
+
+    _SILENT_LOG = _discard
+    llama_cpp.llama_log_set(_discard, ctypes.c_void_p())
+
+
 class LlamaCppBackend(ModelBackend):
     """A GGUF model run in-process by llama.cpp."""
 
@@ -80,6 +101,7 @@ class LlamaCppBackend(ModelBackend):
             except ImportError:
                 raise BiasbenchError(
                     "llama-cpp-python is not installed: pip install 'biasbench[llamacpp]'") from None
+            _silence_llama_logs()
             self._llm = Llama(model_path=str(self.path), n_ctx=self.n_ctx,
                               n_threads=self.n_threads, verbose=False, seed=0)
         return self._llm

@@ -148,8 +148,13 @@ def summary_lines(results: Mapping[str, Any]) -> list[str]:
     lines = []
     for row in table4(results).itertuples(index=False):
         model, hai, gsr, p_holm, _, spread, _, hbs, mix = row
-        lines.append(f"{model}: HAI {hai} pp, GSR {gsr}%, p(Holm) {p_holm}, "
-                     f"spread {spread} pp, HBS {hbs}, mix {mix}%")
+
+        def unit(text: str, suffix: str) -> str:
+            return "undefined" if text in (MISSING, UNDEFINED_HBS) else f"{text}{suffix}"
+
+        lines.append(f"{model}: HAI {unit(hai, ' pp')}, GSR {unit(gsr, '%')}, "
+                     f"p(Holm) {unit(p_holm, '')}, spread {unit(spread, ' pp')}, "
+                     f"HBS {unit(hbs, '')}, mix {unit(mix, '%')}")
     agreement = results.get("occupation_rank_agreement")
     if agreement and _is_defined(agreement.get("mean")):
         lines.append(f"Occupation ranking agreement (Spearman, {agreement['n_pairs']} pairs): "
