@@ -153,6 +153,17 @@ def test_summary_lines() -> None:
                          "mean 0.77, min 0.55, max 0.91")
 
 
+def test_summary_line_says_undefined_never_a_number() -> None:
+    results = {"models": {"tiny": {"hai_pp": None, "gsr_pct": None, "p_holm": 1.0,
+                                   "eta2_pronoun_pct": None, "occupation_spread_pp": None,
+                                   "eta2_occupation_pct": None, "hbs": None, "mixed_pct": 0.0,
+                                   "they": THEY}},
+               "occupation_rank_agreement": None}
+    assert summary_lines(results) == [
+        "tiny: HAI undefined, GSR undefined, p(Holm) 1.000, spread undefined, HBS undefined, "
+        "mix 0.0%"]
+
+
 def test_tables_from_scored_labels(tmp_path: Path) -> None:
     # Two models, one occupation pair each way, to run scoring and tables end to end.
     rows = []
