@@ -174,3 +174,19 @@ def test_jitter_plot_of_any_template_one_row_per_model(templates: Path, tmp_path
     rows = {t.get_text().split("\n")[0]: t.get_position()[1]
             for t in fig.axes[0].get_yticklabels()}
     assert rows == {"mock-echo": 1, "mock-hashed-letter": 0}  # one row per model, sorted
+
+
+def test_replay_backend_reproduces_a_run(templates: Path, tmp_path: Path) -> None:
+    options = {"templates": templates}
+    first = run_benchmark("filbbq", "mock:hashed-letter", out=tmp_path / "first", limit=104,
+                          seeds=[0, 1], progress=False, benchmark_options=options)
+    labels = [json.loads(line) for line in (tmp_path / "first" / "labels.jsonl").open()]
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text("".join(json.dumps({
+        "category": r["category"], "example_id": int(r["uid"].split(":")[1]), "seed": r["seed"],
+        "model": "recorded", "output": r["output"]}) + "\n" for r in labels))
+    again = run_benchmark("filbbq", f"replay:{replay}", out=tmp_path / "again", limit=104,
+                          seeds=[0, 1], progress=False, benchmark_options=options)
+    assert again.stats.failed == 0
+    assert (again.results["models"]["replay:recorded"]
+            == first.results["models"]["mock-hashed-letter"])
