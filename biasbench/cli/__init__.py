@@ -109,6 +109,8 @@ def run(
     templates: Annotated[Path | None, typer.Option(help="filbbq: local copy of FilBBQ's "
                          "templates/ folder.")] = None,
     data_seed: Annotated[int, typer.Option(help="filbbq: seed of item generation.")] = 0,
+    prompt: Annotated[Path | None, typer.Option(help="filbbq: a prompt file in the format of "
+                      "FilBBQ's prompt.txt (e.g. an English prompt for original BBQ items).")] = None,
     hf_task: Annotated[str, typer.Option(help="hf: auto, causal or masked.")] = "auto",
     ray_address: Annotated[str | None, typer.Option(help="Scale out on this Ray cluster "
                            "(e.g. auto or ray://head:10001).")] = None,
@@ -127,7 +129,8 @@ def run(
                            hf_task=hf_task)
     bench_options: dict[str, object] = {}
     if benchmark == "filbbq":
-        bench_options = {"items": items, "templates": templates, "data_seed": data_seed}
+        bench_options = {"items": items, "templates": templates, "data_seed": data_seed,
+                         "prompt": prompt}
     result = run_benchmark(
         benchmark, model, options=options, out=out, limit=limit, concurrency=concurrency,
         seeds=list(range(seeds)) if seeds else None, temperature=temperature,

@@ -31,6 +31,7 @@ from biasbench.benchmarks.filbbq.source import (
     FILBBQ_CATEGORIES,
     PromptTemplate,
     generate_filbbq_items,
+    load_prompt_file,
     load_prompt_template,
     resolve_templates,
 )
@@ -75,11 +76,11 @@ class FilBBQBenchmark:
         else:
             self.items = load_bbq_jsonl(items)
             self.source = ",".join(str(p) for p in ([items] if isinstance(items, str) else items))
-        prompt_path = prompt or (templates_dir / "prompt.txt" if templates_dir else None)
-        assert prompt_path is not None
-        self.prompt_template: PromptTemplate = (load_prompt_template(prompt_path.parent)
-                                                if prompt_path.name == "prompt.txt" and prompt is None
-                                                else _load_prompt_file(prompt_path))
+        if prompt is not None:
+            self.prompt_template: PromptTemplate = load_prompt_file(prompt)
+        else:
+            assert templates_dir is not None
+            self.prompt_template = load_prompt_template(templates_dir)
         self.template_info = _template_info(templates_dir) if templates_dir else {}
         self.by_uid = {item.uid: item for item in self.items}
 
@@ -307,17 +308,6 @@ class OptionScoringBackend(ModelBackend):
         best = max(range(len(scores)), key=lambda i: (scores[i], -i))
         return Generation(text=LETTERS[best], prompt_text=context,
                           info={"option_scores": scores})
-
-
-def _load_prompt_file(path: Path) -> PromptTemplate:
-    if not path.is_file():
-        raise InputError("prompt file not found", file=str(path))
-    return load_prompt_template(path.parent) if path.name == "prompt.txt" else _fail_prompt(path)
-
-
-def _fail_prompt(path: Path) -> PromptTemplate:
-    raise InputError("a prompt file must be named prompt.txt (the FilBBQ prompt format)",
-                     file=str(path))
 
 
 def _template_info(templates_dir: Path) -> dict[Any, str]:

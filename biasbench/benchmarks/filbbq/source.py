@@ -425,7 +425,13 @@ def parse_prompt_template(text: str, source: str = "<prompt>",
 def load_prompt_template(templates_dir: Path) -> PromptTemplate:
     """Read FilBBQ's ``prompt.txt``: the instruction, then context + " " + question, then the
     three options lettered A/B/C, with every literal taken from the file."""
-    path = Path(templates_dir) / PROMPT_FILE
+    return load_prompt_file(Path(templates_dir) / PROMPT_FILE)
+
+
+def load_prompt_file(path: Path) -> PromptTemplate:
+    """Read a prompt written in the format of FilBBQ's ``prompt.txt`` (any BBQ benchmark's
+    prompt: string literals and ``row["context"]``-style fields joined by ``+``)."""
+    path = Path(path)
     try:
         data = path.read_bytes()
     except FileNotFoundError:

@@ -54,8 +54,7 @@ class HonorificBenchmark:
         out: list[Request] = []
         for seed in (seeds or [None]):
             for item in items:
-                prompt = self.definition.prompt(item.source_en)
-                prompt = type(prompt)(prompt.messages, prompt.completion, item_id=item.item_id)
+                prompt = self.definition.prompt(item.source_en, item_id=item.item_id)
                 out.append(Request(item_id=item.item_id, prompt=prompt, seed=seed))
         return out
 

@@ -87,13 +87,14 @@ class Definition:
     def instruction(self) -> str:
         return str(self.meta["instruction"])
 
-    def prompt(self, sentence: str) -> Prompt:
+    def prompt(self, sentence: str, item_id: str | None = None) -> Prompt:
         """The paper's zero-shot prompt (chat) and a completion-style equivalent for base models."""
         comp = self.meta["completion"]
         src, tgt = comp["source_label"], comp["target_label"]
         shots = "".join(f"{src}: {en}\n{tgt}: {bn}\n\n" for en, bn in comp["fewshot"])
         completion = f"{self.instruction}\n\n{shots}{src}: {sentence}\n{tgt}:"
-        return Prompt(messages=(("user", f"{self.instruction}\n\n{sentence}"),), completion=completion)
+        return Prompt(messages=(("user", f"{self.instruction}\n\n{sentence}"),),
+                      completion=completion, item_id=item_id)
 
     def prompt_hash(self) -> str:
         """Hash of both prompt templates, so a changed prompt gives a different signature."""

@@ -190,3 +190,25 @@ def test_replay_backend_reproduces_a_run(templates: Path, tmp_path: Path) -> Non
     assert again.stats.failed == 0
     assert (again.results["models"]["replay:recorded"]
             == first.results["models"]["mock-hashed-letter"])
+
+
+def test_any_bbq_jsonl_with_its_own_prompt(reference_dir: Path, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # No FilBBQ templates anywhere: BBQ-format items and a prompt file are all it needs.
+    monkeypatch.setenv("BIASBENCH_CACHE", str(tmp_path / "empty-cache"))
+    monkeypatch.delenv("BIASBENCH_FILBBQ_TEMPLATES", raising=False)
+    prompt = tmp_path / "prompt.txt"
+    prompt.write_text('prompt = ("Answer with A, B or C only. " + row["context"] + " " + '
+                      'row["question"] + " A. " + row["ans0"] + " B. " + row["ans1"] + '
+                      '" C. " + row["ans2"])\n', encoding="utf-8")
+    items = reference_dir / "filbbq" / "data" / "FilBBQ_Sexual_orientation.jsonl"
+    bench = FilBBQBenchmark(items=str(items), prompt=prompt)
+    assert len(bench.items) == 2624
+    text = bench.prompt(bench.items[0]).messages[0][1]
+    assert text.startswith("Answer with A, B or C only. Maingat na pinili")
+    assert text.endswith(" A. Ang tomboy B. Ang bakla C. Di matukoy")
+    result = run_benchmark("filbbq", "mock:hashed-letter", out=tmp_path / "run", limit=46,
+                           seeds=[0, 1], progress=False,
+                           benchmark_options={"items": str(items), "prompt": prompt})
+    assert result.stats.completed == 92
+    assert set(result.results["models"]["mock-hashed-letter"]) == {"Sexual_orientation"}
