@@ -63,3 +63,40 @@ def test_a_run_where_everything_failed_says_so(tmp_path: Path) -> None:
     assert result.summary == ["m: no successful responses to score"]
     saved = json.loads((tmp_path / "run" / "results.json").read_text())
     assert saved["note"] == "no successful responses to score"
+
+
+def test_replay_key_covers_the_file(tmp_path: Path) -> None:
+    responses = tmp_path / "outputs.jsonl"
+
+    def write(outputs: dict[str, str]) -> None:
+        responses.write_text("".join(json.dumps({"item_id": k, "model": "m", "output": v},
+                                                ensure_ascii=False) + "\n"
+                                     for k, v in outputs.items()), encoding="utf-8")
+
+    items = ["judge|T1|male", "judge|T1|female", "judge|T1|nopronoun", "judge|T1|they"]
+    write({i: "সে নয়টায় আসবে।" for i in items})
+    first = run_benchmark("honorific-bn", f"replay:{responses}", out=tmp_path / "run", limit=4,
+                          progress=False)
+    assert first.results["label_counts"]["replay:m"] == {"ordinary": 4}
+    # The file is edited: its answers are new answers, not served from the store.
+    write({i: "তিনি নয়টায় আসবেন।" for i in items})
+    second = run_benchmark("honorific-bn", f"replay:{responses}", out=tmp_path / "run", limit=4,
+                           progress=False)
+    assert (second.stats.cached, second.stats.completed) == (0, 4)
+    assert second.results["label_counts"]["replay:m"] == {"honorific": 4}
+
+
+def test_replay_keys_by_item_other_backends_by_prompt(tmp_path: Path) -> None:
+    from biasbench.models.base import GenerationParams, Prompt
+    from biasbench.models.mock import MockBackend
+    from biasbench.models.replay import ReplayBackend
+    from biasbench.runner.runner import Request, request_keys
+
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"item_id": "a", "output": "x"}\n{"item_id": "b", "output": "y"}\n')
+    same = Prompt(messages=(("user", "identical prompt"),), completion="identical prompt")
+    requests = [Request("a", same), Request("b", same)]
+    replay_keys = request_keys(ReplayBackend(path), requests, GenerationParams())
+    mock_keys = request_keys(MockBackend("echo"), requests, GenerationParams())
+    assert replay_keys[0] != replay_keys[1]  # recorded answers belong to items
+    assert mock_keys[0] == mock_keys[1]  # a model sees only the prompt

@@ -106,6 +106,9 @@ class ModelBackend(abc.ABC):
     """Which prompt form this backend sends."""
     max_concurrency: int | None = None
     """A hard cap for backends that cannot serve requests in parallel (local CPU models)."""
+    answers_by_item: bool = False
+    """True when the answer depends on the item, not only on the prompt (replay): the item id
+    then enters the cache key."""
 
     @property
     @abc.abstractmethod
@@ -125,5 +128,10 @@ class ModelBackend(abc.ABC):
         raise NotImplementedError(f"backend {self.kind!r} cannot score options")
 
     async def aclose(self) -> None:
-        """Release connections or memory."""
+        """Release connections at the end of a run. The backend must stay usable: a later run
+        (another event loop) may call it again, so weights stay loaded."""
+        return None
+
+    def set_concurrency(self, workers: int) -> None:
+        """Told how many requests the runner will keep in flight (to size connection pools)."""
         return None

@@ -353,7 +353,12 @@ class HFBackend(ModelBackend):
         return generation_from_choice(self.render(prompt)[0], options, scores, method=method)
 
     async def aclose(self) -> None:
-        """Drop the model and free accelerator memory."""
+        """Nothing to release between runs: the weights stay loaded so the backend can serve the
+        next run (or the next chunk of a Ray worker). :meth:`unload` frees them."""
+        return None
+
+    def unload(self) -> None:
+        """Drop the model and free accelerator memory; the backend cannot answer afterwards."""
         import gc
 
         import torch

@@ -46,13 +46,16 @@ class MockBackend(ModelBackend):
         self.script_name = script
         self.mode = "completion" if mode == "completion" else "chat"
         self.calls = 0
+        self._file_sha256: str | None = None
         if script in SCRIPTS:
             self._script = SCRIPTS[script]
         elif script.endswith(".json"):
             path = Path(script)
             if not path.is_file():
                 raise ModelSpecError(f"mock script file not found: {path}")
-            table: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+            raw = path.read_bytes()
+            self._file_sha256 = hashlib.sha256(raw).hexdigest()
+            table: dict[str, str] = json.loads(raw.decode("utf-8"))
             default = table.pop("*", "")
 
             def lookup(prompt: Prompt, seed: int | None) -> str:
@@ -67,6 +70,12 @@ class MockBackend(ModelBackend):
     @property
     def model_id(self) -> str:
         return f"mock-{Path(self.script_name).stem}"
+
+    def describe(self) -> dict[str, object]:
+        described: dict[str, object] = {**super().describe()}
+        if self._file_sha256:
+            described["file_sha256"] = self._file_sha256  # an edited script is a new model
+        return described
 
     async def generate(self, prompt: Prompt, params: GenerationParams,
                        seed: int | None) -> Generation:

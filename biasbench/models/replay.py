@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
+from typing import Any
 
 from biasbench.models.base import (
     Generation,
@@ -29,11 +31,14 @@ class ReplayBackend(ModelBackend):
     """
 
     kind = "replay"
+    answers_by_item = True
 
     def __init__(self, path: str | Path, model: str | None = None) -> None:
         self.path = Path(path)
         self.model_name = model
         self._answers: dict[tuple[str, int | None], str] = {}
+        self._sha256 = hashlib.sha256(self.path.read_bytes()).hexdigest() if self.path.is_file() \
+            else ""
         models: set[str] = set()
         for line, obj in iter_jsonl(self.path):
             check_fields(obj, path=self.path, line=line, required=("output",),
@@ -54,6 +59,10 @@ class ReplayBackend(ModelBackend):
     @property
     def model_id(self) -> str:
         return f"replay:{self.model_name or self.path.stem}"
+
+    def describe(self) -> dict[str, Any]:
+        # The file's checksum is in the cache key: edited outputs are never served from cache.
+        return {**super().describe(), "file_sha256": self._sha256}
 
     async def generate(self, prompt: Prompt, params: GenerationParams,
                        seed: int | None) -> Generation:

@@ -96,6 +96,15 @@ class Request:
     """Sampling seed sent to the model (part of the key), or None."""
 
 
+def _key_text(backend: ModelBackend, request: Request) -> str:
+    """The text a request's key hashes: the prompt sent, plus the item for backends whose
+    answer depends on the item rather than on the prompt (replay)."""
+    text = request.prompt.text_for(backend.mode)
+    if backend.answers_by_item:
+        text = f"{text}\x00item:{request.item_id}"
+    return text
+
+
 def request_keys(backend: ModelBackend, requests: Sequence[Request],
                  params: GenerationParams) -> list[str]:
     """The key of each request, in order, as :func:`run_requests` computes it.
@@ -104,7 +113,20 @@ def request_keys(backend: ModelBackend, requests: Sequence[Request],
     later stages should find each request's answer by key, not by item id.
     """
     make_key = _KeyMaker(backend.describe(), params)
-    return [make_key(r.prompt.text_for(backend.mode), r.seed) for r in requests]
+    return [make_key(_key_text(backend, r), r.seed) for r in requests]
+
+
+def split_answered(keys: Sequence[str], requests: Sequence[Request],
+                   done: set[str]) -> tuple[dict[str, Request], set[str]]:
+    """(requests still to send, one per distinct key in order; keys already answered)."""
+    pending: dict[str, Request] = {}
+    cached: set[str] = set()
+    for key, request in zip(keys, requests, strict=True):
+        if key in done:
+            cached.add(key)
+        else:
+            pending.setdefault(key, request)
+    return pending, cached
 
 
 @dataclass
@@ -264,25 +286,15 @@ async def run_requests(backend: ModelBackend, requests: Sequence[Request],
     if concurrency < 1:
         raise ValueError("concurrency must be at least 1")
     retry = retry or RetryPolicy()
-    make_key = _KeyMaker(backend.describe(), params)
     mode = backend.mode
-    done = store.completed_keys()
-
-    pending: dict[str, tuple[str, Request, str]] = {}
-    cached: set[str] = set()
-    for request in requests:
-        prompt_text = request.prompt.text_for(mode)
-        key = make_key(prompt_text, request.seed)
-        if key in done:
-            cached.add(key)
-        elif key not in pending:
-            pending[key] = (key, request, prompt_text)
+    keys = request_keys(backend, requests, params)
+    to_send, cached = split_answered(keys, requests, store.completed_keys())
+    pending = {key: (key, request, request.prompt.text_for(mode))
+               for key, request in to_send.items()}
     total = len(pending) + len(cached)
 
     workers = min(concurrency, backend.max_concurrency or concurrency, max(len(pending), 1))
-    set_concurrency = getattr(backend, "set_concurrency", None)
-    if callable(set_concurrency):
-        set_concurrency(workers)
+    backend.set_concurrency(workers)
     run = _Run(backend, params, store, retry, flush_every, workers)
     bar = progress_bar(total, len(cached), progress)
     tasks: list[asyncio.Task[None]] = []

@@ -256,11 +256,13 @@ def test_merged_runs_are_rescored_so_holm_spans_every_model(report: Path,
                                                            runs: dict[str, Path]) -> None:
     table = pd.read_csv(report.parent / "tables" / "honorific-bn_hai_gsr.csv").set_index("model")
     gendered = table.loc["mock-gendered"]
-    # 14 pairs, all honorific for he only: p = 2 * 0.5**14; Holm over 3 models triples it
-    # (the other two have p = 1).
+    # 14 pairs, all honorific for he only: p = 2 * 0.5**14. Holm spans the merged models that
+    # have a test: mock-hashed-register (p = 1) and this one, so it doubles; mock-evil has no
+    # usable pair, hence no test and no place in the family.
     assert (gendered["b"], gendered["c"], gendered["N pairs"]) == (14, 0, 14)
     assert gendered["p exact"] == pytest.approx(2 * 0.5 ** 14)
-    assert gendered["p (Holm)"] == pytest.approx(3 * 2 * 0.5 ** 14)
+    assert gendered["p (Holm)"] == pytest.approx(2 * 2 * 0.5 ** 14)
+    assert math.isnan(table.loc["mock-evil", "p (Holm)"])
     alone = json.loads((runs["hb_gendered"] / "results.json").read_text(encoding="utf-8"))
     assert alone["models"]["mock-gendered"]["p_holm"] == pytest.approx(2 * 0.5 ** 14)
     # HAI +100 pp; Newcombe's lower bound is 1 - sqrt(2) * (1 - 14 / (14 + z^2)).

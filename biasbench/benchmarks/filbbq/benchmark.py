@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
-from biasbench.benchmarks.bbq.parser import PARSER_VERSION
+from biasbench.benchmarks.bbq.parser import LETTERS, PARSER_VERSION
 from biasbench.benchmarks.bbq.plots import jitter_plot
 from biasbench.benchmarks.bbq.robust import (
     BBQResults,
@@ -37,7 +37,14 @@ from biasbench.benchmarks.filbbq.source import (
 )
 from biasbench.errors import InputError
 from biasbench.jsonutil import write_json
-from biasbench.models.base import Generation, GenerationParams, ModelBackend, Prompt
+from biasbench.models.base import (
+    Generation,
+    GenerationParams,
+    ModelBackend,
+    PermanentModelError,
+    Prompt,
+)
+from biasbench.models.hf import answer_by_scores
 from biasbench.report.tables import write_table
 from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 from biasbench.runner.runner import Request
@@ -50,7 +57,6 @@ DEFAULT_SEEDS = 50
 DEFAULT_TEMPERATURE = 1.0
 """The paper does not state its temperature; seeds only matter when decoding samples, so the
 default samples from the model's own distribution (temperature 1). Say --temperature to change."""
-LETTERS = ("A", "B", "C")
 PROFILE_K = 5
 
 
@@ -305,9 +311,15 @@ class OptionScoringBackend(ModelBackend):
         context = f"{item.context} {item.question}"
         scores = await self.inner.score_options(
             Prompt(messages=(("user", context),), completion=context), list(item.answers))
-        best = max(range(len(scores)), key=lambda i: (scores[i], -i))
+        try:
+            best = answer_by_scores(scores)
+        except ValueError as exc:  # every score NaN: no answer (recorded as failed, not lost)
+            raise PermanentModelError(str(exc)) from None
         return Generation(text=LETTERS[best], prompt_text=context,
                           info={"option_scores": scores})
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
 
 
 def _template_info(templates_dir: Path) -> dict[Any, str]:

@@ -33,6 +33,8 @@ class Occupation:
     id: int
     en: str
     bn: str
+    line: int = field(default=0, compare=False)
+    """Physical line of the occupations file (for error messages)."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,8 @@ class Frame:
     primed: bool
     sentences: dict[str, str]
     """Condition -> English sentence with an ``{occ}`` slot."""
+    line: int = field(default=0, compare=False)
+    """Physical line of the frames file (for error messages)."""
 
 
 @dataclass(frozen=True)
@@ -134,6 +138,8 @@ class Definition:
 
 
 def _read_csv(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
+    """Rows with the physical line each starts on (the header is line 1; a quoted cell may span
+    lines); missing cells read as ""."""
     if not path.exists():
         raise InputError("file not found", file=str(path))
     with path.open(encoding="utf-8-sig", newline="") as fh:
@@ -142,8 +148,12 @@ def _read_csv(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str
         if missing:
             raise InputError(f"missing column(s) {', '.join(missing)}", file=str(path), line=1,
                              field=missing[0])
-        # Line numbers count the header as line 1.
-        return [(i, row) for i, row in enumerate(reader, start=2)]
+        rows = []
+        start = reader.line_num + 1
+        for row in reader:
+            rows.append((start, {k: (v if v is not None else "") for k, v in row.items()}))
+            start = reader.line_num + 1
+        return rows
 
 
 def read_occupations(path: Path) -> list[Occupation]:
@@ -157,7 +167,7 @@ def read_occupations(path: Path) -> list[Occupation]:
         except ValueError:
             raise InputError(f"not an integer: {row['id']!r}", file=str(path), line=line,
                              field="id") from None
-        out.append(Occupation(occ_id, row["en"].strip(), row["bn"].strip()))
+        out.append(Occupation(occ_id, row["en"].strip(), row["bn"].strip(), line))
     return out
 
 
@@ -172,8 +182,10 @@ def read_frames(path: Path) -> list[Frame]:
             if "{occ}" not in row[cond]:
                 raise InputError("sentence has no {occ} slot", file=str(path), line=line,
                                  field=cond)
+        if not row["template_id"].strip():
+            raise InputError("empty value", file=str(path), line=line, field="template_id")
         out.append(Frame(row["template_id"].strip(), primed == "True",
-                         {c: row[c] for c in CONDITIONS}))
+                         {c: row[c] for c in CONDITIONS}, line))
     return out
 
 
@@ -227,7 +239,8 @@ def validate_definition(defn: Definition) -> list[Finding]:
     seen_en: dict[str, int] = {}
     seen_bn: dict[str, str] = {}
     ids: set[int] = set()
-    for line, occ in enumerate(defn.occupations, start=2):
+    for occ in defn.occupations:
+        line = occ.line
         if occ.id in ids:
             findings.append(Finding("error", occ_file, line, "id", f"duplicate id {occ.id}"))
         ids.add(occ.id)
@@ -243,14 +256,15 @@ def validate_definition(defn: Definition) -> list[Finding]:
             findings.append(Finding("error", occ_file, line, "bn",
                                     f"{occ.bn!r} is not written in Bengali script"))
     for err in defn.errata:
-        for line, occ in enumerate(defn.occupations, start=2):
+        for occ in defn.occupations:
             if occ.en == err.occupation_en and occ.bn == err.list_term:
                 findings.append(Finding(
-                    "warning", occ_file, line, "bn",
+                    "warning", occ_file, occ.line, "bn",
                     f"{occ.en}: the occupation list gives {err.list_term} but the published items "
                     f"use {err.item_term}; items follow the published file ({err.note})"))
     frame_ids: set[str] = set()
-    for line, frame in enumerate(defn.frames, start=2):
+    for frame in defn.frames:
+        line = frame.line
         if frame.template_id in frame_ids:
             findings.append(Finding("error", frames_file, line, "template_id",
                                     f"duplicate template {frame.template_id}"))

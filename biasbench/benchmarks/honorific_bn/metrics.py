@@ -324,7 +324,8 @@ def _score_checked(df_model: pd.DataFrame) -> dict[str, Any]:
         "b": b,
         "c": c,
         "n_pairs": n_pairs,
-        "p_exact": mcnemar_exact(b, c),
+        # No usable pair means no test: undefined, and left out of the Holm family.
+        "p_exact": mcnemar_exact(b, c) if n_pairs else None,
         "eta2_pronoun_pct": _json(100.0 * eta_squared(coded, gendered["gender"].to_numpy())),
         "eta2_occupation_pct": _json(100.0 * eta_squared(coded,
                                                          gendered["occupation_en"].to_numpy())),
@@ -369,7 +370,8 @@ def score_models(df: pd.DataFrame) -> dict[str, Any]:
     labels = validate_labels(df)
     models: dict[str, dict[str, Any]] = {
         str(model): _score_checked(rows) for model, rows in labels.groupby("model", sort=False)}
-    adjusted = holm([scores["p_exact"] for scores in models.values()])
+    adjusted = holm([math.nan if scores["p_exact"] is None else scores["p_exact"]
+                     for scores in models.values()])
     for scores, p_holm in zip(models.values(), adjusted, strict=True):
         scores["p_holm"] = _json(p_holm)
     agreement = (occupation_rank_agreement(_occupation_rates_checked(labels))

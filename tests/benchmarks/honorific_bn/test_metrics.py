@@ -397,3 +397,19 @@ def test_score_model_refuses_several_models() -> None:
     df = pd.concat([labels("a", ["A"], lambda o, f, c: HON), labels("b", ["A"], lambda o, f, c: HON)])
     with pytest.raises(InputError, match="score_models"):
         score_model(df)
+
+
+def test_a_model_without_usable_pairs_has_no_test_and_stays_out_of_holm() -> None:
+    # Model "a": 5 pairs he-honorific/she-ordinary; model "b": every output unreadable.
+    rows = []
+    for model, male, female in (("a", "honorific", "ordinary"), ("b", "unreadable", "unreadable")):
+        for i in range(5):
+            for gender, label in (("male", male), ("female", female)):
+                rows.append({"model": model, "item_id": f"occ{i}|T1|{gender}",
+                             "occupation_en": f"occ{i}", "occupation_bn": "ক", "template_id": "T1",
+                             "primed": False, "gender": gender, "label": label, "plural": False})
+    scored = score_models(pd.DataFrame(rows))["models"]
+    assert scored["b"]["n_pairs"] == 0
+    assert scored["b"]["p_exact"] is None and scored["b"]["p_holm"] is None
+    # "a" alone in the family: Holm leaves its p unchanged (2 * 0.5**5).
+    assert scored["a"]["p_exact"] == scored["a"]["p_holm"] == 2 * 0.5 ** 5
