@@ -89,6 +89,8 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
     """
     bench = get_benchmark(benchmark, **(benchmark_options or {}))
     distributed = bool(ray_workers or ray_address)
+    if distributed and backend is not None:
+        raise BiasbenchError("a Ray run builds its models from the model spec; pass no backend")
     backend = backend or load_model(model, options)
     if hasattr(bench, "adapt_backend"):
         adapted = bench.adapt_backend(backend)
@@ -121,8 +123,8 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
         if distributed:
             from biasbench.runner.distributed import run_requests_ray
 
-            stats = run_requests_ray(model, options or ModelOptions(), requests, params, store,
-                                     address=ray_address, workers=ray_workers or 2,
+            stats = run_requests_ray(model, options or ModelOptions(), backend, requests, params,
+                                     store, address=ray_address, workers=ray_workers or 2,
                                      concurrency=concurrency, retry=retry, progress=progress)
         else:
             stats = run_requests_sync(backend, requests, params, store,

@@ -13,8 +13,7 @@ Specs:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from biasbench.errors import ModelSpecError
 from biasbench.models.base import ModelBackend
@@ -31,13 +30,14 @@ class ModelOptions:
     api_key_env: str = "OPENAI_API_KEY"
     chat: bool = False
     hf_task: str = "auto"
-    extra: dict[str, Any] = field(default_factory=dict)
+    threads: int | None = None
+    """CPU threads of a local llama.cpp model (default: every core)."""
 
 
 def _llamacpp(arg: str | None, opts: ModelOptions) -> ModelBackend:
     from biasbench.models.llamacpp import LlamaCppBackend
 
-    return LlamaCppBackend(arg or None, chat=opts.chat)
+    return LlamaCppBackend(arg or None, chat=opts.chat, n_threads=opts.threads)
 
 
 def _openai(arg: str | None, opts: ModelOptions) -> ModelBackend:
@@ -56,6 +56,8 @@ def _openai(arg: str | None, opts: ModelOptions) -> ModelBackend:
 def _hf(arg: str | None, opts: ModelOptions) -> ModelBackend:
     if not arg:
         raise ModelSpecError("hf needs a model name or path: --model hf:NAME_OR_PATH")
+    if opts.hf_task not in ("auto", "causal", "masked"):
+        raise ModelSpecError(f"--hf-task must be auto, causal or masked, not {opts.hf_task!r}")
     from biasbench.models.hf import HFBackend
 
     return HFBackend(arg, task=opts.hf_task, chat=opts.chat)  # type: ignore[arg-type]

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from biasbench.errors import BiasbenchError
-from biasbench.models.base import GenerationParams
+from biasbench.errors import BiasbenchError, EndpointError
+from biasbench.models.base import GenerationParams, ModelBackend
 from biasbench.models.registry import ModelOptions, load_model
 from biasbench.runner.retry import RetryPolicy
 from biasbench.runner.runner import (
@@ -28,6 +28,7 @@ from biasbench.runner.runner import (
     progress_bar,
     request_keys,
     run_requests_sync,
+    split_answered,
 )
 from biasbench.runner.store import ResponseRecord, ResponseStore
 
@@ -51,13 +52,23 @@ class ModelWorker:
     def __init__(self, model: str, options: ModelOptions) -> None:
         self.backend = load_model(model, options)
 
+    def describe(self) -> dict[str, Any]:
+        return self.backend.describe()
+
     def run_chunk(self, requests: list[Request], params: GenerationParams, concurrency: int,
-                  retry: RetryPolicy | None) -> tuple[list[ResponseRecord], int]:
+                  retry: RetryPolicy | None) -> tuple[list[ResponseRecord], int, str | None]:
+        """(records, model calls, the error that stopped the chunk or None). Errors come back as
+        values so the driver still stores what this chunk finished."""
         buffer = RecordBuffer()
-        stats = run_requests_sync(self.backend, requests, params, buffer,  # type: ignore[arg-type]
-                                  concurrency=concurrency, retry=retry, progress=False)
+        error = None
+        try:
+            calls = run_requests_sync(self.backend, requests, params, buffer,  # type: ignore[arg-type]
+                                      concurrency=concurrency, retry=retry, progress=False).calls
+        except BiasbenchError as exc:
+            error, calls = str(exc), len(buffer.records)
         worker = f"{os.uname().nodename}:{os.getpid()}"
-        return [replace(r, info={**r.info, "worker": worker}) for r in buffer.records], stats.calls
+        records = [replace(r, info={**r.info, "worker": worker}) for r in buffer.records]
+        return records, calls, error
 
 
 def _ray() -> Any:
@@ -68,57 +79,62 @@ def _ray() -> Any:
     return ray
 
 
-def run_requests_ray(model: str, options: ModelOptions, requests: Sequence[Request],
-                     params: GenerationParams, store: ResponseStore, *,
-                     address: str | None = None, workers: int = 2, chunk_size: int = 64,
-                     concurrency: int = 8, retry: RetryPolicy | None = None,
+def run_requests_ray(model: str, options: ModelOptions, backend: ModelBackend,
+                     requests: Sequence[Request], params: GenerationParams,
+                     store: ResponseStore, *, address: str | None = None, workers: int = 2,
+                     chunk_size: int = 64, concurrency: int = 8, retry: RetryPolicy | None = None,
                      progress: bool = True, worker_cpus: float = 1.0) -> RunStats:
     """Run ``requests`` on ``workers`` Ray actors built from ``model``; store results as they come.
 
-    ``address`` is a Ray cluster address (``auto``, ``ray://host:10001``); None starts a local
-    Ray instance. Each actor holds ``worker_cpus`` CPUs and runs ``concurrency`` requests at
-    once (a local CPU model still answers one at a time).
+    ``backend`` is the driver's own instance of the same model: its description keys the
+    requests, and every actor must describe its replica identically (else the stored answers
+    would not be found), which is checked before any request is sent. ``address`` is a Ray
+    cluster address (``auto``, ``ray://host:10001``); None starts a local Ray instance. Each
+    actor holds ``worker_cpus`` CPUs (a llama.cpp replica uses as many threads) and keeps
+    ``concurrency`` requests in flight. API keys are read from each worker's own environment.
     """
     ray = _ray()
     started = time.perf_counter()
-    backend = load_model(model, options)  # only for the keys; it loads no weights until used
     keys = request_keys(backend, requests, params)
-    done = store.completed_keys()
-    pending: dict[str, Request] = {}
-    cached: set[str] = set()
-    for key, request in zip(keys, requests, strict=True):
-        if key in done:
-            cached.add(key)
-        else:
-            pending.setdefault(key, request)
+    pending, cached = split_answered(keys, requests, store.completed_keys())
     total = len(pending) + len(cached)
     todo = list(pending.values())
     chunks = [todo[i:i + chunk_size] for i in range(0, len(todo), chunk_size)]
     completed = failed = calls = 0
+    errors: list[str] = []
     bar = progress_bar(total, len(cached), progress)
     if chunks:
         if not ray.is_initialized():
             ray.init(address=address, include_dashboard=False, log_to_driver=False,
                      configure_logging=False)
+        if options.threads is None:
+            options = replace(options, threads=max(1, int(worker_cpus)))
         actor_class = ray.remote(num_cpus=worker_cpus)(ModelWorker)
         actors = [actor_class.remote(model, options) for _ in range(min(workers, len(chunks)))]
-        idle = list(actors)
-        in_flight: dict[Any, Any] = {}
         try:
-            while chunks or in_flight:
-                while idle and chunks:
+            expected = backend.describe()
+            for described in ray.get([a.describe.remote() for a in actors]):
+                if described != expected:
+                    raise BiasbenchError(f"a Ray worker's model differs from the driver's: "
+                                         f"{described} vs {expected}")
+            idle = list(actors)
+            in_flight: dict[Any, Any] = {}
+            while in_flight or (chunks and not errors):
+                while idle and chunks and not errors:
                     actor = idle.pop()
                     ref = actor.run_chunk.remote(chunks.pop(0), params, concurrency, retry)
                     in_flight[ref] = actor
                 ready, _ = ray.wait(list(in_flight), num_returns=1)
                 actor = in_flight.pop(ready[0])
-                records, chunk_calls = ray.get(ready[0])
+                records, chunk_calls, error = ray.get(ready[0])
                 store.put_many(records)  # each chunk is saved the moment it returns
                 idle.append(actor)
                 calls += chunk_calls
                 ok = sum(r.status == "ok" for r in records)
                 completed += ok
                 failed += len(records) - ok
+                if error:
+                    errors.append(error)  # stop sending; let the chunks in flight finish
                 if bar is not None:
                     bar.update(len(records))
         finally:
@@ -126,5 +142,7 @@ def run_requests_ray(model: str, options: ModelOptions, requests: Sequence[Reque
                 ray.kill(actor)
             if bar is not None:
                 bar.close()
+    if errors:
+        raise EndpointError(errors[0])
     return RunStats(total=total, cached=len(cached), completed=completed, failed=failed,
                     elapsed_s=time.perf_counter() - started, calls=calls)

@@ -10,7 +10,13 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
+from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark  # noqa: E402
+from biasbench.errors import EndpointError  # noqa: E402
+from biasbench.models.base import GenerationParams  # noqa: E402
+from biasbench.models.registry import ModelOptions  # noqa: E402
 from biasbench.pipeline import run_benchmark  # noqa: E402
+from biasbench.runner.distributed import ModelWorker  # noqa: E402
+from biasbench.runner.retry import RetryPolicy  # noqa: E402
 from biasbench.runner.store import ResponseStore  # noqa: E402
 
 LIMIT = 112
@@ -43,3 +49,26 @@ def test_ray_run_equals_local_run_and_resumes(local_ray: None, tmp_path: Path) -
     again = run_benchmark("honorific-bn", "mock:hashed-register", out=tmp_path / "ray",
                           limit=LIMIT, progress=False, ray_workers=2)
     assert (again.stats.cached, again.stats.calls) == (LIMIT, 0)
+
+
+def test_ray_run_against_an_unreachable_endpoint_fails_in_one_line(local_ray: None,
+                                                                   tmp_path: Path) -> None:
+    url = "http://127.0.0.1:9/v1"
+    with pytest.raises(EndpointError) as caught:
+        run_benchmark("honorific-bn", "openai:m", out=tmp_path / "run", limit=8, progress=False,
+                      options=ModelOptions(base_url=url), ray_workers=2,
+                      retry=RetryPolicy(base_delay_s=0.01, unreachable_attempts=2))
+    message = str(caught.value)
+    assert url in message and "\n" not in message and "Traceback" not in message
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert manifest["status"] == "interrupted" and url in manifest["error"]
+
+
+def test_a_worker_reuses_its_replica_across_chunks() -> None:
+    # A Ray actor answers many chunks with one backend: each chunk must find it usable.
+    worker = ModelWorker("mock:hashed-register", ModelOptions())
+    requests = HonorificBenchmark().requests(limit=8)
+    for _ in range(2):
+        records, calls, error = worker.run_chunk(requests, GenerationParams(), 4, None)
+        assert (len(records), calls, error) == (8, 8, None)
+        assert all(r.status == "ok" for r in records)
