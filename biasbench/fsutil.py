@@ -7,9 +7,6 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-_UMASK = os.umask(0)
-os.umask(_UMASK)
-
 
 def write_files_atomically(contents: Mapping[Path, bytes]) -> None:
     """Write several files so that none is left half-written: each goes to a temporary file in
@@ -22,7 +19,7 @@ def write_files_atomically(contents: Mapping[Path, bytes]) -> None:
             handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
                                                  suffix=".tmp")
             pending.append((temporary, path))
-            os.chmod(temporary, 0o666 & ~_UMASK)  # mkstemp makes 0600; use the usual mode
+            os.chmod(temporary, 0o644)  # mkstemp makes 0600; results are for sharing
             with os.fdopen(handle, "wb") as out:
                 out.write(data)
                 out.flush()

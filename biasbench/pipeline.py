@@ -118,6 +118,38 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
         if distributed else {"kind": "local", "concurrency": concurrency},
         "n_requests": len(requests), "n_unique_requests": len(set(keys)), "status": "running", "started_at": time.time()}
     write_json(manifest, run_dir / MANIFEST_NAME)
+    try:
+        stats, frame, label = _collect(backend, requests, keys, params, run_dir, model, options,
+                                       distributed, ray_address, ray_workers, concurrency,
+                                       retry, progress)
+        if frame.empty:
+            results = {"schema_version": 1, "benchmark": bench.name, "models": {},
+                       "signature": {**signature.model_dump(), "short": signature.short()},
+                       "note": "no successful responses to score"}
+            summary = [f"{label}: no successful responses to score"]
+        else:
+            results = bench.evaluate(frame, run_dir, {label: signature})
+            summary = bench.summary(results)
+    except BaseException as exc:
+        # Whatever stopped the run, finished responses are in the store: say why it stopped.
+        manifest.update(status="interrupted", error=str(exc) or type(exc).__name__)
+        write_json(manifest, run_dir / MANIFEST_NAME)
+        raise
+    results["run"] = {"requests": stats.total, "cached": stats.cached, "completed": stats.completed,
+                      "failed": stats.failed, "elapsed_s": round(stats.elapsed_s, 3)}
+    write_json(results, run_dir / "results.json")
+    manifest.update(status="complete" if stats.failed == 0 else "incomplete",
+                    finished_at=time.time(), counts=results["run"])
+    write_json(manifest, run_dir / MANIFEST_NAME)
+    return RunResult(run_dir, stats, results, summary)
+
+
+def _collect(backend: ModelBackend, requests: Sequence[Request], keys: Sequence[str],
+             params: Any, run_dir: Path, model: str, options: ModelOptions | None,
+             distributed: bool, ray_address: str | None, ray_workers: int | None,
+             concurrency: int, retry: RetryPolicy | None,
+             progress: bool) -> tuple[RunStats, pd.DataFrame, str]:
+    """Send what the store lacks (locally or on Ray) and read back this run's responses."""
     store = ResponseStore(run_dir / STORE_NAME)
     try:
         if distributed:
@@ -130,27 +162,6 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
             stats = run_requests_sync(backend, requests, params, store,
                                       concurrency=concurrency, progress=progress, retry=retry)
         label = model_label(backend)
-        frame = responses_frame(store, requests, keys, label)
-    except BaseException as exc:
-        # Finished responses are already in the store; say why the run stopped.
-        manifest.update(status="interrupted", error=str(exc) or type(exc).__name__,
-                        stored=store.counts())
-        write_json(manifest, run_dir / MANIFEST_NAME)
-        raise
+        return stats, responses_frame(store, requests, keys, label), label
     finally:
         store.close()
-    if frame.empty:
-        results = {"schema_version": 1, "benchmark": bench.name, "models": {},
-                   "signature": {**signature.model_dump(), "short": signature.short()},
-                   "note": "no successful responses to score"}
-        summary = [f"{label}: no successful responses to score"]
-    else:
-        results = bench.evaluate(frame, run_dir, {label: signature})
-        summary = bench.summary(results)
-    results["run"] = {"requests": stats.total, "cached": stats.cached, "completed": stats.completed,
-                      "failed": stats.failed, "elapsed_s": round(stats.elapsed_s, 3)}
-    write_json(results, run_dir / "results.json")
-    manifest.update(status="complete" if stats.failed == 0 else "incomplete",
-                    finished_at=time.time(), counts=results["run"])
-    write_json(manifest, run_dir / MANIFEST_NAME)
-    return RunResult(run_dir, stats, results, summary)

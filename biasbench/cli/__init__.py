@@ -93,12 +93,13 @@ def run(
     benchmark: Annotated[str, typer.Argument(help="honorific-bn or filbbq.")],
     model: ModelOpt = "llamacpp",
     out: Annotated[Path | None, typer.Option(help="Run folder (default runs/BENCHMARK--MODEL).")] = None,
-    limit: Annotated[int | None, typer.Option(help="Only the first N items.")] = None,
-    concurrency: Annotated[int, typer.Option(help="Requests in flight at once.")] = 8,
-    seeds: Annotated[int | None, typer.Option(help="Run every prompt under seeds 0..S-1.")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N items.")] = None,
+    concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight at once.")] = 8,
+    seeds: Annotated[int | None, typer.Option(min=1, help="Run every prompt under seeds "
+                     "0..S-1.")] = None,
     temperature: Annotated[float | None, typer.Option(help="Sampling temperature (default: the "
                            "benchmark's).")] = None,
-    max_tokens: Annotated[int | None, typer.Option(help="Generation cap.")] = None,
+    max_tokens: Annotated[int | None, typer.Option(min=1, help="Generation cap.")] = None,
     base_url: BaseUrlOpt = None,
     api: ApiOpt = "chat",
     api_key_env: KeyEnvOpt = "OPENAI_API_KEY",
@@ -114,7 +115,7 @@ def run(
     hf_task: Annotated[str, typer.Option(help="hf: auto, causal or masked.")] = "auto",
     ray_address: Annotated[str | None, typer.Option(help="Scale out on this Ray cluster "
                            "(e.g. auto or ray://head:10001).")] = None,
-    ray_workers: Annotated[int | None, typer.Option(help="Ray actors, each with its own model "
+    ray_workers: Annotated[int | None, typer.Option(min=1, help="Ray actors, each with its own model "
                            "replica or client (a local Ray instance without --ray-address).")] = None,
 ) -> None:
     """Run a benchmark against a model; rerunning the same command resumes (no repeated calls).
@@ -202,7 +203,7 @@ def annotate_export(
     out: Annotated[Path, typer.Option(help="The blind sheet for annotators (CSV).")],
     key: Annotated[Path, typer.Option(help="The hidden key (rule labels); keep it from "
                    "annotators.")],
-    n: Annotated[int, typer.Option(help="Sample size.")] = 180,
+    n: Annotated[int, typer.Option(min=1, help="Sample size.")] = 180,
     pair_share: Annotated[float, typer.Option(help="Share of the sample drawn as complete "
                           "he/she pairs.")] = 1 / 3,
     seed: Annotated[int, typer.Option(help="Seed of the draw.")] = 0,

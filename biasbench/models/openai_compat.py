@@ -21,6 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
 
+from biasbench.errors import ModelSpecError
 from biasbench.models.base import (
     EndpointUnreachableError,
     Generation,
@@ -41,6 +42,9 @@ _DEFAULT_POOL = 64
 
 def display_url(url: str) -> str:
     """``url`` without user info, query or fragment, safe to show in messages and logs."""
+    if "://" not in url:
+        # Without a scheme urlsplit reads "user:secret@host" as a path: drop any user info.
+        return url.rsplit("@", 1)[-1].split("?", 1)[0].split("#", 1)[0]
     parts = urlsplit(url)
     host = parts.hostname or ""
     if ":" in host:  # IPv6 literal
@@ -85,9 +89,10 @@ class OpenAIBackend(ModelBackend):
                  extra_body: dict[str, Any] | None = None,
                  max_connections: int | None = None) -> None:
         if api not in ("chat", "completions"):
-            raise ValueError(f"api must be 'chat' or 'completions', not {api!r}")
+            raise ModelSpecError(f"api must be 'chat' or 'completions', not {api!r}")
         if not base_url.startswith(("http://", "https://")):
-            raise ValueError(f"base URL must start with http:// or https://: {display_url(base_url)}")
+            raise ModelSpecError(
+                f"base URL must start with http:// or https://: {display_url(base_url)}")
         self.model_name = model
         self.base_url = base_url.rstrip("/")
         self.api: ApiKind = api
@@ -242,7 +247,7 @@ class OpenAIBackend(ModelBackend):
         except (ValueError, KeyError, IndexError, TypeError):
             # A 200 with an unreadable body is usually a proxy hiccup: worth another try.
             raise TransientModelError(
-                f"unreadable answer from {self.endpoint}: {raw[:200]!r}") from None
+                self._redact(f"unreadable answer from {self.endpoint}: {raw[:200]!r}")) from None
         info: dict[str, Any] = {}
         if self.api == "chat":
             message = choice.get("message") or {}

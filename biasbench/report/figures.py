@@ -25,6 +25,8 @@ from typing import Any, Final
 import matplotlib
 
 matplotlib.use("Agg")  # headless: figures are written to files, never shown
+# Labels are data (model names, templates): "$...$" in one must print as text, not math.
+matplotlib.rcParams["text.parse_math"] = False
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402

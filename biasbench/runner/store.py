@@ -119,13 +119,17 @@ class ResponseStore:
         # check_same_thread=False lets a caller hand the store to a writer thread; the store
         # itself is not meant to be used from two threads at once.
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA busy_timeout = 10000")
-        self._db.execute("PRAGMA journal_mode = WAL")
-        # NORMAL in WAL mode: a commit survives a killed process; only an OS crash or power
-        # loss can drop the last commits, never corrupt the file.
-        self._db.execute("PRAGMA synchronous = NORMAL")
-        self._db.executescript(_CREATE)
-        found = self.get_meta("schema_version")
+        try:
+            self._db.execute("PRAGMA busy_timeout = 10000")
+            self._db.execute("PRAGMA journal_mode = WAL")
+            # NORMAL in WAL mode: a commit survives a killed process; only an OS crash or power
+            # loss can drop the last commits, never corrupt the file.
+            self._db.execute("PRAGMA synchronous = NORMAL")
+            self._db.executescript(_CREATE)
+            found = self.get_meta("schema_version")
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise BiasbenchError(f"{self.path}: not a readable response store ({exc})") from None
         if found is None:
             self.set_meta("schema_version", SCHEMA_VERSION)
         elif found != SCHEMA_VERSION:

@@ -369,25 +369,24 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         description="Mock OpenAI-compatible server on 127.0.0.1 (prints its port, then serves "
                     "until SIGTERM or Ctrl-C).")
     parser.add_argument("--port", type=int, default=0, help="port to listen on; 0 picks one")
-    parser.add_argument("--latency", type=float, default=0.0, help="seconds before each answer")
-    parser.add_argument("--fail-first", type=int, default=0, help="fail the first N calls")
-    parser.add_argument("--fail-rate", type=float, default=0.0, help="fail calls at this rate")
-    parser.add_argument("--fail-status", type=_parse_failure, default=500,
-                        help="HTTP status of injected failures, or 'drop'")
-    parser.add_argument("--retry-after", type=float, default=1.0,
-                        help="Retry-After seconds sent with 429")
-    parser.add_argument("--seed", type=int, default=0, help="seed of --fail-rate draws")
+    # Options left out keep the script's value (or MockConfig's default): None = not given.
+    parser.add_argument("--latency", type=float, help="seconds before each answer (0)")
+    parser.add_argument("--fail-first", type=int, help="fail the first N calls (0)")
+    parser.add_argument("--fail-rate", type=float, help="fail calls at this rate (0)")
+    parser.add_argument("--fail-status", type=_parse_failure,
+                        help="HTTP status of injected failures, or 'drop' (500)")
+    parser.add_argument("--retry-after", type=float, help="Retry-After seconds sent with 429 (1)")
+    parser.add_argument("--seed", type=int, help="seed of --fail-rate draws (0)")
     parser.add_argument("--default", choices=("hash", "echo"), default=None)
     parser.add_argument("--script", type=Path, default=None, help="JSON script of reply rules")
     return parser.parse_args(argv)
 
 
 async def _serve(args: argparse.Namespace) -> None:
-    overrides: dict[str, Any] = {
-        "latency_s": args.latency, "fail_first": args.fail_first, "fail_rate": args.fail_rate,
-        "fail_status": args.fail_status, "retry_after_s": args.retry_after, "seed": args.seed}
-    if args.default is not None:
-        overrides["default"] = args.default
+    given = {"latency_s": args.latency, "fail_first": args.fail_first,
+             "fail_rate": args.fail_rate, "fail_status": args.fail_status,
+             "retry_after_s": args.retry_after, "seed": args.seed, "default": args.default}
+    overrides: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
     config = (MockConfig.from_script(args.script, **overrides) if args.script
               else MockConfig(**overrides))
     server = MockOpenAIServer(config)

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from biasbench.errors import ModelSpecError
 from biasbench.models.base import (
     GenerationParams,
     PermanentModelError,
@@ -97,9 +98,9 @@ def test_mode_follows_the_api(api: str, mode: str) -> None:
 
 
 def test_invalid_arguments_are_refused() -> None:
-    with pytest.raises(ValueError, match="api must be"):
+    with pytest.raises(ModelSpecError, match="api must be"):
         OpenAIBackend("m", "http://127.0.0.1:1/v1", api="responses")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="http:// or https://"):
+    with pytest.raises(ModelSpecError, match="http:// or https://"):
         OpenAIBackend("m", "localhost:8000/v1")
 
 

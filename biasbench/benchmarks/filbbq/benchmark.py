@@ -19,7 +19,6 @@ import pandas as pd
 
 from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
 from biasbench.benchmarks.bbq.parser import LETTERS, PARSER_VERSION
-from biasbench.benchmarks.bbq.plots import jitter_plot
 from biasbench.benchmarks.bbq.robust import (
     BBQResults,
     bias_profile,
@@ -186,6 +185,8 @@ class FilBBQBenchmark:
     def _write_figures(self, scored: BBQResults, profiles: dict[str, pd.DataFrame],
                        out: Path) -> None:
         """Jitter plots (the paper's Figures 1-2) for the templates in any model's profile."""
+        from biasbench.benchmarks.bbq.plots import jitter_plot  # matplotlib only when drawing
+
         out.mkdir(parents=True, exist_ok=True)
         wanted = {(r["category"], r["question_index"], "s_amb" if r["context"] == "ambiguous"
                    else "s_dis") for p in profiles.values() for r in p.to_dict("records")}
