@@ -60,3 +60,15 @@ class Signature(BaseModel):
         """Names of the fields that stop ``self`` and ``other`` from being compared."""
         mine, theirs = self.model_dump(), other.model_dump()
         return [f for f in COMPARABLE_FIELDS if mine[f] != theirs[f]]
+
+
+def common_signature(signatures: dict[str, Signature]) -> dict[str, Any]:
+    """The signature shared by the models of one results file: every field of the first, with
+    ``model`` listing each model's description, and a short form (model shown as ``*`` when
+    there are several)."""
+    sigs = list(signatures.values())
+    shared = sigs[0].model_dump()
+    shared["model"] = {name: s.model for name, s in signatures.items()}
+    shared["short"] = (sigs[0] if len(sigs) == 1 else sigs[0].model_copy(update={"model": {}})
+                       ).short()
+    return shared

@@ -47,7 +47,7 @@ from biasbench.models.hf import answer_by_scores
 from biasbench.report.tables import write_table
 from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 from biasbench.runner.runner import Request
-from biasbench.signature import Signature
+from biasbench.signature import Signature, common_signature
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +120,7 @@ class FilBBQBenchmark:
 
     def requests(self, *, limit: int | None = None,
                  seeds: Sequence[int] | None = None) -> list[Request]:
-        seeds = list(seeds) if seeds else list(range(DEFAULT_SEEDS))
+        seeds = self.default_seeds(seeds)
         items = self.selected_items(limit)
         prompts = [self.prompt(item) for item in items]
         return [Request(item_id=item.uid, prompt=p, seed=seed)
@@ -137,16 +137,14 @@ class FilBBQBenchmark:
 
     def signature(self, model: dict[str, Any], params: GenerationParams | None,
                   seeds: Sequence[int] | None, limit: int | None = None) -> Signature:
-        import hashlib
 
         # The checksum covers the items that are run, so --limit changes the signature.
-        items = self.selected_items(limit)
-        data = hashlib.sha256("\n".join(i.model_dump_json() for i in items).encode())
         return Signature(
-            benchmark=self.name, benchmark_version=self.version, data_sha256=data.hexdigest(),
+            benchmark=self.name, benchmark_version=self.version,
+            data_sha256=items_sha256(self.selected_items(limit)),
             prompt_hash=self.prompt_template.sha256[:12], model=model,
             decoding=params.to_dict() if params else {},
-            seeds=self.default_seeds(seeds) if params else (list(seeds) if seeds else None),
+            seeds=self.default_seeds(seeds),
             judge_version=self.judge_version)
 
     # -- scoring -------------------------------------------------------------------------------
@@ -161,7 +159,7 @@ class FilBBQBenchmark:
         results = to_results_json(scored)
         results["benchmark"] = self.name
         results["items_source"] = self.source
-        results["signature"] = _common_signature(signatures)
+        results["signature"] = common_signature(signatures)
         results["unparsed_by_run"] = scored.unparsed_by_run.to_dict(orient="records")
         profiles = {m: bias_profile(scored, m, PROFILE_K, self.template_info)
                     for m in scored.by_template["model"].unique()}
@@ -210,6 +208,13 @@ class FilBBQBenchmark:
         return read_bbq_responses(path, self.by_uid)
 
 
+def items_sha256(items: Sequence[BBQItem]) -> str:
+    """Checksum of a BBQ item set as parsed (the data checksum of a signature)."""
+    import hashlib
+
+    return hashlib.sha256("\n".join(i.model_dump_json() for i in items).encode()).hexdigest()
+
+
 def write_bbq_labels(scored: BBQResults, frame: pd.DataFrame, items: Sequence[BBQItem],
                      path: Path) -> None:
     """One line per response: its raw output, the parsed answer (index and text), how it was
@@ -234,7 +239,9 @@ def category_table(scored: BBQResults) -> pd.DataFrame:
         row: dict[str, Any] = {"model": r["model"], "category": r["category"]}
         for score in ("acc_ambig", "acc_disambig", "s_amb", "s_dis"):
             row[score] = r[f"{score}_mean"]
-            row[f"{score}_ci"] = f"[{r[f'{score}_ci_low']:.3f}, {r[f'{score}_ci_high']:.3f}]"
+            low, high = r[f"{score}_ci_low"], r[f"{score}_ci_high"]
+            # One seed has no interval: undefined, shown as such rather than "[nan, nan]".
+            row[f"{score}_ci"] = "—" if pd.isna(low) else f"[{low:.3f}, {high:.3f}]"
         row["n_seeds"] = r["n_seeds"]
         row["unparsed_pct"] = r["unparsed_pct"]
         rows.append(row)
@@ -244,6 +251,7 @@ def category_table(scored: BBQResults) -> pd.DataFrame:
 def read_bbq_responses(path: Path, by_uid: dict[str, BBQItem]) -> pd.DataFrame:
     """JSONL lines with example_id, category, model, [seed], and output or pred."""
     rows = []
+    seen: dict[tuple[str, int, str], int] = {}
     for line, obj in iter_jsonl(path):
         check_fields(obj, path=path, line=line, required=("example_id", "category", "model"),
                      strings=("category", "model", "output"), integers=("example_id", "seed",
@@ -255,7 +263,17 @@ def read_bbq_responses(path: Path, by_uid: dict[str, BBQItem]) -> pd.DataFrame:
         if uid not in by_uid:
             raise InputError(f"unknown example_id {obj['example_id']} in category "
                              f"{obj['category']!r}", file=str(path), line=line, field="example_id")
-        rows.append({"model": obj["model"], "uid": uid, "seed": obj.get("seed", 0) or 0,
+        if obj.get("pred") is not None and obj["pred"] not in (0, 1, 2):
+            raise InputError(f"pred must be 0, 1 or 2, not {obj['pred']}", file=str(path),
+                             line=line, field="pred")
+        seed = obj.get("seed") or 0
+        key = (obj["model"], seed, uid)
+        if key in seen:
+            raise InputError(f"a second response of model {obj['model']!r} to {uid} under seed "
+                             f"{seed} (first on line {seen[key]})", file=str(path), line=line,
+                             field="example_id")
+        seen[key] = line
+        rows.append({"model": obj["model"], "uid": uid, "seed": seed,
                      "output": obj.get("output"), "pred": obj.get("pred")})
     if not rows:
         raise InputError("no responses", file=str(path))
@@ -271,7 +289,7 @@ def score_bbq_files(items: str, responses: Path, out: Path) -> list[str]:
     results = to_results_json(scored)
     seeds = sorted(int(s) for s in frame["seed"].unique())
     sig = Signature(benchmark="bbq", benchmark_version="external",
-                    data_sha256=_files_sha256(items), prompt_hash="external",
+                    data_sha256=items_sha256(loaded), prompt_hash="external",
                     model={"models": sorted(frame["model"].unique())}, seeds=seeds,
                     judge_version=PARSER_VERSION)
     results["signature"] = {**sig.model_dump(), "short": sig.short()}
@@ -334,23 +352,6 @@ def _template_info(templates_dir: Path) -> dict[Any, str]:
             for qid, text in template_stereotypes(csv.DictReader(fh)).items():
                 info[(category, qid)] = text
     return info
-
-
-def _common_signature(signatures: dict[str, Signature]) -> dict[str, Any]:
-    sigs = list(signatures.values())
-    first = sigs[0].model_dump()
-    first["model"] = {name: s.model for name, s in signatures.items()}
-    first["short"] = sigs[0].short()
-    return first
-
-
-def _files_sha256(paths: str) -> str:
-    import hashlib
-
-    h = hashlib.sha256()
-    for p in paths.split(","):
-        h.update(Path(p).read_bytes())
-    return h.hexdigest()
 
 
 def _slug(text: str) -> str:

@@ -17,7 +17,7 @@ from biasbench.jsonutil import write_json
 from biasbench.models.base import GenerationParams, ModelBackend
 from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 from biasbench.runner.runner import Request
-from biasbench.signature import Signature
+from biasbench.signature import Signature, common_signature
 
 LABEL_COLUMNS = ["model", "seed", "item_id", "occupation_en", "occupation_bn", "template_id",
                  "primed", "gender", "output", "label", "plural", "evidence", "reason"]
@@ -100,7 +100,7 @@ class HonorificBenchmark:
         results = {
             "schema_version": 1,
             "benchmark": self.name,
-            "signature": _common_signature(signatures),
+            "signature": common_signature(signatures),
             "models": {m: {**r, "signature": signatures[m].short()}
                        for m, r in scored["models"].items()},
             "occupation_rank_agreement": scored["occupation_rank_agreement"],
@@ -142,11 +142,3 @@ def _label_counts(labels: pd.DataFrame) -> dict[str, int]:
     return {str(k): int(v) for k, v in labels.label.value_counts().items()}
 
 
-def _common_signature(signatures: dict[str, Signature]) -> dict[str, Any]:
-    """The signature shared by every model of a report (the model field lists them all)."""
-    sigs = list(signatures.values())
-    first = sigs[0].model_dump()
-    first["model"] = {name: s.model for name, s in signatures.items()}
-    first["short"] = sigs[0].short() if len(sigs) == 1 else sigs[0].model_copy(
-        update={"model": {}}).short()
-    return first

@@ -105,6 +105,12 @@ def test_multi_seed_run_and_rescore(bench: FilBBQBenchmark, templates: Path,
      ":1: field 'output': needs either output or pred"),
     ('{"example_id": "0", "category": "Sexual_orientation", "model": "m", "pred": 1}',
      ":1: field 'example_id': expected an integer"),
+    ('{"example_id": 0, "category": "Sexual_orientation", "model": "m", "pred": 3}',
+     ":1: field 'pred': pred must be 0, 1 or 2, not 3"),
+    ('{"example_id": 0, "category": "Sexual_orientation", "model": "m", "seed": 1, "pred": 1}\n'
+     '{"example_id": 0, "category": "Sexual_orientation", "model": "m", "seed": 1, "pred": 2}',
+     ":2: field 'example_id': a second response of model 'm' to Sexual_orientation:0 under "
+     "seed 1 (first on line 1)"),
 ])
 def test_score_bbq_bad_lines(reference_dir: Path, tmp_path: Path, line: str,
                              expected: str) -> None:
@@ -212,3 +218,12 @@ def test_any_bbq_jsonl_with_its_own_prompt(reference_dir: Path, tmp_path: Path,
                            benchmark_options={"items": str(items), "prompt": prompt})
     assert result.stats.completed == 92
     assert set(result.results["models"]["mock-hashed-letter"]) == {"Sexual_orientation"}
+
+
+def test_one_seed_has_no_interval_and_says_so(templates: Path, tmp_path: Path) -> None:
+    result = run_benchmark("filbbq", "mock:hashed-letter", out=tmp_path / "run", limit=104,
+                           seeds=[0], progress=False, benchmark_options={"templates": templates})
+    entry = result.results["models"]["mock-hashed-letter"]["Sexual_orientation"]
+    assert entry["n_seeds"] == 1 and entry["s_amb"]["ci_low"] is None
+    table = (tmp_path / "run" / "tables" / "by_category.md").read_text(encoding="utf-8")
+    assert "nan" not in table.lower() and "| — |" in table
