@@ -199,7 +199,8 @@ class FilBBQBenchmark:
             for cat, r in cats.items():
                 lines.append(
                     f"{model} / {cat}: s_AMB {_fmt(r['s_amb'])}, s_DIS {_fmt(r['s_dis'])}, "
-                    f"acc ambig {_fmt(r['acc_ambig'])}, acc disambig {_fmt(r['acc_disambig'])} "
+                    f"acc ambig {_fmt(r['acc_ambig'], '')}, "
+                    f"acc disambig {_fmt(r['acc_disambig'], '')} "
                     f"({r['n_seeds']} seeds, unparsed {r['unparsed_pct']:.1f}%)")
         return lines
 
@@ -358,9 +359,11 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", str(text)).strip("_")
 
 
-def _fmt(stat: dict[str, Any]) -> str:
+def _fmt(stat: dict[str, Any], sign: str = "+") -> str:
+    """Mean [95% interval]; bias scores carry their sign, accuracies do not."""
     if stat["mean"] is None:
         return "undefined"
     if stat["ci_low"] is None:
-        return f"{stat['mean']:+.3f}"
-    return f"{stat['mean']:+.3f} [{stat['ci_low']:+.3f}, {stat['ci_high']:+.3f}]"
+        return f"{stat['mean']:{sign}.3f}"
+    return (f"{stat['mean']:{sign}.3f} [{stat['ci_low']:{sign}.3f}, "
+            f"{stat['ci_high']:{sign}.3f}]")
