@@ -31,6 +31,7 @@ from biasbench.models.registry import DEFAULT_MODEL, ModelOptions, load_model
 from biasbench.runner.retry import RetryPolicy
 from biasbench.runner.runner import Request, RunStats, request_keys, run_requests_sync
 from biasbench.runner.store import ResponseStore
+from biasbench.textutil import slug
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +46,7 @@ def model_label(backend: ModelBackend) -> str:
 
 def default_run_dir(benchmark: str, backend: ModelBackend, root: Path = Path("runs")) -> Path:
     """A deterministic folder per (benchmark, model), so rerunning the same command resumes."""
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", model_label(backend)).strip("_")
-    return root / f"{benchmark}--{slug}"
+    return root / f"{benchmark}--{slug(model_label(backend))}"
 
 
 @dataclass
@@ -67,7 +67,7 @@ def responses_frame(store: ResponseStore, requests: Sequence[Request], keys: Seq
 
     Joined through each request's key, so two items whose prompts coincide each get the answer.
     """
-    outputs = {rec.key: rec.output for rec in store.iter_records(status="ok")}
+    outputs = store.outputs()
     rows = [{"model": model, "item_id": r.item_id, "seed": r.seed, "output": outputs[k]}
             for r, k in zip(requests, keys, strict=True) if k in outputs]
     return pd.DataFrame(rows, columns=["model", "item_id", "seed", "output"])

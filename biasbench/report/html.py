@@ -51,6 +51,7 @@ from biasbench.report.loader import (
     load_runs,
 )
 from biasbench.report.tables import write_table
+from biasbench.textutil import slug
 
 REPORT_NAME: Final = "report.html"
 MAX_DRILLDOWN_ROWS: Final = 60_000
@@ -684,7 +685,7 @@ def bbq_section(group: RunGroup, out: Path, section: Section) -> None:
             output.figure(
                 lambda c=category, t=template, s=score: figs.template_jitter_figure(
                     per_seed, c, t, s, models),
-                f"jitter_{_slug(category)}_{_slug(template)}_{score}",
+                f"jitter_{slug(category)}_{slug(template)}_{score}",
                 f"{category} / {template}: per-seed {SCORE_NAMES[score]}",
                 "One point per seed, jittered vertically; the bar marks the mean across seeds "
                 "(the FilBBQ paper's Figures 1-2).")
@@ -717,10 +718,6 @@ def bbq_section(group: RunGroup, out: Path, section: Section) -> None:
                note=" ".join(filter(None, [
                    "Every answer with its raw output, the parsed option and the evidence the "
                    "parser used; open Details for the exact prompt.", note])))
-
-
-def _slug(text: str) -> str:
-    return "".join(c if c.isalnum() or c in "._-" else "_" for c in str(text)).strip("_")
 
 
 # --------------------------------------------------------------------------- page

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import logging
-import re
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -48,6 +47,7 @@ from biasbench.report.tables import write_table
 from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 from biasbench.runner.runner import Request
 from biasbench.signature import Signature, common_signature
+from biasbench.textutil import slug
 
 log = logging.getLogger(__name__)
 
@@ -178,7 +178,7 @@ class FilBBQBenchmark:
         scored.unparsed_by_template.to_csv(out / "unparsed_by_template.csv", index=False)
         write_table(category_table(scored), out / "by_category")
         for model, profile in profiles.items():
-            write_table(profile, out / f"bias_profile_{_slug(model)}")
+            write_table(profile, out / f"bias_profile_{slug(model)}")
 
     def _write_figures(self, scored: BBQResults, profiles: dict[str, pd.DataFrame],
                        out: Path) -> None:
@@ -190,7 +190,7 @@ class FilBBQBenchmark:
                    else "s_dis") for p in profiles.values() for r in p.to_dict("records")}
         for category, template, score in sorted(wanted):
             jitter_plot(scored.per_seed, template, score,  # type: ignore[arg-type]
-                        out / f"jitter_{_slug(category)}_{_slug(template)}_{score}.png",
+                        out / f"jitter_{slug(category)}_{slug(template)}_{score}.png",
                         category=category)
 
     def summary(self, results: dict[str, Any]) -> list[str]:
@@ -353,10 +353,6 @@ def _template_info(templates_dir: Path) -> dict[Any, str]:
             for qid, text in template_stereotypes(csv.DictReader(fh)).items():
                 info[(category, qid)] = text
     return info
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", str(text)).strip("_")
 
 
 def _fmt(stat: dict[str, Any], sign: str = "+") -> str:
