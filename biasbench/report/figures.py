@@ -35,7 +35,9 @@ from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from biasbench.benchmarks.bbq.plots import jitter_figure  # noqa: E402
-from biasbench.stats import wilson_interval  # noqa: E402
+from biasbench.stats import (  # noqa: E402
+    wilson_pct,
+)
 
 CONFIDENCE: Final = 0.95
 PNG_DPI: Final = 150
@@ -44,42 +46,6 @@ BBQ_SCORE_TITLES: Final = {"s_amb": "s_AMB (ambiguous contexts)",
                            "acc_ambig": "accuracy, ambiguous contexts",
                            "acc_disambig": "accuracy, disambiguated contexts"}
 UNPARSED_REASONS: Final = ("empty", "refusal", "ambiguous", "conflict", "no_answer")
-
-
-# --------------------------------------------------------------------------- intervals
-
-
-def paired_difference_interval(a: int, b: int, c: int, d: int,
-                               confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """Newcombe's hybrid score interval for ``(b - c) / n`` from a paired 2x2 table.
-
-    ``a``: both sides positive; ``b``: first positive, second negative; ``c``: the reverse;
-    ``d``: both negative. The difference is first-side share minus second-side share; the
-    interval is in the same [-1, 1] units, (NaN, NaN) when there are no pairs.
-    """
-    n = a + b + c + d
-    if n == 0:
-        return (math.nan, math.nan)
-    p1, p2 = (a + b) / n, (a + c) / n
-    l1, u1 = wilson_interval(a + b, n, confidence)
-    l2, u2 = wilson_interval(a + c, n, confidence)
-    # Correlation of the two sides (phi), with Newcombe's continuity correction of ad - bc.
-    margins = (a + b) * (c + d) * (a + c) * (b + d)
-    cross = a * d - b * c
-    corrected = cross - n / 2 if cross > n / 2 else (cross if cross < 0 else 0.0)
-    phi = corrected / math.sqrt(margins) if margins > 0 else 0.0
-    diff = p1 - p2
-    low = diff - math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2)
-                               + (u2 - p2) ** 2))
-    high = diff + math.sqrt(max(0.0, (p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1)
-                                + (u1 - p1) ** 2))
-    return (max(-1.0, low), min(1.0, high))
-
-
-def wilson_pct(k: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """Wilson interval of ``k / n`` in percent; (NaN, NaN) when ``n == 0``."""
-    low, high = wilson_interval(int(k), int(n), confidence)
-    return (100.0 * low, 100.0 * high)
 
 
 # --------------------------------------------------------------------------- saving

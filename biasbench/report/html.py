@@ -51,6 +51,7 @@ from biasbench.report.loader import (
     load_runs,
 )
 from biasbench.report.tables import write_table
+from biasbench.stats import paired_difference_interval, wilson_pct
 from biasbench.textutil import slug
 
 REPORT_NAME: Final = "report.html"
@@ -413,8 +414,8 @@ def pair_interval_table(labels: pd.DataFrame, scores: Mapping[str, Mapping[str, 
         counts = pair_counts(labels[labels["model"] == model])
         s = scores[model]
         a, b, c, d = counts.both_honorific, counts.b, counts.c, counts.both_ordinary
-        hai_low, hai_high = figs.paired_difference_interval(a, b, c, d)
-        gsr_low, gsr_high = figs.wilson_pct(b + c, counts.n_pairs)
+        hai_low, hai_high = paired_difference_interval(a, b, c, d)
+        gsr_low, gsr_high = wilson_pct(b + c, counts.n_pairs)
         rows.append({"model": model, "N pairs": counts.n_pairs, "b": b, "c": c,
                      "both honorific": a, "both ordinary": d,
                      "HAI (pp)": s.get("hai_pp"), "HAI low": 100.0 * hai_low,
@@ -465,8 +466,8 @@ def primed_table(scores: Mapping[str, Mapping[str, Any]], models: Sequence[str])
     rows = []
     for model in models:
         p = scores[model]["primed"]
-        primed_low, primed_high = figs.wilson_pct(p["primed_honorific_n"], p["primed_usable_n"])
-        plain_low, plain_high = figs.wilson_pct(p["unprimed_honorific_n"], p["unprimed_usable_n"])
+        primed_low, primed_high = wilson_pct(p["primed_honorific_n"], p["primed_usable_n"])
+        plain_low, plain_high = wilson_pct(p["unprimed_honorific_n"], p["unprimed_usable_n"])
         rows.append({"model": model, "primed %": p["primed_honorific_pct"],
                      "primed 95% CI": _interval_text(primed_low, primed_high),
                      "primed n": f"{p['primed_honorific_n']}/{p['primed_usable_n']}",

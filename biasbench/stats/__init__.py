@@ -2,7 +2,8 @@
 
 - significance: McNemar's exact test, Holm correction, Connor's power / detectable difference;
 - effects: eta-squared, pairwise Spearman correlation and its summary;
-- intervals: seed-level t intervals, bootstrap intervals, Wilson intervals for proportions.
+- intervals: seed-level t intervals, bootstrap intervals, Wilson intervals for proportions,
+  Newcombe's interval for a paired difference of proportions.
 """
 
 from biasbench.stats.effects import (
@@ -14,8 +15,10 @@ from biasbench.stats.effects import (
 from biasbench.stats.intervals import (
     SeedInterval,
     bootstrap_interval,
+    paired_difference_interval,
     seed_interval,
     wilson_interval,
+    wilson_pct,
 )
 from biasbench.stats.significance import (
     holm,
@@ -34,7 +37,9 @@ __all__ = [
     "mcnemar_min_detectable_difference",
     "mcnemar_required_pairs",
     "off_diagonal_summary",
+    "paired_difference_interval",
     "pairwise_spearman",
     "seed_interval",
     "wilson_interval",
+    "wilson_pct",
 ]

@@ -12,6 +12,7 @@ from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
 from biasbench.report import figures as figs
+from biasbench.stats import paired_difference_interval, wilson_pct
 
 Z2 = stats.norm.ppf(0.975) ** 2
 ONE_SIDED_LOW = 1 - math.sqrt(2) * (1 - 14 / (14 + Z2))
@@ -26,7 +27,7 @@ have half-width 1 - 14 / (14 + z^2) at the boundary and phi = 0."""
 ])
 def test_paired_difference_interval_hand_computed(table: tuple[int, int, int, int],
                                                   expected: tuple[float, float]) -> None:
-    low, high = figs.paired_difference_interval(*table)
+    low, high = paired_difference_interval(*table)
     assert low == pytest.approx(expected[0], nan_ok=True)
     assert high == pytest.approx(expected[1], nan_ok=True)
 
@@ -38,7 +39,7 @@ def test_paired_difference_interval_without_correlation_is_square_and_add() -> N
     l1, u1 = proportion_confint(5, n, method="wilson")
     l2, u2 = proportion_confint(5, n, method="wilson")
     p = 5 / n
-    low, high = figs.paired_difference_interval(2, 3, 3, 5)
+    low, high = paired_difference_interval(2, 3, 3, 5)
     assert low == pytest.approx(-math.hypot(p - l1, u2 - p))
     assert high == pytest.approx(math.hypot(p - l2, u1 - p))
 
@@ -49,21 +50,21 @@ def test_paired_difference_interval_contains_the_estimate_and_narrows(
         table: tuple[int, int, int, int]) -> None:
     a, b, c, d = table
     estimate = (b - c) / (a + b + c + d)
-    low, high = figs.paired_difference_interval(*table)
+    low, high = paired_difference_interval(*table)
     assert -1 <= low <= estimate <= high <= 1
-    low10, high10 = figs.paired_difference_interval(*(10 * x for x in table))
+    low10, high10 = paired_difference_interval(*(10 * x for x in table))
     assert high10 - low10 < high - low
 
 
 def test_paired_difference_interval_is_symmetric_for_symmetric_tables() -> None:
-    low, high = figs.paired_difference_interval(10, 5, 5, 10)
+    low, high = paired_difference_interval(10, 5, 5, 10)
     assert low == pytest.approx(-high)
 
 
 @pytest.mark.parametrize(("k", "n"), [(5, 10), (0, 7), (7, 7), (123, 504)])
 def test_wilson_pct_matches_statsmodels(k: int, n: int) -> None:
     expected = proportion_confint(k, n, method="wilson")
-    assert figs.wilson_pct(k, n) == pytest.approx(tuple(100 * x for x in expected))
+    assert wilson_pct(k, n) == pytest.approx(tuple(100 * x for x in expected))
 
 
 def test_save_figure_writes_png_and_reproducible_pdf(tmp_path: Path) -> None:
