@@ -79,28 +79,9 @@ class BBQResults:
 
 # ----------------------------------------------------------------------------- intervals
 
-def _seed_interval(values: Iterable[float], confidence: float = CONFIDENCE,
-                   ) -> tuple[float, float, float, float]:
-    """(mean, sd, ci_low, ci_high) of per-seed values: a t-interval, NaN values left out.
-
-    sd uses ddof=1; with fewer than two defined values sd and the interval are NaN.
-    """
-    array = np.asarray(list(values), dtype=float)
-    array = array[~np.isnan(array)]
-    n = array.size
-    if n == 0:
-        return (math.nan,) * 4
-    mean = float(array.mean())
-    if n < 2:
-        return mean, math.nan, math.nan, math.nan
-    sd = float(array.std(ddof=1))
-    half = float(stats.t.ppf(0.5 + confidence / 2, n - 1)) * sd / math.sqrt(n)
-    return mean, sd, mean - half, mean + half
-
-
 def _interval_columns(per_seed: pd.DataFrame, by: list[str], score: str,
                       confidence: float) -> pd.DataFrame:
-    """Vectorised :func:`_seed_interval` of ``score`` for every ``by`` group."""
+    """Vectorised :func:`biasbench.stats.seed_interval` of ``score`` for every ``by`` group."""
     grouped = per_seed.groupby(by, sort=True)[score]
     mean, sd, n = grouped.mean(), grouped.std(ddof=1), grouped.count()
     dof = (n - 1).where(n >= 2)

@@ -18,7 +18,6 @@ from biasbench.benchmarks.bbq.robust import (
     BBQResults,
     SyntheticModel,
     _interval_columns,
-    _seed_interval,
     bias_profile,
     parse_responses,
     score_responses,
@@ -28,6 +27,7 @@ from biasbench.benchmarks.bbq.robust import (
 )
 from biasbench.benchmarks.bbq.scores import target_index
 from biasbench.errors import InputError
+from biasbench.stats import seed_interval
 
 T_975_DF2 = 4.302652729911275  # scipy.stats.t.ppf(0.975, 2)
 T_975_DF1 = 12.706204736174705
@@ -57,8 +57,8 @@ def _nan_equal(a: float, b: float) -> bool:
     ([math.nan, math.nan], (math.nan,) * 4),
     ([], (math.nan,) * 4),
 ])
-def test_seed_interval(values: list[float], expected: tuple[float, ...]) -> None:
-    got = _seed_interval(values)
+def testseed_interval(values: list[float], expected: tuple[float, ...]) -> None:
+    got = tuple(seed_interval(values))
     assert all(_nan_equal(g, e) for g, e in zip(got, expected, strict=True)), got
 
 
@@ -192,7 +192,7 @@ def test_vectorised_intervals_match_helper(synthetic_results: tuple[pd.DataFrame
     table = _interval_columns(results.per_seed, ["model", "category", "question_index"],
                               "s_amb", 0.95)
     for key, group in list(results.per_seed.groupby(["model", "category", "question_index"]))[:10]:
-        expected = _seed_interval(group["s_amb"])
+        expected = seed_interval(group["s_amb"])
         got = table.loc[key, ["s_amb_mean", "s_amb_sd", "s_amb_ci_low", "s_amb_ci_high"]]
         assert all(_nan_equal(float(g), e) for g, e in zip(got, expected, strict=True))
 
