@@ -77,7 +77,7 @@ class HonorificBenchmark:
             output = rec.output if isinstance(rec.output, str) else ""
             key = (output, item.gender)
             if key not in cache:
-                cache[key] = classify_register(output, condition=item.gender)
+                cache[key] = classify_register(output, condition=item.gender).to_dict()
             lab = cache[key]
             seed = getattr(rec, "seed", None)
             rows.append({
@@ -85,8 +85,8 @@ class HonorificBenchmark:
                 "item_id": item.item_id, "occupation_en": item.occupation_en,
                 "occupation_bn": item.occupation_bn, "template_id": item.template_id,
                 "primed": item.primed, "gender": item.gender, "output": output,
-                "label": lab.label.value, "plural": lab.plural,
-                "evidence": [e.__dict__ for e in lab.evidence], "reason": lab.reason})
+                "label": lab["label"], "plural": lab["plural"], "evidence": lab["evidence"],
+                "reason": lab["reason"]})
         return pd.DataFrame(rows, columns=LABEL_COLUMNS)
 
     # -- scoring -------------------------------------------------------------------------------
