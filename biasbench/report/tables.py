@@ -8,6 +8,8 @@ from typing import Any
 
 import pandas as pd
 
+from biasbench.fsutil import write_files_atomically
+
 # pandas' to_markdown/to_latex need optional packages (tabulate, jinja2); these tables are
 # small and fixed, so they are rendered here without extra dependencies.
 
@@ -59,7 +61,7 @@ def write_table(table: pd.DataFrame, stem: Path, decimals: int = 3) -> list[Path
     stem.parent.mkdir(parents=True, exist_ok=True)
     shown = table.apply(lambda col: col.map(lambda v: _display(v, decimals)))
     paths = [stem.with_suffix(".csv"), stem.with_suffix(".md"), stem.with_suffix(".tex")]
-    table.to_csv(paths[0], index=False)
-    paths[1].write_text(to_markdown(shown), encoding="utf-8")
-    paths[2].write_text(to_latex(shown), encoding="utf-8")
+    write_files_atomically({paths[0]: table.to_csv(index=False).encode("utf-8"),
+                            paths[1]: to_markdown(shown).encode("utf-8"),
+                            paths[2]: to_latex(shown).encode("utf-8")})
     return paths

@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from biasbench.fsutil import write_text_atomically
 from biasbench.report.tables import to_latex, to_markdown
 
 TABLE4_COLUMNS = ("Model", "HAI", "GSR", "p (Holm)", "eta2 gender", "spread", "eta2 occupation",
@@ -138,7 +139,7 @@ def write_tables(results: Mapping[str, Any], occupation_rates_df: pd.DataFrame,
     written = []
     for name, text in contents.items():
         path = out / name
-        path.write_text(text, encoding="utf-8")
+        write_text_atomically(path, text)
         written.append(path)
     return written
 
