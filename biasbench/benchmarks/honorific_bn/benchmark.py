@@ -11,6 +11,7 @@ import pandas as pd
 from biasbench.benchmarks.honorific_bn.classifier import JUDGE_VERSION, classify_register
 from biasbench.benchmarks.honorific_bn.items import Definition, HonorificItem, load_definition
 from biasbench.benchmarks.honorific_bn.metrics import occupation_rates, score_models
+from biasbench.benchmarks.honorific_bn.results import validate_model_scores
 from biasbench.benchmarks.honorific_bn.tables import summary_lines, write_tables
 from biasbench.errors import InputError
 from biasbench.jsonutil import write_json
@@ -107,6 +108,7 @@ class HonorificBenchmark:
             "label_counts": {m: _label_counts(labels[labels.model == m])
                              for m in labels.model.unique()},
         }
+        validate_model_scores(results["models"])
         write_json(results, out_dir / "results.json")
         write_tables(results, occupation_rates(labels), out_dir / "tables")
         return results
