@@ -18,6 +18,7 @@ import pandas as pd
 
 from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
 from biasbench.benchmarks.bbq.parser import LETTERS, PARSER_VERSION
+from biasbench.benchmarks.bbq.results import validate_models
 from biasbench.benchmarks.bbq.robust import (
     BBQResults,
     bias_profile,
@@ -164,6 +165,7 @@ class FilBBQBenchmark:
         profiles = {m: bias_profile(scored, m, PROFILE_K, self.template_info)
                     for m in scored.by_template["model"].unique()}
         results["bias_profiles"] = {m: p.to_dict(orient="records") for m, p in profiles.items()}
+        validate_models(results["models"])
         write_json(results, out_dir / "results.json")
         self._write_tables(scored, profiles, out_dir / "tables")
         self._write_figures(scored, profiles, out_dir / "figures")
@@ -294,6 +296,7 @@ def score_bbq_files(items: str, responses: Path, out: Path) -> list[str]:
                     model={"models": sorted(frame["model"].unique())}, seeds=seeds,
                     judge_version=PARSER_VERSION)
     results["signature"] = {**sig.model_dump(), "short": sig.short()}
+    validate_models(results["models"])
     write_json(results, out / "results.json")
     write_bbq_labels(scored, frame, loaded, out / "labels.jsonl")
     scored.per_seed.to_csv(out / "per_template_per_seed.csv", index=False)
