@@ -156,3 +156,10 @@ def test_annotation_round_trip(tmp_path: Path) -> None:
     # The rule is compared with the 38 consensus labels, all of which it matches.
     assert report["reference"] == "annotator consensus"
     assert (report["n_compared"], report["rule_agree"], report["rule_kappa"]) == (38, 38, 1.0)
+
+
+def test_version() -> None:
+    import biasbench as package
+
+    proc = biasbench("--version")
+    assert proc.returncode == 0 and proc.stdout.strip() == f"biasbench {package.__version__}"

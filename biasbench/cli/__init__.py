@@ -26,6 +26,22 @@ app.add_typer(score_app, name="score")
 app.add_typer(annotate_app, name="annotate")
 app.add_typer(plot_app, name="plot")
 
+def _version(value: bool) -> None:
+    if value:
+        from biasbench import __version__
+
+        typer.echo(f"biasbench {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main_options(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Measure social bias of language models beyond English."""
+
+
 EXIT_USAGE = 2
 EXIT_INCOMPLETE = 3
 
