@@ -272,11 +272,7 @@ def honorific_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None]:
 
     by_id = HonorificBenchmark().by_id
     parts = []
-    for index, run in enumerate(group.runs):
-        labels = run.labels
-        if labels is None:
-            continue
-        labels = group.rename(index, labels)
+    for index, labels in group.labelled_runs():
         seeds = labels["seed"] if "seed" in labels else pd.Series([None] * len(labels))
         parts.append(pd.DataFrame({
             **_row_keys(index, labels["item_id"], seeds),
@@ -351,11 +347,7 @@ def honorific_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None]:
 def bbq_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None] | None:
     """Every parsed answer with its raw output, evidence and prompt (None without labels)."""
     parts = []
-    for index, run in enumerate(group.runs):
-        labels = run.labels
-        if labels is None:
-            continue
-        labels = group.rename(index, labels)
+    for index, labels in group.labelled_runs():
 
         def letter(value: Any) -> str:
             if _is_undefined(value) or not 0 <= int(value) < len(LETTERS):

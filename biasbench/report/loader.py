@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -292,6 +292,13 @@ class RunGroup:
         out["model"] = out["model"].astype(str).map(
             lambda m: self.model_names.get((index, m), m))
         return out
+
+    def labelled_runs(self) -> Iterator[tuple[int, pd.DataFrame]]:
+        """(run index, labels with report model names) of every run that has labels."""
+        for index, run in enumerate(self.runs):
+            labels = run.labels
+            if labels is not None:
+                yield index, self.rename(index, labels)
 
     def concat(self, getter: str) -> pd.DataFrame | None:
         """The named table of every run (``labels`` or a CSV name), renamed and concatenated."""
