@@ -1,6 +1,7 @@
 """Statistics shared by the benchmarks: small pure functions over counts and arrays.
 
-- significance: McNemar's exact test, Holm correction, Connor's power / detectable difference;
+- significance: McNemar's exact test and its item-clustered (sign-flip) form, Holm correction,
+  Connor's power / detectable difference (with a design effect for clustered pairs);
 - effects: eta-squared, pairwise Spearman correlation and its summary;
 - intervals: seed-level t intervals, bootstrap intervals, Wilson intervals for proportions,
   Newcombe's interval for a paired difference of proportions.
@@ -21,25 +22,33 @@ from biasbench.stats.intervals import (
     wilson_pct,
 )
 from biasbench.stats.significance import (
+    DetectableDifference,
+    design_effect,
     holm,
     mcnemar_exact,
     mcnemar_min_detectable_difference,
     mcnemar_required_pairs,
+    min_detectable_difference,
+    sign_flip_test,
 )
 
 __all__ = [
     "CorrelationSummary",
+    "DetectableDifference",
     "SeedInterval",
     "bootstrap_interval",
+    "design_effect",
     "eta_squared",
     "holm",
     "mcnemar_exact",
     "mcnemar_min_detectable_difference",
     "mcnemar_required_pairs",
+    "min_detectable_difference",
     "off_diagonal_summary",
     "paired_difference_interval",
     "pairwise_spearman",
     "seed_interval",
+    "sign_flip_test",
     "wilson_interval",
     "wilson_pct",
 ]
