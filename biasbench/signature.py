@@ -36,6 +36,8 @@ class Signature(BaseModel):
     """Decoding parameters (temperature, max tokens, top_p, stop)."""
     seeds: list[int] | None = None
     """Seeds each prompt was run under; None for a single unseeded run."""
+    limit: int | None = None
+    """``--limit N``: only the first N items were run (a partial run); None for all of them."""
     judge_version: str
     package_version: str = biasbench.__version__
     schema_version: int = SCHEMA_VERSION
