@@ -34,12 +34,19 @@ import pandas as pd
 import biasbench
 from biasbench.benchmarks.honorific_bn.metrics import (
     HONORIFIC,
+    MIN_USABLE_ITEMS,
     ORDINARY,
+    item_differences,
     occupation_rates,
     pair_counts,
     score_models,
 )
-from biasbench.benchmarks.honorific_bn.tables import table4, they_table
+from biasbench.benchmarks.honorific_bn.tables import (
+    TABLE4_NOTE,
+    caveats,
+    table4,
+    they_table,
+)
 from biasbench.fsutil import write_text_atomically
 from biasbench.report import figures as figs
 from biasbench.report.loader import (
@@ -51,7 +58,12 @@ from biasbench.report.loader import (
     load_runs,
 )
 from biasbench.report.tables import write_table
-from biasbench.stats import paired_difference_interval, wilson_pct
+from biasbench.stats import (
+    paired_difference_interval,
+    proportion_design_effect,
+    wilson_interval,
+    wilson_pct,
+)
 from biasbench.textutil import slug
 
 REPORT_NAME: Final = "report.html"
@@ -400,24 +412,38 @@ def bbq_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None] | None:
 
 def pair_interval_table(labels: pd.DataFrame, scores: Mapping[str, Mapping[str, Any]],
                         models: Sequence[str]) -> pd.DataFrame:
-    """Per model: pair counts, HAI with Newcombe's paired interval, GSR with Wilson's, p-values."""
+    """Per model: pair counts, HAI with Newcombe's paired interval, GSR with Wilson's, p-values.
+
+    With several seeds the intervals use effective counts (each count divided by its design
+    effect: HAI's from the sign-flip variance, GSR's Kish's for a clustered proportion), so
+    that repeating items under more seeds does not narrow them; with one seed both are 1.
+    """
     rows = []
     for model in models:
-        counts = pair_counts(labels[labels["model"] == model])
+        rows_of_model = labels[labels["model"] == model]
+        counts = pair_counts(rows_of_model)
         s = scores[model]
         a, b, c, d = counts.both_honorific, counts.b, counts.c, counts.both_ordinary
-        hai_low, hai_high = paired_difference_interval(a, b, c, d)
-        gsr_low, gsr_high = wilson_pct(b + c, counts.n_pairs)
-        rows.append({"model": model, "N pairs": counts.n_pairs, "b": b, "c": c,
+        deff = float(s.get("design_effect") or 1.0)
+        items = item_differences(rows_of_model)
+        gsr_deff = proportion_design_effect(items["discordant"], items["n"])
+        hai_low, hai_high = paired_difference_interval(a / deff, b / deff, c / deff, d / deff)
+        gsr_low, gsr_high = (wilson_interval((b + c) / gsr_deff, counts.n_pairs / gsr_deff)
+                             if counts.n_pairs else (math.nan, math.nan))
+        per_seed = s.get("hai_by_seed") or {}
+        rows.append({"model": model, "N pairs": counts.n_pairs,
+                     "effective pairs": s.get("n_pairs_effective"), "b": b, "c": c,
                      "both honorific": a, "both ordinary": d,
                      "HAI (pp)": s.get("hai_pp"), "HAI low": 100.0 * hai_low,
                      "HAI high": 100.0 * hai_high, "GSR (%)": s.get("gsr_pct"),
-                     "GSR low": gsr_low, "GSR high": gsr_high, "p exact": s.get("p_exact"),
-                     "p (Holm)": s.get("p_holm"),
-                     "detectable |HAI| (pp)": s.get("min_detectable_hai_pp")})
+                     "GSR low": 100.0 * gsr_low, "GSR high": 100.0 * gsr_high,
+                     "p exact": s.get("p_exact"), "p (Holm)": s.get("p_holm"),
+                     "detectable |HAI| (pp)": s.get("min_detectable_hai_pp"),
+                     "seeds": per_seed.get("n_seeds"), "HAI per-seed SD (pp)": per_seed.get("sd")})
     table = pd.DataFrame(rows)
-    return table.astype({c: float for c in ("HAI (pp)", "GSR (%)", "p exact", "p (Holm)",
-                                            "detectable |HAI| (pp)")})
+    return table.astype({c: float for c in ("effective pairs", "HAI (pp)", "GSR (%)", "p exact",
+                                            "p (Holm)", "detectable |HAI| (pp)",
+                                            "HAI per-seed SD (pp)")})
 
 
 def occupation_table(rates: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
@@ -430,8 +456,9 @@ def occupation_table(rates: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame
         rows = rates[rates["model"] == model].set_index("occupation_en").reindex(order)
         table[f"{model} %"] = rows["honorific_pct"].to_numpy(float)
         table[f"{model} honorific/usable"] = [
-            "—" if _is_undefined(n) else f"{int(k)}/{int(n)}"
-            for k, n in zip(rows["n_honorific"], rows["n_usable"], strict=True)]
+            "—" if _is_undefined(n) else f"{int(k)}/{int(n)}" + (" (few items)" if few else "")
+            for k, n, few in zip(rows["n_honorific"], rows["n_usable"],
+                                 rows["few_items"].fillna(False), strict=True)]
     return table
 
 
@@ -488,7 +515,9 @@ def spread_table(scores: Mapping[str, Mapping[str, Any]], models: Sequence[str])
                      "without one occupation: min": occupation.get("min"),
                      "without one occupation: max": occupation.get("max"),
                      "without one frame: min": frame.get("min"),
-                     "without one frame: max": frame.get("max")})
+                     "without one frame: max": frame.get("max"),
+                     f"occupations on < {MIN_USABLE_ITEMS} usable items":
+                         len(scores[model].get("occupations_below_min_items") or [])})
     table = pd.DataFrame(rows)
     return table.astype({c: float for c in table.columns if c != "model"})
 
@@ -499,6 +528,16 @@ def label_count_table(labels: pd.DataFrame, models: Sequence[str]) -> pd.DataFra
     table = counts.reindex(columns=columns, fill_value=0).reset_index()
     table["all"] = table[columns].sum(axis=1)
     return table
+
+
+def _attach_coverage(group: RunGroup, scores: Mapping[str, dict[str, Any]]) -> None:
+    """Give the re-scored models their runs' coverage (what the benchmark defines is known at
+    run time), so Table 4 shows pairs of possible and partial runs as the runs did."""
+    for index, run in enumerate(group.runs):
+        for model, saved in (run.results.get("models") or {}).items():
+            name = group.model_names.get((index, str(model)))
+            if name in scores and isinstance(saved, Mapping) and saved.get("coverage"):
+                scores[name]["coverage"] = saved["coverage"]
 
 
 def honorific_section(group: RunGroup, out: Path, section: Section) -> None:
@@ -512,13 +551,14 @@ def honorific_section(group: RunGroup, out: Path, section: Section) -> None:
     models = list(scores)
     rates = occupation_rates(labels)
     output = Outputs(out, group.slug, section)
+    _attach_coverage(group, scores)
     results = {"models": scores}
 
+    warnings = " ".join(f"{model}: {text}." for model in models for text in caveats(scores[model]))
     output.table(table4(results), "table4", "Table 4: gender asymmetry and occupation spread",
-                 note="HAI and spread in percentage points; GSR and mix in percent; eta2 in "
-                      "percent; p is McNemar's exact test, Holm-corrected across every model of "
-                      "this comparison (re-scored together from the runs' labels). Sorted by "
-                      "spread.")
+                 note=" ".join(filter(None, [
+                     TABLE4_NOTE, "Re-scored together from the runs' labels, so Holm spans "
+                     "every model of this comparison. Sorted by spread.", warnings])))
 
     intervals = pair_interval_table(labels, scores, models)
     output.figure(lambda: figs.hai_gsr_figure(intervals), "hai_gsr", "HAI against GSR",
@@ -526,8 +566,11 @@ def honorific_section(group: RunGroup, out: Path, section: Section) -> None:
                   "with a Wilson interval; N usable he/she pairs.")
     output.table(intervals, "hai_gsr", "HAI and GSR with 95% intervals",
                  note="b: pairs with the honorific for he only; c: for she only; 95% intervals "
-                      "in the units of their estimate (pp for HAI, % for GSR); detectable |HAI|: "
-                      "the smallest HAI McNemar's test finds with 80% power at alpha 0.05.",
+                      "in the units of their estimate (pp for HAI, % for GSR), on effective "
+                      "counts with several seeds (the item is the unit); detectable |HAI|: "
+                      "the smallest HAI McNemar's test finds with 80% power at alpha 0.05 "
+                      "(empty: not detectable, see results.json for the reason); HAI per-seed "
+                      "SD: across seeds, with two or more.",
                  decimals={"p exact": 4, "p (Holm)": 4, **{c: 2 for c in intervals.columns
                                                           if c.startswith(("HAI", "GSR", "det"))}})
 

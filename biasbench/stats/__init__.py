@@ -29,6 +29,7 @@ from biasbench.stats.significance import (
     mcnemar_min_detectable_difference,
     mcnemar_required_pairs,
     min_detectable_difference,
+    proportion_design_effect,
     sign_flip_test,
 )
 
@@ -46,6 +47,7 @@ __all__ = [
     "min_detectable_difference",
     "off_diagonal_summary",
     "paired_difference_interval",
+    "proportion_design_effect",
     "pairwise_spearman",
     "seed_interval",
     "sign_flip_test",

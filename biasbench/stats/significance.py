@@ -115,6 +115,23 @@ def design_effect(differences: Sequence[int], n_discordant: int) -> float:
     return max(1.0, float((d**2).sum() / n_discordant))
 
 
+def proportion_design_effect(successes: Sequence[float], trials: Sequence[float]) -> float:
+    """Kish's design effect of a pooled proportion over clusters, floored at 1.
+
+    ``sum((y_i - p n_i)^2) / (N p (1 - p))`` with ``p = sum(y) / N``: the ratio-estimator
+    variance of the clustered proportion over the binomial one. 1 with one trial per cluster,
+    S for S identical copies of every trial; 1 when p is 0 or 1 (no variance to inflate).
+    """
+    y, n = np.asarray(successes, dtype=float), np.asarray(trials, dtype=float)
+    total = float(n.sum())
+    if total == 0:
+        return 1.0
+    p = float(y.sum()) / total
+    if p in (0.0, 1.0):
+        return 1.0
+    return max(1.0, float(((y - p * n) ** 2).sum() / (total * p * (1 - p))))
+
+
 def _connor_pairs(d: float, psi: float, z_alpha: float, z_beta: float) -> float:
     # max(0, .) guards the rounding at psi - d^2 near zero.
     return (z_alpha * math.sqrt(psi) + z_beta * math.sqrt(max(0.0, psi - d * d))) ** 2 / d**2

@@ -17,6 +17,7 @@ from biasbench.stats import (
     mcnemar_min_detectable_difference,
     mcnemar_required_pairs,
     min_detectable_difference,
+    proportion_design_effect,
     sign_flip_test,
 )
 
@@ -217,3 +218,17 @@ def test_min_detectable_with_effective_pairs_matches_one_seed() -> None:
         mcnemar_min_detectable_difference(456, 60 / 456)
     assert 100 * mcnemar_min_detectable_difference(912, 120 / 912) == pytest.approx(3.36,
                                                                                     abs=0.01)
+
+
+@pytest.mark.parametrize(("successes", "trials", "expected"), [
+    ([1, 0, 1, 0], [1, 1, 1, 1], 1.0),          # one trial per cluster: binomial
+    ([2, 0, 2, 0], [2, 2, 2, 2], 2.0),          # two identical copies
+    ([3, 0, 0], [3, 3, 3], 3.0),
+    ([1, 1, 1, 1], [2, 2, 2, 2], 1.0),          # p = 0.5 in every cluster: floored at 1
+    ([0, 0], [3, 3], 1.0),                      # p = 0
+    ([], [], 1.0),
+    ([2, 0, 1], [2, 2, 1], (0.8**2 + 1.2**2 + 0.4**2) / (5 * 0.6 * 0.4)),
+])
+def test_proportion_design_effect(successes: list[int], trials: list[int],
+                                  expected: float) -> None:
+    assert proportion_design_effect(successes, trials) == pytest.approx(expected)
