@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -557,3 +558,23 @@ def test_usable_items_count_frames_not_seeds() -> None:
     rates = occupation_rates(df)
     assert rates.loc[0, "n_usable"] == 30 and rates.loc[0, "n_usable_items"] == 3
     assert score_model(df)["occupations_below_min_items"] == ["A"]
+
+
+@pytest.mark.parametrize("seeds", [0, 2])
+def test_identical_seeds_end_to_end(tmp_path: Path, seeds: int) -> None:
+    # `biasbench score` on the issue's responses (b = 41, c = 19, N = 456), once and repeated
+    # under two identical seeds: before issue 7 the second gave p 7.3e-5 and 3.36 pp.
+    from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
+    from tests.benchmarks.honorific_bn.pair_responses import pair_responses, write
+
+    path = tmp_path / "responses.jsonl"
+    write(path, pair_responses(456, 41, 19, seeds))
+    bench = HonorificBenchmark()
+    frame = bench.read_responses(path)
+    sig = bench.signature({"kind": "external", "model": "m"}, None, None)
+    scores = bench.evaluate(frame, tmp_path / "out", {"m": sig})["models"]["m"]
+    assert scores["n_pairs"] == 456 * max(seeds, 1)
+    assert scores["p_exact"] == pytest.approx(0.0062176026593, rel=1e-10)
+    assert scores["min_detectable_hai_pp"] == pytest.approx(4.74669491133, rel=1e-10)
+    assert scores["coverage"]["n_pairs_possible"] == 504 * max(seeds, 1)
+    assert scores["coverage"]["partial"] is False
