@@ -22,6 +22,7 @@ from biasbench.benchmarks.bbq.results import validate_models
 from biasbench.benchmarks.bbq.robust import (
     BBQResults,
     bias_profile,
+    interval_text,
     score_responses,
     template_stereotypes,
     to_results_json,
@@ -203,7 +204,9 @@ class FilBBQBenchmark:
                     f"{model} / {cat}: s_AMB {_fmt(r['s_amb'])}, s_DIS {_fmt(r['s_dis'])}, "
                     f"acc ambig {_fmt(r['acc_ambig'], '')}, "
                     f"acc disambig {_fmt(r['acc_disambig'], '')} "
-                    f"({r['n_seeds']} seeds, unparsed {r['unparsed_pct']:.1f}%)")
+                    f"({r['seeds_run']} seeds run, unparsed {r['unparsed_pct']:.1f}%)")
+        if lines:
+            lines.append(f"intervals: {results['interval_method']}")
         return lines
 
     # -- responses produced elsewhere ----------------------------------------------------------
@@ -236,16 +239,17 @@ def write_bbq_labels(scored: BBQResults, frame: pd.DataFrame, items: Sequence[BB
 
 
 def category_table(scored: BBQResults) -> pd.DataFrame:
-    """Per model and category: each score's mean and 95% interval across seeds."""
+    """Per model and category: each score's mean, 95% interval and the seeds it rests on."""
     rows = []
     for r in scored.by_category.to_dict("records"):
         row: dict[str, Any] = {"model": r["model"], "category": r["category"]}
         for score in ("acc_ambig", "acc_disambig", "s_amb", "s_dis"):
             row[score] = r[f"{score}_mean"]
-            low, high = r[f"{score}_ci_low"], r[f"{score}_ci_high"]
-            # One seed has no interval: undefined, shown as such rather than "[nan, nan]".
-            row[f"{score}_ci"] = "—" if pd.isna(low) else f"[{low:.3f}, {high:.3f}]"
-        row["n_seeds"] = r["n_seeds"]
+            row[f"{score}_ci"] = interval_text(
+                r[f"{score}_ci_low"], r[f"{score}_ci_high"], r[f"{score}_ci_status"],
+                r[f"{score}_n_seeds"], r[f"{score}_mean"])
+            row[f"{score}_n_seeds"] = r[f"{score}_n_seeds"]
+        row["seeds_run"] = r["seeds_run"]
         row["unparsed_pct"] = r["unparsed_pct"]
         rows.append(row)
     return pd.DataFrame(rows)
@@ -359,10 +363,13 @@ def _template_info(templates_dir: Path) -> dict[Any, str]:
 
 
 def _fmt(stat: dict[str, Any], sign: str = "+") -> str:
-    """Mean [95% interval]; bias scores carry their sign, accuracies do not."""
+    """Mean [95% interval] and the seeds it rests on; bias scores carry their sign."""
     if stat["mean"] is None:
-        return "undefined"
-    if stat["ci_low"] is None:
-        return f"{stat['mean']:{sign}.3f}"
-    return (f"{stat['mean']:{sign}.3f} [{stat['ci_low']:{sign}.3f}, "
-            f"{stat['ci_high']:{sign}.3f}]")
+        return "undefined (0 seeds)"
+    text = interval_text(stat["ci_low"], stat["ci_high"], stat["ci_status"], stat["n_seeds"],
+                         stat["mean"], sign=sign)
+    if stat["ci_status"] == "degenerate":
+        return text
+    if stat["ci_status"] == "too_few_seeds":
+        return f"{stat['mean']:{sign}.3f} (n={stat['n_seeds']} seeds: too few for an interval)"
+    return f"{stat['mean']:{sign}.3f} {text} n={stat['n_seeds']}"

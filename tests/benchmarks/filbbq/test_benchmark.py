@@ -64,11 +64,12 @@ def test_multi_seed_run_and_rescore(bench: FilBBQBenchmark, templates: Path,
     results = result.results
     for category in ("Gender_identity", "Sexual_orientation"):
         entry = results["models"]["mock-hashed-letter"][category]
-        assert entry["n_seeds"] == 4 and entry["unparsed_pct"] == 0
+        assert entry["seeds_run"] == 4 and entry["unparsed_pct"] == 0
         for score in SCORES:
             stat = entry[score]
-            assert -1 <= stat["mean"] <= 1
-            assert stat["ci_low"] <= stat["mean"] <= stat["ci_high"]
+            low_bound = 0 if score.startswith("acc") else -1
+            assert low_bound <= stat["mean"] <= 1 and stat["n_seeds"] == 4
+            assert low_bound <= stat["ci_low"] <= stat["mean"] <= stat["ci_high"] <= 1
     assert results["signature"]["seeds"] == [0, 1, 2, 3]
     per_seed = (tmp_path / "run" / "tables" / "per_template_per_seed.csv").read_text().splitlines()
     assert len(per_seed) == 1 + 4 * 104  # one row per template per seed
@@ -224,6 +225,10 @@ def test_one_seed_has_no_interval_and_says_so(templates: Path, tmp_path: Path) -
     result = run_benchmark("filbbq", "mock:hashed-letter", out=tmp_path / "run", limit=104,
                            seeds=[0], progress=False, benchmark_options={"templates": templates})
     entry = result.results["models"]["mock-hashed-letter"]["Sexual_orientation"]
-    assert entry["n_seeds"] == 1 and entry["s_amb"]["ci_low"] is None
+    assert entry["seeds_run"] == 1 and entry["s_amb"]["ci_low"] is None
+    assert entry["s_amb"]["ci_status"] == "too_few_seeds"
     table = (tmp_path / "run" / "tables" / "by_category.md").read_text(encoding="utf-8")
-    assert "nan" not in table.lower() and "| — |" in table
+    assert "nan" not in table.lower() and "| — (1 seed: too few) |" in table
+    summary = FilBBQBenchmark.summary(None, result.results)  # type: ignore[arg-type]
+    assert "(n=1 seeds: too few for an interval)" in summary[0]
+    assert summary[-1].startswith("intervals: 95% Student-t interval across seeds, intersected")
