@@ -32,7 +32,7 @@ def test_masked_lm_answers_by_option_scores(tmp_path: Path, templates: Path) -> 
     assert result.results["signature"]["model"]["tiny-roberta"]["answers_by"] == (
         "option pseudo-log-likelihood")
     for entry in result.results["models"]["tiny-roberta"].values():
-        assert entry["unparsed_pct"] == 0 and entry["n_seeds"] == 1
+        assert entry["unparsed_pct"] == 0 and entry["seeds_run"] == 1
 
 
 def test_causal_lm_generates_under_each_seed(tmp_path: Path, templates: Path) -> None:
