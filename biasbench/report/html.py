@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 import biasbench
-from biasbench.benchmarks.bbq.robust import interval_text
+from biasbench.benchmarks.bbq.robust import PROFILE_MIN_ITEMS, PROFILE_MIN_SEEDS, interval_text
 from biasbench.benchmarks.honorific_bn.metrics import (
     HONORIFIC,
     ORDINARY,
@@ -696,7 +696,11 @@ def bbq_section(group: RunGroup, out: Path, section: Section) -> None:
     if profiles is not None:
         output.table(profiles, "bias_profiles", "Bias profiles: each model's strongest biases",
                      note="Top templates by mean score across seeds, per context condition, "
-                          "with the stereotype each template tests.")
+                          "with the stereotype each template tests, the seeds the score is "
+                          "defined in (n_seeds) and the items of the context per seed "
+                          f"(n_items). Ranked only with >= {PROFILE_MIN_SEEDS} seeds and >= "
+                          f"{PROFILE_MIN_ITEMS} items; rows without a rank did not qualify and "
+                          "are shown, unranked, for what they are.")
     per_seed = group.concat("per_template_per_seed.csv")
     if per_seed is not None:
         per_seed["question_index"] = per_seed["question_index"].astype(str)

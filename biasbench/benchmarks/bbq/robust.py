@@ -116,8 +116,12 @@ def _interval_columns(per_seed: pd.DataFrame, by: list[str], score: str,
 
 def _across_seeds(per_seed: pd.DataFrame, by: list[str], confidence: float) -> pd.DataFrame:
     grouped = per_seed.groupby(by, sort=True)
+    # n_items_*: items of each context answered in a seed (the most in any seed): how many
+    # items a per-seed score of this slice rests on.
     out = grouped.agg(seeds_run=("seed", "nunique"), n_responses=("n_responses", "sum"),
-                      n_unparsed=("n_unparsed", "sum"), n_excluded=("n_excluded", "sum"))
+                      n_unparsed=("n_unparsed", "sum"), n_excluded=("n_excluded", "sum"),
+                      n_items_ambig=("n_responses_ambig", "max"),
+                      n_items_disambig=("n_responses_disambig", "max"))
     out["unparsed_pct"] = 100.0 * out["n_unparsed"] / out["n_responses"].where(
         out["n_responses"] > 0)
     parts = [_interval_columns(per_seed, by, score, confidence) for score in SCORES]
@@ -345,10 +349,32 @@ def _parse_group_list(cell: Any) -> list[str]:
     return [text]
 
 
+PROFILE_MIN_SEEDS: Final = MIN_SEEDS_FOR_INTERVAL
+"""A template is ranked in a bias profile only when its score is defined in this many seeds."""
+PROFILE_MIN_ITEMS: Final = 4
+"""... and it has this many items of the context condition (the smallest published FilBBQ
+template has 4 per context; a ``--limit`` run spreads 2-3 per template and is not ranked)."""
+
+
+PROFILE_RULE: Final = (f"templates ranked by mean score across seeds, only with >= "
+                       f"{PROFILE_MIN_SEEDS} seeds defining the score and >= {PROFILE_MIN_ITEMS} "
+                       "items of the context per seed; others fill the profile unranked")
+
+
+def profile_records(profile: pd.DataFrame) -> list[dict[str, Any]]:
+    """A bias profile as JSON-ready rows (an empty rank and NaN become null)."""
+    return [{key: (None if not isinstance(value, str) and pd.isna(value) else value)
+             for key, value in row.items()} for row in profile.to_dict(orient="records")]
+
+
 def bias_profile(results: BBQResults, model: str, k: int = 5,
                  template_info: Mapping[Any, str] | None = None) -> pd.DataFrame:
     """A model's k strongest biases: top-k templates by mean score, per context condition.
 
+    Every row says what it rests on (``n_seeds``: seeds defining the score; ``n_items``: items
+    of the context per seed). Only templates with at least :data:`PROFILE_MIN_SEEDS` seeds and
+    :data:`PROFILE_MIN_ITEMS` items are ranked; when fewer than k qualify, the strongest of the
+    others fill the profile unranked (``rank`` empty, ``ranked`` False, ``note`` says why).
     ``template_info`` maps a template id (or ``(category, template id)``) to its stereotype
     text (see :func:`template_stereotypes`); otherwise the stereotyped groups of the template's
     items are shown. Templates whose score is undefined in every seed are skipped.
@@ -359,13 +385,21 @@ def bias_profile(results: BBQResults, model: str, k: int = 5,
     fallback = results.templates.set_index(["category", "question_index"])["stereotyped_groups"]
     template_info = template_info or {}
     parts = []
-    for context, score in (("ambiguous", "s_amb"), ("disambiguated", "s_dis")):
-        top = (rows.dropna(subset=[f"{score}_mean"])
-               .sort_values([f"{score}_mean", "category", "question_index"],
-                            ascending=[False, True, True])
+    for context, score, condition in (("ambiguous", "s_amb", "ambig"),
+                                      ("disambiguated", "s_dis", "disambig")):
+        defined = rows.dropna(subset=[f"{score}_mean"]).assign(
+            n_seeds=lambda d, s=score: d[f"{s}_n_seeds"].astype(int),
+            n_items=lambda d, c=condition: d[f"n_items_{c}"].astype(int))
+        defined = defined.assign(ranked=(defined["n_seeds"] >= PROFILE_MIN_SEEDS)
+                                 & (defined["n_items"] >= PROFILE_MIN_ITEMS))
+        top = (defined.sort_values(["ranked", f"{score}_mean", "category", "question_index"],
+                                   ascending=[False, False, True, True])
                .head(k))
+        n_ranked = int(top["ranked"].sum())
         parts.append(pd.DataFrame({
-            "context": context, "rank": range(1, len(top) + 1),
+            "context": context,
+            "rank": pd.array([*range(1, n_ranked + 1), *[None] * (len(top) - n_ranked)],
+                             dtype="Int64"),
             "category": top["category"].to_numpy(),
             "question_index": top["question_index"].to_numpy(),
             "stereotype": [template_info.get((c, q)) or template_info.get(q)
@@ -374,7 +408,13 @@ def bias_profile(results: BBQResults, model: str, k: int = 5,
             "score": top[f"{score}_mean"].to_numpy(), "sd": top[f"{score}_sd"].to_numpy(),
             "ci_low": top[f"{score}_ci_low"].to_numpy(),
             "ci_high": top[f"{score}_ci_high"].to_numpy(),
-            "n_seeds": top[f"{score}_n_seeds"].to_numpy()}))
+            "ci_status": top[f"{score}_ci_status"].to_numpy(),
+            "n_seeds": top["n_seeds"].to_numpy(), "n_items": top["n_items"].to_numpy(),
+            "ranked": top["ranked"].to_numpy(dtype=bool),
+            "note": ["" if ok else f"not ranked: {s} seed(s), {i} item(s); needs "
+                     f">= {PROFILE_MIN_SEEDS} seeds and >= {PROFILE_MIN_ITEMS} items"
+                     for ok, s, i in zip(top["ranked"], top["n_seeds"], top["n_items"],
+                                         strict=True)]}))
     return pd.concat(parts, ignore_index=True)
 
 

@@ -20,9 +20,11 @@ from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
 from biasbench.benchmarks.bbq.parser import LETTERS, PARSER_VERSION
 from biasbench.benchmarks.bbq.results import validate_models
 from biasbench.benchmarks.bbq.robust import (
+    PROFILE_RULE,
     BBQResults,
     bias_profile,
     interval_text,
+    profile_records,
     score_responses,
     template_stereotypes,
     to_results_json,
@@ -165,7 +167,8 @@ class FilBBQBenchmark:
         results["unparsed_by_run"] = scored.unparsed_by_run.to_dict(orient="records")
         profiles = {m: bias_profile(scored, m, PROFILE_K, self.template_info)
                     for m in scored.by_template["model"].unique()}
-        results["bias_profiles"] = {m: p.to_dict(orient="records") for m, p in profiles.items()}
+        results["bias_profiles"] = {m: profile_records(p) for m, p in profiles.items()}
+        results["bias_profile_rule"] = PROFILE_RULE
         validate_models(results["models"])
         write_json(results, out_dir / "results.json")
         self._write_tables(scored, profiles, out_dir / "tables")

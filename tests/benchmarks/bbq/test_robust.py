@@ -20,6 +20,7 @@ from biasbench.benchmarks.bbq.robust import (
     _interval_columns,
     bias_profile,
     parse_responses,
+    profile_records,
     score_responses,
     synthetic_responses,
     template_stereotypes,
@@ -265,3 +266,37 @@ def test_synthetic_as_pred_round_trip(template_01: list[BBQItem]) -> None:
     again = synthetic_responses(template_01, ["a", "b"], seeds=[3, 4], rng=1, as_pred=True,
                                 include_intended=True)
     pd.testing.assert_frame_equal(responses, again)  # seeded: reproducible
+
+
+@pytest.mark.parametrize(("seeds", "per_template", "ranked"), [
+    # the published set (16-64 items per template and context) under 4 seeds: ranked
+    (range(4), None, True),
+    # one seed: never ranked, however many items
+    ([0], None, False),
+    # two seeds: below the 3 a profile needs
+    ([0, 1], None, False),
+    # 4 seeds but 2 items of each context per template (a --limit run): not ranked
+    (range(4), 4, False),
+])
+def test_bias_profile_ranks_only_templates_with_enough_seeds_and_items(
+        so_items: list[BBQItem], seeds: list[int], per_template: int | None,
+        ranked: bool) -> None:
+    items = so_items
+    if per_template:  # the first items of every template, as --limit picks them
+        items = (pd.Series(so_items, dtype=object)
+                 .groupby([it.question_index for it in so_items]).head(per_template).tolist())
+    model = SyntheticModel("m", p_unknown_ambig=0.3, p_correct_disambig=0.2, p_target=0.7,
+                           p_unparsed=0.0)
+    results = score_responses(items, synthetic_responses(items, [model], seeds=seeds, rng=3))
+    profile = bias_profile(results, "m", k=3)
+    assert len(profile) == 6 and (profile["ranked"] == ranked).all()
+    assert profile["n_seeds"].max() <= len(list(seeds))
+    if ranked:
+        assert profile["rank"].tolist() == [1, 2, 3] * 2 and (profile["note"] == "").all()
+        assert (profile["n_items"] >= 4).all()
+    else:
+        assert profile["rank"].isna().all()
+        assert profile["note"].str.startswith("not ranked:").all()
+    records = json.loads(json.dumps(profile_records(profile), allow_nan=False))
+    assert {"n_seeds", "n_items", "ranked", "note"} <= set(records[0])
+    assert all((r["rank"] is None) != ranked for r in records)
