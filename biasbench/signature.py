@@ -37,6 +37,9 @@ class Signature(BaseModel):
     seeds: list[int] | None = None
     """Seeds each prompt was run under; None for a single unseeded run."""
     judge_version: str
+    data_source: dict[str, Any] | None = None
+    """Where the items came from, e.g. FilBBQ's per category: published (file, commit, sha256)
+    or regenerated (seed)."""
     package_version: str = biasbench.__version__
     schema_version: int = SCHEMA_VERSION
 

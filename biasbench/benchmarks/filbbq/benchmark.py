@@ -32,9 +32,10 @@ from biasbench.benchmarks.bbq.robust import (
 from biasbench.benchmarks.filbbq.source import (
     FILBBQ_CATEGORIES,
     PromptTemplate,
-    generate_filbbq_items,
+    filbbq_items,
     load_prompt_file,
     load_prompt_template,
+    resolve_published_data,
     resolve_templates,
 )
 from biasbench.errors import InputError
@@ -72,19 +73,30 @@ class FilBBQBenchmark:
 
     def __init__(self, items: str | Sequence[str | Path] | None = None,
                  templates: Path | None = None, data_seed: int = 0,
-                 prompt: Path | None = None) -> None:
+                 prompt: Path | None = None, published_data: Path | None = None,
+                 regenerate_items: bool = False) -> None:
         self.data_seed = data_seed
         templates_dir: Path | None = None
         if items is None or prompt is None:
             templates_dir = resolve_templates(templates)
+        self.data_source: dict[str, Any]
         if items is None:
             assert templates_dir is not None
-            generated = generate_filbbq_items(templates_dir, data_seed)
-            self.items = [BBQItem.model_validate(d) for r in generated.values() for d in r.items]
-            self.source = f"filbbq-templates(seed={data_seed})"
+            # The authors' published items where they published them (the paper's items, in
+            # the paper's answer order); regenerated with data_seed elsewhere.
+            published_dir = None if regenerate_items else resolve_published_data(
+                published_data, templates_dir=templates_dir)
+            loaded = filbbq_items(templates_dir, data_seed, published_dir=published_dir,
+                                  regenerate=regenerate_items)
+            self.items = loaded.items
+            self.data_source = loaded.sources
+            self.source = "; ".join(
+                f"{c}: published {s['file']}" if s["items"] == "published"
+                else f"{c}: regenerated (seed {s['seed']})" for c, s in loaded.sources.items())
         else:
             self.items = load_bbq_jsonl(items)
             self.source = ",".join(str(p) for p in ([items] if isinstance(items, str) else items))
+            self.data_source = {"items": "files", "files": self.source}
         if prompt is not None:
             self.prompt_template: PromptTemplate = load_prompt_file(prompt)
         else:
@@ -149,7 +161,7 @@ class FilBBQBenchmark:
             prompt_hash=self.prompt_template.sha256[:12], model=model,
             decoding=params.to_dict() if params else {},
             seeds=self.default_seeds(seeds),
-            judge_version=self.judge_version)
+            judge_version=self.judge_version, data_source=self.data_source)
 
     # -- scoring -------------------------------------------------------------------------------
     def evaluate(self, responses: pd.DataFrame, out_dir: Path,
