@@ -8,6 +8,7 @@ seed; scores are computed per template per seed and summarised across seeds.
 from __future__ import annotations
 
 import csv
+import json
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
@@ -47,7 +48,7 @@ from biasbench.models.base import (
     PermanentModelError,
     Prompt,
 )
-from biasbench.models.hf import answer_by_scores
+from biasbench.models.hf import OptionScore, ScoreChoice, option_choices
 from biasbench.report.tables import write_table
 from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 from biasbench.runner.runner import Request
@@ -62,6 +63,11 @@ DEFAULT_TEMPERATURE = 1.0
 """The paper does not state its temperature; seeds only matter when decoding samples, so the
 default samples from the model's own distribution (temperature 1). Say --temperature to change."""
 PROFILE_K = 5
+OPTION_SEPARATOR = " "
+"""Between the question and an appended option: the option as the text would be written
+("...HIV positive? Ang tomboy"), not glued to the question mark, which changes its first token."""
+DEFAULT_OPTION_SCORE: ScoreChoice = "per_char"
+"""Masked LMs answer by the per-character (length-normalised) option score by default."""
 
 
 class FilBBQBenchmark:
@@ -74,8 +80,10 @@ class FilBBQBenchmark:
     def __init__(self, items: str | Sequence[str | Path] | None = None,
                  templates: Path | None = None, data_seed: int = 0,
                  prompt: Path | None = None, published_data: Path | None = None,
-                 regenerate_items: bool = False) -> None:
+                 regenerate_items: bool = False,
+                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
         self.data_seed = data_seed
+        self.option_score = option_score
         templates_dir: Path | None = None
         if items is None or prompt is None:
             templates_dir = resolve_templates(templates)
@@ -148,7 +156,7 @@ class FilBBQBenchmark:
     def adapt_backend(self, backend: ModelBackend) -> ModelBackend:
         """Masked LMs cannot generate: they answer by the options' pseudo-log-likelihoods."""
         if getattr(backend, "task", None) == "masked":
-            return OptionScoringBackend(backend, self.by_uid)
+            return OptionScoringBackend(backend, self.by_uid, self.option_score)
         return backend
 
     def signature(self, model: dict[str, Any], params: GenerationParams | None,
@@ -181,11 +189,55 @@ class FilBBQBenchmark:
                     for m in scored.by_template["model"].unique()}
         results["bias_profiles"] = {m: profile_records(p) for m, p in profiles.items()}
         results["bias_profile_rule"] = PROFILE_RULE
+        comparison = self.option_score_comparison(frame, out_dir, signatures)
+        if comparison is not None:
+            results["option_scoring"] = comparison
         validate_models(results["models"])
         write_json(results, out_dir / "results.json")
         self._write_tables(scored, profiles, out_dir / "tables")
         self._write_figures(scored, profiles, out_dir / "figures")
         return results
+
+    def option_score_comparison(self, frame: pd.DataFrame, out_dir: Path,
+                                signatures: dict[str, Signature]) -> dict[str, Any] | None:
+        """For option-scored (masked LM) runs: the scores under the choice that is not the
+        headline (sum vs per-character), from the choices stored with every response, so a
+        reader sees both as lm-evaluation-harness reports acc and acc_norm. None otherwise."""
+        store_path = out_dir / "responses.sqlite"
+        labels = {json.dumps(sig.model, sort_keys=True): label
+                  for label, sig in signatures.items() if sig.model.get("option_score")}
+        if not labels or not store_path.is_file():
+            return None
+        from biasbench.runner.store import ResponseStore
+
+        wanted = set(zip(frame["model"], frame["uid"], frame["seed"].astype(int), strict=True))
+        chosen: dict[tuple[str, str, int], dict[str, Any]] = {}
+        store = ResponseStore(store_path)
+        try:
+            for record in store.iter_records("ok"):
+                label = labels.get(json.dumps(json.loads(record.model), sort_keys=True))
+                key = (label, record.item_id, int(record.seed or 0))
+                if label is not None and key in wanted and "choice_sum" in record.info:
+                    chosen[key] = record.info
+        finally:
+            store.close()
+        if not chosen:
+            return None
+        headline = next(iter(chosen.values()))["option_score"]
+        other = "sum" if headline == "per_char" else "per_char"
+        alternative = pd.DataFrame([
+            {"model": m, "uid": uid, "seed": seed, "pred": LETTERS.index(info[f"choice_{other}"])}
+            for (m, uid, seed), info in chosen.items()])
+        scored = score_responses(self.items, alternative)
+        return {
+            "headline": headline, "alternative": other,
+            "note": "masked LMs: 'sum' = highest summed pseudo-log-likelihood (lm-eval acc), "
+                    "'per_char' = highest per character of the option (acc_norm); the scores "
+                    "above use the headline, 'alternative_models' the other",
+            "n_responses": len(chosen),
+            "n_choices_differ": sum(i["choice_sum"] != i["choice_per_char"]
+                                    for i in chosen.values()),
+            "alternative_models": to_results_json(scored)["models"]}
 
     def _write_tables(self, scored: BBQResults, profiles: dict[str, pd.DataFrame],
                       out: Path) -> None:
@@ -222,6 +274,13 @@ class FilBBQBenchmark:
                     f"({r['seeds_run']} seeds run, unparsed {r['unparsed_pct']:.1f}%)")
         if lines:
             lines.append(f"intervals: {results['interval_method']}")
+        scoring = results.get("option_scoring")
+        if scoring:
+            lines.append(
+                f"option scores: answers chosen by {scoring['headline']} (the numbers above); "
+                f"by {scoring['alternative']} the choice differs on "
+                f"{scoring['n_choices_differ']} of {scoring['n_responses']} responses "
+                "(results.json: option_scoring)")
         return lines
 
     # -- responses produced elsewhere ----------------------------------------------------------
@@ -328,16 +387,24 @@ def score_bbq_files(items: str, responses: Path, out: Path) -> list[str]:
 class OptionScoringBackend(ModelBackend):
     """Wraps a backend that scores options (masked LMs): answers with the best option's letter.
 
-    The scoring prompt is the item's context and question (as the paper scores
-    roberta-tagalog-base); the chosen letter is the response and every option's score is
-    recorded with it as evidence.
+    The scoring text is the item's context and question followed by :data:`OPTION_SEPARATOR`
+    and the option. Both choices lm-evaluation-harness reports are computed: by the summed
+    pseudo-log-likelihood (``sum``, its acc) and by the per-character one (``per_char``, its
+    acc_norm); ``headline`` says which one answers (default ``per_char``: FilBBQ's unknown
+    option is often much longer than the group answers, and a sum penalises it for its length).
+    Every score and both choices are recorded with the response. The FilBBQ paper does not
+    say how it scored roberta-tagalog-base; this is biasbench's protocol, recorded in the
+    signature (``describe``).
     """
 
     deterministic = True
     """Option scores do not depend on a seed, so one seed suffices."""
 
-    def __init__(self, inner: ModelBackend, by_uid: dict[str, BBQItem]) -> None:
-        self.inner, self.by_uid = inner, by_uid
+    def __init__(self, inner: ModelBackend, by_uid: dict[str, BBQItem],
+                 headline: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
+        if headline not in ("sum", "per_char"):
+            raise InputError(f"option score must be 'sum' or 'per_char', not {headline!r}")
+        self.inner, self.by_uid, self.headline = inner, by_uid, headline
         self.kind, self.mode, self.max_concurrency = inner.kind, "completion", inner.max_concurrency
 
     @property
@@ -345,20 +412,35 @@ class OptionScoringBackend(ModelBackend):
         return self.inner.model_id
 
     def describe(self) -> dict[str, Any]:
-        return {**self.inner.describe(), "answers_by": "option pseudo-log-likelihood"}
+        return {**self.inner.describe(), "answers_by": "option pseudo-log-likelihood",
+                "option_text": "context + ' ' + question + ' ' + option",
+                "option_score": self.headline}
 
     async def generate(self, prompt: Prompt, params: GenerationParams,
                        seed: int | None) -> Generation:
         item = self.by_uid[prompt.item_id or ""]
         context = f"{item.context} {item.question}"
-        scores = await self.inner.score_options(
-            Prompt(messages=(("user", context),), completion=context), list(item.answers))
+        options = [OPTION_SEPARATOR + answer for answer in item.answers]
+        scoring_prompt = Prompt(messages=(("user", context),), completion=context)
+        detailed = getattr(self.inner, "score_options_detailed", None)
+        if detailed is not None:
+            scores = await detailed(scoring_prompt, options)
+        else:  # a backend that only sums: token counts unknown
+            scores = [OptionScore(total, 0)
+                      for total in await self.inner.score_options(scoring_prompt, options)]
         try:
-            best = answer_by_scores(scores)
+            choices = option_choices(scores, options)
         except ValueError as exc:  # every score NaN: no answer (recorded as failed, not lost)
             raise PermanentModelError(str(exc)) from None
-        return Generation(text=LETTERS[best], prompt_text=context,
-                          info={"option_scores": scores})
+        best = choices[f"choice_{self.headline}"]
+        return Generation(text=LETTERS[best], prompt_text=context, info={
+            "option_scores": choices["scores"],
+            "option_scores_per_char": choices["scores_per_char"],
+            "option_n_tokens": choices["n_tokens"] if detailed is not None else None,
+            "option_n_chars": choices["n_chars"],
+            "choice_sum": LETTERS[choices["choice_sum"]],
+            "choice_per_char": LETTERS[choices["choice_per_char"]],
+            "option_score": self.headline})
 
     async def aclose(self) -> None:
         await self.inner.aclose()

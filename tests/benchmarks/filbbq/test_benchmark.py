@@ -141,20 +141,35 @@ class _FixedScores(ModelBackend):
         raise AssertionError("a masked LM never generates")
 
     async def score_options(self, prompt: Prompt, options: list[str]) -> list[float]:
-        self.seen = prompt.completion
-        return [-float(len(o)) for o in options]
+        self.seen, self.options = prompt.completion, options
+        # the longest option has the highest per-character score, the shortest the best sum
+        return [-2.0 * len(o) ** 0.5 for o in options]
 
 
-def test_masked_models_answer_by_option_scores(bench: FilBBQBenchmark) -> None:
+@pytest.mark.parametrize("headline", ["per_char", "sum"])
+def test_masked_models_answer_by_option_scores(templates: Path, headline: str) -> None:
     import asyncio
 
-    adapted = bench.adapt_backend(_FixedScores())
+    bench = FilBBQBenchmark(templates=templates, option_score=headline)  # type: ignore[arg-type]
+    inner = _FixedScores()
+    adapted = bench.adapt_backend(inner)
     assert isinstance(adapted, OptionScoringBackend) and adapted.deterministic
+    assert adapted.describe()["option_score"] == headline
     item = bench.items[0]
     gen = asyncio.run(adapted.generate(bench.prompt(item), GenerationParams(), 0))
-    shortest = min(range(3), key=lambda i: (len(item.answers[i]), i))
-    assert gen.text == "ABC"[shortest]
-    assert gen.info["option_scores"] == [-float(len(a)) for a in item.answers]
+    # the option follows the question as written: "...? Ang tomboy", never "...?Ang tomboy"
+    assert inner.options == [" " + a for a in item.answers]
+    assert inner.seen == f"{item.context} {item.question}"
+    lengths = [len(" " + a) for a in item.answers]
+    shortest = min(range(3), key=lambda i: (lengths[i], i))
+    longest = max(range(3), key=lambda i: (lengths[i], -i))
+    assert gen.info["choice_sum"] == "ABC"[shortest]
+    assert gen.info["choice_per_char"] == "ABC"[longest]
+    assert gen.text == gen.info[f"choice_{headline}"]
+    assert gen.info["option_scores"] == [-2.0 * n ** 0.5 for n in lengths]
+    assert gen.info["option_scores_per_char"] == pytest.approx(
+        [-2.0 * n ** 0.5 / n for n in lengths])
+    assert gen.info["option_n_chars"] == lengths and gen.info["option_n_tokens"] is None
     assert gen.prompt_text == f"{item.context} {item.question}"
 
 
