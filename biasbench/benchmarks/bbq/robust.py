@@ -398,8 +398,9 @@ def bias_profile(results: BBQResults, model: str, k: int = 5,
         n_ranked = int(top["ranked"].sum())
         parts.append(pd.DataFrame({
             "context": context,
-            "rank": pd.array([*range(1, n_ranked + 1), *[None] * (len(top) - n_ranked)],
-                             dtype="Int64"),
+            # object, not Int64: an unranked row shows "—" in tables, not "<NA>"
+            "rank": pd.Series([*range(1, n_ranked + 1), *[None] * (len(top) - n_ranked)],
+                              dtype=object),
             "category": top["category"].to_numpy(),
             "question_index": top["question_index"].to_numpy(),
             "stereotype": [template_info.get((c, q)) or template_info.get(q)
