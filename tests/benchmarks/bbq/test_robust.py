@@ -28,6 +28,7 @@ from biasbench.benchmarks.bbq.robust import (
 )
 from biasbench.benchmarks.bbq.scores import target_index
 from biasbench.errors import InputError
+from biasbench.report.tables import write_table
 from biasbench.stats import ACCURACY_BOUNDS, BIAS_BOUNDS, bounded_seed_interval, seed_interval
 
 T_975_DF2 = 4.302652729911275  # scipy.stats.t.ppf(0.975, 2)
@@ -280,7 +281,7 @@ def test_synthetic_as_pred_round_trip(template_01: list[BBQItem]) -> None:
 ])
 def test_bias_profile_ranks_only_templates_with_enough_seeds_and_items(
         so_items: list[BBQItem], seeds: list[int], per_template: int | None,
-        ranked: bool) -> None:
+        ranked: bool, tmp_path: Path) -> None:
     items = so_items
     if per_template:  # the first items of every template, as --limit picks them
         items = (pd.Series(so_items, dtype=object)
@@ -297,6 +298,9 @@ def test_bias_profile_ranks_only_templates_with_enough_seeds_and_items(
     else:
         assert profile["rank"].isna().all()
         assert profile["note"].str.startswith("not ranked:").all()
+    write_table(profile, tmp_path / "profile")
+    table = (tmp_path / "profile.md").read_text(encoding="utf-8")
+    assert "<NA>" not in table and "nan" not in table.lower()
     records = json.loads(json.dumps(profile_records(profile), allow_nan=False))
     assert {"n_seeds", "n_items", "ranked", "note"} <= set(records[0])
     assert all((r["rank"] is None) != ranked for r in records)
