@@ -90,8 +90,8 @@ class FilBBQBenchmark:
         self.data_source: dict[str, Any]
         if items is None:
             assert templates_dir is not None
-            # The authors' published items where they published them (the paper's items, in
-            # the paper's answer order); regenerated with data_seed elsewhere.
+            # The authors' published items where they published them (as released, in their
+            # answer order); regenerated with data_seed elsewhere.
             published_dir = None if regenerate_items else resolve_published_data(
                 published_data, templates_dir=templates_dir)
             loaded = filbbq_items(templates_dir, data_seed, published_dir=published_dir,

@@ -306,7 +306,7 @@ def filbbq_items(templates_dir: Path, data_seed: int, *, published_dir: Path | N
 
     Published and regenerated sets hold the same items up to answer order and unknown wording,
     but answer order differs on almost every item, which moves per-template scores through
-    position bias: the published file is what the paper ran.
+    position bias: the published file is the evaluation set as the authors released it.
     """
     published = {} if regenerate else dict(PUBLISHED_CATEGORY_FILES)
     to_generate = [c for c in FILBBQ_CATEGORIES if c not in published]
