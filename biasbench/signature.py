@@ -39,6 +39,9 @@ class Signature(BaseModel):
     limit: int | None = None
     """``--limit N``: only the first N items were run (a partial run); None for all of them."""
     judge_version: str
+    data_source: dict[str, Any] | None = None
+    """Where the items came from, e.g. FilBBQ's per category: published (file, commit, sha256)
+    or regenerated (seed)."""
     package_version: str = biasbench.__version__
     schema_version: int = SCHEMA_VERSION
 

@@ -128,6 +128,13 @@ def run(
     data_seed: Annotated[int, typer.Option(help="filbbq: seed of item generation.")] = 0,
     prompt: Annotated[Path | None, typer.Option(help="filbbq: a prompt file in the format of "
                       "FilBBQ's prompt.txt (e.g. an English prompt for original BBQ items).")] = None,
+    published_data: Annotated[Path | None, typer.Option(help="filbbq: local copy of FilBBQ's "
+                              "data/ folder (the published sexual-orientation items).")] = None,
+    regenerate_items: Annotated[bool, typer.Option(help="filbbq: generate every category from "
+                                "the templates, not the published items.")] = False,
+    option_score: Annotated[str, typer.Option(help="filbbq, masked LMs: choose options by "
+                            "per_char (log-likelihood per character, lm-eval's acc_norm) or sum "
+                            "(acc); both are reported.")] = "per_char",
     hf_task: Annotated[str, typer.Option(help="hf: auto, causal or masked.")] = "auto",
     ray_address: Annotated[str | None, typer.Option(help="Scale out on this Ray cluster "
                            "(e.g. auto or ray://head:10001).")] = None,
@@ -147,7 +154,8 @@ def run(
     bench_options: dict[str, object] = {}
     if benchmark == "filbbq":
         bench_options = {"items": items, "templates": templates, "data_seed": data_seed,
-                         "prompt": prompt}
+                         "prompt": prompt, "published_data": published_data,
+                         "regenerate_items": regenerate_items, "option_score": option_score}
     result = run_benchmark(
         benchmark, model, options=options, out=out, limit=limit, concurrency=concurrency,
         seeds=list(range(seeds)) if seeds else None, temperature=temperature,

@@ -84,6 +84,25 @@ def answer_by_scores(scores: Sequence[float]) -> int:
     return best_index
 
 
+ScoreChoice = Literal["sum", "per_char"]
+"""How an option is chosen from its scores: ``sum`` -- the highest summed (pseudo-)log-likelihood
+(lm-evaluation-harness's ``acc``); ``per_char`` -- the highest log-likelihood per character of
+the option as appended (``acc_norm``), which does not penalise a long option for its length."""
+
+
+def option_choices(scores: Sequence[OptionScore], options: Sequence[str]) -> dict[str, Any]:
+    """Both choices for one multiple-choice item, as lm-evaluation-harness reports acc and
+    acc_norm: the summed scores and the choice by them, the per-character scores (divided by
+    the length of the option text as appended, separator included) and the choice by those."""
+    sums = [score.logprob for score in scores]
+    n_chars = [len(option) for option in options]
+    per_char = [total / length if length else math.nan
+                for total, length in zip(sums, n_chars, strict=True)]
+    return {"scores": sums, "scores_per_char": per_char,
+            "n_tokens": [score.n_tokens for score in scores], "n_chars": n_chars,
+            "choice_sum": answer_by_scores(sums), "choice_per_char": answer_by_scores(per_char)}
+
+
 def generation_from_choice(prompt_text: str, options: Sequence[str],
                            scores: Sequence[OptionScore], *, method: str) -> Generation:
     """A :class:`Generation` recording a score-based answer, with every score as evidence.

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 import biasbench
+from biasbench.benchmarks.bbq.robust import PROFILE_MIN_ITEMS, PROFILE_MIN_SEEDS, interval_text
 from biasbench.benchmarks.honorific_bn.metrics import (
     HONORIFIC,
     MIN_USABLE_ITEMS,
@@ -64,6 +65,7 @@ from biasbench.stats import (
     wilson_interval,
     wilson_pct,
 )
+from biasbench.stats.intervals import MIN_SEEDS_FOR_INTERVAL
 from biasbench.textutil import slug
 
 REPORT_NAME: Final = "report.html"
@@ -633,25 +635,43 @@ def _bbq_category_frame(group: RunGroup) -> pd.DataFrame:
                 row: dict[str, Any] = {"model": name, "category": category}
                 for score in ("s_amb", "s_dis", "acc_ambig", "acc_disambig"):
                     stat = entry.get(score) or {}
-                    for part in ("mean", "sd", "ci_low", "ci_high", "n"):
+                    for part in ("mean", "sd", "ci_low", "ci_high"):
                         row[f"{score}_{part}"] = stat.get(part)
-                row.update(n_seeds=entry.get("n_seeds"), unparsed_pct=entry.get("unparsed_pct"))
+                    # results schema 1 called the seeds behind a score "n" and had no status
+                    row[f"{score}_n_seeds"] = stat.get("n_seeds", stat.get("n"))
+                    row[f"{score}_ci_status"] = stat.get("ci_status") or _legacy_status(stat)
+                row.update(seeds_run=entry.get("seeds_run", entry.get("n_seeds")),
+                           unparsed_pct=entry.get("unparsed_pct"))
                 rows.append(row)
     frame = pd.DataFrame(rows)
-    numeric = [c for c in frame.columns if c not in ("model", "category")]
+    numeric = [c for c in frame.columns
+               if c not in ("model", "category") and not c.endswith("_ci_status")]
     return frame.astype({c: float for c in numeric})
 
 
+def _legacy_status(stat: Mapping[str, Any]) -> str:
+    """A schema-1 statistic's interval status, read from its numbers."""
+    if stat.get("mean") is None:
+        return "undefined"
+    if stat.get("ci_low") is None:
+        return "too_few_seeds"
+    return "degenerate" if stat.get("ci_low") == stat.get("ci_high") else "ok"
+
+
 def bbq_category_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """The per-category table: each score's mean across seeds and its 95% t-interval."""
+    """The per-category table: each score's mean across seeds, its 95% interval and the
+    number of seeds the score is defined in (what the mean rests on)."""
     table = pd.DataFrame({"model": frame["model"], "category": frame["category"]})
     for score, title in (("s_amb", "s_AMB"), ("s_dis", "s_DIS"), ("acc_ambig", "acc ambig"),
                          ("acc_disambig", "acc disambig")):
         table[title] = frame[f"{score}_mean"]
-        table[f"{title} 95% CI"] = [_interval_text(lo, hi, 3) for lo, hi in
-                                    zip(frame[f"{score}_ci_low"], frame[f"{score}_ci_high"],
-                                        strict=True)]
-    table["seeds"] = frame["n_seeds"].astype("Int64")
+        table[f"{title} 95% CI"] = [
+            interval_text(lo, hi, status, n, mean) for lo, hi, status, n, mean in zip(
+                frame[f"{score}_ci_low"], frame[f"{score}_ci_high"],
+                frame[f"{score}_ci_status"], frame[f"{score}_n_seeds"], frame[f"{score}_mean"],
+                strict=True)]
+        table[f"{title} seeds"] = frame[f"{score}_n_seeds"].astype("Int64")
+    table["seeds run"] = frame["seeds_run"].astype("Int64")
     table["unparsed %"] = frame["unparsed_pct"]
     return table
 
@@ -697,23 +717,33 @@ def bbq_section(group: RunGroup, out: Path, section: Section) -> None:
     categories = _bbq_category_frame(group)
     output.table(bbq_category_table(categories), "by_category",
                  "Bias scores and accuracy per category",
-                 note="Means across seeds with 95% t-intervals across seeds; scores on [-1, 1]; "
-                      "a score undefined in every seed is shown as —.")
+                 note="Means across seeds with 95% Student-t intervals across seeds, "
+                      "intersected with each score's range (accuracy [0, 1], bias [-1, 1]; "
+                      "'clipped' where the cut applied); no interval with fewer than "
+                      f"{MIN_SEEDS_FOR_INTERVAL} seeds; 'all N seeds = v' where every seed gave "
+                      "the same value (no spread, not certainty). '... seeds' columns: the seeds "
+                      "each score is defined in; a score undefined in every seed is shown as —.")
     output.figure(lambda: figs.bbq_scores_figure(categories, ("s_amb", "s_dis"), models),
                   "bias_scores", "s_AMB and s_DIS per category",
-                  "Mean bias score across seeds with its 95% t-interval; 0 is unbiased, "
+                  "Mean bias score across seeds with its 95% t-interval truncated to [-1, 1] "
+                  f"(none with fewer than {MIN_SEEDS_FOR_INTERVAL} seeds); 0 is unbiased, "
                   "positive is the stereotyped answer.")
     output.figure(lambda: figs.bbq_scores_figure(categories, ("acc_ambig", "acc_disambig"),
                                                  models),
                   "accuracy", "Accuracy per category",
-                  "Mean accuracy across seeds with its 95% t-interval (in ambiguous contexts "
+                  "Mean accuracy across seeds with its 95% t-interval truncated to [0, 1] "
+                  f"(none with fewer than {MIN_SEEDS_FOR_INTERVAL} seeds; in ambiguous contexts "
                   "the correct answer is the unknown option).")
 
     profiles = _bbq_profiles(group)
     if profiles is not None:
         output.table(profiles, "bias_profiles", "Bias profiles: each model's strongest biases",
                      note="Top templates by mean score across seeds, per context condition, "
-                          "with the stereotype each template tests.")
+                          "with the stereotype each template tests, the seeds the score is "
+                          "defined in (n_seeds) and the items of the context per seed "
+                          f"(n_items). Ranked only with >= {PROFILE_MIN_SEEDS} seeds and >= "
+                          f"{PROFILE_MIN_ITEMS} items; rows without a rank did not qualify and "
+                          "are shown, unranked, for what they are.")
     per_seed = group.concat("per_template_per_seed.csv")
     if per_seed is not None:
         per_seed["question_index"] = per_seed["question_index"].astype(str)

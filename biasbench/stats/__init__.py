@@ -3,7 +3,8 @@
 - significance: McNemar's exact test and its item-clustered (sign-flip) form, Holm correction,
   Connor's power / detectable difference (with a design effect for clustered pairs);
 - effects: eta-squared, pairwise Spearman correlation and its summary;
-- intervals: seed-level t intervals, bootstrap intervals, Wilson intervals for proportions,
+- intervals: seed-level t intervals (also truncated to a score's range), bootstrap
+  intervals, Wilson intervals for proportions,
   Newcombe's interval for a paired difference of proportions.
 """
 
@@ -14,8 +15,16 @@ from biasbench.stats.effects import (
     pairwise_spearman,
 )
 from biasbench.stats.intervals import (
+    ACCURACY_BOUNDS,
+    BIAS_BOUNDS,
+    BOUNDED_T_METHOD,
+    MIN_SEEDS_FOR_INTERVAL,
+    BoundedInterval,
+    IntervalStatus,
     SeedInterval,
     bootstrap_interval,
+    bounded_seed_interval,
+    bounded_t_intervals,
     paired_difference_interval,
     seed_interval,
     wilson_interval,
@@ -34,6 +43,14 @@ from biasbench.stats.significance import (
 )
 
 __all__ = [
+    "ACCURACY_BOUNDS",
+    "BIAS_BOUNDS",
+    "BOUNDED_T_METHOD",
+    "MIN_SEEDS_FOR_INTERVAL",
+    "BoundedInterval",
+    "IntervalStatus",
+    "bounded_seed_interval",
+    "bounded_t_intervals",
     "CorrelationSummary",
     "DetectableDifference",
     "SeedInterval",

@@ -26,9 +26,11 @@ from biasbench.errors import ModelSpecError  # noqa: E402
 from biasbench.models.base import GenerationParams, PermanentModelError, Prompt  # noqa: E402
 from biasbench.models.hf import (  # noqa: E402
     HFBackend,
+    OptionScore,
     answer_by_scores,
     detect_task,
     local_model_fingerprint,
+    option_choices,
     truncate_at_stop,
 )
 
@@ -472,3 +474,21 @@ def test_too_long_input_is_a_permanent_error(backends, family):
     if family == "gpt2":
         with pytest.raises(PermanentModelError, match="the prompt is .* tokens"):
             _generate(backends[family], long_prompt.completion, GenerationParams(), 1)
+
+
+@pytest.mark.parametrize("sums, options, choice_sum, choice_per_char", [
+    # a long unknown answer loses on the sum and wins per character
+    ([-6.0, -5.0, -12.0], [" Ang tomboy", " Ang bakla", " Kulang sa impormasyonDi kayang sagutin"],
+     1, 2),
+    # equal lengths: both choices agree
+    ([-3.0, -2.0, -4.0], [" A", " B", " C"], 1, 1),
+    # ties go to the lowest index under either rule
+    ([-2.0, -2.0, -9.0], [" ab", " cd", " ef"], 0, 0),
+])
+def test_option_choices_report_sum_and_per_character(sums, options, choice_sum, choice_per_char):
+    scores = [OptionScore(total, 2) for total in sums]
+    choices = option_choices(scores, options)
+    assert (choices["choice_sum"], choices["choice_per_char"]) == (choice_sum, choice_per_char)
+    assert choices["n_chars"] == [len(o) for o in options] and choices["n_tokens"] == [2, 2, 2]
+    assert choices["scores_per_char"] == pytest.approx([t / len(o) for t, o in
+                                                        zip(sums, options, strict=True)])

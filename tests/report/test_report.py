@@ -290,6 +290,19 @@ def test_bbq_runs_merge_and_unparsed_answers_are_counted(report: Path) -> None:
                                                                     "mock-hashed-letter": 0}
 
 
+def test_bbq_table_says_what_each_score_rests_on(report: Path) -> None:
+    table = pd.read_csv(report.parent / "tables" / "filbbq_by_category.csv").set_index("model")
+    letter = table.loc["mock-hashed-letter"]
+    assert letter["seeds run"] == len(BBQ_SEEDS) and letter["s_AMB seeds"] == len(BBQ_SEEDS)
+    evil = table.loc["mock-evil"]  # every answer unparsed: no score, no interval, no seeds
+    assert evil["s_AMB seeds"] == 0 and evil["s_AMB 95% CI"] == "—"
+    for column in ("acc ambig 95% CI", "s_DIS 95% CI"):
+        text = str(letter[column])
+        if text.startswith("["):  # numbers inside the scale
+            low, high = (float(x) for x in text.split("]")[0][1:].split(","))
+            assert (0 if column.startswith("acc") else -1) <= low <= high <= 1
+
+
 # --------------------------------------------------------------------------- content
 
 
