@@ -93,6 +93,81 @@ class PermanentModelError(Exception):
     """A failure retrying will not fix (400, 401, 404, bad prompt)."""
 
 
+class UnusableAnswerError(PermanentModelError):
+    """A server answered (200) but its content is not text: an object, a number, or parts none
+    of which is text. The request is stored as failed with this one-line reason (and the raw
+    content in the row's info), not retried within the run: the same server would answer the
+    same way. A rerun tries failed requests again."""
+
+    def __init__(self, message: str, raw: Any = None) -> None:
+        super().__init__(message)
+        self.raw = raw
+        """The content as received (JSON-able), kept so a paid answer is never lost."""
+
+
+# Part types that carry the answer's text (OpenAI chat parts, the Responses API, and what
+# several compatible servers send).
+_TEXT_PART_TYPES = frozenset({"text", "output_text"})
+# Part types that are not the answer (reasoning, audio, images...): skipped, and recorded.
+_NON_ANSWER_PART_TYPES = frozenset({"reasoning", "thinking", "redacted_thinking", "image_url",
+                                    "image", "input_audio", "audio", "file", "tool_use",
+                                    "tool_call"})
+
+
+def _one_line(value: Any, limit: int = 120) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def text_from_content(content: Any) -> tuple[str, dict[str, Any]]:
+    """The answer text of a ``content`` (chat) or ``text`` (completions) field, and notes on its
+    shape for the stored row's info.
+
+    A string is the answer as is; None (no content) is an empty answer. A list of parts
+    (``[{"type": "text", "text": ...}, "plain string", ...]``) is joined into one text;
+    reasoning, image or audio parts are skipped and named in the notes. A single part object
+    is read as a one-part list. Anything else (an object without text, a number, parts none of
+    which is text) raises :class:`UnusableAnswerError` with a one-line reason.
+    """
+    if isinstance(content, str):
+        return content, {}
+    if content is None:
+        return "", {}
+    parts = [content] if isinstance(content, dict) else content
+    if not isinstance(parts, list):
+        raise UnusableAnswerError(
+            f"answer content is a {type(content).__name__}, not text: {_one_line(content)}",
+            raw=content)
+    texts: list[str] = []
+    skipped: list[str] = []
+    refusals: list[str] = []
+    for part in parts:
+        if isinstance(part, str):
+            texts.append(part)
+            continue
+        kind = part.get("type") if isinstance(part, dict) else None
+        text = part.get("text") if isinstance(part, dict) else None
+        if isinstance(text, str) and (kind is None or kind in _TEXT_PART_TYPES):
+            texts.append(text)
+        elif kind == "refusal" and isinstance(part.get("refusal"), str):  # type: ignore[union-attr]
+            refusals.append(part["refusal"])  # type: ignore[index]
+        elif isinstance(kind, str) and kind in _NON_ANSWER_PART_TYPES:
+            skipped.append(kind)
+        else:
+            raise UnusableAnswerError(
+                f"answer content has a part that is not text: {_one_line(part)}", raw=content)
+    if parts and not texts and not refusals:
+        raise UnusableAnswerError(
+            f"answer content has no text part (only {', '.join(sorted(set(skipped)))})",
+            raw=content)
+    notes: dict[str, Any] = {"content_shape": "object" if isinstance(content, dict) else "parts"}
+    if skipped:
+        notes["skipped_parts"] = skipped
+    if refusals:  # a refusal is an answer with no text, as a message's "refusal" field is
+        notes["refusal"] = "\n".join(refusals)
+    return "".join(texts), notes
+
+
 class ModelBackend(abc.ABC):
     """A model behind one async interface.
 
@@ -131,6 +206,11 @@ class ModelBackend(abc.ABC):
         """Release connections at the end of a run. The backend must stay usable: a later run
         (another event loop) may call it again, so weights stay loaded."""
         return None
+
+    def redact(self, message: str) -> str:
+        """``message`` without this backend's secrets (API key, URL credentials), for anything
+        stored or printed: errors, logs, exception messages."""
+        return message
 
     def set_concurrency(self, workers: int) -> None:
         """Told how many requests the runner will keep in flight (to size connection pools)."""

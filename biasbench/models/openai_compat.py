@@ -30,6 +30,8 @@ from biasbench.models.base import (
     PermanentModelError,
     Prompt,
     TransientModelError,
+    UnusableAnswerError,
+    text_from_content,
 )
 
 ApiKind = Literal["chat", "completions"]
@@ -244,18 +246,33 @@ class OpenAIBackend(ModelBackend):
         try:
             payload = json.loads(raw)
             choice = payload["choices"][0]
+            if not isinstance(choice, dict):
+                raise TypeError("choice is not an object")
         except (ValueError, KeyError, IndexError, TypeError):
-            # A 200 with an unreadable body is usually a proxy hiccup: worth another try.
+            # A 200 with an unreadable body (garbled, cut, invalid UTF-8, no choices) is usually
+            # a proxy hiccup: worth another try.
             raise TransientModelError(
                 self._redact(f"unreadable answer from {self.endpoint}: {raw[:200]!r}")) from None
         info: dict[str, Any] = {}
         if self.api == "chat":
-            message = choice.get("message") or {}
-            text = message.get("content")
+            message = choice.get("message")
+            if message is None:
+                message = {}
+            if not isinstance(message, dict):
+                raise UnusableAnswerError(self._redact(
+                    f"answer from {self.endpoint} has a message that is not an object: "
+                    f"{str(message)[:120]!r}"), raw=message)
+            content = message.get("content")
             if message.get("refusal"):
                 info["refusal"] = message["refusal"]
         else:
-            text = choice.get("text")
+            content = choice.get("text")
+        try:
+            text, notes = text_from_content(content)
+        except UnusableAnswerError as exc:
+            raise UnusableAnswerError(self._redact(f"{exc} (from {self.endpoint})"),
+                                      raw=exc.raw) from None
+        info.update(notes)
         if choice.get("finish_reason") is not None:
             info["finish_reason"] = choice["finish_reason"]
         for name in ("usage", "system_fingerprint"):
@@ -263,5 +280,4 @@ class OpenAIBackend(ModelBackend):
                 info[name] = payload[name]
         if payload.get("model") and payload["model"] != self.model_name:
             info["response_model"] = payload["model"]  # the exact version the server used
-        return Generation(text=text if text is not None else "",
-                          prompt_text=prompt.text_for(self.mode), info=info)
+        return Generation(text=text, prompt_text=prompt.text_for(self.mode), info=info)

@@ -1,0 +1,250 @@
+"""Paid answers are never thrown away: odd answer shapes, values the store cannot bind and a
+store that cannot be written all end as stored rows or one clear error, never a lost batch."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import random
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from biasbench.models.base import (
+    Generation,
+    GenerationParams,
+    ModelBackend,
+    Prompt,
+    UnusableAnswerError,
+    text_from_content,
+)
+from biasbench.models.openai_compat import OpenAIBackend
+from biasbench.runner.retry import RetryPolicy
+from biasbench.runner.runner import Request, StoreWriteError, run_requests_sync
+from biasbench.runner.store import ResponseRecord, ResponseStore
+from biasbench.testing.mock_openai import MockConfig, MockServerThread, ReplyRule, hashed_reply
+
+PARAMS = GenerationParams(max_tokens=16)
+
+
+def fast_retry() -> RetryPolicy:
+    return RetryPolicy(max_attempts=3, base_delay_s=0.001, max_delay_s=0.005,
+                       rng=random.Random(0))
+
+
+def ask(text: str) -> Request:
+    return Request(item_id=text, prompt=Prompt((("user", text),), text))
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    with ResponseStore(tmp_path / "responses.sqlite") as opened:
+        yield opened
+
+
+# -- content shapes ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("content", "text", "notes"), [
+    ("plain", "plain", {}),
+    (None, "", {}),
+    ("", "", {}),
+    ([{"type": "text", "text": "ab"}, "cd"], "abcd", {"content_shape": "parts"}),
+    ([{"type": "output_text", "text": "x"}], "x", {"content_shape": "parts"}),
+    ([{"text": "untyped"}], "untyped", {"content_shape": "parts"}),
+    ([{"type": "reasoning", "summary": "..."}, {"type": "text", "text": "A"}], "A",
+     {"content_shape": "parts", "skipped_parts": ["reasoning"]}),
+    ([{"type": "refusal", "refusal": "no"}], "",
+     {"content_shape": "parts", "refusal": "no"}),
+    ({"type": "text", "text": "one part"}, "one part", {"content_shape": "object"}),
+    ([], "", {"content_shape": "parts"}),
+])
+def test_text_content_is_normalised(content: Any, text: str, notes: dict) -> None:
+    assert text_from_content(content) == (text, notes)
+
+
+@pytest.mark.parametrize(("content", "reason"), [
+    ({"unexpected": "x"}, "part that is not text"),
+    (42, "is a int, not text"),
+    (True, "is a bool, not text"),
+    ([{"type": "image_url", "image_url": {"url": "x"}}], "no text part (only image_url)"),
+    ([1, 2], "part that is not text"),
+    ([{"type": "text", "text": 3}], "part that is not text"),
+])
+def test_unusable_content_raises_one_line(content: Any, reason: str) -> None:
+    with pytest.raises(UnusableAnswerError) as caught:
+        text_from_content(content)
+    assert reason in str(caught.value) and "\n" not in str(caught.value)
+    assert caught.value.raw == content
+
+
+@pytest.mark.parametrize("api", ["chat", "completions"])
+def test_list_and_object_content_from_a_server_end_up_stored(store: ResponseStore,
+                                                            api: str) -> None:
+    config = MockConfig(rules=[ReplyRule(contains="listy", fail_always="list-content"),
+                               ReplyRule(contains="objecty", fail_always="dict-content")])
+    requests = [ask("listy"), ask("objecty")] + [ask(f"q{i}") for i in range(6)]
+    with MockServerThread(config) as mock:
+        backend = OpenAIBackend("m", mock.base_url, api=api)  # type: ignore[arg-type]
+        # one batch for everything: an odd answer must not discard the others
+        stats = run_requests_sync(backend, requests, PARAMS, store, progress=False,
+                                  retry=fast_retry(), flush_every=1000, flush_interval_s=60)
+        calls = mock.stats()["by_prompt"]
+    mode = "chat" if api == "chat" else "completion"
+    assert (stats.completed, stats.failed) == (7, 1)
+    assert calls[ask("objecty").prompt.text_for(mode)] == 1  # not retried within the run
+    rows = {r.item_id: r for r in store.iter_records()}
+    assert len(rows) == 8
+    listy = rows["listy"]
+    assert listy.status == "ok"
+    assert listy.output == hashed_reply(ask("listy").prompt.text_for(mode), None)
+    assert listy.info["content_shape"] == "parts"
+    objecty = rows["objecty"]
+    assert objecty.status == "failed" and objecty.output is None
+    assert "not text" in objecty.error and "\n" not in objecty.error
+    assert objecty.info["error_type"] == "UnusableAnswerError"
+    assert '"unexpected"' in objecty.info["raw_content"]  # the paid answer is kept
+
+
+# -- backends that return odd values -------------------------------------------------------------
+
+class OddBackend(ModelBackend):
+    """Returns a scripted Generation per prompt text, whatever its types."""
+
+    kind = "odd"
+
+    def __init__(self, answers: dict[str, Any]) -> None:
+        self.answers = answers
+
+    @property
+    def model_id(self) -> str:
+        return "odd"
+
+    async def generate(self, prompt: Prompt, params: GenerationParams,
+                       seed: int | None) -> Generation:
+        text = prompt.messages[-1][1]
+        answer = self.answers.get(text, "fine")
+        if isinstance(answer, Generation):
+            return answer
+        return Generation(text=answer, prompt_text=prompt.text_for(self.mode))
+
+
+class Unhashable:
+    def __repr__(self) -> str:
+        return "<Unhashable>"
+
+
+ODD_ANSWERS: list[tuple[str, Any, str, str | None]] = [
+    # (prompt, what the backend returns, stored status, stored output)
+    ("int", 123, "failed", None),
+    ("dict", {"a": 1}, "failed", None),
+    ("bytes", b"raw", "failed", None),
+    ("list", ["a", {"type": "text", "text": "b"}], "ok", "ab"),
+    ("none", None, "ok", ""),
+    ("surrogate", "bad \ud800 char", "ok", "bad \ufffd char"),
+    ("odd-info", Generation(text="x", prompt_text="p", info={"s": {1}, "o": Unhashable(),
+                                                               "t": ("a", "\udfff")}), "ok", "x"),
+    ("info-not-dict", Generation(text="y", prompt_text="p", info=["z"]), "ok", "y"),  # type: ignore[arg-type]
+    ("prompt-not-str", Generation(text="w", prompt_text=None), "ok", "w"),  # type: ignore[arg-type]
+]
+
+
+def test_no_backend_value_can_poison_a_batch(store: ResponseStore) -> None:
+    backend = OddBackend({name: answer for name, answer, _, _ in ODD_ANSWERS})
+    requests = [ask(name) for name, _, _, _ in ODD_ANSWERS] + [ask("plain")]
+    stats = run_requests_sync(backend, requests, PARAMS, store, progress=False,
+                              retry=fast_retry(), flush_every=1000, flush_interval_s=60)
+    rows = {r.item_id: r for r in store.iter_records()}
+    assert len(rows) == len(requests)  # every answer stored, in one batch
+    for name, _, status, output in ODD_ANSWERS:
+        assert (rows[name].status, rows[name].output) == (status, output), name
+        if status == "failed":
+            assert "\n" not in rows[name].error
+    assert rows["plain"].output == "fine"
+    assert rows["surrogate"].info["replaced_surrogates"] == 1
+    assert rows["odd-info"].info == {"s": "{1}", "o": "<Unhashable>", "t": ["a", "\ufffd"]}
+    assert rows["info-not-dict"].info == {"info": ["z"]}
+    assert rows["prompt-not-str"].prompt_text == "<user>prompt-not-str"
+    assert (stats.completed, stats.failed) == (7, 3)
+
+
+class PickyStore(ResponseStore):
+    """A store that cannot bind one row (as SQLite refuses a value it cannot store)."""
+
+    def put_many(self, records: Sequence[ResponseRecord]) -> None:
+        if any(r.item_id == "poison" and r.status == "ok" for r in records):
+            raise sqlite3.InterfaceError("Error binding parameter 7")
+        super().put_many(records)
+
+
+def test_a_row_the_store_refuses_is_stored_failed_and_the_batch_survives(tmp_path: Path) -> None:
+    with PickyStore(tmp_path / "r.sqlite") as store:
+        requests = [ask("a"), ask("poison"), ask("b")]
+        stats = run_requests_sync(OddBackend({}), requests, PARAMS, store, progress=False,
+                                  flush_every=1000, flush_interval_s=60)
+        rows = {r.item_id: r for r in store.iter_records()}
+    assert (stats.completed, stats.failed) == (2, 1)
+    assert rows["a"].status == rows["b"].status == "ok"
+    assert rows["poison"].status == "failed"
+    assert "could not be stored" in rows["poison"].error
+    assert rows["poison"].info["raw_output"] == '"fine"'
+
+
+# -- a store that cannot be written ----------------------------------------------------------------
+
+class CountingBackend(ModelBackend):
+    """Answers every prompt with a long text after yielding once; counts its calls."""
+
+    kind = "counting"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    @property
+    def model_id(self) -> str:
+        return "counting"
+
+    async def generate(self, prompt: Prompt, params: GenerationParams,
+                       seed: int | None) -> Generation:
+        self.calls += 1
+        await asyncio.sleep(0.001)
+        return Generation(text="x" * 3000, prompt_text=prompt.text_for(self.mode))
+
+
+@pytest.mark.parametrize(("flush_every", "flush_interval_s"), [
+    (1, 60.0),      # the worker that fills the disk finds out
+    (1000, 0.01),   # the periodic flush finds out
+])
+def test_full_disk_stops_requests_at_once_with_one_error(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, flush_every: int,
+        flush_interval_s: float) -> None:
+    concurrency = 4
+    backend = CountingBackend()
+    requests = [ask(f"q{i}") for i in range(400)]
+    with ResponseStore(tmp_path / "r.sqlite") as store:
+        pages = store._db.execute("PRAGMA page_count").fetchone()[0]
+        store._db.execute(f"PRAGMA max_page_count = {pages + 12}")  # a disk with ~40 rows free
+        caplog.set_level(logging.ERROR, logger="asyncio")
+        with pytest.raises(StoreWriteError) as caught:
+            run_requests_sync(backend, requests, PARAMS, store, progress=False,
+                              concurrency=concurrency, flush_every=flush_every,
+                              flush_interval_s=flush_interval_s)
+        stored = sum(store.counts().values())
+    gc.collect()  # an unretrieved task exception would be reported now
+    message = str(caught.value)
+    assert "\n" not in message
+    assert "database or disk is full" in message and "r.sqlite" in message
+    assert backend.calls < len(requests)  # the run stopped, it did not pay for the rest
+    unsaved = int(message.split(" answers could not be saved")[0].rsplit(" ", 1)[1])
+    # Only what was in flight or waiting in the buffer when the disk filled is lost.
+    assert backend.calls - stored <= unsaved + concurrency
+    if flush_every == 1:
+        assert stored > 0 and backend.calls - stored <= concurrency
+    assert "never retrieved" not in caplog.text
+    # The store is still usable: a rerun with space continues where the run stopped.
+    with ResponseStore(tmp_path / "r.sqlite") as store:
+        again = run_requests_sync(CountingBackend(), requests, PARAMS, store, progress=False)
+        assert (again.cached, again.completed, again.failed) == (stored, 400 - stored, 0)
