@@ -114,6 +114,16 @@ _NON_ANSWER_PART_TYPES = frozenset({"reasoning", "thinking", "redacted_thinking"
                                     "tool_call"})
 
 
+# Characters that carry no text on their own: an answer made only of these (and whitespace) is
+# empty. U+200C/U+200D are meaningful between Bengali letters, never alone.
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
+
+
+def is_empty_text(text: str) -> bool:
+    """Whether an answer is empty: no text, or only whitespace and invisible characters."""
+    return not text.strip().strip(_INVISIBLE).strip()
+
+
 def _one_line(value: Any, limit: int = 120) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[:limit] + "..."

@@ -100,7 +100,7 @@ def run_requests_ray(model: str, options: ModelOptions, backend: ModelBackend,
     total = len(pending) + len(cached)
     todo = list(pending.values())
     chunks = [todo[i:i + chunk_size] for i in range(0, len(todo), chunk_size)]
-    completed = failed = calls = 0
+    completed = failed = calls = empty = 0
     errors: list[str] = []
     bar = progress_bar(total, len(cached), progress)
     if chunks:
@@ -132,6 +132,7 @@ def run_requests_ray(model: str, options: ModelOptions, backend: ModelBackend,
                 calls += chunk_calls
                 ok = sum(r.status == "ok" for r in records)
                 completed += ok
+                empty += sum(r.status == "ok" and bool(r.info.get("empty")) for r in records)
                 failed += len(records) - ok
                 if error:
                     errors.append(error)  # stop sending; let the chunks in flight finish
@@ -145,4 +146,4 @@ def run_requests_ray(model: str, options: ModelOptions, backend: ModelBackend,
     if errors:
         raise EndpointError(errors[0])
     return RunStats(total=total, cached=len(cached), completed=completed, failed=failed,
-                    elapsed_s=time.perf_counter() - started, calls=calls)
+                    elapsed_s=time.perf_counter() - started, calls=calls, empty=empty)

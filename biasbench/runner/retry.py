@@ -31,12 +31,18 @@ class RetryPolicy:
     unreachable_attempts: int = 3
     """Tries of a request that cannot reach the endpoint before a run that has had no answer yet
     gives up with an EndpointError (short, so an unreachable endpoint fails fast)."""
+    empty_retries: int = 1
+    """How many more times an empty answer (no text, or whitespace only: a spent reasoning
+    budget, a content filter) is asked again before it is kept as an ``ok`` answer marked
+    ``info["empty"]`` and counted in ``RunStats.empty``. 0 keeps the first empty answer."""
     rng: random.Random = field(default_factory=random.Random, compare=False, repr=False)
     """Source of the jitter; pass a seeded one for reproducible delays in tests."""
 
     def __post_init__(self) -> None:
         if self.max_attempts < 1:
             raise ValueError("max_attempts must be at least 1")
+        if self.empty_retries < 0:
+            raise ValueError("empty_retries must not be negative")
         if self.unreachable_attempts < 1:
             raise ValueError("unreachable_attempts must be at least 1")
         if min(self.base_delay_s, self.max_delay_s, self.max_retry_after_s) < 0:

@@ -44,6 +44,7 @@ from biasbench.models.base import (
     Prompt,
     TransientModelError,
     UnusableAnswerError,
+    is_empty_text,
     text_from_content,
 )
 from biasbench.runner.retry import EndpointUnreachableError, RetryPolicy
@@ -151,6 +152,9 @@ class RunStats:
     """Wall time of the call, in seconds."""
     calls: int
     """Model calls made, retries included."""
+    empty: int = 0
+    """Of ``completed``, answers kept empty (no text, or whitespace only) after the retries the
+    policy allows; their stored rows carry ``info["empty"] = True``."""
 
     @property
     def unfinished(self) -> int:
@@ -213,6 +217,24 @@ def _truncated(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
 
 
+def _checked(generation: Generation) -> tuple[str, dict[str, Any]]:
+    """An answer's text and info, checked before they reach the store (no backend can poison a
+    batch): the output must be text (content parts are joined; anything else raises
+    :class:`UnusableAnswerError`), the info plain JSON data."""
+    text: Any = getattr(generation, "text", None)
+    raw_info = getattr(generation, "info", None)
+    info: dict[str, Any] = raw_info if isinstance(raw_info, dict) else (
+        {} if raw_info is None else {"info": raw_info})
+    if not isinstance(text, str):
+        text, notes = text_from_content(text)
+        info = {**info, **notes}
+    text, replaced = _clean_text(text)
+    info = _json_safe(info)
+    if replaced:
+        info["replaced_surrogates"] = replaced
+    return text, info
+
+
 def _raw_json(value: Any) -> str:
     """A bounded JSON rendering of content a server sent that could not be used."""
     try:
@@ -239,6 +261,7 @@ class _Run:
         self.completed = 0
         self.failed = 0
         self.calls = 0
+        self.empty = 0
         self.answered = False  # has the endpoint answered anything during this run?
         self.unreachable_streak = 0  # requests in a row that failed as unreachable
         self.logged_unexpected = False
@@ -314,6 +337,7 @@ class _Run:
     async def run_one(self, key: str, request: Request, prompt_text: str) -> None:
         backend, retry = self.backend, self.retry
         attempts = 0
+        empty_tries = 0
         started_at = time.time()
         while True:
             attempts += 1
@@ -354,36 +378,28 @@ class _Run:
             finished_at = time.time()
             self.answered = True
             self.unreachable_streak = 0
-            self._answered(key, request, prompt_text, generation, attempts,
-                           time.perf_counter() - t0, started_at, finished_at)
-            return
-
-    def _answered(self, key: str, request: Request, prompt_text: str, generation: Generation,
-                  attempts: int, latency: float, started_at: float, finished_at: float) -> None:
-        """Check an answer's types before it reaches the store (no backend can poison a batch):
-        output must be text, info plain JSON data; content that is not text is stored failed."""
-        text: Any = getattr(generation, "text", None)
-        raw_info = getattr(generation, "info", None)
-        info: dict[str, Any] = raw_info if isinstance(raw_info, dict) else (
-            {} if raw_info is None else {"info": raw_info})
-        if not isinstance(text, str):
+            latency = time.perf_counter() - t0
             try:
-                text, notes = text_from_content(text)
+                text, info = _checked(generation)
             except UnusableAnswerError as exc:
                 self._failed(key, request, prompt_text, exc, attempts, latency, started_at)
                 return
-            info = {**info, **notes}
-        text, replaced = _clean_text(text)
-        info = _json_safe(info)
-        if replaced:
-            info["replaced_surrogates"] = replaced
-        sent = getattr(generation, "prompt_text", None)
-        self.completed += 1
-        self._record(ResponseRecord(
-            key=key, item_id=request.item_id, model=self.model_json, seed=request.seed,
-            prompt_text=_clean_text(sent if isinstance(sent, str) else prompt_text)[0],
-            params=self.params_dict, output=text, error=None, status="ok", attempts=attempts,
-            latency_s=latency, started_at=started_at, finished_at=finished_at, info=info))
+            if is_empty_text(text):
+                if empty_tries < retry.empty_retries:
+                    empty_tries += 1  # a filter or a spent reasoning budget may not recur
+                    continue
+                info["empty"] = True
+                info["empty_retries"] = empty_tries
+                self.empty += 1
+            sent = getattr(generation, "prompt_text", None)
+            self.completed += 1
+            self._record(ResponseRecord(
+                key=key, item_id=request.item_id, model=self.model_json, seed=request.seed,
+                prompt_text=_clean_text(sent if isinstance(sent, str) else prompt_text)[0],
+                params=self.params_dict, output=text, error=None, status="ok",
+                attempts=attempts, latency_s=latency, started_at=started_at,
+                finished_at=finished_at, info=info))
+            return
 
     def _failed(self, key: str, request: Request, prompt_text: str, exc: BaseException,
                 attempts: int, latency: float, started_at: float) -> None:
@@ -499,10 +515,13 @@ async def run_requests(backend: ModelBackend, requests: Sequence[Request],
         raise endpoint_error from None
 
     stats = RunStats(total=total, cached=len(cached), completed=run.completed, failed=run.failed,
-                     elapsed_s=time.perf_counter() - started, calls=run.calls)
+                     elapsed_s=time.perf_counter() - started, calls=run.calls, empty=run.empty)
     if stats.failed:
         log.warning("%d of %d requests failed (stored as failed; rerun to retry them)",
                     stats.failed, stats.total)
+    if stats.empty:
+        log.warning("%d of %d answers are empty (kept, marked empty in the store)",
+                    stats.empty, stats.completed)
     return stats
 
 

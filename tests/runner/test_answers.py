@@ -20,6 +20,7 @@ from biasbench.models.base import (
     ModelBackend,
     Prompt,
     UnusableAnswerError,
+    is_empty_text,
     text_from_content,
 )
 from biasbench.models.openai_compat import OpenAIBackend
@@ -248,3 +249,60 @@ def test_full_disk_stops_requests_at_once_with_one_error(
     with ResponseStore(tmp_path / "r.sqlite") as store:
         again = run_requests_sync(CountingBackend(), requests, PARAMS, store, progress=False)
         assert (again.cached, again.completed, again.failed) == (stored, 400 - stored, 0)
+
+
+# -- empty answers -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "empty"), [
+    ("", True), ("   \n\t", True), ("\u3000", True), ("\u200b\ufeff ", True),
+    ("a", False), (" শিক্ষক ", False), ("\u200cক", False), (".", False),
+])
+def test_what_counts_as_empty(text: str, empty: bool) -> None:
+    assert is_empty_text(text) is empty
+
+
+@pytest.mark.parametrize(("empties", "empty_retries", "calls", "kept_empty"), [
+    (0, 1, 1, False),       # no empty answer: asked once
+    (1, 1, 2, False),       # default: one empty answer is asked again, and the retry answers
+    (9, 1, 2, True),        # default: retried once, then kept and marked empty
+    (9, 0, 1, True),        # the user turned retries of empty answers off
+    (2, 3, 3, False),
+    (9, 3, 4, True),
+])
+def test_empty_answers_are_retried_then_kept_marked_and_counted(
+        store: ResponseStore, empties: int, empty_retries: int, calls: int,
+        kept_empty: bool) -> None:
+    config = MockConfig(rules=[ReplyRule(contains="hollow", fail=("empty-content",) * empties)])
+    policy = RetryPolicy(base_delay_s=0.001, empty_retries=empty_retries)
+    with MockServerThread(config) as mock:
+        stats = run_requests_sync(OpenAIBackend("m", mock.base_url),
+                                  [ask("hollow"), ask("full")], PARAMS, store, progress=False,
+                                  retry=policy)
+        assert mock.stats()["by_prompt"]["<user>hollow"] == calls
+    hollow = next(r for r in store.iter_records() if r.item_id == "hollow")
+    full = next(r for r in store.iter_records() if r.item_id == "full")
+    assert hollow.status == "ok" and hollow.attempts == calls
+    assert (stats.completed, stats.failed, stats.empty) == (2, 0, int(kept_empty))
+    if kept_empty:
+        assert hollow.output == ""
+        assert hollow.info["empty"] is True and hollow.info["empty_retries"] == empty_retries
+    else:
+        assert hollow.output == hashed_reply("<user>hollow", None)
+        assert "empty" not in hollow.info
+    assert "empty" not in full.info
+
+
+def test_whitespace_only_answer_is_empty(store: ResponseStore) -> None:
+    backend = OddBackend({"blank": " \n ", "parts": [{"type": "text", "text": "  "}]})
+    stats = run_requests_sync(backend, [ask("blank"), ask("parts"), ask("x")], PARAMS, store,
+                              progress=False)
+    rows = {r.item_id: r for r in store.iter_records()}
+    assert stats.empty == 2
+    assert rows["blank"].output == " \n " and rows["blank"].info["empty"] is True
+    assert rows["parts"].info["empty"] is True and rows["parts"].attempts == 2
+    assert "empty" not in rows["x"].info
+
+
+def test_empty_retries_must_not_be_negative() -> None:
+    with pytest.raises(ValueError, match="empty_retries"):
+        RetryPolicy(empty_retries=-1)
