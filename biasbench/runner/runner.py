@@ -7,14 +7,17 @@ The flow of :func:`run_requests`:
    makes zero model calls; a key appearing twice in the input is sent once.
 2. A fixed pool of ``concurrency`` worker coroutines pulls from one shared iterator (no task per
    request, so memory and scheduling cost stay flat for any run size).
-3. Transient failures (429, 5xx, timeouts, dropped connections) are retried with exponential
-   backoff and full jitter, honouring Retry-After; a request that keeps failing, or fails
-   permanently (400, 401...), is stored as ``failed`` with its last error, and the next run
-   retries it.
+3. Transient failures (429, 5xx, timeouts, dropped connections, a server restarting) are
+   retried with exponential backoff and full jitter, honouring Retry-After, for at least
+   ``RetryPolicy.retry_window_s`` (45 s) and ``max_attempts`` tries; a request that keeps
+   failing, or fails permanently (400, 401...), is stored as ``failed`` with its last error, and
+   the next run retries it. An empty answer is asked again ``empty_retries`` times, then kept
+   and marked empty. Every answer's types are checked before it is stored.
 4. Answers are buffered and written in one transaction every ``flush_every`` records or
    ``flush_interval_s`` seconds, and always at the end, on error and on cancellation. A killed
    process loses at most the unflushed buffer, which the rerun asks again; the key is the primary
-   key, so nothing is ever stored twice.
+   key, so nothing is ever stored twice. A store that cannot be written (full disk) stops new
+   requests at once and ends the run with one :class:`StoreWriteError`.
 5. If the endpoint cannot be reached before it has answered anything, the run stops after a few
    quick tries with an :class:`~biasbench.errors.EndpointError` naming the endpoint.
 """
@@ -339,6 +342,7 @@ class _Run:
         attempts = 0
         empty_tries = 0
         started_at = time.time()
+        first_try = retry.clock()
         while True:
             attempts += 1
             self.calls += 1
@@ -352,8 +356,8 @@ class _Run:
                     raise _Abort(EndpointError(backend.redact(
                         f"model endpoint {exc.endpoint} is unreachable ({exc}); no request was "
                         f"answered. Check --base-url and that the server is running."))) from None
-                if attempts < retry.max_attempts:
-                    await asyncio.sleep(retry.delay(attempts, exc.retry_after))
+                if not retry.gives_up(attempts, retry.clock() - first_try):
+                    await retry.sleep(retry.delay(attempts, exc.retry_after))
                     continue
                 self._failed(key, request, prompt_text, exc, attempts, latency, started_at)
                 if unreachable:

@@ -33,7 +33,7 @@ PARAMS = GenerationParams(max_tokens=16)
 
 
 def fast_retry() -> RetryPolicy:
-    return RetryPolicy(max_attempts=3, base_delay_s=0.001, max_delay_s=0.005,
+    return RetryPolicy(max_attempts=3, base_delay_s=0.001, max_delay_s=0.005, retry_window_s=0.0,
                        rng=random.Random(0))
 
 
