@@ -7,17 +7,22 @@ small enough for thousands of requests per second against a local server.
 The API key is read from the environment on every call (``OPENAI_API_KEY``, or the variable
 named by ``api_key_env``) and sent only as the ``Authorization`` header: it is never stored on
 the backend, in ``describe()``, in a repr, in an error message or in the response store.
+Credentials in the base URL (``http://user:secret@host/v1``) are taken out of it and sent as
+HTTP Basic auth; they are redacted, like the key, from everything stored or printed (in any
+form a server may echo them: the password, ``user:secret``, their percent-encoded forms and the
+Basic header's base64).
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import email.utils
 import json
 import os
 import time
 from typing import Any, Literal
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 import aiohttp
 
@@ -48,11 +53,39 @@ def display_url(url: str) -> str:
         # Without a scheme urlsplit reads "user:secret@host" as a path: drop any user info.
         return url.rsplit("@", 1)[-1].split("?", 1)[0].split("#", 1)[0]
     parts = urlsplit(url)
+    hostport = parts.netloc.rsplit("@", 1)[-1]
+    try:
+        port = parts.port
+    except ValueError:  # an invalid port: show it as written, still without credentials
+        return urlunsplit((parts.scheme, hostport, parts.path, "", ""))
     host = parts.hostname or ""
     if ":" in host:  # IPv6 literal
         host = f"[{host}]"
-    netloc = host if parts.port is None else f"{host}:{parts.port}"
+    netloc = host if port is None else f"{host}:{port}"
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+class _Secret:
+    """Holds a credential without ever showing it (repr, vars(), logs)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return "<redacted>"
+
+
+def _secret_forms(user: str, password: str) -> list[str]:
+    """Every form in which URL credentials may come back in a server's or library's message."""
+    pair = f"{user}:{password}"
+    forms = {password, pair, quote(password, safe=""), quote(pair, safe=":"),
+             base64.b64encode(pair.encode("utf-8")).decode("ascii")}
+    if not password:
+        forms.add(user)  # a token given as the user name
+    # Longest first, so that "user:secret" is replaced whole before "secret" alone.
+    return sorted((f for f in forms if len(f) >= 3), key=len, reverse=True)
 
 
 def parse_retry_after(headers: Any) -> float | None:
@@ -95,6 +128,30 @@ class OpenAIBackend(ModelBackend):
         if not base_url.startswith(("http://", "https://")):
             raise ModelSpecError(
                 f"base URL must start with http:// or https://: {display_url(base_url)}")
+        parts = urlsplit(base_url)
+        try:
+            parts.port  # noqa: B018 - raises on a port that is not a number in 0-65535
+        except ValueError:
+            raise ModelSpecError(
+                f"base URL has an invalid port: {display_url(base_url)}") from None
+        if not parts.hostname:
+            raise ModelSpecError(f"base URL has no host: {display_url(base_url)}")
+        self._secrets = _Secret([])
+        self._auth: _Secret | None = None  # the Basic Authorization header value
+        if parts.username is not None or parts.password is not None:
+            user, password = unquote(parts.username or ""), unquote(parts.password or "")
+            if os.environ.get(api_key_env):
+                raise ModelSpecError(
+                    f"base URL {display_url(base_url)} carries credentials and ${api_key_env} "
+                    f"is set too: use one of them (unset {api_key_env}, or remove user:password "
+                    f"from the URL)")
+            pair = f"{user}:{password}".encode()
+            self._auth = _Secret("Basic " + base64.b64encode(pair).decode("ascii"))
+            self._secrets = _Secret(_secret_forms(user, password))
+            # The URL requests go to carries no credentials: library errors that quote it
+            # cannot leak them.
+            base_url = urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], parts.path,
+                                   parts.query, parts.fragment))
         self.model_name = model
         self.base_url = base_url.rstrip("/")
         self.api: ApiKind = api
@@ -160,15 +217,26 @@ class OpenAIBackend(ModelBackend):
         headers = {"Content-Type": "application/json"}
         key = os.environ.get(self.api_key_env)
         if key:
+            if self._auth is not None:
+                raise PermanentModelError(
+                    f"base URL {self.endpoint} carries credentials and ${self.api_key_env} is "
+                    f"set too: use one of them")
             headers["Authorization"] = f"Bearer {key}"
+        elif self._auth is not None:
+            headers["Authorization"] = self._auth.value
         return headers
 
-    def _redact(self, message: str) -> str:
-        """Remove the API key from a message, should a server or library echo it back."""
+    def redact(self, message: str) -> str:
+        """``message`` without the API key or the URL's credentials, should a server or a
+        library echo them back."""
         key = os.environ.get(self.api_key_env)
         if key and len(key) >= 4:
             message = message.replace(key, "***")
+        for secret in self._secrets.value:
+            message = message.replace(secret, "***")
         return message
+
+    _redact = redact
 
     def _params_fields(self, params: GenerationParams) -> dict[str, Any]:
         cached = self._params_cache
@@ -215,6 +283,9 @@ class OpenAIBackend(ModelBackend):
         except aiohttp.ConnectionTimeoutError:
             raise EndpointUnreachableError(
                 f"cannot reach {self.endpoint}: connection timed out", self.endpoint) from None
+        except (aiohttp.InvalidURL, ValueError) as exc:  # a URL or header aiohttp refuses
+            raise PermanentModelError(self._redact(
+                f"cannot send to {self.endpoint}: {type(exc).__name__}: {exc}")) from None
         except TimeoutError:  # before ClientError: aiohttp's read timeouts are both
             raise TransientModelError(
                 f"no answer from {self.endpoint} within {self.timeout_s:g} s") from None

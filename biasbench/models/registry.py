@@ -33,6 +33,15 @@ class ModelOptions:
     threads: int | None = None
     """CPU threads of a local llama.cpp model (default: every core)."""
 
+    def __repr__(self) -> str:
+        # The base URL may carry credentials (user:password@host): never show them.
+        from biasbench.models.openai_compat import display_url
+
+        shown = {**self.__dict__}
+        if shown.get("base_url"):
+            shown["base_url"] = display_url(shown["base_url"])
+        return f"ModelOptions({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
+
 
 def _llamacpp(arg: str | None, opts: ModelOptions) -> ModelBackend:
     from biasbench.models.llamacpp import LlamaCppBackend

@@ -85,7 +85,8 @@ class ReplyRule:
     fail_always: Failure | None = None
     """Fail every call with this status (or drop)."""
     message: str = "injected failure"
-    """Error message sent with a failure."""
+    """Error message sent with a failure; ``{authorization}`` is replaced by the request's
+    Authorization header (a server that echoes credentials)."""
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> ReplyRule:
@@ -311,6 +312,8 @@ class MockOpenAIServer:
             failure, message = rule.fail[seen - 1], rule.message
         elif config.fail_rate > 0 and self._rng.random() < config.fail_rate:
             failure = config.fail_status
+        # A careless server echoing the client's credentials back (for redaction tests).
+        message = message.replace("{authorization}", request.headers.get("Authorization", ""))
         if failure == "down" and not self.is_down:
             await self.go_down(config.outage_s)
         if failure in ("drop", "down"):
