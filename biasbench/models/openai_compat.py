@@ -45,6 +45,7 @@ ApiKind = Literal["chat", "completions"]
 _PERMANENT_5XX = frozenset({501, 505})
 _TRANSIENT_4XX = frozenset({408, 409, 429})
 _DEFAULT_POOL = 64
+_MAX_RESPONSE_BYTES = 64 << 20
 
 
 def display_url(url: str) -> str:
@@ -122,7 +123,8 @@ class OpenAIBackend(ModelBackend):
     def __init__(self, model: str, base_url: str, *, api: ApiKind = "chat",
                  api_key_env: str = "OPENAI_API_KEY", timeout_s: float = 120.0,
                  extra_body: dict[str, Any] | None = None,
-                 max_connections: int | None = None) -> None:
+                 max_connections: int | None = None,
+                 max_response_bytes: int = _MAX_RESPONSE_BYTES) -> None:
         if api not in ("chat", "completions"):
             raise ModelSpecError(f"api must be 'chat' or 'completions', not {api!r}")
         if not base_url.startswith(("http://", "https://")):
@@ -161,6 +163,8 @@ class OpenAIBackend(ModelBackend):
         self.extra_body = dict(extra_body or {})
         self.max_connections = max_connections
         """Size of the connection pool; the runner sets it to its concurrency."""
+        self.max_response_bytes = max_response_bytes
+        """A larger answer body is not read (memory stays bounded) and is stored as failed."""
         self.endpoint = display_url(self.base_url)
         """The base URL without credentials, for messages and manifests."""
         self._url = self.base_url + ("/chat/completions" if api == "chat" else "/completions")
@@ -271,7 +275,7 @@ class OpenAIBackend(ModelBackend):
         session = self._get_session()
         try:
             async with session.post(self._url, data=body, headers=self._headers()) as response:
-                raw = await response.read()
+                raw = await self._read_body(response)
                 status = response.status
                 if status != 200:
                     self._raise_for_status(status, raw, response.headers)
@@ -294,6 +298,21 @@ class OpenAIBackend(ModelBackend):
             raise TransientModelError(
                 self._redact(f"connection to {self.endpoint} failed: {detail}")) from None
         return self._parse(raw, prompt)
+
+    async def _read_body(self, response: aiohttp.ClientResponse) -> bytes:
+        """The body, read up to ``max_response_bytes``; beyond that the answer is unusable."""
+        limit = self.max_response_bytes
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.content.iter_any():
+            size += len(chunk)
+            if size > limit:
+                head = b"".join(chunks)[:200].decode("utf-8", "replace")
+                raise UnusableAnswerError(self._redact(
+                    f"answer from {self.endpoint} is larger than {limit} bytes (HTTP "
+                    f"{response.status}); not read further"), raw=head)
+            chunks.append(chunk)
+        return b"".join(chunks)
 
     def _raise_for_status(self, status: int, raw: bytes, headers: Any) -> None:
         detail = raw[:500].decode("utf-8", "replace").strip()
