@@ -306,3 +306,17 @@ def test_whitespace_only_answer_is_empty(store: ResponseStore) -> None:
 def test_empty_retries_must_not_be_negative() -> None:
     with pytest.raises(ValueError, match="empty_retries"):
         RetryPolicy(empty_retries=-1)
+
+
+def test_an_answer_larger_than_the_cap_is_stored_failed_not_read(store: ResponseStore) -> None:
+    config = MockConfig(huge_bytes=200_000,
+                        rules=[ReplyRule(contains="big", fail_always="huge-body")])
+    with MockServerThread(config) as mock:
+        backend = OpenAIBackend("m", mock.base_url, max_response_bytes=50_000)
+        stats = run_requests_sync(backend, [ask("big"), ask("small")], PARAMS, store,
+                                  progress=False, retry=fast_retry())
+        assert mock.stats()["by_prompt"]["<user>big"] == 1  # not paid again within the run
+    big = next(store.iter_records("failed"))
+    assert (stats.completed, stats.failed) == (1, 1)
+    assert "larger than 50000 bytes" in (big.error or "")
+    assert len(big.info["raw_content"]) < 1000
