@@ -37,16 +37,62 @@ class Prompt:
 
 @dataclass(frozen=True)
 class GenerationParams:
-    """Decoding parameters; every field is part of the cache key and the run signature."""
+    """Decoding parameters; every field is part of the cache key and the run signature.
+
+    The sampler is explicit and the same on every backend: one temperature means one sampler.
+    Its defaults switch every truncation and penalty off (``top_p=1.0``, ``top_k=0``,
+    ``min_p=0.0``, ``repetition_penalty=1.0``), so a run at temperature T samples from the
+    model's distribution at T, whatever a backend's own defaults are (llama.cpp's are top_k 40,
+    top_p 0.95, min_p 0.05; servers have theirs; checkpoints' generation configs have theirs).
+    Every backend sends or applies all of them. Temperature 0 is greedy decoding, where only
+    ``repetition_penalty`` still plays a part. What a server may still override is in
+    docs/architecture.md.
+    """
 
     temperature: float = 0.0
     """Sampling temperature; 0 means greedy."""
     max_tokens: int = 128
     """Upper bound on generated tokens."""
-    top_p: float | None = None
-    """Nucleus sampling mass, or None for the backend default."""
+    top_p: float = 1.0
+    """Nucleus sampling mass in (0, 1]; 1.0 is off."""
     stop: tuple[str, ...] = ()
     """Stop sequences (completion prompts use them to end after one line)."""
+    top_k: int = 0
+    """Keep only the k most likely tokens; 0 is off."""
+    min_p: float = 0.0
+    """Drop tokens less likely than min_p times the most likely one, in [0, 1]; 0 is off."""
+    repetition_penalty: float = 1.0
+    """Multiplicative penalty on tokens already seen (CTRL-style); 1.0 is off."""
+
+    def __post_init__(self) -> None:
+        # Old callers passed top_p=None for "the backend's default": that is exactly the
+        # hidden sampler this class exists to rule out.
+        checks = [
+            (isinstance(self.temperature, int | float) and self.temperature >= 0,
+             "temperature must be >= 0"),
+            (isinstance(self.max_tokens, int) and self.max_tokens >= 1,
+             "max_tokens must be a positive integer"),
+            (isinstance(self.top_p, int | float) and 0 < self.top_p <= 1,
+             "top_p must be in (0, 1] (1.0 is off)"),
+            (isinstance(self.top_k, int) and not isinstance(self.top_k, bool) and self.top_k >= 0,
+             "top_k must be an integer >= 0 (0 is off)"),
+            (isinstance(self.min_p, int | float) and 0 <= self.min_p <= 1,
+             "min_p must be in [0, 1] (0 is off)"),
+            (isinstance(self.repetition_penalty, int | float) and self.repetition_penalty > 0,
+             "repetition_penalty must be > 0 (1.0 is off)"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(f"{message}: {self!r}")
+
+    @property
+    def greedy(self) -> bool:
+        return self.temperature == 0
+
+    def sampler(self) -> dict[str, Any]:
+        """The complete sampler: temperature, top_p, top_k, min_p, repetition_penalty."""
+        return {"temperature": self.temperature, "top_p": self.top_p, "top_k": self.top_k,
+                "min_p": self.min_p, "repetition_penalty": self.repetition_penalty}
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

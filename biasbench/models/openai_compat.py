@@ -124,7 +124,8 @@ class OpenAIBackend(ModelBackend):
                  api_key_env: str = "OPENAI_API_KEY", timeout_s: float = 120.0,
                  extra_body: dict[str, Any] | None = None,
                  max_connections: int | None = None,
-                 max_response_bytes: int = _MAX_RESPONSE_BYTES) -> None:
+                 max_response_bytes: int = _MAX_RESPONSE_BYTES,
+                 sampler_extras: bool = True) -> None:
         if api not in ("chat", "completions"):
             raise ModelSpecError(f"api must be 'chat' or 'completions', not {api!r}")
         if not base_url.startswith(("http://", "https://")):
@@ -165,6 +166,10 @@ class OpenAIBackend(ModelBackend):
         """Size of the connection pool; the runner sets it to its concurrency."""
         self.max_response_bytes = max_response_bytes
         """A larger answer body is not read (memory stays bounded) and is stored as failed."""
+        self.sampler_extras = sampler_extras
+        """Send top_k, min_p and repetition_penalty (not OpenAI API fields; vLLM, llama.cpp's
+        server and most compatible servers read them). Off for a strict endpoint that rejects
+        unknown fields: the server's own values then apply, and the description says so."""
         self.endpoint = display_url(self.base_url)
         """The base URL without credentials, for messages and manifests."""
         self._url = self.base_url + ("/chat/completions" if api == "chat" else "/completions")
@@ -181,6 +186,8 @@ class OpenAIBackend(ModelBackend):
         described = super().describe()
         if self.extra_body:
             described["extra_body"] = self.extra_body
+        if not self.sampler_extras:  # the server's top_k/min_p/penalty: another sampler
+            described["sampler_extras"] = False
         return described
 
     def __repr__(self) -> str:
@@ -247,9 +254,17 @@ class OpenAIBackend(ModelBackend):
         if cached is not None and cached[0] is params:
             return cached[1]
         fields: dict[str, Any] = {"model": self.model_name, "temperature": params.temperature,
-                                  "max_tokens": params.max_tokens}
-        if params.top_p is not None:
-            fields["top_p"] = params.top_p
+                                  "max_tokens": params.max_tokens, "top_p": params.top_p}
+        extras = {"top_k": params.top_k, "min_p": params.min_p,
+                  "repetition_penalty": params.repetition_penalty}
+        if self.sampler_extras:
+            # Not in OpenAI's API, but read by vLLM, llama.cpp's server, SGLang, LM Studio...:
+            # without them a server applies its own defaults (llama.cpp's: top_k 40, min_p 0.05).
+            fields.update(extras)
+        elif extras != {"top_k": 0, "min_p": 0.0, "repetition_penalty": 1.0}:
+            raise PermanentModelError(
+                f"top_k/min_p/repetition_penalty {extras} cannot be sent to {self.endpoint} "
+                f"with sampler extras off (strict OpenAI API); turn them on or use the defaults")
         if params.stop:
             fields["stop"] = list(params.stop)
         fields.update(self.extra_body)

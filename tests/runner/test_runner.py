@@ -81,7 +81,8 @@ def run(mock: MockServerThread, store: ResponseStore, requests: list[Request],
 
 def test_request_key_is_sha256_of_canonical_json() -> None:
     canonical = ('{"model":{"kind":"openai","mode":"chat","model":"m"},'
-                 '"params":{"max_tokens":16,"stop":[],"temperature":0.0,"top_p":null},'
+                 '"params":{"max_tokens":16,"min_p":0.0,"repetition_penalty":1.0,"stop":[],'
+                 '"temperature":0.0,"top_k":0,"top_p":1.0},'
                  '"prompt":"শিক্ষক","seed":3}')
     expected = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
     assert request_key(MODEL, "শিক্ষক", PARAMS, 3) == expected
@@ -95,6 +96,11 @@ def test_request_key_is_sha256_of_canonical_json() -> None:
         {"prompt": "<user>hello "},
         {"params": GenerationParams(temperature=0.7, max_tokens=16)},
         {"params": GenerationParams(temperature=0.0, max_tokens=16, stop=("\n",))},
+        # every part of the sampler (issue 7: one temperature, one sampler)
+        {"params": GenerationParams(temperature=0.0, max_tokens=16, top_p=0.95)},
+        {"params": GenerationParams(temperature=0.0, max_tokens=16, top_k=40)},
+        {"params": GenerationParams(temperature=0.0, max_tokens=16, min_p=0.05)},
+        {"params": GenerationParams(temperature=0.0, max_tokens=16, repetition_penalty=1.1)},
         {"seed": 2},
         {"seed": None},
     ],
