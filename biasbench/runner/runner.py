@@ -48,6 +48,7 @@ from biasbench.models.base import (
     TransientModelError,
     UnusableAnswerError,
     is_empty_text,
+    normalise_finish_reason,
     text_from_content,
 )
 from biasbench.runner.retry import EndpointUnreachableError, RetryPolicy
@@ -231,6 +232,8 @@ def _checked(generation: Generation) -> tuple[str, dict[str, Any]]:
     if not isinstance(text, str):
         text, notes = text_from_content(text)
         info = {**info, **notes}
+    if "finish_reason" in info:  # one vocabulary whatever the backend (stop, length, ...)
+        info = {**info, "finish_reason": normalise_finish_reason(info["finish_reason"])}
     text, replaced = _clean_text(text)
     info = _json_safe(info)
     if replaced:

@@ -87,12 +87,15 @@ class ReplyRule:
     message: str = "injected failure"
     """Error message sent with a failure; ``{authorization}`` is replaced by the request's
     Authorization header (a server that echoes credentials)."""
+    finish_reason: str | None = "stop"
+    """The ``finish_reason`` of the answer (None sends null)."""
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> ReplyRule:
         return cls(contains=str(raw["contains"]), reply=raw.get("reply"),
                    fail=tuple(raw.get("fail", ())), fail_always=raw.get("fail_always"),
-                   message=str(raw.get("message", "injected failure")))
+                   message=str(raw.get("message", "injected failure")),
+                   finish_reason=raw.get("finish_reason", "stop"))
 
 
 @dataclass
@@ -346,7 +349,8 @@ class MockOpenAIServer:
             content = {"unexpected": text}
         elif failure == "empty-content":
             content = ""
-        choice: dict[str, Any] = {"index": 0, "finish_reason": "stop"}
+        choice: dict[str, Any] = {
+            "index": 0, "finish_reason": rule.finish_reason if rule is not None else "stop"}
         if chat:
             choice["message"] = {"role": "assistant", "content": content}
         else:
