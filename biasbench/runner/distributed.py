@@ -25,6 +25,7 @@ from biasbench.runner.retry import RetryPolicy
 from biasbench.runner.runner import (
     Request,
     RunStats,
+    StoreWriteError,
     progress_bar,
     request_keys,
     run_requests_sync,
@@ -119,15 +120,28 @@ def run_requests_ray(model: str, options: ModelOptions, backend: ModelBackend,
                                          f"{described} vs {expected}")
             idle = list(actors)
             in_flight: dict[Any, Any] = {}
+            in_flight_chunks: dict[Any, list[Request]] = {}
             while in_flight or (chunks and not errors):
                 while idle and chunks and not errors:
                     actor = idle.pop()
-                    ref = actor.run_chunk.remote(chunks.pop(0), params, concurrency, retry)
+                    chunk = chunks.pop(0)
+                    ref = actor.run_chunk.remote(chunk, params, concurrency, retry)
                     in_flight[ref] = actor
+                    in_flight_chunks[ref] = chunk
                 ready, _ = ray.wait(list(in_flight), num_returns=1)
                 actor = in_flight.pop(ready[0])
+                in_flight_chunks.pop(ready[0], None)
                 records, chunk_calls, error = ray.get(ready[0])
-                store.put_many(records)  # each chunk is saved the moment it returns
+                try:
+                    store.put_many(records)  # each chunk is saved the moment it returns
+                except Exception as exc:  # full disk, I/O: stop at once, in one line
+                    detail = " ".join((str(exc) or type(exc).__name__).split())
+                    lost = len(records) + sum(len(c) for c in in_flight_chunks.values())
+                    raise StoreWriteError(
+                        f"cannot write the response store {store.path}: {detail}; stopped "
+                        f"sending requests, up to {lost} answers could not be saved "
+                        f"(everything else is stored); free the space or fix the file, then "
+                        f"rerun to continue") from None
                 idle.append(actor)
                 calls += chunk_calls
                 ok = sum(r.status == "ok" for r in records)

@@ -209,12 +209,17 @@ def _json_safe(value: Any, depth: int = 0) -> Any:
         return value
     if isinstance(value, str):
         return _clean_text(value)[0]
-    if depth < _MAX_DEPTH:
-        if isinstance(value, dict):
-            return {_clean_text(str(k))[0]: _json_safe(v, depth + 1) for k, v in value.items()}
-        if isinstance(value, list | tuple):
-            return [_json_safe(v, depth + 1) for v in value]
-    return _clean_text(_truncated(repr(value), 200))[0]
+    if isinstance(value, dict | list | tuple) and depth >= _MAX_DEPTH:
+        return f"<{type(value).__name__} nested more than {_MAX_DEPTH} deep>"  # no repr: deep
+    if isinstance(value, dict):
+        return {_clean_text(str(k))[0]: _json_safe(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(v, depth + 1) for v in value]
+    try:
+        shown = repr(value)
+    except Exception as exc:  # a repr that raises is still not allowed to lose the answer
+        shown = f"<{type(value).__name__}: repr failed: {type(exc).__name__}>"
+    return _clean_text(_truncated(shown, 200))[0]
 
 
 def _truncated(text: str, limit: int) -> str:

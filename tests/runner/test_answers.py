@@ -320,3 +320,71 @@ def test_an_answer_larger_than_the_cap_is_stored_failed_not_read(store: Response
     assert (stats.completed, stats.failed) == (1, 1)
     assert "larger than 50000 bytes" in (big.error or "")
     assert len(big.info["raw_content"]) < 1000
+
+
+# -- bad bytes and odd shapes from a real server -------------------------------------------------
+
+class RawServer:
+    """A loopback HTTP server answering every POST with one fixed raw body (status 200)."""
+
+    def __init__(self, body: bytes) -> None:
+        import http.server
+        import threading
+
+        payload = body
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - the http.server API
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,),
+                                       daemon=True)
+
+    def __enter__(self) -> str:
+        self.thread.start()
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _chat(content: str) -> bytes:
+    return ('{"choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant",'
+            f'"content":{content}}}}}]}}').encode()
+
+
+@pytest.mark.parametrize(("body", "status", "output", "error_part"), [
+    (_chat('"lone \\ud800 surrogate"'), "ok", "lone \ufffd surrogate", None),
+    (_chat('"nul \\u0000 inside"'), "ok", "nul \x00 inside", None),
+    (_chat('"\\ud83d\\ude00 paired"'), "ok", "\U0001F600 paired", None),
+    (_chat("123"), "failed", None, "not text"),
+    (_chat('{"text": 5}'), "failed", None, "not text"),
+    (b'{"choices":[{"message":"just a string"}]}', "failed", None, "not an object"),
+    (b'{"choices":[]}', "failed", None, "unreadable answer"),
+    (b'{"choices":[null]}', "failed", None, "unreadable answer"),
+    (b'[1, 2, 3]', "failed", None, "unreadable answer"),
+    (b'{"choices":[{"message":{"content":"deep"}}],"usage":' + b"[" * 200 + b"]" * 200 + b"}",
+     "ok", "deep", None),
+    (_chat('"x"').replace(b'"x"', b'"\xc3\x28 bad utf8"'), "failed", None, "unreadable answer"),
+])
+def test_bad_bytes_and_odd_shapes_end_stored(store: ResponseStore, body: bytes, status: str,
+                                             output: str | None, error_part: str | None) -> None:
+    with RawServer(body) as url:
+        stats = run_requests_sync(OpenAIBackend("m", url), [ask("a"), ask("b")], PARAMS, store,
+                                  progress=False, retry=fast_retry())
+    rows = list(store.iter_records())
+    assert len(rows) == 2 and stats.completed + stats.failed == 2
+    for row in rows:
+        assert (row.status, row.output) == (status, output)
+        if error_part:
+            assert error_part in (row.error or "") and "\n" not in (row.error or "")
