@@ -230,8 +230,12 @@ def _checked(generation: Generation) -> tuple[str, dict[str, Any]]:
     """An answer's text and info, checked before they reach the store (no backend can poison a
     batch): the output must be text (content parts are joined; anything else raises
     :class:`UnusableAnswerError`), the info plain JSON data."""
-    text: Any = getattr(generation, "text", None)
-    raw_info = getattr(generation, "info", None)
+    if not isinstance(generation, Generation):  # a backend bug: say so, keep what came back
+        raise UnusableAnswerError(
+            f"the backend returned a {type(generation).__name__}, not a Generation",
+            raw=_json_safe(generation))
+    text: Any = generation.text
+    raw_info = generation.info
     info: dict[str, Any] = raw_info if isinstance(raw_info, dict) else (
         {} if raw_info is None else {"info": raw_info})
     if not isinstance(text, str):
@@ -403,7 +407,7 @@ class _Run:
                 info["empty"] = True
                 info["empty_retries"] = empty_tries
                 self.empty += 1
-            sent = getattr(generation, "prompt_text", None)
+            sent = generation.prompt_text
             self.completed += 1
             self._record(ResponseRecord(
                 key=key, item_id=request.item_id, model=self.model_json, seed=request.seed,

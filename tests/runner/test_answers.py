@@ -128,8 +128,8 @@ class OddBackend(ModelBackend):
                        seed: int | None) -> Generation:
         text = prompt.messages[-1][1]
         answer = self.answers.get(text, "fine")
-        if isinstance(answer, Generation):
-            return answer
+        if isinstance(answer, Generation) or text == "not-a-generation":
+            return answer  # type: ignore[no-any-return]
         return Generation(text=answer, prompt_text=prompt.text_for(self.mode))
 
 
@@ -150,6 +150,7 @@ ODD_ANSWERS: list[tuple[str, Any, str, str | None]] = [
                                                                "t": ("a", "\udfff")}), "ok", "x"),
     ("info-not-dict", Generation(text="y", prompt_text="p", info=["z"]), "ok", "y"),  # type: ignore[arg-type]
     ("prompt-not-str", Generation(text="w", prompt_text=None), "ok", "w"),  # type: ignore[arg-type]
+    ("not-a-generation", "bare string", "failed", None),
 ]
 
 
@@ -169,7 +170,8 @@ def test_no_backend_value_can_poison_a_batch(store: ResponseStore) -> None:
     assert rows["odd-info"].info == {"s": "{1}", "o": "<Unhashable>", "t": ["a", "\ufffd"]}
     assert rows["info-not-dict"].info == {"info": ["z"]}
     assert rows["prompt-not-str"].prompt_text == "<user>prompt-not-str"
-    assert (stats.completed, stats.failed) == (7, 3)
+    assert (stats.completed, stats.failed) == (7, 4)
+    assert "not a Generation" in rows["not-a-generation"].error
 
 
 class PickyStore(ResponseStore):
