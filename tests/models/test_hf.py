@@ -297,6 +297,25 @@ def test_top_k_one_samples_the_greedy_text(backends, seed):
     assert sampled == greedy
 
 
+@pytest.mark.parametrize("family", CAUSAL)
+@pytest.mark.parametrize("max_tokens", [1, 2, 3])
+def test_finish_reason_is_length_when_cut_at_max_tokens(backends, family, max_tokens):
+    backend = backends[family]
+    eos = backend.model.generation_config.eos_token_id
+    eos_ids = set(eos if isinstance(eos, list) else [eos])
+    generation = _generate(backend, "Sagot:", GenerationParams(max_tokens=max_tokens), None)
+    # Re-derive the generated ids to know whether the model ended by itself.
+    prompt_ids = backend.tokenizer("Sagot:", return_tensors="pt")["input_ids"]
+    with torch.inference_mode():
+        ids = backend.model.generate(input_ids=prompt_ids, attention_mask=torch.ones_like(
+            prompt_ids), **backend._decoding_kwargs(GenerationParams(max_tokens=max_tokens)))
+    new_ids = ids[0, prompt_ids.shape[1]:].tolist()
+    ended = bool(new_ids) and new_ids[-1] in eos_ids
+    expected = "stop" if ended or len(new_ids) < max_tokens else "length"
+    assert generation.info["finish_reason"] == expected
+    assert generation.info["n_tokens"] == len(new_ids)
+
+
 def test_generation_runs_off_the_event_loop(backends):
     async def tick_while_generating() -> int:
         task = asyncio.create_task(backends["llama"].generate(
