@@ -72,7 +72,9 @@ def request_key(model: dict[str, Any], prompt_text: str, params: GenerationParam
     text, the decoding parameters and the seed."""
     canonical = _canonical({"model": model, "prompt": prompt_text, "params": params.to_dict(),
                             "seed": seed})
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    # surrogatepass: a prompt with a lone surrogate (from a JSON escape in an input file) still
+    # gets a key instead of crashing the run; every other text encodes exactly as UTF-8.
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class _KeyMaker:
@@ -85,13 +87,14 @@ class _KeyMaker:
 
     def __init__(self, model: dict[str, Any], params: GenerationParams) -> None:
         prefix = f'{{"model":{_canonical(model)},"params":{_canonical(params.to_dict())},"prompt":'
-        self._prefix_hash = hashlib.sha256(prefix.encode("utf-8"))
+        self._prefix_hash = hashlib.sha256(prefix.encode("utf-8", "surrogatepass"))
         self._encode = _CANONICAL.encode
 
     def __call__(self, prompt_text: str, seed: int | None) -> str:
         digest = self._prefix_hash.copy()
         seed_text = "null" if seed is None else self._encode(seed)
-        digest.update(f'{self._encode(prompt_text)},"seed":{seed_text}}}'.encode())
+        digest.update(f'{self._encode(prompt_text)},"seed":{seed_text}}}'.encode(
+            "utf-8", "surrogatepass"))
         return digest.hexdigest()
 
 
@@ -410,7 +413,8 @@ class _Run:
             sent = generation.prompt_text
             self.completed += 1
             self._record(ResponseRecord(
-                key=key, item_id=request.item_id, model=self.model_json, seed=request.seed,
+                key=key, item_id=_clean_text(request.item_id)[0], model=self.model_json,
+                seed=request.seed,
                 prompt_text=_clean_text(sent if isinstance(sent, str) else prompt_text)[0],
                 params=self.params_dict, output=text, error=None, status="ok",
                 attempts=attempts, latency_s=latency, started_at=started_at,
@@ -425,7 +429,8 @@ class _Run:
         if isinstance(exc, UnusableAnswerError):
             info["raw_content"] = self.backend.redact(_raw_json(exc.raw))  # paid: keep it
         self._record(ResponseRecord(
-            key=key, item_id=request.item_id, model=self.model_json, seed=request.seed,
+            key=key, item_id=_clean_text(request.item_id)[0], model=self.model_json,
+            seed=request.seed,
             prompt_text=_clean_text(prompt_text)[0], params=self.params_dict, output=None,
             error=self.backend.redact(_clean_text(_truncated(message, 2000))[0]),
             status="failed", attempts=attempts, latency_s=latency, started_at=started_at,

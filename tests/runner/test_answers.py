@@ -390,3 +390,23 @@ def test_bad_bytes_and_odd_shapes_end_stored(store: ResponseStore, body: bytes, 
         assert (row.status, row.output) == (status, output)
         if error_part:
             assert error_part in (row.error or "") and "\n" not in (row.error or "")
+
+
+def test_prompt_with_a_lone_surrogate_is_keyed_and_stored(store: ResponseStore) -> None:
+    from biasbench.models.mock import MockBackend
+    from biasbench.runner.runner import _KeyMaker, request_key
+
+    prompt = "bad \ud800 prompt"
+    assert _KeyMaker({"m": 1}, PARAMS)(prompt, None) == request_key({"m": 1}, prompt, PARAMS,
+                                                                   None)
+    stats = run_requests_sync(MockBackend("echo"), [ask(prompt), ask("fine")], PARAMS, store,
+                              progress=False)
+    rows = {r.item_id: r for r in store.iter_records()}
+    assert stats.completed == 2
+    cleaned = "bad \ufffd prompt"  # what SQLite can store
+    assert rows[cleaned].output == cleaned
+    assert rows[cleaned].prompt_text == f"<user>{cleaned}"
+    with MockServerThread() as mock:  # over HTTP it cannot even be sent: stored failed
+        stats = run_requests_sync(OpenAIBackend("m", mock.base_url), [ask(prompt + "!")],
+                                  PARAMS, store, progress=False, retry=fast_retry())
+    assert stats.failed == 1 and "surrogate" in next(store.iter_records("failed")).error
