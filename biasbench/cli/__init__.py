@@ -120,6 +120,9 @@ def run(
     api: ApiOpt = "chat",
     api_key_env: KeyEnvOpt = "OPENAI_API_KEY",
     chat: Annotated[bool, typer.Option(help="Use the chat template of a local model.")] = False,
+    sampler_extras: Annotated[bool, typer.Option(help="openai: send top_k, min_p and "
+                              "repetition_penalty (vLLM, llama.cpp server); --no-sampler-extras "
+                              "for a strict OpenAI endpoint.")] = True,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
     items: Annotated[str | None, typer.Option(help="filbbq: BBQ-format jsonl file(s), "
                      "comma-separated, instead of items generated from the templates.")] = None,
@@ -150,7 +153,7 @@ def run(
     from biasbench.pipeline import run_benchmark
 
     options = ModelOptions(base_url=base_url, api=api, api_key_env=api_key_env, chat=chat,
-                           hf_task=hf_task)
+                           hf_task=hf_task, sampler_extras=sampler_extras)
     bench_options: dict[str, object] = {}
     if benchmark == "filbbq":
         bench_options = {"items": items, "templates": templates, "data_seed": data_seed,
