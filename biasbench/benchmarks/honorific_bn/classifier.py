@@ -50,7 +50,9 @@ A clause ends at
   (, ; : — – quotes, brackets, a free-standing hyphen);
 * a conjunction word, which itself belongs to no clause: এবং, আর, কিন্তু, তবে, তবুও,
   কারণ, কেননা, যেহেতু, যদিও, তাই, সুতরাং, অথচ, বরং, অথবা, কিংবা, নইলে, যে, যাতে,
-  যখন, তখন, তারপর, এরপর ... (যে both as complementiser and as relative word);
+  যখন, তখন, তারপর, এরপর ... (যে both as complementiser and as relative word), and
+  তার পর / তার পরে / তার পরেও written apart ("after that": a connective, so its তার is
+  not the pronoun);
 * বলে/বলেই right after a finite verb, trailing না allowed (quotative "that" or
   "because": "আসবেন বলে জানিয়েছেন", "পরিশ্রম করে বলেই সবাই ...");
 * ও "and" right after an unambiguous finite verb ("করলেন ও বাড়ি গেলেন"); after a
@@ -254,8 +256,11 @@ _OTHER_SUBJECTS = _words(
 # Words that join clauses and belong to none of them.
 _CONJUNCTIONS = _words(
     "এবং আর কিন্তু তবে তবুও তবু কারণ কেননা যেহেতু যদিও তাই সুতরাং অথচ বরং অথবা কিংবা বা "
-    "নইলে নাহলে যে যাতে যখন তখন তারপর তারপরে এরপর এরপরে অতঃপর"
+    "নইলে নাহলে যে যাতে যখন তখন তারপর তারপরে তারপরেই তারপরও তারপরেও এরপর এরপরে অতঃপর"
 )
+# তার/তাহার before পর ("after that", also spelled apart) is the connective, not the pronoun.
+_THAT_GENITIVES = _words("তার তাহার")
+_AFTER_WORDS = _words("পর পরে পরেই পরও পরেও")
 _QUOTATIVES = _words("বলে বলেই")
 _SPEECH_VERB_STARTS = _suffixes("বল জানা জানি")  # বলল, বলেছেন, জানাল, জানিয়েছে
 _TRAILING_PARTICLES = _words("না নি নাকি তো কি বটে")
@@ -462,7 +467,13 @@ def _split_clauses(text: str, allow_o_pronoun: bool) -> list[_Clause]:
             clauses.append(current)
         current = _Clause([], set(), implicit_next)
 
-    for raw in _TOKEN_RE.findall(_NUMBER_PUNCT.sub("", text)):
+    tokens = _TOKEN_RE.findall(_NUMBER_PUNCT.sub("", text))
+    for at, raw in enumerate(tokens):
+        if raw in _AFTER_WORDS and at > 0 and tokens[at - 1] in _THAT_GENITIVES:
+            continue  # the পর of "তার পর", closed with it below
+        if raw in _THAT_GENITIVES and at + 1 < len(tokens) and tokens[at + 1] in _AFTER_WORDS:
+            close("conjunction")  # "তার পর": a connective like তারপর
+            continue
         if raw in _SENTENCE_MARK_SET:
             close("sentence")
             continue
