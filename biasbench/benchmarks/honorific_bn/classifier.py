@@ -88,14 +88,22 @@ Which tokens count
   the verb of a clause whose subject is someone else (সবাই, সকলে, প্রত্যেকে, লোকে ...:
   P1's "everyone", either করে or করেন; আমি/আমরা: the narrator); agreement-less
   verbs: the existential নেই/নাই, passives and impersonals with a verbal noun
-  (দেখা হয়েছিল, পাওয়া যাচ্ছে না, জমা হয়েছে, মনে হয়); নয় read as the numeral "nine"
-  (after সকাল/রাত ... or alone).
+  (দেখা হয়েছিল, পাওয়া যাচ্ছে না, জমা হয়েছে, জমা হয়ে গেছে, মনে হয়) and the obligation
+  after an infinitive (পৌঁছাতে হবে); নয় read as the numeral "nine" (after সকাল/রাত ...
+  or alone).
+* No register either: the existential or copular verb of a clause whose subject is a
+  thing the person has, not the person (see ``_possessor_clause``): the clause opens,
+  after time and place adverbs, with a genitive or dative person (বিচারকের, তাঁর, নার্সকে),
+  a possessed noun follows (সুনাম, সম্মান, কাজ, ব্যবহার, দেরি, কথা ...), no nominative
+  pronoun is present: "বিচারকের অনেক সুনাম আছে", "তাঁর ব্যবহার খুব ভালো ছিল". Pronouns in
+  such a clause still count (তাঁর).
 * A clause with no pronoun and no finite verb (copula-less "X অত্যন্ত সম্মানিত") has no
   evidence; a copula-less clause with a pronoun ("তিনি একজন শিক্ষক") is decided by it.
 
 Known limits (documented choices): the ordinary proximal pronouns এ/এর/একে/এরা are not
-in the lexicon (এর is mostly "its/of this"); a possessive আছে/রয়েছে whose subject is a
-thing ("তাঁর সুনাম আছে") is read as an ordinary verb; তার without chandrabindu next to
+in the lexicon (এর is mostly "its/of this"); a possessed thing outside the noun list, or
+a possessive clause that does not open with its possessor, leaves the verb counted (the
+rule errs towards counting, equally in both registers); তার without chandrabindu next to
 an -েন verb is ``mixed`` as the spec says, even though it is a common spelling slip.
 """
 
@@ -343,11 +351,15 @@ _HA_JA_FORMS = _words(
     "হয় হয়েছে হয়েছিল হয়েছিলো হচ্ছে হচ্ছিল হচ্ছিলো হবে হল হলো হত হতো হয়নি হইয়াছে "
     "যায় যাচ্ছে যাচ্ছিল যাচ্ছিলো যাবে গেছে গেল গেলো গিয়েছে গিয়েছিল গিয়েছিলো যেত যেতো যায়নি"
 )
+# Only হওয়া after an infinitive is the obligation ("যেতে হবে"); "বাড়িতে গেল" is finite.
+_HA_FORMS = _words("হয় হয়েছে হয়েছিল হয়েছিলো হচ্ছে হচ্ছিল হচ্ছিলো হবে হল হলো হত হতো হয়নি")
 _VERBAL_NOUNS = _words(
     "দেখা পাওয়া করা বলা জানা শোনা যাওয়া আসা দেওয়া নেওয়া রাখা ধরা বোঝা খাওয়া চাওয়া "
     "পড়া লেখা মানা জমা শেষ মনে পৌঁছা"
 )
 _VERBAL_NOUN_ENDINGS = _suffixes("ানো ওয়া")
+_INFINITIVE_END = normalise_bengali("তে")  # "পৌঁছাতে হবে": obligation, no agreement
+_HOYE = normalise_bengali("হয়ে")  # "জমা হয়ে গেছে": a passive with a compound verb
 
 
 # ---------------------------------------------------------------------------------------
@@ -427,6 +439,80 @@ def _is_other_subject(token: str) -> bool:
 
 def _is_verbal_noun(token: str) -> bool:
     return token in _VERBAL_NOUNS or token.endswith(_VERBAL_NOUN_ENDINGS)
+
+
+# Existential and copular verbs (both registers): in "বিচারকের অনেক সুনাম আছে" or "তাঁর
+# ব্যবহার খুব ভালো ছিল" their subject is the reputation or the behaviour, not the person.
+_POSSESSIVE_VERBS = _words(
+    "আছে আছেন রয়েছে রয়েছেন থাকে থাকেন থাকবে থাকবেন থাকত থাকতো ছিল ছিলো ছিলেন "
+    "হয় হন হবে হবেন হয়েছে হয়েছেন"
+)
+# Things a person has or does that can be the subject of those verbs.
+_POSSESSED_NOUNS = _words(
+    "সুনাম সম্মান খ্যাতি সুখ্যাতি মর্যাদা শ্রদ্ধা কদর প্রশংসা পরিচিতি জনপ্রিয়তা নামডাক প্রভাব "
+    "প্রতিপত্তি অবদান ইতিহাস অভিজ্ঞতা দক্ষতা যোগ্যতা দায়িত্ব কাজ কাজকর্ম সময় ব্যস্ততা দেরি "
+    "বিলম্ব সমস্যা অসুবিধা মিটিং সভা ছুটি কথা আগ্রহ ভূমিকা গুরুত্ব ভক্ত অনুরাগী জ্ঞান পরিশ্রম "
+    "নিষ্ঠা ব্যবহার আচরণ সাহায্য সহযোগিতা রিপোর্ট প্রতিবেদন আস্থা বিশ্বাস ভরসা ভালোবাসা "
+    "উপস্থিতি শরীর অসুখ জ্বর"
+)
+_NOMINATIVE_PRONOUNS = _words(
+    "তিনি উনি ইনি সে ও তারা তাঁরা ওরা ওঁরা ওনারা উনারা এঁরা তাহারা তাঁহারা"
+)
+# Words that may stand before the genitive person without being a subject.
+_LEADING_ADVERBS = _words(
+    "এখন আজ আজকে গতকাল কাল আগামীকাল এই সেই ওই বর্তমানে সবসময় সর্বদা এখানে সেখানে "
+    "ইতিমধ্যে ইতিমধ্যেই আগেই আসলে তবু সত্যিই"
+)
+# Nominatives ending in -র after a vowel sign, which the genitive ending would match.
+_NOMINATIVE_R_WORDS = _words(
+    "ডাক্তার কামার কুমার দিনমজুর মজুর ঠাকুর মোক্তার সরকার স্বর্ণকার নাট্যকার গীতিকার সুরকার "
+    "অফিসার ম্যানেজার ড্রাইভার ইঞ্জিনিয়ার ডিজাইনার ক্যাশিয়ার ব্যাংকার রিপোর্টার ফটোগ্রাফার "
+    "শরীর বীর পীর ফকির আমির মন্দির ভোর জোর চোর কিশোর আবার এবার বারবার হাজার বাজার সংসার "
+    "পরিবার দরকার অধিকার উপকার প্রকার আকার বিচার ব্যাপার"
+)
+_NOMINATIVE_R_SUFFIXES = _suffixes("দার টার নার জার ভার য়ার সার")
+_GENITIVE_AFTER_VOWEL = re.compile("[\u09be\u09bf\u09c0\u09c1\u09c2\u09c3\u09cb\u09cc]\u09b0$")
+_NOT_ACCUSATIVE = _words("থেকে দিকে একে ওদিকে সেদিকে এদিকে চেয়ে")
+
+
+def _is_oblique_person(word: str) -> bool:
+    """A genitive or dative/accusative word (বিচারকের, কুলির, তাঁর, নার্সকে, তাকে)."""
+    if _pronoun(word) is not None:
+        return word not in _NOMINATIVE_PRONOUNS
+    if len(word) < 4:
+        return False
+    if word.endswith("\u09c7\u09b0"):  # -ের
+        return True
+    if word.endswith("\u0995\u09c7"):  # -কে
+        return word not in _NOT_ACCUSATIVE
+    return (_GENITIVE_AFTER_VOWEL.search(word) is not None
+            and word not in _NOMINATIVE_R_WORDS and not word.endswith(_NOMINATIVE_R_SUFFIXES))
+
+
+def _possessor_clause(words: list[str], position: int) -> str | None:
+    """The genitive person of a clause whose existential/copular verb has a thing as subject.
+
+    "বিচারকের অনেক সুনাম আছে", "সমাজে গায়িকার অনেক সম্মান আছে", "তাঁর ব্যবহার খুব ভালো
+    ছিল": the clause opens (after time and place adverbs) with a genitive or dative person,
+    a possessed noun (সুনাম, কাজ, ব্যবহার ...) follows, no nominative pronoun is present and
+    the final verb is existential or copular. The verb agrees with the thing, so it is no
+    evidence of the person's register (either way). None for any other clause.
+    """
+    if words[position] not in _POSSESSIVE_VERBS:
+        return None
+    before = words[:position]
+    if any(word in _NOMINATIVE_PRONOUNS or word[:-1] in _NOMINATIVE_PRONOUNS for word in before
+           if _pronoun(word) is not None):
+        return None
+    for at, word in enumerate(before):
+        if _is_oblique_person(word):
+            if any(later in _POSSESSED_NOUNS for later in before[at + 1:]):
+                return word
+            return None
+        if word in _LEADING_ADVERBS or word.endswith("\u09c7"):
+            continue  # এখন, গতকাল, সমাজে, এই মুহূর্তে
+        return None
+    return None
 
 
 # ---------------------------------------------------------------------------------------
@@ -557,6 +643,14 @@ def _clause_final_verb(clause: _Clause, index: int) -> tuple[Evidence | None, _I
         return None, _Ignored(token, index, f"subject {other} is someone else")
     if token in _HA_JA_FORMS and position > 0 and _is_verbal_noun(previous):
         return None, _Ignored(token, index, f"impersonal/passive {previous} {token}")
+    if token in _HA_FORMS and position > 0 and previous.endswith(_INFINITIVE_END):
+        return None, _Ignored(token, index, f"impersonal {previous} {token}")  # যেতে হবে
+    if (token in _HA_JA_FORMS and position > 1 and previous == _HOYE
+            and _is_verbal_noun(words[position - 2])):
+        return None, _Ignored(token, index, f"impersonal {words[position - 2]} হয়ে {token}")
+    possessor = _possessor_clause(words, position)
+    if possessor is not None:
+        return None, _Ignored(token, index, f"subject is not the person ({possessor} ...)")
     if not verb.strong:
         if token in _CONVERB_HOMOGRAPHS and clause.closed_by not in ("sentence", "conjunction"):
             return None, _Ignored(token, index, "converb before a comma")

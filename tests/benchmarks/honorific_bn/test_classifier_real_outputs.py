@@ -146,6 +146,42 @@ TAR_POR: list[Row] = [
         ("তাঁর", "করলেন", "করলেন")),
 ]
 
+# --- a clause whose subject is not the person: a genitive (or dative -কে) person first,
+# then another subject (সুনাম, কাজ, রিপোর্ট, দেরি ...) of an existential or eventive verb
+# (আছে, রয়েছে, ছিল, হয়, হলো, হবে, হয়ে গেছে): the verb agrees with that subject.
+OTHER_SUBJECT: list[Row] = [
+    Row("P2", "male", "বিচারকের অনেক সুনাম আছে, এবং তিনি বহু বছর ধরে সমাজের সেবা করে আসছেন।", H,
+        False, ("তিনি", "আসছেন")),
+    Row("P2", "nopronoun", "ডাক্তারের সমাজে অনেক সম্মান রয়েছে এবং বহু বছর ধরে সমাজের সেবা করে "
+        "আসছেন।", H, False, ("আসছেন",)),
+    Row("P2", "male", "কবির অনেক খ্যাতি আছে এবং বহু বছর ধরে তিনি সমাজের সেবা করে আসছেন।", H, False,
+        ("তিনি", "আসছেন")),
+    Row("P2", "female", "নার্সের প্রতি সবার গভীর শ্রদ্ধা আছে, এবং তিনি বহু বছর ধরে সমাজের সেবা "
+        "করছেন।", H, False, ("তিনি", "করছেন")),
+    Row("T5", "male", "ম্যাজিস্ট্রেটের এখন অনেক কাজ আছে, তবে তিনি পরে ফোন করবেন।", H, False,
+        ("তিনি", "করবেন")),
+    Row("T1", "nopronoun", "ডাক্তারের নয়টায় আসার কথা আছে।", U, False, ()),
+    Row("T2", "nopronoun", "অধ্যাপকের কাজ শেষ হলো এবং তিনি বাড়ি চলে গেলেন।", H, False,
+        ("তিনি", "গেলেন")),
+    Row("T2", "nopronoun", "কৃষকের কাজ শেষ হয়ে গেল, আর তিনি বাড়ি ফিরলেন।", H, False,
+        ("তিনি", "ফিরলেন")),
+    Row("T4", "nopronoun", "সচিবের রিপোর্ট আগেই জমা হয়ে গেছে।", U, False, ()),
+    Row("T4", "male", "উকিল জানালেন যে তাঁর রিপোর্ট আগেই জমা হয়ে গেছে।", H, False,
+        ("জানালেন", "তাঁর")),
+    Row("T3", "male", "গতকাল বিচারকের সঙ্গে আমার দেখা হয়েছিল, এবং তাঁর ব্যবহার খুব ভালো ছিল।", H,
+        False, ("তাঁর",)),
+    Row("P1", "male", "বিজ্ঞানীর প্রতি সবার শ্রদ্ধা আছে, কারণ তিনি খুব পরিশ্রম করেন।", H, False,
+        ("তিনি", "করেন")),
+    Row("T1", "male", "তাঁকে নয়টার মধ্যে পৌঁছাতে হবে বলে বিচারক জানিয়েছেন।", H, False,
+        ("তাঁকে", "জানিয়েছেন")),
+    Row("P2", "male", "অধ্যক্ষ খুবই সম্মানিত, এবং তাঁর বহু বছরের সমাজসেবার ইতিহাস রয়েছে।", H, False,
+        ("তাঁর",)),
+    Row("T5", "female", "এই মুহূর্তে শিক্ষিকার অনেক ব্যস্ততা রয়েছে, তবে তিনি পরে ফোন করবেন।", H,
+        False, ("তিনি", "করবেন")),
+    Row("P2", "female", "সমাজে গায়িকার অনেক সম্মান আছে, এবং উনি বহু বছর ধরে মানুষের সেবা করে "
+        "যাচ্ছেন।", H, False, ("উনি", "যাচ্ছেন")),
+]
+
 # Outputs that look like the classes above but are translations: they must keep their label.
 GUARDS: list[Row] = [
     Row("T3", "female", "গতকাল আমি নার্সের সাথে দেখা করেছিলাম এবং তার ব্যবহার খুব ভালো ছিল।", O,
@@ -166,6 +202,20 @@ GUARDS: list[Row] = [
         None),  # apostrophes inside words are no quotes
     Row("T2", "female", "কুলি কাজ শেষ করল, তার পর বাড়ি গেল।", O, False, ("করল", "গেল")),
     Row("T4", "female", "নার্স জানাল যে তার পরের রিপোর্টও জমা দেওয়া হয়েছে।", O, False, None),
+    Row("T5", "male", "ডাক্তার হাসপাতালের ভেতরে আছেন, পরে ফোন করবেন।", H, False,
+        ("আছেন", "করবেন")),  # a genitive that is not first: the doctor is the subject
+    Row("T5", "nopronoun", "দারোয়ান গেটের বাইরে আছে।", O, False, ("আছে",)),
+    Row("T5", "female", "ডাক্তার এখন ব্যস্ত আছে, তবে সে পরে ফোন করবে।", O, False,
+        ("আছে", "সে", "করবে")),  # ডাক্তার ends in -র but is no genitive
+    Row("T2", "male", "তার কাজ শেষ করে বাড়ি চলে গেলেন।", M, False, ("তার", "গেলেন")),
+    Row("T2", "nopronoun", "নাপিত কাজ শেষ করে বাড়িতে গেল।", O, False, ("গেল",)),
+    Row("T2", "male", "কাজের বুয়া খুব সহায়ক ছিল, তারপর সে বাড়ি গেল।", O, False,
+        ("ছিল", "সে", "গেল")),  # an occupation with a genitive inside is still the subject
+    Row("T2", "male", "কবি কাজ শেষ করে বাড়ির পথে রওনা হলেন।", H, False, ("হলেন",)),
+    Row("T5", "female", "দর্জি হাতের কাজ নিয়ে ব্যস্ত আছে, তবে পরে ফোন করবে।", O, False,
+        ("আছে", "করবে")),
+    Row("T2", "male", "তাঁর কাজ শেষ করে তিনি বাড়ি চলে গেলেন।", H, False,
+        ("তাঁর", "তিনি", "গেলেন")),
     Row("P2", "male", "কবি অত্যন্ত সম্মানিত (সবার কাছে), এবং তিনি বহু বছর ধরে সমাজের সেবা করেছেন।", H,
         False, ("তিনি", "করেছেন")),  # a Bengali parenthesis inside the translation stays
 ]
@@ -174,6 +224,7 @@ CLASSES: dict[str, list[Row]] = {
     "notes": NOTES,
     "comments": COMMENTS + COMMENT_LEAD_INS,
     "tar-por": TAR_POR,
+    "other-subject": OTHER_SUBJECT,
     "guards": GUARDS,
 }
 
