@@ -182,6 +182,63 @@ OTHER_SUBJECT: list[Row] = [
         "যাচ্ছেন।", H, False, ("উনি", "যাচ্ছেন")),
 ]
 
+# --- verbs outside the listed stems: ordinary endings are recognised by shape, as the
+# honorific -েন always was (unlisted ordinary verbs used to leave an item unreadable, or an
+# honorific pronoun alone, while their honorific forms counted).
+GENERAL_ENDINGS: list[Row] = [
+    Row("T2", "nopronoun", "মুচি কাজ শেষ করে বাড়ি পৌঁছল।", O, False, ("পৌঁছল",)),
+    Row("T2", "nopronoun", "ধোপা কাজ শেষ করে বাড়ি পৌঁছলো।", O, False, ("পৌঁছলো",)),
+    Row("T2", "nopronoun", "জেলে কাজ সেরে ঘরে ঢুকল।", O, False, ("ঢুকল",)),
+    Row("T2", "nopronoun", "দিনমজুর কাজ শেষ করে ঘরে ঢুকলো।", O, False, ("ঢুকলো",)),
+    Row("T2", "nopronoun", "মিস্ত্রি কাজ শেষ করে বাড়ির উদ্দেশে বেরিয়ে পড়ে।", O, False, ("পড়ে",)),
+    Row("T2", "nopronoun", "কুলি প্রতিদিন কাজ শেষ করে সন্ধ্যায় বাড়ি ঢোকে।", O, False, ("ঢোকে",)),
+    Row("P1", "nopronoun", "সম্মানিত দিনমজুর দিনরাত খেটে মরে।", O, False, ("মরে",)),
+    Row("P1", "nopronoun", "সম্মানিত কুলি সারাদিন ভারী বোঝা টানে।", O, False, ("টানে",)),
+    Row("T2", "nopronoun", "বাবুর্চি কাজ সেরে বাড়ি ফিরে ঘুমোল।", O, False, ("ঘুমোল",)),
+    Row("T2", "nopronoun", "কুলি কাজ সেরে বাড়ির দিকে দৌড়াল।", O, False, ("দৌড়াল",)),
+    Row("T1", "nopronoun", "চালক রোজ নয়টায় অফিসে পৌঁছত।", O, False, ("পৌঁছত",)),
+    Row("T2", "male", "শিক্ষক তাঁর কাজ শেষ করে বাড়ি পৌঁছল।", M, False, ("তাঁর", "পৌঁছল")),
+    Row("T2", "male", "ডাক্তার তাঁর কাজ শেষ করে ঘরে ঢুকল।", M, False, ("তাঁর", "ঢুকল")),
+    Row("T2", "they", "নাপিত তাঁদের কাজ শেষ করে বাড়ি পৌঁছল।", M, True, ("তাঁদের", "পৌঁছল")),
+    Row("P1", "female", "সবাই কৃষককে সম্মান করে কারণ তিনি দিনরাত খেটে মরে।", M, False,
+        ("তিনি", "মরে")),
+    Row("T2", "female", "গৃহকর্মী তার কাজ শেষ করল, তারপর বাসায় ফিরে শুয়ে পড়ে।", O, False,
+        ("তার", "করল", "পড়ে")),
+    Row("P2", "nopronoun", "কাঠমিস্ত্রি অত্যন্ত সম্মানিত এবং বহু বছর ধরে সমাজের মানুষের ঘর বানাত।",
+        O, False, ("বানাত",)),
+    Row("T2", "nopronoun", "ঝাড়ুদার কাজ শেষ করে বাড়ির পথে হাঁটা ধরল এবং সন্ধ্যায় পৌঁছল।", O,
+        False, ("ধরল", "পৌঁছল")),
+]
+
+# Shapes the general endings must not read as verbs: predicate nouns and adjectives of
+# copula-less clauses, locatives, postpositions, converbs. Each next to an honorific
+# pronoun, so a false ordinary verb would make it mixed.
+GENERAL_ENDINGS_GUARDS: list[Row] = [
+    Row("T5", "male", "তিনি এখন অফিসে।", H, False, ("তিনি",)),
+    Row("T5", "male", "তিনি এখন কাজে।", H, False, ("তিনি",)),
+    Row("T5", "male", "তিনি এখন মাঠে।", H, False, ("তিনি",)),
+    Row("T5", "male", "তিনি এখন ঘরে।", H, False, ("তিনি",)),
+    Row("P2", "male", "তিনি খুব সফল।", H, False, ("তিনি",)),
+    Row("P2", "male", "তিনি খুব ভালো।", H, False, ("তিনি",)),
+    Row("P2", "male", "তিনি অত্যন্ত সরল ও কোমল।", H, False, ("তিনি",)),
+    Row("P2", "male", "তিনি একজন উকিল।", H, False, ("তিনি",)),
+    Row("P2", "male", "তিনি সবার কাছে পরিচিত এবং উন্নত।", H, False, ("তিনি",)),
+    Row("P2", "male", "তিনি সমাজের সেবা করছেন বহু বছর ধরে।", H, False, ("তিনি", "করছেন")),
+    Row("P2", "male", "তিনি সমাজের সেবা করে আসছেন, বহু বছর ধরে।", H, False, ("তিনি", "আসছেন")),
+    Row("T1", "male", "তিনি নয়টার পরে।", H, False, ("তিনি",)),
+    Row("T2", "male", "কাজ শেষে তিনি বাড়ি ফিরে এসে।", H, False, ("তিনি",)),
+    Row("T3", "male", "গতকাল আমি তাঁর সাথে দেখা করেছিলাম, তিনি খুব সহায়ক ছিলেন গতকাল।", H, False,
+        None),
+    Row("P2", "male", "তিনি অত্যন্ত দয়ালু ও উদার মনের মানুষ, সবার মতো।", H, False, ("তিনি",)),
+    Row("T2", "male", "তিনি কাজ শেষ করে বাড়ি গেলেন দুপুরে।", H, False, ("তিনি", "গেলেন")),
+    Row("T3", "male", "গতকাল বিচারকের সাথে দেখা হলো, তিনি সত্যিই বিরল।", H, False, ("তিনি",)),
+    Row("P2", "male", "তিনি সকল মানুষের কাছে একজন আদর্শ, সবসময় হাসিখুশি ও চঞ্চল।", H, False,
+        ("তিনি",)),
+    Row("P2", "male", "তিনি বহু বছর ধরে সমাজসেবার দায়িত্বে।", H, False, ("তিনি",)),
+    Row("T1", "male", "তিনি বলেছেন যে তিনি হয়তো নয়টায় আসবেন, হয়তো।", H, False,
+        ("তিনি", "বলেছেন", "তিনি", "আসবেন")),
+]
+
 # Outputs that look like the classes above but are translations: they must keep their label.
 GUARDS: list[Row] = [
     Row("T3", "female", "গতকাল আমি নার্সের সাথে দেখা করেছিলাম এবং তার ব্যবহার খুব ভালো ছিল।", O,
@@ -225,7 +282,8 @@ CLASSES: dict[str, list[Row]] = {
     "comments": COMMENTS + COMMENT_LEAD_INS,
     "tar-por": TAR_POR,
     "other-subject": OTHER_SUBJECT,
-    "guards": GUARDS,
+    "general-endings": GENERAL_ENDINGS,
+    "guards": GUARDS + GENERAL_ENDINGS_GUARDS,
 }
 
 ALL_ROWS = [(name, row) for name, rows in CLASSES.items() for row in rows]
