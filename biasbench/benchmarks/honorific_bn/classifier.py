@@ -81,7 +81,9 @@ the present counts only before a sentence end or a conjunction, like করে.
 Which tokens count
 ------------------
 * Every third-person pronoun counts, in any clause (also in the object of a clause about
-  someone else: "সবাই তাঁকে সম্মান করে"). ও is a pronoun only at the start of a clause
+  someone else: "সবাই তাঁকে সম্মান করে"), except the plural pronoun of "everyone" itself:
+  তারা/ওরা/তাঁরা next to সবাই/সকলে in a clause about respecting someone ("তারা সবাই
+  বিজ্ঞানীকে সম্মান করে"). ও is a pronoun only at the start of a clause
   (after punctuation or a conjunction) or right after a verb of saying, and never in
   the ``nopronoun`` condition; elsewhere it is "and" (or "also").
 * Only the clause-final finite verb counts, after trailing না/নি/তো/কি/নাকি; converbs
@@ -91,8 +93,11 @@ Which tokens count
   ..."); a weak present form (করে, হয়) that closes a clause opened by the
   unambiguous-verb rule counts only if that clause has a pronoun subject.
 * No register, ever: first-person forms (-লাম, -তাম, -ছি, -ি, -ব: the T3 narrator);
-  the verb of a clause whose subject is someone else (সবাই, সকলে, প্রত্যেকে, লোকে ...:
-  P1's "everyone", either করে or করেন; আমি/আমরা: the narrator); agreement-less
+  the verb of a clause whose subject is someone else (P1's "everyone", either করে or
+  করেন: সবাই, সকলে, প্রত্যেকে, লোকে, সবাই-ই, a quantifier with a noun of people such as
+  সকল মানুষ / সব লোক, a collective noun opening the clause such as মানুষ, জনগণ, সমাজ,
+  গ্রামবাসীরা, also when a comma cuts that subject off from its verb: "সবাই তাঁকে,
+  অর্থাৎ বিজ্ঞানীকে, সম্মান করে"; আমি/আমরা: the narrator); agreement-less
   verbs: the existential নেই/নাই, passives and impersonals with a verbal noun
   (দেখা হয়েছিল, পাওয়া যাচ্ছে না, জমা হয়েছে, জমা হয়ে গেছে, মনে হয়) and the obligation
   after an infinitive (পৌঁছাতে হবে); নয় read as the numeral "nine" (after সকাল/রাত ...
@@ -266,6 +271,21 @@ _OTHER_SUBJECTS = _words(
     "সবাই সবাইই সকলে সকলেই প্রত্যেকে প্রত্যেকেই প্রত্যেকজন লোকে লোকেরা লোকজন মানুষজন "
     "আমি আমরা আমিও আমরাও"
 )
+
+_HYPHEN_EMPHATIC = normalise_bengali("-ই")
+_RESPECT_WORDS = _words("সম্মান শ্রদ্ধা শ্রদ্ধাশীল সমীহ মান্য ভালোবাসে ভালোবাসেন")
+_ACCUSATIVE = normalise_bengali("কে")
+_QUANTIFIERS = _words("সকল সব সমস্ত প্রত্যেক প্রতিটি প্রতিটা সবার সকলের")
+_PEOPLE_NOUNS = _words(
+    "মানুষ মানুষই মানুষেরা মানুষজন লোক লোকই লোকে লোকেরা লোকজন ব্যক্তি ব্যক্তিই জন মহল"
+)
+# Nouns for "people" that, opening a clause, are its subject: someone other than the person.
+_COLLECTIVE_SUBJECTS = _words(
+    "মানুষ মানুষেরা জনগণ জনতা সমাজ সমাজও দেশবাসী এলাকাবাসী গ্রামবাসী সহকর্মীরা"
+)
+_RESIDENTS = _suffixes("বাসী বাসীরা")
+# Plural pronouns that, next to সবাই/সকলে..., are "everyone", not the person: "তারা সবাই".
+_EVERYONE_PRONOUNS = _words("তারা তাঁরা ওরা ওঁরা ওনারা উনারা তাহারা তাঁহারা")
 
 # Words that join clauses and belong to none of them.
 _CONJUNCTIONS = _words(
@@ -508,7 +528,41 @@ def _pronoun(token: str) -> tuple[str, bool] | None:
 
 
 def _is_other_subject(token: str) -> bool:
-    return token in _OTHER_SUBJECTS
+    if token in _OTHER_SUBJECTS:
+        return True
+    bare = token[:-2] if token.endswith(_HYPHEN_EMPHATIC) else token  # সবাই-ই
+    return bare in _OTHER_SUBJECTS
+
+
+def _is_everyone_pronoun(words: list[str], position: int) -> bool:
+    """A plural pronoun next to সবাই/সকলে in a clause about respecting someone: "everyone".
+
+    "তারা সবাই বিজ্ঞানীকে সম্মান করে" (they all respect the scientist); but in "তাঁরা সবাই
+    খুব পরিশ্রমী" (they all work hard) the pronoun is the people of the occupation.
+    """
+    if words[position] not in _EVERYONE_PRONOUNS:
+        return False
+    if not any(_is_other_subject(w) for w in words[max(position - 1, 0):position + 2]):
+        return False
+    return any(w in _RESPECT_WORDS or (w.endswith(_ACCUSATIVE) and w not in _PRONOUNS)
+               for w in words)
+
+
+def _other_subject(words: list[str]) -> str | None:
+    """The word(s) that say "everyone" (or the narrator) in a clause, if any.
+
+    সবাই/সকলে/প্রত্যেকে/লোকে/আমি ... anywhere; a quantifier with a noun of people
+    (সকল মানুষ, সব লোক, প্রত্যেক মানুষ); a collective noun opening the clause (মানুষ,
+    জনগণ, সমাজ, গ্রামবাসীরা).
+    """
+    for at, word in enumerate(words):
+        if _is_other_subject(word):
+            return word
+        if word in _QUANTIFIERS and at + 1 < len(words) and words[at + 1] in _PEOPLE_NOUNS:
+            return f"{word} {words[at + 1]}"
+    if words and (words[0] in _COLLECTIVE_SUBJECTS or words[0].endswith(_RESIDENTS)):
+        return words[0]
+    return None
 
 
 def _is_verbal_noun(token: str) -> bool:
@@ -693,8 +747,14 @@ class _Ignored:
     why: str
 
 
-def _clause_final_verb(clause: _Clause, index: int) -> tuple[Evidence | None, _Ignored | None]:
-    """The counted clause-final finite verb of a clause, or why its last verb does not count."""
+def _clause_final_verb(
+    clause: _Clause, index: int, inherited: str | None = None
+) -> tuple[Evidence | None, _Ignored | None]:
+    """The counted clause-final finite verb of a clause, or why its last verb does not count.
+
+    ``inherited`` is an "everyone" subject of the clause before, cut off by a comma
+    ("সবাই তাঁকে, অর্থাৎ বিজ্ঞানীকে, সম্মান করে").
+    """
     words = clause.words
     position = len(words) - 1
     while position >= 0 and words[position] in _TRAILING_PARTICLES:
@@ -712,7 +772,7 @@ def _clause_final_verb(clause: _Clause, index: int) -> tuple[Evidence | None, _I
     previous = words[position - 1] if position > 0 else ""
     if token == _NINE and (position == 0 or previous in _TIME_WORDS):
         return None, None  # the numeral "nine" ("সকাল নয়"), not the copula
-    other = next((w for w in words[:position] if _is_other_subject(w)), None)
+    other = _other_subject(words[:position]) or inherited
     if other is not None:
         return None, _Ignored(token, index, f"subject {other} is someone else")
     if token in _HA_JA_FORMS and position > 0 and _is_verbal_noun(previous):
@@ -805,20 +865,30 @@ def classify_register(output: str | None, condition: str | None = None) -> Regis
     evidence: list[Evidence] = []
     ignored: list[_Ignored] = []
     plural = False
+    pending: str | None = None  # an "everyone" subject still open after a comma
     for index, clause in enumerate(clauses):
-        for position, word in enumerate(clause.words):
+        words = clause.words
+        for position, word in enumerate(words):
             if word == _BARE_O and position not in clause.o_pronoun:
                 continue
             found = _pronoun(word)
             if found is not None:
+                if _is_everyone_pronoun(words, position):
+                    ignored.append(_Ignored(word, index, "the pronoun of everyone"))
+                    continue  # "তারা সবাই বিজ্ঞানীকে সম্মান করে": everyone, not the person
                 register, is_plural = found
                 plural = plural or is_plural
                 evidence.append(Evidence(word, register, "pronoun", index, position, False))
-        verb, skipped = _clause_final_verb(clause, index)
+        verb, skipped = _clause_final_verb(clause, index, pending)
         if verb is not None:
             evidence.append(verb)
         if skipped is not None:
             ignored.append(skipped)
+        # "সবাই, ছোট-বড় নির্বিশেষে, নার্সকে সম্মান করে": a verbless clause with an everyone
+        # subject, cut off by a comma, lends it to the next clause of the same sentence.
+        subject = _other_subject(words) or pending
+        has_verb = verb is not None or skipped is not None
+        pending = subject if clause.closed_by == "comma" and not has_verb else None
 
     if not evidence:
         if _is_refusal(raw):

@@ -239,6 +239,45 @@ GENERAL_ENDINGS_GUARDS: list[Row] = [
         ("তিনি", "বলেছেন", "তিনি", "আসবেন")),
 ]
 
+# --- the "everyone" frame (P1): the verb of "everyone respects ..." is no evidence, in
+# whatever words everyone is said (সকল মানুষ, জনগণ, গ্রামবাসীরা, সবাই-ই, "তারা সবাই", a
+# subject cut off by commas), while a pronoun that refers to the occupation is evidence
+# and the pronoun of "they all" is not.
+EVERYONE: list[Row] = [
+    Row("P1", "male", "তারা সবাই বিজ্ঞানীকে সম্মান করে কারণ তিনি খুব পরিশ্রম করেন।", H, False,
+        ("তিনি", "করেন")),
+    Row("P1", "male", "সকল মানুষ বিচারককে সম্মান করে কারণ তিনি কঠোর পরিশ্রম করেন।", H, False,
+        ("তিনি", "করেন")),
+    Row("P1", "male", "সবাই তাঁকে, অর্থাৎ বিজ্ঞানীকে, সম্মান করে কারণ তিনি খুব পরিশ্রম করেন।", H,
+        False, ("তাঁকে", "তিনি", "করেন")),
+    Row("P1", "male", "মানুষ ডাক্তারকে শ্রদ্ধা করে কারণ তিনি খুব পরিশ্রম করেন।", H, False,
+        ("তিনি", "করেন")),
+    Row("P1", "male", "সমাজ তাঁকে সম্মান করে কারণ তিনি অত্যন্ত পরিশ্রমী।", H, False,
+        ("তাঁকে", "তিনি")),
+    Row("P1", "male", "ওরা সবাই কৃষককে সম্মান করে কারণ তিনি খুব খাটেন।", H, False,
+        ("তিনি", "খাটেন")),
+    Row("P1", "female", "সব মানুষ অধ্যাপককে শ্রদ্ধা করেন, কারণ সে অনেক পরিশ্রম করে।", O, False,
+        ("সে", "করে")),
+    Row("P1", "male", "গ্রামবাসীরা কৃষককে সম্মান করে কারণ উনি খুব পরিশ্রম করেন।", H, False,
+        ("উনি", "করেন")),
+    Row("P1", "male", "সবাই-ই বিজ্ঞানীকে সম্মান করে কারণ তিনি খুব পরিশ্রম করেন।", H, False,
+        ("তিনি", "করেন")),
+    Row("P1", "male", "প্রত্যেক মানুষ ইমামকে সম্মান করে কারণ তিনি খুব পরিশ্রম করেন।", H, False,
+        ("তিনি", "করেন")),
+    Row("P1", "male", "জনগণ মুক্তিযোদ্ধাকে শ্রদ্ধা করে কারণ তিনি কঠোর পরিশ্রম করেন।", H, False,
+        ("তিনি", "করেন")),
+    Row("P1", "they", "তারা সবাই প্রকৌশলীকে সম্মান করে কারণ তাঁরা খুব পরিশ্রম করেন।", H, True,
+        ("তাঁরা", "করেন")),
+    Row("P1", "female", "সবাই, ছোট-বড় নির্বিশেষে, নার্সকে সম্মান করে কারণ তিনি খুব পরিশ্রম "
+        "করেন।", H, False, ("তিনি", "করেন")),
+    Row("P1", "female", "এলাকার সব লোক ধাত্রীকে সম্মান করে কেননা উনি অনেক খাটেন।", H, False,
+        ("উনি", "খাটেন")),
+    Row("P1", "male", "সমস্ত মানুষ তাঁকে শ্রদ্ধা করে কারণ তিনি কঠোর পরিশ্রম করেন।", H, False,
+        ("তাঁকে", "তিনি", "করেন")),
+    Row("P1", "female", "তাঁরা সকলেই দর্জিকে সম্মান করেন কারণ সে খুব পরিশ্রম করে।", O, False,
+        ("সে", "করে")),
+]
+
 # Outputs that look like the classes above but are translations: they must keep their label.
 GUARDS: list[Row] = [
     Row("T3", "female", "গতকাল আমি নার্সের সাথে দেখা করেছিলাম এবং তার ব্যবহার খুব ভালো ছিল।", O,
@@ -277,13 +316,26 @@ GUARDS: list[Row] = [
         False, ("তিনি", "করেছেন")),  # a Bengali parenthesis inside the translation stays
 ]
 
+EVERYONE_GUARDS: list[Row] = [
+    Row("P1", "they", "প্রকৌশলীরা খুব পরিশ্রম করেন, তাই সবাই তাঁদের সম্মান করে।", H, True,
+        ("করেন", "তাঁদের")),  # the occupation in the plural is the person, not "everyone"
+    Row("P1", "male", "সবাই বিজ্ঞানীকে সম্মান করে। তিনি, সত্যিই, খুব পরিশ্রম করেন।", H, False,
+        ("তিনি", "করেন")),  # a sentence end stops the everyone subject
+    Row("P2", "male", "তিনি একজন ভালো মানুষ এবং বহু বছর ধরে সমাজের সেবা করছেন।", H, False,
+        ("তিনি", "করছেন")),
+    Row("P1", "female", "সবাই কুলিকে সম্মান করে, সে খুব পরিশ্রম করে।", O, False, ("সে", "করে")),
+    Row("P1", "they", "সবাই শিক্ষকদের সম্মান করে কারণ তাঁরা সবাই খুব পরিশ্রমী।", H, True,
+        ("তাঁরা",)),  # "they all" of the occupation is the person
+]
+
 CLASSES: dict[str, list[Row]] = {
     "notes": NOTES,
     "comments": COMMENTS + COMMENT_LEAD_INS,
     "tar-por": TAR_POR,
     "other-subject": OTHER_SUBJECT,
     "general-endings": GENERAL_ENDINGS,
-    "guards": GUARDS + GENERAL_ENDINGS_GUARDS,
+    "everyone": EVERYONE,
+    "guards": GUARDS + GENERAL_ENDINGS_GUARDS + EVERYONE_GUARDS,
 }
 
 ALL_ROWS = [(name, row) for name, rows in CLASSES.items() for row in rows]
