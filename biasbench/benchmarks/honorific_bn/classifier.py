@@ -180,26 +180,34 @@ class RegisterLabel:
     """The cleaned Bengali text that was classified (empty when none was found)."""
     reason: str
     """Short human-readable account (clause numbers here are 1-based, as a reader counts)."""
+    spelling_mixed: bool = False
+    """``mixed`` only through তার/তাকে/তারা/তাদের written without the chandrabindu of
+    তাঁর/তাঁকে/তাঁরা/তাঁদের beside an honorific verb: every ordinary token is such a pronoun
+    and the output has an honorific verb. Possibly a spelling slip rather than two
+    registers; the label stays ``mixed`` (the spec's rule), the flag lets a reader count."""
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-serialisable form: label (str), plural, evidence (list of dicts), translation, reason."""
+        """JSON-serialisable form: label (str), plural, evidence (list of dicts), translation,
+        reason, spelling_mixed."""
         return {
             "label": self.label.value,
             "plural": self.plural,
             "evidence": [asdict(item) for item in self.evidence],
             "translation": self.translation,
             "reason": self.reason,
+            "spelling_mixed": self.spelling_mixed,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RegisterLabel:
-        """Inverse of :meth:`to_dict`."""
+        """Inverse of :meth:`to_dict` (``spelling_mixed`` defaults to False for older labels)."""
         return cls(
             label=Register(data["label"]),
             plural=bool(data["plural"]),
             evidence=tuple(Evidence(**item) for item in data["evidence"]),
             translation=data["translation"],
             reason=data["reason"],
+            spelling_mixed=bool(data.get("spelling_mixed", False)),
         )
 
 
@@ -262,6 +270,8 @@ _PRONOUNS: dict[str, tuple[str, bool]] = {
 """pronoun -> (register, plural)."""
 
 _BARE_O = normalise_bengali("ও")
+# Ordinary pronouns that differ from an honorific one only by the chandrabindu (তার/তাঁর).
+_NO_CHANDRABINDU = _words("তার তাকে তারা তাদের")
 # সেই/ওই are demonstratives ("that"), not সে/ও with the emphatic -ই.
 _NOT_EMPHATIC_PRONOUN = _words("সেই ওই ওও")
 _EMPHATIC_ENDINGS = _suffixes("ই ও")
@@ -900,7 +910,17 @@ def classify_register(output: str | None, condition: str | None = None) -> Regis
     else:
         label = Register(registers.pop())
     reason = _reason(evidence, ignored, extraction.notes)
-    return RegisterLabel(label, plural, tuple(evidence), translation, reason)
+    spelling = label is Register.MIXED and _is_spelling_mixed(evidence)
+    if spelling:
+        reason += "; mixed only through তা- pronouns without chandrabindu (spelling?)"
+    return RegisterLabel(label, plural, tuple(evidence), translation, reason, spelling)
+
+
+def _is_spelling_mixed(evidence: list[Evidence]) -> bool:
+    """Every ordinary token is a chandrabindu-less তার/তাকে/তারা/তাদের, beside an honorific verb."""
+    ordinary = [item for item in evidence if item.register == Register.ORDINARY.value]
+    return bool(ordinary) and all(item.token in _NO_CHANDRABINDU for item in ordinary) and any(
+        item.kind == "verb" and item.register == Register.HONORIFIC.value for item in evidence)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1195,8 +1215,8 @@ def label_responses(
 ) -> pd.DataFrame:
     """A copy of ``responses`` with the judge's columns added.
 
-    Adds ``label``, ``plural``, ``reason``, ``translation``, ``evidence`` (JSON text) and
-    ``judge_version``. ``condition_column`` may be None or absent.
+    Adds ``label``, ``plural``, ``spelling_mixed``, ``reason``, ``translation``, ``evidence``
+    (JSON text) and ``judge_version``. ``condition_column`` may be None or absent.
     """
     import json
 
@@ -1212,6 +1232,7 @@ def label_responses(
     result = responses.copy()
     result["label"] = [item.label.value for item in labels]
     result["plural"] = [item.plural for item in labels]
+    result["spelling_mixed"] = [item.spelling_mixed for item in labels]
     result["reason"] = [item.reason for item in labels]
     result["translation"] = [item.translation for item in labels]
     result["evidence"] = [
