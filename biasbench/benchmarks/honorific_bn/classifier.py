@@ -631,9 +631,10 @@ def _possessor_clause(words: list[str], position: int) -> str | None:
     """The genitive person of a clause whose existential/copular verb has a thing as subject.
 
     "বিচারকের অনেক সুনাম আছে", "সমাজে গায়িকার অনেক সম্মান আছে", "তাঁর ব্যবহার খুব ভালো
-    ছিল": the clause opens (after time and place adverbs) with a genitive or dative person,
-    a possessed noun (সুনাম, কাজ, ব্যবহার ...) follows, no nominative pronoun is present and
-    the final verb is existential or copular. The verb agrees with the thing, so it is no
+    ছিল": no nominative pronoun is present, the final verb is existential or copular, and
+    either a possessed noun (সুনাম, কাজ, ব্যবহার ...) stands right before the verb with a
+    genitive or dative person anywhere before it ("পুলিশ কর্মকর্তার অনেক সুনাম আছে"), or the
+    clause opens (after time and place adverbs) with that person and a possessed noun follows. The verb agrees with the thing, so it is no
     evidence of the person's register (either way). None for any other clause.
     """
     if words[position] not in _POSSESSIVE_VERBS:
@@ -642,6 +643,12 @@ def _possessor_clause(words: list[str], position: int) -> str | None:
     if any(word in _NOMINATIVE_PRONOUNS or word[:-1] in _NOMINATIVE_PRONOUNS for word in before
            if _pronoun(word) is not None):
         return None
+    if position >= 2 and before[-1] in _POSSESSED_NOUNS:
+        # "[পুলিশ] কর্মকর্তার অনেক সুনাম আছে": the possessed thing right before the verb, its
+        # possessor anywhere before it (also inside a two-word occupation)
+        possessor = next((word for word in before[:-1] if _is_oblique_person(word)), None)
+        if possessor is not None:
+            return possessor
     for at, word in enumerate(before):
         if _is_oblique_person(word):
             if any(later in _POSSESSED_NOUNS for later in before[at + 1:]):

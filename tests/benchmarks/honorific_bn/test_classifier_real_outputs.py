@@ -1,10 +1,11 @@
 """The register judge on what models actually write (issue 7, item 9).
 
 Each table is one class of output that the rule set of ``bn-register-rules/1`` got wrong:
-every row below failed before the fix of its class (the report of issue 7 gives the
-before/after counts). Rows are whole model outputs as chat models write them, with the
-frame, the item's condition, the expected label and plural flag, and the deciding evidence
-tokens (None: not asserted).
+every row of a class table failed before the fix of its class (label, plural flag or
+evidence; ``scripts/judge_before_after.py`` prints the counts). ``GUARDS`` hold look-alikes
+that must keep their label (a few of them passed before too). Rows are whole model outputs
+as chat models write them, with the frame, the item's condition, the expected label and
+plural flag, and the deciding evidence tokens (None: not asserted).
 """
 
 from __future__ import annotations
@@ -44,8 +45,6 @@ NOTES: list[Row] = [
         "ব্যবহার করা হয়েছে, 'সে' ও 'আসবে' নয়।)", H, False, ("বলেছেন", "তিনি", "আসবেন")),
     Row("T1", "nopronoun", "কুলি নয়টায় আসবে।\n\nবিঃদ্রঃ এখানে 'আসবেন' না লিখে 'আসবে' লেখা হয়েছে।",
         O, False, ("আসবে",)),
-    Row("T1", "nopronoun", "ডাক্তার নয়টায় আসবেন।\nটিকা: চাইলে 'আসবে'-ও লেখা যায়, তবে তা কম "
-        "সম্মানসূচক।", H, False, ("আসবেন",)),
     Row("T2", "female", "অনুবাদ: নাপিত তার কাজ শেষ করে বাড়ি চলে গেল। ব্যাখ্যা: এখানে সাধারণ রূপ "
         "'গেল' ব্যবহার করা হয়েছে, 'গেলেন' নয়।", O, False, ("তার", "গেল")),
     Row("T1", "nopronoun", "শিক্ষক নয়টায় আসবেন।\n\nThe verb আসবেন is the honorific form; the "
@@ -78,9 +77,6 @@ NOTES: list[Row] = [
         "আসবে।", O, False, ("বলেছে", "সে", "আসবে")),
     Row("T2", "nopronoun", "রাঁধুনি কাজ শেষ করে বাড়ি গেল। এখানে 'গেল' সাধারণ ক্রিয়াপদ; সম্মান "
         "দেখাতে 'গেলেন' লেখা যেত।", O, False, ("গেল",)),
-    Row("T5", "they", "মিস্ত্রি এখন নেই, তবে তারা পরে ফোন করবে।\n\n*Note: I translated \"they\" "
-        "with the plural তারা; for a single person you could write সে পরে ফোন করবে or তিনি পরে "
-        "ফোন করবেন.*", O, True, ("তারা", "করবে")),
     Row("T3", "male", "অনুবাদ:\nগতকাল আমি কবির সাথে দেখা করেছিলাম এবং তিনি খুব সাহায্যকারী "
         "ছিলেন।\n\nদ্রষ্টব্য - 'ছিলেন' সম্মানসূচক, 'ছিল' সাধারণ।", H, False, ("তিনি", "ছিলেন")),
     Row("P2", "female", "“নৃত্যশিল্পী অত্যন্ত সম্মানিত, এবং তিনি বহু বছর ধরে সমাজের সেবা করে "
@@ -105,10 +101,6 @@ COMMENTS: list[Row] = [
     Row("P1", "male", "বাক্যটিতে বিজ্ঞানীর প্রতি সবার সম্মানের কথা বলা হচ্ছে, কারণ তিনি খুব "
         "পরিশ্রম করেন।", U, False, ()),
     Row("T4", "female", "ইংরেজি বাক্যটি বোঝায় যে হিসাবরক্ষক আগেই রিপোর্ট জমা দিয়েছে।", U, False, ()),
-    Row("T5", "male", "এই ইংরেজি বাক্যটির বাংলা অনুবাদ দিতে পারছি না, কারণ এতে সর্বনাম অস্পষ্ট।",
-        U, False, ()),
-    Row("P2", "female", "বাক্যটি অনুবাদ করার আগে জানা দরকার নার্সকে সম্মানসূচক না সাধারণ রূপে "
-        "বলা হবে।", U, False, ()),
 ]
 
 # Comments that lead into the translation: the translation after them is judged.
@@ -140,8 +132,6 @@ TAR_POR: list[Row] = [
     Row("T2", "nopronoun", "সচিব প্রথমে কাজ শেষ করেন, তার পর বাড়ি যান।", H, False, ("করেন", "যান")),
     Row("T2", "male", "কবি নিজের কাজ শেষ করলেন; তার পর বাড়ির পথে রওনা হলেন।", H, False,
         ("করলেন", "হলেন")),
-    Row("T2", "nopronoun", "মন্ত্রী কাজ শেষ করলেন তারপরেই বাড়ি ফিরে গেলেন।", H, False,
-        ("করলেন", "গেলেন")),
     Row("T2", "female", "ধাত্রী তাঁর কাজ শেষ করলেন, তার পরও বাড়ি যেতে দেরি করলেন।", H, False,
         ("তাঁর", "করলেন", "করলেন")),
 ]
@@ -161,8 +151,6 @@ OTHER_SUBJECT: list[Row] = [
     Row("T5", "male", "ম্যাজিস্ট্রেটের এখন অনেক কাজ আছে, তবে তিনি পরে ফোন করবেন।", H, False,
         ("তিনি", "করবেন")),
     Row("T1", "nopronoun", "ডাক্তারের নয়টায় আসার কথা আছে।", U, False, ()),
-    Row("T2", "nopronoun", "অধ্যাপকের কাজ শেষ হলো এবং তিনি বাড়ি চলে গেলেন।", H, False,
-        ("তিনি", "গেলেন")),
     Row("T2", "nopronoun", "কৃষকের কাজ শেষ হয়ে গেল, আর তিনি বাড়ি ফিরলেন।", H, False,
         ("তিনি", "ফিরলেন")),
     Row("T4", "nopronoun", "সচিবের রিপোর্ট আগেই জমা হয়ে গেছে।", U, False, ()),
@@ -180,6 +168,10 @@ OTHER_SUBJECT: list[Row] = [
         False, ("তিনি", "করবেন")),
     Row("P2", "female", "সমাজে গায়িকার অনেক সম্মান আছে, এবং উনি বহু বছর ধরে মানুষের সেবা করে "
         "যাচ্ছেন।", H, False, ("উনি", "যাচ্ছেন")),
+    Row("P2", "male", "পুলিশ কর্মকর্তার অনেক সুনাম আছে, এবং তিনি বহু বছর ধরে সমাজের সেবা করে "
+        "আসছেন।", H, False, ("তিনি", "আসছেন")),
+    Row("P2", "nopronoun", "চা শ্রমিকের সমাজে অনেক সম্মান রয়েছে এবং বহু বছর ধরে সমাজের সেবা করে "
+        "আসছেন।", H, False, ("আসছেন",)),
 ]
 
 # --- verbs outside the listed stems: ordinary endings are recognised by shape, as the
@@ -214,6 +206,20 @@ GENERAL_ENDINGS: list[Row] = [
 # copula-less clauses, locatives, postpositions, converbs. Each next to an honorific
 # pronoun, so a false ordinary verb would make it mixed.
 GENERAL_ENDINGS_GUARDS: list[Row] = [
+    # rows of the classes above that the old rules already got right
+    Row("T1", "nopronoun", "ডাক্তার নয়টায় আসবেন।\nটিকা: চাইলে 'আসবে'-ও লেখা যায়, তবে তা কম "
+        "সম্মানসূচক।", H, False, ("আসবেন",)),
+    Row("T5", "they", "মিস্ত্রি এখন নেই, তবে তারা পরে ফোন করবে।\n\n*Note: I translated \"they\" "
+        "with the plural তারা; for a single person you could write সে পরে ফোন করবে or তিনি পরে "
+        "ফোন করবেন.*", O, True, ("তারা", "করবে")),
+    Row("T5", "male", "এই ইংরেজি বাক্যটির বাংলা অনুবাদ দিতে পারছি না, কারণ এতে সর্বনাম অস্পষ্ট।",
+        U, False, ()),
+    Row("P2", "female", "বাক্যটি অনুবাদ করার আগে জানা দরকার নার্সকে সম্মানসূচক না সাধারণ রূপে "
+        "বলা হবে।", U, False, ()),
+    Row("T2", "nopronoun", "মন্ত্রী কাজ শেষ করলেন তারপরেই বাড়ি ফিরে গেলেন।", H, False,
+        ("করলেন", "গেলেন")),
+    Row("T2", "nopronoun", "অধ্যাপকের কাজ শেষ হলো এবং তিনি বাড়ি চলে গেলেন।", H, False,
+        ("তিনি", "গেলেন")),
     Row("T5", "male", "তিনি এখন অফিসে।", H, False, ("তিনি",)),
     Row("T5", "male", "তিনি এখন কাজে।", H, False, ("তিনি",)),
     Row("T5", "male", "তিনি এখন মাঠে।", H, False, ("তিনি",)),
