@@ -115,7 +115,9 @@ Known limits (documented choices): the ordinary proximal pronouns এ/এর/এ
 in the lexicon (এর is mostly "its/of this"); a possessed thing outside the noun list, or
 a possessive clause that does not open with its possessor, leaves the verb counted (the
 rule errs towards counting, equally in both registers); তার without chandrabindu next to
-an -েন verb is ``mixed`` as the spec says, even though it is a common spelling slip.
+an -েন verb is ``mixed`` as the spec says, even though it is a common spelling slip: such
+a label carries ``spelling_mixed`` (see :class:`RegisterLabel`) so that a reader can count
+them (``mixed_spelling_only`` in each model's scores).
 """
 
 from __future__ import annotations
