@@ -475,7 +475,8 @@ _C = "[\u0995-\u09a8\u09aa-\u09b0\u09b2\u09b6-\u09b9\u09ce\u09dc-\u09df]\u09bc?"
 _V = "[\u0985-\u0994]"
 # Past -ল/-লো and habitual -ত/-তো straight after the root's final consonant
 # (পৌঁছল, ঢুকলো, পৌঁছত); -াল/-ালো, -োল/-োলো of two-syllable roots (দৌড়াল, ঘুমোল).
-_GENERAL_PAST = re.compile("^.+" + _C + "(?:\u09b2|\u09b2\u09cb|\u09a4|\u09a4\u09cb)$")
+_GENERAL_PAST = re.compile(  # no conjunct: loanwords such as প্রোটোকল end alike
+    "^[^\u09cd]+" + _C + "(?:\u09b2|\u09b2\u09cb|\u09a4|\u09a4\u09cb)$")
 _GENERAL_PAST_A = re.compile(
     "^(?:" + _C + "|" + _V + ")[^\u09cd]*" + _C
     + "[\u09be\u09cb](?:\u09b2|\u09a4)\u09cb?$")
@@ -501,11 +502,13 @@ _NOT_GENERAL_VERBS = _words(
     "রত অবিরত অনবরত উদ্যত বরকত ইজ্জত সুন্নত নেয়ামত খেদমত হিম্মত মেহনত দৌলত কিসমত রহমত "
     "ইমারত আদালত শরবত দাওয়াত তফাত জবত সহমত একমত ভারত মহৎ আঘাত বরাত প্রপাত অবনত বিনত "
     "প্রণত অনুগত অসঙ্গত জামাত জাকাত মুনাজাত ইবাদাত খয়রাত সওগাত মুলাকাত কেরামত কারামত "
+    "বসত আমানত খেয়ানত নসিহত কসরত হরকত জামানত জগত মহত সরবত "
     "মতো যতো ততো কতো অতো এতো "
     # -ে: monosyllabic nouns in the locative, postpositions, converbs
     " ঘরে কাজে মাঠে দেশে বনে রোদে পথে ঘাটে হাটে ভোরে পাশে ধারে বাসে শেষে মাসে জোরে দামে "
     "মতে সাথে আগে পরে মনে ধরে বশে দলে তলে কোণে মোড়ে দৌড়ে গরমে শোকে লোকে মাকে একে "
-    "জলে ফলে কালে হলে ভাগে রাগে মাঝে চোখে কানে গানে ধানে যোগে রোগে ঘাড়ে"
+    "জলে ফলে কালে হলে ভাগে রাগে মাঝে চোখে কানে গানে ধানে যোগে রোগে ঘাড়ে গালে কোলে ডালে "
+    "চালে তালে খালে পালে হালে মালে পাড়ে ঘাসে রসে ঝোপে হাড়ে"
 )
 # Compounds ending in -রাত (দিনরাত "day and night") and -মতো/-মত (সময়মতো "on time").
 _NOT_GENERAL_SUFFIXES = _suffixes("রাত মতো মত হয়তো")
@@ -567,9 +570,12 @@ def _other_subject(words: list[str]) -> str | None:
     (সকল মানুষ, সব লোক, প্রত্যেক মানুষ); a collective noun opening the clause (মানুষ,
     জনগণ, সমাজ, গ্রামবাসীরা).
     """
-    for at, word in enumerate(words):
+    for word in words:
         if _is_other_subject(word):
             return word
+    if any(word in _NOMINATIVE_PRONOUNS for word in words):
+        return None  # "মানুষ হিসেবে সে ...": the pronoun is the subject
+    for at, word in enumerate(words):
         if word in _QUANTIFIERS and at + 1 < len(words) and words[at + 1] in _PEOPLE_NOUNS:
             return f"{word} {words[at + 1]}"
     if words and (words[0] in _COLLECTIVE_SUBJECTS or words[0].endswith(_RESIDENTS)):
@@ -1112,10 +1118,12 @@ def _read_piece(piece: str, translated: bool, notes: list[str]) -> list[str]:
     if bengali_words <= 2 or (translated and lead >= 4):
         notes.append(piece)  # a glossary item or English prose quoting a few forms
         return []
-    if _latin_words(piece) >= 2:
-        # English with Bengali words: a translation is a run of three or more Bengali
+    latin = _latin_words(piece)
+    if latin >= 2 and latin >= bengali_words:
+        # English prose with Bengali words: a translation is a run of three or more Bengali
         # words ("The translation is X", "X - Bicharok noytay asben"); shorter runs are
-        # forms quoted by a note, and after a translation any run is part of a note.
+        # forms quoted by a note, and after a translation any run is part of a note. (A
+        # Bengali sentence with a few English words, such as a name, stays whole.)
         runs = _bengali_runs(span)
         if runs and not translated:
             return runs[:1]

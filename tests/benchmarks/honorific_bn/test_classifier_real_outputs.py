@@ -292,6 +292,8 @@ GUARDS: list[Row] = [
         ("করলেন", "তিনি", "দিয়েছেন")),  # ব্যাখ্যা করলেন "explained"
     Row("T5", "male", "ডাক্তার এখন available নন, তবে তিনি পরে ফোন করবেন।", H, False,
         ("নন", "তিনি", "করবেন")),  # one English word inside the translation
+    Row("T1", "male", "ডাক্তার Dr. Rahman বলেছেন যে তিনি নয়টায় আসবেন।", H, False,
+        ("বলেছেন", "তিনি", "আসবেন")),  # a name in Latin inside the translation
     Row("T1", "male", "বিচারক বললেন, \"আমি নয়টায় আসব।\"", H, False, ("বললেন",)),
     Row("T1", "nopronoun", "Here is the Bengali translation — বিচারক নয়টায় আসবেন।", H, False,
         ("আসবেন",)),
@@ -330,6 +332,7 @@ EVERYONE_GUARDS: list[Row] = [
     Row("P2", "male", "তিনি একজন ভালো মানুষ এবং বহু বছর ধরে সমাজের সেবা করছেন।", H, False,
         ("তিনি", "করছেন")),
     Row("P1", "female", "সবাই কুলিকে সম্মান করে, সে খুব পরিশ্রম করে।", O, False, ("সে", "করে")),
+    Row("P2", "female", "মানুষ হিসেবে সে খুব ভালো ছিলেন।", M, False, ("সে", "ছিলেন")),
     Row("P1", "they", "সবাই শিক্ষকদের সম্মান করে কারণ তাঁরা সবাই খুব পরিশ্রমী।", H, True,
         ("তাঁরা",)),  # "they all" of the occupation is the person
 ]
