@@ -993,14 +993,15 @@ _QUOTED_LONG = re.compile("[\"\u201c\u00ab\u2018]([^\"\u201c\u201d\u00ab\u00bb\u
 # Words that talk about the sentence or its forms (metalanguage). A translation of the
 # benchmark's sentences never contains them; a note or a comment about the sentence does.
 # Whole tokens only: ব্যাখ্যা ("explained", T4), ব্যবহার ("behaviour", T3) and আনুষ্ঠানিকভাবে
-# ("formally") are ordinary words of translations and are not listed.
+# ("formally") are ordinary words of translations and are not listed, nor is ইংরেজি, which a
+# user's occupation may hold (ইংরেজি শিক্ষক).
 _META_WORDS = _words(
     "বাক্য বাক্যটি বাক্যটির বাক্যটিতে বাক্যটিকে বাক্যটা বাক্যটার বাক্যে বাক্যের বাক্যগুলো বাক্যাংশ "
     "বাক্যাংশটি অনুবাদ অনুবাদে অনুবাদের অনুবাদটি অনুবাদটির অনুবাদটা অনুবাদিত অনূদিত অনুবাদকৃত "
     "সর্বনাম সর্বনামটি সর্বনামের সর্বনামে সর্বনামটা ক্রিয়াপদ ক্রিয়াপদটি ক্রিয়াপদের ক্রিয়াপদে "
     "ক্রিয়ারূপ ক্রিয়াটি সম্মানসূচক সম্মানবাচক সম্ভ্রমসূচক সম্ভ্রমবাচক সম্ভ্রমাত্মক তুচ্ছার্থক "
-    "শব্দটি শব্দটির শব্দটা শব্দগুলো শব্দগুলি রূপটি রূপটা রূপটির ইংরেজি ইংরেজিতে ইংরেজির ইংরেজী "
-    "লিঙ্গনিরপেক্ষ লিঙ্গ-নিরপেক্ষ ব্যবহৃত"
+    "শব্দটি শব্দটির শব্দটা শব্দগুলো শব্দগুলি রূপটি রূপটা রূপটির লিঙ্গনিরপেক্ষ লিঙ্গ-নিরপেক্ষ "
+    "ব্যবহৃত"
 )
 # ব্যবহার followed by a first-person or passive form of করা: "I used", "has been used".
 _USE = normalise_bengali("ব্যবহার")

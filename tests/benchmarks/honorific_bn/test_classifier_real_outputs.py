@@ -294,6 +294,8 @@ GUARDS: list[Row] = [
         ("নন", "তিনি", "করবেন")),  # one English word inside the translation
     Row("T1", "male", "ডাক্তার Dr. Rahman বলেছেন যে তিনি নয়টায় আসবেন।", H, False,
         ("বলেছেন", "তিনি", "আসবেন")),  # a name in Latin inside the translation
+    Row("T1", "male", "ইংরেজি শিক্ষক বলেছেন যে তিনি নয়টায় আসবেন।", H, False,
+        ("বলেছেন", "তিনি", "আসবেন")),  # a user's occupation may say ইংরেজি
     Row("T1", "male", "বিচারক বললেন, \"আমি নয়টায় আসব।\"", H, False, ("বললেন",)),
     Row("T1", "nopronoun", "Here is the Bengali translation — বিচারক নয়টায় আসবেন।", H, False,
         ("আসবেন",)),
