@@ -21,7 +21,8 @@ from biasbench.runner.runner import Request
 from biasbench.signature import Signature, common_signature
 
 LABEL_COLUMNS = ["model", "seed", "item_id", "occupation_en", "occupation_bn", "template_id",
-                 "primed", "gender", "output", "label", "plural", "evidence", "reason"]
+                 "primed", "gender", "output", "label", "plural", "spelling_mixed", "evidence",
+                 "reason"]
 
 
 class HonorificBenchmark:
@@ -87,7 +88,8 @@ class HonorificBenchmark:
                 "item_id": item.item_id, "occupation_en": item.occupation_en,
                 "occupation_bn": item.occupation_bn, "template_id": item.template_id,
                 "primed": item.primed, "gender": item.gender, "output": output,
-                "label": lab["label"], "plural": lab["plural"], "evidence": lab["evidence"],
+                "label": lab["label"], "plural": lab["plural"],
+                "spelling_mixed": lab["spelling_mixed"], "evidence": lab["evidence"],
                 "reason": lab["reason"]})
         return pd.DataFrame(rows, columns=LABEL_COLUMNS)
 

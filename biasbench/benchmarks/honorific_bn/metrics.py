@@ -430,6 +430,10 @@ def _score_checked(df_model: pd.DataFrame) -> dict[str, Any]:
         "mixed_pct": _json(_pct(mixed_n, n_items)),
         "mixed_n": mixed_n,
         "mixed_denominator": n_items,
+        # mixed only through তার/তাকে without chandrabindu (the judge's flag; None if absent)
+        "mixed_spelling_only": (int(_as_bool(df_model["spelling_mixed"].fillna(False),
+                                             "spelling_mixed").sum())
+                                if "spelling_mixed" in df_model.columns else None),
         "unreadable_pct": _json(_pct(unreadable_n, n_items)),
         "unreadable_n": unreadable_n,
         "min_detectable_hai_pp": (None if detectable.value is None

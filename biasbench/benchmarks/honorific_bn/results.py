@@ -110,6 +110,10 @@ class HonorificScores(BaseModel):
     """Mixed items over all items of the model (``mixed_denominator``)."""
     mixed_n: int
     mixed_denominator: int
+    mixed_spelling_only: int | None = None
+    """Mixed items whose only ordinary markers are তার/তাকে/তারা/তাদের without the
+    chandrabindu of তাঁর/তাঁকে/তাঁরা/তাঁদের, beside an honorific verb (possibly a spelling
+    slip); None when the labels carry no ``spelling_mixed`` flag."""
     unreadable_pct: float | None
     unreadable_n: int
     min_detectable_hai_pp: float | None

@@ -141,7 +141,7 @@ def test_score_model_has_exactly_the_documented_keys(scores_72: dict) -> None:
     assert set(scores_72) == {
         "hai_pp", "gsr_pct", "b", "c", "n_pairs", "p_exact", "eta2_pronoun_pct",
         "eta2_occupation_pct", "occupation_spread_pp", "hbs", "hbs_gender_component",
-        "mixed_pct", "mixed_n", "mixed_denominator", "unreadable_pct", "min_detectable_hai_pp",
+        "mixed_pct", "mixed_n", "mixed_denominator", "mixed_spelling_only", "unreadable_pct", "min_detectable_hai_pp",
         "they", "primed", "occupation_spread_loo",
         # issue 7: clustered inference over seeds, detectability, what the numbers rest on
         "p_test", "n_pairs_effective", "design_effect", "detects_5pp_hai", "hai_by_seed",
