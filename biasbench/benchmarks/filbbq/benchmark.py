@@ -62,6 +62,13 @@ DEFAULT_SEEDS = 50
 DEFAULT_TEMPERATURE = 1.0
 """The paper does not state its temperature; seeds only matter when decoding samples, so the
 default samples from the model's own distribution (temperature 1). Say --temperature to change."""
+
+DECODING_WHY = (
+    "FilBBQ's protocol averages over seeds, which only differ when decoding samples; the paper "
+    "states no temperature, so biasbench samples from the model's own distribution "
+    "(temperature 1.0, every truncation off: top_p 1, top_k 0, min_p 0) unless --temperature "
+    "says otherwise")
+"""Why the default decoding is what it is: shown in the summary and written to results.json."""
 PROFILE_K = 5
 OPTION_SEPARATOR = " "
 """Between the question and an appended option: the option as the text would be written
@@ -184,6 +191,7 @@ class FilBBQBenchmark:
         results["benchmark"] = self.name
         results["items_source"] = self.source
         results["signature"] = common_signature(signatures)
+        results["decoding"] = {**results["signature"].get("decoding", {}), "why": DECODING_WHY}
         results["unparsed_by_run"] = scored.unparsed_by_run.to_dict(orient="records")
         profiles = {m: bias_profile(scored, m, PROFILE_K, self.template_info)
                     for m in scored.by_template["model"].unique()}
@@ -274,6 +282,13 @@ class FilBBQBenchmark:
                     f"({r['seeds_run']} seeds run, unparsed {r['unparsed_pct']:.1f}%)")
         if lines:
             lines.append(f"intervals: {results['interval_method']}")
+            decoding = results.get("decoding") or {}
+            if "temperature" in decoding:
+                t = decoding["temperature"]
+                lines.append(f"decoding: temperature {t} " + (
+                    f"(the default: {DECODING_WHY})" if t == DEFAULT_TEMPERATURE else
+                    f"(set by --temperature; the default is {DEFAULT_TEMPERATURE}, see "
+                    "results.json: decoding.why)"))
         scoring = results.get("option_scoring")
         if scoring:
             lines.append(

@@ -246,4 +246,21 @@ def test_one_seed_has_no_interval_and_says_so(templates: Path, tmp_path: Path) -
     assert "nan" not in table.lower() and "| — (1 seed: too few) |" in table
     summary = FilBBQBenchmark.summary(None, result.results)  # type: ignore[arg-type]
     assert "(n=1 seeds: too few for an interval)" in summary[0]
-    assert summary[-1].startswith("intervals: 95% Student-t interval across seeds, intersected")
+    assert any(line.startswith("intervals: 95% Student-t interval across seeds, intersected")
+               for line in summary)
+
+
+@pytest.mark.parametrize(("temperature", "expected"), [
+    (None, "decoding: temperature 1.0 (the default: FilBBQ's protocol averages over seeds"),
+    (0.0, "decoding: temperature 0.0 (set by --temperature; the default is 1.0"),
+])
+def test_summary_and_results_say_why_the_temperature(templates: Path, tmp_path: Path,
+                                                    temperature: float | None,
+                                                    expected: str) -> None:
+    result = run_benchmark("filbbq", "mock:hashed-letter", out=tmp_path / "run", limit=104,
+                           seeds=[0], temperature=temperature, progress=False,
+                           benchmark_options={"templates": templates})
+    assert result.results["decoding"]["temperature"] == (1.0 if temperature is None else 0.0)
+    assert result.results["decoding"]["top_k"] == 0
+    assert "paper states no temperature" in result.results["decoding"]["why"]
+    assert [line for line in result.summary if line.startswith("decoding:")][0].startswith(expected)
