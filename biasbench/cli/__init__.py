@@ -294,6 +294,7 @@ def plot_jitter(
 
     from biasbench.benchmarks.bbq.plots import jitter_plot
     from biasbench.errors import InputError
+    from biasbench.report.tables import read_csv
 
     tables = []
     for run_dir in run_dirs:
@@ -303,7 +304,7 @@ def plot_jitter(
         if not path.is_file():
             raise InputError("no per_template_per_seed.csv (not a FilBBQ/BBQ run)",
                              file=str(run_dir))
-        tables.append(pd.read_csv(path, dtype={"question_index": str}))
+        tables.append(read_csv(path, dtype={"question_index": str}))
     jitter_plot(pd.concat(tables, ignore_index=True), template, score,  # type: ignore[arg-type]
                 out, category=category)
     typer.echo(f"wrote {out}")

@@ -25,6 +25,7 @@ from typing import Any
 import pandas as pd
 
 from biasbench.errors import InputError
+from biasbench.report.tables import read_csv
 from biasbench.signature import COMPARABLE_FIELDS, Signature
 
 log = logging.getLogger(__name__)
@@ -110,7 +111,7 @@ class RunFolder:
     def table(self, name: str) -> pd.DataFrame | None:
         """A CSV table of the folder as a DataFrame, or None when the folder has none."""
         path = self.file(name)
-        return pd.read_csv(path) if path else None
+        return read_csv(path) if path else None
 
     @cached_property
     def labels(self) -> pd.DataFrame | None:

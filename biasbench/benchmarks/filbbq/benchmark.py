@@ -44,7 +44,7 @@ from biasbench.models.base import (
     Prompt,
 )
 from biasbench.models.hf import answer_by_scores
-from biasbench.report.tables import write_table
+from biasbench.report.tables import write_csv, write_table
 from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 from biasbench.runner.runner import Request
 from biasbench.signature import Signature, common_signature
@@ -174,10 +174,10 @@ class FilBBQBenchmark:
     def _write_tables(self, scored: BBQResults, profiles: dict[str, pd.DataFrame],
                       out: Path) -> None:
         out.mkdir(parents=True, exist_ok=True)
-        scored.per_seed.to_csv(out / "per_template_per_seed.csv", index=False)
-        scored.per_seed_category.to_csv(out / "per_category_per_seed.csv", index=False)
-        scored.by_template.to_csv(out / "by_template.csv", index=False)
-        scored.unparsed_by_template.to_csv(out / "unparsed_by_template.csv", index=False)
+        write_csv(scored.per_seed, out / "per_template_per_seed.csv")
+        write_csv(scored.per_seed_category, out / "per_category_per_seed.csv")
+        write_csv(scored.by_template, out / "by_template.csv")
+        write_csv(scored.unparsed_by_template, out / "unparsed_by_template.csv")
         write_table(category_table(scored), out / "by_category")
         for model, profile in profiles.items():
             write_table(profile, out / f"bias_profile_{slug(model)}")
@@ -299,8 +299,8 @@ def score_bbq_files(items: str, responses: Path, out: Path) -> list[str]:
     validate_models(results["models"])
     write_json(results, out / "results.json")
     write_bbq_labels(scored, frame, loaded, out / "labels.jsonl")
-    scored.per_seed.to_csv(out / "per_template_per_seed.csv", index=False)
-    scored.by_template.to_csv(out / "by_template.csv", index=False)
+    write_csv(scored.per_seed, out / "per_template_per_seed.csv")
+    write_csv(scored.by_template, out / "by_template.csv")
     write_table(category_table(scored), out / "by_category")
     return [f"scored {len(frame):,} responses of {frame['model'].nunique()} model(s) over "
             f"{len(seeds)} seed(s); wrote {out / 'results.json'}"]

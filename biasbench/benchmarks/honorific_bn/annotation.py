@@ -34,6 +34,7 @@ from statsmodels.stats.inter_rater import cohens_kappa
 
 from biasbench.benchmarks.honorific_bn.classifier import Register
 from biasbench.errors import InputError
+from biasbench.report.tables import neutralise_frame
 
 ANNOTATION_LABELS: tuple[str, ...] = tuple(label.value for label in Register)
 """The four labels, in the fixed order used by every confusion matrix."""
@@ -268,7 +269,9 @@ def write_annotation_sheet(sample: pd.DataFrame | AnnotationSample, path: str | 
         raise InputError(f"sheet lacks column(s) {', '.join(missing)}", field=missing[0])
     out = sheet.loc[:, list(SHEET_COLUMNS)].astype(object)
     out = out.where(out.notna(), "")  # a missing output is written as an empty cell
-    out.to_csv(Path(path), index=False, encoding="utf-8-sig", quoting=csv.QUOTE_MINIMAL)
+    # Annotators open it in a spreadsheet: model outputs must not run as formulas.
+    neutralise_frame(out).to_csv(Path(path), index=False, encoding="utf-8-sig",
+                                 quoting=csv.QUOTE_MINIMAL)
 
 
 def normalise_label(value: str) -> str | None:
