@@ -26,6 +26,7 @@ import pandas as pd
 
 from biasbench.errors import InputError
 from biasbench.report.tables import read_csv
+from biasbench.runfolder import verify_derived
 from biasbench.signature import COMPARABLE_FIELDS, Signature
 
 log = logging.getLogger(__name__)
@@ -155,7 +156,7 @@ class RunFolder:
         this_model: dict[str, bool] = {}  # the store's model column repeats one JSON text
         exact: dict[tuple[str, int | None], str] = {}
         other: dict[tuple[str, int | None], str] = {}
-        store = ResponseStore(path)
+        store = ResponseStore(path, readonly=True)  # reports read; they never write
         try:
             for record in store.iter_records(status="ok"):
                 key = (record.item_id, record.seed)
@@ -199,9 +200,11 @@ def load_run(path: Path | str) -> RunFolder:
     if not results_path.is_file():
         raise InputError(f"not a run folder: no {RESULTS_NAME} (run `biasbench run` or "
                          "`biasbench score` first)", file=str(path))
-    results = _read_json(results_path)
     manifest_path = path / MANIFEST_NAME
     manifest = _read_json(manifest_path) if manifest_path.is_file() else None
+    # Never compute from a short or stale file: the derived files must be the ones recorded.
+    verify_derived(path, manifest)
+    results = _read_json(results_path)
     raw = results.get("signature") or (manifest or {}).get("signature")
     if not isinstance(raw, dict):
         raise InputError("results have no signature", file=str(results_path), field="signature")

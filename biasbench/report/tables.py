@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -83,9 +82,13 @@ def read_csv(path: Path, **options: Any) -> pd.DataFrame:
     return frame
 
 
+_HTML_START = re.compile(r"<(?=[A-Za-z/!?])")
+
+
 def _markdown_cell(value: Any) -> str:
-    # Markdown renders inline HTML: escape it, and keep one cell on one line.
-    text = html.escape(str(value), quote=False).replace("|", r"\|")
+    # Markdown renders inline HTML: a "<" that could open a tag, comment or processing
+    # instruction is escaped ("<.001" stays as written); one cell stays on one line.
+    text = _HTML_START.sub("&lt;", str(value)).replace("|", r"\|")
     return " ".join(text.splitlines()) if ("\n" in text or "\r" in text) else text
 
 

@@ -13,11 +13,13 @@ later run gets an answer.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import quote
 
 from biasbench.errors import BiasbenchError
 
@@ -109,6 +111,21 @@ class ResponseRecord:
     """Backend extras (token usage, finish reason, system fingerprint) or error details."""
 
 
+def _readonly_uri(path: Path) -> str:
+    """An SQLite URI that opens ``path`` read-only; immutable when its folder is read-only."""
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    folder = path.resolve().parent
+    writable = os.access(folder, os.W_OK) and not _read_only_mount(folder)
+    return uri if writable else uri + "&immutable=1"
+
+
+def _read_only_mount(folder: Path) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
 def _record(row: Sequence[Any]) -> ResponseRecord:
     values = dict(zip(_COLUMNS, row, strict=True))
     values["params"] = json.loads(values["params"])
@@ -119,25 +136,47 @@ def _record(row: Sequence[Any]) -> ResponseRecord:
 class ResponseStore:
     """An SQLite file of :class:`ResponseRecord` rows plus run-level metadata."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, readonly: bool = False) -> None:
+        """Open (or, unless ``readonly``, create) the store at ``path``.
+
+        ``readonly`` opens an existing store without ever writing to it or beside it, so a
+        finished run can be read from a read-only copy: SQLite's ``mode=ro``, plus
+        ``immutable=1`` when the folder is not writable (WAL readers otherwise need to create
+        the ``-shm`` file). A zero-byte file is refused, never silently made a new store.
+        """
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # Autocommit mode: transactions are opened explicitly in put_many, one per batch.
-        # check_same_thread=False lets a caller hand the store to a writer thread; the store
-        # itself is not meant to be used from two threads at once.
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.readonly = readonly
+        if self.path.is_file() and self.path.stat().st_size == 0:
+            raise BiasbenchError(
+                f"{self.path}: empty file (0 bytes), not a response store; it is left as it "
+                "is: move it away to start a new store")
+        if readonly:
+            if not self.path.is_file():
+                raise BiasbenchError(f"{self.path}: response store not found")
+            self._db = sqlite3.connect(_readonly_uri(self.path), uri=True,
+                                       isolation_level=None, check_same_thread=False)
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # Autocommit mode: transactions are opened explicitly in put_many, one per batch.
+            # check_same_thread=False lets a caller hand the store to a writer thread; the
+            # store itself is not meant to be used from two threads at once.
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
             self._db.execute("PRAGMA busy_timeout = 10000")
-            self._db.execute("PRAGMA journal_mode = WAL")
-            # NORMAL in WAL mode: a commit survives a killed process; only an OS crash or power
-            # loss can drop the last commits, never corrupt the file.
-            self._db.execute("PRAGMA synchronous = NORMAL")
-            self._db.executescript(_CREATE)
-            found = self.get_meta("schema_version")
+            if readonly:
+                found = self.get_meta("schema_version")
+                self._db.execute("SELECT 1 FROM responses LIMIT 1").fetchall()
+            else:
+                self._db.execute("PRAGMA journal_mode = WAL")
+                # NORMAL in WAL mode: a commit survives a killed process; only an OS crash or
+                # power loss can drop the last commits, never corrupt the file.
+                self._db.execute("PRAGMA synchronous = NORMAL")
+                self._db.executescript(_CREATE)
+                found = self.get_meta("schema_version")
         except sqlite3.DatabaseError as exc:
             self._db.close()
             raise BiasbenchError(f"{self.path}: not a readable response store ({exc})") from None
-        if found is None:
+        if found is None and not readonly:
             self.set_meta("schema_version", SCHEMA_VERSION)
         elif found != SCHEMA_VERSION:
             self._db.close()
@@ -203,6 +242,10 @@ class ResponseStore:
 
         records = [r.__dict__ for r in self.iter_records()]
         return pd.DataFrame.from_records(records, columns=list(_COLUMNS))
+
+    def configurations(self) -> list[tuple[str, str]]:
+        """Distinct (model JSON, params JSON) pairs of the stored rows."""
+        return list(self._db.execute("SELECT DISTINCT model, params FROM responses"))
 
     def counts(self) -> dict[str, int]:
         """Number of rows per status: ``{"ok": n, "failed": m}`` (zeros included)."""

@@ -62,15 +62,17 @@ def test_every_table_writer_neutralises(tmp_path: Path) -> None:
     csv_path, md_path, _ = write_table(table, tmp_path / "t")
     assert "\n\"'=HYPERLINK" in csv_path.read_text(encoding="utf-8")
     markdown = md_path.read_text(encoding="utf-8")
-    assert "<script>" not in markdown and "&lt;script&gt;" in markdown
+    assert "<script>" not in markdown and "&lt;script>" in markdown
     assert "| -1.000 |" in markdown
 
 
 def test_markdown_escapes_html_pipes_and_newlines() -> None:
-    table = pd.DataFrame({"a": ["<b>x</b> & y", "p|q", "two\nlines"], "b": [1, 2, 3]})
+    table = pd.DataFrame({"a": ["<b>x</b> & <!-- y", "p|q", "two\nlines", "<.001"],
+                          "b": [1, 2, 3, 4]})
     lines = to_markdown(table).splitlines()
-    assert len(lines) == 5
-    assert lines[2] == "| &lt;b&gt;x&lt;/b&gt; &amp; y | 1 |"
+    assert len(lines) == 6
+    assert lines[2] == "| &lt;b>x&lt;/b> & &lt;!-- y | 1 |"
+    assert lines[5] == "| <.001 | 4 |"
     assert lines[3] == r"| p\|q | 2 |"
     assert lines[4] == "| two lines | 3 |"
 
