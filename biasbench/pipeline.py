@@ -23,12 +23,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 import pandas as pd
 
 import biasbench
 from biasbench.benchmarks import get_benchmark
-from biasbench.errors import BiasbenchError
+from biasbench.errors import BiasbenchError, ModelSpecError
 from biasbench.jsonutil import write_json
 from biasbench.models.base import ModelBackend
 from biasbench.models.registry import DEFAULT_MODEL, ModelOptions, load_model
@@ -94,6 +95,30 @@ def default_run_dir(benchmark: str, backend: ModelBackend, root: Path = Path("ru
     return root / name
 
 
+def check_base_url(url: str, api_key_env: str = "OPENAI_API_KEY") -> None:
+    """Refuse, in one line that never shows credentials, a base URL that cannot work: no
+    http(s) scheme or host, a port that is not a number in 1-65535, or user:password in the
+    URL while an API key is set too (two Authorization headers: the HTTP client refuses)."""
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:  # e.g. an unclosed IPv6 bracket
+        raise ModelSpecError("--base-url does not parse as a URL") from None
+    netloc = parts.netloc.rsplit("@", 1)[-1]
+    shown = urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ModelSpecError(f"--base-url must be http(s)://HOST[:PORT]/..., not {shown!r}")
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if port is not None and not 1 <= port <= 65535:
+        raise ModelSpecError(f"--base-url {shown}: the port must be a number from 1 to 65535")
+    if (parts.username or parts.password) and os.environ.get(api_key_env):
+        raise ModelSpecError(
+            f"--base-url {shown} carries credentials (user:password@) and ${api_key_env} holds "
+            "an API key too: use one of them")
+
+
 @dataclass
 class RunResult:
     run_dir: Path
@@ -136,6 +161,8 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
     behind this one with ``wait``), bound to one configuration, and its derived files are
     replaced only once all are written (see :mod:`biasbench.runfolder`).
     """
+    if options is not None and options.base_url:
+        check_base_url(options.base_url, options.api_key_env)
     bench = get_benchmark(benchmark, **(benchmark_options or {}))
     distributed = bool(ray_workers or ray_address)
     if distributed and backend is not None:

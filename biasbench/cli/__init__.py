@@ -257,12 +257,14 @@ def annotate_agree(
     out: Annotated[Path | None, typer.Option(help="Write the report as JSON too.")] = None,
 ) -> None:
     """Inter-annotator kappa, and rule-vs-human agreement with a confusion matrix."""
-    import pandas as pd
-
-    from biasbench.benchmarks.honorific_bn.annotation import agreement_report, read_annotation_sheet
+    from biasbench.benchmarks.honorific_bn.annotation import (
+        agreement_report,
+        read_annotation_key,
+        read_annotation_sheet,
+    )
     from biasbench.jsonutil import write_json
 
-    rule = pd.read_csv(key, dtype=str)
+    rule = read_annotation_key(key)
     final = read_annotation_sheet(adjudicated) if adjudicated else None
     result = agreement_report(rule, read_annotation_sheet(a), read_annotation_sheet(b), final)
     typer.echo(result.to_markdown())

@@ -26,6 +26,7 @@ import pandas as pd
 
 from biasbench.errors import InputError
 from biasbench.report.tables import read_csv
+from biasbench.responses import iter_jsonl, parse_json, read_text
 from biasbench.runfolder import verify_derived
 from biasbench.signature import COMPARABLE_FIELDS, Signature
 
@@ -53,10 +54,7 @@ FIELD_LABELS = {
 
 
 def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not valid JSON ({exc.msg})", file=str(path), line=exc.lineno) from None
+    value = parse_json(read_text(path), str(path))  # UTF-8, bounded lines, one-line errors
     if not isinstance(value, dict):
         raise InputError("expected a JSON object", file=str(path))
     return value
@@ -120,15 +118,7 @@ class RunFolder:
         path = self.path / LABELS_NAME
         if not path.is_file():
             return None
-        rows = []
-        with path.open(encoding="utf-8") as handle:
-            for number, line in enumerate(handle, start=1):
-                if line.strip():
-                    try:
-                        rows.append(json.loads(line))
-                    except json.JSONDecodeError as exc:
-                        raise InputError(f"not valid JSON ({exc.msg})", file=str(path),
-                                         line=number) from None
+        rows = [obj for _, obj in iter_jsonl(path)]
         if not rows:
             return None
         frame = pd.DataFrame(rows)

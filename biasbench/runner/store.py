@@ -12,6 +12,7 @@ later run gets an answer.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -156,6 +157,7 @@ class ResponseStore:
             self._db = sqlite3.connect(_readonly_uri(self.path), uri=True,
                                        isolation_level=None, check_same_thread=False)
         else:
+            existed = self.path.is_file()
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # Autocommit mode: transactions are opened explicitly in put_many, one per batch.
             # check_same_thread=False lets a caller hand the store to a writer thread; the
@@ -173,9 +175,19 @@ class ResponseStore:
                 self._db.execute("PRAGMA synchronous = NORMAL")
                 self._db.executescript(_CREATE)
                 found = self.get_meta("schema_version")
+                if existed:
+                    # Before resuming into it: garbage in the middle of the file is found
+                    # now, not half-way through a run (one pass over the file).
+                    problem = self._db.execute("PRAGMA quick_check(1)").fetchone()[0]
+                    if problem != "ok":
+                        raise sqlite3.DatabaseError(problem)
         except sqlite3.DatabaseError as exc:
             self._db.close()
-            raise BiasbenchError(f"{self.path}: not a readable response store ({exc})") from None
+            raise BiasbenchError(f"{self.path}: not a readable response store ({exc}); it is "
+                                 "left as it is") from None
+        except BaseException:
+            self._db.close()
+            raise
         if found is None and not readonly:
             self.set_meta("schema_version", SCHEMA_VERSION)
         elif found != SCHEMA_VERSION:
@@ -186,10 +198,20 @@ class ResponseStore:
 
     # -- responses -----------------------------------------------------------------------------
 
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Turn SQLite's errors on reading (a damaged file) into one line naming the store."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            raise BiasbenchError(f"{self.path}: not a readable response store ({exc}); "
+                                 "it is left as it is") from None
+
     def completed_keys(self) -> set[str]:
         """Keys of requests that already have an answer (status ``ok``)."""
-        rows = self._db.execute("SELECT key FROM responses WHERE status = 'ok'")
-        return {key for (key,) in rows}
+        with self._reading():
+            rows = self._db.execute("SELECT key FROM responses WHERE status = 'ok'")
+            return {key for (key,) in rows}
 
     def put_many(self, records: Sequence[ResponseRecord]) -> None:
         """Write ``records`` in one transaction (upsert; an existing ok row is never replaced)."""
@@ -222,19 +244,22 @@ class ResponseStore:
         if status is not None:
             sql += " WHERE status = ?"
             args = (status,)
-        for row in self._db.execute(sql + " ORDER BY rowid", args):
-            yield _record(row)
+        with self._reading():
+            for row in self._db.execute(sql + " ORDER BY rowid", args):
+                yield _record(row)
 
     def get(self, key: str) -> ResponseRecord | None:
         """The record stored under ``key``, or None."""
         sql = f"SELECT {', '.join(_COLUMNS)} FROM responses WHERE key = ?"
-        row = self._db.execute(sql, (key,)).fetchone()
+        with self._reading():
+            row = self._db.execute(sql, (key,)).fetchone()
         return None if row is None else _record(row)
 
     def outputs(self) -> dict[str, str]:
         """key -> raw output of every answered request: what scoring needs, read without
         decoding each row's parameters and extras (fast on 500,000-response runs)."""
-        return dict(self._db.execute("SELECT key, output FROM responses WHERE status = 'ok'"))
+        with self._reading():
+            return dict(self._db.execute("SELECT key, output FROM responses WHERE status = 'ok'"))
 
     def to_frame(self) -> pandas.DataFrame:
         """Every record as a DataFrame, one row per request, ``params``/``info`` as dicts."""
@@ -245,11 +270,14 @@ class ResponseStore:
 
     def configurations(self) -> list[tuple[str, str]]:
         """Distinct (model JSON, params JSON) pairs of the stored rows."""
-        return list(self._db.execute("SELECT DISTINCT model, params FROM responses"))
+        with self._reading():
+            return list(self._db.execute("SELECT DISTINCT model, params FROM responses"))
 
     def counts(self) -> dict[str, int]:
         """Number of rows per status: ``{"ok": n, "failed": m}`` (zeros included)."""
-        found = dict(self._db.execute("SELECT status, COUNT(*) FROM responses GROUP BY status"))
+        with self._reading():
+            found = dict(self._db.execute(
+                "SELECT status, COUNT(*) FROM responses GROUP BY status"))
         return {"ok": int(found.get("ok", 0)), "failed": int(found.get("failed", 0))}
 
     # -- run-level metadata --------------------------------------------------------------------
@@ -262,7 +290,8 @@ class ResponseStore:
 
     def get_meta(self, key: str, default: Any = None) -> Any:
         """The value stored under ``key``, or ``default``."""
-        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        with self._reading():
+            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return default if row is None else json.loads(row[0])
 
     # -- lifecycle -----------------------------------------------------------------------------
