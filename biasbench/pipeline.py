@@ -33,6 +33,7 @@ from biasbench.errors import BiasbenchError, ModelSpecError
 from biasbench.jsonutil import write_json
 from biasbench.models.base import ModelBackend
 from biasbench.models.registry import DEFAULT_MODEL, ModelOptions, load_model
+from biasbench.output_health import health_line, is_truncated, output_health
 from biasbench.runfolder import (
     LOCK_NAME,
     RunFolderError,
@@ -136,11 +137,15 @@ def responses_frame(store: ResponseStore, requests: Sequence[Request], keys: Seq
     """The stored ok responses for exactly this run's requests (not earlier configurations).
 
     Joined through each request's key, so two items whose prompts coincide each get the answer.
+    Each row carries the backend's ``finish_reason`` and a ``truncated`` flag (stopped at
+    ``max_tokens``), so judges can flag labels that rest on a cut-off output.
     """
-    outputs = store.outputs()
-    rows = [{"model": model, "item_id": r.item_id, "seed": r.seed, "output": outputs[k]}
-            for r, k in zip(requests, keys, strict=True) if k in outputs]
-    return pd.DataFrame(rows, columns=["model", "item_id", "seed", "output"])
+    answers = store.answers()
+    rows = [{"model": model, "item_id": r.item_id, "seed": r.seed, "output": answers[k][0],
+             "finish_reason": answers[k][1], "truncated": is_truncated(answers[k][1])}
+            for r, k in zip(requests, keys, strict=True) if k in answers]
+    return pd.DataFrame(rows, columns=["model", "item_id", "seed", "output", "finish_reason",
+                                       "truncated"])
 
 
 def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
@@ -218,6 +223,9 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
                 else:
                     results = bench.evaluate(frame, staging, {label: signature})
                     summary = bench.summary(results)
+                health = output_health(frame) if not frame.empty else {}
+                results["output_health"] = health
+                summary += [line for m, h in health.items() if (line := health_line(m, h))]
                 results["run"] = {"requests": stats.total, "cached": stats.cached,
                                   "completed": stats.completed, "failed": stats.failed,
                                   "elapsed_s": round(stats.elapsed_s, 3)}
@@ -231,7 +239,8 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
                 write_json(manifest, run_dir / MANIFEST_NAME)
                 raise
             manifest.update(status="complete" if stats.failed == 0 else "incomplete",
-                            finished_at=time.time(), counts=results["run"],
+                            finished_at=time.time(),
+                            counts={**results["run"], "output_health": health},
                             derived={"files": files, "store_ok": store_ok,
                                      "responses_scored": len(frame)})
             write_json(manifest, run_dir / MANIFEST_NAME)

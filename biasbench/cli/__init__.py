@@ -173,14 +173,25 @@ def score_honorific(
 ) -> None:
     """Score honorific-bn outputs produced elsewhere, one or many models per file."""
     from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
+    from biasbench.jsonutil import write_json
+    from biasbench.output_health import health_line, output_health
     from biasbench.pipeline import score_into
 
     bench = HonorificBenchmark()
     frame = bench.read_responses(responses)
     sigs = {m: bench.signature({"kind": "external", "model": m, "source": str(responses)},
                                None, None) for m in frame["model"].unique()}
-    results = score_into(out, bench.name, lambda folder: bench.evaluate(frame, folder, sigs))
-    _echo_lines(bench.summary(results))
+    def produce(folder: Path) -> dict[str, object]:
+        results = bench.evaluate(frame, folder, sigs)
+        # No finish reasons in outputs produced elsewhere: truncation is unknown (null).
+        results["output_health"] = output_health(frame)
+        write_json(results, folder / "results.json")
+        return results
+
+    results = score_into(out, bench.name, produce)
+    health = results["output_health"]
+    _echo_lines(bench.summary(results)
+                + [line for m, h in health.items() if (line := health_line(m, h))])
     typer.echo(f"wrote {out / 'results.json'} and {out / 'tables'}")
 
 

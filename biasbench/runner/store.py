@@ -268,6 +268,14 @@ class ResponseStore:
         records = [r.__dict__ for r in self.iter_records()]
         return pd.DataFrame.from_records(records, columns=list(_COLUMNS))
 
+    def answers(self) -> dict[str, tuple[str, str | None]]:
+        """key -> (raw output, normalised finish reason or None) of every answered request:
+        what scoring needs, without decoding each row's parameters and extras."""
+        sql = ("SELECT key, output, CASE WHEN json_valid(info) THEN "
+               "json_extract(info, '$.finish_reason') END FROM responses WHERE status = 'ok'")
+        with self._reading():
+            return {key: (output, reason) for key, output, reason in self._db.execute(sql)}
+
     def configurations(self) -> list[tuple[str, str]]:
         """Distinct (model JSON, params JSON) pairs of the stored rows."""
         with self._reading():

@@ -222,7 +222,8 @@ def write_bbq_labels(scored: BBQResults, frame: pd.DataFrame, items: Sequence[BB
                      path: Path) -> None:
     """One line per response: its raw output, the parsed answer (index and text), how it was
     matched and the evidence, with the item's category, template, context and correct answer."""
-    parsed = scored.responses.merge(frame[["model", "seed", "uid", "output"]],
+    flags = ["truncated"] if "truncated" in frame.columns else []  # cut at max_tokens
+    parsed = scored.responses.merge(frame[["model", "seed", "uid", "output", *flags]],
                                     on=["model", "seed", "uid"], how="left")
     meta = pd.DataFrame([{"uid": i.uid, "category": i.category,
                           "question_index": i.question_index,

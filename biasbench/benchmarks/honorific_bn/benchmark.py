@@ -21,7 +21,7 @@ from biasbench.runner.runner import Request
 from biasbench.signature import Signature, common_signature
 
 LABEL_COLUMNS = ["model", "seed", "item_id", "occupation_en", "occupation_bn", "template_id",
-                 "primed", "gender", "output", "label", "plural", "evidence", "reason"]
+                 "primed", "gender", "output", "label", "plural", "evidence", "reason", "truncated"]
 
 
 class HonorificBenchmark:
@@ -87,7 +87,9 @@ class HonorificBenchmark:
                 "occupation_bn": item.occupation_bn, "template_id": item.template_id,
                 "primed": item.primed, "gender": item.gender, "output": output,
                 "label": lab["label"], "plural": lab["plural"], "evidence": lab["evidence"],
-                "reason": lab["reason"]})
+                "reason": lab["reason"],
+                # cut at max_tokens: labelled from partial evidence, so flagged (output_health)
+                "truncated": bool(getattr(rec, "truncated", False))})
         return pd.DataFrame(rows, columns=LABEL_COLUMNS)
 
     # -- scoring -------------------------------------------------------------------------------
