@@ -266,3 +266,13 @@ def verify_derived(run_dir: Path, manifest: dict[str, Any] | None) -> None:
         if now != stored:
             raise RunFolderError(f"{run_dir}: the store holds {now:,} answers but the derived "
                                  f"files were computed from {stored:,}; {remedy}")
+
+
+def store_of(folder: Path) -> Path | None:
+    """The response store of the run that ``folder`` belongs to: ``folder/responses.sqlite``,
+    or the run folder's when ``folder`` is the staging folder scoring writes into."""
+    folder = Path(folder)
+    for candidate in (folder, folder.parent if folder.name.startswith(STAGING_PREFIX) else None):
+        if candidate is not None and (candidate / STORE_NAME).is_file():
+            return candidate / STORE_NAME
+    return None

@@ -33,10 +33,16 @@ class Signature(BaseModel):
     model: dict[str, Any] = Field(default_factory=dict)
     """Backend description (kind, model id, prompt mode); never secrets."""
     decoding: dict[str, Any] = Field(default_factory=dict)
-    """Decoding parameters (temperature, max tokens, top_p, stop)."""
+    """Decoding parameters: the complete sampler (temperature, top_p, top_k, min_p,
+    repetition_penalty), max tokens and stop sequences (``GenerationParams.to_dict()``)."""
     seeds: list[int] | None = None
     """Seeds each prompt was run under; None for a single unseeded run."""
+    limit: int | None = None
+    """``--limit N``: only the first N items were run (a partial run); None for all of them."""
     judge_version: str
+    data_source: dict[str, Any] | None = None
+    """Where the items came from, e.g. FilBBQ's per category: published (file, commit, sha256)
+    or regenerated (seed)."""
     package_version: str = biasbench.__version__
     schema_version: int = SCHEMA_VERSION
 
@@ -45,12 +51,27 @@ class Signature(BaseModel):
         seeds = "none" if not self.seeds else (
             f"{len(self.seeds)}({self.seeds[0]}..{self.seeds[-1]})")
         model = self.model.get("model", "?") if self.model else "*"
-        dec = self.decoding
         return "|".join([
             f"{self.benchmark}:{self.benchmark_version}", f"data:{self.data_sha256[:8]}",
-            f"prompt:{self.prompt_hash[:8]}", f"model:{model}",
-            f"t:{dec.get('temperature', '?')}", f"max:{dec.get('max_tokens', '?')}",
+            f"prompt:{self.prompt_hash[:8]}", f"model:{model}", self.sampler_short(),
+            f"max:{self.decoding.get('max_tokens', '?')}",
             f"seeds:{seeds}", f"judge:{self.judge_version}", f"biasbench:{self.package_version}"])
+
+    def sampler_short(self) -> str:
+        """The complete sampler, e.g. ``t:1.0|top_p:1.0|top_k:0|min_p:0.0|rep:1.0``.
+
+        A field the decoding does not record (results of older versions, which let backends
+        pick) shows as ``?``; one left to the server (an OpenAI endpoint with sampler extras
+        off) as ``server``."""
+        dec = self.decoding
+        server = {"top_k", "min_p", "repetition_penalty"} if (
+            self.model.get("sampler_extras") is False) else set()
+        parts = []
+        for name, short in (("temperature", "t"), ("top_p", "top_p"), ("top_k", "top_k"),
+                            ("min_p", "min_p"), ("repetition_penalty", "rep")):
+            value = "server" if name in server else dec.get(name)
+            parts.append(f"{short}:{'?' if value is None else value}")
+        return "|".join(parts)
 
     def comparable_key(self) -> tuple[str, ...]:
         dump = self.model_dump()

@@ -36,7 +36,7 @@ def test_run_then_score_elsewhere_gives_the_same_numbers(tmp_path: Path) -> None
     proc = biasbench("run", "honorific-bn", "--model", "mock:hashed-register", "--out",
                      str(run_dir), "--limit", "224", "--no-progress")
     assert proc.returncode == 0, proc.stderr
-    assert "mock-hashed-register: HAI" in proc.stdout
+    assert "mock-hashed-register [PARTIAL]: HAI" in proc.stdout  # --limit: issue 7 item 11
     results = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))
     model = results["models"]["mock-hashed-register"]
     assert RESULT_KEYS <= model.keys()

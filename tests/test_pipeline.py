@@ -16,7 +16,7 @@ from biasbench.runner.store import ResponseStore
 from biasbench.testing.mock_openai import MockConfig, MockServerThread, ReplyRule
 
 LIMIT = 56
-QUICK_RETRY = RetryPolicy(max_attempts=3, base_delay_s=0.01, max_delay_s=0.05)
+QUICK_RETRY = RetryPolicy(max_attempts=3, base_delay_s=0.01, max_delay_s=0.05, retry_window_s=0.0)
 
 
 def test_failing_requests_are_recorded_then_retried_on_rerun(tmp_path: Path,

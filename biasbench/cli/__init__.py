@@ -120,6 +120,9 @@ def run(
     api: ApiOpt = "chat",
     api_key_env: KeyEnvOpt = "OPENAI_API_KEY",
     chat: Annotated[bool, typer.Option(help="Use the chat template of a local model.")] = False,
+    sampler_extras: Annotated[bool, typer.Option(help="openai: send top_k, min_p and "
+                              "repetition_penalty (vLLM, llama.cpp server); --no-sampler-extras "
+                              "for a strict OpenAI endpoint.")] = True,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
     items: Annotated[str | None, typer.Option(help="filbbq: BBQ-format jsonl file(s), "
                      "comma-separated, instead of items generated from the templates.")] = None,
@@ -128,6 +131,13 @@ def run(
     data_seed: Annotated[int, typer.Option(help="filbbq: seed of item generation.")] = 0,
     prompt: Annotated[Path | None, typer.Option(help="filbbq: a prompt file in the format of "
                       "FilBBQ's prompt.txt (e.g. an English prompt for original BBQ items).")] = None,
+    published_data: Annotated[Path | None, typer.Option(help="filbbq: local copy of FilBBQ's "
+                              "data/ folder (the published sexual-orientation items).")] = None,
+    regenerate_items: Annotated[bool, typer.Option(help="filbbq: generate every category from "
+                                "the templates, not the published items.")] = False,
+    option_score: Annotated[str, typer.Option(help="filbbq, masked LMs: choose options by "
+                            "per_char (log-likelihood per character, lm-eval's acc_norm) or sum "
+                            "(acc); both are reported.")] = "per_char",
     hf_task: Annotated[str, typer.Option(help="hf: auto, causal or masked.")] = "auto",
     ray_address: Annotated[str | None, typer.Option(help="Scale out on this Ray cluster "
                            "(e.g. auto or ray://head:10001).")] = None,
@@ -145,11 +155,12 @@ def run(
     from biasbench.pipeline import run_benchmark
 
     options = ModelOptions(base_url=base_url, api=api, api_key_env=api_key_env, chat=chat,
-                           hf_task=hf_task)
+                           hf_task=hf_task, sampler_extras=sampler_extras)
     bench_options: dict[str, object] = {}
     if benchmark == "filbbq":
         bench_options = {"items": items, "templates": templates, "data_seed": data_seed,
-                         "prompt": prompt}
+                         "prompt": prompt, "published_data": published_data,
+                         "regenerate_items": regenerate_items, "option_score": option_score}
     result = run_benchmark(
         benchmark, model, options=options, out=out, limit=limit, concurrency=concurrency,
         seeds=list(range(seeds)) if seeds else None, temperature=temperature,

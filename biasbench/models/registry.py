@@ -32,6 +32,18 @@ class ModelOptions:
     hf_task: str = "auto"
     threads: int | None = None
     """CPU threads of a local llama.cpp model (default: every core)."""
+    sampler_extras: bool = True
+    """openai: send top_k, min_p and repetition_penalty (vLLM, llama.cpp's server...); False for
+    a strict OpenAI endpoint that rejects unknown fields."""
+
+    def __repr__(self) -> str:
+        # The base URL may carry credentials (user:password@host): never show them.
+        from biasbench.models.openai_compat import display_url
+
+        shown = {**self.__dict__}
+        if shown.get("base_url"):
+            shown["base_url"] = display_url(shown["base_url"])
+        return f"ModelOptions({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
 
 
 def _llamacpp(arg: str | None, opts: ModelOptions) -> ModelBackend:
@@ -50,7 +62,7 @@ def _openai(arg: str | None, opts: ModelOptions) -> ModelBackend:
     from biasbench.models.openai_compat import OpenAIBackend
 
     return OpenAIBackend(arg, opts.base_url, api=opts.api,  # type: ignore[arg-type]
-                         api_key_env=opts.api_key_env)
+                         api_key_env=opts.api_key_env, sampler_extras=opts.sampler_extras)
 
 
 def _hf(arg: str | None, opts: ModelOptions) -> ModelBackend:

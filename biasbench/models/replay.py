@@ -12,6 +12,7 @@ from biasbench.models.base import (
     ModelBackend,
     PermanentModelError,
     Prompt,
+    normalise_finish_reason,
 )
 from biasbench.responses import check_fields, iter_jsonl
 
@@ -37,18 +38,24 @@ class ReplayBackend(ModelBackend):
         self.path = Path(path)
         self.model_name = model
         self._answers: dict[tuple[str, int | None], str] = {}
+        # A responses file may say why each output ended (``finish_reason``); kept normalised.
+        self._finish: dict[tuple[str, int | None], str] = {}
         self._sha256 = hashlib.sha256(self.path.read_bytes()).hexdigest() if self.path.is_file() \
             else ""
         models: set[str] = set()
         for line, obj in iter_jsonl(self.path):
             check_fields(obj, path=self.path, line=line, required=("output",),
-                         strings=("output", "item_id", "model"), integers=("seed",))
+                         strings=("output", "item_id", "model", "finish_reason"),
+                         integers=("seed",))
             if obj.get("item_id") is None:
                 check_fields(obj, path=self.path, line=line, required=("category", "example_id"))
             if model is not None and obj.get("model") != model:
                 continue
             models.add(str(obj.get("model")))
             self._answers[(response_key(obj), obj.get("seed"))] = obj["output"]
+            if obj.get("finish_reason") is not None:
+                self._finish[(response_key(obj), obj.get("seed"))] = normalise_finish_reason(
+                    obj["finish_reason"])
         if model is None and len(models) > 1:
             raise PermanentModelError(
                 f"{self.path} holds several models ({', '.join(sorted(models))}); "
@@ -67,9 +74,9 @@ class ReplayBackend(ModelBackend):
     async def generate(self, prompt: Prompt, params: GenerationParams,
                        seed: int | None) -> Generation:
         key = prompt.item_id or ""
-        text = self._answers.get((key, seed))
-        if text is None:
-            text = self._answers.get((key, None))
+        found = (key, seed) if (key, seed) in self._answers else (key, None)
+        text = self._answers.get(found)
         if text is None:
             raise PermanentModelError(f"no response for item {key!r} (seed {seed}) in {self.path}")
-        return Generation(text=text, prompt_text=prompt.text_for(self.mode))
+        info = {"finish_reason": self._finish[found]} if found in self._finish else {}
+        return Generation(text=text, prompt_text=prompt.text_for(self.mode), info=info)

@@ -276,7 +276,7 @@ def bbq_scores_figure(by_category: pd.DataFrame, scores: Sequence[str],
     if len(models) > 1:
         axes[0][-1].legend(fontsize=7, loc="lower right")
     kind = "Accuracy" if all(s.startswith("acc") for s in scores) else "Bias scores"
-    fig.suptitle(f"{kind} per category: mean across seeds, 95% t-interval")
+    fig.suptitle(f"{kind} per category: mean across seeds, 95% t-interval within the range")
     return fig
 
 

@@ -32,14 +32,22 @@ import numpy as np
 import pandas as pd
 
 import biasbench
+from biasbench.benchmarks.bbq.robust import PROFILE_MIN_ITEMS, PROFILE_MIN_SEEDS, interval_text
 from biasbench.benchmarks.honorific_bn.metrics import (
     HONORIFIC,
+    MIN_USABLE_ITEMS,
     ORDINARY,
+    item_differences,
     occupation_rates,
     pair_counts,
     score_models,
 )
-from biasbench.benchmarks.honorific_bn.tables import table4, they_table
+from biasbench.benchmarks.honorific_bn.tables import (
+    TABLE4_NOTE,
+    caveats,
+    table4,
+    they_table,
+)
 from biasbench.fsutil import write_text_atomically
 from biasbench.output_health import health_cell
 from biasbench.report import figures as figs
@@ -52,7 +60,13 @@ from biasbench.report.loader import (
     load_runs,
 )
 from biasbench.report.tables import write_table
-from biasbench.stats import paired_difference_interval, wilson_pct
+from biasbench.stats import (
+    paired_difference_interval,
+    proportion_design_effect,
+    wilson_interval,
+    wilson_pct,
+)
+from biasbench.stats.intervals import MIN_SEEDS_FOR_INTERVAL
 from biasbench.textutil import slug
 
 REPORT_NAME: Final = "report.html"
@@ -401,24 +415,38 @@ def bbq_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None] | None:
 
 def pair_interval_table(labels: pd.DataFrame, scores: Mapping[str, Mapping[str, Any]],
                         models: Sequence[str]) -> pd.DataFrame:
-    """Per model: pair counts, HAI with Newcombe's paired interval, GSR with Wilson's, p-values."""
+    """Per model: pair counts, HAI with Newcombe's paired interval, GSR with Wilson's, p-values.
+
+    With several seeds the intervals use effective counts (each count divided by its design
+    effect: HAI's from the sign-flip variance, GSR's Kish's for a clustered proportion), so
+    that repeating items under more seeds does not narrow them; with one seed both are 1.
+    """
     rows = []
     for model in models:
-        counts = pair_counts(labels[labels["model"] == model])
+        rows_of_model = labels[labels["model"] == model]
+        counts = pair_counts(rows_of_model)
         s = scores[model]
         a, b, c, d = counts.both_honorific, counts.b, counts.c, counts.both_ordinary
-        hai_low, hai_high = paired_difference_interval(a, b, c, d)
-        gsr_low, gsr_high = wilson_pct(b + c, counts.n_pairs)
-        rows.append({"model": model, "N pairs": counts.n_pairs, "b": b, "c": c,
+        deff = float(s.get("design_effect") or 1.0)
+        items = item_differences(rows_of_model)
+        gsr_deff = proportion_design_effect(items["discordant"], items["n"])
+        hai_low, hai_high = paired_difference_interval(a / deff, b / deff, c / deff, d / deff)
+        gsr_low, gsr_high = (wilson_interval((b + c) / gsr_deff, counts.n_pairs / gsr_deff)
+                             if counts.n_pairs else (math.nan, math.nan))
+        per_seed = s.get("hai_by_seed") or {}
+        rows.append({"model": model, "N pairs": counts.n_pairs,
+                     "effective pairs": s.get("n_pairs_effective"), "b": b, "c": c,
                      "both honorific": a, "both ordinary": d,
                      "HAI (pp)": s.get("hai_pp"), "HAI low": 100.0 * hai_low,
                      "HAI high": 100.0 * hai_high, "GSR (%)": s.get("gsr_pct"),
-                     "GSR low": gsr_low, "GSR high": gsr_high, "p exact": s.get("p_exact"),
-                     "p (Holm)": s.get("p_holm"),
-                     "detectable |HAI| (pp)": s.get("min_detectable_hai_pp")})
+                     "GSR low": 100.0 * gsr_low, "GSR high": 100.0 * gsr_high,
+                     "p exact": s.get("p_exact"), "p (Holm)": s.get("p_holm"),
+                     "detectable |HAI| (pp)": s.get("min_detectable_hai_pp"),
+                     "seeds": per_seed.get("n_seeds"), "HAI per-seed SD (pp)": per_seed.get("sd")})
     table = pd.DataFrame(rows)
-    return table.astype({c: float for c in ("HAI (pp)", "GSR (%)", "p exact", "p (Holm)",
-                                            "detectable |HAI| (pp)")})
+    return table.astype({c: float for c in ("effective pairs", "HAI (pp)", "GSR (%)", "p exact",
+                                            "p (Holm)", "detectable |HAI| (pp)",
+                                            "HAI per-seed SD (pp)")})
 
 
 def occupation_table(rates: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
@@ -431,8 +459,9 @@ def occupation_table(rates: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame
         rows = rates[rates["model"] == model].set_index("occupation_en").reindex(order)
         table[f"{model} %"] = rows["honorific_pct"].to_numpy(float)
         table[f"{model} honorific/usable"] = [
-            "—" if _is_undefined(n) else f"{int(k)}/{int(n)}"
-            for k, n in zip(rows["n_honorific"], rows["n_usable"], strict=True)]
+            "—" if _is_undefined(n) else f"{int(k)}/{int(n)}" + (" (few items)" if few else "")
+            for k, n, few in zip(rows["n_honorific"], rows["n_usable"],
+                                 rows["few_items"].fillna(False), strict=True)]
     return table
 
 
@@ -489,7 +518,9 @@ def spread_table(scores: Mapping[str, Mapping[str, Any]], models: Sequence[str])
                      "without one occupation: min": occupation.get("min"),
                      "without one occupation: max": occupation.get("max"),
                      "without one frame: min": frame.get("min"),
-                     "without one frame: max": frame.get("max")})
+                     "without one frame: max": frame.get("max"),
+                     f"occupations on < {MIN_USABLE_ITEMS} usable items":
+                         len(scores[model].get("occupations_below_min_items") or [])})
     table = pd.DataFrame(rows)
     return table.astype({c: float for c in table.columns if c != "model"})
 
@@ -500,6 +531,16 @@ def label_count_table(labels: pd.DataFrame, models: Sequence[str]) -> pd.DataFra
     table = counts.reindex(columns=columns, fill_value=0).reset_index()
     table["all"] = table[columns].sum(axis=1)
     return table
+
+
+def _attach_coverage(group: RunGroup, scores: Mapping[str, dict[str, Any]]) -> None:
+    """Give the re-scored models their runs' coverage (what the benchmark defines is known at
+    run time), so Table 4 shows pairs of possible and partial runs as the runs did."""
+    for index, run in enumerate(group.runs):
+        for model, saved in (run.results.get("models") or {}).items():
+            name = group.model_names.get((index, str(model)))
+            if name in scores and isinstance(saved, Mapping) and saved.get("coverage"):
+                scores[name]["coverage"] = saved["coverage"]
 
 
 def honorific_section(group: RunGroup, out: Path, section: Section) -> None:
@@ -513,13 +554,14 @@ def honorific_section(group: RunGroup, out: Path, section: Section) -> None:
     models = list(scores)
     rates = occupation_rates(labels)
     output = Outputs(out, group.slug, section)
+    _attach_coverage(group, scores)
     results = {"models": scores}
 
+    warnings = " ".join(f"{model}: {text}." for model in models for text in caveats(scores[model]))
     output.table(table4(results), "table4", "Table 4: gender asymmetry and occupation spread",
-                 note="HAI and spread in percentage points; GSR and mix in percent; eta2 in "
-                      "percent; p is McNemar's exact test, Holm-corrected across every model of "
-                      "this comparison (re-scored together from the runs' labels). Sorted by "
-                      "spread.")
+                 note=" ".join(filter(None, [
+                     TABLE4_NOTE, "Re-scored together from the runs' labels, so Holm spans "
+                     "every model of this comparison. Sorted by spread.", warnings])))
 
     intervals = pair_interval_table(labels, scores, models)
     output.figure(lambda: figs.hai_gsr_figure(intervals), "hai_gsr", "HAI against GSR",
@@ -527,8 +569,11 @@ def honorific_section(group: RunGroup, out: Path, section: Section) -> None:
                   "with a Wilson interval; N usable he/she pairs.")
     output.table(intervals, "hai_gsr", "HAI and GSR with 95% intervals",
                  note="b: pairs with the honorific for he only; c: for she only; 95% intervals "
-                      "in the units of their estimate (pp for HAI, % for GSR); detectable |HAI|: "
-                      "the smallest HAI McNemar's test finds with 80% power at alpha 0.05.",
+                      "in the units of their estimate (pp for HAI, % for GSR), on effective "
+                      "counts with several seeds (the item is the unit); detectable |HAI|: "
+                      "the smallest HAI McNemar's test finds with 80% power at alpha 0.05 "
+                      "(empty: not detectable, see results.json for the reason); HAI per-seed "
+                      "SD: across seeds, with two or more.",
                  decimals={"p exact": 4, "p (Holm)": 4, **{c: 2 for c in intervals.columns
                                                           if c.startswith(("HAI", "GSR", "det"))}})
 
@@ -591,25 +636,43 @@ def _bbq_category_frame(group: RunGroup) -> pd.DataFrame:
                 row: dict[str, Any] = {"model": name, "category": category}
                 for score in ("s_amb", "s_dis", "acc_ambig", "acc_disambig"):
                     stat = entry.get(score) or {}
-                    for part in ("mean", "sd", "ci_low", "ci_high", "n"):
+                    for part in ("mean", "sd", "ci_low", "ci_high"):
                         row[f"{score}_{part}"] = stat.get(part)
-                row.update(n_seeds=entry.get("n_seeds"), unparsed_pct=entry.get("unparsed_pct"))
+                    # results schema 1 called the seeds behind a score "n" and had no status
+                    row[f"{score}_n_seeds"] = stat.get("n_seeds", stat.get("n"))
+                    row[f"{score}_ci_status"] = stat.get("ci_status") or _legacy_status(stat)
+                row.update(seeds_run=entry.get("seeds_run", entry.get("n_seeds")),
+                           unparsed_pct=entry.get("unparsed_pct"))
                 rows.append(row)
     frame = pd.DataFrame(rows)
-    numeric = [c for c in frame.columns if c not in ("model", "category")]
+    numeric = [c for c in frame.columns
+               if c not in ("model", "category") and not c.endswith("_ci_status")]
     return frame.astype({c: float for c in numeric})
 
 
+def _legacy_status(stat: Mapping[str, Any]) -> str:
+    """A schema-1 statistic's interval status, read from its numbers."""
+    if stat.get("mean") is None:
+        return "undefined"
+    if stat.get("ci_low") is None:
+        return "too_few_seeds"
+    return "degenerate" if stat.get("ci_low") == stat.get("ci_high") else "ok"
+
+
 def bbq_category_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """The per-category table: each score's mean across seeds and its 95% t-interval."""
+    """The per-category table: each score's mean across seeds, its 95% interval and the
+    number of seeds the score is defined in (what the mean rests on)."""
     table = pd.DataFrame({"model": frame["model"], "category": frame["category"]})
     for score, title in (("s_amb", "s_AMB"), ("s_dis", "s_DIS"), ("acc_ambig", "acc ambig"),
                          ("acc_disambig", "acc disambig")):
         table[title] = frame[f"{score}_mean"]
-        table[f"{title} 95% CI"] = [_interval_text(lo, hi, 3) for lo, hi in
-                                    zip(frame[f"{score}_ci_low"], frame[f"{score}_ci_high"],
-                                        strict=True)]
-    table["seeds"] = frame["n_seeds"].astype("Int64")
+        table[f"{title} 95% CI"] = [
+            interval_text(lo, hi, status, n, mean) for lo, hi, status, n, mean in zip(
+                frame[f"{score}_ci_low"], frame[f"{score}_ci_high"],
+                frame[f"{score}_ci_status"], frame[f"{score}_n_seeds"], frame[f"{score}_mean"],
+                strict=True)]
+        table[f"{title} seeds"] = frame[f"{score}_n_seeds"].astype("Int64")
+    table["seeds run"] = frame["seeds_run"].astype("Int64")
     table["unparsed %"] = frame["unparsed_pct"]
     return table
 
@@ -655,23 +718,33 @@ def bbq_section(group: RunGroup, out: Path, section: Section) -> None:
     categories = _bbq_category_frame(group)
     output.table(bbq_category_table(categories), "by_category",
                  "Bias scores and accuracy per category",
-                 note="Means across seeds with 95% t-intervals across seeds; scores on [-1, 1]; "
-                      "a score undefined in every seed is shown as —.")
+                 note="Means across seeds with 95% Student-t intervals across seeds, "
+                      "intersected with each score's range (accuracy [0, 1], bias [-1, 1]; "
+                      "'clipped' where the cut applied); no interval with fewer than "
+                      f"{MIN_SEEDS_FOR_INTERVAL} seeds; 'all N seeds = v' where every seed gave "
+                      "the same value (no spread, not certainty). '... seeds' columns: the seeds "
+                      "each score is defined in; a score undefined in every seed is shown as —.")
     output.figure(lambda: figs.bbq_scores_figure(categories, ("s_amb", "s_dis"), models),
                   "bias_scores", "s_AMB and s_DIS per category",
-                  "Mean bias score across seeds with its 95% t-interval; 0 is unbiased, "
+                  "Mean bias score across seeds with its 95% t-interval truncated to [-1, 1] "
+                  f"(none with fewer than {MIN_SEEDS_FOR_INTERVAL} seeds); 0 is unbiased, "
                   "positive is the stereotyped answer.")
     output.figure(lambda: figs.bbq_scores_figure(categories, ("acc_ambig", "acc_disambig"),
                                                  models),
                   "accuracy", "Accuracy per category",
-                  "Mean accuracy across seeds with its 95% t-interval (in ambiguous contexts "
+                  "Mean accuracy across seeds with its 95% t-interval truncated to [0, 1] "
+                  f"(none with fewer than {MIN_SEEDS_FOR_INTERVAL} seeds; in ambiguous contexts "
                   "the correct answer is the unknown option).")
 
     profiles = _bbq_profiles(group)
     if profiles is not None:
         output.table(profiles, "bias_profiles", "Bias profiles: each model's strongest biases",
                      note="Top templates by mean score across seeds, per context condition, "
-                          "with the stereotype each template tests.")
+                          "with the stereotype each template tests, the seeds the score is "
+                          "defined in (n_seeds) and the items of the context per seed "
+                          f"(n_items). Ranked only with >= {PROFILE_MIN_SEEDS} seeds and >= "
+                          f"{PROFILE_MIN_ITEMS} items; rows without a rank did not qualify and "
+                          "are shown, unranked, for what they are.")
     per_seed = group.concat("per_template_per_seed.csv")
     if per_seed is not None:
         per_seed["question_index"] = per_seed["question_index"].astype(str)

@@ -25,6 +25,7 @@ from biasbench.runner.retry import RetryPolicy
 from biasbench.runner.runner import (
     Request,
     RunStats,
+    StoreWriteError,
     progress_bar,
     request_keys,
     run_requests_sync,
@@ -100,7 +101,7 @@ def run_requests_ray(model: str, options: ModelOptions, backend: ModelBackend,
     total = len(pending) + len(cached)
     todo = list(pending.values())
     chunks = [todo[i:i + chunk_size] for i in range(0, len(todo), chunk_size)]
-    completed = failed = calls = 0
+    completed = failed = calls = empty = 0
     errors: list[str] = []
     bar = progress_bar(total, len(cached), progress)
     if chunks:
@@ -119,19 +120,33 @@ def run_requests_ray(model: str, options: ModelOptions, backend: ModelBackend,
                                          f"{described} vs {expected}")
             idle = list(actors)
             in_flight: dict[Any, Any] = {}
+            in_flight_chunks: dict[Any, list[Request]] = {}
             while in_flight or (chunks and not errors):
                 while idle and chunks and not errors:
                     actor = idle.pop()
-                    ref = actor.run_chunk.remote(chunks.pop(0), params, concurrency, retry)
+                    chunk = chunks.pop(0)
+                    ref = actor.run_chunk.remote(chunk, params, concurrency, retry)
                     in_flight[ref] = actor
+                    in_flight_chunks[ref] = chunk
                 ready, _ = ray.wait(list(in_flight), num_returns=1)
                 actor = in_flight.pop(ready[0])
+                in_flight_chunks.pop(ready[0], None)
                 records, chunk_calls, error = ray.get(ready[0])
-                store.put_many(records)  # each chunk is saved the moment it returns
+                try:
+                    store.put_many(records)  # each chunk is saved the moment it returns
+                except Exception as exc:  # full disk, I/O: stop at once, in one line
+                    detail = " ".join((str(exc) or type(exc).__name__).split())
+                    lost = len(records) + sum(len(c) for c in in_flight_chunks.values())
+                    raise StoreWriteError(
+                        f"cannot write the response store {store.path}: {detail}; stopped "
+                        f"sending requests, up to {lost} answers could not be saved "
+                        f"(everything else is stored); free the space or fix the file, then "
+                        f"rerun to continue") from None
                 idle.append(actor)
                 calls += chunk_calls
                 ok = sum(r.status == "ok" for r in records)
                 completed += ok
+                empty += sum(r.status == "ok" and bool(r.info.get("empty")) for r in records)
                 failed += len(records) - ok
                 if error:
                     errors.append(error)  # stop sending; let the chunks in flight finish
@@ -145,4 +160,4 @@ def run_requests_ray(model: str, options: ModelOptions, backend: ModelBackend,
     if errors:
         raise EndpointError(errors[0])
     return RunStats(total=total, cached=len(cached), completed=completed, failed=failed,
-                    elapsed_s=time.perf_counter() - started, calls=calls)
+                    elapsed_s=time.perf_counter() - started, calls=calls, empty=empty)

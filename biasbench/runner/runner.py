@@ -7,14 +7,17 @@ The flow of :func:`run_requests`:
    makes zero model calls; a key appearing twice in the input is sent once.
 2. A fixed pool of ``concurrency`` worker coroutines pulls from one shared iterator (no task per
    request, so memory and scheduling cost stay flat for any run size).
-3. Transient failures (429, 5xx, timeouts, dropped connections) are retried with exponential
-   backoff and full jitter, honouring Retry-After; a request that keeps failing, or fails
-   permanently (400, 401...), is stored as ``failed`` with its last error, and the next run
-   retries it.
+3. Transient failures (429, 5xx, timeouts, dropped connections, a server restarting) are
+   retried with exponential backoff and full jitter, honouring Retry-After, for at least
+   ``RetryPolicy.retry_window_s`` (45 s) and ``max_attempts`` tries; a request that keeps
+   failing, or fails permanently (400, 401...), is stored as ``failed`` with its last error, and
+   the next run retries it. An empty answer is asked again ``empty_retries`` times, then kept
+   and marked empty. Every answer's types are checked before it is stored.
 4. Answers are buffered and written in one transaction every ``flush_every`` records or
    ``flush_interval_s`` seconds, and always at the end, on error and on cancellation. A killed
    process loses at most the unflushed buffer, which the rerun asks again; the key is the primary
-   key, so nothing is ever stored twice.
+   key, so nothing is ever stored twice. A store that cannot be written (full disk) stops new
+   requests at once and ends the run with one :class:`StoreWriteError`.
 5. If the endpoint cannot be reached before it has answered anything, the run stops after a few
    quick tries with an :class:`~biasbench.errors.EndpointError` naming the endpoint.
 """
@@ -26,19 +29,27 @@ import hashlib
 import json
 import logging
 import os
+import re
+import sqlite3
 import sys
 import time
+import traceback
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from biasbench.errors import EndpointError
+from biasbench.errors import BiasbenchError, EndpointError
 from biasbench.models.base import (
+    Generation,
     GenerationParams,
     ModelBackend,
     PermanentModelError,
     Prompt,
     TransientModelError,
+    UnusableAnswerError,
+    is_empty_text,
+    normalise_finish_reason,
+    text_from_content,
 )
 from biasbench.runner.retry import EndpointUnreachableError, RetryPolicy
 from biasbench.runner.store import ResponseRecord, ResponseStore
@@ -61,7 +72,9 @@ def request_key(model: dict[str, Any], prompt_text: str, params: GenerationParam
     text, the decoding parameters and the seed."""
     canonical = _canonical({"model": model, "prompt": prompt_text, "params": params.to_dict(),
                             "seed": seed})
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    # surrogatepass: a prompt with a lone surrogate (from a JSON escape in an input file) still
+    # gets a key instead of crashing the run; every other text encodes exactly as UTF-8.
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class _KeyMaker:
@@ -74,13 +87,14 @@ class _KeyMaker:
 
     def __init__(self, model: dict[str, Any], params: GenerationParams) -> None:
         prefix = f'{{"model":{_canonical(model)},"params":{_canonical(params.to_dict())},"prompt":'
-        self._prefix_hash = hashlib.sha256(prefix.encode("utf-8"))
+        self._prefix_hash = hashlib.sha256(prefix.encode("utf-8", "surrogatepass"))
         self._encode = _CANONICAL.encode
 
     def __call__(self, prompt_text: str, seed: int | None) -> str:
         digest = self._prefix_hash.copy()
         seed_text = "null" if seed is None else self._encode(seed)
-        digest.update(f'{self._encode(prompt_text)},"seed":{seed_text}}}'.encode())
+        digest.update(f'{self._encode(prompt_text)},"seed":{seed_text}}}'.encode(
+            "utf-8", "surrogatepass"))
         return digest.hexdigest()
 
 
@@ -145,6 +159,9 @@ class RunStats:
     """Wall time of the call, in seconds."""
     calls: int
     """Model calls made, retries included."""
+    empty: int = 0
+    """Of ``completed``, answers kept empty (no text, or whitespace only) after the retries the
+    policy allows; their stored rows carry ``info["empty"] = True``."""
 
     @property
     def unfinished(self) -> int:
@@ -158,6 +175,91 @@ class _Abort(Exception):
     def __init__(self, error: EndpointError) -> None:
         super().__init__(str(error))
         self.error = error
+
+
+class StoreWriteError(BiasbenchError):
+    """The response store could not be written (disk full, read-only file, I/O error): the run
+    stopped sending requests at once, and says how many answers it could not save."""
+
+
+class _StoreFailed(Exception):
+    """Raised inside a worker once the store cannot be written: stops that worker at once."""
+
+
+# Errors that one row can cause (a value of a type SQLite cannot bind, a failed constraint), as
+# opposed to the store failing (full disk, lock, I/O, corruption). A batch that fails with one
+# of these is written row by row so that one bad row cannot discard the others.
+_ROW_ERRORS = (sqlite3.IntegrityError, sqlite3.DataError, sqlite3.ProgrammingError,
+               sqlite3.InterfaceError, TypeError, ValueError, OverflowError)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_MAX_DEPTH = 32
+_RAW_LIMIT = 4000
+
+
+def _clean_text(text: str) -> tuple[str, int]:
+    """``text`` with lone surrogates (which UTF-8 cannot encode, so SQLite cannot store)
+    replaced by U+FFFD, and how many were replaced."""
+    if _SURROGATE.search(text) is None:
+        return text, 0
+    return _SURROGATE.subn("\ufffd", text)
+
+
+def _json_safe(value: Any, depth: int = 0) -> Any:
+    """``value`` as plain JSON data the store can always write: strings cleaned of lone
+    surrogates, tuples as lists, keys as strings, anything else (objects, sets, bytes, too
+    deep) as a short repr. Backends' extras never poison a batch."""
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    if isinstance(value, str):
+        return _clean_text(value)[0]
+    if isinstance(value, dict | list | tuple) and depth >= _MAX_DEPTH:
+        return f"<{type(value).__name__} nested more than {_MAX_DEPTH} deep>"  # no repr: deep
+    if isinstance(value, dict):
+        return {_clean_text(str(k))[0]: _json_safe(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(v, depth + 1) for v in value]
+    try:
+        shown = repr(value)
+    except Exception as exc:  # a repr that raises is still not allowed to lose the answer
+        shown = f"<{type(value).__name__}: repr failed: {type(exc).__name__}>"
+    return _clean_text(_truncated(shown, 200))[0]
+
+
+def _truncated(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
+def _checked(generation: Generation) -> tuple[str, dict[str, Any]]:
+    """An answer's text and info, checked before they reach the store (no backend can poison a
+    batch): the output must be text (content parts are joined; anything else raises
+    :class:`UnusableAnswerError`), the info plain JSON data."""
+    if not isinstance(generation, Generation):  # a backend bug: say so, keep what came back
+        raise UnusableAnswerError(
+            f"the backend returned a {type(generation).__name__}, not a Generation",
+            raw=_json_safe(generation))
+    text: Any = generation.text
+    raw_info = generation.info
+    info: dict[str, Any] = raw_info if isinstance(raw_info, dict) else (
+        {} if raw_info is None else {"info": raw_info})
+    if not isinstance(text, str):
+        text, notes = text_from_content(text)
+        info = {**info, **notes}
+    if "finish_reason" in info:  # one vocabulary whatever the backend (stop, length, ...)
+        info = {**info, "finish_reason": normalise_finish_reason(info["finish_reason"])}
+    text, replaced = _clean_text(text)
+    info = _json_safe(info)
+    if replaced:
+        info["replaced_surrogates"] = replaced
+    return text, info
+
+
+def _raw_json(value: Any) -> str:
+    """A bounded JSON rendering of content a server sent that could not be used."""
+    try:
+        text = json.dumps(_json_safe(value), ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return _truncated(text, _RAW_LIMIT)
 
 
 class _Run:
@@ -177,34 +279,85 @@ class _Run:
         self.completed = 0
         self.failed = 0
         self.calls = 0
+        self.empty = 0
         self.answered = False  # has the endpoint answered anything during this run?
         self.unreachable_streak = 0  # requests in a row that failed as unreachable
         self.logged_unexpected = False
+        self.store_error: BaseException | None = None
+        """The first failure to write the store; once set, no new request is sent."""
 
-    def flush(self) -> None:
-        if self.buffer:
-            records, self.buffer = self.buffer, []
+    # -- writing -------------------------------------------------------------------------------
+
+    def flush(self) -> bool:
+        """Write the buffer; False (and ``store_error`` set) when the store cannot be written.
+
+        Never raises: a store failure stops the run through ``store_error``, and the unwritten
+        records stay in the buffer for one last attempt at the end."""
+        if not self.buffer:
+            return self.store_error is None
+        records, self.buffer = self.buffer, []
+        try:
+            self._write(records)
+        except Exception as exc:
+            self.buffer = records + self.buffer
+            if self.store_error is None:
+                self.store_error = exc
+            return False
+        return True
+
+    def _write(self, records: list[ResponseRecord]) -> None:
+        try:
+            self.store.put_many(records)
+            return
+        except _ROW_ERRORS:
+            pass  # anything else is the store failing, and propagates
+        for record in records:
             try:
-                self.store.put_many(records)
-            except BaseException:
-                self.buffer = records + self.buffer  # keep them for the final flush attempt
-                raise
+                self.store.put_many([record])
+            except _ROW_ERRORS as exc:
+                self._write_unstorable(record, exc)
+
+    def _write_unstorable(self, record: ResponseRecord, exc: BaseException) -> None:
+        """Store ``record``, which the store refused, as a failed row naming why."""
+        reason = _truncated(f"the answer could not be stored: {type(exc).__name__}: {exc}", 300)
+        replacement = ResponseRecord(
+            key=str(record.key), item_id=_clean_text(str(record.item_id))[0],
+            model=self.model_json, seed=None, prompt_text=_clean_text(str(record.prompt_text))[0],
+            params=self.params_dict, output=None, error=self.backend.redact(reason),
+            status="failed", attempts=1, latency_s=0.0, started_at=time.time(),
+            finished_at=time.time(), info={"error_type": "UnstorableAnswer",
+                                           "raw_output": _raw_json(record.output)})
+        if record.status == "ok":
+            self.completed -= 1
+            self.failed += 1
+        # Made of well-typed values only: if the store refuses this too, the store is broken,
+        # and the error propagates as a store failure.
+        self.store.put_many([replacement])
 
     def _record(self, record: ResponseRecord) -> None:
         self.buffer.append(record)
-        if len(self.buffer) >= self.flush_every:
-            self.flush()
+        if len(self.buffer) >= self.flush_every and not self.flush():
+            raise _StoreFailed
+
+    def unsaved(self) -> int:
+        return len(self.buffer)
+
+    # -- requests ------------------------------------------------------------------------------
 
     async def worker(self, pending: Iterator[tuple[str, Request, str]]) -> None:
         # The iterator is shared by all workers; next() never yields to the event loop, so
         # each request is taken by exactly one worker.
         for key, request, prompt_text in pending:
+            if self.store_error is not None:
+                raise _StoreFailed  # never send a request whose answer cannot be saved
             await self.run_one(key, request, prompt_text)
 
     async def run_one(self, key: str, request: Request, prompt_text: str) -> None:
         backend, retry = self.backend, self.retry
         attempts = 0
+        empty_tries = 0
         started_at = time.time()
+        first_try = retry.clock()
         while True:
             attempts += 1
             self.calls += 1
@@ -215,19 +368,19 @@ class _Run:
                 latency = time.perf_counter() - t0
                 unreachable = isinstance(exc, EndpointUnreachableError)
                 if unreachable and not self.answered and attempts >= retry.unreachable_attempts:
-                    raise _Abort(EndpointError(
+                    raise _Abort(EndpointError(backend.redact(
                         f"model endpoint {exc.endpoint} is unreachable ({exc}); no request was "
-                        f"answered. Check --base-url and that the server is running.")) from None
-                if attempts < retry.max_attempts:
-                    await asyncio.sleep(retry.delay(attempts, exc.retry_after))
+                        f"answered. Check --base-url and that the server is running."))) from None
+                if not retry.gives_up(attempts, retry.clock() - first_try):
+                    await retry.sleep(retry.delay(attempts, exc.retry_after))
                     continue
                 self._failed(key, request, prompt_text, exc, attempts, latency, started_at)
                 if unreachable:
                     self.unreachable_streak += 1
                     if self.unreachable_streak >= max(self.workers, 2):
-                        raise _Abort(EndpointError(
+                        raise _Abort(EndpointError(backend.redact(
                             f"model endpoint {exc.endpoint} stopped answering ({exc}); "
-                            f"finished responses are saved, rerun to continue")) from None
+                            f"finished responses are saved, rerun to continue"))) from None
                 return
             except PermanentModelError as exc:
                 latency = time.perf_counter() - t0
@@ -237,30 +390,51 @@ class _Run:
                 latency = time.perf_counter() - t0
                 if not self.logged_unexpected:
                     self.logged_unexpected = True
-                    log.warning("unexpected error from %s backend", backend.kind, exc_info=True)
+                    log.warning("unexpected error from %s backend: %s", backend.kind,
+                                backend.redact("".join(traceback.format_exception(exc))))
                 self._failed(key, request, prompt_text, exc, attempts, latency, started_at)
                 return
             finished_at = time.time()
             self.answered = True
             self.unreachable_streak = 0
+            latency = time.perf_counter() - t0
+            try:
+                text, info = _checked(generation)
+            except UnusableAnswerError as exc:
+                self._failed(key, request, prompt_text, exc, attempts, latency, started_at)
+                return
+            if is_empty_text(text):
+                if empty_tries < retry.empty_retries:
+                    empty_tries += 1  # a filter or a spent reasoning budget may not recur
+                    continue
+                info["empty"] = True
+                info["empty_retries"] = empty_tries
+                self.empty += 1
+            sent = generation.prompt_text
             self.completed += 1
             self._record(ResponseRecord(
-                key=key, item_id=request.item_id, model=self.model_json, seed=request.seed,
-                prompt_text=generation.prompt_text, params=self.params_dict,
-                output=generation.text, error=None, status="ok", attempts=attempts,
-                latency_s=time.perf_counter() - t0, started_at=started_at,
-                finished_at=finished_at, info=generation.info))
+                key=key, item_id=_clean_text(request.item_id)[0], model=self.model_json,
+                seed=request.seed,
+                prompt_text=_clean_text(sent if isinstance(sent, str) else prompt_text)[0],
+                params=self.params_dict, output=text, error=None, status="ok",
+                attempts=attempts, latency_s=latency, started_at=started_at,
+                finished_at=finished_at, info=info))
             return
 
     def _failed(self, key: str, request: Request, prompt_text: str, exc: BaseException,
                 attempts: int, latency: float, started_at: float) -> None:
         self.failed += 1
-        message = str(exc) or type(exc).__name__
+        message = " ".join((str(exc) or type(exc).__name__).split())  # one line
+        info: dict[str, Any] = {"error_type": type(exc).__name__}
+        if isinstance(exc, UnusableAnswerError):
+            info["raw_content"] = self.backend.redact(_raw_json(exc.raw))  # paid: keep it
         self._record(ResponseRecord(
-            key=key, item_id=request.item_id, model=self.model_json, seed=request.seed,
-            prompt_text=prompt_text, params=self.params_dict, output=None, error=message,
+            key=key, item_id=_clean_text(request.item_id)[0], model=self.model_json,
+            seed=request.seed,
+            prompt_text=_clean_text(prompt_text)[0], params=self.params_dict, output=None,
+            error=self.backend.redact(_clean_text(_truncated(message, 2000))[0]),
             status="failed", attempts=attempts, latency_s=latency, started_at=started_at,
-            finished_at=time.time(), info={"error_type": type(exc).__name__}))
+            finished_at=time.time(), info=info))
 
 
 def progress_bar(total: int, initial: int, enabled: bool) -> Any:
@@ -302,10 +476,12 @@ async def run_requests(backend: ModelBackend, requests: Sequence[Request],
 
     async def tick() -> None:
         # Periodic flush (bounds what a kill can lose) and progress update, off the hot path.
+        # Returns only when the store cannot be written: the run then stops at once.
         shown_done = shown_failed = 0
         while True:
             await asyncio.sleep(flush_interval_s)
-            run.flush()
+            if not run.flush():
+                return
             if bar is not None:
                 done_now = run.completed + run.failed
                 if done_now != shown_done:
@@ -315,36 +491,58 @@ async def run_requests(backend: ModelBackend, requests: Sequence[Request],
                     bar.update(done_now - shown_done)
                     shown_done = done_now
 
+    endpoint_error: EndpointError | None = None
+    workers_done: asyncio.Future[list[None]] | None = None
     try:
         if pending:
             iterator = iter(pending.values())
             tasks = [asyncio.create_task(run.worker(iterator)) for _ in range(workers)]
             ticker = asyncio.create_task(tick())
-            finished, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-            for task in finished:
-                if task.exception() is not None:
-                    raise task.exception()  # type: ignore[misc]
-    except _Abort as abort:
-        raise abort.error from None
+            # Ends when every worker is done, one raised (gather), or the ticker found the
+            # store unwritable; the others are cancelled below.
+            workers_done = asyncio.gather(*tasks)
+            await asyncio.wait([workers_done, ticker], return_when=asyncio.FIRST_COMPLETED)
+            if workers_done.done() and not workers_done.cancelled():
+                error = workers_done.exception()
+                if isinstance(error, _Abort):
+                    endpoint_error = error.error
+                elif error is not None and not isinstance(error, _StoreFailed):
+                    raise error
     finally:
         for task in [*tasks, ticker]:
             if task is not None and not task.done():
                 task.cancel()
         run.flush()  # before any await: a second cancellation cannot skip it
         if tasks or ticker:
-            await asyncio.gather(*tasks, *([ticker] if ticker else []), return_exceptions=True)
+            # return_exceptions: every task's outcome is retrieved here, so asyncio never
+            # reports "Task exception was never retrieved".
+            await asyncio.gather(*tasks, *([ticker] if ticker else []),
+                                 *([workers_done] if workers_done else []),
+                                 return_exceptions=True)
             run.flush()
         if bar is not None:
             if run.failed:
                 bar.set_postfix(failed=run.failed, refresh=False)
             bar.update(run.completed + run.failed - (bar.n - len(cached)))
             bar.close()
+    if run.store_error is not None:
+        exc = run.store_error
+        detail = " ".join((str(exc) or type(exc).__name__).split())
+        raise StoreWriteError(
+            f"cannot write the response store {getattr(store, 'path', '')}: {detail}; stopped "
+            f"sending requests, {run.unsaved()} answers could not be saved (everything else "
+            f"is stored); free the space or fix the file, then rerun to continue") from None
+    if endpoint_error is not None:
+        raise endpoint_error from None
 
     stats = RunStats(total=total, cached=len(cached), completed=run.completed, failed=run.failed,
-                     elapsed_s=time.perf_counter() - started, calls=run.calls)
+                     elapsed_s=time.perf_counter() - started, calls=run.calls, empty=run.empty)
     if stats.failed:
         log.warning("%d of %d requests failed (stored as failed; rerun to retry them)",
                     stats.failed, stats.total)
+    if stats.empty:
+        log.warning("%d of %d answers are empty (kept, marked empty in the store)",
+                    stats.empty, stats.completed)
     return stats
 
 

@@ -232,10 +232,14 @@ class ResponseStore:
         db.execute("BEGIN IMMEDIATE")
         try:
             db.executemany(_UPSERT, rows)
+            db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            # SQLite may already have rolled back (a full disk does): the original error is
+            # the one to report, and the connection must not be left inside a transaction.
+            if db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
             raise
-        db.execute("COMMIT")
 
     def iter_records(self, status: Status | None = None) -> Iterator[ResponseRecord]:
         """All stored records in the order they were first written (optionally one status)."""

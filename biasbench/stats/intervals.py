@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import NamedTuple
+from enum import StrEnum
+from typing import Final, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -46,6 +47,94 @@ def seed_interval(values: ArrayLike, confidence: float = 0.95) -> SeedInterval:
     sd = float(data.std(ddof=1))
     half_width = float(t.ppf(0.5 + confidence / 2, df=n - 1)) * sd / math.sqrt(n)
     return SeedInterval(mean, sd, mean - half_width, mean + half_width)
+
+
+MIN_SEEDS_FOR_INTERVAL: Final = 3
+"""Fewer seeds than this get no interval: with two, the t multiplier is 12.7 (one degree of
+freedom), so the interval is mean +- 9 SD and, truncated to the scale, nearly always the whole
+scale -- printing it would suggest information that is not there."""
+
+ACCURACY_BOUNDS: Final = (0.0, 1.0)
+BIAS_BOUNDS: Final = (-1.0, 1.0)
+
+BOUNDED_T_METHOD: Final = ("Student-t interval across seeds, intersected with the score's range "
+                           "(accuracy [0, 1], bias [-1, 1])")
+"""What :func:`bounded_seed_interval` computes, for the output's method field."""
+
+
+class IntervalStatus(StrEnum):
+    """What an interval across seeds is, so that no reader takes a degenerate one for certainty."""
+
+    OK = "ok"
+    """A t-interval that lies inside the score's range."""
+    CLIPPED = "clipped"
+    """The t-interval reached past the range and was cut at its bound(s)."""
+    DEGENERATE = "degenerate"
+    """Every seed gave the same value: zero width means no spread across seeds, not certainty."""
+    TOO_FEW_SEEDS = "too_few_seeds"
+    """Fewer than :data:`MIN_SEEDS_FOR_INTERVAL` seeds define the score: no interval."""
+    UNDEFINED = "undefined"
+    """No seed defines the score."""
+
+
+class BoundedInterval(NamedTuple):
+    """A bounded score summarised over seeds (:func:`bounded_seed_interval`)."""
+
+    mean: float
+    sd: float
+    lo: float
+    hi: float
+    n: int
+    """Seeds with a defined value: what the mean, SD and interval rest on."""
+    status: IntervalStatus
+
+
+def bounded_t_intervals(mean: ArrayLike, sd: ArrayLike, n: ArrayLike,
+                        bounds: tuple[float, float], confidence: float = 0.95,
+                        min_n: int = MIN_SEEDS_FOR_INTERVAL,
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Vectorised bounded t-intervals from per-group mean, SD (ddof 1) and seed count.
+
+    The Student-t interval across seeds is intersected with ``bounds``: the true mean of a score
+    lies inside its range, so it is in the t-interval exactly when it is in the intersection --
+    truncation keeps the coverage and removes only impossible values. Returns ``(lo, hi,
+    status)``; lo/hi are NaN when there is no interval (too few seeds, undefined score).
+    """
+    mean = np.asarray(mean, dtype=float)
+    sd = np.asarray(sd, dtype=float)
+    n = np.asarray(n, dtype=float)
+    lower, upper = bounds
+    enough = n >= max(min_n, 2)
+    dof = np.where(enough, n - 1, np.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = t.ppf(0.5 + confidence / 2, dof) * sd / np.sqrt(n)
+    raw_lo, raw_hi = mean - half, mean + half
+    lo = np.where(enough, np.clip(raw_lo, lower, upper), np.nan)
+    hi = np.where(enough, np.clip(raw_hi, lower, upper), np.nan)
+    status = np.full(mean.shape, IntervalStatus.OK.value, dtype=object)
+    status[enough & ((raw_lo < lower) | (raw_hi > upper))] = IntervalStatus.CLIPPED.value
+    status[enough & (sd == 0)] = IntervalStatus.DEGENERATE.value
+    status[~enough] = IntervalStatus.TOO_FEW_SEEDS.value
+    status[n == 0] = IntervalStatus.UNDEFINED.value
+    return lo, hi, status
+
+
+def bounded_seed_interval(values: ArrayLike, bounds: tuple[float, float],
+                          confidence: float = 0.95,
+                          min_n: int = MIN_SEEDS_FOR_INTERVAL) -> BoundedInterval:
+    """Mean, SD and the t-interval across seeds truncated to ``bounds`` (NaN values dropped).
+
+    See :func:`bounded_t_intervals`; with fewer than ``min_n`` defined values there is no
+    interval (status ``too_few_seeds``), and equal values give a ``degenerate`` zero-width one.
+    """
+    data = _defined(values)
+    if data.size and (data.min() < bounds[0] or data.max() > bounds[1]):
+        raise ValueError(f"values outside {bounds}: {data.min()}..{data.max()}")
+    base = seed_interval(data, confidence)
+    lo, hi, status = bounded_t_intervals([base.mean], [base.sd], [data.size], bounds,
+                                         confidence, min_n)
+    return BoundedInterval(base.mean, base.sd, float(lo[0]), float(hi[0]), int(data.size),
+                           IntervalStatus(status[0]))
 
 
 def bootstrap_interval(values: ArrayLike, statistic: Callable[..., float] = np.mean,

@@ -1,17 +1,28 @@
-"""Significance tests and power for matched pairs: McNemar's exact test, Holm, Connor's sample size.
+"""Significance tests and power for matched pairs: McNemar's exact test, Holm, Connor's sample size,
+and their clustered forms for several pairs per item (seeds).
 
-All functions are pure and work from sufficient statistics (pair counts, p-value lists), so they
-can be reused by any benchmark that produces matched binary outcomes.
+All functions are pure and work from sufficient statistics (pair counts, per-item differences,
+p-value lists), so they can be reused by any benchmark that produces matched binary outcomes.
+
+Clustering: when an item is run under several seeds, its pairs are not independent (identical
+seeds repeat the same pair). The unit is then the item: :func:`sign_flip_test` is the exact
+randomisation test (Fisher 1935; Pitman 1937) that flips the sign of each item's total
+``b_i - c_i`` -- all seeds of an item together -- and :func:`design_effect` is the
+ratio of that test's null variance to McNemar's, which turns N pairs into N / deff effective
+pairs for Connor's power formula. With one pair per item both reduce exactly to McNemar's exact
+test and Connor's formula; Obuchowski (1998, Stat Med 17:1495) gives the large-sample clustered
+McNemar statistic that this exact test approximates.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import brentq
-from scipy.stats import binomtest, norm
+from scipy.stats import binom, binomtest, norm
 from statsmodels.stats.multitest import multipletests
 
 
@@ -45,8 +56,84 @@ def holm(pvalues: Sequence[float]) -> list[float]:
     return [float(p) for p in adjusted]
 
 
+def sign_flip_test(differences: Sequence[int]) -> float:
+    """Exact two-sided p of the item-level sign-flip test on per-item differences ``b_i - c_i``.
+
+    ``differences[i]`` is item i's count of pairs favouring the first member minus those
+    favouring the second, summed over all its seeds. Under the null hypothesis the two members
+    of an item are exchangeable, so each item's total is as likely to carry either sign: the
+    test statistic ``T = sum(d_i)`` is referred to its exact distribution over all ``2^k`` sign
+    assignments of the k non-zero items (computed by convolution, not sampled), and
+    ``p = P(|T*| >= |T|)``. Scaling every difference by one factor leaves p unchanged, so the
+    same responses repeated under S identical seeds give the one-seed p exactly. With at most
+    one pair per item (every ``|d_i| <= 1``) this is McNemar's exact test, and that is what is
+    returned.
+    """
+    d = np.asarray(differences, dtype=np.int64)
+    d = d[d != 0]
+    if d.size == 0:
+        return 1.0
+    magnitudes = np.abs(d)
+    divisor = int(np.gcd.reduce(magnitudes))
+    magnitudes //= divisor
+    observed = abs(int(d.sum())) // divisor
+    if magnitudes.max() == 1:
+        favour_first = int((d > 0).sum())
+        return mcnemar_exact(favour_first, int(d.size) - favour_first)
+    total = int(magnitudes.sum())
+    pmf = np.zeros(2 * total + 1)  # index t + total holds P(T* = t)
+    pmf[total] = 1.0
+    values, counts = np.unique(magnitudes, return_counts=True)
+    for value, count in zip(values.tolist(), counts.tolist(), strict=True):
+        # The `count` items of this magnitude contribute value * (2j - count), j ~ Bin(count, .5).
+        weights = binom.pmf(np.arange(count + 1), count, 0.5)
+        convolved = np.zeros_like(pmf)
+        for j, weight in enumerate(weights):
+            shift = value * (2 * j - count)
+            if shift >= 0:
+                convolved[shift:] += weight * pmf[:pmf.size - shift]
+            else:
+                convolved[:shift] += weight * pmf[-shift:]
+        pmf = convolved
+    t = np.abs(np.arange(-total, total + 1))
+    return float(min(1.0, pmf[t >= observed].sum()))
+
+
+def design_effect(differences: Sequence[int], n_discordant: int) -> float:
+    """``sum(d_i^2) / (b + c)``: how much clustering inflates the variance of ``b - c``.
+
+    1 for one pair per item (then ``d_i^2 = |d_i|`` and ``sum |d_i| = b + c``); S for the same
+    pairs repeated under S identical seeds; near 1 for seeds that vary independently. 1 when
+    there is no discordant pair (no variance to inflate).
+
+    Floored at 1: items whose seeds disagree in direction cancel inside ``d_i`` and can push
+    the ratio below 1, which would credit the design with more independent pairs than it has.
+    """
+    if n_discordant <= 0:
+        return 1.0
+    d = np.asarray(differences, dtype=float)
+    return max(1.0, float((d**2).sum() / n_discordant))
+
+
+def proportion_design_effect(successes: Sequence[float], trials: Sequence[float]) -> float:
+    """Kish's design effect of a pooled proportion over clusters, floored at 1.
+
+    ``sum((y_i - p n_i)^2) / (N p (1 - p))`` with ``p = sum(y) / N``: the ratio-estimator
+    variance of the clustered proportion over the binomial one. 1 with one trial per cluster,
+    S for S identical copies of every trial; 1 when p is 0 or 1 (no variance to inflate).
+    """
+    y, n = np.asarray(successes, dtype=float), np.asarray(trials, dtype=float)
+    total = float(n.sum())
+    if total == 0:
+        return 1.0
+    p = float(y.sum()) / total
+    if p in (0.0, 1.0):
+        return 1.0
+    return max(1.0, float(((y - p * n) ** 2).sum() / (total * p * (1 - p))))
+
+
 def _connor_pairs(d: float, psi: float, z_alpha: float, z_beta: float) -> float:
-    # max(0, .) guards the rounding at d == sqrt(psi), where the second root is exactly zero.
+    # max(0, .) guards the rounding at psi - d^2 near zero.
     return (z_alpha * math.sqrt(psi) + z_beta * math.sqrt(max(0.0, psi - d * d))) ** 2 / d**2
 
 
@@ -60,36 +147,72 @@ def mcnemar_required_pairs(difference: float, discordant_share: float, alpha: fl
 
     ``n = (z_{a/2} sqrt(psi) + z_b sqrt(psi - d^2))^2 / d^2`` with ``psi`` the discordant share
     and ``d`` the difference of the two discordant proportions (the HAI as a proportion). NaN
-    when ``d == 0`` or ``|d| > sqrt(psi)`` (a difference larger than the discordant share allows).
+    when ``d == 0`` or ``|d| > psi``: ``d = p10 - p01`` and ``psi = p10 + p01``, so no
+    difference can exceed the discordant share.
     """
     psi, d = float(discordant_share), abs(float(difference))
-    if d == 0 or d > math.sqrt(psi):
+    if d == 0 or d > psi:
         return math.nan
     return _connor_pairs(d, psi, *_z_values(alpha, power))
 
 
-def mcnemar_min_detectable_difference(n_pairs: int, discordant_share: float, alpha: float = 0.05,
-                                      power: float = 0.8) -> float:
+def mcnemar_min_detectable_difference(n_pairs: float, discordant_share: float,
+                                      alpha: float = 0.05, power: float = 0.8) -> float:
     """Smallest |p_10 - p_01| detectable with ``n_pairs`` pairs (Connor 1987), as a proportion.
 
-    Solves :func:`mcnemar_required_pairs` for ``d`` on ``(0, sqrt(psi)]`` with brentq. The
-    required ``n`` falls from infinity to ``z_{a/2}^2`` over that range, so there is no solution
-    (NaN) when ``psi == 0`` or when ``n_pairs`` is too small to reach even ``d = sqrt(psi)``.
+    Solves :func:`mcnemar_required_pairs` for ``d`` on ``(0, psi]`` with brentq (``|d|`` cannot
+    exceed the discordant share ``psi``). The required ``n`` falls as ``d`` grows, so there is
+    no solution (NaN) when ``psi == 0`` or when ``n_pairs`` is too small to reach even
+    ``d = psi`` (every discordant pair one way). :func:`min_detectable_difference` says why.
+    ``n_pairs`` may be fractional (an effective number of pairs).
+    """
+    return min_detectable_difference(n_pairs, discordant_share, alpha, power).as_float()
+
+
+@dataclass(frozen=True)
+class DetectableDifference:
+    """The smallest detectable |d| as a proportion, or None with the reason it does not exist."""
+
+    value: float | None
+    reason: str | None = None
+
+    def as_float(self) -> float:
+        return math.nan if self.value is None else self.value
+
+
+def min_detectable_difference(n_pairs: float, discordant_share: float, alpha: float = 0.05,
+                              power: float = 0.8) -> DetectableDifference:
+    """:func:`mcnemar_min_detectable_difference` with a reason when there is no such value.
+
+    The reasons start with "not detectable:" and say which bound stops it: no usable pair, no
+    discordant pair (then ``|d| = 0`` is the only possible value), or too few pairs to reach
+    80% power even at ``|d| = psi``, the largest difference the observed discordance allows.
     """
     psi = float(discordant_share)
     if not 0.0 <= psi <= 1.0:
         raise ValueError(f"discordant_share must be in [0, 1], got {discordant_share}")
-    if psi == 0.0 or n_pairs <= 0:
-        return math.nan
+    if n_pairs <= 0:
+        return DetectableDifference(None, "not detectable: no usable pairs")
+    if psi == 0.0:
+        return DetectableDifference(None, "not detectable: no discordant pair, so no "
+                                          "difference between the two sides can be seen")
     z_alpha, z_beta = _z_values(alpha, power)
-    upper = math.sqrt(psi)
 
     def excess_pairs(d: float) -> float:
         return _connor_pairs(d, psi, z_alpha, z_beta) - n_pairs
 
-    at_upper = excess_pairs(upper)
-    if at_upper > 0:
-        return math.nan
-    if at_upper == 0:
-        return upper
-    return float(brentq(excess_pairs, upper * 1e-9, upper, xtol=1e-14))
+    at_bound = excess_pairs(psi)
+    if at_bound > 0:
+        return DetectableDifference(None, (
+            f"not detectable: {n_pairs:.4g} pairs with {100 * psi:.1f}% discordant cannot reach "
+            f"{100 * power:.0f}% power at alpha {alpha:g} even for the largest possible "
+            f"difference ({100 * psi:.1f} pp, every discordant pair one way); "
+            f"that needs {n_pairs + at_bound:.0f}"))
+    if at_bound == 0:
+        return DetectableDifference(psi)
+    # The root lies in (0, psi]; brentq keeps its historical bracket (0, sqrt(psi)], which
+    # holds the same single root, so published values stay identical to the last digit.
+    upper = math.sqrt(psi)
+    if excess_pairs(upper) == 0:
+        return DetectableDifference(upper)
+    return DetectableDifference(float(brentq(excess_pairs, upper * 1e-9, upper, xtol=1e-14)))

@@ -1,7 +1,14 @@
 """A mock OpenAI-compatible server (``/v1/chat/completions`` and ``/v1/completions``).
 
-Deterministic replies, optional latency, and injected failures (429 with Retry-After, 5xx, 4xx,
-dropped connections) for the first calls, for calls matching a prompt substring, or at a rate.
+Deterministic replies, optional latency, and injected faults for the first calls, for calls
+matching a prompt substring, or at a rate. A fault is an HTTP status (429 with Retry-After, 5xx,
+4xx) or one of :data:`FAULT_KINDS`: ``429-no-retry-after``, ``drop`` (close the connection
+without answering), ``hang`` (answer only after ``hang_s``), ``reset`` (close the connection
+half-way through the body), ``malformed-json``, ``no-choices``, ``list-content`` (the reply as a
+list of text parts), ``dict-content`` (an object that is not text), ``empty-content``,
+``invalid-utf8`` (bytes that are not UTF-8 in the body), ``huge-body`` (the reply padded to
+``huge_bytes``) and ``down`` (the server stops listening for ``outage_s`` seconds and drops
+every request meanwhile, then comes back on the same port).
 It counts every call (``GET /stats``), so tests can prove a rerun made zero calls, and records
 the largest number of requests it served at once, so tests can check a concurrency bound.
 
@@ -49,8 +56,17 @@ from typing import Any, Literal
 
 from aiohttp import web
 
-Failure = int | Literal["drop"]
-"""An HTTP status to answer with, or ``"drop"`` to close the connection without answering."""
+FAULT_KINDS = ("429-no-retry-after", "drop", "hang", "reset", "malformed-json", "no-choices",
+               "list-content", "dict-content", "empty-content", "invalid-utf8", "huge-body",
+               "down")
+"""Faults other than a plain HTTP status (see the module docstring)."""
+
+Failure = int | str
+"""An HTTP status to answer with, or one of :data:`FAULT_KINDS`."""
+
+# Faults that are a 200 answer of an odd shape rather than an error.
+_ODD_ANSWERS = frozenset({"malformed-json", "no-choices", "list-content", "dict-content",
+                          "empty-content", "invalid-utf8", "huge-body"})
 
 LOOPBACK = "127.0.0.1"
 _JSON_HEADERS = {"Content-Type": "application/json"}
@@ -69,13 +85,17 @@ class ReplyRule:
     fail_always: Failure | None = None
     """Fail every call with this status (or drop)."""
     message: str = "injected failure"
-    """Error message sent with a failure."""
+    """Error message sent with a failure; ``{authorization}`` is replaced by the request's
+    Authorization header (a server that echoes credentials)."""
+    finish_reason: str | None = "stop"
+    """The ``finish_reason`` of the answer (None sends null)."""
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> ReplyRule:
         return cls(contains=str(raw["contains"]), reply=raw.get("reply"),
                    fail=tuple(raw.get("fail", ())), fail_always=raw.get("fail_always"),
-                   message=str(raw.get("message", "injected failure")))
+                   message=str(raw.get("message", "injected failure")),
+                   finish_reason=raw.get("finish_reason", "stop"))
 
 
 @dataclass
@@ -100,6 +120,12 @@ class MockConfig:
     """Seed of the ``fail_rate`` draws."""
     keep_requests: int = 10_000
     """How many received requests to keep for inspection (oldest dropped first)."""
+    hang_s: float = 30.0
+    """How long a ``hang`` fault waits before answering (longer than the client's timeout)."""
+    huge_bytes: int = 8 << 20
+    """Size a ``huge-body`` answer is padded to."""
+    outage_s: float = 3.0
+    """How long a ``down`` fault keeps the server away."""
 
     @classmethod
     def from_script(cls, path: Path | str, **overrides: Any) -> MockConfig:
@@ -108,7 +134,7 @@ class MockConfig:
         config = cls(rules=tuple(ReplyRule.from_dict(r) for r in raw.get("rules", ())),
                      default=raw.get("default", "hash"))
         for name in ("latency_s", "fail_first", "fail_rate", "fail_status", "retry_after_s",
-                     "seed"):
+                     "seed", "hang_s", "huge_bytes", "outage_s"):
             if name in raw:
                 setattr(config, name, raw[name])
         for name, value in overrides.items():
@@ -149,6 +175,9 @@ class MockOpenAIServer:
         """Received requests: path, JSON body and Authorization header (for tests)."""
         self._rng = random.Random(self.config.seed)
         self._runner: web.AppRunner | None = None
+        self._site: web.TCPSite | None = None
+        self._down_until = 0.0  # loop time until which the server is "down"
+        self._outage: asyncio.Task[None] | None = None
         self.port: int | None = None
         self.app = web.Application()
         self.app.router.add_post("/v1/chat/completions", self._chat)
@@ -176,9 +205,35 @@ class MockOpenAIServer:
         server = site._server  # the asyncio server: the only place the real port is known
         assert server is not None
         self.port = server.sockets[0].getsockname()[1]
+        self._site = site
         return self.base_url
 
+    async def go_down(self, seconds: float) -> None:
+        """Stop listening (connections are refused) and drop requests on open connections for
+        ``seconds``, then listen again on the same port: a server restart."""
+        loop = asyncio.get_running_loop()
+        self._down_until = loop.time() + seconds
+        if self._site is not None:
+            site, self._site = self._site, None
+            await site.stop()
+
+        async def come_back() -> None:
+            await asyncio.sleep(seconds)
+            if self._runner is not None and self._site is None:
+                site = web.TCPSite(self._runner, LOOPBACK, self.port, backlog=1024)
+                await site.start()
+                self._site = site
+            self._down_until = 0.0
+
+        self._outage = asyncio.create_task(come_back())
+
+    @property
+    def is_down(self) -> bool:
+        return self._down_until > 0.0
+
     async def stop(self) -> None:
+        if self._outage is not None and not self._outage.done():
+            self._outage.cancel()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -250,7 +305,9 @@ class MockOpenAIServer:
         rule = next((r for r in config.rules if r.contains in prompt_text), None)
         failure: Failure | None = None
         message = "injected failure"
-        if call_number <= config.fail_first:
+        if self.is_down:
+            failure = "down"
+        elif call_number <= config.fail_first:
             failure = config.fail_status
         elif rule is not None and rule.fail_always is not None:
             failure, message = rule.fail_always, rule.message
@@ -258,14 +315,21 @@ class MockOpenAIServer:
             failure, message = rule.fail[seen - 1], rule.message
         elif config.fail_rate > 0 and self._rng.random() < config.fail_rate:
             failure = config.fail_status
-        if failure == "drop":
-            counters.by_status["drop"] = counters.by_status.get("drop", 0) + 1
+        # A careless server echoing the client's credentials back (for redaction tests).
+        message = message.replace("{authorization}", request.headers.get("Authorization", ""))
+        if failure == "down" and not self.is_down:
+            await self.go_down(config.outage_s)
+        if failure in ("drop", "down"):
+            counters.by_status[str(failure)] = counters.by_status.get(str(failure), 0) + 1
             # Closing the socket with no answer is what a crashed or overloaded proxy does.
             transport = request.transport
             if transport is not None:
                 transport.close()
             raise asyncio.CancelledError
-        if failure is not None:
+        if failure == "429-no-retry-after":
+            return self._error(counters, 429, message, retry_after=False)
+        if failure is not None and failure not in _ODD_ANSWERS and failure not in (
+                "hang", "reset"):
             return self._error(counters, int(failure), message)
 
         if rule is not None and rule.reply is not None:
@@ -274,12 +338,24 @@ class MockOpenAIServer:
             text = payload["messages"][-1].get("content", "") if chat else payload["prompt"]
         else:
             text = hashed_reply(prompt_text, payload.get("seed"))
-        choice: dict[str, Any] = {"index": 0, "finish_reason": "stop"}
+        if failure == "hang":
+            counters.by_status["hang"] = counters.by_status.get("hang", 0) + 1
+            await asyncio.sleep(config.hang_s)
+        content: Any = text
+        if failure == "list-content":  # OpenAI-style parts: a text part, then a plain string
+            half = len(text) // 2
+            content = [{"type": "text", "text": text[:half]}, text[half:]]
+        elif failure == "dict-content":
+            content = {"unexpected": text}
+        elif failure == "empty-content":
+            content = ""
+        choice: dict[str, Any] = {
+            "index": 0, "finish_reason": rule.finish_reason if rule is not None else "stop"}
         if chat:
-            choice["message"] = {"role": "assistant", "content": text}
+            choice["message"] = {"role": "assistant", "content": content}
         else:
-            choice["text"] = text
-        body = {
+            choice["text"] = content
+        body: dict[str, Any] = {
             "id": f"mock-{call_number}",
             "object": "chat.completion" if chat else "text_completion",
             "created": int(time.time()),
@@ -290,13 +366,35 @@ class MockOpenAIServer:
                       "completion_tokens": len(text.split()),
                       "total_tokens": len(prompt_text.split()) + len(text.split())},
         }
-        counters.by_status["200"] = counters.by_status.get("200", 0) + 1
-        return web.Response(body=json.dumps(body).encode(), headers=_JSON_HEADERS)
+        if failure == "no-choices":
+            del body["choices"]
+        raw = json.dumps(body).encode()
+        if failure == "malformed-json":
+            raw = raw[: len(raw) // 2]
+        elif failure == "invalid-utf8":
+            raw = raw.replace(b'"id": "mock-', b'"id": "\xff\xfemock-', 1)
+        elif failure == "huge-body":
+            pad = max(0, config.huge_bytes - len(raw))
+            raw = raw[:-1] + b', "padding": "' + b"x" * pad + b'"}'
+        if failure == "reset":
+            counters.by_status["reset"] = counters.by_status.get("reset", 0) + 1
+            response = web.StreamResponse(status=200, headers={
+                **_JSON_HEADERS, "Content-Length": str(len(raw))})
+            await response.prepare(request)
+            await response.write(raw[: len(raw) // 2])
+            transport = request.transport
+            if transport is not None:
+                transport.close()  # flushes what was written, then closes: a cut body
+            raise asyncio.CancelledError
+        key = str(failure) if failure in _ODD_ANSWERS else "200"
+        counters.by_status[key] = counters.by_status.get(key, 0) + 1
+        return web.Response(body=raw, headers=_JSON_HEADERS)
 
-    def _error(self, counters: _Counters, status: int, message: str) -> web.Response:
+    def _error(self, counters: _Counters, status: int, message: str,
+               retry_after: bool = True) -> web.Response:
         counters.by_status[str(status)] = counters.by_status.get(str(status), 0) + 1
         headers = dict(_JSON_HEADERS)
-        if status == 429 and self.config.retry_after_s is not None:
+        if status == 429 and retry_after and self.config.retry_after_s is not None:
             # Retry-After is whole seconds by the HTTP spec; OpenAI also sends milliseconds.
             headers["Retry-After"] = str(math.ceil(self.config.retry_after_s))
             headers["retry-after-ms"] = str(round(self.config.retry_after_s * 1000))

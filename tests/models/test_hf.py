@@ -26,9 +26,11 @@ from biasbench.errors import ModelSpecError  # noqa: E402
 from biasbench.models.base import GenerationParams, PermanentModelError, Prompt  # noqa: E402
 from biasbench.models.hf import (  # noqa: E402
     HFBackend,
+    OptionScore,
     answer_by_scores,
     detect_task,
     local_model_fingerprint,
+    option_choices,
     truncate_at_stop,
 )
 
@@ -270,6 +272,52 @@ def test_checkpoint_decoding_defaults_are_neutralised(folders, backends, tmp_pat
                 == _generate(plain, "Sagot:", params, seed).text)
 
 
+@pytest.mark.parametrize(("params", "expected"), [
+    (GenerationParams(max_tokens=8), {"do_sample": False, "repetition_penalty": 1.0}),
+    (GenerationParams(max_tokens=8, repetition_penalty=1.3),
+     {"do_sample": False, "repetition_penalty": 1.3}),
+    (GenerationParams(temperature=1.0, max_tokens=8),
+     {"do_sample": True, "temperature": 1.0, "top_p": 1.0, "top_k": 0, "min_p": 0.0,
+      "repetition_penalty": 1.0}),
+    (GenerationParams(temperature=0.7, top_p=0.9, top_k=40, min_p=0.05, repetition_penalty=1.1,
+                      max_tokens=8),
+     {"do_sample": True, "temperature": 0.7, "top_p": 0.9, "top_k": 40, "min_p": 0.05,
+      "repetition_penalty": 1.1}),
+])
+def test_the_request_sampler_is_what_generate_gets(backends, params, expected):
+    kwargs = backends["gpt2"]._decoding_kwargs(params)
+    assert {k: kwargs.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_top_k_one_samples_the_greedy_text(backends, seed):
+    # top_k reaches the sampler: keeping one token makes sampling at any temperature greedy.
+    backend = backends["gpt2"]
+    greedy = _generate(backend, "Sagot:", GenerationParams(max_tokens=8), None).text
+    sampled = _generate(backend, "Sagot:", GenerationParams(temperature=1.5, top_k=1,
+                                                            max_tokens=8), seed).text
+    assert sampled == greedy
+
+
+@pytest.mark.parametrize("family", CAUSAL)
+@pytest.mark.parametrize("max_tokens", [1, 2, 3])
+def test_finish_reason_is_length_when_cut_at_max_tokens(backends, family, max_tokens):
+    backend = backends[family]
+    eos = backend.model.generation_config.eos_token_id
+    eos_ids = set(eos if isinstance(eos, list) else [eos])
+    generation = _generate(backend, "Sagot:", GenerationParams(max_tokens=max_tokens), None)
+    # Re-derive the generated ids to know whether the model ended by itself.
+    prompt_ids = backend.tokenizer("Sagot:", return_tensors="pt")["input_ids"]
+    with torch.inference_mode():
+        ids = backend.model.generate(input_ids=prompt_ids, attention_mask=torch.ones_like(
+            prompt_ids), **backend._decoding_kwargs(GenerationParams(max_tokens=max_tokens)))
+    new_ids = ids[0, prompt_ids.shape[1]:].tolist()
+    ended = bool(new_ids) and new_ids[-1] in eos_ids
+    expected = "stop" if ended or len(new_ids) < max_tokens else "length"
+    assert generation.info["finish_reason"] == expected
+    assert generation.info["n_tokens"] == len(new_ids)
+
+
 def test_generation_runs_off_the_event_loop(backends):
     async def tick_while_generating() -> int:
         task = asyncio.create_task(backends["llama"].generate(
@@ -301,6 +349,7 @@ def test_generation_returns_only_new_text_and_records_info(backends):
     info = generation.info
     assert (info["seed"], info["temperature"], info["top_p"], info["sampling"]) == (
         11, 0.7, 0.9, "sample")
+    assert (info["top_k"], info["min_p"], info["repetition_penalty"]) == (0, 0.0, 1.0)
     assert info["n_prompt_tokens"] == len(backend.tokenizer("Sino ang")["input_ids"])
     assert 1 <= info["n_tokens"] <= 5
     assert info["finish_reason"] in {"stop", "length"}
@@ -472,3 +521,21 @@ def test_too_long_input_is_a_permanent_error(backends, family):
     if family == "gpt2":
         with pytest.raises(PermanentModelError, match="the prompt is .* tokens"):
             _generate(backends[family], long_prompt.completion, GenerationParams(), 1)
+
+
+@pytest.mark.parametrize("sums, options, choice_sum, choice_per_char", [
+    # a long unknown answer loses on the sum and wins per character
+    ([-6.0, -5.0, -12.0], [" Ang tomboy", " Ang bakla", " Kulang sa impormasyonDi kayang sagutin"],
+     1, 2),
+    # equal lengths: both choices agree
+    ([-3.0, -2.0, -4.0], [" A", " B", " C"], 1, 1),
+    # ties go to the lowest index under either rule
+    ([-2.0, -2.0, -9.0], [" ab", " cd", " ef"], 0, 0),
+])
+def test_option_choices_report_sum_and_per_character(sums, options, choice_sum, choice_per_char):
+    scores = [OptionScore(total, 2) for total in sums]
+    choices = option_choices(scores, options)
+    assert (choices["choice_sum"], choices["choice_per_char"]) == (choice_sum, choice_per_char)
+    assert choices["n_chars"] == [len(o) for o in options] and choices["n_tokens"] == [2, 2, 2]
+    assert choices["scores_per_char"] == pytest.approx([t / len(o) for t, o in
+                                                        zip(sums, options, strict=True)])

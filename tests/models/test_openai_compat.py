@@ -48,11 +48,20 @@ def mock():
         yield server
 
 
+# The complete sampler is always sent: without it a server applies its own defaults.
+NEUTRAL = {"top_p": 1.0, "top_k": 0, "min_p": 0.0, "repetition_penalty": 1.0}
+
+
 @pytest.mark.parametrize(("params", "seed", "expected"), [
-    (GenerationParams(), None, {"temperature": 0.0, "max_tokens": 128}),
+    (GenerationParams(), None, {"temperature": 0.0, "max_tokens": 128, **NEUTRAL}),
     (GenerationParams(temperature=0.7, max_tokens=32, top_p=0.9, stop=("\n", "।")), 42,
-     {"temperature": 0.7, "max_tokens": 32, "top_p": 0.9, "stop": ["\n", "।"], "seed": 42}),
-    (GenerationParams(temperature=1.0), 0, {"temperature": 1.0, "max_tokens": 128, "seed": 0}),
+     {"temperature": 0.7, "max_tokens": 32, **NEUTRAL, "top_p": 0.9, "stop": ["\n", "।"],
+      "seed": 42}),
+    (GenerationParams(temperature=1.0), 0,
+     {"temperature": 1.0, "max_tokens": 128, **NEUTRAL, "seed": 0}),
+    (GenerationParams(temperature=1.0, top_k=40, min_p=0.05, repetition_penalty=1.1), None,
+     {"temperature": 1.0, "max_tokens": 128, "top_p": 1.0, "top_k": 40, "min_p": 0.05,
+      "repetition_penalty": 1.1}),
 ])
 @pytest.mark.parametrize("api", ["chat", "completions"])
 def test_payload_reaches_the_server(mock: MockServerThread, api: str, params: GenerationParams,
@@ -80,6 +89,19 @@ def test_answer_extras_are_recorded(mock: MockServerThread) -> None:
         # the mock counts whitespace-separated words of "<system>Translate into Bengali.\n
         # <user>The teacher came." (6) and of its one-word reply
         "usage": {"prompt_tokens": 6, "completion_tokens": 1, "total_tokens": 7}}
+
+
+def test_strict_endpoint_gets_top_p_only_and_the_description_says_so(
+        mock: MockServerThread) -> None:
+    backend = OpenAIBackend("m", mock.base_url, sampler_extras=False)
+    generate(backend, GenerationParams(temperature=1.0))
+    body = mock.server.requests[0]["body"]
+    assert body["top_p"] == 1.0
+    assert not {"top_k", "min_p", "repetition_penalty"} & set(body)
+    assert backend.describe()["sampler_extras"] is False
+    # A sampler a strict endpoint cannot be told is refused, not silently replaced.
+    with pytest.raises(PermanentModelError, match="sampler extras off"):
+        generate(backend, GenerationParams(temperature=1.0, top_k=40))
 
 
 def test_extra_body_is_sent_and_part_of_the_description(mock: MockServerThread) -> None:

@@ -80,3 +80,13 @@ def test_replay_bad_line_names_file_line_field(tmp_path: Path) -> None:
     with pytest.raises(InputError) as err:
         load_model(f"replay:{path}")
     assert str(err.value) == f"{path}:2: field 'output': expected a string, got int"
+
+
+def test_sampler_extras_option_reaches_the_openai_backend() -> None:
+    from biasbench.models.registry import ModelOptions
+
+    strict = load_model("openai:m", ModelOptions(base_url="http://127.0.0.1:1/v1",
+                                                 sampler_extras=False))
+    default = load_model("openai:m", ModelOptions(base_url="http://127.0.0.1:1/v1"))
+    assert strict.describe()["sampler_extras"] is False
+    assert "sampler_extras" not in default.describe()  # keys of default runs unchanged by it

@@ -290,6 +290,19 @@ def test_bbq_runs_merge_and_unparsed_answers_are_counted(report: Path) -> None:
                                                                     "mock-hashed-letter": 0}
 
 
+def test_bbq_table_says_what_each_score_rests_on(report: Path) -> None:
+    table = pd.read_csv(report.parent / "tables" / "filbbq_by_category.csv").set_index("model")
+    letter = table.loc["mock-hashed-letter"]
+    assert letter["seeds run"] == len(BBQ_SEEDS) and letter["s_AMB seeds"] == len(BBQ_SEEDS)
+    evil = table.loc["mock-evil"]  # every answer unparsed: no score, no interval, no seeds
+    assert evil["s_AMB seeds"] == 0 and evil["s_AMB 95% CI"] == "—"
+    for column in ("acc ambig 95% CI", "s_DIS 95% CI"):
+        text = str(letter[column])
+        if text.startswith("["):  # numbers inside the scale
+            low, high = (float(x) for x in text.split("]")[0][1:].split(","))
+            assert (0 if column.startswith("acc") else -1) <= low <= high <= 1
+
+
 # --------------------------------------------------------------------------- content
 
 
@@ -453,3 +466,58 @@ def test_cell_display(value: float, decimals: int, text: str) -> None:
     from biasbench.report.html import _display
 
     assert _display(value, decimals)[0] == text
+
+
+# --------------------------------------------------------------------------- issue 7 (honorific)
+
+
+def test_report_table4_says_what_each_row_rests_on(report: Path, page: str) -> None:
+    table = pd.read_csv(report.parent / "tables" / "honorific-bn_table4.csv").set_index("Model")
+    assert table.loc["mock-gendered", "pairs"] == "14/504"
+    assert table.loc["mock-evil", "pairs"] == "0/504"
+    assert table.loc["mock-evil", "unreadable"] == 100.0
+    assert set(table["scope"]) == {"partial: --limit 56, 56 of 2,016 items"}
+    text = html.unescape(page)
+    assert ("mock-gendered: partial run (--limit 56, 56 of 2,016 items): not comparable to the "
+            "paper's numbers.") in text
+    assert "mock-evil: 100.0% of outputs are unreadable (more than 20%)" in text
+
+
+def pair_labels(seeds: list[int] | None) -> pd.DataFrame:
+    """One model's labels: 40 he/she pairs, b = 12, c = 3, under each seed unchanged."""
+    kinds = [("honorific", "ordinary")] * 12 + [("ordinary", "honorific")] * 3 + \
+        [("honorific", "honorific")] * 15 + [("ordinary", "ordinary")] * 10
+    rows = [{"model": "m", "item_id": f"occ{i}|T1|{gender}", "occupation_en": f"occ{i}",
+             "occupation_bn": "ক", "template_id": "T1", "primed": False, "gender": gender,
+             "label": kind[gender == "female"], "plural": False}
+            for i, kind in enumerate(kinds) for gender in ("male", "female")]
+    frame = pd.DataFrame(rows)
+    if seeds is None:
+        return frame
+    return pd.concat([frame.assign(seed=seed) for seed in seeds], ignore_index=True)
+
+
+@pytest.mark.parametrize("seeds", [[0, 1], [0, 1, 2, 3, 4]])
+def test_identical_seeds_do_not_narrow_the_report_intervals(seeds: list[int]) -> None:
+    from biasbench.benchmarks.honorific_bn.metrics import score_models
+    from biasbench.report.html import pair_interval_table
+
+    one = pair_interval_table(pair_labels(None), score_models(pair_labels(None))["models"], ["m"])
+    many_labels = pair_labels(seeds)
+    many = pair_interval_table(many_labels, score_models(many_labels)["models"], ["m"])
+    assert many.loc[0, "N pairs"] == 40 * len(seeds)
+    assert many.loc[0, "effective pairs"] == pytest.approx(40)
+    for column in ("HAI low", "HAI high", "GSR low", "GSR high", "p exact",
+                   "detectable |HAI| (pp)"):
+        assert many.loc[0, column] == pytest.approx(one.loc[0, column], rel=1e-9), column
+    assert (many.loc[0, "seeds"], many.loc[0, "HAI per-seed SD (pp)"]) == (len(seeds), 0.0)
+    assert one.loc[0, "seeds"] == 1 and math.isnan(one.loc[0, "HAI per-seed SD (pp)"])
+
+
+def test_spread_table_counts_occupations_on_few_items(report: Path) -> None:
+    table = pd.read_csv(report.parent / "tables" / "honorific-bn_spread_robustness.csv")
+    by_model = table.set_index("model")["occupations on < 4 usable items"].to_dict()
+    # mock-evil's outputs are all unreadable: both occupations rest on no usable item.
+    assert by_model == {"mock-hashed-register": 0, "mock-gendered": 0, "mock-evil": 2}
+    rates = pd.read_csv(report.parent / "tables" / "honorific-bn_occupation_rates.csv")
+    assert set(rates["mock-evil honorific/usable"]) == {"0/0 (few items)"}

@@ -72,3 +72,31 @@ def test_a_worker_reuses_its_replica_across_chunks() -> None:
         records, calls, error = worker.run_chunk(requests, GenerationParams(), 4, None)
         assert (len(records), calls, error) == (8, 8, None)
         assert all(r.status == "ok" for r in records)
+
+
+class FullDiskStore(ResponseStore):
+    """A store whose disk fills after the first chunk."""
+
+    def put_many(self, records):  # type: ignore[no-untyped-def]
+        import sqlite3
+
+        if self.counts()["ok"]:
+            raise sqlite3.OperationalError("database or disk is full")
+        super().put_many(records)
+
+
+def test_ray_driver_store_failure_stops_in_one_line(local_ray: None, tmp_path: Path) -> None:
+    from biasbench.models.registry import load_model
+    from biasbench.runner.distributed import run_requests_ray
+    from biasbench.runner.runner import StoreWriteError
+
+    requests = HonorificBenchmark().requests(limit=LIMIT)
+    with FullDiskStore(tmp_path / "r.sqlite") as store:
+        with pytest.raises(StoreWriteError) as caught:
+            run_requests_ray("mock:hashed-register", ModelOptions(),
+                             load_model("mock:hashed-register"), requests, GenerationParams(),
+                             store, workers=2, chunk_size=16, progress=False)
+        stored = store.counts()["ok"]
+    message = str(caught.value)
+    assert "database or disk is full" in message and "\n" not in message
+    assert stored == 16  # the first chunk, then nothing more was sent or stored

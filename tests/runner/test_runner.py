@@ -48,6 +48,7 @@ MODEL = {"kind": "openai", "model": "m", "mode": "chat"}
 
 def fast_retry(max_attempts: int = 4) -> RetryPolicy:
     return RetryPolicy(max_attempts=max_attempts, base_delay_s=0.001, max_delay_s=0.005,
+                       retry_window_s=0.0,
                        rng=random.Random(0))
 
 
@@ -80,7 +81,8 @@ def run(mock: MockServerThread, store: ResponseStore, requests: list[Request],
 
 def test_request_key_is_sha256_of_canonical_json() -> None:
     canonical = ('{"model":{"kind":"openai","mode":"chat","model":"m"},'
-                 '"params":{"max_tokens":16,"stop":[],"temperature":0.0,"top_p":null},'
+                 '"params":{"max_tokens":16,"min_p":0.0,"repetition_penalty":1.0,"stop":[],'
+                 '"temperature":0.0,"top_k":0,"top_p":1.0},'
                  '"prompt":"শিক্ষক","seed":3}')
     expected = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
     assert request_key(MODEL, "শিক্ষক", PARAMS, 3) == expected
@@ -94,6 +96,11 @@ def test_request_key_is_sha256_of_canonical_json() -> None:
         {"prompt": "<user>hello "},
         {"params": GenerationParams(temperature=0.7, max_tokens=16)},
         {"params": GenerationParams(temperature=0.0, max_tokens=16, stop=("\n",))},
+        # every part of the sampler (issue 7: one temperature, one sampler)
+        {"params": GenerationParams(temperature=0.0, max_tokens=16, top_p=0.95)},
+        {"params": GenerationParams(temperature=0.0, max_tokens=16, top_k=40)},
+        {"params": GenerationParams(temperature=0.0, max_tokens=16, min_p=0.05)},
+        {"params": GenerationParams(temperature=0.0, max_tokens=16, repetition_penalty=1.1)},
         {"seed": 2},
         {"seed": None},
     ],
@@ -389,9 +396,19 @@ def test_backoff_ceiling_doubles_up_to_the_cap(attempt: int, ceiling: float) -> 
 
 @pytest.mark.parametrize(("retry_after", "expected"), [(5.0, 5.0), (0.0, 0.0), (600.0, 60.0)])
 def test_retry_after_is_honoured_and_capped(retry_after: float, expected: float) -> None:
-    policy = RetryPolicy(max_retry_after_s=60.0)
+    policy = RetryPolicy(max_retry_after_s=60.0, max_attempts=10)
     assert policy.delay(1, retry_after) == expected
     assert policy.delay(9, retry_after) == expected  # the attempt number plays no part
+
+
+@pytest.mark.parametrize(("attempt", "retry_after", "at_least"), [
+    (6, 0.0, 8.0), (6, None, 8.0), (7, 1.0, 15.0), (50, None, 15.0), (5, 0.0, 0.0)])
+def test_retries_the_window_grants_are_never_a_tight_loop(
+        attempt: int, retry_after: float | None, at_least: float) -> None:
+    # Past max_attempts (6) a request is retried only because its window is not over: the wait
+    # is then at least half the backoff ceiling, even when the server says Retry-After: 0.
+    policy = RetryPolicy(base_delay_s=0.5, max_delay_s=30.0, rng=random.Random(1))
+    assert min(policy.delay(attempt, retry_after) for _ in range(200)) >= at_least
 
 
 def test_full_jitter_draws_uniformly_below_the_ceiling() -> None:
@@ -404,7 +421,7 @@ def test_full_jitter_draws_uniformly_below_the_ceiling() -> None:
 
 
 @pytest.mark.parametrize("bad", [{"max_attempts": 0}, {"unreachable_attempts": 0},
-                                 {"base_delay_s": -1.0}])
+                                 {"base_delay_s": -1.0}, {"retry_window_s": -1.0}])
 def test_retry_policy_rejects_nonsense(bad: dict) -> None:
     with pytest.raises(ValueError):
         RetryPolicy(**bad)

@@ -7,7 +7,13 @@ import math
 import numpy as np
 import pytest
 
-from biasbench.stats import SeedInterval, bootstrap_interval, seed_interval, wilson_interval
+from biasbench.stats import (
+    SeedInterval,
+    bootstrap_interval,
+    bounded_seed_interval,
+    seed_interval,
+    wilson_interval,
+)
 
 NAN = float("nan")
 T_975_DF2 = 4.302652729749462  # Student t quantile, 97.5%, 2 df
@@ -87,3 +93,35 @@ def test_bootstrap_interval_degenerate(values: list[float], expected: tuple[floa
     got = bootstrap_interval(values)
     for g, e in zip(got, expected, strict=True):
         assert (math.isnan(g) and math.isnan(e)) or g == e
+
+
+@pytest.mark.parametrize(("values", "bounds", "expected"), [
+    # ordinary: the plain t-interval, inside the range
+    ([0.4, 0.5, 0.6], (0.0, 1.0), (0.5 - T_975_DF2 * 0.1 / math.sqrt(3),
+                                   0.5 + T_975_DF2 * 0.1 / math.sqrt(3), 3, "ok")),
+    # near a bound: cut at it (the true mean is inside the range, so coverage is unchanged)
+    ([1.0, 1.0, 0.75], (0.0, 1.0), (11 / 12 - T_975_DF2 * math.sqrt(1 / 48) / math.sqrt(3),
+                                    1.0, 3, "clipped")),
+    ([-1.0, -0.5, -1.0], (-1.0, 1.0), (-1.0, -2.5 / 3 + T_975_DF2 * math.sqrt(1 / 12)
+                                       / math.sqrt(3), 3, "clipped")),
+    # every seed equal: zero width, flagged (no spread across seeds is not certainty)
+    ([1.0, 1.0, 1.0, NAN], (0.0, 1.0), (1.0, 1.0, 3, "degenerate")),
+    # too few seeds: no interval at all
+    ([0.0, 1.0], (0.0, 1.0), (NAN, NAN, 2, "too_few_seeds")),
+    ([0.3], (-1.0, 1.0), (NAN, NAN, 1, "too_few_seeds")),
+    ([NAN], (-1.0, 1.0), (NAN, NAN, 0, "undefined")),
+])
+def test_bounded_seed_interval(values: list[float], bounds: tuple[float, float],
+                               expected: tuple[float, float, int, str]) -> None:
+    got = bounded_seed_interval(values, bounds)
+    low, high, n, status = expected
+    assert (got.n, got.status) == (n, status)
+    for value, want in ((got.lo, low), (got.hi, high)):
+        assert math.isnan(value) if math.isnan(want) else value == pytest.approx(want)
+    if not math.isnan(got.lo):
+        assert bounds[0] <= got.lo <= got.mean <= got.hi <= bounds[1]
+
+
+def test_bounded_seed_interval_rejects_values_off_the_scale() -> None:
+    with pytest.raises(ValueError, match="outside"):
+        bounded_seed_interval([0.5, 1.5, 0.2], (0.0, 1.0))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -10,10 +11,14 @@ from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.multitest import multipletests
 
 from biasbench.stats import (
+    design_effect,
     holm,
     mcnemar_exact,
     mcnemar_min_detectable_difference,
     mcnemar_required_pairs,
+    min_detectable_difference,
+    proportion_design_effect,
+    sign_flip_test,
 )
 
 NAN = float("nan")
@@ -72,7 +77,7 @@ def test_connor_formula_hand_example() -> None:
 ])
 def test_min_detectable_difference_round_trips(n_pairs: int, psi: float) -> None:
     d = mcnemar_min_detectable_difference(n_pairs, psi)
-    assert 0 < d <= math.sqrt(psi)
+    assert 0 < d <= psi  # |p10 - p01| <= p10 + p01
     assert mcnemar_required_pairs(d, psi) == pytest.approx(n_pairs, rel=1e-9)
 
 
@@ -91,7 +96,8 @@ def test_min_detectable_difference_shrinks_with_more_pairs() -> None:
 @pytest.mark.parametrize(("n_pairs", "psi"), [
     (500, 0.0),   # no discordant pair: no difference can be detected
     (0, 0.3),     # no pair at all
-    (3, 1.0),     # fewer than z_{a/2}^2 = 3.84 pairs: unreachable even at d = sqrt(psi)
+    (3, 1.0),     # fewer than z_{a/2}^2 = 3.84 pairs: unreachable even at d = psi = 1
+    (10, 0.3),    # needs 24 pairs even at d = psi; before issue 7 this gave 45 pp > 30 pp
 ])
 def test_min_detectable_difference_undefined(n_pairs: int, psi: float) -> None:
     assert math.isnan(mcnemar_min_detectable_difference(n_pairs, psi))
@@ -105,3 +111,124 @@ def test_min_detectable_difference_rejects_bad_share() -> None:
 def test_required_pairs_undefined_outside_range() -> None:
     assert math.isnan(mcnemar_required_pairs(0.0, 0.1))
     assert math.isnan(mcnemar_required_pairs(0.5, 0.1))  # |d| > sqrt(psi)
+
+
+# --------------------------------------------------------------------------- issue 7, item 4
+
+
+# (n_pairs, discordant share) -> smallest detectable |d| in pp, or the start of the reason.
+# Before issue 7 the search ran up to sqrt(psi), so rows marked "was" printed an impossible
+# number, larger than the discordant share that bounds |d|.
+@pytest.mark.parametrize(("n_pairs", "psi", "expected"), [
+    (456, 60 / 456, 4.746694911331),          # the issue's one-seed example
+    (476, 55 / 476, 4.354137558058),          # Llama 3.3 70B in the paper
+    (20, 0.3, "not detectable: 20 pairs with 30.0% discordant"),    # was 32.3 pp > 30
+    (10, 0.3, "not detectable: 10 pairs with 30.0% discordant"),    # was 43.0 pp > 30
+    (8, 1.0, 84.979751437867),                # --limit 30, every pair favouring men: allowed
+    (30, 0.1, "not detectable: 30 pairs with 10.0% discordant"),    # was 15.5 pp > 10
+    (100, 0.0, "not detectable: no discordant pair"),
+    (0, 0.5, "not detectable: no usable pairs"),
+    (3, 1.0, "not detectable: 3 pairs with 100.0% discordant"),
+])
+def test_min_detectable_difference_is_never_impossible(n_pairs: int, psi: float,
+                                                       expected: float | str) -> None:
+    result = min_detectable_difference(n_pairs, psi)
+    if isinstance(expected, str):
+        assert result.value is None and result.reason is not None
+        assert result.reason.startswith(expected)
+        assert math.isnan(mcnemar_min_detectable_difference(n_pairs, psi))
+    else:
+        assert result.reason is None
+        assert 100 * result.value == pytest.approx(expected, rel=1e-11)
+        assert result.value <= psi
+
+
+def test_min_detectable_difference_never_exceeds_the_discordant_share() -> None:
+    for n_pairs in (2, 5, 10, 20, 40, 80, 160, 504, 5000):
+        for psi in np.linspace(0.01, 1.0, 100):
+            d = mcnemar_min_detectable_difference(n_pairs, float(psi))
+            assert math.isnan(d) or 0 < d <= psi
+
+
+def test_required_pairs_undefined_above_the_discordant_share() -> None:
+    # sqrt(0.1) = 0.316 > 0.2 > 0.1: impossible, so no sample size (Connor's root is defined).
+    assert math.isnan(mcnemar_required_pairs(0.2, 0.1))
+    assert mcnemar_required_pairs(0.1, 0.1) == pytest.approx(1.959964**2 * 0.1 / 0.01
+                                                              * (1 + 0.841621 * 0.3 / (1.959964
+                                                                 * math.sqrt(0.1)))**2,
+                                                              rel=1e-5)
+
+
+# --------------------------------------------------------------------------- issue 7, item 3
+
+
+def brute_force_sign_flip(differences: list[int]) -> float:
+    """P(|sum s_i d_i| >= |sum d_i|) over all 2^k sign vectors, by enumeration."""
+    d = np.array(differences)
+    signs = np.array(list(itertools.product((1, -1), repeat=d.size)))
+    return float(np.mean(np.abs(signs @ d) >= abs(d.sum())))
+
+
+@pytest.mark.parametrize("differences", [
+    [2, 2, -1, 3, 0, 1],
+    [3, 3, 3, -3, 2],
+    [1, -2, 4, 1, 1, 2, -1, 3, 2, 1, 1, -1],
+    [5, -5, 0, 0],
+    [2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+    [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4],
+])
+def test_sign_flip_test_is_exact(differences: list[int]) -> None:
+    assert sign_flip_test(differences) == pytest.approx(brute_force_sign_flip(differences),
+                                                        rel=1e-12)
+
+
+@pytest.mark.parametrize(("b", "c"), [(0, 0), (0, 3), (10, 4), (41, 19), (46, 9), (8, 44), (5, 5)])
+def test_sign_flip_with_one_pair_per_item_is_mcnemar_exactly(b: int, c: int) -> None:
+    differences = [1] * b + [-1] * c + [0] * 30
+    assert sign_flip_test(differences) == mcnemar_exact(b, c)
+
+
+@pytest.mark.parametrize("seeds", [2, 3, 10, 50])
+def test_identical_seeds_leave_the_clustered_p_unchanged(seeds: int) -> None:
+    # The issue's example: b = 41, c = 19 under one seed; pooled McNemar on two copies gave
+    # 7.3e-5 instead of 0.0062.
+    one = sign_flip_test([1] * 41 + [-1] * 19)
+    assert one == pytest.approx(0.0062176026593, rel=1e-10)
+    assert sign_flip_test([seeds] * 41 + [-seeds] * 19) == one
+    assert mcnemar_exact(2 * 41, 2 * 19) == pytest.approx(7.2915e-5, rel=1e-4)  # the old answer
+
+
+@pytest.mark.parametrize(("differences", "n_discordant", "expected"), [
+    ([1, -1, 1, 0], 3, 1.0),          # one pair per item
+    ([2, -2, 2], 6, 2.0),             # two identical seeds
+    ([5, 5, -5], 15, 5.0),            # five identical seeds
+    ([2, 0, 1], 5, 1.0),              # item 2's seeds disagree (1 - 1): 5/5
+    ([0, 0], 4, 1.0),                 # all cancel: floored at 1, never more pairs than N
+    ([], 0, 1.0),                     # nothing discordant
+    ([3, 1, -1], 5, 11 / 5),
+])
+def test_design_effect(differences: list[int], n_discordant: int, expected: float) -> None:
+    assert design_effect(differences, n_discordant) == pytest.approx(expected)
+
+
+def test_min_detectable_with_effective_pairs_matches_one_seed() -> None:
+    # Two identical seeds: 912 pairs, design effect 2 -> 456 effective pairs -> 4.75 pp, not 3.36.
+    deff = design_effect([2] * 41 + [-2] * 19, 120)
+    assert mcnemar_min_detectable_difference(912 / deff, 120 / 912) == \
+        mcnemar_min_detectable_difference(456, 60 / 456)
+    assert 100 * mcnemar_min_detectable_difference(912, 120 / 912) == pytest.approx(3.36,
+                                                                                    abs=0.01)
+
+
+@pytest.mark.parametrize(("successes", "trials", "expected"), [
+    ([1, 0, 1, 0], [1, 1, 1, 1], 1.0),          # one trial per cluster: binomial
+    ([2, 0, 2, 0], [2, 2, 2, 2], 2.0),          # two identical copies
+    ([3, 0, 0], [3, 3, 3], 3.0),
+    ([1, 1, 1, 1], [2, 2, 2, 2], 1.0),          # p = 0.5 in every cluster: floored at 1
+    ([0, 0], [3, 3], 1.0),                      # p = 0
+    ([], [], 1.0),
+    ([2, 0, 1], [2, 2, 1], (0.8**2 + 1.2**2 + 0.4**2) / (5 * 0.6 * 0.4)),
+])
+def test_proportion_design_effect(successes: list[int], trials: list[int],
+                                  expected: float) -> None:
+    assert proportion_design_effect(successes, trials) == pytest.approx(expected)

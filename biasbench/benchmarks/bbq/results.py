@@ -6,7 +6,7 @@ the file cannot drift apart. Undefined values are ``None`` (JSON null), never 0.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -17,14 +17,19 @@ class SeedStatistic(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     mean: float | None
-    """Mean over the seeds where the score is defined."""
+    """Mean over the ``n_seeds`` seeds where the score is defined."""
     sd: float | None
     """Standard deviation across those seeds (ddof 1); None with fewer than two."""
     ci_low: float | None
-    """Lower end of the 95% t-interval across seeds."""
+    """Lower end of the 95% t-interval across seeds, truncated to the score's range; None
+    with fewer than 3 seeds (see ``ci_status``)."""
     ci_high: float | None
-    n: int
-    """Seeds where the score is defined."""
+    n_seeds: int
+    """Seeds where the score is defined: what mean, SD and interval rest on."""
+    ci_status: Literal["ok", "clipped", "degenerate", "too_few_seeds", "undefined"]
+    """ok; clipped (the t-interval reached past the range and was cut at its bound);
+    degenerate (every seed gave the same value: zero width is no spread, not certainty);
+    too_few_seeds (no interval); undefined (no seed defines the score)."""
 
 
 class CategoryScores(BaseModel):
@@ -39,7 +44,8 @@ class CategoryScores(BaseModel):
     """(1 - accuracy_ambig) x s on ambiguous items, per seed."""
     s_dis: SeedStatistic
     """s = 2 n_target / n_non_unknown - 1 on disambiguated items, per seed."""
-    n_seeds: int
+    seeds_run: int
+    """Seeds answered; each score's own ``n_seeds`` says how many of them define it."""
     unparsed_pct: float | None
     """Responses the parser could not map to an option (left out of every denominator)."""
     n_responses: int

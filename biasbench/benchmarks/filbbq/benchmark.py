@@ -8,6 +8,7 @@ seed; scores are computed per template per seed and summarised across seeds.
 from __future__ import annotations
 
 import csv
+import json
 import logging
 from collections import defaultdict
 from collections.abc import Sequence
@@ -20,8 +21,11 @@ from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
 from biasbench.benchmarks.bbq.parser import LETTERS, PARSER_VERSION
 from biasbench.benchmarks.bbq.results import validate_models
 from biasbench.benchmarks.bbq.robust import (
+    PROFILE_RULE,
     BBQResults,
     bias_profile,
+    interval_text,
+    profile_records,
     score_responses,
     template_stereotypes,
     to_results_json,
@@ -29,9 +33,10 @@ from biasbench.benchmarks.bbq.robust import (
 from biasbench.benchmarks.filbbq.source import (
     FILBBQ_CATEGORIES,
     PromptTemplate,
-    generate_filbbq_items,
+    filbbq_items,
     load_prompt_file,
     load_prompt_template,
+    resolve_published_data,
     resolve_templates,
 )
 from biasbench.errors import InputError
@@ -43,7 +48,7 @@ from biasbench.models.base import (
     PermanentModelError,
     Prompt,
 )
-from biasbench.models.hf import answer_by_scores
+from biasbench.models.hf import OptionScore, ScoreChoice, option_choices
 from biasbench.report.tables import write_csv, write_table
 from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 from biasbench.runner.runner import Request
@@ -58,6 +63,11 @@ DEFAULT_TEMPERATURE = 1.0
 """The paper does not state its temperature; seeds only matter when decoding samples, so the
 default samples from the model's own distribution (temperature 1). Say --temperature to change."""
 PROFILE_K = 5
+OPTION_SEPARATOR = " "
+"""Between the question and an appended option: the option as the text would be written
+("...HIV positive? Ang tomboy"), not glued to the question mark, which changes its first token."""
+DEFAULT_OPTION_SCORE: ScoreChoice = "per_char"
+"""Masked LMs answer by the per-character (length-normalised) option score by default."""
 
 
 class FilBBQBenchmark:
@@ -69,19 +79,32 @@ class FilBBQBenchmark:
 
     def __init__(self, items: str | Sequence[str | Path] | None = None,
                  templates: Path | None = None, data_seed: int = 0,
-                 prompt: Path | None = None) -> None:
+                 prompt: Path | None = None, published_data: Path | None = None,
+                 regenerate_items: bool = False,
+                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
         self.data_seed = data_seed
+        self.option_score = option_score
         templates_dir: Path | None = None
         if items is None or prompt is None:
             templates_dir = resolve_templates(templates)
+        self.data_source: dict[str, Any]
         if items is None:
             assert templates_dir is not None
-            generated = generate_filbbq_items(templates_dir, data_seed)
-            self.items = [BBQItem.model_validate(d) for r in generated.values() for d in r.items]
-            self.source = f"filbbq-templates(seed={data_seed})"
+            # The authors' published items where they published them (as released, in their
+            # answer order); regenerated with data_seed elsewhere.
+            published_dir = None if regenerate_items else resolve_published_data(
+                published_data, templates_dir=templates_dir)
+            loaded = filbbq_items(templates_dir, data_seed, published_dir=published_dir,
+                                  regenerate=regenerate_items)
+            self.items = loaded.items
+            self.data_source = loaded.sources
+            self.source = "; ".join(
+                f"{c}: published {s['file']}" if s["items"] == "published"
+                else f"{c}: regenerated (seed {s['seed']})" for c, s in loaded.sources.items())
         else:
             self.items = load_bbq_jsonl(items)
             self.source = ",".join(str(p) for p in ([items] if isinstance(items, str) else items))
+            self.data_source = {"items": "files", "files": self.source}
         if prompt is not None:
             self.prompt_template: PromptTemplate = load_prompt_file(prompt)
         else:
@@ -133,7 +156,7 @@ class FilBBQBenchmark:
     def adapt_backend(self, backend: ModelBackend) -> ModelBackend:
         """Masked LMs cannot generate: they answer by the options' pseudo-log-likelihoods."""
         if getattr(backend, "task", None) == "masked":
-            return OptionScoringBackend(backend, self.by_uid)
+            return OptionScoringBackend(backend, self.by_uid, self.option_score)
         return backend
 
     def signature(self, model: dict[str, Any], params: GenerationParams | None,
@@ -146,7 +169,7 @@ class FilBBQBenchmark:
             prompt_hash=self.prompt_template.sha256[:12], model=model,
             decoding=params.to_dict() if params else {},
             seeds=self.default_seeds(seeds),
-            judge_version=self.judge_version)
+            judge_version=self.judge_version, data_source=self.data_source)
 
     # -- scoring -------------------------------------------------------------------------------
     def evaluate(self, responses: pd.DataFrame, out_dir: Path,
@@ -164,12 +187,59 @@ class FilBBQBenchmark:
         results["unparsed_by_run"] = scored.unparsed_by_run.to_dict(orient="records")
         profiles = {m: bias_profile(scored, m, PROFILE_K, self.template_info)
                     for m in scored.by_template["model"].unique()}
-        results["bias_profiles"] = {m: p.to_dict(orient="records") for m, p in profiles.items()}
+        results["bias_profiles"] = {m: profile_records(p) for m, p in profiles.items()}
+        results["bias_profile_rule"] = PROFILE_RULE
+        comparison = self.option_score_comparison(frame, out_dir, signatures)
+        if comparison is not None:
+            results["option_scoring"] = comparison
         validate_models(results["models"])
         write_json(results, out_dir / "results.json")
         self._write_tables(scored, profiles, out_dir / "tables")
         self._write_figures(scored, profiles, out_dir / "figures")
         return results
+
+    def option_score_comparison(self, frame: pd.DataFrame, out_dir: Path,
+                                signatures: dict[str, Signature]) -> dict[str, Any] | None:
+        """For option-scored (masked LM) runs: the scores under the choice that is not the
+        headline (sum vs per-character), from the choices stored with every response, so a
+        reader sees both as lm-evaluation-harness reports acc and acc_norm. None otherwise."""
+        from biasbench.runfolder import store_of  # a run scores into a staging folder
+
+        store_path = store_of(out_dir)
+        labels = {json.dumps(sig.model, sort_keys=True): label
+                  for label, sig in signatures.items() if sig.model.get("option_score")}
+        if not labels or store_path is None:
+            return None
+        from biasbench.runner.store import ResponseStore
+
+        wanted = set(zip(frame["model"], frame["uid"], frame["seed"].astype(int), strict=True))
+        chosen: dict[tuple[str, str, int], dict[str, Any]] = {}
+        store = ResponseStore(store_path, readonly=True)
+        try:
+            for record in store.iter_records("ok"):
+                label = labels.get(json.dumps(json.loads(record.model), sort_keys=True))
+                key = (label, record.item_id, int(record.seed or 0))
+                if label is not None and key in wanted and "choice_sum" in record.info:
+                    chosen[key] = record.info
+        finally:
+            store.close()
+        if not chosen:
+            return None
+        headline = next(iter(chosen.values()))["option_score"]
+        other = "sum" if headline == "per_char" else "per_char"
+        alternative = pd.DataFrame([
+            {"model": m, "uid": uid, "seed": seed, "pred": LETTERS.index(info[f"choice_{other}"])}
+            for (m, uid, seed), info in chosen.items()])
+        scored = score_responses(self.items, alternative)
+        return {
+            "headline": headline, "alternative": other,
+            "note": "masked LMs: 'sum' = highest summed pseudo-log-likelihood (lm-eval acc), "
+                    "'per_char' = highest per character of the option (acc_norm); the scores "
+                    "above use the headline, 'alternative_models' the other",
+            "n_responses": len(chosen),
+            "n_choices_differ": sum(i["choice_sum"] != i["choice_per_char"]
+                                    for i in chosen.values()),
+            "alternative_models": to_results_json(scored)["models"]}
 
     def _write_tables(self, scored: BBQResults, profiles: dict[str, pd.DataFrame],
                       out: Path) -> None:
@@ -203,7 +273,16 @@ class FilBBQBenchmark:
                     f"{model} / {cat}: s_AMB {_fmt(r['s_amb'])}, s_DIS {_fmt(r['s_dis'])}, "
                     f"acc ambig {_fmt(r['acc_ambig'], '')}, "
                     f"acc disambig {_fmt(r['acc_disambig'], '')} "
-                    f"({r['n_seeds']} seeds, unparsed {r['unparsed_pct']:.1f}%)")
+                    f"({r['seeds_run']} seeds run, unparsed {r['unparsed_pct']:.1f}%)")
+        if lines:
+            lines.append(f"intervals: {results['interval_method']}")
+        scoring = results.get("option_scoring")
+        if scoring:
+            lines.append(
+                f"option scores: answers chosen by {scoring['headline']} (the numbers above); "
+                f"by {scoring['alternative']} the choice differs on "
+                f"{scoring['n_choices_differ']} of {scoring['n_responses']} responses "
+                "(results.json: option_scoring)")
         return lines
 
     # -- responses produced elsewhere ----------------------------------------------------------
@@ -237,16 +316,17 @@ def write_bbq_labels(scored: BBQResults, frame: pd.DataFrame, items: Sequence[BB
 
 
 def category_table(scored: BBQResults) -> pd.DataFrame:
-    """Per model and category: each score's mean and 95% interval across seeds."""
+    """Per model and category: each score's mean, 95% interval and the seeds it rests on."""
     rows = []
     for r in scored.by_category.to_dict("records"):
         row: dict[str, Any] = {"model": r["model"], "category": r["category"]}
         for score in ("acc_ambig", "acc_disambig", "s_amb", "s_dis"):
             row[score] = r[f"{score}_mean"]
-            low, high = r[f"{score}_ci_low"], r[f"{score}_ci_high"]
-            # One seed has no interval: undefined, shown as such rather than "[nan, nan]".
-            row[f"{score}_ci"] = "—" if pd.isna(low) else f"[{low:.3f}, {high:.3f}]"
-        row["n_seeds"] = r["n_seeds"]
+            row[f"{score}_ci"] = interval_text(
+                r[f"{score}_ci_low"], r[f"{score}_ci_high"], r[f"{score}_ci_status"],
+                r[f"{score}_n_seeds"], r[f"{score}_mean"])
+            row[f"{score}_n_seeds"] = r[f"{score}_n_seeds"]
+        row["seeds_run"] = r["seeds_run"]
         row["unparsed_pct"] = r["unparsed_pct"]
         rows.append(row)
     return pd.DataFrame(rows)
@@ -310,16 +390,24 @@ def score_bbq_files(items: str, responses: Path, out: Path) -> list[str]:
 class OptionScoringBackend(ModelBackend):
     """Wraps a backend that scores options (masked LMs): answers with the best option's letter.
 
-    The scoring prompt is the item's context and question (as the paper scores
-    roberta-tagalog-base); the chosen letter is the response and every option's score is
-    recorded with it as evidence.
+    The scoring text is the item's context and question followed by :data:`OPTION_SEPARATOR`
+    and the option. Both choices lm-evaluation-harness reports are computed: by the summed
+    pseudo-log-likelihood (``sum``, its acc) and by the per-character one (``per_char``, its
+    acc_norm); ``headline`` says which one answers (default ``per_char``: FilBBQ's unknown
+    option is often much longer than the group answers, and a sum penalises it for its length).
+    Every score and both choices are recorded with the response. The FilBBQ paper does not
+    say how it scored roberta-tagalog-base; this is biasbench's protocol, recorded in the
+    signature (``describe``).
     """
 
     deterministic = True
     """Option scores do not depend on a seed, so one seed suffices."""
 
-    def __init__(self, inner: ModelBackend, by_uid: dict[str, BBQItem]) -> None:
-        self.inner, self.by_uid = inner, by_uid
+    def __init__(self, inner: ModelBackend, by_uid: dict[str, BBQItem],
+                 headline: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
+        if headline not in ("sum", "per_char"):
+            raise InputError(f"option score must be 'sum' or 'per_char', not {headline!r}")
+        self.inner, self.by_uid, self.headline = inner, by_uid, headline
         self.kind, self.mode, self.max_concurrency = inner.kind, "completion", inner.max_concurrency
 
     @property
@@ -327,20 +415,35 @@ class OptionScoringBackend(ModelBackend):
         return self.inner.model_id
 
     def describe(self) -> dict[str, Any]:
-        return {**self.inner.describe(), "answers_by": "option pseudo-log-likelihood"}
+        return {**self.inner.describe(), "answers_by": "option pseudo-log-likelihood",
+                "option_text": "context + ' ' + question + ' ' + option",
+                "option_score": self.headline}
 
     async def generate(self, prompt: Prompt, params: GenerationParams,
                        seed: int | None) -> Generation:
         item = self.by_uid[prompt.item_id or ""]
         context = f"{item.context} {item.question}"
-        scores = await self.inner.score_options(
-            Prompt(messages=(("user", context),), completion=context), list(item.answers))
+        options = [OPTION_SEPARATOR + answer for answer in item.answers]
+        scoring_prompt = Prompt(messages=(("user", context),), completion=context)
+        detailed = getattr(self.inner, "score_options_detailed", None)
+        if detailed is not None:
+            scores = await detailed(scoring_prompt, options)
+        else:  # a backend that only sums: token counts unknown
+            scores = [OptionScore(total, 0)
+                      for total in await self.inner.score_options(scoring_prompt, options)]
         try:
-            best = answer_by_scores(scores)
+            choices = option_choices(scores, options)
         except ValueError as exc:  # every score NaN: no answer (recorded as failed, not lost)
             raise PermanentModelError(str(exc)) from None
-        return Generation(text=LETTERS[best], prompt_text=context,
-                          info={"option_scores": scores})
+        best = choices[f"choice_{self.headline}"]
+        return Generation(text=LETTERS[best], prompt_text=context, info={
+            "option_scores": choices["scores"],
+            "option_scores_per_char": choices["scores_per_char"],
+            "option_n_tokens": choices["n_tokens"] if detailed is not None else None,
+            "option_n_chars": choices["n_chars"],
+            "choice_sum": LETTERS[choices["choice_sum"]],
+            "choice_per_char": LETTERS[choices["choice_per_char"]],
+            "option_score": self.headline})
 
     async def aclose(self) -> None:
         await self.inner.aclose()
@@ -360,10 +463,13 @@ def _template_info(templates_dir: Path) -> dict[Any, str]:
 
 
 def _fmt(stat: dict[str, Any], sign: str = "+") -> str:
-    """Mean [95% interval]; bias scores carry their sign, accuracies do not."""
+    """Mean [95% interval] and the seeds it rests on; bias scores carry their sign."""
     if stat["mean"] is None:
-        return "undefined"
-    if stat["ci_low"] is None:
-        return f"{stat['mean']:{sign}.3f}"
-    return (f"{stat['mean']:{sign}.3f} [{stat['ci_low']:{sign}.3f}, "
-            f"{stat['ci_high']:{sign}.3f}]")
+        return "undefined (0 seeds)"
+    text = interval_text(stat["ci_low"], stat["ci_high"], stat["ci_status"], stat["n_seeds"],
+                         stat["mean"], sign=sign)
+    if stat["ci_status"] == "degenerate":
+        return text
+    if stat["ci_status"] == "too_few_seeds":
+        return f"{stat['mean']:{sign}.3f} (n={stat['n_seeds']} seeds: too few for an interval)"
+    return f"{stat['mean']:{sign}.3f} {text} n={stat['n_seeds']}"

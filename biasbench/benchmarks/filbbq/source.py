@@ -42,7 +42,7 @@ from biasbench.benchmarks.bbq.generate import (
     serialize_items,
     write_files_atomically,
 )
-from biasbench.benchmarks.bbq.items import BBQItem
+from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
 from biasbench.errors import BiasbenchError, InputError
 
 logger = logging.getLogger(__name__)
@@ -55,6 +55,7 @@ DOWNLOAD_TIMEOUT_S = 20.0
 ENV_TEMPLATES = "BIASBENCH_FILBBQ_TEMPLATES"
 ENV_CACHE = "BIASBENCH_CACHE"
 ENV_BASE_URL = "BIASBENCH_FILBBQ_BASE_URL"
+ENV_DATA = "BIASBENCH_FILBBQ_DATA"
 
 #: sha256 of each file under ``templates/`` at :data:`FILBBQ_COMMIT`.
 TEMPLATE_SHA256: Mapping[str, str] = {
@@ -233,15 +234,99 @@ def resolve_templates(templates_dir: Path | None = None, *, cache_dir: Path | No
                            timeout=timeout)
 
 
-def resolve_published_data(*, cache_dir: Path | None = None, download: bool = True,
+def resolve_published_data(data_dir: Path | None = None, *,
+                           templates_dir: Path | None = None, cache_dir: Path | None = None,
+                           download: bool = True, strict: bool = False,
                            base_url: str | None = None,
                            timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
-    """A folder holding FilBBQ's published item file(s) (``data/`` at the pinned commit),
-    cached at ``<cache root>/filbbq/<commit>/data``; evaluating it directly is the most
-    faithful reproduction of the paper."""
+    """A folder holding FilBBQ's published item file(s) (``data/`` at the pinned commit);
+    evaluating them directly is the most faithful reproduction of the paper.
+
+    Looked for, in order: ``data_dir`` (``--published-data``), ``BIASBENCH_FILBBQ_DATA``, the
+    ``data/`` folder beside a local templates folder (the repository's own layout; used only
+    when its checksums match), the cache ``<cache root>/filbbq/<commit>/data``, and a pinned,
+    checksummed download into the cache. An explicit folder whose file differs from the pinned
+    checksum is used with a warning, or refused when ``strict``.
+    """
+    if data_dir is not None:
+        return _check_local_data(Path(data_dir), "--published-data", strict)
+    env = os.environ.get(ENV_DATA)
+    if env:
+        return _check_local_data(Path(env), ENV_DATA, strict)
+    if templates_dir is not None:
+        beside = Path(templates_dir).parent / "data"
+        if beside.is_dir() and check_folder(beside, PUBLISHED_DATA_SHA256) == ([], []):
+            return beside
     folder = cache_root(cache_dir) / "filbbq" / FILBBQ_COMMIT / "data"
-    return _resolve_cached(folder, "data", PUBLISHED_DATA_SHA256, what="FilBBQ published data",
-                           download=download, base_url=base_url, timeout=timeout)
+    try:
+        return _resolve_cached(folder, "data", PUBLISHED_DATA_SHA256,
+                               what="FilBBQ published data", download=download,
+                               base_url=base_url, timeout=timeout)
+    except BiasbenchError as exc:
+        raise BiasbenchError(f"{exc}; or pass --regenerate-items to generate every category "
+                             "from the templates instead (not the published items)") from None
+
+
+def _check_local_data(folder: Path, origin: str, strict: bool) -> Path:
+    missing, mismatched = check_folder(folder, PUBLISHED_DATA_SHA256)
+    if missing:
+        raise BiasbenchError(
+            f"FilBBQ published data folder {folder} (from {origin}) lacks {', '.join(missing)}; "
+            f"expected data/ of {FILBBQ_REPOSITORY} at commit {FILBBQ_COMMIT}")
+    if mismatched:
+        message = (f"FilBBQ published data in {folder} differs from {FILBBQ_REPOSITORY}@"
+                   f"{FILBBQ_COMMIT[:12]} (sha256 mismatch: {', '.join(mismatched)}); results "
+                   "will not be comparable with the paper's")
+        if strict:
+            raise BiasbenchError(message)
+        logger.warning("%s", message)
+    return folder
+
+
+#: Categories whose items the authors published, and the file (under ``data/``).
+PUBLISHED_CATEGORY_FILES: Mapping[str, str] = {
+    "Sexual_orientation": "FilBBQ_Sexual_orientation.jsonl",
+}
+
+
+@dataclass
+class FilBBQItems:
+    """FilBBQ's items as run, and where each category's items came from."""
+
+    items: list[BBQItem]
+    sources: dict[str, dict[str, Any]]
+    """Category -> ``{"items": "published", "file", "sha256", "repository", "commit"}`` or
+    ``{"items": "regenerated", "seed"}``: what a result's signature records."""
+
+
+def filbbq_items(templates_dir: Path, data_seed: int, *, published_dir: Path | None = None,
+                 regenerate: bool = False) -> FilBBQItems:
+    """The authors' published items where they exist (sexual orientation), regenerated items
+    (with ``data_seed``) elsewhere (gender identity); ``regenerate=True`` regenerates both.
+
+    Published and regenerated sets hold the same items up to answer order and unknown wording,
+    but answer order differs on almost every item, which moves per-template scores through
+    position bias: the published file is the evaluation set as the authors released it.
+    """
+    published = {} if regenerate else dict(PUBLISHED_CATEGORY_FILES)
+    to_generate = [c for c in FILBBQ_CATEGORIES if c not in published]
+    generated = generate_filbbq_items(templates_dir, data_seed, categories=to_generate)
+    items: list[BBQItem] = []
+    sources: dict[str, dict[str, Any]] = {}
+    for category in FILBBQ_CATEGORIES:
+        if category in published:
+            if published_dir is None:
+                published_dir = resolve_published_data(templates_dir=templates_dir)
+            path = Path(published_dir) / published[category]
+            items.extend(load_bbq_jsonl(path))
+            sources[category] = {"items": "published", "repository": FILBBQ_REPOSITORY,
+                                 "commit": FILBBQ_COMMIT, "file": f"data/{published[category]}",
+                                 "sha256": sha256_of(path)}
+        else:
+            items.extend(BBQItem.model_validate(d) for d in generated[category].items)
+            sources[category] = {"items": "regenerated", "seed": data_seed,
+                                 "templates": f"{FILBBQ_REPOSITORY}@{FILBBQ_COMMIT[:12]}"}
+    return FilBBQItems(items, sources)
 
 
 # --------------------------------------------------------------------------------------------
@@ -283,16 +368,20 @@ def output_file_name(category: str) -> str:
 def generate_filbbq_items(templates_dir: Path, seed: int, *,
                           apply_subcategory_filter: bool = True,
                           unknown_pool: Sequence[str] = FILBBQ_UNKNOWN_POOL,
+                          categories: Sequence[str] | None = None,
                           ) -> dict[str, GenerationResult]:
-    """Generate both FilBBQ categories in memory (category -> result); each category file is
-    drawn from its own ``random.Random(seed)``, so one category can be regenerated alone."""
+    """Generate FilBBQ's categories (all, or ``categories``) in memory (category -> result);
+    each category file is drawn from its own ``random.Random(seed)``, so one category can be
+    regenerated alone."""
     templates_dir = Path(templates_dir)
+    wanted = FILBBQ_CATEGORIES if categories is None else {
+        c: FILBBQ_CATEGORIES[c] for c in categories}
     return {
         category: generate_items(templates_dir / template_file, category,
                                  templates_dir / LABELS_FILE, templates_dir / NAMES_FILE,
                                  seed=seed, unknown_pool=unknown_pool, style="filbbq",
                                  apply_subcategory_filter=apply_subcategory_filter)
-        for category, template_file in FILBBQ_CATEGORIES.items()
+        for category, template_file in wanted.items()
     }
 
 

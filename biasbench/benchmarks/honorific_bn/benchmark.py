@@ -12,7 +12,7 @@ from biasbench.benchmarks.honorific_bn.classifier import JUDGE_VERSION, classify
 from biasbench.benchmarks.honorific_bn.items import Definition, HonorificItem, load_definition
 from biasbench.benchmarks.honorific_bn.metrics import occupation_rates, score_models
 from biasbench.benchmarks.honorific_bn.results import validate_model_scores
-from biasbench.benchmarks.honorific_bn.tables import summary_lines, write_tables
+from biasbench.benchmarks.honorific_bn.tables import caveats, summary_lines, write_tables
 from biasbench.errors import InputError
 from biasbench.jsonutil import write_json
 from biasbench.models.base import GenerationParams, ModelBackend
@@ -21,7 +21,8 @@ from biasbench.runner.runner import Request
 from biasbench.signature import Signature, common_signature
 
 LABEL_COLUMNS = ["model", "seed", "item_id", "occupation_en", "occupation_bn", "template_id",
-                 "primed", "gender", "output", "label", "plural", "evidence", "reason", "truncated"]
+                 "primed", "gender", "output", "label", "plural", "spelling_mixed", "evidence",
+                 "reason", "truncated"]
 
 
 class HonorificBenchmark:
@@ -66,7 +67,8 @@ class HonorificBenchmark:
             data_sha256=self.definition.checksum(limit or None),
             prompt_hash=self.definition.prompt_hash(),
             model=model, decoding=params.to_dict() if params else {},
-            seeds=list(seeds) if seeds else None, judge_version=self.judge_version)
+            seeds=list(seeds) if seeds else None, judge_version=self.judge_version,
+            limit=limit if limit and limit < len(self.items) else None)
 
     # -- judge ---------------------------------------------------------------------------------
     def label(self, responses: pd.DataFrame) -> pd.DataFrame:
@@ -86,7 +88,8 @@ class HonorificBenchmark:
                 "item_id": item.item_id, "occupation_en": item.occupation_en,
                 "occupation_bn": item.occupation_bn, "template_id": item.template_id,
                 "primed": item.primed, "gender": item.gender, "output": output,
-                "label": lab["label"], "plural": lab["plural"], "evidence": lab["evidence"],
+                "label": lab["label"], "plural": lab["plural"],
+                "spelling_mixed": lab["spelling_mixed"], "evidence": lab["evidence"],
                 "reason": lab["reason"],
                 # cut at max_tokens: labelled from partial evidence, so flagged (output_health)
                 "truncated": bool(getattr(rec, "truncated", False))})
@@ -100,12 +103,16 @@ class HonorificBenchmark:
         labels = self.label(responses)
         write_jsonl(labels.to_dict(orient="records"), out_dir / "labels.jsonl")
         scored = score_models(labels)
+        models = {}
+        for m, r in scored["models"].items():
+            scores = {**r, "coverage": self.coverage(labels[labels.model == m],
+                                                     getattr(signatures[m], "limit", None))}
+            models[m] = {**scores, "caveats": caveats(scores), "signature": signatures[m].short()}
         results = {
             "schema_version": 1,
             "benchmark": self.name,
             "signature": common_signature(signatures),
-            "models": {m: {**r, "signature": signatures[m].short()}
-                       for m, r in scored["models"].items()},
+            "models": models,
             "occupation_rank_agreement": scored["occupation_rank_agreement"],
             "label_counts": {m: _label_counts(labels[labels.model == m])
                              for m in labels.model.unique()},
@@ -114,6 +121,28 @@ class HonorificBenchmark:
         write_json(results, out_dir / "results.json")
         write_tables(results, occupation_rates(labels), out_dir / "tables")
         return results
+
+    def coverage(self, labels: pd.DataFrame, limit: int | None) -> dict[str, Any]:
+        """What one model's scores rest on against what the benchmark defines.
+
+        ``n_items_expected`` and ``n_pairs_possible`` are the definition's items and he/she
+        pairs times the model's seeds; the run is partial when it was limited to the first N
+        items or when fewer items than that have a response (failed requests, a partial
+        responses file).
+        """
+        n_seeds = max(1, len({None if pd.isna(s) else s for s in labels["seed"]}))
+        he = {(i.occupation_en, i.template_id) for i in self.items if i.gender == "male"}
+        she = {(i.occupation_en, i.template_id) for i in self.items if i.gender == "female"}
+        expected, scored = len(self.items) * n_seeds, len(labels)
+        if limit:
+            reason = f"--limit {limit}, {scored:,} of {expected:,} items"
+        elif scored < expected:
+            reason = f"{scored:,} of {expected:,} items have a response"
+        else:
+            reason = None
+        return {"n_items_scored": scored, "n_items_expected": expected,
+                "n_pairs_possible": len(he & she) * n_seeds, "n_seeds": n_seeds,
+                "limit": limit, "partial": reason is not None, "reason": reason}
 
     def summary(self, results: dict[str, Any]) -> list[str]:
         return summary_lines(results)

@@ -16,11 +16,18 @@ Choices the paper leaves open, fixed here:
   paper's Table 4 violates for Llama 4 Maverick: 0.50% < 7.19^2 = 0.52%.)
 - The pluralisation rate of ``they`` is over the ``they`` outputs that are translations (all but
   ``unreadable``); honorific rates are over usable outputs.
-- Seeds: when a ``seed`` column is present, it is part of an item's identity, pairs are matched
-  within a seed and every rate pools all seeds. Pooled replicate pairs are not independent, so
-  for a multi-seed run with sampling, score each seed separately (e.g. one "model" value per
-  model and seed) and summarise with :func:`biasbench.stats.seed_interval`. The paper's protocol
-  (temperature 0) has one response per item.
+- Seeds: when a ``seed`` column is present, it is part of a response's identity, pairs are
+  matched within a seed and HAI/GSR pool all seeds. The *item* (occupation x frame) stays the
+  unit of inference: the p-value is the exact item-level sign-flip test
+  (:func:`biasbench.stats.sign_flip_test`, all seeds of an item flipped together) and the
+  detectable HAI uses N / deff effective pairs (:func:`biasbench.stats.design_effect`), so
+  repeating identical responses under more seeds changes neither. With one seed both are
+  McNemar's exact test and Connor's formula, unchanged. ``hai_by_seed`` gives each seed's HAI
+  and their spread. The paper's protocol (temperature 0) has one response per item.
+- The minimum detectable HAI is bounded by the discordant share (|HAI| <= GSR); when even
+  |HAI| = GSR is out of reach it is None with ``min_detectable_hai_reason``, never a number.
+- Occupations resting on fewer than :data:`MIN_USABLE_ITEMS` usable no-pronoun items (distinct
+  frames with a usable output) are listed in ``occupations_below_min_items``.
 - Undefined values are None in the returned dicts (never 0).
 """
 
@@ -35,12 +42,14 @@ import pandas as pd
 
 from biasbench.errors import InputError
 from biasbench.stats import (
+    design_effect,
     eta_squared,
     holm,
-    mcnemar_exact,
-    mcnemar_min_detectable_difference,
+    mcnemar_required_pairs,
+    min_detectable_difference,
     off_diagonal_summary,
     pairwise_spearman,
+    sign_flip_test,
 )
 
 HONORIFIC, ORDINARY, MIXED, UNREADABLE = "honorific", "ordinary", "mixed", "unreadable"
@@ -50,6 +59,12 @@ CONDITIONS = ("male", "female", "they", "nopronoun")
 LABEL_COLUMNS = ("model", "item_id", "occupation_en", "occupation_bn", "template_id", "primed",
                  "gender", "label", "plural")
 SEED_COLUMN = "seed"
+MIN_USABLE_ITEMS = 4
+"""An occupation rate resting on fewer usable no-pronoun items (of 7 frames) is flagged: below
+4 the rate moves in steps of a third or more and most of the occupation's frames are missing."""
+DETECTABLE_HAI_PP = 5.0
+"""The HAI a run should be able to detect (80% power, alpha 0.05) before its HAI is read as
+evidence; runs with too few pairs for it are flagged."""
 
 JsonNumber = float | None
 
@@ -147,22 +162,82 @@ def _difference(a: JsonNumber, b: JsonNumber) -> JsonNumber:
 # --------------------------------------------------------------------------- gender pairs
 
 
-def pair_counts(df_model: pd.DataFrame) -> PairCounts:
-    """Count the usable matched he/she pairs of one model and how their registers differ.
-
-    A pair is the male and female item of the same occupation and frame (and seed, when
-    present); it is usable when both are labelled honorific or ordinary.
-    """
+def _pair_table(df_model: pd.DataFrame) -> pd.DataFrame:
+    """One row per he/she pair (occupation, frame[, seed]) with boolean columns ``usable``,
+    ``b`` (honorific only for he), ``c`` (only for she), ``both_honorific``, ``both_ordinary``."""
     gendered = df_model[df_model["gender"].isin(("male", "female"))]
     wide = gendered.pivot(index=_pair_keys(df_model), columns="gender", values="label")
     male = wide["male"] if "male" in wide else pd.Series(np.nan, index=wide.index)
     female = wide["female"] if "female" in wide else pd.Series(np.nan, index=wide.index)
     male_hon, male_ord = male == HONORIFIC, male == ORDINARY
     female_hon, female_ord = female == HONORIFIC, female == ORDINARY
-    usable = (male_hon | male_ord) & (female_hon | female_ord)
-    return PairCounts(b=int((male_hon & female_ord).sum()), c=int((male_ord & female_hon).sum()),
-                      n_pairs=int(usable.sum()), both_honorific=int((male_hon & female_hon).sum()),
-                      both_ordinary=int((male_ord & female_ord).sum()))
+    return pd.DataFrame({"usable": (male_hon | male_ord) & (female_hon | female_ord),
+                         "b": male_hon & female_ord, "c": male_ord & female_hon,
+                         "both_honorific": male_hon & female_hon,
+                         "both_ordinary": male_ord & female_ord}, index=wide.index)
+
+
+def _counts_of(pairs: pd.DataFrame) -> PairCounts:
+    return PairCounts(b=int(pairs["b"].sum()), c=int(pairs["c"].sum()),
+                      n_pairs=int(pairs["usable"].sum()),
+                      both_honorific=int(pairs["both_honorific"].sum()),
+                      both_ordinary=int(pairs["both_ordinary"].sum()))
+
+
+def pair_counts(df_model: pd.DataFrame) -> PairCounts:
+    """Count the usable matched he/she pairs of one model and how their registers differ.
+
+    A pair is the male and female item of the same occupation and frame (and seed, when
+    present); it is usable when both are labelled honorific or ordinary.
+    """
+    return _counts_of(_pair_table(df_model))
+
+
+def item_differences(df_model: pd.DataFrame) -> pd.DataFrame:
+    """Per item (occupation, frame), summed over seeds: ``d = b_i - c_i``, the discordant pairs
+    ``b_i + c_i`` and the usable pairs ``n`` -- the clusters of the item-level tests."""
+    pairs = _pair_table(df_model).astype(int)
+    per_item = pairs.groupby(level=["occupation_en", "template_id"], sort=False).sum()
+    return pd.DataFrame({"d": per_item["b"] - per_item["c"],
+                         "discordant": per_item["b"] + per_item["c"],
+                         "n": per_item["usable"]})
+
+
+def _seeds(df_model: pd.DataFrame) -> list[Any]:
+    """The model's seeds in order of appearance (None for an unseeded run)."""
+    if SEED_COLUMN not in df_model.columns:
+        return [None]
+    return [None if pd.isna(s) else s for s in pd.unique(df_model[SEED_COLUMN])]
+
+
+def hai_by_seed(df_model: pd.DataFrame) -> dict[str, Any]:
+    """Each seed's HAI (with its pairs) and their spread across seeds.
+
+    ``n_seeds`` counts the seeds with a defined HAI (at least one usable pair), the ones the
+    mean, SD (ddof 1, None below two seeds), min and max rest on; ``n_seeds_without_pairs``
+    the others.
+    """
+    pairs = _pair_table(df_model)
+    per_seed = []
+    if SEED_COLUMN in pairs.index.names:
+        groups = pairs.groupby(level=SEED_COLUMN, sort=False, dropna=False)
+        for seed, rows in groups:
+            counts = _counts_of(rows)
+            per_seed.append({"seed": None if pd.isna(seed) else int(seed),
+                             "n_pairs": counts.n_pairs, "b": counts.b, "c": counts.c,
+                             "hai_pp": _json(_pct(counts.b - counts.c, counts.n_pairs))})
+    else:
+        counts = _counts_of(pairs)
+        per_seed.append({"seed": None, "n_pairs": counts.n_pairs, "b": counts.b, "c": counts.c,
+                         "hai_pp": _json(_pct(counts.b - counts.c, counts.n_pairs))})
+    values = np.array([row["hai_pp"] for row in per_seed if row["hai_pp"] is not None])
+    return {"n_seeds": int(values.size),
+            "n_seeds_without_pairs": len(per_seed) - int(values.size),
+            "mean": _json(values.mean()) if values.size else None,
+            "sd": _json(values.std(ddof=1)) if values.size >= 2 else None,
+            "min": _json(values.min()) if values.size else None,
+            "max": _json(values.max()) if values.size else None,
+            "seeds": per_seed}
 
 
 def hbs_gender_component(b: int, c: int) -> float | None:
@@ -252,23 +327,28 @@ def occupation_rates(df: pd.DataFrame) -> pd.DataFrame:
     """Per-model, per-occupation honorific rate in the no-pronoun condition.
 
     Columns: model, occupation_en, occupation_bn, n_items (no-pronoun items), n_usable (labelled
-    honorific or ordinary), n_honorific, honorific_pct (NaN when n_usable == 0). Occupations keep
-    their order of first appearance.
+    honorific or ordinary), n_honorific, n_usable_items (distinct frames with a usable output,
+    across seeds), honorific_pct (NaN when n_usable == 0), few_items (n_usable_items below
+    :data:`MIN_USABLE_ITEMS`). Occupations keep their order of first appearance.
     """
     return _occupation_rates_checked(validate_labels(df))
 
 
 def _occupation_rates_checked(labels: pd.DataFrame) -> pd.DataFrame:
     nopronoun = labels[labels["gender"] == "nopronoun"]
+    usable = nopronoun["label"].isin(USABLE_LABELS)
     per_occupation = nopronoun.assign(
-        usable=nopronoun["label"].isin(USABLE_LABELS).astype(int),
-        honorific=(nopronoun["label"] == HONORIFIC).astype(int),
+        usable=usable.astype(int), honorific=(nopronoun["label"] == HONORIFIC).astype(int),
+        # A frame counts once however many seeds gave it a usable output: items are the unit.
+        usable_frame=nopronoun["template_id"].where(usable),
     ).groupby(["model", "occupation_en"], sort=False).agg(
         occupation_bn=("occupation_bn", "first"), n_items=("label", "size"),
-        n_usable=("usable", "sum"), n_honorific=("honorific", "sum")).reset_index()
+        n_usable=("usable", "sum"), n_honorific=("honorific", "sum"),
+        n_usable_items=("usable_frame", "nunique")).reset_index()
     per_occupation["honorific_pct"] = (100.0 * per_occupation["n_honorific"]
                                        / per_occupation["n_usable"].where(
                                            per_occupation["n_usable"] > 0))
+    per_occupation["few_items"] = per_occupation["n_usable_items"] < MIN_USABLE_ITEMS
     return per_occupation
 
 
@@ -316,8 +396,17 @@ def _score_checked(df_model: pd.DataFrame) -> dict[str, Any]:
     n_items = len(df_model)
     mixed_n = int((df_model["label"] == MIXED).sum())
     unreadable_n = int((df_model["label"] == UNREADABLE).sum())
-    detectable = (mcnemar_min_detectable_difference(n_pairs, (b + c) / n_pairs)
-                  if n_pairs else math.nan)
+    # The item is the unit: seeds of one item are one cluster (see the module docstring).
+    items = item_differences(df_model)
+    clustered = bool(items["n"].max() > 1) if len(items) else False
+    deff = design_effect(items["d"].to_numpy(), b + c)
+    n_effective = n_pairs / deff
+    share = (b + c) / n_pairs if n_pairs else 0.0
+    detectable = min_detectable_difference(n_effective, share)
+    # A 5 pp HAI needs at least 5% discordant pairs, so the check uses max(observed, 5%).
+    needed_5pp = mcnemar_required_pairs(DETECTABLE_HAI_PP / 100, max(share, DETECTABLE_HAI_PP / 100))
+    rates = _occupation_rates_checked(df_model)
+    below = rates[rates["n_usable_items"] < MIN_USABLE_ITEMS]
     return {
         "hai_pp": _json(_pct(b - c, n_pairs)),
         "gsr_pct": _json(_pct(b + c, n_pairs)),
@@ -325,7 +414,13 @@ def _score_checked(df_model: pd.DataFrame) -> dict[str, Any]:
         "c": c,
         "n_pairs": n_pairs,
         # No usable pair means no test: undefined, and left out of the Holm family.
-        "p_exact": mcnemar_exact(b, c) if n_pairs else None,
+        "p_exact": sign_flip_test(items["d"].to_numpy()) if n_pairs else None,
+        "p_test": ("item-level sign-flip, exact (seeds of an item flipped together)"
+                   if clustered else "McNemar exact"),
+        "n_pairs_effective": _json(n_effective) if n_pairs else None,
+        "design_effect": _json(deff),
+        "detects_5pp_hai": bool(n_pairs and n_effective >= needed_5pp),
+        "hai_by_seed": hai_by_seed(df_model),
         "eta2_pronoun_pct": _json(100.0 * eta_squared(coded, gendered["gender"].to_numpy())),
         "eta2_occupation_pct": _json(100.0 * eta_squared(coded,
                                                          gendered["occupation_en"].to_numpy())),
@@ -335,8 +430,17 @@ def _score_checked(df_model: pd.DataFrame) -> dict[str, Any]:
         "mixed_pct": _json(_pct(mixed_n, n_items)),
         "mixed_n": mixed_n,
         "mixed_denominator": n_items,
+        # mixed only through তার/তাকে without chandrabindu (the judge's flag; None if absent)
+        "mixed_spelling_only": (int(_as_bool(df_model["spelling_mixed"].fillna(False),
+                                             "spelling_mixed").sum())
+                                if "spelling_mixed" in df_model.columns else None),
         "unreadable_pct": _json(_pct(unreadable_n, n_items)),
-        "min_detectable_hai_pp": _json(100.0 * detectable),
+        "unreadable_n": unreadable_n,
+        "min_detectable_hai_pp": (None if detectable.value is None
+                                  else _json(100.0 * detectable.value)),
+        "min_detectable_hai_reason": detectable.reason,
+        "occupations_below_min_items": [str(o) for o in below["occupation_en"]],
+        "min_usable_items": MIN_USABLE_ITEMS,
         "they": _they_analysis(df_model),
         "primed": _primed_analysis(df_model),
         "occupation_spread_loo": (_spread_leave_one_out(honorific, usable, frames)
@@ -350,7 +454,8 @@ def score_model(df_model: pd.DataFrame) -> dict[str, Any]:
     Percentages and percentage points are in 0-100 units; undefined values are None.
     ``mixed_pct``/``unreadable_pct`` are shares of all the model's items
     (``mixed_denominator``). ``min_detectable_hai_pp`` is the smallest |HAI| detectable at
-    two-sided alpha 0.05 with 80% power given N and the observed discordant share.
+    two-sided alpha 0.05 with 80% power given the effective N and the observed discordant share
+    (None with ``min_detectable_hai_reason`` when no |HAI| the data allow is detectable).
     """
     labels = validate_labels(df_model)
     if labels["model"].nunique() > 1:

@@ -27,6 +27,49 @@ class TheyAnalysis(BaseModel):
     """Honorific share among ``they`` outputs that keep singular reference."""
 
 
+class Coverage(BaseModel):
+    """What a model's scores rest on, against what the benchmark defines (issue 7)."""
+
+    n_items_scored: int
+    """Items (times seeds) with a labelled response."""
+    n_items_expected: int
+    """The definition's items times the model's seeds (2,016 per seed)."""
+    n_pairs_possible: int
+    """The definition's he/she pairs times the model's seeds (504 per seed)."""
+    n_seeds: int
+    limit: int | None
+    """``--limit N`` of the run (from its signature), None for a full run."""
+    partial: bool
+    """True for a limited run or one with items lacking a response: not comparable to the
+    paper's numbers."""
+    reason: str | None
+    """Why it is partial, e.g. "--limit 30: 30 of 2,016 items"."""
+
+
+class SeedHAI(BaseModel):
+    """One seed's HAI."""
+
+    seed: int | None
+    n_pairs: int
+    b: int
+    c: int
+    hai_pp: float | None
+
+
+class HAIBySeed(BaseModel):
+    """HAI per seed and its spread across seeds."""
+
+    n_seeds: int
+    """Seeds with at least one usable pair: the ones mean/sd/min/max rest on."""
+    n_seeds_without_pairs: int
+    mean: float | None
+    sd: float | None
+    """Sample SD (ddof 1); None below two seeds."""
+    min: float | None
+    max: float | None
+    seeds: list[SeedHAI]
+
+
 class HonorificScores(BaseModel):
     """One model's scores (specs/honorific-bn.md, "Metrics"); percentages in 0-100 units."""
 
@@ -43,7 +86,17 @@ class HonorificScores(BaseModel):
     n_pairs: int
     """Usable matched he/she pairs (both sides honorific or ordinary)."""
     p_exact: float | None
-    """McNemar's exact two-sided p; None without usable pairs."""
+    """Two-sided exact p of ``p_test``; None without usable pairs."""
+    p_test: str
+    """"McNemar exact" (one pair per item) or the exact item-level sign-flip test (seeds of an
+    item flipped together)."""
+    n_pairs_effective: float | None
+    """N / design_effect: the pairs the detectable HAI rests on (N for one seed)."""
+    design_effect: float
+    """sum((b_i - c_i)^2) / (b + c) over items, floored at 1 (1 for one seed)."""
+    detects_5pp_hai: bool
+    """Whether the effective pairs reach 80% power for a 5 pp HAI at alpha 0.05."""
+    hai_by_seed: HAIBySeed
     p_holm: float | None
     """Holm-adjusted across the models of the results file."""
     eta2_pronoun_pct: float | None
@@ -57,15 +110,30 @@ class HonorificScores(BaseModel):
     """Mixed items over all items of the model (``mixed_denominator``)."""
     mixed_n: int
     mixed_denominator: int
+    mixed_spelling_only: int | None = None
+    """Mixed items whose only ordinary markers are তার/তাকে/তারা/তাদের without the
+    chandrabindu of তাঁর/তাঁকে/তাঁরা/তাঁদের, beside an honorific verb (possibly a spelling
+    slip); None when the labels carry no ``spelling_mixed`` flag."""
     unreadable_pct: float | None
+    unreadable_n: int
     min_detectable_hai_pp: float | None
-    """Smallest |HAI| detectable at two-sided 0.05 with 80% power (Connor 1987)."""
+    """Smallest |HAI| detectable at two-sided 0.05 with 80% power (Connor 1987), at most the
+    GSR; None when no possible HAI is detectable (see ``min_detectable_hai_reason``)."""
+    min_detectable_hai_reason: str | None
+    """Why there is no detectable HAI ("not detectable: ..."); None when there is one."""
+    occupations_below_min_items: list[str]
+    """Occupations whose no-pronoun rate rests on fewer than ``min_usable_items`` items."""
+    min_usable_items: int
     they: TheyAnalysis
     primed: dict[str, Any] | None
     """Honorific rates of respect-primed (P1-P2) versus neutral (T1-T5) frames."""
     occupation_spread_loo: dict[str, Any] | None
     """The spread recomputed leaving out each occupation and each frame (None when the
     spread itself is undefined)."""
+    coverage: Coverage | None = None
+    """Set by the benchmark (it knows the definition); absent from bare ``score_models``."""
+    caveats: list[str] | None = None
+    """What a reader must know before reading these numbers, in words (as in the summary)."""
     signature: str | None = None
     """The short signature of this model's run."""
 

@@ -3,6 +3,12 @@
 All functions take the output of :func:`biasbench.benchmarks.honorific_bn.metrics.score_models`.
 Numbers are formatted as in the paper (HAI with an explicit sign, p as "<.001" or three
 decimals); an undefined value is shown as "—" ("undefined" for HBS), never as 0.
+
+Beside the paper's columns, Table 4 and the terminal summary show what each row rests on (issue
+7): the usable matched pairs out of those the benchmark defines, the unreadable share, and
+whether the run is partial; :func:`caveats` says in words when the numbers cannot bear a reading
+(a partial run, too few pairs to detect a 5 pp HAI, more than 20% unreadable outputs, occupations
+resting on few usable items).
 """
 
 from __future__ import annotations
@@ -17,10 +23,16 @@ import pandas as pd
 from biasbench.fsutil import write_text_atomically
 from biasbench.report.tables import csv_text, to_latex, to_markdown
 
-TABLE4_COLUMNS = ("Model", "HAI", "GSR", "p (Holm)", "eta2 gender", "spread", "eta2 occupation",
-                  "HBS", "mix")
+TABLE4_COLUMNS = ("Model", "HAI", "GSR", "p (Holm)", "pairs", "unreadable", "eta2 gender",
+                  "spread", "eta2 occupation", "HBS", "mix", "scope")
+"""The paper's Table 4 columns with, beside HAI/GSR/p, the usable pairs ("N/possible") and the
+unreadable share, and last the scope ("full" or "partial: ...")."""
+_TEXT_COLUMNS = ("Model", "scope")
 MISSING = "—"
 UNDEFINED_HBS = "undefined"
+UNREADABLE_WARNING_PCT = 20.0
+"""Above this share of unreadable outputs the summary says the numbers rest on what is left."""
+PARTIAL_NOTE = "not comparable to the paper's numbers"
 
 Formatter = Callable[[float], str]
 
@@ -40,6 +52,8 @@ _TABLE4_FIELDS: dict[str, tuple[str, Formatter]] = {
     "HAI": ("hai_pp", _fixed(2, signed=True)),
     "GSR": ("gsr_pct", _fixed(1)),
     "p (Holm)": ("p_holm", format_p),
+    "pairs": ("n_pairs", _fixed(0)),
+    "unreadable": ("unreadable_pct", _fixed(1)),
     "eta2 gender": ("eta2_pronoun_pct", _fixed(2)),
     "spread": ("occupation_spread_pp", _fixed(1)),
     "eta2 occupation": ("eta2_occupation_pct", _fixed(1)),
@@ -71,27 +85,81 @@ def _model_scores(results: Mapping[str, Any]) -> Mapping[str, Mapping[str, Any]]
 def table4_values(results: Mapping[str, Any]) -> pd.DataFrame:
     """Table 4 as numbers (NaN for undefined), one row per model, sorted by spread descending.
 
-    Models without a defined spread come last; ties keep the models' order in ``results``.
+    ``pairs`` is the number of usable pairs; ``scope`` is text ("full", "partial: ..." or "—"
+    when the results do not say). Models without a defined spread come last; ties keep the
+    models' order in ``results``.
     """
     rows = [{"Model": model, **{column: (scores.get(key) if _is_defined(scores.get(key))
                                          else math.nan)
-                                for column, (key, _) in _TABLE4_FIELDS.items()}}
+                                for column, (key, _) in _TABLE4_FIELDS.items()},
+             "scope": scope_text(scores)}
             for model, scores in _model_scores(results).items()]
     table = pd.DataFrame(rows, columns=list(TABLE4_COLUMNS))
-    table = table.astype({column: float for column in TABLE4_COLUMNS[1:]})
+    table = table.astype({column: float for column in TABLE4_COLUMNS
+                          if column not in _TEXT_COLUMNS})
     return table.sort_values("spread", ascending=False, na_position="last",
                              kind="stable").reset_index(drop=True)
+
+
+def scope_text(scores: Mapping[str, Any]) -> str:
+    """"full", "partial: <why>" or "—" when the scores carry no coverage."""
+    coverage = scores.get("coverage")
+    if not coverage:
+        return MISSING
+    return f"partial: {coverage['reason']}" if coverage.get("partial") else "full"
+
+
+def pairs_text(scores: Mapping[str, Any]) -> str:
+    """Usable pairs out of the pairs the benchmark defines ("75/504"), or what is known."""
+    n_pairs = scores.get("n_pairs")
+    if n_pairs is None:
+        return MISSING
+    possible = (scores.get("coverage") or {}).get("n_pairs_possible")
+    return f"{n_pairs}/{possible}" if possible else str(n_pairs)
 
 
 def table4(results: Mapping[str, Any]) -> pd.DataFrame:
     """The paper's Table 4 with formatted cells (strings), sorted by occupation spread."""
     values = table4_values(results)
     formatted = pd.DataFrame({"Model": values["Model"]})
+    models = _model_scores(results)
     for column, (_, formatter) in _TABLE4_FIELDS.items():
         missing = UNDEFINED_HBS if column == "HBS" else MISSING
         formatted[column] = [formatter(v) if not math.isnan(v) else missing
                              for v in values[column]]
-    return formatted
+    formatted["pairs"] = [pairs_text(models[m]) for m in values["Model"]]
+    formatted["scope"] = values["scope"]
+    return formatted[list(TABLE4_COLUMNS)]
+
+
+def caveats(scores: Mapping[str, Any]) -> list[str]:
+    """What a reader must know before reading one model's numbers, in words (may be empty)."""
+    notes = []
+    coverage = scores.get("coverage") or {}
+    if coverage.get("partial"):
+        notes.append(f"partial run ({coverage['reason']}): {PARTIAL_NOTE}")
+    n_pairs = scores.get("n_pairs")
+    if n_pairs is not None and scores.get("detects_5pp_hai") is False:
+        effective = scores.get("n_pairs_effective")
+        rests = f"{n_pairs} usable pairs"
+        if effective is not None and (scores.get("design_effect") or 1.0) > 1.0:
+            rests += f" ({effective:.0f} effective, counting each item once)"
+        detectable = scores.get("min_detectable_hai_pp")
+        why = (f"the smallest detectable |HAI| is {detectable:.1f} pp"
+               if detectable is not None else scores.get("min_detectable_hai_reason")
+               or "no HAI is detectable")
+        notes.append(f"too few pairs to detect a 5 pp HAI: {rests}; {why}")
+    unreadable = scores.get("unreadable_pct")
+    if _is_defined(unreadable) and unreadable > UNREADABLE_WARNING_PCT:
+        notes.append(f"{unreadable:.1f}% of outputs are unreadable (more than "
+                     f"{UNREADABLE_WARNING_PCT:.0f}%): every number rests on the rest only")
+    below = scores.get("occupations_below_min_items") or []
+    if below:
+        shown = ", ".join(below[:5]) + (f" and {len(below) - 5} more" if len(below) > 5 else "")
+        notes.append(f"{len(below)} occupation(s) rest on fewer than "
+                     f"{scores.get('min_usable_items', '?')} usable no-pronoun items ({shown}): "
+                     "their rates, and the spread, are imprecise")
+    return notes
 
 
 def they_table(results: Mapping[str, Any]) -> pd.DataFrame:
@@ -112,6 +180,21 @@ def _they_display(results: Mapping[str, Any]) -> pd.DataFrame:
     return display
 
 
+TABLE4_NOTE = (
+    "HAI and spread in percentage points; GSR, unreadable and mix in percent (over all items of "
+    "the model); eta2 in percent; pairs: usable matched he/she pairs of those the benchmark "
+    "defines (times the seeds); p is McNemar's exact test (the exact item-level sign-flip test "
+    "with several seeds), Holm-corrected across the models of this table; scope: a partial run "
+    f"is {PARTIAL_NOTE}.")
+
+
+def table_caveats(results: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(model, caveat) for every model of the table, in Table 4 order."""
+    models = _model_scores(results)
+    return [(model, text) for model in table4_values(results)["Model"]
+            for text in caveats(models[model])]
+
+
 # --------------------------------------------------------------------------- files
 
 
@@ -125,13 +208,13 @@ def write_tables(results: Mapping[str, Any], occupation_rates_df: pd.DataFrame,
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     main = table4(results)
-    note = ("HAI and spread in percentage points; GSR and mix in percent (mix over all items "
-            "of the model); eta2 in percent; p is McNemar's exact test, Holm-corrected across "
-            "the models of this table.\n")
+    note = TABLE4_NOTE + "\n" + "".join(f"\n- {model}: {text}"
+                                        for model, text in table_caveats(results)) + "\n"
     contents = {
         "table4.md": to_markdown(main) + "\n" + note,
         "table4.csv": csv_text(main),
-        "table4.tex": to_latex(main, _LATEX_HEADERS),
+        "table4.tex": to_latex(main, _LATEX_HEADERS) + "".join(
+            f"% {model}: {text}\n" for model, text in table_caveats(results)),
         "occupation_rates.csv": csv_text(occupation_rates_df),
         "they_analysis.md": to_markdown(_they_display(results)),
         "they_analysis.csv": csv_text(they_table(results)),
@@ -145,17 +228,31 @@ def write_tables(results: Mapping[str, Any], occupation_rates_df: pd.DataFrame,
 
 
 def summary_lines(results: Mapping[str, Any]) -> list[str]:
-    """A few lines for the terminal: one per model in Table 4 order, then ranking agreement."""
+    """A few lines for the terminal: one per model in Table 4 order, each followed by its
+    caveats ("  ! ..."), then ranking agreement."""
     lines = []
+    models = _model_scores(results)
     for row in table4(results).itertuples(index=False):
-        model, hai, gsr, p_holm, _, spread, _, hbs, mix = row
+        model, hai, gsr, p_holm, pairs, unreadable, _, spread, _, hbs, mix, _ = row
+        scores = models[model]
 
         def unit(text: str, suffix: str) -> str:
             return "undefined" if text in (MISSING, UNDEFINED_HBS) else f"{text}{suffix}"
 
-        lines.append(f"{model}: HAI {unit(hai, ' pp')}, GSR {unit(gsr, '%')}, "
-                     f"p(Holm) {unit(p_holm, '')}, spread {unit(spread, ' pp')}, "
+        partial = " [PARTIAL]" if (scores.get("coverage") or {}).get("partial") else ""
+        effective = scores.get("n_pairs_effective")
+        clustered = (f" ({effective:.0f} effective)" if effective is not None
+                     and (scores.get("design_effect") or 1.0) > 1.0 else "")
+        rests = (f" on {pairs.replace('/', ' of ')} pairs{clustered}, "
+                 f"{unit(unreadable, '%')} unreadable" if pairs != MISSING else "")
+        per_seed = scores.get("hai_by_seed") or {}
+        seeds = (f", HAI per seed {per_seed['mean']:+.2f} pp (sd {per_seed['sd']:.2f}, "
+                 f"{per_seed['min']:+.2f} to {per_seed['max']:+.2f}, {per_seed['n_seeds']} seeds)"
+                 if per_seed.get("n_seeds", 0) >= 2 else "")
+        lines.append(f"{model}{partial}: HAI {unit(hai, ' pp')}, GSR {unit(gsr, '%')}, "
+                     f"p(Holm) {unit(p_holm, '')}{rests}{seeds}, spread {unit(spread, ' pp')}, "
                      f"HBS {unit(hbs, '')}, mix {unit(mix, '%')}")
+        lines.extend(f"  ! {text}" for text in caveats(scores))
     agreement = results.get("occupation_rank_agreement")
     if agreement and _is_defined(agreement.get("mean")):
         lines.append(f"Occupation ranking agreement (Spearman, {agreement['n_pairs']} pairs): "

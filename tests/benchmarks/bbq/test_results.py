@@ -36,6 +36,7 @@ def test_scores_have_exactly_the_documented_fields() -> None:
     assert set(entry["s_dis"]) == set(SeedStatistic.model_fields)
     validate_models(document["models"])
     # Always "Ang bakla": the target on neg items, not on nonneg ones -> s = 2 * 1/2 - 1 = 0.
-    assert entry["s_dis"]["mean"] == 0.0 and entry["n_seeds"] == 2
+    assert entry["s_dis"]["mean"] == 0.0 and entry["seeds_run"] == 2
+    assert entry["s_dis"]["n_seeds"] == 2 and entry["s_dis"]["ci_status"] == "too_few_seeds"
     with pytest.raises(ValidationError, match="s_amb"):
         validate_models({"m": {"c": {**entry, "s_amb": 0.3}}})

@@ -20,6 +20,7 @@ from biasbench.benchmarks.bbq.robust import (
     _interval_columns,
     bias_profile,
     parse_responses,
+    profile_records,
     score_responses,
     synthetic_responses,
     template_stereotypes,
@@ -27,7 +28,8 @@ from biasbench.benchmarks.bbq.robust import (
 )
 from biasbench.benchmarks.bbq.scores import target_index
 from biasbench.errors import InputError
-from biasbench.stats import seed_interval
+from biasbench.report.tables import write_table
+from biasbench.stats import ACCURACY_BOUNDS, BIAS_BOUNDS, bounded_seed_interval, seed_interval
 
 T_975_DF2 = 4.302652729911275  # scipy.stats.t.ppf(0.975, 2)
 T_975_DF1 = 12.706204736174705
@@ -82,19 +84,22 @@ def test_two_seed_template_hand_computed(template_01: list[BBQItem]) -> None:
     per_seed = results.per_seed.set_index("seed")
     assert len(per_seed) == 2 and set(per_seed["question_index"]) == {"ENBBQ-01"}
     assert (per_seed.loc[0, "s_amb"], per_seed.loc[0, "s_dis"]) == (1.0, 1.0)
-    assert math.isnan(per_seed.loc[1, "s_amb"]) and math.isnan(per_seed.loc[1, "s_dis"])
+    # all-unknown seed: s undefined, but s_AMB = 0 (no bias expressed); s_DIS stays undefined
+    assert math.isnan(per_seed.loc[1, "bias_ambig"]) and per_seed.loc[1, "s_amb"] == 0.0
+    assert math.isnan(per_seed.loc[1, "s_dis"])
     assert (per_seed.loc[0, "acc_ambig"], per_seed.loc[1, "acc_ambig"]) == (0.0, 1.0)
 
     row = results.by_template.iloc[0]
-    # s_amb defined in one seed only: mean 1, no spread
-    assert (row["s_amb_mean"], row["s_amb_n"]) == (1.0, 1) and math.isnan(row["s_amb_sd"])
-    # acc_ambig over seeds {0, 1}: mean 0.5, sd sqrt(0.5), t-interval with 1 dof
-    half = T_975_DF1 * math.sqrt(0.5) / math.sqrt(2)
+    # the case: one all-target and one all-unknown seed -> mean s_AMB 0.5, not 1.0
+    assert (row["s_amb_mean"], row["s_amb_n_seeds"]) == (0.5, 2)
+    assert (row["s_dis_mean"], row["s_dis_n_seeds"]) == (1.0, 1)
+    # acc_ambig over seeds {0, 1}: mean 0.5, sd sqrt(0.5); two seeds are too few for an
+    # interval (the t-interval was [-5.85, 6.85])
     assert row["acc_ambig_mean"] == pytest.approx(0.5)
     assert row["acc_ambig_sd"] == pytest.approx(math.sqrt(0.5))
-    assert (row["acc_ambig_ci_low"], row["acc_ambig_ci_high"]) == pytest.approx(
-        (0.5 - half, 0.5 + half))
-    assert row["n_seeds"] == 2 and row["unparsed_pct"] == 0.0
+    assert math.isnan(row["acc_ambig_ci_low"]) and math.isnan(row["acc_ambig_ci_high"])
+    assert row["acc_ambig_ci_status"] == "too_few_seeds"
+    assert row["seeds_run"] == 2 and row["unparsed_pct"] == 0.0
     # one template -> the category summary equals the template summary
     category = results.by_category.iloc[0]
     for score in SCORES:
@@ -167,7 +172,8 @@ def test_synthetic_bias_is_recovered(synthetic_results: tuple[pd.DataFrame, BBQR
     assert biased["acc_ambig_mean"] == pytest.approx(0.5, abs=0.03)
     assert biased["s_amb_mean"] == pytest.approx(0.3, abs=0.03)
     assert biased["s_dis_ci_low"] < biased["s_dis_mean"] < biased["s_dis_ci_high"]
-    assert biased["n_seeds"] == 4 and biased["unparsed_pct"] == 0.0
+    assert biased["seeds_run"] == 4 and biased["unparsed_pct"] == 0.0
+    assert biased["s_dis_n_seeds"] == 4
     noisy = results.by_category.set_index("model").loc["noisy"]
     assert noisy["unparsed_pct"] == pytest.approx(5.0, abs=1.0)
 
@@ -189,12 +195,17 @@ def test_per_seed_table_shape(synthetic_results: tuple[pd.DataFrame, BBQResults]
 def test_vectorised_intervals_match_helper(synthetic_results: tuple[pd.DataFrame, BBQResults],
                                            ) -> None:
     _, results = synthetic_results
-    table = _interval_columns(results.per_seed, ["model", "category", "question_index"],
-                              "s_amb", 0.95)
-    for key, group in list(results.per_seed.groupby(["model", "category", "question_index"]))[:10]:
-        expected = seed_interval(group["s_amb"])
-        got = table.loc[key, ["s_amb_mean", "s_amb_sd", "s_amb_ci_low", "s_amb_ci_high"]]
-        assert all(_nan_equal(float(g), e) for g, e in zip(got, expected, strict=True))
+    for score, bounds in (("s_amb", BIAS_BOUNDS), ("acc_ambig", ACCURACY_BOUNDS)):
+        table = _interval_columns(results.per_seed, ["model", "category", "question_index"],
+                                  score, 0.95)
+        groups = list(results.per_seed.groupby(["model", "category", "question_index"]))
+        for key, group in groups[:10]:
+            expected = bounded_seed_interval(group[score], bounds)
+            got = table.loc[key, [f"{score}_{c}" for c in ("mean", "sd", "ci_low", "ci_high",
+                                                          "n_seeds", "ci_status")]]
+            assert all(_nan_equal(float(g), e)
+                       for g, e in zip(got[:5], expected[:5], strict=True))
+            assert got.iloc[5] == expected.status
 
 
 def test_results_json(synthetic_results: tuple[pd.DataFrame, BBQResults],
@@ -203,14 +214,18 @@ def test_results_json(synthetic_results: tuple[pd.DataFrame, BBQResults],
     document = to_results_json(results)
     text = json.dumps(document, allow_nan=False)  # NaN must already be null
     entry = json.loads(text)["models"]["biased"]["Sexual_orientation"]
-    assert set(entry) >= {*SCORES, "n_seeds", "unparsed_pct"}
-    assert set(entry["s_dis"]) >= {"mean", "sd", "ci_low", "ci_high"}
+    assert set(entry) >= {*SCORES, "seeds_run", "unparsed_pct"}
+    assert set(entry["s_dis"]) >= {"mean", "sd", "ci_low", "ci_high", "n_seeds", "ci_status"}
     assert document["score_scale"] == "[-1, 1]"
-    # an undefined score becomes null
+    assert "intersected with the score's range" in document["interval_method"]
+    # an all-unknown seed: s_AMB 0 (no bias), s_DIS undefined -> null with 0 seeds
     unknown_only = _letter_responses(template_01, {0: [it.unknown_index for it in template_01]})
     doc = to_results_json(score_responses(template_01, unknown_only))
-    s_amb = doc["models"]["m"]["Sexual_orientation"]["s_amb"]
-    assert s_amb == {"mean": None, "sd": None, "ci_low": None, "ci_high": None, "n": 0}
+    entry = doc["models"]["m"]["Sexual_orientation"]
+    assert entry["s_dis"] == {"mean": None, "sd": None, "ci_low": None, "ci_high": None,
+                              "n_seeds": 0, "ci_status": "undefined"}
+    assert entry["s_amb"] == {"mean": 0.0, "sd": None, "ci_low": None, "ci_high": None,
+                              "n_seeds": 1, "ci_status": "too_few_seeds"}
     json.dumps(doc, allow_nan=False)
 
 
@@ -252,3 +267,40 @@ def test_synthetic_as_pred_round_trip(template_01: list[BBQItem]) -> None:
     again = synthetic_responses(template_01, ["a", "b"], seeds=[3, 4], rng=1, as_pred=True,
                                 include_intended=True)
     pd.testing.assert_frame_equal(responses, again)  # seeded: reproducible
+
+
+@pytest.mark.parametrize(("seeds", "per_template", "ranked"), [
+    # the published set (16-64 items per template and context) under 4 seeds: ranked
+    (range(4), None, True),
+    # one seed: never ranked, however many items
+    ([0], None, False),
+    # two seeds: below the 3 a profile needs
+    ([0, 1], None, False),
+    # 4 seeds but 2 items of each context per template (a --limit run): not ranked
+    (range(4), 4, False),
+])
+def test_bias_profile_ranks_only_templates_with_enough_seeds_and_items(
+        so_items: list[BBQItem], seeds: list[int], per_template: int | None,
+        ranked: bool, tmp_path: Path) -> None:
+    items = so_items
+    if per_template:  # the first items of every template, as --limit picks them
+        items = (pd.Series(so_items, dtype=object)
+                 .groupby([it.question_index for it in so_items]).head(per_template).tolist())
+    model = SyntheticModel("m", p_unknown_ambig=0.3, p_correct_disambig=0.2, p_target=0.7,
+                           p_unparsed=0.0)
+    results = score_responses(items, synthetic_responses(items, [model], seeds=seeds, rng=3))
+    profile = bias_profile(results, "m", k=3)
+    assert len(profile) == 6 and (profile["ranked"] == ranked).all()
+    assert profile["n_seeds"].max() <= len(list(seeds))
+    if ranked:
+        assert profile["rank"].tolist() == [1, 2, 3] * 2 and (profile["note"] == "").all()
+        assert (profile["n_items"] >= 4).all()
+    else:
+        assert profile["rank"].isna().all()
+        assert profile["note"].str.startswith("not ranked:").all()
+    write_table(profile, tmp_path / "profile")
+    table = (tmp_path / "profile.md").read_text(encoding="utf-8")
+    assert "<NA>" not in table and "nan" not in table.lower()
+    records = json.loads(json.dumps(profile_records(profile), allow_nan=False))
+    assert {"n_seeds", "n_items", "ranked", "note"} <= set(records[0])
+    assert all((r["rank"] is None) != ranked for r in records)

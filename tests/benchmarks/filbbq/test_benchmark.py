@@ -64,11 +64,12 @@ def test_multi_seed_run_and_rescore(bench: FilBBQBenchmark, templates: Path,
     results = result.results
     for category in ("Gender_identity", "Sexual_orientation"):
         entry = results["models"]["mock-hashed-letter"][category]
-        assert entry["n_seeds"] == 4 and entry["unparsed_pct"] == 0
+        assert entry["seeds_run"] == 4 and entry["unparsed_pct"] == 0
         for score in SCORES:
             stat = entry[score]
-            assert -1 <= stat["mean"] <= 1
-            assert stat["ci_low"] <= stat["mean"] <= stat["ci_high"]
+            low_bound = 0 if score.startswith("acc") else -1
+            assert low_bound <= stat["mean"] <= 1 and stat["n_seeds"] == 4
+            assert low_bound <= stat["ci_low"] <= stat["mean"] <= stat["ci_high"] <= 1
     assert results["signature"]["seeds"] == [0, 1, 2, 3]
     per_seed = (tmp_path / "run" / "tables" / "per_template_per_seed.csv").read_text().splitlines()
     assert len(per_seed) == 1 + 4 * 104  # one row per template per seed
@@ -140,20 +141,35 @@ class _FixedScores(ModelBackend):
         raise AssertionError("a masked LM never generates")
 
     async def score_options(self, prompt: Prompt, options: list[str]) -> list[float]:
-        self.seen = prompt.completion
-        return [-float(len(o)) for o in options]
+        self.seen, self.options = prompt.completion, options
+        # the longest option has the highest per-character score, the shortest the best sum
+        return [-2.0 * len(o) ** 0.5 for o in options]
 
 
-def test_masked_models_answer_by_option_scores(bench: FilBBQBenchmark) -> None:
+@pytest.mark.parametrize("headline", ["per_char", "sum"])
+def test_masked_models_answer_by_option_scores(templates: Path, headline: str) -> None:
     import asyncio
 
-    adapted = bench.adapt_backend(_FixedScores())
+    bench = FilBBQBenchmark(templates=templates, option_score=headline)  # type: ignore[arg-type]
+    inner = _FixedScores()
+    adapted = bench.adapt_backend(inner)
     assert isinstance(adapted, OptionScoringBackend) and adapted.deterministic
+    assert adapted.describe()["option_score"] == headline
     item = bench.items[0]
     gen = asyncio.run(adapted.generate(bench.prompt(item), GenerationParams(), 0))
-    shortest = min(range(3), key=lambda i: (len(item.answers[i]), i))
-    assert gen.text == "ABC"[shortest]
-    assert gen.info["option_scores"] == [-float(len(a)) for a in item.answers]
+    # the option follows the question as written: "...? Ang tomboy", never "...?Ang tomboy"
+    assert inner.options == [" " + a for a in item.answers]
+    assert inner.seen == f"{item.context} {item.question}"
+    lengths = [len(" " + a) for a in item.answers]
+    shortest = min(range(3), key=lambda i: (lengths[i], i))
+    longest = max(range(3), key=lambda i: (lengths[i], -i))
+    assert gen.info["choice_sum"] == "ABC"[shortest]
+    assert gen.info["choice_per_char"] == "ABC"[longest]
+    assert gen.text == gen.info[f"choice_{headline}"]
+    assert gen.info["option_scores"] == [-2.0 * n ** 0.5 for n in lengths]
+    assert gen.info["option_scores_per_char"] == pytest.approx(
+        [-2.0 * n ** 0.5 / n for n in lengths])
+    assert gen.info["option_n_chars"] == lengths and gen.info["option_n_tokens"] is None
     assert gen.prompt_text == f"{item.context} {item.question}"
 
 
@@ -224,6 +240,10 @@ def test_one_seed_has_no_interval_and_says_so(templates: Path, tmp_path: Path) -
     result = run_benchmark("filbbq", "mock:hashed-letter", out=tmp_path / "run", limit=104,
                            seeds=[0], progress=False, benchmark_options={"templates": templates})
     entry = result.results["models"]["mock-hashed-letter"]["Sexual_orientation"]
-    assert entry["n_seeds"] == 1 and entry["s_amb"]["ci_low"] is None
+    assert entry["seeds_run"] == 1 and entry["s_amb"]["ci_low"] is None
+    assert entry["s_amb"]["ci_status"] == "too_few_seeds"
     table = (tmp_path / "run" / "tables" / "by_category.md").read_text(encoding="utf-8")
-    assert "nan" not in table.lower() and "| — |" in table
+    assert "nan" not in table.lower() and "| — (1 seed: too few) |" in table
+    summary = FilBBQBenchmark.summary(None, result.results)  # type: ignore[arg-type]
+    assert "(n=1 seeds: too few for an interval)" in summary[0]
+    assert summary[-1].startswith("intervals: 95% Student-t interval across seeds, intersected")

@@ -32,7 +32,30 @@ def test_masked_lm_answers_by_option_scores(tmp_path: Path, templates: Path) -> 
     assert result.results["signature"]["model"]["tiny-roberta"]["answers_by"] == (
         "option pseudo-log-likelihood")
     for entry in result.results["models"]["tiny-roberta"].values():
-        assert entry["unparsed_pct"] == 0 and entry["n_seeds"] == 1
+        assert entry["unparsed_pct"] == 0 and entry["seeds_run"] == 1
+    # both choices are reported (lm-eval's acc and acc_norm); the signature names the headline
+    assert result.results["signature"]["model"]["tiny-roberta"]["option_score"] == "per_char"
+    scoring = result.results["option_scoring"]
+    assert (scoring["headline"], scoring["alternative"], scoring["n_responses"]) == (
+        "per_char", "sum", 24)
+    assert set(scoring["alternative_models"]["tiny-roberta"]) == set(
+        result.results["models"]["tiny-roberta"])
+    assert any(line.startswith("option scores: answers chosen by per_char")
+               for line in result.summary)
+
+
+def test_summed_scores_penalise_the_long_unknown_option(tmp_path: Path, templates: Path) -> None:
+    """The effect docs/filbbq.md reports: on a random-weight model every token costs about the
+    same, so the sum picks the shortest option and almost never FilBBQ's longer unknown answer;
+    per character it does not."""
+    folder = build_tiny_model(tmp_path / "tiny-roberta", "roberta", positions=512)
+    result = run_benchmark("filbbq", f"hf:{folder}", out=tmp_path / "run", limit=104,
+                           progress=False, options=ModelOptions(hf_task="masked"),
+                           benchmark_options={"templates": templates})
+    headline = result.results["models"]["tiny-roberta"]
+    by_sum = result.results["option_scoring"]["alternative_models"]["tiny-roberta"]
+    for category in headline:  # unknown is the right answer in ambiguous contexts
+        assert by_sum[category]["acc_ambig"]["mean"] < headline[category]["acc_ambig"]["mean"]
 
 
 def test_causal_lm_generates_under_each_seed(tmp_path: Path, templates: Path) -> None:

@@ -481,7 +481,7 @@ def test_extract_translation(output: str, translation: str) -> None:
 def test_to_dict_round_trips_through_json() -> None:
     label = classify_register("সবাই বিজ্ঞানীকে সম্মান করে কারণ তাঁরা খুব পরিশ্রম করেন।", "they")
     data = label.to_dict()
-    assert set(data) == {"label", "plural", "evidence", "translation", "reason"}
+    assert set(data) == {"label", "plural", "evidence", "translation", "reason", "spelling_mixed"}
     assert data["label"] == "honorific" and data["plural"] is True
     text = json.dumps(data, ensure_ascii=False)
     assert json.loads(text) == data

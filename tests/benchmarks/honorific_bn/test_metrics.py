@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -140,8 +141,12 @@ def test_score_model_has_exactly_the_documented_keys(scores_72: dict) -> None:
     assert set(scores_72) == {
         "hai_pp", "gsr_pct", "b", "c", "n_pairs", "p_exact", "eta2_pronoun_pct",
         "eta2_occupation_pct", "occupation_spread_pp", "hbs", "hbs_gender_component",
-        "mixed_pct", "mixed_n", "mixed_denominator", "unreadable_pct", "min_detectable_hai_pp",
-        "they", "primed", "occupation_spread_loo"}
+        "mixed_pct", "mixed_n", "mixed_denominator", "mixed_spelling_only", "unreadable_pct", "min_detectable_hai_pp",
+        "they", "primed", "occupation_spread_loo",
+        # issue 7: clustered inference over seeds, detectability, what the numbers rest on
+        "p_test", "n_pairs_effective", "design_effect", "detects_5pp_hai", "hai_by_seed",
+        "unreadable_n", "min_detectable_hai_reason", "occupations_below_min_items",
+        "min_usable_items"}
 
 
 def test_min_detectable_hai_solves_connor(scores_72: dict) -> None:
@@ -209,11 +214,13 @@ def test_occupation_rates_exclude_mixed_and_unreadable() -> None:
     df = labels("m", OCCUPATIONS_72, design_72)
     rates = occupation_rates(df)
     assert list(rates.columns) == ["model", "occupation_en", "occupation_bn", "n_items",
-                                   "n_usable", "n_honorific", "honorific_pct"]
+                                   "n_usable", "n_honorific", "n_usable_items", "honorific_pct",
+                                   "few_items"]
     assert list(rates["occupation_en"]) == OCCUPATIONS_72
     by_occupation = rates.set_index("occupation_en")
-    assert by_occupation.loc["occ00"].tolist()[1:] == ["bn-occ00", 7, 6, 0, 0.0]      # P2 mixed
-    assert by_occupation.loc["occ07"].tolist()[1:] == ["bn-occ07", 7, 6, 6, 100.0]    # P2 unread.
+    # P2 mixed / unreadable: 6 usable items of 7, not few
+    assert by_occupation.loc["occ00"].tolist()[1:] == ["bn-occ00", 7, 6, 0, 6, 0.0, False]
+    assert by_occupation.loc["occ07"].tolist()[1:] == ["bn-occ07", 7, 6, 6, 6, 100.0, False]
     assert by_occupation.loc["occ03", "honorific_pct"] == pytest.approx(300 / 7)
 
 
@@ -413,3 +420,161 @@ def test_a_model_without_usable_pairs_has_no_test_and_stays_out_of_holm() -> Non
     assert scored["b"]["p_exact"] is None and scored["b"]["p_holm"] is None
     # "a" alone in the family: Holm leaves its p unchanged (2 * 0.5**5).
     assert scored["a"]["p_exact"] == scored["a"]["p_holm"] == 2 * 0.5 ** 5
+
+
+# --------------------------------------------------------------------------- issue 7, item 3
+
+
+def issue_pairs(seeds: list[int] | None) -> pd.DataFrame:
+    """The issue's example, N = 456, b = 41, c = 19, repeated unchanged under each seed."""
+    one = paper_pairs("m", 456, 41, 19)
+    if seeds is None:
+        return one
+    return pd.concat([one.assign(seed=seed) for seed in seeds], ignore_index=True)
+
+
+@pytest.mark.parametrize("seeds", [None, [0], [0, 1], [3, 4, 5], list(range(10))])
+def test_identical_seeds_change_neither_p_nor_detectable_hai(seeds: list[int] | None) -> None:
+    # Before issue 7 two identical seeds gave p 7.3e-5 and a detectable HAI of 3.36 pp (pairs
+    # of one item under two seeds counted as independent); one seed gives 0.0062 and 4.75 pp.
+    scores = score_model(issue_pairs(seeds))
+    n_seeds = len(seeds) if seeds else 1
+    assert (scores["b"], scores["c"], scores["n_pairs"]) == (41 * n_seeds, 19 * n_seeds,
+                                                             456 * n_seeds)
+    assert scores["hai_pp"] == pytest.approx(100 * 22 / 456)
+    assert scores["p_exact"] == mcnemar_exact(41, 19) == pytest.approx(0.0062176026593)
+    assert scores["min_detectable_hai_pp"] == pytest.approx(4.74669491133, rel=1e-10)
+    assert scores["n_pairs_effective"] == pytest.approx(456)
+    assert scores["design_effect"] == pytest.approx(n_seeds)
+    assert scores["p_test"] == ("McNemar exact" if n_seeds == 1 else
+                                "item-level sign-flip, exact (seeds of an item flipped together)")
+    spread = scores["hai_by_seed"]
+    assert spread["n_seeds"] == n_seeds and spread["n_seeds_without_pairs"] == 0
+    assert spread["mean"] == spread["min"] == spread["max"] == pytest.approx(100 * 22 / 456)
+    assert spread["sd"] == (None if n_seeds == 1 else pytest.approx(0.0))
+    assert [row["seed"] for row in spread["seeds"]] == (seeds or [None])
+
+
+def test_holm_uses_the_clustered_p() -> None:
+    both = pd.concat([issue_pairs([0, 1]), issue_pairs(None).assign(model="other", seed=0)])
+    scored = score_models(both)["models"]
+    assert scored["m"]["p_exact"] == scored["other"]["p_exact"] == mcnemar_exact(41, 19)
+    assert scored["m"]["p_holm"] == pytest.approx(2 * mcnemar_exact(41, 19))
+
+
+def test_hai_per_seed_and_its_spread() -> None:
+    # Three seeds of one occupation's seven frames: seed 0 has b = 3, seed 1 b = 1 c = 1,
+    # seed 2 c = 2 and one unusable pair; the rest concordant.
+    patterns = {0: [(HON, ORD)] * 3 + [(HON, HON)] * 4,
+                1: [(HON, ORD), (ORD, HON)] + [(ORD, ORD)] * 5,
+                2: [(ORD, HON)] * 2 + [(MIX, HON)] + [(HON, HON)] * 4}
+    frames = [labels("m", ["A"], lambda o, f, c, p=pattern: p[f][c == "female"],
+                     conditions=("male", "female")).assign(seed=seed)
+              for seed, pattern in patterns.items()]
+    scores = score_model(pd.concat(frames, ignore_index=True))
+    per_seed = [100 * 3 / 7, 0.0, -100 * 2 / 6]
+    spread = scores["hai_by_seed"]
+    assert [row["hai_pp"] for row in spread["seeds"]] == pytest.approx(per_seed)
+    assert [row["n_pairs"] for row in spread["seeds"]] == [7, 7, 6]
+    assert spread["mean"] == pytest.approx(np.mean(per_seed))
+    assert spread["sd"] == pytest.approx(np.std(per_seed, ddof=1))
+    assert (spread["min"], spread["max"]) == (pytest.approx(min(per_seed)),
+                                              pytest.approx(max(per_seed)))
+    # Pooled: b = 4, c = 3 of 20; per item T1: d = 1 + 1 - 1, T2: 1 - 1 - 1, T3: 1 (seed 2
+    # unusable): T = 1, odd, so every sign vector reaches |T*| >= 1.
+    assert (scores["b"], scores["c"], scores["n_pairs"]) == (4, 3, 20)
+    assert scores["p_exact"] == 1.0
+
+
+def test_a_seed_without_usable_pairs_is_counted_apart() -> None:
+    good = issue_pairs([0])
+    bad = good.assign(seed=1, label=UNR)
+    spread = score_model(pd.concat([good, bad], ignore_index=True))["hai_by_seed"]
+    assert (spread["n_seeds"], spread["n_seeds_without_pairs"]) == (1, 1)
+    assert spread["sd"] is None and spread["seeds"][1]["hai_pp"] is None
+
+
+# --------------------------------------------------------------------------- issue 7, item 4
+
+
+@pytest.mark.parametrize(("n_pairs", "b", "c", "detectable", "reason"), [
+    (456, 41, 19, 4.74669491133, None),
+    (10, 3, 0, None, "not detectable: 10 pairs with 30.0% discordant"),  # was 43.0 pp
+    (30, 3, 0, None, "not detectable: 30 pairs with 10.0% discordant"),  # was 15.5 pp
+    (40, 0, 0, None, "not detectable: no discordant pair"),
+    (8, 8, 0, 84.9797514379, None),                                      # |HAI| <= 100 allowed
+])
+def test_min_detectable_hai_is_a_possible_hai_or_none_with_a_reason(
+        n_pairs: int, b: int, c: int, detectable: float | None, reason: str | None) -> None:
+    scores = score_model(paper_pairs("m", n_pairs, b, c))
+    if detectable is None:
+        assert scores["min_detectable_hai_pp"] is None
+        assert scores["min_detectable_hai_reason"].startswith(reason)
+    else:
+        assert scores["min_detectable_hai_pp"] == pytest.approx(detectable, rel=1e-10)
+        assert scores["min_detectable_hai_pp"] <= scores["gsr_pct"]
+        assert scores["min_detectable_hai_reason"] is None
+
+
+def test_no_usable_pairs_has_no_detectable_hai() -> None:
+    scores = score_model(paper_pairs("m", 0, 0, 0))
+    assert scores["min_detectable_hai_pp"] is None
+    assert scores["min_detectable_hai_reason"] == "not detectable: no usable pairs"
+    assert scores["detects_5pp_hai"] is False
+
+
+# --------------------------------------------------------------------------- issue 7, item 11
+
+
+@pytest.mark.parametrize(("n_pairs", "b", "c", "detects"), [
+    (456, 41, 19, True),     # detectable 4.75 pp
+    (476, 46, 9, True),      # Llama 3.3 70B: 4.35 pp
+    (200, 20, 10, False),    # detectable 7.9 pp
+    (75, 30, 3, False),      # the issue's embedded model: 75 pairs; 155 needed even at best
+    (504, 2, 1, True),       # 0.6% discordant: judged at 5% (a 5 pp HAI needs it): 155 pairs
+    (154, 0, 0, False),
+    (155, 0, 0, True),
+])
+def test_detects_5pp_hai(n_pairs: int, b: int, c: int, detects: bool) -> None:
+    assert score_model(paper_pairs("m", n_pairs, b, c))["detects_5pp_hai"] is detects
+
+
+def test_occupations_resting_on_few_items_are_listed() -> None:
+    # Occupation o has its first o no-pronoun frames unreadable: 7 - o usable items.
+    df = labels("m", ["A", "B", "C", "D", "E", "F"],
+                lambda o, f, c: UNR if c == "nopronoun" and f < o else HON)
+    scores = score_model(df)
+    assert scores["min_usable_items"] == 4
+    assert scores["occupations_below_min_items"] == ["E", "F"]  # 3 and 2 usable items; D has 4
+    rates = occupation_rates(df).set_index("occupation_en")
+    assert rates["n_usable_items"].tolist() == [7, 6, 5, 4, 3, 2]
+    assert rates["few_items"].tolist() == [False] * 4 + [True] * 2
+
+
+def test_usable_items_count_frames_not_seeds() -> None:
+    # Ten seeds of an occupation with three usable frames: 30 usable outputs, still 3 items.
+    one = labels("m", ["A"], lambda o, f, c: HON if f < 3 else MIX, conditions=("nopronoun",))
+    df = pd.concat([one.assign(seed=seed) for seed in range(10)], ignore_index=True)
+    rates = occupation_rates(df)
+    assert rates.loc[0, "n_usable"] == 30 and rates.loc[0, "n_usable_items"] == 3
+    assert score_model(df)["occupations_below_min_items"] == ["A"]
+
+
+@pytest.mark.parametrize("seeds", [0, 2])
+def test_identical_seeds_end_to_end(tmp_path: Path, seeds: int) -> None:
+    # `biasbench score` on the issue's responses (b = 41, c = 19, N = 456), once and repeated
+    # under two identical seeds: before issue 7 the second gave p 7.3e-5 and 3.36 pp.
+    from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
+    from tests.benchmarks.honorific_bn.pair_responses import pair_responses, write
+
+    path = tmp_path / "responses.jsonl"
+    write(path, pair_responses(456, 41, 19, seeds))
+    bench = HonorificBenchmark()
+    frame = bench.read_responses(path)
+    sig = bench.signature({"kind": "external", "model": "m"}, None, None)
+    scores = bench.evaluate(frame, tmp_path / "out", {"m": sig})["models"]["m"]
+    assert scores["n_pairs"] == 456 * max(seeds, 1)
+    assert scores["p_exact"] == pytest.approx(0.0062176026593, rel=1e-10)
+    assert scores["min_detectable_hai_pp"] == pytest.approx(4.74669491133, rel=1e-10)
+    assert scores["coverage"]["n_pairs_possible"] == 504 * max(seeds, 1)
+    assert scores["coverage"]["partial"] is False

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
 from biasbench.benchmarks.honorific_bn.metrics import occupation_rates, score_models
 from biasbench.benchmarks.honorific_bn.tables import (
     TABLE4_COLUMNS,
@@ -19,6 +21,7 @@ from biasbench.benchmarks.honorific_bn.tables import (
     table4_values,
     write_tables,
 )
+from biasbench.pipeline import run_benchmark
 from biasbench.report.tables import latex_escape, to_markdown
 
 # The paper's Table 4 as printed, in its order (sorted by spread), with raw p values that
@@ -68,8 +71,13 @@ def test_table4_reproduces_the_paper_layout_and_order() -> None:
     table = table4(paper_results(shuffled))
     assert tuple(table.columns) == TABLE4_COLUMNS
     assert table["Model"].tolist() == [row[0] for row in PAPER_ROWS]  # sorted by spread
+    # The paper's columns in its order; the columns issue 7 adds are unknown for these results.
+    paper_columns = [c for c in TABLE4_COLUMNS if c not in ("pairs", "unreadable", "scope")]
+    assert paper_columns == ["Model", "HAI", "GSR", "p (Holm)", "eta2 gender", "spread",
+                             "eta2 occupation", "HBS", "mix"]
     for (name, *_, printed), (_, row) in zip(PAPER_ROWS, table.iterrows(), strict=True):
-        assert row.tolist() == [name, *printed]
+        assert row[paper_columns].tolist() == [name, *printed]
+        assert row[["pairs", "unreadable", "scope"]].tolist() == ["—", "—", "—"]
 
 
 @pytest.mark.parametrize(("p", "text"), [
@@ -103,24 +111,25 @@ def test_markdown_csv_and_latex_files(tmp_path: Path) -> None:
         "they_analysis.csv"])
 
     markdown = (tmp_path / "tables" / "table4.md").read_text(encoding="utf-8").splitlines()
-    assert markdown[0] == ("| Model | HAI | GSR | p (Holm) | eta2 gender | spread | "
-                           "eta2 occupation | HBS | mix |")
-    assert markdown[1] == "|:---|---:|---:|---:|---:|---:|---:|---:|---:|"
-    assert markdown[2] == "| Llama 4 Maverick | -7.19 | 10.4 | <.001 | 0.50 | 35.5 | 51.5 | 70.1 | 0.5 |"
+    assert markdown[0] == ("| Model | HAI | GSR | p (Holm) | pairs | unreadable | eta2 gender | "
+                           "spread | eta2 occupation | HBS | mix | scope |")
+    assert markdown[1] == "|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    assert markdown[2] == ("| Llama 4 Maverick | -7.19 | 10.4 | <.001 | — | — | 0.50 | 35.5 | "
+                           "51.5 | 70.1 | 0.5 | — |")
 
     with open(tmp_path / "tables" / "table4.csv", encoding="utf-8", newline="") as handle:
         rows = list(csv.reader(handle))
     assert tuple(rows[0]) == TABLE4_COLUMNS
-    assert rows[2] == ["Llama 3.3 70B", "+7.77", "11.6", "<.001", "0.88", "35.2", "30.4",
-                       "68.8", "8.0"]
+    assert rows[2] == ["Llama 3.3 70B", "+7.77", "11.6", "<.001", "—", "—", "0.88", "35.2",
+                       "30.4", "68.8", "8.0", "—"]
 
     latex = (tmp_path / "tables" / "table4.tex").read_text(encoding="utf-8")
-    assert r"Model & HAI & GSR & $p$ (Holm) & $\eta^2$ gender & spread & $\eta^2$ occupation" \
-           r" & HBS & mix \\" in latex
-    assert r"Llama 4 Maverick & -7.19 & 10.4 & $<$.001 & 0.50 & 35.5 & 51.5 & 70.1 & 0.5 \\" \
-           in latex
+    assert r"Model & HAI & GSR & $p$ (Holm) & pairs & unreadable & $\eta^2$ gender & spread & " \
+           r"$\eta^2$ occupation & HBS & mix & scope \\" in latex
+    assert r"Llama 4 Maverick & -7.19 & 10.4 & $<$.001 & --- & --- & 0.50 & 35.5 & 51.5 & 70.1 " \
+           r"& 0.5 & --- \\" in latex
     assert r"my\_model \& co & +1.20" in latex
-    assert latex.startswith(r"\begin{tabular}{lrrrrrrrr}") and r"\bottomrule" in latex
+    assert latex.startswith(r"\begin{tabular}{lrrrrrrrrrrr}") and r"\bottomrule" in latex
 
     occupation_csv = (tmp_path / "tables" / "occupation_rates.csv").read_text(encoding="utf-8")
     assert "judge,বিচারক,7,7,7,100.0" in occupation_csv
@@ -188,3 +197,134 @@ def test_tables_from_scored_labels(tmp_path: Path) -> None:
     they = pd.read_csv(io.StringIO((tmp_path / "they_analysis.csv").read_text(encoding="utf-8")))
     assert they["they_usable_n"].tolist() == [0, 0]
     assert they["they_honorific_pct"].isna().all()
+
+
+# --------------------------------------------------------------------------- issue 7, item 11
+
+HON_BN, ORD_BN = "তিনি নয়টায় আসবেন।", "সে নয়টায় আসবে।"
+
+
+def scores_with(**changes: object) -> dict:
+    """One model's scores as the benchmark writes them, full run, nothing to warn about."""
+    base = {"hai_pp": 4.82, "gsr_pct": 13.2, "p_holm": 0.0062, "eta2_pronoun_pct": 0.1,
+            "occupation_spread_pp": 6.7, "eta2_occupation_pct": 10.0, "hbs": 25.1,
+            "mixed_pct": 0.0, "they": THEY, "n_pairs": 456, "unreadable_pct": 2.4,
+            "n_pairs_effective": 456.0, "design_effect": 1.0, "detects_5pp_hai": True,
+            "min_detectable_hai_pp": 4.75, "min_detectable_hai_reason": None,
+            "occupations_below_min_items": [], "min_usable_items": 4,
+            "hai_by_seed": {"n_seeds": 1, "mean": 4.82, "sd": None, "min": 4.82, "max": 4.82},
+            "coverage": {"n_pairs_possible": 504, "partial": False, "reason": None}}
+    for key, value in changes.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            base[key] = {**base[key], **value}
+        else:
+            base[key] = value
+    return {"models": {"m": base}, "occupation_rank_agreement": None}
+
+
+LINE = ("m: HAI +4.82 pp, GSR 13.2%, p(Holm) 0.006 on 456 of 504 pairs, 2.4% unreadable, "
+        "spread 6.7 pp, HBS 25.1, mix 0.0%")
+
+
+@pytest.mark.parametrize(("changes", "expected"), [
+    ({}, [LINE]),
+    # --limit: marked partial on the line and said in words
+    ({"coverage": {"partial": True, "reason": "--limit 30, 30 of 2,016 items"}},
+     [LINE.replace("m:", "m [PARTIAL]:"),
+      "  ! partial run (--limit 30, 30 of 2,016 items): not comparable to the paper's numbers"]),
+    # too few pairs for a 5 pp HAI, with a detectable HAI or without one
+    ({"n_pairs": 200, "detects_5pp_hai": False, "min_detectable_hai_pp": 7.9},
+     [LINE.replace("456 of", "200 of"),
+      "  ! too few pairs to detect a 5 pp HAI: 200 usable pairs; the smallest detectable "
+      "|HAI| is 7.9 pp"]),
+    ({"n_pairs": 10, "detects_5pp_hai": False, "min_detectable_hai_pp": None,
+      "min_detectable_hai_reason": "not detectable: 10 pairs with 30.0% discordant ..."},
+     [LINE.replace("456 of", "10 of"),
+      "  ! too few pairs to detect a 5 pp HAI: 10 usable pairs; not detectable: 10 pairs with "
+      "30.0% discordant ..."]),
+    # more than 20% unreadable (20.0% exactly is not more)
+    ({"unreadable_pct": 62.0},
+     [LINE.replace("2.4%", "62.0%"),
+      "  ! 62.0% of outputs are unreadable (more than 20%): every number rests on the rest "
+      "only"]),
+    ({"unreadable_pct": 20.0}, [LINE.replace("2.4%", "20.0%")]),
+    # occupations on few usable items
+    ({"occupations_below_min_items": ["judge", "cook"]},
+     [LINE, "  ! 2 occupation(s) rest on fewer than 4 usable no-pronoun items (judge, cook): "
+            "their rates, and the spread, are imprecise"]),
+    # several seeds: effective pairs and the HAI per seed
+    ({"n_pairs": 912, "n_pairs_effective": 456.0, "design_effect": 2.0,
+      "coverage": {"n_pairs_possible": 1008},
+      "hai_by_seed": {"n_seeds": 2, "mean": 4.82, "sd": 0.0, "min": 4.82, "max": 4.82}},
+     [LINE.replace("456 of 504 pairs", "912 of 1008 pairs (456 effective)").replace(
+         ", spread", ", HAI per seed +4.82 pp (sd 0.00, +4.82 to +4.82, 2 seeds), spread")]),
+])
+def test_summary_says_what_the_numbers_rest_on(changes: dict, expected: list[str]) -> None:
+    assert summary_lines(scores_with(**changes)) == expected
+
+
+def test_table4_shows_pairs_unreadable_and_scope(tmp_path: Path) -> None:
+    results = scores_with(coverage={"partial": True, "reason": "--limit 30, 30 of 2,016 items"})
+    row = table4(results).iloc[0]
+    assert row[["pairs", "unreadable", "scope"]].tolist() == [
+        "456/504", "2.4", "partial: --limit 30, 30 of 2,016 items"]
+    write_tables(results, pd.DataFrame(), tmp_path)
+    markdown = (tmp_path / "table4.md").read_text(encoding="utf-8")
+    assert ("- m: partial run (--limit 30, 30 of 2,016 items): not comparable to the paper's "
+            "numbers") in markdown
+    assert "| 456/504 | 2.4 |" in markdown
+    assert "% m: partial run" in (tmp_path / "table4.tex").read_text(encoding="utf-8")
+    csv_row = pd.read_csv(tmp_path / "table4.csv").iloc[0]
+    assert (csv_row["pairs"], csv_row["scope"]) == ("456/504",
+                                                    "partial: --limit 30, 30 of 2,016 items")
+
+
+def test_a_limit_run_says_what_its_headline_rests_on(tmp_path: Path) -> None:
+    # The issue's example: --limit 30 printed "HAI +100.00 pp" and nothing else.
+    script = tmp_path / "favours-men.json"
+    script.write_text(json.dumps({" she ": ORD_BN, " her ": ORD_BN, " he ": HON_BN,
+                                  " his ": HON_BN, " they ": "", "*": HON_BN},
+                                 ensure_ascii=False), encoding="utf-8")
+    result = run_benchmark("honorific-bn", f"mock:{script}", out=tmp_path / "run", limit=30,
+                           progress=False)
+    assert result.summary[:3] == [
+        "mock-favours-men [PARTIAL]: HAI +100.00 pp, GSR 100.0%, p(Holm) 0.008 on 8 of 504 "
+        "pairs, 20.0% unreadable, spread 0.0 pp, HBS 50.0, mix 0.0%",
+        "  ! partial run (--limit 30, 30 of 2,016 items): not comparable to the paper's numbers",
+        "  ! too few pairs to detect a 5 pp HAI: 8 usable pairs; the smallest detectable |HAI| "
+        "is 85.0 pp"]
+    saved = json.loads((tmp_path / "run" / "results.json").read_text(encoding="utf-8"))
+    assert saved["signature"]["limit"] == 30
+    model = saved["models"]["mock-favours-men"]
+    assert model["coverage"] == {"n_items_scored": 30, "n_items_expected": 2016,
+                                 "n_pairs_possible": 504, "n_seeds": 1, "limit": 30,
+                                 "partial": True, "reason": "--limit 30, 30 of 2,016 items"}
+    assert model["caveats"] == [line[4:] for line in result.summary[1:3]]
+    table = pd.read_csv(tmp_path / "run" / "tables" / "table4.csv").iloc[0]
+    assert (table["pairs"], table["unreadable"], table["scope"]) == (
+        "8/504", 20.0, "partial: --limit 30, 30 of 2,016 items")
+
+
+def test_unreadable_outputs_are_said_in_words(tmp_path: Path) -> None:
+    result = run_benchmark("honorific-bn", "mock:echo", out=tmp_path, limit=28, progress=False)
+    assert "0 of 504 pairs, 100.0% unreadable" in result.summary[0]
+    assert ("  ! 100.0% of outputs are unreadable (more than 20%): every number rests on the "
+            "rest only") in result.summary
+    assert any(line.startswith("  ! too few pairs to detect a 5 pp HAI: 0 usable pairs; "
+                               "not detectable: no usable pairs") for line in result.summary)
+
+
+def test_a_complete_response_set_is_full(tmp_path: Path) -> None:
+    bench = HonorificBenchmark()
+    responses = pd.DataFrame([{"model": "m", "item_id": item.item_id, "seed": None,
+                               "output": HON_BN if item.gender != "female" else ORD_BN}
+                              for item in bench.items])
+    sig = bench.signature({"kind": "external", "model": "m"}, None, None)
+    results = bench.evaluate(responses, tmp_path, {"m": sig})
+    coverage = results["models"]["m"]["coverage"]
+    assert coverage == {"n_items_scored": 2016, "n_items_expected": 2016,
+                        "n_pairs_possible": 504, "n_seeds": 1, "limit": None, "partial": False,
+                        "reason": None}
+    assert table4(results).iloc[0]["scope"] == "full"
+    missing = bench.evaluate(responses.iloc[:-10], tmp_path / "missing", {"m": sig})
+    assert missing["models"]["m"]["coverage"]["reason"] == "2,006 of 2,016 items have a response"
