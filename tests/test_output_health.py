@@ -53,24 +53,29 @@ def test_a_run_reports_output_health_everywhere(tmp_path: Path) -> None:
 
     # Three kinds of bad answer by prompt, the rest fine.
     config = MockConfig(rules=[ReplyRule(contains="judge", reply=" "),
-                               ReplyRule(contains="magistrate", reply="<think>hmm, the"),
+                               ReplyRule(contains="magistrate", reply="<think>hmm, the",
+                                         finish_reason="length"),
                                ReplyRule(contains="", reply="তিনি নয়টায় আসবেন।")])
     with MockServerThread(config) as server:
         result = run_benchmark("honorific-bn", out=tmp_path, limit=56, progress=False,
                                backend=OpenAIBackend("served", server.base_url))
-    expected = {"n": 56, "empty": 28, "empty_pct": 50.0, "truncated": 0, "truncated_pct": 0.0,
+    expected = {"n": 56, "empty": 28, "empty_pct": 50.0, "truncated": 28, "truncated_pct": 50.0,
                 "unclosed_reasoning": 28, "unclosed_reasoning_pct": 50.0}
     assert result.results["output_health"] == {"served": expected}
     saved = json.loads((tmp_path / "results.json").read_text())
     assert saved["output_health"]["served"] == expected
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["counts"]["output_health"]["served"] == expected
-    assert ("served: of 56 outputs, 28 (50.0%) empty, 28 (50.0%) inside an unclosed <think> "
-            "block (judged as they are; see output_health in results.json)") in result.summary
+    assert ("served: of 56 outputs, 28 (50.0%) empty, 28 (50.0%) cut at max_tokens, 28 (50.0%) "
+            "inside an unclosed <think> block (judged as they are; see output_health in "
+            "results.json)") in result.summary
+    labels = [json.loads(line) for line in (tmp_path / "labels.jsonl").open(encoding="utf-8")]
+    assert {r["occupation_en"] for r in labels if r["truncated"]} == {"magistrate"}
+    assert sum(r["truncated"] for r in labels) == 28
     from biasbench.report.html import build_report
 
     page = build_report([tmp_path], tmp_path / "report").read_text(encoding="utf-8")
-    assert "50.0% empty, 50.0% unclosed &lt;think&gt;" in page
+    assert "50.0% empty, 50.0% truncated, 50.0% unclosed &lt;think&gt;" in page
 
 
 def test_truncated_outputs_are_flagged_on_their_labels(tmp_path: Path) -> None:
