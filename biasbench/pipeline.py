@@ -311,6 +311,11 @@ def score_into(out: Path, benchmark: str, produce: Callable[[Path], T]) -> T:
     """
     out = Path(out)
     created = not out.exists()
+    if (not created and out.is_dir() and not (out / MANIFEST_NAME).is_file()
+            and any(p.name != LOCK_NAME for p in out.iterdir())):
+        # Checked before the lock too, so a refused folder is left without a lock file in it.
+        raise RunFolderError(f"{out}: not empty and not a biasbench score folder; score into "
+                             "a new or empty folder")
     out.mkdir(parents=True, exist_ok=True)
     try:
         with run_lock(out):

@@ -245,3 +245,29 @@ def test_a_kill_at_any_step_of_publishing_never_yields_mixed_files(
             load_run(run_dir)
         step += 1
     assert step >= 4  # labels, results, tables (two renames): every one was interrupted
+
+
+def test_score_folders_are_published_whole_and_never_clobber_other_files(tmp_path: Path) -> None:
+    responses = tmp_path / "r.jsonl"
+    responses.write_text(json.dumps({"item_id": "judge|T1|male", "model": "m",
+                                     "output": "তিনি আসবেন।"}, ensure_ascii=False) + "\n",
+                         encoding="utf-8")
+    out = tmp_path / "scored"
+    for _ in range(2):  # scoring again into its own folder is fine
+        proc = biasbench("score", "honorific-bn", "--responses", str(responses), "--out", str(out))
+        assert proc.returncode == 0, proc.stderr
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert (manifest["kind"], manifest["status"]) == ("score", "scored")
+    assert manifest["derived"]["files"]["labels.jsonl"]["lines"] == 1
+    load_run(out)  # verified
+    (out / "labels.jsonl").write_text("", encoding="utf-8")
+    with pytest.raises(RunFolderError, match="does not match the manifest"):
+        load_run(out)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me", encoding="utf-8")
+    proc = biasbench("score", "honorific-bn", "--responses", str(responses), "--out", str(mine))
+    assert proc.returncode == 2
+    assert proc.stderr == (f"error: {mine}: not empty and not a biasbench score folder; score "
+                           "into a new or empty folder\n")
+    assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"]
