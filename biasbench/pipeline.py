@@ -12,31 +12,49 @@ Run folder layout::
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
+import os
 import re
+import shutil
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 import pandas as pd
 
 import biasbench
 from biasbench.benchmarks import get_benchmark
-from biasbench.errors import BiasbenchError
+from biasbench.errors import BiasbenchError, ModelSpecError
 from biasbench.jsonutil import write_json
 from biasbench.models.base import ModelBackend
 from biasbench.models.registry import DEFAULT_MODEL, ModelOptions, load_model
+from biasbench.output_health import health_line, is_truncated, output_health
+from biasbench.runfolder import (
+    LOCK_NAME,
+    RunFolderError,
+    clean_leftovers,
+    identity,
+    identity_conflict,
+    publish,
+    run_lock,
+    staging_dir,
+)
 from biasbench.runner.retry import RetryPolicy
 from biasbench.runner.runner import Request, RunStats, request_keys, run_requests_sync
 from biasbench.runner.store import ResponseStore
+from biasbench.signals import received_signal_name
 from biasbench.textutil import slug
 
 log = logging.getLogger(__name__)
 
 STORE_NAME = "responses.sqlite"
 MANIFEST_NAME = "manifest.json"
+T = TypeVar("T")
 
 
 def model_label(backend: ModelBackend) -> str:
@@ -44,9 +62,62 @@ def model_label(backend: ModelBackend) -> str:
     return re.split(r"[@#]", backend.model_id, maxsplit=1)[0]
 
 
-def default_run_dir(benchmark: str, backend: ModelBackend, root: Path = Path("runs")) -> Path:
-    """A deterministic folder per (benchmark, model), so rerunning the same command resumes."""
-    return root / f"{benchmark}--{slug(model_label(backend))}"
+# A weights digest appended by a backend: "<size>-<hex>" (llama.cpp) or hex (transformers).
+_DIGEST = re.compile(r"^(\d+-)?[0-9a-f]{8,64}$")
+
+
+def folder_name(backend: ModelBackend) -> str:
+    """The default folder name of a model: its display slug, made unique when the slug loses
+    part of the name.
+
+    The slug drops a weights digest after @ or # (backends append one) and replaces characters
+    a file name cannot hold. When it dropped anything else (``openai:m@2024-08-06``) or
+    changed a character (``org/model``), 8 hex digits of the full model id are appended, so
+    that two model names that differ never share a folder.
+    """
+    label = model_label(backend)
+    name = slug(label).strip("._") or "model"  # never a hidden name or a path part
+    rest = backend.model_id[len(label) + 1:]
+    if name != label or (rest and not _DIGEST.match(rest)):
+        digest = hashlib.sha256(backend.model_id.encode("utf-8")).hexdigest()[:8]
+        name = f"{name}-{digest}"
+    return name
+
+
+def default_run_dir(benchmark: str, backend: ModelBackend, root: Path = Path("runs"), *,
+                    limit: int | None = None, seeds: Sequence[int] | None = None) -> Path:
+    """A deterministic folder per (benchmark, model[, limit, seeds]): rerunning the same
+    command resumes, and a ``--limit`` or ``--seeds`` run never lands in the full run's folder."""
+    name = f"{benchmark}--{folder_name(backend)}"
+    if limit:
+        name += f"--limit{limit}"
+    if seeds:
+        name += f"--seeds{len(seeds)}"
+    return root / name
+
+
+def check_base_url(url: str, api_key_env: str = "OPENAI_API_KEY") -> None:
+    """Refuse, in one line that never shows credentials, a base URL that cannot work: no
+    http(s) scheme or host, a port that is not a number in 1-65535, or user:password in the
+    URL while an API key is set too (two Authorization headers: the HTTP client refuses)."""
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:  # e.g. an unclosed IPv6 bracket
+        raise ModelSpecError("--base-url does not parse as a URL") from None
+    netloc = parts.netloc.rsplit("@", 1)[-1]
+    shown = urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ModelSpecError(f"--base-url must be http(s)://HOST[:PORT]/..., not {shown!r}")
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if port is not None and not 1 <= port <= 65535:
+        raise ModelSpecError(f"--base-url {shown}: the port must be a number from 1 to 65535")
+    if (parts.username or parts.password) and os.environ.get(api_key_env):
+        raise ModelSpecError(
+            f"--base-url {shown} carries credentials (user:password@) and ${api_key_env} holds "
+            "an API key too: use one of them")
 
 
 @dataclass
@@ -66,11 +137,15 @@ def responses_frame(store: ResponseStore, requests: Sequence[Request], keys: Seq
     """The stored ok responses for exactly this run's requests (not earlier configurations).
 
     Joined through each request's key, so two items whose prompts coincide each get the answer.
+    Each row carries the backend's ``finish_reason`` and a ``truncated`` flag (stopped at
+    ``max_tokens``), so judges can flag labels that rest on a cut-off output.
     """
-    outputs = store.outputs()
-    rows = [{"model": model, "item_id": r.item_id, "seed": r.seed, "output": outputs[k]}
-            for r, k in zip(requests, keys, strict=True) if k in outputs]
-    return pd.DataFrame(rows, columns=["model", "item_id", "seed", "output"])
+    answers = store.answers()
+    rows = [{"model": model, "item_id": r.item_id, "seed": r.seed, "output": answers[k][0],
+             "finish_reason": answers[k][1], "truncated": is_truncated(answers[k][1])}
+            for r, k in zip(requests, keys, strict=True) if k in answers]
+    return pd.DataFrame(rows, columns=["model", "item_id", "seed", "output", "finish_reason",
+                                       "truncated"])
 
 
 def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
@@ -81,12 +156,18 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
                   backend: ModelBackend | None = None,
                   benchmark_options: dict[str, Any] | None = None,
                   retry: RetryPolicy | None = None, ray_address: str | None = None,
-                  ray_workers: int | None = None) -> RunResult:
+                  ray_workers: int | None = None, wait: bool = False) -> RunResult:
     """Run ``benchmark`` on ``model`` into ``out`` (resuming what is already stored), then score.
 
     With ``ray_workers`` or ``ray_address`` the requests are sharded over Ray actors, each
     building its own replica or client from ``model``; the store stays with this process.
+
+    The folder is locked for the whole call (another writer fails with one line, or queues
+    behind this one with ``wait``), bound to one configuration, and its derived files are
+    replaced only once all are written (see :mod:`biasbench.runfolder`).
     """
+    if options is not None and options.base_url:
+        check_base_url(options.base_url, options.api_key_env)
     bench = get_benchmark(benchmark, **(benchmark_options or {}))
     distributed = bool(ray_workers or ray_address)
     if distributed and backend is not None:
@@ -107,61 +188,173 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
     requests = bench.requests(limit=limit, seeds=seeds)
     description = backend.describe()
     signature = bench.signature(description, params, seeds, limit=limit)
-    run_dir = out or default_run_dir(bench.name, backend)
+    run_dir = out or default_run_dir(bench.name, backend, limit=limit, seeds=seeds)
     run_dir.mkdir(parents=True, exist_ok=True)
-    keys = request_keys(backend, requests, params)
-    manifest: dict[str, Any] = {
-        "schema_version": 1, "biasbench": biasbench.__version__, "benchmark": bench.name,
-        "model_spec": model, "model": description, "signature": signature.model_dump(),
-        "signature_short": signature.short(), "limit": limit, "seeds": list(seeds or []),
-        "executor": {"kind": "ray", "address": ray_address, "workers": ray_workers or 2}
-        if distributed else {"kind": "local", "concurrency": concurrency},
-        "n_requests": len(requests), "n_unique_requests": len(set(keys)), "status": "running", "started_at": time.time()}
-    write_json(manifest, run_dir / MANIFEST_NAME)
-    try:
-        stats, frame, label = _collect(backend, requests, keys, params, run_dir, model, options,
-                                       distributed, ray_address, ray_workers, concurrency,
-                                       retry, progress)
-        if frame.empty:
-            results = {"schema_version": 1, "benchmark": bench.name, "models": {},
-                       "signature": {**signature.model_dump(), "short": signature.short()},
-                       "note": "no successful responses to score"}
-            summary = [f"{label}: no successful responses to score"]
-        else:
-            results = bench.evaluate(frame, run_dir, {label: signature})
-            summary = bench.summary(results)
-    except BaseException as exc:
-        # Whatever stopped the run, finished responses are in the store: say why it stopped.
-        manifest.update(status="interrupted", error=str(exc) or type(exc).__name__)
-        write_json(manifest, run_dir / MANIFEST_NAME)
-        raise
-    results["run"] = {"requests": stats.total, "cached": stats.cached, "completed": stats.completed,
-                      "failed": stats.failed, "elapsed_s": round(stats.elapsed_s, 3)}
-    write_json(results, run_dir / "results.json")
-    manifest.update(status="complete" if stats.failed == 0 else "incomplete",
-                    finished_at=time.time(), counts=results["run"])
-    write_json(manifest, run_dir / MANIFEST_NAME)
+    wanted = identity(signature.model_dump(), limit)
+    with run_lock(run_dir, wait=wait):
+        store = ResponseStore(run_dir / STORE_NAME)
+        try:
+            _bind(store, wanted, run_dir, description, params.to_dict())
+            clean_leftovers(run_dir)
+            keys = request_keys(backend, requests, params)
+            manifest: dict[str, Any] = {
+                "schema_version": 1, "biasbench": biasbench.__version__, "kind": "run",
+                "benchmark": bench.name, "model_spec": model, "model": description,
+                "signature": signature.model_dump(), "signature_short": signature.short(),
+                "identity": wanted, "limit": limit, "seeds": list(seeds or []),
+                "executor": {"kind": "ray", "address": ray_address, "workers": ray_workers or 2}
+                if distributed else {"kind": "local", "concurrency": concurrency},
+                "n_requests": len(requests), "n_unique_requests": len(set(keys)),
+                "status": "running", "pid": os.getpid(), "started_at": time.time()}
+            # Written before anything else: until scoring finishes, the folder's derived files
+            # are not vouched for (the manifest has no "derived" record), so readers refuse them.
+            write_json(manifest, run_dir / MANIFEST_NAME)
+            try:
+                stats, frame, label = _collect(store, backend, requests, keys, params, model,
+                                               options, distributed, ray_address, ray_workers,
+                                               concurrency, retry, progress)
+                staging = staging_dir(run_dir)
+                if frame.empty:
+                    results = {"schema_version": 1, "benchmark": bench.name, "models": {},
+                               "signature": {**signature.model_dump(),
+                                             "short": signature.short()},
+                               "note": "no successful responses to score"}
+                    summary = [f"{label}: no successful responses to score"]
+                else:
+                    results = bench.evaluate(frame, staging, {label: signature})
+                    summary = bench.summary(results)
+                health = output_health(frame) if not frame.empty else {}
+                results["output_health"] = health
+                summary += [line for m, h in health.items() if (line := health_line(m, h))]
+                results["run"] = {"requests": stats.total, "cached": stats.cached,
+                                  "completed": stats.completed, "failed": stats.failed,
+                                  "elapsed_s": round(stats.elapsed_s, 3)}
+                write_json(results, staging / "results.json")
+                files = publish(staging, run_dir)
+                store_ok = store.counts()["ok"]
+            except BaseException as exc:
+                # Whatever stopped the run, finished responses are in the store: say why.
+                manifest.update(status="interrupted", error=stop_reason(exc),
+                                stopped_at=time.time())
+                write_json(manifest, run_dir / MANIFEST_NAME)
+                raise
+            manifest.update(status="complete" if stats.failed == 0 else "incomplete",
+                            finished_at=time.time(),
+                            counts={**results["run"], "output_health": health},
+                            derived={"files": files, "store_ok": store_ok,
+                                     "responses_scored": len(frame)})
+            write_json(manifest, run_dir / MANIFEST_NAME)
+        finally:
+            store.close()
     return RunResult(run_dir, stats, results, summary)
 
 
-def _collect(backend: ModelBackend, requests: Sequence[Request], keys: Sequence[str],
-             params: Any, run_dir: Path, model: str, options: ModelOptions | None,
+def stop_reason(exc: BaseException) -> str:
+    """Why a run stopped, in words for the manifest (a signal is named)."""
+    if isinstance(exc, KeyboardInterrupt):
+        return f"interrupted by {received_signal_name()}"
+    return str(exc) or type(exc).__name__
+
+
+def _bind(store: ResponseStore, wanted: dict[str, Any], run_dir: Path,
+          description: dict[str, Any], decoding: dict[str, Any]) -> None:
+    """Bind the store to this run's configuration, or refuse one that holds another."""
+    held = store.get_meta("identity")
+    if held is None:
+        # A store of an older biasbench (no identity recorded): judge by what its rows hold.
+        for model_json, params_json in store.configurations():
+            if json.loads(model_json) != description or json.loads(params_json) != decoding:
+                raise RunFolderError(
+                    f"run folder {run_dir} holds answers of another configuration "
+                    f"({_short_model(model_json)}); a run folder holds one configuration: "
+                    "pass another --out")
+        store.set_meta("identity", wanted)
+        return
+    conflict = identity_conflict(held, wanted, run_dir)
+    if conflict:
+        raise RunFolderError(conflict)
+
+
+def _short_model(model_json: str) -> str:
+    try:
+        found = json.loads(model_json)
+        return f"{found.get('kind')}:{found.get('model')}"
+    except (ValueError, AttributeError):
+        return "unknown model"
+
+
+def _collect(store: ResponseStore, backend: ModelBackend, requests: Sequence[Request],
+             keys: Sequence[str], params: Any, model: str, options: ModelOptions | None,
              distributed: bool, ray_address: str | None, ray_workers: int | None,
              concurrency: int, retry: RetryPolicy | None,
              progress: bool) -> tuple[RunStats, pd.DataFrame, str]:
     """Send what the store lacks (locally or on Ray) and read back this run's responses."""
-    store = ResponseStore(run_dir / STORE_NAME)
-    try:
-        if distributed:
-            from biasbench.runner.distributed import run_requests_ray
+    if distributed:
+        from biasbench.runner.distributed import run_requests_ray
 
-            stats = run_requests_ray(model, options or ModelOptions(), backend, requests, params,
-                                     store, address=ray_address, workers=ray_workers or 2,
-                                     concurrency=concurrency, retry=retry, progress=progress)
-        else:
-            stats = run_requests_sync(backend, requests, params, store,
-                                      concurrency=concurrency, progress=progress, retry=retry)
-        label = model_label(backend)
-        return stats, responses_frame(store, requests, keys, label), label
-    finally:
-        store.close()
+        stats = run_requests_ray(model, options or ModelOptions(), backend, requests, params,
+                                 store, address=ray_address, workers=ray_workers or 2,
+                                 concurrency=concurrency, retry=retry, progress=progress)
+    else:
+        stats = run_requests_sync(backend, requests, params, store,
+                                  concurrency=concurrency, progress=progress, retry=retry)
+    label = model_label(backend)
+    return stats, responses_frame(store, requests, keys, label), label
+
+
+def score_into(out: Path, benchmark: str, produce: Callable[[Path], T]) -> T:
+    """Run ``produce(folder)`` (scoring outputs produced elsewhere) and publish what it writes
+    into ``out`` as a score folder: locked, atomic, recorded in a manifest like a run's.
+
+    ``out`` must be new, empty, or a score folder of biasbench: the files of a folder that is
+    not biasbench's are never replaced, and a run folder is never overwritten by a score.
+    """
+    out = Path(out)
+    created = not out.exists()
+    if (not created and out.is_dir() and not (out / MANIFEST_NAME).is_file()
+            and any(p.name != LOCK_NAME for p in out.iterdir())):
+        # Checked before the lock too, so a refused folder is left without a lock file in it.
+        raise RunFolderError(f"{out}: not empty and not a biasbench score folder; score into "
+                             "a new or empty folder")
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        with run_lock(out):
+            previous = out / MANIFEST_NAME
+            if (out / STORE_NAME).exists():
+                raise RunFolderError(f"{out} is a run folder (it holds {STORE_NAME}); score "
+                                     "into another folder")
+            if previous.is_file():
+                if _manifest_kind(previous) != "score":
+                    raise RunFolderError(f"{out}: holds a manifest that is not a score "
+                                         "folder's; score into another folder")
+            elif any(p.name != LOCK_NAME for p in out.iterdir()):
+                raise RunFolderError(f"{out}: not empty and not a biasbench score folder; "
+                                     "score into a new or empty folder")
+            clean_leftovers(out)
+            started = time.time()
+            staging = staging_dir(out)
+            try:
+                result = produce(staging)
+            except BaseException:
+                shutil.rmtree(staging, ignore_errors=True)
+                raise
+            # The old manifest stays until the new files are all in place: a kill in between
+            # leaves files that do not match it, which readers refuse.
+            files = publish(staging, out)
+            write_json({"schema_version": 1, "biasbench": biasbench.__version__,
+                        "kind": "score", "benchmark": benchmark, "status": "scored",
+                        "started_at": started, "finished_at": time.time(),
+                        "derived": {"files": files}}, previous)
+    except BaseException:
+        if created:  # a failed first score leaves nothing behind
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+    return result
+
+
+def _manifest_kind(path: Path) -> str | None:
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return found.get("kind") if isinstance(found, dict) else None

@@ -6,12 +6,88 @@ field of the first problem.
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import json
+import os
+import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from biasbench.errors import InputError
+
+MAX_LINE_BYTES = int(os.environ.get("BIASBENCH_MAX_LINE_BYTES", 16 * 1024 * 1024))
+"""The most bytes read for one line of an input file (16 MiB unless the environment variable
+``BIASBENCH_MAX_LINE_BYTES`` says otherwise): a longer line is refused, so a 100 MB line
+cannot take gigabytes of memory."""
+
+_WIDE_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
+              (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
+
+
+def _check_bom(head: bytes, source: str) -> int:
+    """Length of a UTF-8 byte-order mark to skip; raise for UTF-16/UTF-32 text."""
+    for bom, name in _WIDE_BOMS:
+        if head.startswith(bom):
+            raise InputError(f"{name} text (byte-order mark {bom.hex(' ').upper()}); biasbench "
+                             f"reads UTF-8: convert it (e.g. iconv -f {name} -t UTF-8)",
+                             file=source, line=1)
+    return len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
+
+
+def _decode(raw: bytes, source: str, line: int) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        column = len(raw[:exc.start].decode("utf-8", "replace")) + 1
+        raise InputError(f"not UTF-8: byte 0x{raw[exc.start]:02X} at column {column} (a "
+                         "Latin-1 or other legacy encoding?); save the file as UTF-8",
+                         file=source, line=line) from None
+
+
+def _size_cap(source: str, line: int, cap: int) -> InputError:
+    return InputError(f"line longer than {cap:,} bytes, the most read for one line (set "
+                      "BIASBENCH_MAX_LINE_BYTES to allow more); not read further", file=source,
+                      line=line)
+
+
+def text_lines(path: str | Path, *, max_line_bytes: int | None = None) -> Iterator[str]:
+    """The lines of a UTF-8 text file (a BOM dropped), read with bounded memory.
+
+    Raises InputError naming file and line for a missing file, UTF-16/32 text, bytes that are
+    not UTF-8, or a line longer than :data:`MAX_LINE_BYTES`.
+    """
+    path = Path(path)
+    source = str(path)
+    cap = max_line_bytes or MAX_LINE_BYTES
+    if not path.is_file():
+        raise InputError("file not found", file=source)
+    with path.open("rb") as fh:
+        skip = _check_bom(fh.read(4), source)
+        fh.seek(skip)
+        for lineno, raw in enumerate(iter(lambda: fh.readline(cap + 1), b""), start=1):
+            if len(raw) > cap:
+                raise _size_cap(source, lineno, cap)
+            yield _decode(raw, source, lineno)
+
+
+def read_text(path: str | Path) -> str:
+    """A whole UTF-8 text file (a BOM dropped), with the checks of :func:`text_lines`."""
+    return "".join(text_lines(path))
+
+
+def parse_json(text: str, source: str, line: int | None = None) -> Any:
+    """``json.loads`` whose every failure is an InputError naming source and line."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = line if line is not None else exc.lineno
+        raise InputError(f"not valid JSON ({exc.msg})", file=source, line=where) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply to read", file=source, line=line) from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise InputError(f"not valid JSON ({exc})", file=source, line=line) from None
 
 
 def iter_json_objects(lines: Iterable[str], source: str) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -19,22 +95,16 @@ def iter_json_objects(lines: Iterable[str], source: str) -> Iterator[tuple[int, 
     for lineno, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"invalid JSON ({exc.msg})", file=source, line=lineno) from None
+        obj = parse_json(raw, source, lineno)
         if not isinstance(obj, dict):
             raise InputError("expected a JSON object", file=source, line=lineno)
         yield lineno, obj
 
 
 def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield (line number, object) for every non-blank line of a JSONL file."""
-    path = Path(path)
-    if not path.is_file():
-        raise InputError("file not found", file=str(path))
-    with path.open(encoding="utf-8-sig") as fh:
-        yield from iter_json_objects(fh, str(path))
+    """Yield (line number, object) for every non-blank line of a JSONL file (UTF-8, lines of at
+    most :data:`MAX_LINE_BYTES`)."""
+    yield from iter_json_objects(text_lines(path), str(path))
 
 
 def check_fields(obj: dict[str, Any], *, path: str | Path, line: int,
@@ -56,7 +126,18 @@ def check_fields(obj: dict[str, Any], *, path: str | Path, line: int,
 
 
 def write_jsonl(rows: Sequence[dict[str, Any]] | Iterator[dict[str, Any]], path: str | Path) -> None:
-    """Write rows as UTF-8 JSONL (non-ASCII kept readable)."""
-    with Path(path).open("w", encoding="utf-8") as fh:
-        for row in rows:
-            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+    """Write rows as UTF-8 JSONL (non-ASCII kept readable), atomically: a temporary file in
+    the same folder replaces ``path`` only once complete, so a kill never leaves a short file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as fh:
+            for row in rows:
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise

@@ -69,7 +69,7 @@ def test_run_then_score_elsewhere_gives_the_same_numbers(tmp_path: Path) -> None
 
 @pytest.mark.parametrize(("content", "expected"), [
     ('{"item_id": "judge|T1|male", "model": "m", "output": "x"}\n{oops\n',
-     ":2: invalid JSON"),
+     ":2: not valid JSON"),
     ('{"item_id": "judge|T9|male", "model": "m", "output": "x"}\n',
      ":1: field 'item_id': unknown item_id 'judge|T9|male'"),
     ('{"item_id": "judge|T1|male", "output": "x"}\n', ":1: field 'model': missing field"),

@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from biasbench.models.openai_compat import OpenAIBackend
 from biasbench.pipeline import run_benchmark
+from biasbench.runfolder import RunFolderError
 from biasbench.runner.retry import RetryPolicy
 from biasbench.runner.store import ResponseStore
 from biasbench.testing.mock_openai import MockConfig, MockServerThread, ReplyRule
@@ -78,10 +81,15 @@ def test_replay_key_covers_the_file(tmp_path: Path) -> None:
     first = run_benchmark("honorific-bn", f"replay:{responses}", out=tmp_path / "run", limit=4,
                           progress=False)
     assert first.results["label_counts"]["replay:m"] == {"ordinary": 4}
-    # The file is edited: its answers are new answers, not served from the store.
+    # The file is edited: its answers are another model's answers. They are never served from
+    # the store, and never mixed into the first file's folder (one configuration per folder).
     write({i: "তিনি নয়টায় আসবেন।" for i in items})
-    second = run_benchmark("honorific-bn", f"replay:{responses}", out=tmp_path / "run", limit=4,
-                           progress=False)
+    with pytest.raises(RunFolderError, match=r"holds honorific-bn answers of replay:replay:m "
+                       r"\(chat\), --limit 4.*differs in model \(file_sha256\)"):
+        run_benchmark("honorific-bn", f"replay:{responses}", out=tmp_path / "run", limit=4,
+                      progress=False)
+    second = run_benchmark("honorific-bn", f"replay:{responses}", out=tmp_path / "run2",
+                           limit=4, progress=False)
     assert (second.stats.cached, second.stats.completed) == (0, 4)
     assert second.results["label_counts"]["replay:m"] == {"honorific": 4}
 

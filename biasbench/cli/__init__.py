@@ -143,6 +143,8 @@ def run(
                            "(e.g. auto or ray://head:10001).")] = None,
     ray_workers: Annotated[int | None, typer.Option(min=1, help="Ray actors, each with its own model "
                            "replica or client (a local Ray instance without --ray-address).")] = None,
+    wait: Annotated[bool, typer.Option(help="If another process is writing to the run folder, "
+                    "wait for it to finish instead of exiting with status 2.")] = False,
 ) -> None:
     """Run a benchmark against a model; rerunning the same command resumes (no repeated calls).
 
@@ -163,7 +165,8 @@ def run(
         benchmark, model, options=options, out=out, limit=limit, concurrency=concurrency,
         seeds=list(range(seeds)) if seeds else None, temperature=temperature,
         max_tokens=max_tokens, progress=progress and sys.stderr.isatty(),
-        benchmark_options=bench_options, ray_address=ray_address, ray_workers=ray_workers)
+        benchmark_options=bench_options, ray_address=ray_address, ray_workers=ray_workers,
+        wait=wait)
     _echo_lines(result.summary)
     s = result.stats
     typer.echo(f"run folder: {result.run_dir}  ({s.total} requests: {s.cached} cached, "
@@ -181,13 +184,25 @@ def score_honorific(
 ) -> None:
     """Score honorific-bn outputs produced elsewhere, one or many models per file."""
     from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
+    from biasbench.jsonutil import write_json
+    from biasbench.output_health import health_line, output_health
+    from biasbench.pipeline import score_into
 
     bench = HonorificBenchmark()
     frame = bench.read_responses(responses)
     sigs = {m: bench.signature({"kind": "external", "model": m, "source": str(responses)},
                                None, None) for m in frame["model"].unique()}
-    results = bench.evaluate(frame, out, sigs)
-    _echo_lines(bench.summary(results))
+    def produce(folder: Path) -> dict[str, object]:
+        results = bench.evaluate(frame, folder, sigs)
+        # No finish reasons in outputs produced elsewhere: truncation is unknown (null).
+        results["output_health"] = output_health(frame)
+        write_json(results, folder / "results.json")
+        return results
+
+    results = score_into(out, bench.name, produce)
+    health = results["output_health"]
+    _echo_lines(bench.summary(results)
+                + [line for m, h in health.items() if (line := health_line(m, h))])
     typer.echo(f"wrote {out / 'results.json'} and {out / 'tables'}")
 
 
@@ -200,8 +215,13 @@ def score_bbq(
 ) -> None:
     """Score BBQ-format outputs produced elsewhere (any BBQ-format benchmark)."""
     from biasbench.benchmarks.filbbq.benchmark import score_bbq_files
+    from biasbench.pipeline import score_into
 
-    _echo_lines(score_bbq_files(items, responses, out))
+    def produce(folder: Path) -> list[str]:  # lines name the folder published, not the staging
+        return [line.replace(str(folder), str(out))
+                for line in score_bbq_files(items, responses, folder)]
+
+    _echo_lines(score_into(out, "bbq", produce))
 
 
 @app.command()
@@ -259,12 +279,14 @@ def annotate_agree(
     out: Annotated[Path | None, typer.Option(help="Write the report as JSON too.")] = None,
 ) -> None:
     """Inter-annotator kappa, and rule-vs-human agreement with a confusion matrix."""
-    import pandas as pd
-
-    from biasbench.benchmarks.honorific_bn.annotation import agreement_report, read_annotation_sheet
+    from biasbench.benchmarks.honorific_bn.annotation import (
+        agreement_report,
+        read_annotation_key,
+        read_annotation_sheet,
+    )
     from biasbench.jsonutil import write_json
 
-    rule = pd.read_csv(key, dtype=str)
+    rule = read_annotation_key(key)
     final = read_annotation_sheet(adjudicated) if adjudicated else None
     result = agreement_report(rule, read_annotation_sheet(a), read_annotation_sheet(b), final)
     typer.echo(result.to_markdown())
@@ -276,6 +298,7 @@ def _read_labels(run_dirs: list[Path]) -> object:
     import pandas as pd
 
     from biasbench.errors import InputError
+    from biasbench.report.loader import load_run
 
     frames = []
     for run_dir in run_dirs:
@@ -283,6 +306,7 @@ def _read_labels(run_dirs: list[Path]) -> object:
         if not path.is_file():
             raise InputError("no labels.jsonl (not an honorific-bn run or score folder)",
                              file=str(run_dir))
+        load_run(run_dir)  # the labels must be the ones recorded after scoring, never torn
         frames.append(pd.read_json(path, lines=True, dtype={"seed": "Int64"}))
     labels = pd.concat(frames, ignore_index=True)
     seeds = labels["seed"].map(lambda v: "" if pd.isna(v) else str(int(v)))
@@ -305,16 +329,19 @@ def plot_jitter(
 
     from biasbench.benchmarks.bbq.plots import jitter_plot
     from biasbench.errors import InputError
+    from biasbench.report.loader import load_run
+    from biasbench.report.tables import read_csv
 
     tables = []
     for run_dir in run_dirs:
+        load_run(run_dir)  # the tables must be the ones recorded after scoring, never torn
         path = run_dir / "tables" / "per_template_per_seed.csv"
         if not path.is_file():
             path = run_dir / "per_template_per_seed.csv"  # a `score bbq` folder
         if not path.is_file():
             raise InputError("no per_template_per_seed.csv (not a FilBBQ/BBQ run)",
                              file=str(run_dir))
-        tables.append(pd.read_csv(path, dtype={"question_index": str}))
+        tables.append(read_csv(path, dtype={"question_index": str}))
     jitter_plot(pd.concat(tables, ignore_index=True), template, score,  # type: ignore[arg-type]
                 out, category=category)
     typer.echo(f"wrote {out}")
@@ -333,15 +360,54 @@ def report(
 
 
 def main() -> None:
-    """Entry point: run the app, turning user errors into one line and exit code 2."""
+    """Entry point: run the app, turning user errors into one line and exit code 2.
+
+    Exit codes: 0 done, 2 bad input or a refused run folder (one line), 3 some requests
+    failed (recorded; rerun to retry), 130 Ctrl-C, 143 SIGTERM (both after the finished
+    answers are saved and the manifest says why the run stopped).
+    """
+    import sqlite3
+
+    from biasbench import signals
+
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s: %(message)s")
+    signals.install()
     try:
         app()
-    except (BiasbenchError, OSError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        sys.exit(EXIT_USAGE)
+    except SystemExit as exc:
+        # typer turns a KeyboardInterrupt inside a command into a silent exit 130.
+        if exc.code == 130:
+            _interrupted()
+        raise
     except KeyboardInterrupt:
-        typer.echo("interrupted: finished responses are in the store; rerun to resume", err=True)
-        sys.exit(130)
+        _interrupted()
+    except (BiasbenchError, OSError) as exc:
+        _one_line(str(exc))
+    except UnicodeDecodeError as exc:
+        _one_line(f"input is not UTF-8 text ({exc.reason} at byte {exc.start})")
+    except RecursionError:
+        _one_line("input nested too deeply to read (JSON deeper than Python's recursion "
+                  "limit)")
+    except sqlite3.DatabaseError as exc:
+        _one_line(f"response store unreadable ({exc})")
 
 
+def _one_line(message: str) -> None:
+    typer.echo(f"error: {' '.join(message.split())}", err=True)
+    sys.exit(EXIT_USAGE)
+
+
+def _interrupted() -> None:
+    """Say what happened, then leave at once: exiting through the interpreter's shutdown can
+    make uvloop print "Event loop is closed" for transports collected after their loop."""
+    import os
+
+    from biasbench import signals as sig
+
+    what = "terminated (SIGTERM)" if sig.received_sigterm() else "interrupted (Ctrl-C)"
+    typer.echo(f"{what}: finished responses are saved in the store and the manifest records "
+               "the interruption; rerun the same command to resume", err=True)
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(sig.exit_code())

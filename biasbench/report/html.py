@@ -49,6 +49,7 @@ from biasbench.benchmarks.honorific_bn.tables import (
     they_table,
 )
 from biasbench.fsutil import write_text_atomically
+from biasbench.output_health import health_cell
 from biasbench.report import figures as figs
 from biasbench.report.loader import (
     BBQ_FAMILY,
@@ -795,9 +796,11 @@ def _runs_section(plan: ReportPlan) -> Section:
     for group in plan.groups:
         for run in group.runs:
             short = run.results.get("signature", {}).get("short") or run.signature.short()
+            health = run.results.get("output_health") or {}  # empty/truncated/<think> shares
             rows.append({"folder": str(run.path), "benchmark": run.benchmark,
                          "models": ", ".join(run.models), "status": run.status,
-                         "comparison": group.slug, "signature": short})
+                         "outputs": "; ".join(f"{m}: {health_cell(h)}" for m, h in health.items())
+                         or "—", "comparison": group.slug, "signature": short})
     section.add(html_table(pd.DataFrame(rows)))
     unfinished = [r for r in rows if r["status"] not in ("complete", "scored")]
     if unfinished:

@@ -25,6 +25,9 @@ from typing import Any
 import pandas as pd
 
 from biasbench.errors import InputError
+from biasbench.report.tables import read_csv
+from biasbench.responses import iter_jsonl, parse_json, read_text
+from biasbench.runfolder import verify_derived
 from biasbench.signature import COMPARABLE_FIELDS, Signature
 
 log = logging.getLogger(__name__)
@@ -51,10 +54,7 @@ FIELD_LABELS = {
 
 
 def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not valid JSON ({exc.msg})", file=str(path), line=exc.lineno) from None
+    value = parse_json(read_text(path), str(path))  # UTF-8, bounded lines, one-line errors
     if not isinstance(value, dict):
         raise InputError("expected a JSON object", file=str(path))
     return value
@@ -110,7 +110,7 @@ class RunFolder:
     def table(self, name: str) -> pd.DataFrame | None:
         """A CSV table of the folder as a DataFrame, or None when the folder has none."""
         path = self.file(name)
-        return pd.read_csv(path) if path else None
+        return read_csv(path) if path else None
 
     @cached_property
     def labels(self) -> pd.DataFrame | None:
@@ -118,15 +118,7 @@ class RunFolder:
         path = self.path / LABELS_NAME
         if not path.is_file():
             return None
-        rows = []
-        with path.open(encoding="utf-8") as handle:
-            for number, line in enumerate(handle, start=1):
-                if line.strip():
-                    try:
-                        rows.append(json.loads(line))
-                    except json.JSONDecodeError as exc:
-                        raise InputError(f"not valid JSON ({exc.msg})", file=str(path),
-                                         line=number) from None
+        rows = [obj for _, obj in iter_jsonl(path)]
         if not rows:
             return None
         frame = pd.DataFrame(rows)
@@ -154,7 +146,7 @@ class RunFolder:
         this_model: dict[str, bool] = {}  # the store's model column repeats one JSON text
         exact: dict[tuple[str, int | None], str] = {}
         other: dict[tuple[str, int | None], str] = {}
-        store = ResponseStore(path)
+        store = ResponseStore(path, readonly=True)  # reports read; they never write
         try:
             for record in store.iter_records(status="ok"):
                 key = (record.item_id, record.seed)
@@ -198,9 +190,11 @@ def load_run(path: Path | str) -> RunFolder:
     if not results_path.is_file():
         raise InputError(f"not a run folder: no {RESULTS_NAME} (run `biasbench run` or "
                          "`biasbench score` first)", file=str(path))
-    results = _read_json(results_path)
     manifest_path = path / MANIFEST_NAME
     manifest = _read_json(manifest_path) if manifest_path.is_file() else None
+    # Never compute from a short or stale file: the derived files must be the ones recorded.
+    verify_derived(path, manifest)
+    results = _read_json(results_path)
     raw = results.get("signature") or (manifest or {}).get("signature")
     if not isinstance(raw, dict):
         raise InputError("results have no signature", file=str(results_path), field="signature")

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import quote
 
 from biasbench.errors import BiasbenchError
 
@@ -110,6 +112,21 @@ class ResponseRecord:
     """Backend extras (token usage, finish reason, system fingerprint) or error details."""
 
 
+def _readonly_uri(path: Path) -> str:
+    """An SQLite URI that opens ``path`` read-only; immutable when its folder is read-only."""
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    folder = path.resolve().parent
+    writable = os.access(folder, os.W_OK) and not _read_only_mount(folder)
+    return uri if writable else uri + "&immutable=1"
+
+
+def _read_only_mount(folder: Path) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
 def _record(row: Sequence[Any]) -> ResponseRecord:
     values = dict(zip(_COLUMNS, row, strict=True))
     values["params"] = json.loads(values["params"])
@@ -120,25 +137,58 @@ def _record(row: Sequence[Any]) -> ResponseRecord:
 class ResponseStore:
     """An SQLite file of :class:`ResponseRecord` rows plus run-level metadata."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, readonly: bool = False) -> None:
+        """Open (or, unless ``readonly``, create) the store at ``path``.
+
+        ``readonly`` opens an existing store without ever writing to it or beside it, so a
+        finished run can be read from a read-only copy: SQLite's ``mode=ro``, plus
+        ``immutable=1`` when the folder is not writable (WAL readers otherwise need to create
+        the ``-shm`` file). A zero-byte file is refused, never silently made a new store.
+        """
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # Autocommit mode: transactions are opened explicitly in put_many, one per batch.
-        # check_same_thread=False lets a caller hand the store to a writer thread; the store
-        # itself is not meant to be used from two threads at once.
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.readonly = readonly
+        if self.path.is_file() and self.path.stat().st_size == 0:
+            raise BiasbenchError(
+                f"{self.path}: empty file (0 bytes), not a response store; it is left as it "
+                "is: move it away to start a new store")
+        if readonly:
+            if not self.path.is_file():
+                raise BiasbenchError(f"{self.path}: response store not found")
+            self._db = sqlite3.connect(_readonly_uri(self.path), uri=True,
+                                       isolation_level=None, check_same_thread=False)
+        else:
+            existed = self.path.is_file()
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # Autocommit mode: transactions are opened explicitly in put_many, one per batch.
+            # check_same_thread=False lets a caller hand the store to a writer thread; the
+            # store itself is not meant to be used from two threads at once.
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
             self._db.execute("PRAGMA busy_timeout = 10000")
-            self._db.execute("PRAGMA journal_mode = WAL")
-            # NORMAL in WAL mode: a commit survives a killed process; only an OS crash or power
-            # loss can drop the last commits, never corrupt the file.
-            self._db.execute("PRAGMA synchronous = NORMAL")
-            self._db.executescript(_CREATE)
-            found = self.get_meta("schema_version")
+            if readonly:
+                found = self.get_meta("schema_version")
+                self._db.execute("SELECT 1 FROM responses LIMIT 1").fetchall()
+            else:
+                self._db.execute("PRAGMA journal_mode = WAL")
+                # NORMAL in WAL mode: a commit survives a killed process; only an OS crash or
+                # power loss can drop the last commits, never corrupt the file.
+                self._db.execute("PRAGMA synchronous = NORMAL")
+                self._db.executescript(_CREATE)
+                found = self.get_meta("schema_version")
+                if existed:
+                    # Before resuming into it: garbage in the middle of the file is found
+                    # now, not half-way through a run (one pass over the file).
+                    problem = self._db.execute("PRAGMA quick_check(1)").fetchone()[0]
+                    if problem != "ok":
+                        raise sqlite3.DatabaseError(problem)
         except sqlite3.DatabaseError as exc:
             self._db.close()
-            raise BiasbenchError(f"{self.path}: not a readable response store ({exc})") from None
-        if found is None:
+            raise BiasbenchError(f"{self.path}: not a readable response store ({exc}); it is "
+                                 "left as it is") from None
+        except BaseException:
+            self._db.close()
+            raise
+        if found is None and not readonly:
             self.set_meta("schema_version", SCHEMA_VERSION)
         elif found != SCHEMA_VERSION:
             self._db.close()
@@ -148,10 +198,20 @@ class ResponseStore:
 
     # -- responses -----------------------------------------------------------------------------
 
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Turn SQLite's errors on reading (a damaged file) into one line naming the store."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            raise BiasbenchError(f"{self.path}: not a readable response store ({exc}); "
+                                 "it is left as it is") from None
+
     def completed_keys(self) -> set[str]:
         """Keys of requests that already have an answer (status ``ok``)."""
-        rows = self._db.execute("SELECT key FROM responses WHERE status = 'ok'")
-        return {key for (key,) in rows}
+        with self._reading():
+            rows = self._db.execute("SELECT key FROM responses WHERE status = 'ok'")
+            return {key for (key,) in rows}
 
     def put_many(self, records: Sequence[ResponseRecord]) -> None:
         """Write ``records`` in one transaction (upsert; an existing ok row is never replaced)."""
@@ -188,19 +248,22 @@ class ResponseStore:
         if status is not None:
             sql += " WHERE status = ?"
             args = (status,)
-        for row in self._db.execute(sql + " ORDER BY rowid", args):
-            yield _record(row)
+        with self._reading():
+            for row in self._db.execute(sql + " ORDER BY rowid", args):
+                yield _record(row)
 
     def get(self, key: str) -> ResponseRecord | None:
         """The record stored under ``key``, or None."""
         sql = f"SELECT {', '.join(_COLUMNS)} FROM responses WHERE key = ?"
-        row = self._db.execute(sql, (key,)).fetchone()
+        with self._reading():
+            row = self._db.execute(sql, (key,)).fetchone()
         return None if row is None else _record(row)
 
     def outputs(self) -> dict[str, str]:
         """key -> raw output of every answered request: what scoring needs, read without
         decoding each row's parameters and extras (fast on 500,000-response runs)."""
-        return dict(self._db.execute("SELECT key, output FROM responses WHERE status = 'ok'"))
+        with self._reading():
+            return dict(self._db.execute("SELECT key, output FROM responses WHERE status = 'ok'"))
 
     def to_frame(self) -> pandas.DataFrame:
         """Every record as a DataFrame, one row per request, ``params``/``info`` as dicts."""
@@ -209,9 +272,24 @@ class ResponseStore:
         records = [r.__dict__ for r in self.iter_records()]
         return pd.DataFrame.from_records(records, columns=list(_COLUMNS))
 
+    def answers(self) -> dict[str, tuple[str, str | None]]:
+        """key -> (raw output, normalised finish reason or None) of every answered request:
+        what scoring needs, without decoding each row's parameters and extras."""
+        sql = ("SELECT key, output, CASE WHEN json_valid(info) THEN "
+               "json_extract(info, '$.finish_reason') END FROM responses WHERE status = 'ok'")
+        with self._reading():
+            return {key: (output, reason) for key, output, reason in self._db.execute(sql)}
+
+    def configurations(self) -> list[tuple[str, str]]:
+        """Distinct (model JSON, params JSON) pairs of the stored rows."""
+        with self._reading():
+            return list(self._db.execute("SELECT DISTINCT model, params FROM responses"))
+
     def counts(self) -> dict[str, int]:
         """Number of rows per status: ``{"ok": n, "failed": m}`` (zeros included)."""
-        found = dict(self._db.execute("SELECT status, COUNT(*) FROM responses GROUP BY status"))
+        with self._reading():
+            found = dict(self._db.execute(
+                "SELECT status, COUNT(*) FROM responses GROUP BY status"))
         return {"ok": int(found.get("ok", 0)), "failed": int(found.get("failed", 0))}
 
     # -- run-level metadata --------------------------------------------------------------------
@@ -224,7 +302,8 @@ class ResponseStore:
 
     def get_meta(self, key: str, default: Any = None) -> Any:
         """The value stored under ``key``, or ``default``."""
-        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        with self._reading():
+            row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return default if row is None else json.loads(row[0])
 
     # -- lifecycle -----------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from biasbench.report.loader import (
     load_run,
     load_runs,
 )
+from biasbench.runfolder import RunFolderError
 from biasbench.signature import Signature
 
 BASE: dict[str, Any] = {
@@ -100,12 +101,18 @@ def test_runs_of_other_items_are_not_merged(tmp_path: Path) -> None:
 
 
 def test_prompts_come_from_the_store_of_this_runs_configuration(tmp_path: Path) -> None:
-    # The same folder first run as a completion model (another prompt text, other decoding),
-    # then as a chat model: the store holds both, the report shows the chat prompts.
-    run_benchmark("honorific-bn", "mock:hashed-register", out=tmp_path, limit=4,
+    # A folder holds one configuration: run first as a completion model, the folder refuses a
+    # chat run of the same model (another prompt text, other decoding) with one line...
+    run_benchmark("honorific-bn", "mock:hashed-register", out=tmp_path / "c", limit=4,
                   options=ModelOptions(api="completions"), progress=False)
-    run_benchmark("honorific-bn", "mock:hashed-register", out=tmp_path, limit=4, progress=False)
-    run = load_run(tmp_path)
+    with pytest.raises(RunFolderError, match=r"holds honorific-bn answers of "
+                       r"mock:mock-hashed-register \(completion\).* differs in model \(mode\)"):
+        run_benchmark("honorific-bn", "mock:hashed-register", out=tmp_path / "c", limit=4,
+                      progress=False)
+    # ... and the chat run in its own folder shows its own prompts.
+    run_benchmark("honorific-bn", "mock:hashed-register", out=tmp_path / "chat", limit=4,
+                  progress=False)
+    run = load_run(tmp_path / "chat")
     assert run.signature.model["mock-hashed-register"]["mode"] == "chat"
     wanted = [("judge|T1|male", None), ("judge|T1|they", None), ("judge|T9|male", None)]
     prompts = run.prompts_for(wanted)

@@ -429,7 +429,10 @@ def test_a_run_without_successful_responses_is_reported_not_merged(
     (empty / "results.json").write_text(json.dumps({
         "schema_version": 1, "benchmark": "honorific-bn", "models": {}, "signature": signature,
         "note": "no successful responses to score"}), encoding="utf-8")
-    (empty / "manifest.json").write_text(json.dumps({"status": "incomplete"}), encoding="utf-8")
+    from biasbench.runfolder import describe_files
+
+    (empty / "manifest.json").write_text(json.dumps({
+        "status": "incomplete", "derived": {"files": describe_files(empty)}}), encoding="utf-8")
     page = build_report([runs["hb_hashed"], empty], tmp_path / "out").read_text(encoding="utf-8")
     assert "honorific-bn-2: no scored model</h2>" in page
     assert "No scores: no successful responses to score." in page

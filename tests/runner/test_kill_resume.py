@@ -25,12 +25,10 @@ ROOT = Path(__file__).resolve().parents[2]
 N = 200
 
 
-@pytest.fixture
-def slow_server() -> Iterator[str]:
-    """A mock server subprocess answering after 20 ms; yields its root URL."""
+def _server(latency: float) -> Iterator[str]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "biasbench.testing.mock_openai", "--port", "0", "--latency", "0.02"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        [sys.executable, "-m", "biasbench.testing.mock_openai", "--port", "0", "--latency",
+         str(latency)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         assert process.stdout is not None
         port = int(process.stdout.readline())
@@ -38,6 +36,19 @@ def slow_server() -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@pytest.fixture
+def slow_server() -> Iterator[str]:
+    """A mock server subprocess answering after 20 ms; yields its root URL."""
+    yield from _server(0.02)
+
+
+@pytest.fixture
+def slower_server() -> Iterator[str]:
+    """Answers after 0.5 s: a run of N requests at concurrency 4 lasts 25 s, so a second
+    process started while it runs finds it running however loaded the machine is."""
+    yield from _server(0.5)
 
 
 def server_stats(root: str) -> dict:
@@ -100,3 +111,100 @@ def test_sigkill_mid_run_then_rerun_completes_without_loss_or_duplicates(
         outputs = dict(db.execute("SELECT prompt_text, output FROM responses"))
     assert (rows, keys, items, ok) == (N, N, N, N)
     assert all(outputs[p] == hashed_reply(p, None) for p in outputs)
+
+
+# --------------------------------------------------------------------------- the biasbench CLI
+
+
+def cli_run(root: str, out: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "biasbench", "run", "honorific-bn", "--model", "openai:m",
+            "--base-url", f"{root}/v1", "--out", str(out), "--limit", str(N), "--concurrency",
+            "4", "--no-progress", *extra]
+
+
+def wait_for_rows(store: Path, process: subprocess.Popen, at_least: int) -> None:
+    deadline = time.monotonic() + 60
+    while len(stored_ok_prompts(store)) < at_least:
+        assert process.poll() is None, "the run finished before the test could act"
+        assert time.monotonic() < deadline, "the run stored nothing in 60 s"
+        time.sleep(0.005)
+
+
+def test_second_writer_is_refused_and_the_lock_dies_with_its_holder(
+        slower_server: str, tmp_path: Path) -> None:
+    slow_server = slower_server
+    out = tmp_path / "run"
+    first = subprocess.Popen(cli_run(slow_server, out), cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    wait_for_rows(out / "responses.sqlite", first, 20)
+    second = subprocess.run(cli_run(slow_server, out), cwd=ROOT, capture_output=True,
+                            text=True, timeout=60)
+    assert second.returncode == 2
+    assert second.stderr == (f"error: run folder {out} is in use by process {first.pid} (one "
+                             "writer at a time); wait for it to finish, or pass --wait to "
+                             "queue behind it\n")
+    # The holder is killed outright: the kernel drops its lock, and the next run resumes.
+    first.kill()
+    first.wait(timeout=10)
+    time.sleep(0.1)  # let requests already on the wire reach the server's counter
+    kept = len(stored_ok_prompts(out / "responses.sqlite"))
+    before = server_stats(slow_server)["calls"]
+    third = subprocess.run(cli_run(slow_server, out), cwd=ROOT, capture_output=True,
+                           text=True, timeout=120)
+    assert third.returncode == 0, third.stderr
+    assert server_stats(slow_server)["calls"] - before == N - kept
+    assert f"{kept} cached, {N - kept} new, 0 failed" in third.stdout
+
+
+def test_wait_queues_behind_the_holder(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    out.mkdir()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from pathlib import Path; "
+         "from biasbench.runfolder import run_lock\n"
+         f"with run_lock(Path({str(out)!r})):\n print('held', flush=True); sys.stdin.readline()"],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    waiter = subprocess.Popen(
+        [sys.executable, "-m", "biasbench", "run", "honorific-bn", "--model",
+         "mock:hashed-register", "--out", str(out), "--limit", "8", "--no-progress", "--wait"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert waiter.stderr is not None
+    assert waiter.stderr.readline() == (f"WARNING: run folder {out} is in use by process "
+                                        f"{holder.pid}; waiting for it\n")
+    assert waiter.poll() is None and not (out / "responses.sqlite").exists()
+    holder.communicate("\n", timeout=10)
+    assert waiter.wait(timeout=120) == 0, waiter.stderr.read()
+    assert "8 new, 0 failed" in (waiter.stdout.read() if waiter.stdout else "")
+
+
+@pytest.mark.parametrize(("sig", "code", "said", "reason"), [
+    (signal.SIGTERM, 143, "terminated (SIGTERM)", "interrupted by SIGTERM"),
+    (signal.SIGINT, 130, "interrupted (Ctrl-C)", "interrupted by Ctrl-C (SIGINT)"),
+])
+def test_sigterm_and_ctrl_c_save_everything_and_say_so(
+        slow_server: str, tmp_path: Path, sig: signal.Signals, code: int, said: str,
+        reason: str) -> None:
+    out = tmp_path / "run"
+    victim = subprocess.Popen(cli_run(slow_server, out), cwd=ROOT, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    wait_for_rows(out / "responses.sqlite", victim, 40)
+    victim.send_signal(sig)
+    stdout, stderr = victim.communicate(timeout=30)
+    assert victim.returncode == code, stderr
+    assert stderr == (f"{said}: finished responses are saved in the store and the manifest "
+                      "records the interruption; rerun the same command to resume\n")
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert (manifest["status"], manifest["error"]) == ("interrupted", reason)
+    assert "derived" not in manifest
+    time.sleep(0.1)
+    kept = stored_ok_prompts(out / "responses.sqlite")
+    assert 40 <= len(kept) < N
+    before = server_stats(slow_server)
+    rerun = subprocess.run(cli_run(slow_server, out), cwd=ROOT, capture_output=True,
+                           text=True, timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    after = server_stats(slow_server)
+    assert after["calls"] - before["calls"] == N - len(kept)  # nothing saved is asked again
+    assert all(after["by_prompt"][p] == before["by_prompt"][p] for p in kept)
+    assert json.loads((out / "manifest.json").read_text())["status"] == "complete"

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from biasbench.errors import InputError
-from biasbench.responses import iter_json_objects
+from biasbench.responses import iter_json_objects, text_lines
 
 UNKNOWN_GROUP = "unknown"
 
@@ -108,12 +108,11 @@ def load_bbq_jsonl(paths: str | Path | Iterable[str | Path]) -> list[BBQItem]:
         path = Path(path)
         if not path.exists():
             raise InputError("file not found", file=str(path))
-        with path.open(encoding="utf-8-sig") as fh:
-            for item in parse_bbq_lines(fh, str(path)):
-                if item.uid in seen:
-                    raise InputError(
-                        f"duplicate example {item.uid} (also in {seen[item.uid]})", file=str(path),
-                        field="example_id")
-                seen[item.uid] = str(path)
-                items.append(item)
+        for item in parse_bbq_lines(text_lines(path), str(path)):  # UTF-8, bounded lines
+            if item.uid in seen:
+                raise InputError(
+                    f"duplicate example {item.uid} (also in {seen[item.uid]})", file=str(path),
+                    field="example_id")
+            seen[item.uid] = str(path)
+            items.append(item)
     return items

@@ -49,7 +49,7 @@ from biasbench.models.base import (
     Prompt,
 )
 from biasbench.models.hf import OptionScore, ScoreChoice, option_choices
-from biasbench.report.tables import write_table
+from biasbench.report.tables import write_csv, write_table
 from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 from biasbench.runner.runner import Request
 from biasbench.signature import Signature, common_signature
@@ -211,16 +211,18 @@ class FilBBQBenchmark:
         """For option-scored (masked LM) runs: the scores under the choice that is not the
         headline (sum vs per-character), from the choices stored with every response, so a
         reader sees both as lm-evaluation-harness reports acc and acc_norm. None otherwise."""
-        store_path = out_dir / "responses.sqlite"
+        from biasbench.runfolder import store_of  # a run scores into a staging folder
+
+        store_path = store_of(out_dir)
         labels = {json.dumps(sig.model, sort_keys=True): label
                   for label, sig in signatures.items() if sig.model.get("option_score")}
-        if not labels or not store_path.is_file():
+        if not labels or store_path is None:
             return None
         from biasbench.runner.store import ResponseStore
 
         wanted = set(zip(frame["model"], frame["uid"], frame["seed"].astype(int), strict=True))
         chosen: dict[tuple[str, str, int], dict[str, Any]] = {}
-        store = ResponseStore(store_path)
+        store = ResponseStore(store_path, readonly=True)
         try:
             for record in store.iter_records("ok"):
                 label = labels.get(json.dumps(json.loads(record.model), sort_keys=True))
@@ -250,10 +252,10 @@ class FilBBQBenchmark:
     def _write_tables(self, scored: BBQResults, profiles: dict[str, pd.DataFrame],
                       out: Path) -> None:
         out.mkdir(parents=True, exist_ok=True)
-        scored.per_seed.to_csv(out / "per_template_per_seed.csv", index=False)
-        scored.per_seed_category.to_csv(out / "per_category_per_seed.csv", index=False)
-        scored.by_template.to_csv(out / "by_template.csv", index=False)
-        scored.unparsed_by_template.to_csv(out / "unparsed_by_template.csv", index=False)
+        write_csv(scored.per_seed, out / "per_template_per_seed.csv")
+        write_csv(scored.per_seed_category, out / "per_category_per_seed.csv")
+        write_csv(scored.by_template, out / "by_template.csv")
+        write_csv(scored.unparsed_by_template, out / "unparsed_by_template.csv")
         write_table(category_table(scored), out / "by_category")
         for model, profile in profiles.items():
             write_table(profile, out / f"bias_profile_{slug(model)}")
@@ -314,7 +316,8 @@ def write_bbq_labels(scored: BBQResults, frame: pd.DataFrame, items: Sequence[BB
                      path: Path) -> None:
     """One line per response: its raw output, the parsed answer (index and text), how it was
     matched and the evidence, with the item's category, template, context and correct answer."""
-    parsed = scored.responses.merge(frame[["model", "seed", "uid", "output"]],
+    flags = ["truncated"] if "truncated" in frame.columns else []  # cut at max_tokens
+    parsed = scored.responses.merge(frame[["model", "seed", "uid", "output", *flags]],
                                     on=["model", "seed", "uid"], how="left")
     meta = pd.DataFrame([{"uid": i.uid, "category": i.category,
                           "question_index": i.question_index,
@@ -392,8 +395,8 @@ def score_bbq_files(items: str, responses: Path, out: Path) -> list[str]:
     validate_models(results["models"])
     write_json(results, out / "results.json")
     write_bbq_labels(scored, frame, loaded, out / "labels.jsonl")
-    scored.per_seed.to_csv(out / "per_template_per_seed.csv", index=False)
-    scored.by_template.to_csv(out / "by_template.csv", index=False)
+    write_csv(scored.per_seed, out / "per_template_per_seed.csv")
+    write_csv(scored.by_template, out / "by_template.csv")
     write_table(category_table(scored), out / "by_category")
     return [f"scored {len(frame):,} responses of {frame['model'].nunique()} model(s) over "
             f"{len(seeds)} seed(s); wrote {out / 'results.json'}"]

@@ -20,6 +20,7 @@ The workflow the paper used, as library calls:
 from __future__ import annotations
 
 import csv
+import io
 import math
 from collections import Counter
 from collections.abc import Hashable
@@ -34,6 +35,8 @@ from statsmodels.stats.inter_rater import cohens_kappa
 
 from biasbench.benchmarks.honorific_bn.classifier import Register
 from biasbench.errors import InputError
+from biasbench.report.tables import neutralise_frame
+from biasbench.responses import read_text
 
 ANNOTATION_LABELS: tuple[str, ...] = tuple(label.value for label in Register)
 """The four labels, in the fixed order used by every confusion matrix."""
@@ -268,7 +271,26 @@ def write_annotation_sheet(sample: pd.DataFrame | AnnotationSample, path: str | 
         raise InputError(f"sheet lacks column(s) {', '.join(missing)}", field=missing[0])
     out = sheet.loc[:, list(SHEET_COLUMNS)].astype(object)
     out = out.where(out.notna(), "")  # a missing output is written as an empty cell
-    out.to_csv(Path(path), index=False, encoding="utf-8-sig", quoting=csv.QUOTE_MINIMAL)
+    # Annotators open it in a spreadsheet: model outputs must not run as formulas.
+    neutralise_frame(out).to_csv(Path(path), index=False, encoding="utf-8-sig",
+                                 quoting=csv.QUOTE_MINIMAL)
+
+
+def read_annotation_key(path: str | PathLike[str]) -> pd.DataFrame:
+    """The key written by ``annotate export`` (:data:`KEY_COLUMNS`, as text); an empty,
+    non-UTF-8 or incomplete key is an InputError naming the file, line and field."""
+    file = str(path)
+    text = read_text(path)
+    if not text.strip():
+        raise InputError("empty annotation key (no header, no rows)", file=file, line=1)
+    key = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    missing = [name for name in ("sample_id", "rule_label") if name not in key.columns]
+    if missing:
+        raise InputError(f"missing column(s) {', '.join(missing)}", file=file, line=1,
+                         field=missing[0])
+    if key.empty:
+        raise InputError("annotation key has a header but no rows", file=file, line=2)
+    return key
 
 
 def normalise_label(value: str) -> str | None:
@@ -286,7 +308,7 @@ def read_annotation_sheet(path: str | PathLike[str], *, allow_blank: bool = Fals
     ``allow_blank``, which keeps blanks as "").
     """
     file = str(path)
-    with open(path, encoding="utf-8-sig", newline="") as handle:
+    with io.StringIO(read_text(path), newline="") as handle:  # UTF-8 checked, line by line
         reader = csv.reader(handle)
         try:
             header = next(reader)

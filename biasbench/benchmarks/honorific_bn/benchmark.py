@@ -22,7 +22,7 @@ from biasbench.signature import Signature, common_signature
 
 LABEL_COLUMNS = ["model", "seed", "item_id", "occupation_en", "occupation_bn", "template_id",
                  "primed", "gender", "output", "label", "plural", "spelling_mixed", "evidence",
-                 "reason"]
+                 "reason", "truncated"]
 
 
 class HonorificBenchmark:
@@ -90,7 +90,9 @@ class HonorificBenchmark:
                 "primed": item.primed, "gender": item.gender, "output": output,
                 "label": lab["label"], "plural": lab["plural"],
                 "spelling_mixed": lab["spelling_mixed"], "evidence": lab["evidence"],
-                "reason": lab["reason"]})
+                "reason": lab["reason"],
+                # cut at max_tokens: labelled from partial evidence, so flagged (output_health)
+                "truncated": bool(getattr(rec, "truncated", False))})
         return pd.DataFrame(rows, columns=LABEL_COLUMNS)
 
     # -- scoring -------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from typing import Any
 
 from biasbench.errors import InputError
 from biasbench.models.base import Prompt
+from biasbench.responses import read_text
 
 DATA_DIR = Path(str(files("biasbench.benchmarks.honorific_bn").joinpath("data")))
 CONDITIONS = ("male", "female", "nopronoun", "they")
@@ -142,7 +143,7 @@ def _read_csv(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str
     lines); missing cells read as ""."""
     if not path.exists():
         raise InputError("file not found", file=str(path))
-    with path.open(encoding="utf-8-sig", newline="") as fh:
+    with io.StringIO(read_text(path), newline="") as fh:  # UTF-8 checked, line by line
         reader = csv.DictReader(fh)
         missing = [c for c in required if c not in (reader.fieldnames or [])]
         if missing:

@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 
 from biasbench.fsutil import write_text_atomically
-from biasbench.report.tables import to_latex, to_markdown
+from biasbench.report.tables import csv_text, to_latex, to_markdown
 
 TABLE4_COLUMNS = ("Model", "HAI", "GSR", "p (Holm)", "pairs", "unreadable", "eta2 gender",
                   "spread", "eta2 occupation", "HBS", "mix", "scope")
@@ -212,12 +212,12 @@ def write_tables(results: Mapping[str, Any], occupation_rates_df: pd.DataFrame,
                                         for model, text in table_caveats(results)) + "\n"
     contents = {
         "table4.md": to_markdown(main) + "\n" + note,
-        "table4.csv": main.to_csv(index=False),
+        "table4.csv": csv_text(main),
         "table4.tex": to_latex(main, _LATEX_HEADERS) + "".join(
             f"% {model}: {text}\n" for model, text in table_caveats(results)),
-        "occupation_rates.csv": occupation_rates_df.to_csv(index=False),
+        "occupation_rates.csv": csv_text(occupation_rates_df),
         "they_analysis.md": to_markdown(_they_display(results)),
-        "they_analysis.csv": they_table(results).to_csv(index=False),
+        "they_analysis.csv": csv_text(they_table(results)),
     }
     written = []
     for name, text in contents.items():
