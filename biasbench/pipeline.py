@@ -179,7 +179,7 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
             raise BiasbenchError(f"{backend.model_id} answers by option scores, which runs "
                                  "locally: drop --ray-workers/--ray-address")
         backend = adapted
-    if getattr(backend, "deterministic", False) and (seeds is None or len(seeds) > 1):
+    if backend.deterministic and (seeds is None or len(seeds) > 1):
         # Scoring options is deterministic: every seed would give the same answers.
         log.warning("%s answers deterministically; running one seed instead of many",
                     backend.model_id)

@@ -51,6 +51,10 @@ BaseUrlOpt = Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint
                        "http://localhost:8000/v1.")]
 ApiOpt = Annotated[str, typer.Option(help="chat or completions (OpenAI-compatible endpoints).")]
 KeyEnvOpt = Annotated[str, typer.Option(help="Environment variable holding the API key.")]
+ModelArgOpt = Annotated[list[str] | None, typer.Option(
+    "--model-arg", "-M", metavar="KEY=VALUE", help="A backend option, repeatable: e.g. -M "
+    "dtype=bfloat16 -M device=cuda (hf), -M n_threads=4 (llamacpp), -M field.NAME=VALUE "
+    "(openai). `biasbench list` shows each backend's keys.")]
 
 
 def _fail(message: str, code: int = EXIT_USAGE) -> None:
@@ -119,6 +123,7 @@ def run(
     base_url: BaseUrlOpt = None,
     api: ApiOpt = "chat",
     api_key_env: KeyEnvOpt = "OPENAI_API_KEY",
+    model_arg: ModelArgOpt = None,
     chat: Annotated[bool, typer.Option(help="Use the chat template of a local model.")] = False,
     sampler_extras: Annotated[bool, typer.Option(help="openai: send top_k, min_p and "
                               "repetition_penalty (vLLM, llama.cpp server); --no-sampler-extras "
@@ -156,12 +161,13 @@ def run(
     filbbq runs every prompt under --seeds seeds (default 50, the paper's protocol) at
     temperature 1.0 unless --temperature says otherwise.
     """
-    from biasbench.models.registry import ModelOptions
+    from biasbench.models.registry import ModelOptions, parse_model_args
     from biasbench.pipeline import run_benchmark
     from biasbench.runner.retry import RetryPolicy
 
     options = ModelOptions(base_url=base_url, api=api, api_key_env=api_key_env, chat=chat,
-                           hf_task=hf_task, sampler_extras=sampler_extras)
+                           hf_task=hf_task, sampler_extras=sampler_extras,
+                           model_args=parse_model_args(model_arg or []))
     bench_options: dict[str, object] = {}
     if benchmark == "filbbq":
         bench_options = {"items": items, "templates": templates, "data_seed": data_seed,

@@ -8,14 +8,19 @@ from biasbench.models.base import (
     Prompt,
     TransientModelError,
 )
+from biasbench.models.options import BackendOption, parse_model_args
 from biasbench.models.registry import (
     BACKENDS,
     DEFAULT_MODEL,
+    BackendInfo,
     ModelOptions,
+    backend_class,
+    list_backends,
     load_model,
     parse_model_spec,
 )
 
-__all__ = ["BACKENDS", "DEFAULT_MODEL", "Generation", "GenerationParams", "ModelBackend",
-           "ModelOptions", "PermanentModelError", "Prompt", "TransientModelError", "load_model",
-           "parse_model_spec"]
+__all__ = ["BACKENDS", "DEFAULT_MODEL", "BackendInfo", "BackendOption", "Generation",
+           "GenerationParams", "ModelBackend", "ModelOptions", "PermanentModelError", "Prompt",
+           "TransientModelError", "backend_class", "list_backends", "load_model",
+           "parse_model_args", "parse_model_spec"]

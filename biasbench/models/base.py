@@ -8,8 +8,11 @@ what the model really saw.
 from __future__ import annotations
 
 import abc
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
+
+from biasbench.models.options import BackendOption, ModelOptions, check_model_args
 
 PromptMode = Literal["chat", "completion"]
 
@@ -257,11 +260,45 @@ class ModelBackend(abc.ABC):
     """Backend family name used in specs, e.g. ``openai`` or ``llamacpp``."""
     mode: PromptMode = "chat"
     """Which prompt form this backend sends."""
+
+    # -- what the registry and ``biasbench list`` show (see models/registry.py)
+    summary: ClassVar[str] = ""
+    """One line saying what this backend runs."""
+    spec_syntax: ClassVar[str] = ""
+    """The ``--model`` forms it accepts, e.g. ``hf:NAME_OR_PATH``."""
+    model_options: ClassVar[tuple[BackendOption, ...]] = ()
+    """The ``-M key=value`` options it accepts (validated by :meth:`check_model_args`)."""
+
+    # -- capabilities: callers read these instead of probing for methods
+    can_generate: bool = True
+    """It answers ``generate`` (a masked LM does not: it only scores options)."""
+    can_score_options: bool = False
+    """It implements ``score_options`` (log-likelihood of each option)."""
     max_concurrency: int | None = None
     """A hard cap for backends that cannot serve requests in parallel (local CPU models)."""
+    deterministic: bool = False
+    """Its answer does not depend on the seed, so one seed suffices (option scoring)."""
     answers_by_item: bool = False
     """True when the answer depends on the item, not only on the prompt (replay): the item id
     then enters the cache key."""
+
+    @classmethod
+    def check_model_args(cls, given: Mapping[str, Any]) -> dict[str, Any]:
+        """``-M`` options validated and typed; an unknown key is one line naming the accepted."""
+        return check_model_args(cls.kind, cls.model_options, given)
+
+    @classmethod
+    def from_spec(cls, arg: str | None, options: ModelOptions) -> ModelBackend:
+        """Build the backend for ``KIND[:arg]`` from the CLI's model options (spec parsing and
+        option checks belong to the backend, so a new backend is one file)."""
+        raise NotImplementedError(f"backend {cls.kind!r} cannot be built from a model spec")
+
+    @classmethod
+    def capabilities(cls) -> dict[str, Any]:
+        """The capability attributes, for ``biasbench list``."""
+        return {"can_generate": cls.can_generate, "can_score_options": cls.can_score_options,
+                "max_concurrency": cls.max_concurrency, "deterministic": cls.deterministic,
+                "answers_by_item": cls.answers_by_item}
 
     @property
     @abc.abstractmethod

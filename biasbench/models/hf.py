@@ -43,6 +43,7 @@ from biasbench.models.base import (
     PermanentModelError,
     Prompt,
 )
+from biasbench.models.options import BackendOption, ModelOptions
 
 if TYPE_CHECKING:  # pragma: no cover - typing only; the runtime imports are lazy
     import torch
@@ -154,6 +155,38 @@ def detect_task(config: Any) -> Task:
         "causal or a masked LM; pass task='causal' or task='masked'")
 
 
+def default_device() -> str:
+    """``cuda`` when a CUDA device is available, else ``mps`` (Apple), else ``cpu``."""
+    import torch
+
+    if torch.cuda.is_available():
+        return "cuda"
+    mps = getattr(torch.backends, "mps", None)
+    if mps is not None and mps.is_available():
+        return "mps"
+    return "cpu"
+
+
+def resolve_device(device: str | None) -> Any:
+    """The torch device for ``device`` (None or ``auto``: :func:`default_device`); a device this
+    machine does not have is one clear error, not a crash mid-run."""
+    import torch
+
+    name = default_device() if device in (None, "auto") else str(device)
+    try:
+        resolved = torch.device(name)
+    except (RuntimeError, ValueError):
+        raise ModelSpecError(f"hf: -M device={name!r} is not a torch device (cpu, cuda, "
+                             "cuda:1, mps)") from None
+    if resolved.type == "cuda" and (not torch.cuda.is_available() or (
+            resolved.index is not None and resolved.index >= torch.cuda.device_count())):
+        raise ModelSpecError(f"hf: -M device={name}: no such CUDA device on this machine")
+    if resolved.type == "mps" and not (getattr(torch.backends, "mps", None)
+                                       and torch.backends.mps.is_available()):
+        raise ModelSpecError(f"hf: -M device={name}: MPS is not available on this machine")
+    return resolved
+
+
 def local_model_fingerprint(folder: Path, length: int = 12) -> str:
     """Short SHA-256 over the names and full contents of the files that define a local model.
 
@@ -183,9 +216,38 @@ class HFBackend(ModelBackend):
     """A local transformers model (causal or masked LM) behind the async backend interface."""
 
     kind = "hf"
+    summary = ("a local Hugging Face transformers model: causal LMs generate and score "
+               "options, masked LMs score options only (--hf-task auto|causal|masked)")
+    spec_syntax = "hf:NAME_OR_PATH (a model name in the local cache, or a save_pretrained folder)"
+    model_options = (
+        BackendOption("device", "str", "torch device: cpu, cuda, cuda:1, mps (default: cuda "
+                      "when available, else mps, else cpu)", default="auto"),
+        BackendOption("dtype", "str", "weights dtype; auto keeps the checkpoint's on an "
+                      "accelerator and uses float32 on CPU", default="auto", choices=_DTYPES,
+                      changes_answers=True),
+        BackendOption("revision", "str", "branch, tag or commit of a named model",
+                      changes_answers=True),
+        BackendOption("batch_size", "int", "sequences per forward pass when scoring options",
+                      default=16, minimum=1),
+        BackendOption("trust_remote_code", "bool", "run model code shipped with the checkpoint",
+                      default=False),
+    )
+    can_score_options = True
     max_concurrency = 1  # one model in memory; requests are served one at a time
 
-    def __init__(self, name_or_path: str, *, task: TaskChoice = "auto", device: str = "cpu",
+    @classmethod
+    def from_spec(cls, arg: str | None, options: ModelOptions) -> HFBackend:
+        if not arg:
+            raise ModelSpecError("hf needs a model name or path: --model hf:NAME_OR_PATH")
+        if options.hf_task not in ("auto", "causal", "masked"):
+            raise ModelSpecError(f"--hf-task must be auto, causal or masked, not "
+                                 f"{options.hf_task!r}")
+        args = cls.check_model_args(options.model_args)
+        return cls(arg, task=options.hf_task, chat=options.chat,  # type: ignore[arg-type]
+                   **args)
+
+    def __init__(self, name_or_path: str, *, task: TaskChoice = "auto",
+                 device: str | None = "auto",
                  dtype: str = "auto", chat: bool = False, trust_remote_code: bool = False,
                  revision: str | None = None, batch_size: int = 16) -> None:
         """Load config, tokenizer and model.
@@ -193,7 +255,8 @@ class HFBackend(ModelBackend):
         Args:
             name_or_path: a local ``save_pretrained`` folder or a model name.
             task: ``auto`` detects causal vs masked from the config (see :func:`detect_task`).
-            device: a torch device string (``cpu``, ``cuda``, ``cuda:1``, ``mps``).
+            device: a torch device string (``cpu``, ``cuda``, ``cuda:1``, ``mps``); ``auto``
+                or None: cuda when available, else mps, else cpu.
             dtype: ``auto`` keeps the checkpoint's dtype on accelerators and uses float32 on CPU
                 (half precision is slow or unsupported there); or one of float32/float16/bfloat16.
             chat: send the chat form of prompts through the tokenizer's chat template (causal LMs
@@ -203,7 +266,7 @@ class HFBackend(ModelBackend):
             batch_size: how many sequences one forward pass scores.
         """
         try:
-            import torch
+            import torch  # noqa: F401 - both must be installed before anything loads
             import transformers
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ModelSpecError("the hf backend needs torch and transformers: install "
@@ -214,7 +277,7 @@ class HFBackend(ModelBackend):
             raise ModelSpecError(f"batch_size must be at least 1, not {batch_size}")
 
         self.name_or_path = name_or_path
-        self.device: torch.device = torch.device(device)
+        self.device: torch.device = resolve_device(device)
         self.batch_size = batch_size
         self._lock = threading.Lock()  # torch RNG forking and the model are not shared safely
         common: dict[str, Any] = {"trust_remote_code": trust_remote_code, "revision": revision}
@@ -241,6 +304,7 @@ class HFBackend(ModelBackend):
                 raise ModelSpecError(f"{name_or_path!r} has no chat template; drop chat=True to "
                                      "send the completion form")
         self.mode = "chat" if chat else "completion"
+        self.can_generate = self.task == "causal"  # a masked LM only scores options
         if self.task == "masked" and self.tokenizer.mask_token_id is None:
             raise ModelSpecError(f"{name_or_path!r} has no mask token, so it cannot be scored "
                                  "as a masked LM")

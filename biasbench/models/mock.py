@@ -9,6 +9,7 @@ from pathlib import Path
 
 from biasbench.errors import ModelSpecError
 from biasbench.models.base import Generation, GenerationParams, ModelBackend, Prompt
+from biasbench.models.options import ModelOptions
 
 Script = Callable[[Prompt, int | None], str]
 
@@ -41,6 +42,14 @@ class MockBackend(ModelBackend):
     """Answers from a named script or a JSON file mapping prompt substrings to outputs."""
 
     kind = "mock"
+    summary = "scripted outputs: deterministic, instant, no network (tests, demos)"
+    spec_syntax = ("mock[:SCRIPT] (SCRIPT: " + ", ".join(SCRIPTS)
+                   + " or a JSON file mapping prompt substrings to outputs)")
+
+    @classmethod
+    def from_spec(cls, arg: str | None, options: ModelOptions) -> MockBackend:
+        return cls(arg or "hashed-register",
+                   mode="completion" if options.api == "completions" else "chat")
 
     def __init__(self, script: str = "hashed-register", *, mode: str = "chat") -> None:
         self.script_name = script

@@ -39,6 +39,7 @@ from biasbench.models.base import (
     normalise_finish_reason,
     text_from_content,
 )
+from biasbench.models.options import BackendOption, ModelOptions
 
 ApiKind = Literal["chat", "completions"]
 
@@ -47,6 +48,8 @@ _PERMANENT_5XX = frozenset({501, 505})
 _TRANSIENT_4XX = frozenset({408, 409, 429})
 _DEFAULT_POOL = 64
 _MAX_RESPONSE_BYTES = 64 << 20
+# Request fields the backend sets itself; extra fields may not replace them.
+_OWNED_FIELDS = frozenset({"model", "messages", "prompt", "stream", "seed", "n"})
 
 
 def display_url(url: str) -> str:
@@ -120,6 +123,41 @@ class OpenAIBackend(ModelBackend):
     """
 
     kind = "openai"
+    summary = ("an OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server, SGLang, OpenAI...); "
+               "--base-url, --api chat|completions, key from $OPENAI_API_KEY or --api-key-env")
+    spec_syntax = "openai:NAME"
+    model_options = (
+        BackendOption("timeout", "float", "seconds to wait for one answer (then retried)",
+                      default=120.0, minimum=0.001),
+        BackendOption("extra_body", "json", "a JSON object of extra request fields, e.g. "
+                      "'{\"repetition_penalty\": 1.1}'; it wins over the request's own fields",
+                      default=None, changes_answers=True),
+        BackendOption("field.*", "any", "one extra request field: -M field.NAME=VALUE (VALUE "
+                      "read as number, bool or JSON where it looks like one); merged into "
+                      "extra_body", changes_answers=True),
+    )
+    can_score_options = False  # chat endpoints give no prompt log-likelihoods
+
+    @classmethod
+    def from_spec(cls, arg: str | None, options: ModelOptions) -> OpenAIBackend:
+        if not arg:
+            raise ModelSpecError("openai needs a model name: --model openai:NAME")
+        if not options.base_url:
+            raise ModelSpecError("openai:NAME needs --base-url (e.g. http://localhost:8000/v1)")
+        if options.api not in ("chat", "completions"):
+            raise ModelSpecError(f"--api must be chat or completions, not {options.api!r}")
+        args = cls.check_model_args(options.model_args)
+        extra = dict(args.get("extra_body") or {})
+        for key, value in args.items():
+            if key.startswith("field."):
+                name = key.removeprefix("field.")
+                if name in extra:
+                    raise ModelSpecError(f"openai: request field {name!r} given by both "
+                                         f"-M extra_body and -M {key}")
+                extra[name] = value
+        return cls(arg, options.base_url, api=options.api,  # type: ignore[arg-type]
+                   api_key_env=options.api_key_env, sampler_extras=options.sampler_extras,
+                   timeout_s=args.get("timeout", 120.0), extra_body=extra or None)
 
     def __init__(self, model: str, base_url: str, *, api: ApiKind = "chat",
                  api_key_env: str = "OPENAI_API_KEY", timeout_s: float = 120.0,
@@ -163,6 +201,12 @@ class OpenAIBackend(ModelBackend):
         self.api_key_env = api_key_env
         self.timeout_s = timeout_s
         self.extra_body = dict(extra_body or {})
+        owned = sorted(set(self.extra_body) & _OWNED_FIELDS)
+        if owned:
+            # The backend writes these itself (the prompt, the model, one seed per request, a
+            # non-streamed body): an extra field would be overwritten or break reading answers.
+            raise ModelSpecError(f"openai: extra request field(s) {', '.join(owned)} cannot be "
+                                 "set; the backend sends them itself")
         self.max_connections = max_connections
         """Size of the connection pool; the runner sets it to its concurrency."""
         self.max_response_bytes = max_response_bytes

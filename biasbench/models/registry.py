@@ -1,4 +1,10 @@
-"""Model specs (``KIND[:ARG]``) to backends. Adding a backend touches this registry only.
+"""Model specs (``KIND[:ARG]``) to backends.
+
+Adding a backend is one file plus one line in :data:`BACKENDS`: the file holds a
+:class:`~biasbench.models.base.ModelBackend` subclass that carries its ``kind``, one-line
+``summary``, ``spec_syntax``, its ``-M`` options (``model_options``), its capabilities, and a
+``from_spec`` classmethod that parses the part after ``KIND:`` and builds it. The CLI, the
+pipeline, Ray workers and ``biasbench list`` read the registry; none names a backend.
 
 Specs:
   llamacpp                 the embedded default (Gemma 3 270M base, GGUF Q4_K_M)
@@ -12,92 +18,79 @@ Specs:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import import_module
+from typing import Any
 
 from biasbench.errors import ModelSpecError
 from biasbench.models.base import ModelBackend
+from biasbench.models.options import BackendOption, ModelOptions, parse_model_args
+
+__all__ = ["BACKENDS", "DEFAULT_MODEL", "BackendInfo", "ModelOptions", "backend_class",
+           "list_backends", "load_model", "parse_model_args", "parse_model_spec"]
 
 DEFAULT_MODEL = "llamacpp"
 
-
-@dataclass
-class ModelOptions:
-    """Backend options a CLI or caller may set; each backend reads the ones it knows."""
-
-    base_url: str | None = None
-    api: str = "chat"
-    api_key_env: str = "OPENAI_API_KEY"
-    chat: bool = False
-    hf_task: str = "auto"
-    threads: int | None = None
-    """CPU threads of a local llama.cpp model (default: every core)."""
-    sampler_extras: bool = True
-    """openai: send top_k, min_p and repetition_penalty (vLLM, llama.cpp's server...); False for
-    a strict OpenAI endpoint that rejects unknown fields."""
-
-    def __repr__(self) -> str:
-        # The base URL may carry credentials (user:password@host): never show them.
-        from biasbench.models.openai_compat import display_url
-
-        shown = {**self.__dict__}
-        if shown.get("base_url"):
-            shown["base_url"] = display_url(shown["base_url"])
-        return f"ModelOptions({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
-
-
-def _llamacpp(arg: str | None, opts: ModelOptions) -> ModelBackend:
-    from biasbench.models.llamacpp import LlamaCppBackend
-
-    return LlamaCppBackend(arg or None, chat=opts.chat, n_threads=opts.threads)
-
-
-def _openai(arg: str | None, opts: ModelOptions) -> ModelBackend:
-    if not arg:
-        raise ModelSpecError("openai needs a model name: --model openai:NAME")
-    if not opts.base_url:
-        raise ModelSpecError("openai:NAME needs --base-url (e.g. http://localhost:8000/v1)")
-    if opts.api not in ("chat", "completions"):
-        raise ModelSpecError(f"--api must be chat or completions, not {opts.api!r}")
-    from biasbench.models.openai_compat import OpenAIBackend
-
-    return OpenAIBackend(arg, opts.base_url, api=opts.api,  # type: ignore[arg-type]
-                         api_key_env=opts.api_key_env, sampler_extras=opts.sampler_extras)
-
-
-def _hf(arg: str | None, opts: ModelOptions) -> ModelBackend:
-    if not arg:
-        raise ModelSpecError("hf needs a model name or path: --model hf:NAME_OR_PATH")
-    if opts.hf_task not in ("auto", "causal", "masked"):
-        raise ModelSpecError(f"--hf-task must be auto, causal or masked, not {opts.hf_task!r}")
-    from biasbench.models.hf import HFBackend
-
-    return HFBackend(arg, task=opts.hf_task, chat=opts.chat)  # type: ignore[arg-type]
-
-
-def _replay(arg: str | None, opts: ModelOptions) -> ModelBackend:
-    if not arg:
-        raise ModelSpecError("replay needs a file: --model replay:FILE.jsonl[@MODEL]")
-    from biasbench.models.replay import ReplayBackend
-
-    path, _, model = arg.partition("@")
-    return ReplayBackend(path, model or None)
-
-
-def _mock(arg: str | None, opts: ModelOptions) -> ModelBackend:
-    from biasbench.models.mock import MockBackend
-
-    return MockBackend(arg or "hashed-register", mode="completion" if opts.api == "completions"
-                       else "chat")
-
-
-BACKENDS: dict[str, Callable[[str | None, ModelOptions], ModelBackend]] = {
-    "llamacpp": _llamacpp,
-    "openai": _openai,
-    "hf": _hf,
-    "replay": _replay,
-    "mock": _mock,
+# name -> "module:Class". Importing a backend module is light (heavy dependencies load when a
+# backend is built), so listing every backend imports no torch or llama.cpp.
+BACKENDS: dict[str, str] = {
+    "llamacpp": "biasbench.models.llamacpp:LlamaCppBackend",
+    "openai": "biasbench.models.openai_compat:OpenAIBackend",
+    "hf": "biasbench.models.hf:HFBackend",
+    "replay": "biasbench.models.replay:ReplayBackend",
+    "mock": "biasbench.models.mock:MockBackend",
 }
+
+
+def backend_class(name: str) -> type[ModelBackend]:
+    """The backend class registered as ``name``."""
+    if name not in BACKENDS:
+        raise ModelSpecError(f"unknown backend {name!r} (known: {', '.join(BACKENDS)})")
+    module, _, attr = BACKENDS[name].partition(":")
+    cls = getattr(import_module(module), attr)
+    if not (isinstance(cls, type) and issubclass(cls, ModelBackend)) or cls.kind != name:
+        # A registry line pointing at the wrong class would build the wrong model silently.
+        raise TypeError(f"registry entry {name!r} -> {BACKENDS[name]} is not a ModelBackend "
+                        f"of kind {name!r}")
+    return cls
+
+
+@dataclass(frozen=True)
+class BackendInfo:
+    """What ``biasbench list`` shows of one backend."""
+
+    name: str
+    summary: str
+    spec_syntax: str
+    options: tuple[BackendOption, ...]
+    capabilities: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "summary": self.summary, "spec_syntax": self.spec_syntax,
+                "options": [option.to_dict() for option in self.options],
+                "capabilities": dict(self.capabilities)}
+
+    def lines(self) -> list[str]:
+        """A short plain-text block: name and summary, spec forms, -M keys, capabilities."""
+        caps = ", ".join(f"{k}={v}" for k, v in self.capabilities.items())
+        lines = [f"{self.name}: {self.summary}", f"  spec: {self.spec_syntax}"]
+        for option in self.options:
+            mark = " [changes answers: in the signature]" if option.changes_answers else ""
+            lines.append(f"  -M {option.name} ({option.type}): {option.help}{mark}")
+        if not self.options:
+            lines.append("  -M: no options")
+        lines.append(f"  capabilities: {caps}")
+        return lines
+
+
+def list_backends() -> list[BackendInfo]:
+    """Every registered backend, in registry order."""
+    infos = []
+    for name in BACKENDS:
+        cls = backend_class(name)
+        infos.append(BackendInfo(name, cls.summary, cls.spec_syntax, cls.model_options,
+                                 cls.capabilities()))
+    return infos
 
 
 def parse_model_spec(spec: str) -> tuple[str, str | None]:
@@ -112,6 +105,10 @@ def parse_model_spec(spec: str) -> tuple[str, str | None]:
 
 
 def load_model(spec: str = DEFAULT_MODEL, options: ModelOptions | None = None) -> ModelBackend:
-    """Build the backend for ``spec``; heavy dependencies load only here."""
+    """Build the backend for ``spec``; heavy dependencies load only here. Its ``-M`` options
+    (``options.model_args``) are checked before anything is loaded."""
     kind, arg = parse_model_spec(spec)
-    return BACKENDS[kind](arg, options or ModelOptions())
+    options = options or ModelOptions()
+    cls = backend_class(kind)
+    cls.check_model_args(options.model_args)  # an unknown key fails before any loading
+    return cls.from_spec(arg, options)

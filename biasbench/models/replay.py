@@ -6,6 +6,7 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from biasbench.errors import ModelSpecError
 from biasbench.models.base import (
     Generation,
     GenerationParams,
@@ -14,6 +15,7 @@ from biasbench.models.base import (
     Prompt,
     normalise_finish_reason,
 )
+from biasbench.models.options import ModelOptions
 from biasbench.responses import check_fields, iter_jsonl
 
 
@@ -32,7 +34,16 @@ class ReplayBackend(ModelBackend):
     """
 
     kind = "replay"
+    summary = "answers read from a JSONL file of earlier outputs (re-scoring, other harnesses)"
+    spec_syntax = "replay:FILE.jsonl[@MODEL]"
     answers_by_item = True
+
+    @classmethod
+    def from_spec(cls, arg: str | None, options: ModelOptions) -> ReplayBackend:
+        if not arg:
+            raise ModelSpecError("replay needs a file: --model replay:FILE.jsonl[@MODEL]")
+        path, _, model = arg.partition("@")
+        return cls(path, model or None)
 
     def __init__(self, path: str | Path, model: str | None = None) -> None:
         self.path = Path(path)

@@ -27,6 +27,7 @@ from biasbench.models.base import GenerationParams, PermanentModelError, Prompt 
 from biasbench.models.hf import (  # noqa: E402
     HFBackend,
     OptionScore,
+    default_device,
     answer_by_scores,
     detect_task,
     local_model_fingerprint,
@@ -228,6 +229,36 @@ def test_model_id_is_folder_name_and_content_hash(folders, backends, tmp_path):
 def test_bad_construction_is_a_clear_error(folders, kwargs, message):
     with pytest.raises(ModelSpecError, match=message):
         HFBackend(str(folders["llama"]), **kwargs)
+
+
+def test_model_args_reach_the_backend_and_dtype_enters_the_description(folders, backends):
+    from biasbench.models import ModelOptions, load_model
+
+    default = backends["gpt2"]
+    assert default.device == torch.device(default_device())  # cuda > mps > cpu
+    backend = load_model(f"hf:{folders['gpt2']}", ModelOptions(model_args={
+        "device": "cpu", "dtype": "bfloat16", "batch_size": "3", "trust_remote_code": "false"}))
+    assert (backend.device.type, backend.dtype, backend.batch_size) == ("cpu", "bfloat16", 3)
+    # dtype changes answers, so the description (cache key, signature) says it; batch size and
+    # device are execution settings and do not enter it.
+    assert backend.describe() == {**default.describe(), "dtype": "bfloat16"}
+    same = load_model(f"hf:{folders['gpt2']}", ModelOptions(model_args={"batch_size": 1}))
+    assert same.describe() == default.describe()
+
+
+@pytest.mark.parametrize("device, message", [
+    ("cuda:7" if torch.cuda.is_available() else "cuda", "no such CUDA device on this machine"),
+    ("quantum", "is not a torch device"),
+])
+def test_a_device_this_machine_lacks_is_one_clear_error(folders, device, message):
+    with pytest.raises(ModelSpecError, match=message):
+        HFBackend(str(folders["gpt2"]), device=device)
+
+
+@pytest.mark.parametrize("family, can_generate", [("gpt2", True), ("roberta", False)])
+def test_capabilities_follow_the_task(backends, family, can_generate):
+    backend = backends[family]
+    assert (backend.can_generate, backend.can_score_options) == (can_generate, True)
 
 
 def test_import_does_not_load_torch():

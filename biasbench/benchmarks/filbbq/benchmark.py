@@ -162,7 +162,7 @@ class FilBBQBenchmark:
 
     def adapt_backend(self, backend: ModelBackend) -> ModelBackend:
         """Masked LMs cannot generate: they answer by the options' pseudo-log-likelihoods."""
-        if getattr(backend, "task", None) == "masked":
+        if not backend.can_generate and backend.can_score_options:
             return OptionScoringBackend(backend, self.by_uid, self.option_score)
         return backend
 
