@@ -32,7 +32,12 @@ from biasbench.benchmarks import get_benchmark
 from biasbench.errors import BiasbenchError, ModelSpecError
 from biasbench.jsonutil import write_json
 from biasbench.models.base import ModelBackend
-from biasbench.models.registry import DEFAULT_MODEL, ModelOptions, load_model
+from biasbench.models.registry import (
+    DEFAULT_MODEL,
+    ModelOptions,
+    check_model_spec,
+    load_model,
+)
 from biasbench.output_health import health_line, is_truncated, output_health
 from biasbench.runfolder import (
     LOCK_NAME,
@@ -168,6 +173,8 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
     """
     if options is not None and options.base_url:
         check_base_url(options.base_url, options.api_key_env)
+    if backend is None:  # a bad spec or -M option fails before the benchmark loads its items
+        check_model_spec(model, options)
     bench = get_benchmark(benchmark, **(benchmark_options or {}))
     distributed = bool(ray_workers or ray_address)
     if distributed and backend is not None:

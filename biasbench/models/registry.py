@@ -27,7 +27,7 @@ from biasbench.models.base import ModelBackend
 from biasbench.models.options import BackendOption, ModelOptions, parse_model_args
 
 __all__ = ["BACKENDS", "DEFAULT_MODEL", "BackendInfo", "ModelOptions", "backend_class",
-           "list_backends", "load_model", "parse_model_args", "parse_model_spec"]
+           "check_model_spec", "list_backends", "load_model", "parse_model_args", "parse_model_spec"]
 
 DEFAULT_MODEL = "llamacpp"
 
@@ -104,11 +104,17 @@ def parse_model_spec(spec: str) -> tuple[str, str | None]:
     return kind, (arg or None)
 
 
+def check_model_spec(spec: str, options: ModelOptions | None = None) -> type[ModelBackend]:
+    """The backend class of ``spec`` once the spec parses and its ``-M`` options are valid;
+    cheap (nothing loads), so a caller can refuse a typo before slower work."""
+    kind, _ = parse_model_spec(spec)
+    cls = backend_class(kind)
+    cls.check_model_args((options or ModelOptions()).model_args)
+    return cls
+
+
 def load_model(spec: str = DEFAULT_MODEL, options: ModelOptions | None = None) -> ModelBackend:
     """Build the backend for ``spec``; heavy dependencies load only here. Its ``-M`` options
     (``options.model_args``) are checked before anything is loaded."""
-    kind, arg = parse_model_spec(spec)
-    options = options or ModelOptions()
-    cls = backend_class(kind)
-    cls.check_model_args(options.model_args)  # an unknown key fails before any loading
-    return cls.from_spec(arg, options)
+    cls = check_model_spec(spec, options)  # an unknown key fails before any loading
+    return cls.from_spec(parse_model_spec(spec)[1], options or ModelOptions())

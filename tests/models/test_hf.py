@@ -27,8 +27,8 @@ from biasbench.models.base import GenerationParams, PermanentModelError, Prompt 
 from biasbench.models.hf import (  # noqa: E402
     HFBackend,
     OptionScore,
-    default_device,
     answer_by_scores,
+    default_device,
     detect_task,
     local_model_fingerprint,
     option_choices,
