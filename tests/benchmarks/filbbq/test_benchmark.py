@@ -131,6 +131,8 @@ class _FixedScores(ModelBackend):
 
     kind = "hf"
     task = "masked"
+    can_generate = False  # what the benchmark reads: a masked LM only scores options
+    can_score_options = True
 
     @property
     def model_id(self) -> str:
