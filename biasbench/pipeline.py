@@ -1,13 +1,6 @@
 """One benchmark against one model, into one run folder: the library call behind ``biasbench run``.
 
-Run folder layout::
-
-    RUN_DIR/
-      responses.sqlite   every request and response (the source of truth; resumable)
-      manifest.json      signature, command options, counts, status
-      labels.jsonl       one label with its evidence per response
-      results.json       scores with their statistics and the signature
-      tables/            Markdown, CSV and LaTeX tables
+The run folder's layout (file names) is defined once, in :mod:`biasbench.runfolder`.
 """
 
 from __future__ import annotations
@@ -36,6 +29,9 @@ from biasbench.models.registry import DEFAULT_MODEL, ModelOptions, load_model
 from biasbench.output_health import health_line, is_truncated, output_health
 from biasbench.runfolder import (
     LOCK_NAME,
+    MANIFEST_NAME,
+    RESULTS_NAME,
+    STORE_NAME,
     RunFolderError,
     clean_leftovers,
     identity,
@@ -52,8 +48,6 @@ from biasbench.textutil import slug
 
 log = logging.getLogger(__name__)
 
-STORE_NAME = "responses.sqlite"
-MANIFEST_NAME = "manifest.json"
 T = TypeVar("T")
 
 
@@ -229,7 +223,7 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
                 results["run"] = {"requests": stats.total, "cached": stats.cached,
                                   "completed": stats.completed, "failed": stats.failed,
                                   "elapsed_s": round(stats.elapsed_s, 3)}
-                write_json(results, staging / "results.json")
+                write_json(results, staging / RESULTS_NAME)
                 files = publish(staging, run_dir)
                 store_ok = store.counts()["ok"]
             except BaseException as exc:

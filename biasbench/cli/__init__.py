@@ -330,7 +330,7 @@ def plot_jitter(
     from biasbench.benchmarks.bbq.plots import jitter_plot
     from biasbench.errors import InputError
     from biasbench.report.loader import load_run
-    from biasbench.report.tables import read_csv
+    from biasbench.tables import read_csv
 
     tables = []
     for run_dir in run_dirs:

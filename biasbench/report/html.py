@@ -59,7 +59,6 @@ from biasbench.report.loader import (
     RunGroup,
     load_runs,
 )
-from biasbench.report.tables import write_table
 from biasbench.stats import (
     paired_difference_interval,
     proportion_design_effect,
@@ -67,6 +66,7 @@ from biasbench.stats import (
     wilson_pct,
 )
 from biasbench.stats.intervals import MIN_SEEDS_FOR_INTERVAL
+from biasbench.tables import write_table
 from biasbench.textutil import slug
 
 REPORT_NAME: Final = "report.html"

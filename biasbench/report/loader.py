@@ -25,17 +25,20 @@ from typing import Any
 import pandas as pd
 
 from biasbench.errors import InputError
-from biasbench.report.tables import read_csv
 from biasbench.responses import iter_jsonl, parse_json, read_text
-from biasbench.runfolder import verify_derived
+from biasbench.runfolder import (
+    LABELS_NAME,
+    MANIFEST_NAME,
+    RESULTS_NAME,
+    STORE_NAME,
+    TABLES_DIR,
+    verify_derived,
+)
 from biasbench.signature import COMPARABLE_FIELDS, Signature
+from biasbench.tables import read_csv
 
 log = logging.getLogger(__name__)
 
-RESULTS_NAME = "results.json"
-LABELS_NAME = "labels.jsonl"
-MANIFEST_NAME = "manifest.json"
-STORE_NAME = "responses.sqlite"
 
 HONORIFIC_BENCHMARK = "honorific-bn"
 BBQ_FAMILY = ("filbbq", "bbq")
@@ -102,7 +105,7 @@ class RunFolder:
 
     def file(self, name: str) -> Path | None:
         """``tables/NAME`` (run folders) or ``NAME`` (``score bbq`` folders), when present."""
-        for candidate in (self.path / "tables" / name, self.path / name):
+        for candidate in (self.path / TABLES_DIR / name, self.path / name):
             if candidate.is_file():
                 return candidate
         return None

@@ -49,10 +49,10 @@ from biasbench.models.base import (
     Prompt,
 )
 from biasbench.models.hf import OptionScore, ScoreChoice, option_choices
-from biasbench.report.tables import write_csv, write_table
 from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 from biasbench.runner.runner import Request
 from biasbench.signature import Signature, common_signature
+from biasbench.tables import write_csv, write_table
 from biasbench.textutil import slug
 
 log = logging.getLogger(__name__)

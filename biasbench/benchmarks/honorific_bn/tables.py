@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 
 from biasbench.fsutil import write_text_atomically
-from biasbench.report.tables import csv_text, to_latex, to_markdown
+from biasbench.tables import csv_text, to_latex, to_markdown
 
 TABLE4_COLUMNS = ("Model", "HAI", "GSR", "p (Holm)", "pairs", "unreadable", "eta2 gender",
                   "spread", "eta2 occupation", "HBS", "mix", "scope")

@@ -1,4 +1,4 @@
-"""Tables as Markdown, CSV and LaTeX, shared by every benchmark's report."""
+"""Tables as Markdown, CSV and LaTeX: the one writer every benchmark and the report use (below both)."""
 
 from __future__ import annotations
 
