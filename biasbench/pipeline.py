@@ -30,7 +30,6 @@ from biasbench.output_health import health_line, is_truncated, output_health
 from biasbench.runfolder import (
     LOCK_NAME,
     MANIFEST_NAME,
-    RESULTS_NAME,
     STORE_NAME,
     RunFolderError,
     clean_leftovers,
@@ -39,6 +38,7 @@ from biasbench.runfolder import (
     publish,
     run_lock,
     staging_dir,
+    write_results,
 )
 from biasbench.runner.retry import RetryPolicy
 from biasbench.runner.runner import Request, RunStats, request_keys, run_requests_sync
@@ -167,12 +167,11 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
     if distributed and backend is not None:
         raise BiasbenchError("a Ray run builds its models from the model spec; pass no backend")
     backend = backend or load_model(model, options)
-    if hasattr(bench, "adapt_backend"):
-        adapted = bench.adapt_backend(backend)
-        if distributed and adapted is not backend:
-            raise BiasbenchError(f"{backend.model_id} answers by option scores, which runs "
-                                 "locally: drop --ray-workers/--ray-address")
-        backend = adapted
+    adapted = bench.adapt_backend(backend)
+    if distributed and adapted is not backend:
+        raise BiasbenchError(f"{backend.model_id} answers by option scores, which runs "
+                             "locally: drop --ray-workers/--ray-address")
+    backend = adapted
     if getattr(backend, "deterministic", False) and (seeds is None or len(seeds) > 1):
         # Scoring options is deterministic: every seed would give the same answers.
         log.warning("%s answers deterministically; running one seed instead of many",
@@ -223,7 +222,7 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
                 results["run"] = {"requests": stats.total, "cached": stats.cached,
                                   "completed": stats.completed, "failed": stats.failed,
                                   "elapsed_s": round(stats.elapsed_s, 3)}
-                write_json(results, staging / RESULTS_NAME)
+                write_results(results, staging)
                 files = publish(staging, run_dir)
                 store_ok = store.counts()["ok"]
             except BaseException as exc:

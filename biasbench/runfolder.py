@@ -278,6 +278,16 @@ def verify_derived(run_dir: Path, manifest: dict[str, Any] | None) -> None:
                                  f"files were computed from {stored:,}; {remedy}")
 
 
+def write_results(results: dict[str, Any], folder: Path) -> Path:
+    """Write ``results`` as the folder's results.json: the one writer of that file (the
+    pipeline after a run, ``biasbench score`` after a score); benchmarks only return them."""
+    from biasbench.jsonutil import write_json
+
+    path = Path(folder) / RESULTS_NAME
+    write_json(results, path)
+    return path
+
+
 def store_of(folder: Path) -> Path | None:
     """The response store of the run that ``folder`` belongs to: ``folder/responses.sqlite``,
     or the run folder's when ``folder`` is the staging folder scoring writes into."""

@@ -14,10 +14,11 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from biasbench.benchmarks.filbbq.benchmark import score_bbq_files
+from biasbench.benchmarks.bbq.benchmark import score_bbq_files
 from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
 from biasbench.errors import InputError
 from biasbench.pipeline import run_benchmark
+from biasbench.runfolder import write_results
 from biasbench.report.html import (
     REPORT_NAME,
     _limit_seeds,
@@ -359,7 +360,8 @@ def test_score_folders_without_store_or_labels(tmp_path: Path) -> None:
     frame = pd.DataFrame({"model": "external", "item_id": [i.item_id for i in bench.items[:28]],
                           "output": "সে নয়টায় আসবে।"})
     signature = bench.signature({"kind": "external", "model": "external"}, None, None)
-    bench.evaluate(frame, tmp_path / "hb", {"external": signature})
+    # evaluate returns the results; results.json has one writer (issue 9)
+    write_results(bench.evaluate(frame, tmp_path / "hb", {"external": signature}), tmp_path / "hb")
     inputs = write_inputs(tmp_path / "inputs")
     responses = tmp_path / "responses.jsonl"
     responses.write_text("".join(json.dumps({"example_id": i["example_id"],
