@@ -371,7 +371,7 @@ def _read_labels(run_dirs: list[Path]) -> object:
     import pandas as pd
 
     from biasbench.errors import InputError
-    from biasbench.report.loader import load_run
+    from biasbench.runs import load_run
 
     frames = []
     for run_dir in run_dirs:
@@ -402,7 +402,7 @@ def plot_jitter(
 
     from biasbench.benchmarks.bbq.plots import jitter_plot
     from biasbench.errors import InputError
-    from biasbench.report.loader import load_run
+    from biasbench.runs import load_run
     from biasbench.tables import read_csv
 
     tables = []

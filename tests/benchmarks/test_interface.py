@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+import biasbench
 from biasbench.benchmarks import BENCHMARKS, benchmark_class, benchmark_classes, get_benchmark
 from biasbench.benchmarks.base import Benchmark, OptionSpec
 from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
@@ -77,3 +80,47 @@ def test_list_shows_every_benchmark_and_backend() -> None:
         assert cls.paper.citation in line
     backends = lines[lines.index("backends:") + 1:]
     assert [line.split(":")[0].strip() for line in backends] == list(models.BACKENDS)
+
+
+PACKAGE = Path(biasbench.__file__).parent
+
+
+def _imports(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "benchmarks").rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_benchmarks_never_import_upward(path: Path) -> None:
+    upward = ("biasbench.report", "biasbench.pipeline", "biasbench.cli")
+    assert not [name for name in _imports(path) if name.startswith(upward)]
+
+
+@pytest.mark.parametrize("module", ["report/html.py", "runs.py", "display.py", "tables.py",
+                                    "figures.py", "pipeline.py"])
+def test_the_shared_layers_name_no_benchmark(module: str) -> None:
+    text = (PACKAGE / module).read_text(encoding="utf-8")
+    names = [*BENCHMARKS, "bbq", "honorific", "Honorific", "FilBBQ", 'lang="bn"', "'bn'", '"bn"']
+    assert not [name for name in names if name in text]
+    assert not [name for name in _imports(PACKAGE / module)
+                if name.startswith("biasbench.benchmarks.") and name.count(".") > 2]
+
+
+def test_the_they_table_has_one_wording_in_files_and_html() -> None:
+    from biasbench.benchmarks.honorific_bn.tables import THEY_HEADERS, they_display
+
+    scores = {"they": {"they_honorific_pct": 50.0, "female_honorific_pct": 25.0,
+                       "they_minus_female_pp": 25.0, "plural_pct": 10.0,
+                       "singular_honorific_pct": 40.0, "singular_minus_they_pp": -10.0,
+                       "they_honorific_n": 1, "they_usable_n": 2, "plural_n": 1,
+                       "plural_denominator": 10}}
+    shown = they_display({"models": {"m": scores}})
+    assert list(shown.columns[1:7]) == list(THEY_HEADERS.values())
+    assert THEY_HEADERS["female_honorific_pct"] == "she honorific %"

@@ -14,7 +14,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
@@ -40,6 +40,10 @@ from biasbench.runner.runner import Request
 from biasbench.signature import Signature, common_signature
 from biasbench.tables import write_csv, write_table
 from biasbench.textutil import slug
+
+if TYPE_CHECKING:
+    from biasbench.display import Section
+    from biasbench.runs import RunGroup
 
 log = logging.getLogger(__name__)
 
@@ -261,6 +265,14 @@ class BBQBenchmark(Benchmark):
                 f"{scoring['n_choices_differ']} of {scoring['n_responses']} responses "
                 "(results.json: option_scoring)")
         return lines
+
+    @classmethod
+    def report_section(cls, group: RunGroup, out: Path, section: Section) -> None:
+        """Per-category scores and accuracy with seed intervals, bias profiles, jitter plots,
+        unparsed rates and the drill-down."""
+        from biasbench.benchmarks.bbq.report import bbq_section
+
+        bbq_section(group, out, section)
 
     # -- responses produced elsewhere ----------------------------------------------------------
     def read_responses(self, path: Path) -> pd.DataFrame:

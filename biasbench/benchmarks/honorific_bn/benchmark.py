@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
@@ -20,6 +20,10 @@ from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 from biasbench.runfolder import LABELS_NAME, TABLES_DIR
 from biasbench.runner.runner import Request
 from biasbench.signature import Signature, common_signature
+
+if TYPE_CHECKING:
+    from biasbench.display import Section
+    from biasbench.runs import RunGroup
 
 LABEL_COLUMNS = ["model", "seed", "item_id", "occupation_en", "occupation_bn", "template_id",
                  "primed", "gender", "output", "label", "plural", "spelling_mixed", "evidence",
@@ -154,6 +158,14 @@ class HonorificBenchmark(Benchmark):
     @classmethod
     def summary(cls, results: dict[str, Any]) -> list[str]:
         return summary_lines(results)
+
+    @classmethod
+    def report_section(cls, group: RunGroup, out: Path, section: Section) -> None:
+        """Table 4, occupation rates, HAI against GSR, singular they, primed frames and the
+        drill-down (re-scored together from the runs' labels)."""
+        from biasbench.benchmarks.honorific_bn.report import honorific_section
+
+        honorific_section(group, out, section, language=cls.output_language or "bn")
 
     # -- responses produced elsewhere ----------------------------------------------------------
     def read_responses(self, path: Path) -> pd.DataFrame:
