@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import pandas as pd
 
 from biasbench.benchmarks.base import Benchmark, Paper, Results
+from biasbench.benchmarks.bbq.display import category_display
 from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
 from biasbench.benchmarks.bbq.labels import read_bbq_responses, write_bbq_labels
 from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OptionScoringBackend
@@ -287,20 +288,9 @@ def items_sha256(items: Sequence[BBQItem]) -> str:
 
 
 def category_table(scored: BBQResults) -> pd.DataFrame:
-    """Per model and category: each score's mean, 95% interval and the seeds it rests on."""
-    rows = []
-    for r in scored.by_category.to_dict("records"):
-        row: dict[str, Any] = {"model": r["model"], "category": r["category"]}
-        for score in ("acc_ambig", "acc_disambig", "s_amb", "s_dis"):
-            row[score] = r[f"{score}_mean"]
-            row[f"{score}_ci"] = interval_text(
-                r[f"{score}_ci_low"], r[f"{score}_ci_high"], r[f"{score}_ci_status"],
-                r[f"{score}_n_seeds"], r[f"{score}_mean"])
-            row[f"{score}_n_seeds"] = r[f"{score}_n_seeds"]
-        row["seeds_run"] = r["seeds_run"]
-        row["unparsed_pct"] = r["unparsed_pct"]
-        rows.append(row)
-    return pd.DataFrame(rows)
+    """Per model and category: each score's mean, 95% interval and the seeds it rests on (the
+    same table, in the same words, as the report's)."""
+    return category_display(scored.by_category)
 
 
 def score_bbq_files(items: str, responses: Path, out: Path) -> list[str]:

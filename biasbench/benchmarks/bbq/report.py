@@ -12,8 +12,9 @@ from typing import Any, Final
 import pandas as pd
 
 from biasbench.benchmarks.bbq import figures as figs
+from biasbench.benchmarks.bbq.display import category_display
 from biasbench.benchmarks.bbq.parser import LETTERS
-from biasbench.benchmarks.bbq.robust import PROFILE_MIN_ITEMS, PROFILE_MIN_SEEDS, interval_text
+from biasbench.benchmarks.bbq.robust import PROFILE_MIN_ITEMS, PROFILE_MIN_SEEDS
 from biasbench.display import (
     MAX_DRILLDOWN_ROWS,
     Outputs,
@@ -122,24 +123,6 @@ def _legacy_status(stat: Mapping[str, Any]) -> str:
     return "degenerate" if stat.get("ci_low") == stat.get("ci_high") else "ok"
 
 
-def bbq_category_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """The per-category table: each score's mean across seeds, its 95% interval and the
-    number of seeds the score is defined in (what the mean rests on)."""
-    table = pd.DataFrame({"model": frame["model"], "category": frame["category"]})
-    for score, title in (("s_amb", "s_AMB"), ("s_dis", "s_DIS"), ("acc_ambig", "acc ambig"),
-                         ("acc_disambig", "acc disambig")):
-        table[title] = frame[f"{score}_mean"]
-        table[f"{title} 95% CI"] = [
-            interval_text(lo, hi, status, n, mean) for lo, hi, status, n, mean in zip(
-                frame[f"{score}_ci_low"], frame[f"{score}_ci_high"],
-                frame[f"{score}_ci_status"], frame[f"{score}_n_seeds"], frame[f"{score}_mean"],
-                strict=True)]
-        table[f"{title} seeds"] = frame[f"{score}_n_seeds"].astype("Int64")
-    table["seeds run"] = frame["seeds_run"].astype("Int64")
-    table["unparsed %"] = frame["unparsed_pct"]
-    return table
-
-
 def _bbq_profiles(group: RunGroup) -> pd.DataFrame | None:
     frames = []
     for index, run in enumerate(group.runs):
@@ -179,7 +162,7 @@ def bbq_section(group: RunGroup, out: Path, section: Section) -> None:
     output = Outputs(out, group.slug, section)
     models = group.models
     categories = _bbq_category_frame(group)
-    output.table(bbq_category_table(categories), "by_category",
+    output.table(category_display(categories), "by_category",
                  "Bias scores and accuracy per category",
                  note="Means across seeds with 95% Student-t intervals across seeds, "
                       "intersected with each score's range (accuracy [0, 1], bias [-1, 1]; "

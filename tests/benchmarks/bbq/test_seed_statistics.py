@@ -129,8 +129,8 @@ def test_tables_and_summary_show_what_each_number_rests_on() -> None:
             for s, sp in enumerate(picks) for it, p in zip(items, sp, strict=True)]
     scored = score_responses(items, pd.DataFrame(rows))
     table = category_table(scored).iloc[0]
-    assert (table["s_dis_n_seeds"], table["s_amb_n_seeds"], table["seeds_run"]) == (1, 4, 4)
-    assert table["s_dis_ci"] == "— (1 seed: too few)"
+    assert (table["s_DIS seeds"], table["s_AMB seeds"], table["seeds run"]) == (1, 4, 4)
+    assert table["s_DIS 95% CI"] == "— (1 seed: too few)"
     doc = to_results_json(scored)
     line = FilBBQBenchmark.summary(doc)[0]
     assert "s_DIS +1.000 (n=1 seeds: too few for an interval)" in line
