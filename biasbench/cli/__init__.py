@@ -196,6 +196,7 @@ def run(
     """
     from biasbench.models.registry import ModelOptions
     from biasbench.pipeline import run_benchmark
+    from biasbench.runfolder import STORE_NAME
 
     options = ModelOptions(base_url=base_url, api=api, api_key_env=api_key_env, chat=chat,
                            hf_task=hf_task, sampler_extras=sampler_extras)
@@ -212,7 +213,7 @@ def run(
                f"{s.completed} new, {s.failed} failed; {s.elapsed_s:.1f}s)")
     if s.failed:
         _fail(f"{s.failed} requests failed and are recorded as failed in "
-              f"{result.run_dir / 'responses.sqlite'}; rerun the same command to retry them",
+              f"{result.run_dir / STORE_NAME}; rerun the same command to retry them",
               EXIT_INCOMPLETE)
 
 
@@ -371,13 +372,14 @@ def _read_labels(run_dirs: list[Path]) -> object:
     import pandas as pd
 
     from biasbench.errors import InputError
+    from biasbench.runfolder import LABELS_NAME
     from biasbench.runs import load_run
 
     frames = []
     for run_dir in run_dirs:
-        path = run_dir / "labels.jsonl"
+        path = run_dir / LABELS_NAME
         if not path.is_file():
-            raise InputError("no labels.jsonl (not an honorific-bn run or score folder)",
+            raise InputError(f"no {LABELS_NAME} (not an honorific-bn run or score folder)",
                              file=str(run_dir))
         load_run(run_dir)  # the labels must be the ones recorded after scoring, never torn
         frames.append(pd.read_json(path, lines=True, dtype={"seed": "Int64"}))
@@ -402,13 +404,14 @@ def plot_jitter(
 
     from biasbench.benchmarks.bbq.plots import jitter_plot
     from biasbench.errors import InputError
+    from biasbench.runfolder import TABLES_DIR
     from biasbench.runs import load_run
     from biasbench.tables import read_csv
 
     tables = []
     for run_dir in run_dirs:
         load_run(run_dir)  # the tables must be the ones recorded after scoring, never torn
-        path = run_dir / "tables" / "per_template_per_seed.csv"
+        path = run_dir / TABLES_DIR / "per_template_per_seed.csv"
         if not path.is_file():
             path = run_dir / "per_template_per_seed.csv"  # a `score bbq` folder
         if not path.is_file():

@@ -11,22 +11,11 @@ from typing import Any, Final
 
 import pandas as pd
 
+from biasbench import display as ui
 from biasbench.benchmarks.bbq import figures as figs
 from biasbench.benchmarks.bbq.display import category_display
 from biasbench.benchmarks.bbq.parser import LETTERS
 from biasbench.benchmarks.bbq.robust import PROFILE_MIN_ITEMS, PROFILE_MIN_SEEDS
-from biasbench.display import (
-    MAX_DRILLDOWN_ROWS,
-    Outputs,
-    Section,
-    drilldown,
-    encode_columns,
-    is_undefined,
-    limit_seeds,
-    row_keys,
-    seed_text,
-    with_prompts,
-)
 from biasbench.runs import RunGroup
 from biasbench.stats.intervals import MIN_SEEDS_FOR_INTERVAL
 from biasbench.textutil import slug
@@ -43,32 +32,32 @@ def bbq_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None] | None:
     for index, labels in group.labelled_runs():
 
         def letter(value: Any) -> str:
-            if is_undefined(value) or not 0 <= int(value) < len(LETTERS):
+            if ui.is_undefined(value) or not 0 <= int(value) < len(LETTERS):
                 return ""
             return LETTERS[int(value)]
 
         texts = (labels["answer_text"] if "answer_text" in labels
                  else pd.Series([None] * len(labels)))
         answers = [(f"{letter(p)}. {t}" if isinstance(t, str) else letter(p))
-                   if not is_undefined(p) and int(p) >= 0 else f"unparsed ({m})"
+                   if not ui.is_undefined(p) and int(p) >= 0 else f"unparsed ({m})"
                    for p, m, t in zip(labels["pred_index"], labels["method"], texts, strict=True)]
         seeds = labels["seed"]
         parts.append(pd.DataFrame({
-            **row_keys(index, labels["uid"], seeds),
-            "model": labels["model"].astype(str), "seed": [seed_text(s) for s in seeds],
+            **ui.row_keys(index, labels["uid"], seeds),
+            "model": labels["model"].astype(str), "seed": [ui.seed_text(s) for s in seeds],
             "uid": labels["uid"].astype(str), "category": labels["category"],
             "question_index": labels["question_index"].astype(str),
             "context_condition": labels["context_condition"],
             "question_polarity": labels["question_polarity"], "answer": answers,
             "correct": labels["label"].map(letter),
-            "evidence": [f"{m}: {e}" if not is_undefined(e) and e != "" else str(m)
+            "evidence": [f"{m}: {e}" if not ui.is_undefined(e) and e != "" else str(m)
                          for m, e in zip(labels["method"], labels["evidence"], strict=True)],
-            "output": labels["output"].map(lambda o: "" if is_undefined(o) else str(o)),
+            "output": labels["output"].map(lambda o: "" if ui.is_undefined(o) else str(o)),
         }))
     if not parts:
         return None
-    frame, note = limit_seeds(pd.concat(parts, ignore_index=True), MAX_DRILLDOWN_ROWS, "_seed")
-    frame = with_prompts(group, frame)
+    frame, note = ui.limit_seeds(pd.concat(parts, ignore_index=True), ui.MAX_DRILLDOWN_ROWS, "_seed")
+    frame = ui.with_prompts(group, frame)
     show = [{"key": "model", "title": "Model"}, {"key": "seed", "title": "Seed"},
             {"key": "question_index", "title": "Template", "alt": "category"},
             {"key": "context_condition", "title": "Context", "alt": "question_polarity"},
@@ -83,7 +72,7 @@ def bbq_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None] | None:
                {"key": "context_condition", "title": "Context"},
                {"key": "question_polarity", "title": "Polarity"},
                {"key": "answer", "title": "Parsed answer"}, {"key": "seed", "title": "Seed"}]
-    data = {"n": len(frame), "columns": encode_columns(frame), "show": show, "filters": filters,
+    data = {"n": len(frame), "columns": ui.encode_columns(frame), "show": show, "filters": filters,
             "search": ["output", "evidence"], "pairs": None}
     return data, note
 
@@ -156,10 +145,10 @@ def _jitter_targets(profiles: pd.DataFrame | None) -> list[tuple[str, str, str]]
     return targets
 
 
-def bbq_section(group: RunGroup, out: Path, section: Section) -> None:
+def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
     """Per-category scores and accuracy with seed intervals, bias profiles, jitter plots,
     unparsed rates and the drill-down."""
-    output = Outputs(out, group.slug, section)
+    output = ui.Outputs(out, group.slug, section)
     models = group.models
     categories = _bbq_category_frame(group)
     output.table(category_display(categories), "by_category",
@@ -227,7 +216,7 @@ def bbq_section(group: RunGroup, out: Path, section: Section) -> None:
                     "per-response drill-down.</p>")
         return
     data, note = drill
-    drilldown(section, f"{group.slug}-responses", data, heading="Responses",
+    ui.drilldown(section, f"{group.slug}-responses", data, heading="Responses",
                note=" ".join(filter(None, [
                    "Every answer with its raw output, the parsed option and the evidence the "
                    "parser used; open Details for the exact prompt.", note])))
