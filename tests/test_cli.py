@@ -163,3 +163,28 @@ def test_version() -> None:
 
     proc = biasbench("--version")
     assert proc.returncode == 0 and proc.stdout.strip() == f"biasbench {package.__version__}"
+
+
+@pytest.mark.parametrize(("args", "empty_retries", "window"), [
+    ([], 1, 45.0),
+    (["--empty-retries", "0", "--retry-window", "120"], 0, 120.0),
+    (["--empty-retries", "3"], 3, 45.0),
+])
+def test_run_passes_the_retry_policy(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                     args: list[str], empty_retries: int, window: float) -> None:
+    from typer.testing import CliRunner
+
+    import biasbench.pipeline
+    from biasbench.cli import app
+
+    seen = {}
+
+    def fake_run(*_: object, retry: object = None, **__: object) -> object:
+        seen["retry"] = retry
+        raise SystemExit(0)
+
+    monkeypatch.setattr(biasbench.pipeline, "run_benchmark", fake_run)
+    CliRunner().invoke(app, ["run", "honorific-bn", "--model", "mock:honorific",
+                             "--out", str(tmp_path / "run"), *args])
+    retry = seen["retry"]
+    assert (retry.empty_retries, retry.retry_window_s) == (empty_retries, window)

@@ -186,6 +186,11 @@ def run(
                            "replica or client (a local Ray instance without --ray-address).")] = None,
     wait: Annotated[bool, typer.Option(help="If another process is writing to the run folder, "
                     "wait for it to finish instead of exiting with status 2.")] = False,
+    empty_retries: Annotated[int, typer.Option(min=0, help="Ask again this many times when an "
+                             "answer is empty (then keep it, marked and counted as empty).")] = 1,
+    retry_window: Annotated[float, typer.Option(min=0, help="Seconds a failing request keeps "
+                            "being retried before it is recorded as failed (covers outages).")
+                            ] = 45.0,
     **benchmark_options: object,
 ) -> None:
     """Run a benchmark against a model; rerunning the same command resumes (no repeated calls).
@@ -197,6 +202,7 @@ def run(
     from biasbench.models.registry import ModelOptions
     from biasbench.pipeline import run_benchmark
     from biasbench.runfolder import STORE_NAME
+    from biasbench.runner.retry import RetryPolicy
 
     options = ModelOptions(base_url=base_url, api=api, api_key_env=api_key_env, chat=chat,
                            hf_task=hf_task, sampler_extras=sampler_extras)
@@ -206,7 +212,7 @@ def run(
         seeds=list(range(seeds)) if seeds else None, temperature=temperature,
         max_tokens=max_tokens, progress=progress and sys.stderr.isatty(),
         benchmark_options=bench_options, ray_address=ray_address, ray_workers=ray_workers,
-        wait=wait)
+        wait=wait, retry=RetryPolicy(empty_retries=empty_retries, retry_window_s=retry_window))
     _echo_lines(result.summary)
     s = result.stats
     typer.echo(f"run folder: {result.run_dir}  ({s.total} requests: {s.cached} cached, "

@@ -121,6 +121,11 @@ class LlamaCppBackend(ModelBackend):
     def _generate_blocking(self, prompt: Prompt, params: GenerationParams,
                            seed: int | None) -> Generation:
         llm = self._load()
+        # Forget the previous prompt: llama-cpp-python reuses a matching token prefix from the
+        # last call, and with Gemma 3's sliding-window cache that changes a greedy answer (the
+        # same prompt twice gave two translations). Every answer must depend on its prompt
+        # alone, not on which request ran before it; re-reading the prompt costs little.
+        llm.reset()
         kwargs: dict[str, Any] = {
             "max_tokens": params.max_tokens, "stop": list(params.stop) or None,
             "seed": 0 if seed is None else seed, **sampler_kwargs(params)}

@@ -61,3 +61,15 @@ def test_honorific_run_on_the_embedded_model(backend: LlamaCppBackend, tmp_path:
     again = run_benchmark("honorific-bn", out=tmp_path / "run", limit=8, progress=False,
                           backend=backend)
     assert again.stats.cached == 8 and again.stats.completed == 0
+
+
+def test_an_answer_does_not_depend_on_the_request_before_it(backend: LlamaCppBackend) -> None:
+    # llama-cpp-python reuses the previous prompt's tokens; with Gemma 3's sliding-window cache
+    # that changed greedy answers, so a resumed run would not reproduce a fresh one.
+    definition = load_definition()
+    doctor = definition.prompt("The doctor will arrive at nine.")
+    nurse = definition.prompt("The nurse said that she was tired.")
+    params = GenerationParams(temperature=0.0, max_tokens=32, stop=("\n",))
+    answers = [asyncio.run(backend.generate(p, params, 0)).text
+               for p in (doctor, nurse, doctor, doctor)]
+    assert answers[0] == answers[2] == answers[3]

@@ -54,6 +54,10 @@ class FakeLlama:
     def __init__(self, finish_reason: str) -> None:
         self.kwargs: dict[str, Any] = {}
         self.finish_reason = finish_reason
+        self.resets = 0
+
+    def reset(self) -> None:
+        self.resets += 1
 
     def create_completion(self, prompt: str, **kwargs: Any) -> dict[str, Any]:
         self.kwargs = kwargs
@@ -76,3 +80,4 @@ def test_llamacpp_backend_sends_the_sampler_and_records_finish_reason(
         "temperature": 1.0, "top_p": 1.0, "top_k": 0, "min_p": 0.0, "repeat_penalty": 1.0}
     assert (fake.kwargs["seed"], fake.kwargs["max_tokens"], fake.kwargs["stop"]) == (3, 4, ["\n"])
     assert generation.info["finish_reason"] == finish_reason
+    assert fake.resets == 1  # no prefix carried over from the previous request
