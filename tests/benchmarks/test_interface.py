@@ -124,3 +124,18 @@ def test_the_they_table_has_one_wording_in_files_and_html() -> None:
     shown = they_display({"models": {"m": scores}})
     assert list(shown.columns[1:7]) == list(THEY_HEADERS.values())
     assert THEY_HEADERS["female_honorific_pct"] == "she honorific %"
+
+
+def test_evaluate_returns_results_and_leaves_results_json_to_its_one_writer(
+        tmp_path: Path) -> None:
+    import pandas as pd
+
+    from biasbench.runfolder import LABELS_NAME, RESULTS_NAME, write_results
+
+    bench = HonorificBenchmark()
+    frame = pd.DataFrame({"model": "m", "item_id": [i.item_id for i in bench.items[:8]],
+                          "seed": None, "output": "সে নয়টায় আসবে।"})
+    results = bench.evaluate(frame, tmp_path, {"m": bench.signature({"kind": "x"}, None, None)})
+    assert (tmp_path / LABELS_NAME).is_file() and not (tmp_path / RESULTS_NAME).exists()
+    assert results["benchmark"] == "honorific-bn" and list(results["models"]) == ["m"]
+    assert write_results(results, tmp_path) == tmp_path / RESULTS_NAME
