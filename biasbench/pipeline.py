@@ -1,13 +1,6 @@
 """One benchmark against one model, into one run folder: the library call behind ``biasbench run``.
 
-Run folder layout::
-
-    RUN_DIR/
-      responses.sqlite   every request and response (the source of truth; resumable)
-      manifest.json      signature, command options, counts, status
-      labels.jsonl       one label with its evidence per response
-      results.json       scores with their statistics and the signature
-      tables/            Markdown, CSV and LaTeX tables
+The run folder's layout (file names) is defined once, in :mod:`biasbench.runfolder`.
 """
 
 from __future__ import annotations
@@ -41,6 +34,8 @@ from biasbench.models.registry import (
 from biasbench.output_health import health_line, is_truncated, output_health
 from biasbench.runfolder import (
     LOCK_NAME,
+    MANIFEST_NAME,
+    STORE_NAME,
     RunFolderError,
     clean_leftovers,
     identity,
@@ -48,6 +43,7 @@ from biasbench.runfolder import (
     publish,
     run_lock,
     staging_dir,
+    write_results,
 )
 from biasbench.runner.retry import RetryPolicy
 from biasbench.runner.runner import Request, RunStats, request_keys, run_requests_sync
@@ -57,8 +53,6 @@ from biasbench.textutil import slug
 
 log = logging.getLogger(__name__)
 
-STORE_NAME = "responses.sqlite"
-MANIFEST_NAME = "manifest.json"
 T = TypeVar("T")
 
 
@@ -180,12 +174,11 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
     if distributed and backend is not None:
         raise BiasbenchError("a Ray run builds its models from the model spec; pass no backend")
     backend = backend or load_model(model, options)
-    if hasattr(bench, "adapt_backend"):
-        adapted = bench.adapt_backend(backend)
-        if distributed and adapted is not backend:
-            raise BiasbenchError(f"{backend.model_id} answers by option scores, which runs "
-                                 "locally: drop --ray-workers/--ray-address")
-        backend = adapted
+    adapted = bench.adapt_backend(backend)
+    if distributed and adapted is not backend:
+        raise BiasbenchError(f"{backend.model_id} answers by option scores, which runs "
+                             "locally: drop --ray-workers/--ray-address")
+    backend = adapted
     if backend.deterministic and (seeds is None or len(seeds) > 1):
         # Scoring options is deterministic: every seed would give the same answers.
         log.warning("%s answers deterministically; running one seed instead of many",
@@ -236,7 +229,7 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
                 results["run"] = {"requests": stats.total, "cached": stats.cached,
                                   "completed": stats.completed, "failed": stats.failed,
                                   "elapsed_s": round(stats.elapsed_s, 3)}
-                write_json(results, staging / "results.json")
+                write_results(results, staging)
                 files = publish(staging, run_dir)
                 store_ok = store.counts()["ok"]
             except BaseException as exc:

@@ -40,9 +40,19 @@ log = logging.getLogger(__name__)
 LOCK_NAME = ".lock"
 STAGING_PREFIX = ".staging-"
 RETIRED_PREFIX = ".retired-"
+# The run-folder layout, defined here only (the pipeline, the benchmarks and the report read it).
 MANIFEST_NAME = "manifest.json"
+"""Signature, command options, counts, status and the record of every derived file."""
 STORE_NAME = "responses.sqlite"
-DERIVED_NAMES = ("labels.jsonl", "results.json", "tables", "figures")
+"""Every request and response: the source of truth of a run (resumable)."""
+LABELS_NAME = "labels.jsonl"
+"""One judged response per line, with its evidence."""
+RESULTS_NAME = "results.json"
+"""Scores with their statistics and the signature (written once, by the pipeline or score)."""
+TABLES_DIR = "tables"
+"""Markdown, CSV and LaTeX tables."""
+FIGURES_DIR = "figures"
+DERIVED_NAMES = (LABELS_NAME, RESULTS_NAME, TABLES_DIR, FIGURES_DIR)
 """Everything scoring writes into a run folder (files and folders), all rebuilt from the store."""
 IDENTITY_FIELDS = ("benchmark", "data_sha256", "prompt_hash", "model", "decoding", "seeds",
                    "limit")
@@ -266,6 +276,16 @@ def verify_derived(run_dir: Path, manifest: dict[str, Any] | None) -> None:
         if now != stored:
             raise RunFolderError(f"{run_dir}: the store holds {now:,} answers but the derived "
                                  f"files were computed from {stored:,}; {remedy}")
+
+
+def write_results(results: dict[str, Any], folder: Path) -> Path:
+    """Write ``results`` as the folder's results.json: the one writer of that file (the
+    pipeline after a run, ``biasbench score`` after a score); benchmarks only return them."""
+    from biasbench.jsonutil import write_json
+
+    path = Path(folder) / RESULTS_NAME
+    write_json(results, path)
+    return path
 
 
 def store_of(folder: Path) -> Path | None:

@@ -13,9 +13,9 @@ import pytest
 
 from biasbench.models.base import ModelBackend
 from biasbench.pipeline import default_run_dir, folder_name, run_benchmark
-from biasbench.report.loader import load_run
 from biasbench.runfolder import RunFolderError, verify_derived
 from biasbench.runner.store import ResponseStore
+from biasbench.runs import load_run
 
 
 def biasbench(*args: str) -> subprocess.CompletedProcess[str]:

@@ -1,30 +1,58 @@
 """Benchmarks registered by name; each lives in its own subpackage.
 
-A benchmark object provides: ``name``, ``version``, ``judge_version``,
-``params_for(backend, temperature=, max_tokens=)``, ``requests(limit=, seeds=)``,
-``signature(model, params, seeds)``, ``evaluate(responses, out_dir, signatures)`` and
-``summary(results)``. Adding a benchmark touches its own folder and one line here.
+Every benchmark is a subclass of :class:`biasbench.benchmarks.base.Benchmark`. Adding one
+touches its own folder and one line of :data:`BENCHMARKS`; the CLI (its ``run`` options,
+``biasbench list``), the pipeline and the HTML report read this registry.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
+from biasbench.benchmarks.base import Benchmark
 from biasbench.errors import BiasbenchError
 
-# name -> "module:factory", imported only when asked for.
+# name -> "module:class", imported only when asked for.
 BENCHMARKS: dict[str, str] = {
     "honorific-bn": "biasbench.benchmarks.honorific_bn.benchmark:HonorificBenchmark",
     "filbbq": "biasbench.benchmarks.filbbq.benchmark:FilBBQBenchmark",
 }
 
+ENGINES: dict[str, str] = {
+    "bbq": "biasbench.benchmarks.bbq.benchmark:BBQBenchmark",
+}
+"""Results scored by a benchmark engine without a registered benchmark of that name
+(``biasbench score bbq`` writes benchmark ``bbq``): the report finds their layout here. A
+registered benchmark of the same name takes precedence."""
 
-def get_benchmark(name: str, **kwargs: Any) -> Any:
-    """Instantiate the benchmark registered as ``name``."""
+
+def _load(target: str) -> type[Benchmark]:
+    module, _, attr = target.partition(":")
+    found = getattr(import_module(module), attr)
+    if not (isinstance(found, type) and issubclass(found, Benchmark)):
+        raise TypeError(f"{target} is not a Benchmark subclass")
+    return found
+
+
+def benchmark_class(name: str) -> type[Benchmark]:
+    """The class registered as ``name`` (an unknown name: one line naming the known ones)."""
     if name not in BENCHMARKS:
         raise BiasbenchError(f"unknown benchmark {name!r} (known: {', '.join(BENCHMARKS)})")
-    module, _, attr = BENCHMARKS[name].partition(":")
-    factory: Callable[..., Any] = getattr(import_module(module), attr)
-    return factory(**kwargs)
+    return _load(BENCHMARKS[name])
+
+
+def report_class(name: str) -> type[Benchmark] | None:
+    """The class whose report section shows results of benchmark ``name`` (None: unknown)."""
+    target = BENCHMARKS.get(name) or ENGINES.get(name)
+    return _load(target) if target else None
+
+
+def benchmark_classes() -> list[type[Benchmark]]:
+    """Every registered benchmark class, in registry order."""
+    return [_load(target) for target in BENCHMARKS.values()]
+
+
+def get_benchmark(name: str, **options: Any) -> Benchmark:
+    """Instantiate the benchmark registered as ``name`` with its options."""
+    return benchmark_class(name)(**options)

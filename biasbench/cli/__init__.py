@@ -6,13 +6,16 @@ non-zero exit code, never a traceback.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
+from biasbench.benchmarks.base import OptionSpec
 from biasbench.errors import BiasbenchError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -108,9 +111,61 @@ def data_filbbq(
                "logged above)")
 
 
+def _with_benchmark_options(command: Callable[..., None]) -> Callable[..., None]:
+    """Give ``command`` (which takes ``**benchmark_options``) one typer option per option the
+    registered benchmarks declare (:class:`~biasbench.benchmarks.base.OptionSpec`); the help
+    names the benchmarks that take it."""
+    from biasbench.benchmarks import benchmark_classes
+
+    signature = inspect.signature(command, eval_str=True)
+    fixed = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    owners: dict[str, tuple[OptionSpec, list[str]]] = {}
+    for cls in benchmark_classes():
+        for spec in cls.options:
+            owners.setdefault(spec.name, (spec, []))[1].append(cls.name)
+    extra = []
+    for name, (spec, names) in owners.items():
+        kind: Any = spec.kind if spec.default is not None else spec.kind | None
+        extra.append(inspect.Parameter(
+            name, inspect.Parameter.KEYWORD_ONLY, default=spec.default,
+            annotation=Annotated[kind, typer.Option(*_flags(spec),
+                                                    help=f"{', '.join(names)}: {spec.help}")]))
+    parameters = fixed + extra
+    command.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in parameters}
+    return command
+
+
+def _flags(spec: OptionSpec) -> tuple[str, ...]:
+    return (f"{spec.flag}/--no-{spec.flag[2:]}",) if spec.kind is bool else (spec.flag,)
+
+
+def _benchmark_options(benchmark: str, given: dict[str, object]) -> dict[str, object]:
+    """The options of ``benchmark`` that were set (a value away from its default); an option
+    another benchmark declares is refused in one line instead of being ignored."""
+    from biasbench.benchmarks import benchmark_class, benchmark_classes
+
+    specs = {spec.name: spec for spec in benchmark_class(benchmark).options}
+    defaults = {s.name: s.default for c in benchmark_classes() for s in c.options}
+    chosen: dict[str, object] = {}
+    for name, value in given.items():
+        spec = specs.get(name)
+        if spec is None:
+            if value != defaults.get(name):
+                flag = "--" + name.replace("_", "-")
+                _fail(f"{flag} is not an option of {benchmark}")
+            continue
+        if spec.choices and value not in spec.choices:
+            _fail(f"{spec.flag} must be one of {', '.join(spec.choices)}, not {value!r}")
+        if value != spec.default:
+            chosen[name] = value
+    return chosen
+
+
 @app.command()
+@_with_benchmark_options
 def run(
-    benchmark: Annotated[str, typer.Argument(help="honorific-bn or filbbq.")],
+    benchmark: Annotated[str, typer.Argument(help="A registered benchmark (biasbench list).")],
     model: ModelOpt = "llamacpp",
     out: Annotated[Path | None, typer.Option(help="Run folder (default runs/BENCHMARK--MODEL).")] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N items.")] = None,
@@ -129,20 +184,6 @@ def run(
                               "repetition_penalty (vLLM, llama.cpp server); --no-sampler-extras "
                               "for a strict OpenAI endpoint.")] = True,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
-    items: Annotated[str | None, typer.Option(help="filbbq: BBQ-format jsonl file(s), "
-                     "comma-separated, instead of items generated from the templates.")] = None,
-    templates: Annotated[Path | None, typer.Option(help="filbbq: local copy of FilBBQ's "
-                         "templates/ folder.")] = None,
-    data_seed: Annotated[int, typer.Option(help="filbbq: seed of item generation.")] = 0,
-    prompt: Annotated[Path | None, typer.Option(help="filbbq: a prompt file in the format of "
-                      "FilBBQ's prompt.txt (e.g. an English prompt for original BBQ items).")] = None,
-    published_data: Annotated[Path | None, typer.Option(help="filbbq: local copy of FilBBQ's "
-                              "data/ folder (the published sexual-orientation items).")] = None,
-    regenerate_items: Annotated[bool, typer.Option(help="filbbq: generate every category from "
-                                "the templates, not the published items.")] = False,
-    option_score: Annotated[str, typer.Option(help="filbbq, masked LMs: choose options by "
-                            "per_char (log-likelihood per character, lm-eval's acc_norm) or sum "
-                            "(acc); both are reported.")] = "per_char",
     hf_task: Annotated[str, typer.Option(help="hf: auto, causal or masked.")] = "auto",
     ray_address: Annotated[str | None, typer.Option(help="Scale out on this Ray cluster "
                            "(e.g. auto or ray://head:10001).")] = None,
@@ -155,24 +196,23 @@ def run(
     retry_window: Annotated[float, typer.Option(min=0, help="Seconds a failing request keeps "
                             "being retried before it is recorded as failed (covers outages).")
                             ] = 45.0,
+    **benchmark_options: object,
 ) -> None:
     """Run a benchmark against a model; rerunning the same command resumes (no repeated calls).
 
-    filbbq runs every prompt under --seeds seeds (default 50, the paper's protocol) at
-    temperature 1.0 unless --temperature says otherwise.
+    Seeds and decoding default to the benchmark's own protocol (e.g. filbbq: 50 seeds at
+    temperature 1.0) unless --seeds/--temperature say otherwise; the options named after a
+    benchmark are that benchmark's own.
     """
     from biasbench.models.registry import ModelOptions, parse_model_args
     from biasbench.pipeline import run_benchmark
+    from biasbench.runfolder import STORE_NAME
     from biasbench.runner.retry import RetryPolicy
 
     options = ModelOptions(base_url=base_url, api=api, api_key_env=api_key_env, chat=chat,
                            hf_task=hf_task, sampler_extras=sampler_extras,
                            model_args=parse_model_args(model_arg or []))
-    bench_options: dict[str, object] = {}
-    if benchmark == "filbbq":
-        bench_options = {"items": items, "templates": templates, "data_seed": data_seed,
-                         "prompt": prompt, "published_data": published_data,
-                         "regenerate_items": regenerate_items, "option_score": option_score}
+    bench_options = _benchmark_options(benchmark, benchmark_options)
     result = run_benchmark(
         benchmark, model, options=options, out=out, limit=limit, concurrency=concurrency,
         seeds=list(range(seeds)) if seeds else None, temperature=temperature,
@@ -185,8 +225,27 @@ def run(
                f"{s.completed} new, {s.failed} failed; {s.elapsed_s:.1f}s)")
     if s.failed:
         _fail(f"{s.failed} requests failed and are recorded as failed in "
-              f"{result.run_dir / 'responses.sqlite'}; rerun the same command to retry them",
+              f"{result.run_dir / STORE_NAME}; rerun the same command to retry them",
               EXIT_INCOMPLETE)
+
+
+@app.command("list")
+def list_command() -> None:
+    """Every registered benchmark (name, items, languages, paper) and every model backend."""
+    from biasbench.benchmarks import benchmark_classes
+    from biasbench.benchmarks.base import BenchmarkInfo
+
+    typer.echo("benchmarks:")
+    for cls in benchmark_classes():
+        info = BenchmarkInfo.of(cls)
+        typer.echo(f"  {info.name}: items {info.items}; languages {', '.join(info.languages)}; "
+                   f"{info.paper.citation} ({info.paper.title})")
+    typer.echo("backends:")
+    from biasbench.models.registry import list_backends
+
+    for backend in list_backends():
+        for line in backend.lines():
+            typer.echo(f"  {line}")
 
 
 @score_app.command("honorific-bn")
@@ -196,9 +255,9 @@ def score_honorific(
 ) -> None:
     """Score honorific-bn outputs produced elsewhere, one or many models per file."""
     from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
-    from biasbench.jsonutil import write_json
     from biasbench.output_health import health_line, output_health
     from biasbench.pipeline import score_into
+    from biasbench.runfolder import write_results
 
     bench = HonorificBenchmark()
     frame = bench.read_responses(responses)
@@ -208,7 +267,7 @@ def score_honorific(
         results = bench.evaluate(frame, folder, sigs)
         # No finish reasons in outputs produced elsewhere: truncation is unknown (null).
         results["output_health"] = output_health(frame)
-        write_json(results, folder / "results.json")
+        write_results(results, folder)
         return results
 
     results = score_into(out, bench.name, produce)
@@ -226,7 +285,7 @@ def score_bbq(
     out: Annotated[Path, typer.Option(help="Output folder.")],
 ) -> None:
     """Score BBQ-format outputs produced elsewhere (any BBQ-format benchmark)."""
-    from biasbench.benchmarks.filbbq.benchmark import score_bbq_files
+    from biasbench.benchmarks.bbq.benchmark import score_bbq_files
     from biasbench.pipeline import score_into
 
     def produce(folder: Path) -> list[str]:  # lines name the folder published, not the staging
@@ -310,13 +369,14 @@ def _read_labels(run_dirs: list[Path]) -> object:
     import pandas as pd
 
     from biasbench.errors import InputError
-    from biasbench.report.loader import load_run
+    from biasbench.runfolder import LABELS_NAME
+    from biasbench.runs import load_run
 
     frames = []
     for run_dir in run_dirs:
-        path = run_dir / "labels.jsonl"
+        path = run_dir / LABELS_NAME
         if not path.is_file():
-            raise InputError("no labels.jsonl (not an honorific-bn run or score folder)",
+            raise InputError(f"no {LABELS_NAME} (not an honorific-bn run or score folder)",
                              file=str(run_dir))
         load_run(run_dir)  # the labels must be the ones recorded after scoring, never torn
         frames.append(pd.read_json(path, lines=True, dtype={"seed": "Int64"}))
@@ -341,13 +401,14 @@ def plot_jitter(
 
     from biasbench.benchmarks.bbq.plots import jitter_plot
     from biasbench.errors import InputError
-    from biasbench.report.loader import load_run
-    from biasbench.report.tables import read_csv
+    from biasbench.runfolder import TABLES_DIR
+    from biasbench.runs import load_run
+    from biasbench.tables import read_csv
 
     tables = []
     for run_dir in run_dirs:
         load_run(run_dir)  # the tables must be the ones recorded after scoring, never torn
-        path = run_dir / "tables" / "per_template_per_seed.csv"
+        path = run_dir / TABLES_DIR / "per_template_per_seed.csv"
         if not path.is_file():
             path = run_dir / "per_template_per_seed.csv"  # a `score bbq` folder
         if not path.is_file():

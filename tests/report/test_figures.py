@@ -11,7 +11,9 @@ import pytest
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
-from biasbench.report import figures as figs
+from biasbench import figures as figs
+from biasbench.benchmarks.bbq import figures as bbq_figs
+from biasbench.benchmarks.honorific_bn import figures as honorific_figs
 from biasbench.stats import paired_difference_interval, wilson_pct
 
 Z2 = stats.norm.ppf(0.975) ** 2
@@ -89,7 +91,7 @@ RATES = pd.DataFrame({
 
 
 def test_occupation_figure_sorts_occupations_by_mean_rate() -> None:
-    fig = figs.occupation_rates_figure(RATES, ["m1", "m2"])
+    fig = honorific_figs.occupation_rates_figure(RATES, ["m1", "m2"])
     ax = fig.axes[0]
     # Means: judge 85.7, cook 42.9, maid 14.3 (m1 has no usable maid item).
     assert [t.get_text() for t in ax.get_yticklabels()] == ["judge", "cook", "maid"]
@@ -111,7 +113,7 @@ def test_unparsed_figure_stacks_reasons_to_the_unparsed_share() -> None:
                            "n_responses": [10, 10, 20], "n_unparsed": [2, 1, 0],
                            "n_empty": [1, 0, 0], "n_refusal": [1, 1, 0], "n_ambiguous": [0] * 3,
                            "n_conflict": [0] * 3, "n_no_answer": [0] * 3})
-    fig = figs.unparsed_figure(by_run, ["a", "b"])
+    fig = bbq_figs.unparsed_figure(by_run, ["a", "b"])
     totals = [0.0, 0.0]
     for patch in fig.axes[0].patches:
         totals[round(patch.get_y() + patch.get_height() / 2)] += patch.get_width()
@@ -124,8 +126,8 @@ def test_bbq_scores_figure_has_one_panel_per_score() -> None:
                           "s_amb_mean": [0.2], "s_amb_ci_low": [0.1], "s_amb_ci_high": [0.3],
                           "s_dis_mean": [math.nan], "s_dis_ci_low": [math.nan],
                           "s_dis_ci_high": [math.nan]})
-    fig = figs.bbq_scores_figure(frame, ("s_amb", "s_dis"), ["m"])
-    assert [ax.get_xlabel() for ax in fig.axes] == [figs.BBQ_SCORE_TITLES["s_amb"],
-                                                    figs.BBQ_SCORE_TITLES["s_dis"]]
+    fig = bbq_figs.bbq_scores_figure(frame, ("s_amb", "s_dis"), ["m"])
+    assert [ax.get_xlabel() for ax in fig.axes] == [bbq_figs.BBQ_SCORE_TITLES["s_amb"],
+                                                    bbq_figs.BBQ_SCORE_TITLES["s_dis"]]
     assert fig.axes[0].get_xlim() == (-1.05, 1.05)
     plt.close(fig)

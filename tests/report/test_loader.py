@@ -11,14 +11,14 @@ import pytest
 from biasbench.errors import InputError
 from biasbench.models.registry import ModelOptions
 from biasbench.pipeline import run_benchmark
-from biasbench.report.loader import (
+from biasbench.runfolder import RunFolderError
+from biasbench.runs import (
     FieldDifference,
     RunFolder,
     group_runs,
     load_run,
     load_runs,
 )
-from biasbench.runfolder import RunFolderError
 from biasbench.signature import Signature
 
 BASE: dict[str, Any] = {

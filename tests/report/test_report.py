@@ -14,18 +14,14 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from biasbench.benchmarks.filbbq.benchmark import score_bbq_files
+from biasbench.benchmarks.bbq.benchmark import score_bbq_files
 from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
+from biasbench.display import encode_columns, html_table, json_for_script
+from biasbench.display import limit_seeds as _limit_seeds
 from biasbench.errors import InputError
 from biasbench.pipeline import run_benchmark
-from biasbench.report.html import (
-    REPORT_NAME,
-    _limit_seeds,
-    build_report,
-    encode_columns,
-    html_table,
-    json_for_script,
-)
+from biasbench.report.html import REPORT_NAME, build_report
+from biasbench.runfolder import write_results
 
 PAYLOAD = "<script>alert(1)</script><img src=x onerror=alert(2)>"
 HONORIFIC_LIMIT = 56  # two occupations x 7 frames x 4 conditions = 14 he/she pairs
@@ -359,7 +355,8 @@ def test_score_folders_without_store_or_labels(tmp_path: Path) -> None:
     frame = pd.DataFrame({"model": "external", "item_id": [i.item_id for i in bench.items[:28]],
                           "output": "সে নয়টায় আসবে।"})
     signature = bench.signature({"kind": "external", "model": "external"}, None, None)
-    bench.evaluate(frame, tmp_path / "hb", {"external": signature})
+    # evaluate returns the results; results.json has one writer (issue 9)
+    write_results(bench.evaluate(frame, tmp_path / "hb", {"external": signature}), tmp_path / "hb")
     inputs = write_inputs(tmp_path / "inputs")
     responses = tmp_path / "responses.jsonl"
     responses.write_text("".join(json.dumps({"example_id": i["example_id"],
@@ -463,7 +460,7 @@ def test_cli_report_command(runs: dict[str, Path], tmp_path: Path) -> None:
     (12, 2, "12"),
 ])
 def test_cell_display(value: float, decimals: int, text: str) -> None:
-    from biasbench.report.html import _display
+    from biasbench.display import html_cell as _display
 
     assert _display(value, decimals)[0] == text
 
@@ -500,7 +497,7 @@ def pair_labels(seeds: list[int] | None) -> pd.DataFrame:
 @pytest.mark.parametrize("seeds", [[0, 1], [0, 1, 2, 3, 4]])
 def test_identical_seeds_do_not_narrow_the_report_intervals(seeds: list[int]) -> None:
     from biasbench.benchmarks.honorific_bn.metrics import score_models
-    from biasbench.report.html import pair_interval_table
+    from biasbench.benchmarks.honorific_bn.report import pair_interval_table
 
     one = pair_interval_table(pair_labels(None), score_models(pair_labels(None))["models"], ["m"])
     many_labels = pair_labels(seeds)

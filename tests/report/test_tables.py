@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from biasbench.report.tables import (
+from biasbench.tables import (
     csv_text,
     neutralise_formula,
     read_csv,

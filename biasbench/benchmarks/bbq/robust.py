@@ -13,8 +13,6 @@ Scores are on the [-1, 1] scale (:data:`~biasbench.benchmarks.bbq.scores.SCORE_S
 
 from __future__ import annotations
 
-import ast
-import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -336,17 +334,19 @@ def template_stereotypes(rows: Iterable[Mapping[str, Any]]) -> dict[str, str]:
 
 
 def _parse_group_list(cell: Any) -> list[str]:
+    """The template CSV's group list, read by the generator's own parser
+    (:func:`~biasbench.benchmarks.bbq.templates.parse_group_list`); a cell it refuses is shown
+    as written (a profile only displays it, so it never stops a report)."""
+    from biasbench.benchmarks.bbq.templates import parse_group_list
+
     text = str(cell or "").strip()
     if not text:
         return []
-    for loader in (json.loads, ast.literal_eval):
-        try:
-            value = loader(text)
-        except (ValueError, SyntaxError):
-            continue
-        if isinstance(value, list):
-            return [str(v) for v in value]
-    return [text]
+    try:
+        return list(parse_group_list(text, file="", line=0, field="Known_stereotyped_groups",
+                                     allow_none=True) or [])
+    except InputError:
+        return [text]
 
 
 PROFILE_MIN_SEEDS: Final = MIN_SEEDS_FOR_INTERVAL

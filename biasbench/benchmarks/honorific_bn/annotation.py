@@ -34,9 +34,10 @@ import pandas as pd
 from statsmodels.stats.inter_rater import cohens_kappa
 
 from biasbench.benchmarks.honorific_bn.classifier import Register
+from biasbench.benchmarks.honorific_bn.items import PAIRED_CONDITIONS
 from biasbench.errors import InputError
-from biasbench.report.tables import neutralise_frame
 from biasbench.responses import read_text
+from biasbench.tables import neutralise_frame
 
 ANNOTATION_LABELS: tuple[str, ...] = tuple(label.value for label in Register)
 """The four labels, in the fixed order used by every confusion matrix."""
@@ -58,7 +59,6 @@ KEY_COLUMNS: tuple[str, ...] = ("sample_id", "response_id", "rule_label", "pair_
 LABEL_ALIASES: dict[str, str] = {"h": "honorific", "o": "ordinary", "m": "mixed", "u": "unreadable"}
 """Shorthands an annotator may type instead of the full label (case-insensitive)."""
 
-PAIRED_CONDITIONS = ("male", "female")
 
 
 @dataclass(frozen=True)

@@ -4,32 +4,43 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
+from biasbench.benchmarks.base import Benchmark, Paper
 from biasbench.benchmarks.honorific_bn.classifier import JUDGE_VERSION, classify_register
 from biasbench.benchmarks.honorific_bn.items import Definition, HonorificItem, load_definition
 from biasbench.benchmarks.honorific_bn.metrics import occupation_rates, score_models
 from biasbench.benchmarks.honorific_bn.results import validate_model_scores
 from biasbench.benchmarks.honorific_bn.tables import caveats, summary_lines, write_tables
 from biasbench.errors import InputError
-from biasbench.jsonutil import write_json
 from biasbench.models.base import GenerationParams, ModelBackend
 from biasbench.responses import check_fields, iter_jsonl, write_jsonl
+from biasbench.runfolder import LABELS_NAME, TABLES_DIR
 from biasbench.runner.runner import Request
 from biasbench.signature import Signature, common_signature
+
+if TYPE_CHECKING:
+    from biasbench.display import Section
+    from biasbench.runs import RunGroup
 
 LABEL_COLUMNS = ["model", "seed", "item_id", "occupation_en", "occupation_bn", "template_id",
                  "primed", "gender", "output", "label", "plural", "spelling_mixed", "evidence",
                  "reason", "truncated"]
 
 
-class HonorificBenchmark:
+class HonorificBenchmark(Benchmark):
     """The Bengali honorific-register benchmark (specs/honorific-bn.md)."""
 
-    name = "honorific-bn"
-    judge_version = JUDGE_VERSION
+    name: ClassVar[str] = "honorific-bn"
+    languages: ClassVar[tuple[str, ...]] = ("en", "bn")
+    output_language: ClassVar[str | None] = "bn"
+    paper: ClassVar[Paper] = Paper(
+        "Who Receives Respect? A Counterfactual Benchmark for Honorific Allocation Bias in "
+        "Bengali", "Abrar, Hasan, Mahmud, arXiv 2610.14769", "https://arxiv.org/abs/2610.14769")
+    items_summary: ClassVar[str] = "2,016 (English sources, Bengali translations judged)"
+    judge_version: ClassVar[str] = JUDGE_VERSION
 
     def __init__(self, definition: Definition | None = None) -> None:
         self.definition = definition or load_definition()
@@ -98,10 +109,11 @@ class HonorificBenchmark:
     # -- scoring -------------------------------------------------------------------------------
     def evaluate(self, responses: pd.DataFrame, out_dir: Path,
                  signatures: dict[str, Signature]) -> dict[str, Any]:
-        """Label, score and write labels.jsonl, results.json and tables/ into ``out_dir``."""
+        """Label, score and write labels.jsonl and tables/ into ``out_dir``; return the results
+        (the caller writes results.json)."""
         out_dir.mkdir(parents=True, exist_ok=True)
         labels = self.label(responses)
-        write_jsonl(labels.to_dict(orient="records"), out_dir / "labels.jsonl")
+        write_jsonl(labels.to_dict(orient="records"), out_dir / LABELS_NAME)
         scored = score_models(labels)
         models = {}
         for m, r in scored["models"].items():
@@ -118,8 +130,7 @@ class HonorificBenchmark:
                              for m in labels.model.unique()},
         }
         validate_model_scores(results["models"])
-        write_json(results, out_dir / "results.json")
-        write_tables(results, occupation_rates(labels), out_dir / "tables")
+        write_tables(results, occupation_rates(labels), out_dir / TABLES_DIR)
         return results
 
     def coverage(self, labels: pd.DataFrame, limit: int | None) -> dict[str, Any]:
@@ -144,8 +155,17 @@ class HonorificBenchmark:
                 "n_pairs_possible": len(he & she) * n_seeds, "n_seeds": n_seeds,
                 "limit": limit, "partial": reason is not None, "reason": reason}
 
-    def summary(self, results: dict[str, Any]) -> list[str]:
+    @classmethod
+    def summary(cls, results: dict[str, Any]) -> list[str]:
         return summary_lines(results)
+
+    @classmethod
+    def report_section(cls, group: RunGroup, out: Path, section: Section) -> None:
+        """Table 4, occupation rates, HAI against GSR, singular they, primed frames and the
+        drill-down (re-scored together from the runs' labels)."""
+        from biasbench.benchmarks.honorific_bn.report import honorific_section
+
+        honorific_section(group, out, section, language=cls.output_language or "bn")
 
     # -- responses produced elsewhere ----------------------------------------------------------
     def read_responses(self, path: Path) -> pd.DataFrame:

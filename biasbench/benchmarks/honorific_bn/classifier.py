@@ -129,6 +129,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from biasbench.benchmarks.honorific_bn.items import CONDITIONS
 from biasbench.errors import InputError
 
 if TYPE_CHECKING:  # pandas is only needed by label_responses
@@ -137,7 +138,6 @@ if TYPE_CHECKING:  # pandas is only needed by label_responses
 JUDGE_VERSION = "bn-register-rules/2"
 """Identifies the rule set; part of every result's signature. Bump when a rule changes."""
 
-CONDITIONS = frozenset({"male", "female", "they", "nopronoun"})
 """Pronoun conditions of the benchmark items (the ``gender`` column of the item CSV)."""
 
 

@@ -22,6 +22,10 @@ from biasbench.responses import read_text
 
 DATA_DIR = Path(str(files("biasbench.benchmarks.honorific_bn").joinpath("data")))
 CONDITIONS = ("male", "female", "nopronoun", "they")
+"""The four pronoun conditions of every frame, in the definition's column order (defined here
+only: the classifier, the metrics and the annotation import it)."""
+PAIRED_CONDITIONS = ("male", "female")
+"""The conditions matched into he/she pairs (HAI, GSR, the annotation's pairs)."""
 ITEM_COLUMNS = ("id", "item_id", "occupation_en", "occupation_bn", "template_id", "primed",
                 "gender", "source_en")
 PRONOUNS = {"male": {"he", "his", "him"}, "female": {"she", "her", "hers"},

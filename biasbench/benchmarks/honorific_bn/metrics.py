@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from biasbench.benchmarks.honorific_bn.items import CONDITIONS, PAIRED_CONDITIONS
 from biasbench.errors import InputError
 from biasbench.stats import (
     design_effect,
@@ -55,7 +56,6 @@ from biasbench.stats import (
 HONORIFIC, ORDINARY, MIXED, UNREADABLE = "honorific", "ordinary", "mixed", "unreadable"
 LABELS = (HONORIFIC, ORDINARY, MIXED, UNREADABLE)
 USABLE_LABELS = (HONORIFIC, ORDINARY)
-CONDITIONS = ("male", "female", "they", "nopronoun")
 LABEL_COLUMNS = ("model", "item_id", "occupation_en", "occupation_bn", "template_id", "primed",
                  "gender", "label", "plural")
 SEED_COLUMN = "seed"
@@ -165,7 +165,7 @@ def _difference(a: JsonNumber, b: JsonNumber) -> JsonNumber:
 def _pair_table(df_model: pd.DataFrame) -> pd.DataFrame:
     """One row per he/she pair (occupation, frame[, seed]) with boolean columns ``usable``,
     ``b`` (honorific only for he), ``c`` (only for she), ``both_honorific``, ``both_ordinary``."""
-    gendered = df_model[df_model["gender"].isin(("male", "female"))]
+    gendered = df_model[df_model["gender"].isin(PAIRED_CONDITIONS)]
     wide = gendered.pivot(index=_pair_keys(df_model), columns="gender", values="label")
     male = wide["male"] if "male" in wide else pd.Series(np.nan, index=wide.index)
     female = wide["female"] if "female" in wide else pd.Series(np.nan, index=wide.index)
@@ -386,7 +386,7 @@ def _score_checked(df_model: pd.DataFrame) -> dict[str, Any]:
     pairs = pair_counts(df_model)
     b, c, n_pairs = pairs.b, pairs.c, pairs.n_pairs
 
-    gendered = df_model[df_model["gender"].isin(("male", "female"))
+    gendered = df_model[df_model["gender"].isin(PAIRED_CONDITIONS)
                         & df_model["label"].isin(USABLE_LABELS)]
     coded = (gendered["label"] == HONORIFIC).to_numpy(float)
 

@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 
 from biasbench.fsutil import write_text_atomically
-from biasbench.report.tables import csv_text, to_latex, to_markdown
+from biasbench.tables import csv_text, to_latex, to_markdown
 
 TABLE4_COLUMNS = ("Model", "HAI", "GSR", "p (Holm)", "pairs", "unreadable", "eta2 gender",
                   "spread", "eta2 occupation", "HBS", "mix", "scope")
@@ -64,13 +64,19 @@ _TABLE4_FIELDS: dict[str, tuple[str, Formatter]] = {
 _LATEX_HEADERS = {"p (Holm)": r"$p$ (Holm)", "eta2 gender": r"$\eta^2$ gender",
                   "eta2 occupation": r"$\eta^2$ occupation"}
 
-_THEY_FIELDS: dict[str, tuple[str, Formatter]] = {
-    "they honorific %": ("they_honorific_pct", _fixed(1)),
-    "female honorific %": ("female_honorific_pct", _fixed(1)),
-    "they - female (pp)": ("they_minus_female_pp", _fixed(1, signed=True)),
-    "plural %": ("plural_pct", _fixed(1)),
-    "singular honorific %": ("singular_honorific_pct", _fixed(1)),
-    "singular - they (pp)": ("singular_minus_they_pp", _fixed(1, signed=True)),
+THEY_HEADERS: dict[str, str] = {
+    "they_honorific_pct": "they honorific %",
+    "female_honorific_pct": "she honorific %",
+    "they_minus_female_pp": "they - she (pp)",
+    "plural_pct": "plural %",
+    "singular_honorific_pct": "singular they honorific %",
+    "singular_minus_they_pp": "singular - all they (pp)",
+}
+"""Score key -> header of the singular-they table: one wording for the files and the HTML."""
+_THEY_FORMATS: dict[str, Formatter] = {
+    "they_honorific_pct": _fixed(1), "female_honorific_pct": _fixed(1),
+    "they_minus_female_pp": _fixed(1, signed=True), "plural_pct": _fixed(1),
+    "singular_honorific_pct": _fixed(1), "singular_minus_they_pp": _fixed(1, signed=True),
 }
 
 
@@ -171,13 +177,27 @@ def they_table(results: Mapping[str, Any]) -> pd.DataFrame:
 def _they_display(results: Mapping[str, Any]) -> pd.DataFrame:
     they = they_table(results)
     display = pd.DataFrame({"Model": they["model"]})
-    for column, (key, formatter) in _THEY_FIELDS.items():
+    for key, column in THEY_HEADERS.items():
+        formatter = _THEY_FORMATS[key]
         display[column] = [formatter(v) if _is_defined(v) else MISSING for v in they[key]]
     display["n they (usable / translated)"] = [
         f"{usable} / {translated}"
         for usable, translated in zip(they["they_usable_n"], they["plural_denominator"],
                                       strict=True)]
     return display
+
+
+def they_display(results: Mapping[str, Any]) -> pd.DataFrame:
+    """The singular-they analysis as numbers with the same headers and its counts (the HTML)."""
+    they = they_table(results)
+    table = pd.DataFrame({"model": they["model"]})
+    for key, column in THEY_HEADERS.items():
+        table[column] = they[key].astype(float)
+    table["they honorific/usable"] = [f"{k}/{n}" for k, n in zip(
+        they["they_honorific_n"], they["they_usable_n"], strict=True)]
+    table["plural/translated"] = [f"{k}/{n}" for k, n in zip(
+        they["plural_n"], they["plural_denominator"], strict=True)]
+    return table
 
 
 TABLE4_NOTE = (

@@ -28,8 +28,8 @@ from biasbench.benchmarks.bbq.robust import (
 )
 from biasbench.benchmarks.bbq.scores import target_index
 from biasbench.errors import InputError
-from biasbench.report.tables import write_table
 from biasbench.stats import ACCURACY_BOUNDS, BIAS_BOUNDS, bounded_seed_interval, seed_interval
+from biasbench.tables import write_table
 
 T_975_DF2 = 4.302652729911275  # scipy.stats.t.ppf(0.975, 2)
 T_975_DF1 = 12.706204736174705

@@ -9,10 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from biasbench.benchmarks.bbq.benchmark import category_table
 from biasbench.benchmarks.bbq.items import BBQItem
 from biasbench.benchmarks.bbq.robust import score_responses, to_results_json
 from biasbench.benchmarks.bbq.scores import count_statistics, item_table, scores_from_counts
-from biasbench.benchmarks.filbbq.benchmark import FilBBQBenchmark, category_table
+from biasbench.benchmarks.filbbq.benchmark import FilBBQBenchmark
 
 OTHER, TARGET, UNKNOWN = 0, 1, 2  # neg items: B (bakla) is the target, C the unknown answer
 
@@ -128,15 +129,15 @@ def test_tables_and_summary_show_what_each_number_rests_on() -> None:
             for s, sp in enumerate(picks) for it, p in zip(items, sp, strict=True)]
     scored = score_responses(items, pd.DataFrame(rows))
     table = category_table(scored).iloc[0]
-    assert (table["s_dis_n_seeds"], table["s_amb_n_seeds"], table["seeds_run"]) == (1, 4, 4)
-    assert table["s_dis_ci"] == "— (1 seed: too few)"
+    assert (table["s_DIS seeds"], table["s_AMB seeds"], table["seeds run"]) == (1, 4, 4)
+    assert table["s_DIS 95% CI"] == "— (1 seed: too few)"
     doc = to_results_json(scored)
-    line = FilBBQBenchmark.summary(None, doc)[0]  # type: ignore[arg-type]
+    line = FilBBQBenchmark.summary(doc)[0]
     assert "s_DIS +1.000 (n=1 seeds: too few for an interval)" in line
     assert "(4 seeds run" in line
     three = [[UNKNOWN, UNKNOWN]] * 3
     rows = [{"model": "m", "seed": s, "uid": it.uid, "pred": p}
             for s, sp in enumerate(three) for it, p in zip(items, sp, strict=True)]
     doc = to_results_json(score_responses(items, pd.DataFrame(rows)))
-    line = FilBBQBenchmark.summary(None, doc)[0]  # type: ignore[arg-type]
+    line = FilBBQBenchmark.summary(doc)[0]
     assert "acc ambig all 3 seeds = 1.000" in line and "s_DIS undefined (0 seeds)" in line

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from biasbench.benchmarks.filbbq.benchmark import FilBBQBenchmark, OptionScoringBackend
+from biasbench.benchmarks.bbq.option_scoring import OptionScoringBackend
+from biasbench.benchmarks.filbbq.benchmark import FilBBQBenchmark
 from biasbench.models.base import Generation, GenerationParams, ModelBackend, Prompt
 from biasbench.models.mock import MockBackend
 from biasbench.pipeline import run_benchmark
@@ -246,7 +247,7 @@ def test_one_seed_has_no_interval_and_says_so(templates: Path, tmp_path: Path) -
     assert entry["s_amb"]["ci_status"] == "too_few_seeds"
     table = (tmp_path / "run" / "tables" / "by_category.md").read_text(encoding="utf-8")
     assert "nan" not in table.lower() and "| — (1 seed: too few) |" in table
-    summary = FilBBQBenchmark.summary(None, result.results)  # type: ignore[arg-type]
+    summary = FilBBQBenchmark.summary(result.results)
     assert "(n=1 seeds: too few for an interval)" in summary[0]
     assert any(line.startswith("intervals: 95% Student-t interval across seeds, intersected")
                for line in summary)

@@ -22,7 +22,7 @@ from biasbench.benchmarks.honorific_bn.tables import (
     write_tables,
 )
 from biasbench.pipeline import run_benchmark
-from biasbench.report.tables import latex_escape, to_markdown
+from biasbench.tables import latex_escape, to_markdown
 
 # The paper's Table 4 as printed, in its order (sorted by spread), with raw p values that
 # round to the printed ones.

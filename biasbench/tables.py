@@ -1,12 +1,14 @@
-"""Tables as Markdown, CSV and LaTeX, shared by every benchmark's report."""
+"""Tables as Markdown, CSV and LaTeX: the one writer every benchmark and the report use (below both)."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from biasbench.fsutil import write_files_atomically
@@ -125,18 +127,26 @@ def to_latex(table: pd.DataFrame, headers: Mapping[str, str] | None = None) -> s
                       *body, r"\bottomrule", r"\end{tabular}"]) + "\n"
 
 
+def is_undefined(value: Any) -> bool:
+    """None, pandas' NA, NaN or an infinity: a value shown as undefined ("—"), never as a number."""
+    if value is None or value is pd.NA:
+        return True
+    return isinstance(value, float | np.floating) and not math.isfinite(value)
 
 
-def _display(value: Any, decimals: int) -> str:
+def cell_text(value: Any, decimals: int) -> str:
+    """A Markdown/LaTeX cell: floats rounded, undefined shown as —."""
+    if is_undefined(value):
+        return "—"
     if isinstance(value, float):
-        return "—" if value != value else f"{value:.{decimals}f}"
-    return "—" if value is None else str(value)
+        return f"{value:.{decimals}f}"
+    return str(value)
 
 
 def write_table(table: pd.DataFrame, stem: Path, decimals: int = 3) -> list[Path]:
     """Write ``stem``.csv (full precision), .md and .tex (rounded; undefined shown as —)."""
     stem.parent.mkdir(parents=True, exist_ok=True)
-    shown = table.apply(lambda col: col.map(lambda v: _display(v, decimals)))
+    shown = table.apply(lambda col: col.map(lambda v: cell_text(v, decimals)))
     paths = [stem.with_suffix(".csv"), stem.with_suffix(".md"), stem.with_suffix(".tex")]
     write_files_atomically({paths[0]: csv_text(table).encode("utf-8"),
                             paths[1]: to_markdown(shown).encode("utf-8"),

@@ -1,13 +1,14 @@
-"""Reading run folders for a report, and deciding which runs may be compared in one table.
+"""Reading run folders, and deciding which runs may be compared in one table (below the
+benchmarks and the report: both read run folders through here; it names no benchmark).
 
 A run folder (``biasbench run``) or a score folder (``biasbench score``) holds ``results.json``
 with the result's signature, usually ``labels.jsonl`` (one judged response per line) and
 tables; a run folder also holds ``responses.sqlite`` with the exact prompt of every request.
 
 Runs of the same benchmark whose signatures agree on every comparable field
-(:data:`biasbench.signature.COMPARABLE_FIELDS`) are merged into one comparison; for
-honorific-bn the union of their labels is re-scored, so that Holm's correction and the ranking
-agreement span every model of the report. Runs that differ are kept apart, and the report
+(:data:`biasbench.signature.COMPARABLE_FIELDS`) are merged into one comparison (a benchmark's
+report section may re-score the union of their labels, so that e.g. Holm's correction spans
+every model of the report). Runs that differ are kept apart, and the report
 says which fields differ.
 """
 
@@ -25,21 +26,20 @@ from typing import Any
 import pandas as pd
 
 from biasbench.errors import InputError
-from biasbench.report.tables import read_csv
 from biasbench.responses import iter_jsonl, parse_json, read_text
-from biasbench.runfolder import verify_derived
+from biasbench.runfolder import (
+    LABELS_NAME,
+    MANIFEST_NAME,
+    RESULTS_NAME,
+    STORE_NAME,
+    TABLES_DIR,
+    verify_derived,
+)
 from biasbench.signature import COMPARABLE_FIELDS, Signature
+from biasbench.tables import read_csv
 
 log = logging.getLogger(__name__)
 
-RESULTS_NAME = "results.json"
-LABELS_NAME = "labels.jsonl"
-MANIFEST_NAME = "manifest.json"
-STORE_NAME = "responses.sqlite"
-
-HONORIFIC_BENCHMARK = "honorific-bn"
-BBQ_FAMILY = ("filbbq", "bbq")
-"""Benchmarks scored by the BBQ engine (same results layout)."""
 
 FIELD_LABELS = {
     "benchmark": "benchmark", "benchmark_version": "benchmark version",
@@ -101,8 +101,9 @@ class RunFolder:
         return str(self.manifest.get("status", "?")) if self.manifest else "scored"
 
     def file(self, name: str) -> Path | None:
-        """``tables/NAME`` (run folders) or ``NAME`` (``score bbq`` folders), when present."""
-        for candidate in (self.path / "tables" / name, self.path / name):
+        """``tables/NAME`` (run folders) or ``NAME`` (score folders that keep tables at the top), when
+        present."""
+        for candidate in (self.path / TABLES_DIR / name, self.path / name):
             if candidate.is_file():
                 return candidate
         return None
@@ -244,7 +245,7 @@ class RunGroup:
     benchmark: str
     runs: list[RunFolder]
     slug: str
-    """File-name prefix of the group's tables and figures, e.g. ``honorific-bn``."""
+    """File-name prefix of the group's tables and figures (the benchmark name, numbered)."""
     differences: list[FieldDifference] = field(default_factory=list)
     """How this group differs from the first group of the same benchmark (empty for that one)."""
     compared_with: str | None = None
@@ -368,6 +369,5 @@ def load_runs(paths: Sequence[Path | str]) -> ReportPlan:
     return group_runs([load_run(p) for p in paths])
 
 
-__all__ = ["BBQ_FAMILY", "COMPARABLE_FIELDS", "FIELD_LABELS", "HONORIFIC_BENCHMARK",
-           "FieldDifference", "ReportPlan", "RunFolder", "RunGroup", "group_runs", "load_run",
+__all__ = ["COMPARABLE_FIELDS", "FIELD_LABELS", "FieldDifference", "ReportPlan", "RunFolder", "RunGroup", "group_runs", "load_run",
            "load_runs"]

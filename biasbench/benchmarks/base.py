@@ -1,0 +1,160 @@
+"""The one interface every benchmark implements (an abstract base class).
+
+A benchmark owns everything that is its own: its name, version, languages and paper (data, not
+report code), its items and requests (with ``--limit`` and seeds), the options it takes
+(declared once as :class:`OptionSpec`; the CLI turns them into ``biasbench run`` options), its
+decoding defaults, its signature, how it adapts a backend (default: not at all), evaluation
+into results with labels, tables and figures, its summary lines, and its part of the HTML report
+with the drill-down rows. The pipeline, the CLI and the report only ever talk to this interface,
+through the registry in :mod:`biasbench.benchmarks`; none of them names a benchmark.
+
+Layers point one way: a benchmark may use :mod:`biasbench.tables`, :mod:`biasbench.display`,
+:mod:`biasbench.figures`, :mod:`biasbench.runs` and :mod:`biasbench.runfolder`; it never imports
+:mod:`biasbench.report`, :mod:`biasbench.pipeline` or :mod:`biasbench.cli`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+
+import pandas as pd
+
+from biasbench.models.base import GenerationParams, ModelBackend
+from biasbench.runner.runner import Request
+from biasbench.signature import Signature
+
+if TYPE_CHECKING:  # the report's building blocks are only needed when a report is built
+    from biasbench.display import Section
+    from biasbench.runs import RunGroup
+
+Results: TypeAlias = dict[str, Any]
+"""A results.json document: ``schema_version``, ``benchmark``, ``signature``, ``models`` (each
+benchmark validates its ``models`` with its own pydantic schema) and benchmark-specific keys.
+It is written once, by the caller (the pipeline or ``biasbench score``), never by the
+benchmark."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a benchmark, declared once; ``biasbench run`` offers it as ``--NAME``.
+
+    ``name`` is the keyword argument of the benchmark's constructor (``data_seed`` becomes
+    ``--data-seed``); ``kind`` is ``str``, ``int``, ``bool`` (a ``--x/--no-x`` flag) or
+    :class:`~pathlib.Path`. An option left at its default is not passed, so a benchmark that
+    does not declare it never receives it.
+    """
+
+    name: str
+    kind: type
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+@dataclass(frozen=True)
+class Paper:
+    """The publication a benchmark reproduces."""
+
+    title: str
+    citation: str
+    url: str = ""
+
+
+class Benchmark(ABC):
+    """A benchmark: items -> requests -> judged labels -> statistics -> tables and report."""
+
+    name: ClassVar[str]
+    """Registry name (``biasbench run NAME``)."""
+    languages: ClassVar[tuple[str, ...]]
+    """BCP 47 codes of the languages of its items and expected outputs (the report marks text
+    in these languages with ``lang``)."""
+    output_language: ClassVar[str | None] = None
+    """The language of the model outputs when it is not the page's English (HTML ``lang``)."""
+    paper: ClassVar[Paper]
+    items_summary: ClassVar[str]
+    """How many items it defines, in words (``biasbench list``; no data is loaded)."""
+    options: ClassVar[tuple[OptionSpec, ...]] = ()
+    """Its own ``biasbench run`` options."""
+    judge_version: ClassVar[str]
+
+    items: Sequence[Any]
+    """The items the benchmark defines."""
+
+    # -- identity ------------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def version(self) -> str:
+        """Version of the benchmark definition (part of every signature)."""
+
+    # -- requests ------------------------------------------------------------------------------
+    @abstractmethod
+    def params_for(self, backend: ModelBackend, *, temperature: float | None = None,
+                   max_tokens: int | None = None) -> GenerationParams:
+        """The decoding of a run: the benchmark's defaults unless the caller sets them."""
+
+    @abstractmethod
+    def requests(self, *, limit: int | None = None,
+                 seeds: Sequence[int] | None = None) -> list[Request]:
+        """Every request of a run (``limit`` items, under every seed)."""
+
+    def default_seeds(self, seeds: Sequence[int] | None) -> list[int] | None:
+        """The seeds a run uses when none are given (default: unseeded)."""
+        return list(seeds) if seeds else None
+
+    @abstractmethod
+    def signature(self, model: dict[str, Any], params: GenerationParams | None,
+                  seeds: Sequence[int] | None, limit: int | None = None) -> Signature:
+        """What makes two results comparable (sacrebleu-style)."""
+
+    def adapt_backend(self, backend: ModelBackend) -> ModelBackend:
+        """The backend the requests go to; by default the one given."""
+        return backend
+
+    # -- scoring -------------------------------------------------------------------------------
+    @abstractmethod
+    def evaluate(self, responses: pd.DataFrame, out_dir: Path,
+                 signatures: dict[str, Signature]) -> Results:
+        """Judge and score ``responses`` (columns model, item_id, seed, output, ...); write
+        labels, tables and figures into ``out_dir``; return the results document."""
+
+    @classmethod
+    @abstractmethod
+    def summary(cls, results: Results) -> list[str]:
+        """The lines printed after a run or a score (from the results alone)."""
+
+    @abstractmethod
+    def read_responses(self, path: Path) -> pd.DataFrame:
+        """Responses produced elsewhere (JSONL), checked line by line (``biasbench score``)."""
+
+    # -- report --------------------------------------------------------------------------------
+    @classmethod
+    def report_section(cls, group: RunGroup, out: Path, section: Section) -> None:
+        """Fill the report's section of one comparison (runs of this benchmark with comparable
+        signatures): tables, figures and drill-down. Class-level: a report never rebuilds the
+        benchmark's items. The default says there is no layout."""
+        from biasbench.display import esc
+
+        section.add(f'<p class="note">No report layout for benchmark {esc(cls.name)}; see '
+                    "results.json in the run folders.</p>")
+
+
+@dataclass(frozen=True)
+class BenchmarkInfo:
+    """What ``biasbench list`` shows of a registered benchmark."""
+
+    name: str
+    items: str
+    languages: tuple[str, ...]
+    paper: Paper
+
+    @classmethod
+    def of(cls, benchmark: type[Benchmark]) -> BenchmarkInfo:
+        return cls(benchmark.name, benchmark.items_summary, benchmark.languages, benchmark.paper)

@@ -1,0 +1,329 @@
+"""The BBQ engine's benchmark: everything a BBQ-format benchmark shares, end to end.
+
+Items in the BBQ format are answered under many seeds (the robust multi-seed protocol of the
+FilBBQ paper); the answers are parsed, scored per template per seed and summarised across seeds,
+with bias profiles, jitter plots and, for masked LMs, option scoring. A BBQ-format benchmark
+(FilBBQ, the original BBQ) subclasses :class:`BBQBenchmark` with its own source of items, its
+prompt, its decoding defaults and its paper.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import pandas as pd
+
+from biasbench.benchmarks.base import Benchmark, Paper, Results
+from biasbench.benchmarks.bbq.display import category_display
+from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
+from biasbench.benchmarks.bbq.labels import read_bbq_responses, write_bbq_labels
+from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OptionScoringBackend
+from biasbench.benchmarks.bbq.parser import LETTERS, PARSER_VERSION
+from biasbench.benchmarks.bbq.results import validate_models
+from biasbench.benchmarks.bbq.robust import (
+    PROFILE_RULE,
+    BBQResults,
+    bias_profile,
+    interval_text,
+    profile_records,
+    score_responses,
+    to_results_json,
+)
+from biasbench.models.base import GenerationParams, ModelBackend, Prompt
+from biasbench.models.hf import ScoreChoice
+from biasbench.runfolder import FIGURES_DIR, LABELS_NAME, TABLES_DIR, write_results
+from biasbench.runner.runner import Request
+from biasbench.signature import Signature, common_signature
+from biasbench.tables import write_csv, write_table
+from biasbench.textutil import slug
+
+if TYPE_CHECKING:
+    from biasbench.display import Section
+    from biasbench.runs import RunGroup
+
+log = logging.getLogger(__name__)
+
+PROFILE_K = 5
+"""Templates per context condition in a model's bias profile."""
+
+
+class BBQBenchmark(Benchmark):
+    """Any BBQ-format benchmark: items, a prompt per item, many seeds, the robust scores.
+
+    Subclasses give the items (``items``), the prompt (:meth:`prompt`), where they came from
+    (``source``, ``data_source``), the templates' stereotypes (``template_info``) and their
+    decoding defaults.
+    """
+
+    name: ClassVar[str] = "bbq"
+    languages: ClassVar[tuple[str, ...]] = ("en",)
+    paper: ClassVar[Paper] = Paper(
+        "BBQ: A hand-built bias benchmark for question answering",
+        "Parrish et al., Findings of ACL 2022", "https://aclanthology.org/2022.findings-acl.165")
+    items_summary: ClassVar[str] = "any BBQ-format jsonl"
+    judge_version: ClassVar[str] = PARSER_VERSION
+    default_seed_count: ClassVar[int] = 50
+    """Seeds a run uses when none are given (the FilBBQ paper's protocol)."""
+    default_temperature: ClassVar[float] = 1.0
+    decoding_why: ClassVar[str] = ""
+    """Why the default decoding is what it is: shown in the summary and written to results."""
+
+    def __init__(self, items: list[BBQItem], *, source: str, data_source: dict[str, Any],
+                 template_info: dict[Any, str] | None = None,
+                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
+        self.items = items
+        self.source = source
+        self.data_source = data_source
+        self.template_info = template_info or {}
+        self.option_score = option_score
+        self.by_uid = {item.uid: item for item in self.items}
+
+    # -- requests ------------------------------------------------------------------------------
+    def params_for(self, backend: ModelBackend, *, temperature: float | None = None,
+                   max_tokens: int | None = None) -> GenerationParams:
+        stop = ("\n",) if backend.mode == "completion" else ()
+        return GenerationParams(
+            temperature=self.default_temperature if temperature is None else temperature,
+            max_tokens=max_tokens or (8 if backend.mode == "completion" else 32), stop=stop)
+
+    def prompt(self, item: BBQItem) -> Prompt:
+        """The prompt of one item (subclasses give their own)."""
+        raise NotImplementedError
+
+    @property
+    def prompt_hash(self) -> str:
+        """Hash of the prompt (part of the signature)."""
+        raise NotImplementedError
+
+    def selected_items(self, limit: int | None) -> list[BBQItem]:
+        """All items, or ``limit`` of them spread over every template (round robin)."""
+        if not limit or limit >= len(self.items):
+            return self.items
+        by_template: dict[tuple[str, str], list[BBQItem]] = defaultdict(list)
+        for item in self.items:
+            by_template[(item.category, item.question_index)].append(item)
+        chosen: list[BBQItem] = []
+        depth = 0
+        while len(chosen) < limit:
+            for group in by_template.values():
+                if depth < len(group) and len(chosen) < limit:
+                    chosen.append(group[depth])
+            depth += 1
+        return chosen
+
+    def requests(self, *, limit: int | None = None,
+                 seeds: Sequence[int] | None = None) -> list[Request]:
+        seeds = self.default_seeds(seeds)
+        items = self.selected_items(limit)
+        prompts = [self.prompt(item) for item in items]
+        return [Request(item_id=item.uid, prompt=p, seed=seed)
+                for seed in seeds for item, p in zip(items, prompts, strict=True)]
+
+    def default_seeds(self, seeds: Sequence[int] | None) -> list[int]:
+        return list(seeds) if seeds else list(range(self.default_seed_count))
+
+    def adapt_backend(self, backend: ModelBackend) -> ModelBackend:
+        """Masked LMs cannot generate: they answer by the options' pseudo-log-likelihoods."""
+        if not backend.can_generate and backend.can_score_options:
+            return OptionScoringBackend(backend, self.by_uid, self.option_score)
+        return backend
+
+    def signature(self, model: dict[str, Any], params: GenerationParams | None,
+                  seeds: Sequence[int] | None, limit: int | None = None) -> Signature:
+
+        # The checksum covers the items that are run, so --limit changes the signature.
+        return Signature(
+            benchmark=self.name, benchmark_version=self.version,
+            data_sha256=items_sha256(self.selected_items(limit)),
+            prompt_hash=self.prompt_hash, model=model,
+            decoding=params.to_dict() if params else {},
+            seeds=self.default_seeds(seeds),
+            judge_version=self.judge_version, data_source=self.data_source)
+
+    # -- scoring -------------------------------------------------------------------------------
+    def evaluate(self, responses: pd.DataFrame, out_dir: Path,
+                 signatures: dict[str, Signature]) -> dict[str, Any]:
+        """Parse, score across seeds, and write labels, results, tables and jitter plots."""
+        out_dir.mkdir(parents=True, exist_ok=True)
+        frame = responses.rename(columns={"item_id": "uid"})
+        frame["seed"] = frame["seed"].fillna(0).astype(int)
+        scored = score_responses(self.items, frame)
+        write_bbq_labels(scored, frame, self.items, out_dir / LABELS_NAME)
+        results = to_results_json(scored)
+        results["benchmark"] = self.name
+        results["items_source"] = self.source
+        results["signature"] = common_signature(signatures)
+        results["decoding"] = {**results["signature"].get("decoding", {}), "why": self.decoding_why}
+        results["unparsed_by_run"] = scored.unparsed_by_run.to_dict(orient="records")
+        profiles = {m: bias_profile(scored, m, PROFILE_K, self.template_info)
+                    for m in scored.by_template["model"].unique()}
+        results["bias_profiles"] = {m: profile_records(p) for m, p in profiles.items()}
+        results["bias_profile_rule"] = PROFILE_RULE
+        comparison = self.option_score_comparison(frame, out_dir, signatures)
+        if comparison is not None:
+            results["option_scoring"] = comparison
+        validate_models(results["models"])
+        self._write_tables(scored, profiles, out_dir / TABLES_DIR)
+        self._write_figures(scored, profiles, out_dir / FIGURES_DIR)
+        return results
+
+    def option_score_comparison(self, frame: pd.DataFrame, out_dir: Path,
+                                signatures: dict[str, Signature]) -> dict[str, Any] | None:
+        """For option-scored (masked LM) runs: the scores under the choice that is not the
+        headline (sum vs per-character), from the choices stored with every response, so a
+        reader sees both as lm-evaluation-harness reports acc and acc_norm. None otherwise."""
+        from biasbench.runfolder import store_of  # a run scores into a staging folder
+
+        store_path = store_of(out_dir)
+        labels = {json.dumps(sig.model, sort_keys=True): label
+                  for label, sig in signatures.items() if sig.model.get("option_score")}
+        if not labels or store_path is None:
+            return None
+        from biasbench.runner.store import ResponseStore
+
+        wanted = set(zip(frame["model"], frame["uid"], frame["seed"].astype(int), strict=True))
+        chosen: dict[tuple[str, str, int], dict[str, Any]] = {}
+        store = ResponseStore(store_path, readonly=True)
+        try:
+            for record in store.iter_records("ok"):
+                label = labels.get(json.dumps(json.loads(record.model), sort_keys=True))
+                key = (label, record.item_id, int(record.seed or 0))
+                if label is not None and key in wanted and "choice_sum" in record.info:
+                    chosen[key] = record.info
+        finally:
+            store.close()
+        if not chosen:
+            return None
+        headline = next(iter(chosen.values()))["option_score"]
+        other = "sum" if headline == "per_char" else "per_char"
+        alternative = pd.DataFrame([
+            {"model": m, "uid": uid, "seed": seed, "pred": LETTERS.index(info[f"choice_{other}"])}
+            for (m, uid, seed), info in chosen.items()])
+        scored = score_responses(self.items, alternative)
+        return {
+            "headline": headline, "alternative": other,
+            "note": "masked LMs: 'sum' = highest summed pseudo-log-likelihood (lm-eval acc), "
+                    "'per_char' = highest per character of the option (acc_norm); the scores "
+                    "above use the headline, 'alternative_models' the other",
+            "n_responses": len(chosen),
+            "n_choices_differ": sum(i["choice_sum"] != i["choice_per_char"]
+                                    for i in chosen.values()),
+            "alternative_models": to_results_json(scored)["models"]}
+
+    def _write_tables(self, scored: BBQResults, profiles: dict[str, pd.DataFrame],
+                      out: Path) -> None:
+        out.mkdir(parents=True, exist_ok=True)
+        write_csv(scored.per_seed, out / "per_template_per_seed.csv")
+        write_csv(scored.per_seed_category, out / "per_category_per_seed.csv")
+        write_csv(scored.by_template, out / "by_template.csv")
+        write_csv(scored.unparsed_by_template, out / "unparsed_by_template.csv")
+        write_table(category_table(scored), out / "by_category")
+        for model, profile in profiles.items():
+            write_table(profile, out / f"bias_profile_{slug(model)}")
+
+    def _write_figures(self, scored: BBQResults, profiles: dict[str, pd.DataFrame],
+                       out: Path) -> None:
+        """Jitter plots (the paper's Figures 1-2) for the templates in any model's profile."""
+        from biasbench.benchmarks.bbq.plots import jitter_plot  # matplotlib only when drawing
+
+        out.mkdir(parents=True, exist_ok=True)
+        wanted = {(r["category"], r["question_index"], "s_amb" if r["context"] == "ambiguous"
+                   else "s_dis") for p in profiles.values() for r in p.to_dict("records")}
+        for category, template, score in sorted(wanted):
+            jitter_plot(scored.per_seed, template, score,  # type: ignore[arg-type]
+                        out / f"jitter_{slug(category)}_{slug(template)}_{score}.png",
+                        category=category)
+
+    @classmethod
+    def summary(cls, results: Results) -> list[str]:
+        lines = []
+        for model, cats in results["models"].items():
+            for cat, r in cats.items():
+                lines.append(
+                    f"{model} / {cat}: s_AMB {_fmt(r['s_amb'])}, s_DIS {_fmt(r['s_dis'])}, "
+                    f"acc ambig {_fmt(r['acc_ambig'], '')}, "
+                    f"acc disambig {_fmt(r['acc_disambig'], '')} "
+                    f"({r['seeds_run']} seeds run, unparsed {r['unparsed_pct']:.1f}%)")
+        if lines:
+            lines.append(f"intervals: {results['interval_method']}")
+            decoding = results.get("decoding") or {}
+            if "temperature" in decoding:
+                t = decoding["temperature"]
+                lines.append(f"decoding: temperature {t} " + (
+                    f"(the default: {cls.decoding_why})" if t == cls.default_temperature else
+                    f"(set by --temperature; the default is {cls.default_temperature}, see "
+                    "results.json: decoding.why)"))
+        scoring = results.get("option_scoring")
+        if scoring:
+            lines.append(
+                f"option scores: answers chosen by {scoring['headline']} (the numbers above); "
+                f"by {scoring['alternative']} the choice differs on "
+                f"{scoring['n_choices_differ']} of {scoring['n_responses']} responses "
+                "(results.json: option_scoring)")
+        return lines
+
+    @classmethod
+    def report_section(cls, group: RunGroup, out: Path, section: Section) -> None:
+        """Per-category scores and accuracy with seed intervals, bias profiles, jitter plots,
+        unparsed rates and the drill-down."""
+        from biasbench.benchmarks.bbq.report import bbq_section
+
+        bbq_section(group, out, section)
+
+    # -- responses produced elsewhere ----------------------------------------------------------
+    def read_responses(self, path: Path) -> pd.DataFrame:
+        return read_bbq_responses(path, self.by_uid)
+
+
+def items_sha256(items: Sequence[BBQItem]) -> str:
+    """Checksum of a BBQ item set as parsed (the data checksum of a signature)."""
+    import hashlib
+
+    return hashlib.sha256("\n".join(i.model_dump_json() for i in items).encode()).hexdigest()
+
+
+def category_table(scored: BBQResults) -> pd.DataFrame:
+    """Per model and category: each score's mean, 95% interval and the seeds it rests on (the
+    same table, in the same words, as the report's)."""
+    return category_display(scored.by_category)
+
+
+def score_bbq_files(items: str, responses: Path, out: Path) -> list[str]:
+    """``biasbench score bbq``: score outputs produced elsewhere against BBQ-format items."""
+    loaded = load_bbq_jsonl(items)
+    by_uid = {i.uid: i for i in loaded}
+    frame = read_bbq_responses(responses, by_uid)
+    scored = score_responses(loaded, frame)
+    results = to_results_json(scored)
+    seeds = sorted(int(s) for s in frame["seed"].unique())
+    sig = Signature(benchmark="bbq", benchmark_version="external",
+                    data_sha256=items_sha256(loaded), prompt_hash="external",
+                    model={"models": sorted(frame["model"].unique())}, seeds=seeds,
+                    judge_version=PARSER_VERSION)
+    results["signature"] = {**sig.model_dump(), "short": sig.short()}
+    validate_models(results["models"])
+    write_results(results, out)
+    write_bbq_labels(scored, frame, loaded, out / LABELS_NAME)
+    write_csv(scored.per_seed, out / "per_template_per_seed.csv")
+    write_csv(scored.by_template, out / "by_template.csv")
+    write_table(category_table(scored), out / "by_category")
+    return [f"scored {len(frame):,} responses of {frame['model'].nunique()} model(s) over "
+            f"{len(seeds)} seed(s); wrote {out / 'results.json'}"]
+
+
+def _fmt(stat: dict[str, Any], sign: str = "+") -> str:
+    """Mean [95% interval] and the seeds it rests on; bias scores carry their sign."""
+    if stat["mean"] is None:
+        return "undefined (0 seeds)"
+    text = interval_text(stat["ci_low"], stat["ci_high"], stat["ci_status"], stat["n_seeds"],
+                         stat["mean"], sign=sign)
+    if stat["ci_status"] == "degenerate":
+        return text
+    if stat["ci_status"] == "too_few_seeds":
+        return f"{stat['mean']:{sign}.3f} (n={stat['n_seeds']} seeds: too few for an interval)"
+    return f"{stat['mean']:{sign}.3f} {text} n={stat['n_seeds']}"

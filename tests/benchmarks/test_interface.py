@@ -1,0 +1,146 @@
+"""The one Benchmark interface: the registry, the options the CLI derives from it, `list`."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import biasbench
+from biasbench.benchmarks import BENCHMARKS, benchmark_class, benchmark_classes, get_benchmark
+from biasbench.benchmarks.base import Benchmark, OptionSpec
+from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
+from biasbench.errors import BiasbenchError
+from biasbench.models import registry as models
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "300"}  # rich's help would cut long option names
+    return subprocess.run([sys.executable, "-m", "biasbench", *args], capture_output=True,
+                          text=True, timeout=120, env=env)
+
+
+@pytest.mark.parametrize("name", list(BENCHMARKS))
+def test_every_registered_benchmark_is_a_complete_benchmark(name: str) -> None:
+    cls = benchmark_class(name)
+    assert issubclass(cls, Benchmark) and not cls.__abstractmethods__
+    assert cls.name == name
+    assert cls.languages and all(isinstance(code, str) for code in cls.languages)
+    assert cls.paper.citation and cls.paper.title and cls.items_summary
+    assert all(isinstance(spec, OptionSpec) for spec in cls.options)
+
+
+def test_get_benchmark_returns_a_benchmark_and_refuses_unknown_names() -> None:
+    bench = get_benchmark("honorific-bn")
+    assert isinstance(bench, Benchmark) and isinstance(bench, HonorificBenchmark)
+    with pytest.raises(BiasbenchError, match="unknown benchmark 'nope'"):
+        get_benchmark("nope")
+
+
+def test_adapt_backend_is_the_identity_by_default() -> None:
+    backend = object()
+    assert HonorificBenchmark().adapt_backend(backend) is backend  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("language", "benchmark"), [("bn", "honorific-bn"), ("fil", "filbbq")])
+def test_language_is_data_of_the_benchmark(language: str, benchmark: str) -> None:
+    assert language in benchmark_class(benchmark).languages
+
+
+def test_run_offers_every_declared_option() -> None:
+    help_text = " ".join(_cli("run", "--help").stdout.split())
+    flags = {spec.flag for cls in benchmark_classes() for spec in cls.options}
+    assert flags >= {"--items", "--templates", "--data-seed", "--prompt", "--published-data",
+                     "--regenerate-items", "--option-score"}
+    missing = [flag for flag in flags if flag not in help_text]
+    assert not missing
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["honorific-bn", "--data-seed", "3"], "error: --data-seed is not an option of honorific-bn"),
+    (["filbbq", "--option-score", "max"], "error: --option-score must be one of per_char, sum"),
+])
+def test_an_option_the_benchmark_does_not_take_is_refused(args: list[str], message: str) -> None:
+    result = _cli("run", *args, "--model", "mock:x")
+    assert result.returncode == 2
+    assert message in result.stderr
+
+
+def test_list_shows_every_benchmark_and_backend() -> None:
+    result = _cli("list")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    for cls in benchmark_classes():
+        line = next(line for line in lines if line.startswith(f"  {cls.name}: "))
+        assert cls.items_summary in line and ", ".join(cls.languages) in line
+        assert cls.paper.citation in line
+    backends = lines[lines.index("backends:") + 1:]
+    names = [line.split(":")[0].strip() for line in backends if not line.startswith("    ")]
+    assert names == list(models.BACKENDS)
+    # each backend shows its spec, its -M options and its capabilities
+    assert sum(line.startswith("    spec: ") for line in backends) == len(models.BACKENDS)
+    assert "    -M n_threads (int)" in "\n".join(backends)
+    assert sum(line.startswith("    capabilities: ") for line in backends) == len(models.BACKENDS)
+
+
+PACKAGE = Path(biasbench.__file__).parent
+
+
+def _imports(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "benchmarks").rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_benchmarks_never_import_upward(path: Path) -> None:
+    upward = ("biasbench.report", "biasbench.pipeline", "biasbench.cli")
+    assert not [name for name in _imports(path) if name.startswith(upward)]
+
+
+@pytest.mark.parametrize("module", ["report/html.py", "runs.py", "display.py", "tables.py",
+                                    "figures.py", "pipeline.py"])
+def test_the_shared_layers_name_no_benchmark(module: str) -> None:
+    text = (PACKAGE / module).read_text(encoding="utf-8")
+    names = [*BENCHMARKS, "bbq", "honorific", "Honorific", "FilBBQ", 'lang="bn"', "'bn'", '"bn"']
+    assert not [name for name in names if name in text]
+    assert not [name for name in _imports(PACKAGE / module)
+                if name.startswith("biasbench.benchmarks.") and name.count(".") > 2]
+
+
+def test_the_they_table_has_one_wording_in_files_and_html() -> None:
+    from biasbench.benchmarks.honorific_bn.tables import THEY_HEADERS, they_display
+
+    scores = {"they": {"they_honorific_pct": 50.0, "female_honorific_pct": 25.0,
+                       "they_minus_female_pp": 25.0, "plural_pct": 10.0,
+                       "singular_honorific_pct": 40.0, "singular_minus_they_pp": -10.0,
+                       "they_honorific_n": 1, "they_usable_n": 2, "plural_n": 1,
+                       "plural_denominator": 10}}
+    shown = they_display({"models": {"m": scores}})
+    assert list(shown.columns[1:7]) == list(THEY_HEADERS.values())
+    assert THEY_HEADERS["female_honorific_pct"] == "she honorific %"
+
+
+def test_evaluate_returns_results_and_leaves_results_json_to_its_one_writer(
+        tmp_path: Path) -> None:
+    import pandas as pd
+
+    from biasbench.runfolder import LABELS_NAME, RESULTS_NAME, write_results
+
+    bench = HonorificBenchmark()
+    frame = pd.DataFrame({"model": "m", "item_id": [i.item_id for i in bench.items[:8]],
+                          "seed": None, "output": "সে নয়টায় আসবে।"})
+    results = bench.evaluate(frame, tmp_path, {"m": bench.signature({"kind": "x"}, None, None)})
+    assert (tmp_path / LABELS_NAME).is_file() and not (tmp_path / RESULTS_NAME).exists()
+    assert results["benchmark"] == "honorific-bn" and list(results["models"]) == ["m"]
+    assert write_results(results, tmp_path) == tmp_path / RESULTS_NAME
