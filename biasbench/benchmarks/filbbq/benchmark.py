@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import json
 import logging
-from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,7 @@ from biasbench.benchmarks.bbq.robust import (
     template_stereotypes,
     to_results_json,
 )
+from biasbench.benchmarks.bbq.sample import stratified_sample
 from biasbench.benchmarks.filbbq.source import (
     FILBBQ_CATEGORIES,
     PromptTemplate,
@@ -134,20 +134,9 @@ class FilBBQBenchmark:
         return Prompt(messages=(("user", text),), completion=f"{text}\nSagot:", item_id=item.uid)
 
     def selected_items(self, limit: int | None) -> list[BBQItem]:
-        """All items, or ``limit`` of them spread over every template (round robin)."""
-        if not limit or limit >= len(self.items):
-            return self.items
-        by_template: dict[tuple[str, str], list[BBQItem]] = defaultdict(list)
-        for item in self.items:
-            by_template[(item.category, item.question_index)].append(item)
-        chosen: list[BBQItem] = []
-        depth = 0
-        while len(chosen) < limit:
-            for group in by_template.values():
-                if depth < len(group) and len(chosen) < limit:
-                    chosen.append(group[depth])
-            depth += 1
-        return chosen
+        """All items, or ``limit`` of them stratified over category x context condition x
+        polarity and spread over every template (``bbq.sample.stratified_sample``)."""
+        return stratified_sample(self.items, limit)
 
     def requests(self, *, limit: int | None = None,
                  seeds: Sequence[int] | None = None) -> list[Request]:
