@@ -304,7 +304,8 @@ class _CategoryGenerator:
         if row.names is not None:
             first_words = [_Filler(text) for text in row.names.first]
             fixed_partners = [_Filler(text) for text in row.names.second]
-            reason = None
+            reason = (None if fixed_partners else "its Names cell's NAME2 list is lost to a ';' "
+                      "inside it, as in the original generator")
         # Step 9: proper names override everything.
         if row.proper_nouns_only:
             first_words = self._proper_first_words(row)
@@ -467,7 +468,7 @@ def generate_items(template_csv: Path, category: str, labels_csv: Path, names_cs
     if style not in ("filbbq", "bbq"):
         raise InputError(f"unknown style {style!r}; expected 'filbbq' or 'bbq'", field="style")
     warnings = _validate_pool(unknown_pool)
-    template_file = read_template_csv(template_csv)
+    template_file = read_template_csv(template_csv, reference_quirks=style == "bbq")
     labels = read_label_vocabulary(labels_csv)
     names = read_name_vocabulary(names_csv)
     generator = _CategoryGenerator(category, labels, names, random.Random(seed), unknown_pool,
