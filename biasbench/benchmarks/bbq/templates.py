@@ -206,10 +206,10 @@ def parse_slot_lists_as_reference(cell: str, *, file: str, line: int, field: str
             saw_second = True
         else:
             second = ()
-        if part.count("[") != part.count("]"):
-            warnings.append(f"{file}:{line}: {field}: the part {part.strip()!r} is cut at a ';' "
-                            "inside its list; the original generator splits there too, so the "
-                            "words after it are lost (as in the published items)")
+        if part.count("[") > part.count("]"):
+            warnings.append(f"{file}:{line}: {field}: the list {part.strip()!r}... is cut at a "
+                            "';' inside it; the original generator splits there too, so the "
+                            "words after the ';' are lost")
     if not first or not any(first):
         raise InputError("no list for slot 1 (e.g. 'WORD1: [a, b]')", file=file, line=line,
                          field=field)
