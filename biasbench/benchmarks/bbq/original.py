@@ -40,6 +40,7 @@ from biasbench.benchmarks.bbq.source import (
     PinnedRepository,
     check_folder,
 )
+from biasbench.benchmarks.bbq.templates import read_csv_records
 from biasbench.errors import BiasbenchError
 from biasbench.fsutil import write_files_atomically
 
@@ -200,6 +201,24 @@ def resolve_bbq_data(data_dir: Path | None = None, *, templates_dir: Path | None
 def load_bbq_items(data_dir: Path, categories: Sequence[str] = CATEGORIES) -> list[BBQItem]:
     """The published items of ``categories`` (all 11 by default), category by category."""
     return load_bbq_jsonl([Path(data_dir) / data_file(category) for category in categories])
+
+
+def template_var2(templates_dir: Path) -> dict[tuple[str, str], str]:
+    """(category, Q_id) -> ``Known_stereotyped_var2`` of the intersectional templates: what
+    scoring needs to find their target answers (the items do not carry it; the R analysis
+    merges it in from the same CSVs)."""
+    var2: dict[tuple[str, str], str] = {}
+    for category in sorted(INTERSECTIONAL):
+        path = Path(templates_dir) / template_file(category)
+        _, records = read_csv_records(path)
+        for record in records:
+            if not record.get("Ambiguous_Context"):
+                continue
+            key, value = (category, record.get("Q_id")), record.get("Known_stereotyped_var2")
+            if var2.setdefault(key, value) != value:
+                raise BiasbenchError(f"{path}:{record.line}: template {key[1]} has two "
+                                     f"Known_stereotyped_var2 values ({var2[key]}, {value})")
+    return var2
 
 
 # --------------------------------------------------------------------------------------------

@@ -28,12 +28,18 @@ from biasbench.benchmarks.bbq.original import (
     prompt_path,
     resolve_bbq_data,
     resolve_bbq_templates,
+    template_var2,
 )
-from biasbench.benchmarks.bbq.scores import exclusion_counts
+from biasbench.benchmarks.bbq.scores import (
+    EXCLUDED_INTERSECTIONAL,
+    exclusion_counts,
+    target_index,
+)
 from biasbench.benchmarks.bbq.source import digest_of
 from biasbench.benchmarks.filbbq.source import load_prompt_file
 from biasbench.errors import BiasbenchError
 from tests.benchmarks.bbq.original_files import original_file
+from tests.benchmarks.bbq.r_reference import r_intersectional_target_loc
 
 FIXTURE = Path(__file__).parent / "fixtures" / "bbq_templates"
 
@@ -202,3 +208,21 @@ def test_english_prompt_is_packaged_and_parses() -> None:
     assert text.endswith(f"A. {item.ans0} B. {item.ans1} C. {item.ans2}")
     assert f"{item.context} {item.question}" in text
     assert BASE_MODEL_CUE == "\nAnswer:"
+
+
+def test_intersectional_targets_follow_the_r_analysis() -> None:
+    """With the templates' Known_stereotyped_var2, intersectional items are scored, each target
+    the R analysis's (checked on the generated fixture items: the published files of these two
+    categories are not in the mirror)."""
+    var2 = template_var2(FIXTURE)
+    assert var2 == {("Race_x_SES", "1"): "lowSES", ("Race_x_SES", "5"): "lowSES",
+                    ("Race_x_gender", "1"): "M"}
+    results = generate_bbq_items(FIXTURE, 0, ["Race_x_gender", "Race_x_SES"])
+    rows = [d for r in results.values() for d in r.items]
+    items = [BBQItem.model_validate(d) for d in rows]
+    for row, item in zip(rows, items, strict=True):
+        expected = r_intersectional_target_loc(row, var2[(item.category, item.question_index)])
+        assert target_index(item, var2) == expected, row["example_id"]
+    assert exclusion_counts(items)["Race_x_SES"] == {EXCLUDED_INTERSECTIONAL: 960}
+    scored = exclusion_counts(items, var2)
+    assert sum(n for c in scored.values() for n in c.values()) < len(items) // 4
