@@ -30,6 +30,7 @@ from biasbench.benchmarks.bbq.robust import (
     to_results_json,
 )
 from biasbench.benchmarks.bbq.sample import stratified_sample
+from biasbench.benchmarks.bbq.scores import exclusion_summary
 from biasbench.benchmarks.filbbq.source import (
     FILBBQ_CATEGORIES,
     PromptTemplate,
@@ -280,6 +281,8 @@ class FilBBQBenchmark:
                     f"(the default: {DECODING_WHY})" if t == DEFAULT_TEMPERATURE else
                     f"(set by --temperature; the default is {DEFAULT_TEMPERATURE}, see "
                     "results.json: decoding.why)"))
+        if results.get("excluded_by_reason"):  # never only in results.json (issue 9)
+            lines.append(exclusion_summary(results["excluded_by_reason"]))
         scoring = results.get("option_scoring")
         if scoring:
             lines.append(

@@ -114,3 +114,22 @@ def test_every_exclusion_has_a_printed_reason() -> None:
     assert line.startswith("excluded items: 2: ")
     assert "SES 1 (no answer label matches the stereotyped groups)" in line
     assert exclusion_summary({}) == "excluded items: none (every item has one target answer)"
+
+
+def test_exclusions_reach_results_and_the_summary_line() -> None:
+    from biasbench.benchmarks.bbq.robust import score_responses, to_results_json
+    from biasbench.benchmarks.filbbq.benchmark import FilBBQBenchmark
+
+    items = [BBQItem.model_validate(r) for r in read_rows(FIXTURE)]
+    orphan = items[0].model_copy(update={"example_id": 999, "additional_metadata": {
+        "stereotyped_groups": ["nobody"]}})
+    items.append(orphan)
+    responses = pd.DataFrame({"model": "m", "seed": 0, "uid": [i.uid for i in items],
+                              "output": ["A"] * len(items)})
+    results = to_results_json(score_responses(items, responses))
+    assert results["excluded_by_reason"] == {
+        "SES": {"no answer label matches the stereotyped groups": 1}}
+    assert results["n_excluded_items"] == 1
+    summary = FilBBQBenchmark.summary(None, results)  # type: ignore[arg-type]
+    assert ("excluded items: 1: SES 1 (no answer label matches the stereotyped groups)"
+            in summary)
