@@ -138,8 +138,7 @@ def test_git_blob_pins_verify_like_git() -> None:
     assert digest_of(b"hello\n", "0" * 64) == hashlib.sha256(b"hello\n").hexdigest()
 
 
-def test_fixture_slices_are_refused_when_strict_and_warned_otherwise(
-        caplog: pytest.LogCaptureFixture) -> None:
+def test_a_folder_missing_templates_is_refused() -> None:
     with pytest.raises(BiasbenchError, match="lacks new_templates - Age.csv"):
         resolve_bbq_templates(FIXTURE)
 
