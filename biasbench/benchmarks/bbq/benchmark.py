@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -34,6 +33,8 @@ from biasbench.benchmarks.bbq.robust import (
     score_responses,
     to_results_json,
 )
+from biasbench.benchmarks.bbq.sample import stratified_sample
+from biasbench.benchmarks.bbq.scores import exclusion_summary
 from biasbench.models.base import GenerationParams, ModelBackend, Prompt
 from biasbench.models.hf import ScoreChoice
 from biasbench.runfolder import FIGURES_DIR, LABELS_NAME, TABLES_DIR, write_results
@@ -101,20 +102,9 @@ class BBQBenchmark(Benchmark):
         raise NotImplementedError
 
     def selected_items(self, limit: int | None) -> list[BBQItem]:
-        """All items, or ``limit`` of them spread over every template (round robin)."""
-        if not limit or limit >= len(self.items):
-            return self.items
-        by_template: dict[tuple[str, str], list[BBQItem]] = defaultdict(list)
-        for item in self.items:
-            by_template[(item.category, item.question_index)].append(item)
-        chosen: list[BBQItem] = []
-        depth = 0
-        while len(chosen) < limit:
-            for group in by_template.values():
-                if depth < len(group) and len(chosen) < limit:
-                    chosen.append(group[depth])
-            depth += 1
-        return chosen
+        """All items, or ``limit`` of them stratified over category x context condition x
+        polarity and spread over every template (``bbq.sample.stratified_sample``)."""
+        return stratified_sample(self.items, limit)
 
     def requests(self, *, limit: int | None = None,
                  seeds: Sequence[int] | None = None) -> list[Request]:
@@ -258,6 +248,8 @@ class BBQBenchmark(Benchmark):
                     f"(the default: {cls.decoding_why})" if t == cls.default_temperature else
                     f"(set by --temperature; the default is {cls.default_temperature}, see "
                     "results.json: decoding.why)"))
+        if results.get("excluded_by_reason"):  # never only in results.json
+            lines.append(exclusion_summary(results["excluded_by_reason"]))
         scoring = results.get("option_scoring")
         if scoring:
             lines.append(

@@ -122,13 +122,20 @@ class _Filler:
 # Slot filling
 # --------------------------------------------------------------------------------------------
 
-def fill_slots(text: str, name1: str, name2: str, words: tuple[str, str] | None) -> str:
-    """Fill one template text (spec step 13), including the reference's English fix-ups."""
+def fill_slots(text: str, name1: str, name2: str, words: tuple[str, str] | None,
+               var2: tuple[str, str] | None = None) -> str:
+    """Fill one template text (spec step 13), including the reference's English fix-ups.
+    ``var2``: the second attribute of an intersectional template (gender or SES words) for
+    ``{{GEN1}}``/``{{OCC1}}`` and ``{{GEN2}}``/``{{OCC2}}``."""
     filled = text.replace("{{NAME1}}", name1).replace("{{NAME2}}", name2)
+    if var2 is not None:
+        filled = (filled.replace("{{GEN1}}", var2[0]).replace("{{GEN2}}", var2[1])
+                  .replace("{{OCC1}}", var2[0]).replace("{{OCC2}}", var2[1]))
     if words is not None:
         filled = filled.replace("{{WORD1}}", words[0]).replace("{{WORD2}}", words[1])
     filled = filled.replace("lesbian man", "lesbian woman").replace("Latino woman", "Latina woman")
-    if name1[:1] in _VOWELS or name2[:1] in _VOWELS:
+    starts = [name1, name2, *(var2 or ())]
+    if any(word[:1] in _VOWELS for word in starts):
         # Applied to the whole text, not only next to the slot, as in the reference.
         filled = _ARTICLE_BEFORE_VOWEL.sub(r"\1n\2", filled)
         filled = filled.replace(" an European", " a European")
@@ -304,7 +311,8 @@ class _CategoryGenerator:
         if row.names is not None:
             first_words = [_Filler(text) for text in row.names.first]
             fixed_partners = [_Filler(text) for text in row.names.second]
-            reason = None
+            reason = (None if fixed_partners else "its Names cell's NAME2 list is lost to a ';' "
+                      "inside it, as in the original generator")
         # Step 9: proper names override everything.
         if row.proper_nouns_only:
             first_words = self._proper_first_words(row)
@@ -467,7 +475,7 @@ def generate_items(template_csv: Path, category: str, labels_csv: Path, names_cs
     if style not in ("filbbq", "bbq"):
         raise InputError(f"unknown style {style!r}; expected 'filbbq' or 'bbq'", field="style")
     warnings = _validate_pool(unknown_pool)
-    template_file = read_template_csv(template_csv)
+    template_file = read_template_csv(template_csv, reference_quirks=style == "bbq")
     labels = read_label_vocabulary(labels_csv)
     names = read_name_vocabulary(names_csv)
     generator = _CategoryGenerator(category, labels, names, random.Random(seed), unknown_pool,

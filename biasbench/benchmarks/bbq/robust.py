@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 import numpy as np
@@ -33,7 +33,9 @@ from biasbench.benchmarks.bbq.parser import (
 from biasbench.benchmarks.bbq.scores import (
     NO_INDEX,
     SCORE_SCALE,
+    Var2ByTemplate,
     count_statistics,
+    exclusion_counts,
     item_table,
     scores_from_counts,
     target_index,
@@ -86,6 +88,9 @@ class BBQResults:
     """Items without a single target answer (0 or 2 qualifying), left out of every score."""
     parser_version: str = PARSER_VERSION
     score_scale: str = SCORE_SCALE
+    excluded_by_reason: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Category -> reason -> excluded items (``scores.exclusion_counts``); printable with
+    ``scores.exclusion_summary``."""
     confidence: float = CONFIDENCE
 
 
@@ -227,10 +232,12 @@ def parse_responses(items: Sequence[BBQItem], responses: pd.DataFrame) -> pd.Dat
 # ----------------------------------------------------------------------------- scoring
 
 def score_responses(items: Sequence[BBQItem], responses: pd.DataFrame, *,
-                    confidence: float = CONFIDENCE) -> BBQResults:
-    """Parse and score multi-seed responses (columns model, seed, uid, output and/or pred)."""
+                    confidence: float = CONFIDENCE,
+                    var2: Var2ByTemplate | None = None) -> BBQResults:
+    """Parse and score multi-seed responses (columns model, seed, uid, output and/or pred).
+    ``var2``: intersectional templates' Known_stereotyped_var2 (``scores.Var2ByTemplate``)."""
     items = list(items)
-    table = item_table(items)
+    table = item_table(items, var2)
     parsed = parse_responses(items, responses)
     counts = count_statistics(parsed, table, keys=RUN_KEYS)
     template_keys = ["model", "seed", "category", "question_index"]
@@ -266,7 +273,8 @@ def score_responses(items: Sequence[BBQItem], responses: pd.DataFrame, *,
         by_template=by_template, by_category=by_category,
         unparsed_by_run=unparsed_by_run.reset_index(),
         unparsed_by_template=template_totals.reset_index(), templates=templates,
-        n_excluded_items=int(table["excluded"].sum()), confidence=confidence)
+        n_excluded_items=int(table["excluded"].sum()), confidence=confidence,
+        excluded_by_reason=exclusion_counts(items, var2))
 
 
 def _union_of_groups(values: pd.Series) -> str:
@@ -309,6 +317,7 @@ def to_results_json(results: BBQResults) -> dict[str, Any]:
                            "is defined, 'ci_status' = ok / clipped / degenerate (every seed "
                            "equal: no spread, not certainty) / too_few_seeds / undefined",
         "n_excluded_items": results.n_excluded_items,
+        "excluded_by_reason": results.excluded_by_reason,
         "models": models,
     }
 

@@ -19,6 +19,7 @@ import csv
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from biasbench.errors import InputError
@@ -174,6 +175,51 @@ def parse_slot_lists(cell: str, *, file: str, line: int, field: str) -> SlotList
     return SlotLists(first, second, dropped_second=saw_second and not second)
 
 
+_REFERENCE_PREFIXES: tuple[str, ...] = ("WORD{n}:", "{{{{WORD{n}}}}}:", "NAME{n}:", "{{{{NAME{n}}}}}:")
+
+
+def _reference_items(part: str, index: int) -> tuple[str, ...]:
+    for prefix in _REFERENCE_PREFIXES:
+        part = part.replace(prefix.format(n=index), "")
+    return tuple(item.strip() for item in part.strip().replace("[", "").replace("]", "").split(","))
+
+
+def parse_slot_lists_as_reference(cell: str, *, file: str, line: int, field: str,
+                                  warnings: list[str]) -> SlotLists:
+    """Parse a ``Names`` / ``Lexical_diversity`` cell exactly as the original BBQ generator does
+    (its ``return_list_from_string``), quirks included, warning about each one:
+
+    * the cell is split on every ``;``, also one inside a bracketed list, so
+      ``NAME1: [deaf person; hard-of-hearing person]`` keeps only ``deaf person``;
+    * a part that mentions ``WORD1``/``NAME1`` gives list 1; one that mentions ``WORD2``/``NAME2``
+      gives list 2, and every other part resets list 2 to empty (so a ``;`` inside the NAME2
+      list loses the whole list and the row yields nothing).
+    """
+    first: tuple[str, ...] = ()
+    second: tuple[str, ...] = ()
+    saw_second = False
+    for part in cell.split(";"):
+        if "WORD1" in part or "NAME1" in part:
+            first = _reference_items(part, 1)
+        if "WORD2" in part or "NAME2" in part:
+            second = _reference_items(part, 2)
+            saw_second = True
+        else:
+            second = ()
+        if part.count("[") > part.count("]"):
+            warnings.append(f"{file}:{line}: {field}: the list {part.strip()!r}... is cut at a "
+                            "';' inside it; the original generator splits there too, so the "
+                            "words after the ';' are lost")
+    if not first or not any(first):
+        raise InputError("no list for slot 1 (e.g. 'WORD1: [a, b]')", file=file, line=line,
+                         field=field)
+    dropped = saw_second and not second
+    if dropped:
+        warnings.append(f"{file}:{line}: {field}: its slot-2 list is lost (a later ';' resets "
+                        "it in the original generator), so the row has no second slot words")
+    return SlotLists(first, second, dropped_second=dropped)
+
+
 def parse_group_list(cell: str, *, file: str, line: int, field: str,
                      allow_none: bool = False) -> tuple[str, ...] | None:
     """Parse a list literal of strings such as ``["bakla", "bading"]`` (no code is evaluated).
@@ -257,7 +303,7 @@ class TemplateFile:
 
 
 def _validate_slots(record: CsvRecord, has_lexical: bool, lexical: SlotLists | None,
-                    file: str, warnings: list[str]) -> None:
+                    file: str, warnings: list[str], reference_quirks: bool = False) -> None:
     for column in TEXT_COLUMNS:
         text = record.get(column)
         for slot in _SLOT_RE.findall(text):
@@ -266,7 +312,13 @@ def _validate_slots(record: CsvRecord, has_lexical: bool, lexical: SlotLists | N
                     f"unknown slot {{{{{slot}}}}}; allowed: {{{{NAME1}}}}, {{{{NAME2}}}}, "
                     "{{WORD1}}, {{WORD2}}", file=file, line=record.line, field=column)
         leftover = _SLOT_RE.sub("", text)
-        if "{{" in leftover or "}}" in leftover:
+        if ("{{" in leftover or "}}" in leftover) and reference_quirks:
+            # The original generator leaves such text as it is (BBQ's Disability_status 19
+            # writes "{[NAME1}}"); so does the published data.
+            warnings.append(f"{file}:{record.line}: template {record.get('Q_id')}: {column} "
+                            "has a malformed slot (unbalanced '{{' or '}}'), kept verbatim as "
+                            "the original generator keeps it")
+        elif "{{" in leftover or "}}" in leftover:
             raise InputError("malformed slot (unbalanced '{{' or '}}')", file=file,
                              line=record.line, field=column)
         used = template_slots(text)
@@ -293,24 +345,28 @@ def _validate_slots(record: CsvRecord, has_lexical: bool, lexical: SlotLists | N
 
 
 def parse_template_record(record: CsvRecord, header: Sequence[str], file: str,
-                          warnings: list[str]) -> TemplateRow:
-    """Interpret one template record (columns already checked)."""
+                          warnings: list[str], reference_quirks: bool = False) -> TemplateRow:
+    """Interpret one template record (columns already checked). ``reference_quirks`` reads the
+    list cells as the original BBQ generator does (:func:`parse_slot_lists_as_reference`) and
+    accepts a ``Names`` cell whose NAME2 list is lost (the row then yields nothing)."""
     line = record.line
     groups = parse_group_list(record.get("Known_stereotyped_groups"), file=file, line=line,
                               field="Known_stereotyped_groups")
     assert groups is not None
     lexical_cell = record.get("Lexical_diversity")
     has_lexical = len(lexical_cell) > 1
-    lexical = (parse_slot_lists(lexical_cell, file=file, line=line, field="Lexical_diversity")
+    parse = (partial(parse_slot_lists_as_reference, warnings=warnings) if reference_quirks
+             else parse_slot_lists)
+    lexical = (parse(lexical_cell, file=file, line=line, field="Lexical_diversity")
                if has_lexical else None)
     names_cell = record.get("Names")
     names = None
     if len(names_cell) > 1:
-        names = parse_slot_lists(names_cell, file=file, line=line, field="Names")
-        if not names.second:
+        names = parse(names_cell, file=file, line=line, field="Names")
+        if not names.second and not reference_quirks:
             raise InputError("no NAME2 list (it must be the cell's last part, e.g. "
                              "'NAME1: [a]; NAME2: [b]')", file=file, line=line, field="Names")
-    _validate_slots(record, has_lexical, lexical, file, warnings)
+    _validate_slots(record, has_lexical, lexical, file, warnings, reference_quirks)
     subcategory_cell = record.get("Subcategory")
     invalid_partners = None
     if "Invalid_Partners" in header:
@@ -339,8 +395,9 @@ def parse_template_record(record: CsvRecord, header: Sequence[str], file: str,
     )
 
 
-def read_template_csv(path: Path) -> TemplateFile:
-    """Read and validate a template CSV; rows with an empty ``Ambiguous_Context`` are dropped."""
+def read_template_csv(path: Path, *, reference_quirks: bool = False) -> TemplateFile:
+    """Read and validate a template CSV; rows with an empty ``Ambiguous_Context`` are dropped.
+    ``reference_quirks``: see :func:`parse_template_record` (the original BBQ templates)."""
     path = Path(path)
     header, records = read_csv_records(path)
     _require_columns(header, TEMPLATE_REQUIRED_COLUMNS, path)
@@ -354,7 +411,7 @@ def read_template_csv(path: Path) -> TemplateFile:
             continue
         if not record.get("Q_id").strip():
             raise InputError("empty Q_id", file=file, line=record.line, field="Q_id")
-        rows.append(parse_template_record(record, header, file, warnings))
+        rows.append(parse_template_record(record, header, file, warnings, reference_quirks))
     return TemplateFile(path, header, rows, warnings)
 
 

@@ -27,10 +27,6 @@ import ast
 import hashlib
 import logging
 import os
-import shutil
-import tempfile
-import urllib.error
-import urllib.request
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,17 +39,23 @@ from biasbench.benchmarks.bbq.generate import (
     write_files_atomically,
 )
 from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
+from biasbench.benchmarks.bbq.source import (  # noqa: F401  (re-exported)
+    DEFAULT_BASE_URL,
+    DOWNLOAD_TIMEOUT_S,
+    ENV_CACHE,
+    PinnedRepository,
+    cache_root,
+    check_folder,
+    sha256_of,
+)
 from biasbench.errors import BiasbenchError, InputError
 
 logger = logging.getLogger(__name__)
 
 FILBBQ_REPOSITORY = "gamboalance/filbbq"
 FILBBQ_COMMIT = "c951d3c7097b8936c4d0c3d87aec8e7f27b24db9"
-DEFAULT_BASE_URL = "https://raw.githubusercontent.com"
-DOWNLOAD_TIMEOUT_S = 20.0
 
 ENV_TEMPLATES = "BIASBENCH_FILBBQ_TEMPLATES"
-ENV_CACHE = "BIASBENCH_CACHE"
 ENV_BASE_URL = "BIASBENCH_FILBBQ_BASE_URL"
 ENV_DATA = "BIASBENCH_FILBBQ_DATA"
 
@@ -96,35 +98,18 @@ FILBBQ_UNKNOWN_POOL: tuple[str, ...] = (
 # Locating, checking and downloading the templates
 # --------------------------------------------------------------------------------------------
 
-def cache_root(cache_dir: Path | None = None) -> Path:
-    """The biasbench cache root: ``cache_dir``, else ``BIASBENCH_CACHE``, else ~/.cache/biasbench."""
-    if cache_dir is not None:
-        return Path(cache_dir)
-    env = os.environ.get(ENV_CACHE)
-    return Path(env) if env else Path.home() / ".cache" / "biasbench"
+#: FilBBQ's repository at the pinned commit (download host: ``BIASBENCH_FILBBQ_BASE_URL``).
+FILBBQ_SOURCE = PinnedRepository(FILBBQ_REPOSITORY, FILBBQ_COMMIT, ENV_BASE_URL, "filbbq")
 
 
 def templates_cache_dir(cache_dir: Path | None = None) -> Path:
     """Where downloaded templates live: ``<cache root>/filbbq/<commit>/templates``."""
-    return cache_root(cache_dir) / "filbbq" / FILBBQ_COMMIT / "templates"
+    return FILBBQ_SOURCE.cache_dir("templates", cache_dir)
 
 
 def raw_file_url(repo_path: str, base_url: str | None = None) -> str:
     """URL of one repository file at the pinned commit, e.g. ``templates/prompt.txt``."""
-    base = (base_url or os.environ.get(ENV_BASE_URL) or DEFAULT_BASE_URL).rstrip("/")
-    return f"{base}/{FILBBQ_REPOSITORY}/{FILBBQ_COMMIT}/{repo_path}"
-
-
-def sha256_of(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
-def check_folder(folder: Path, expected: Mapping[str, str]) -> tuple[list[str], list[str]]:
-    """Compare a folder with pinned checksums: (missing files, files whose sha256 differs)."""
-    missing = [name for name in expected if not (folder / name).is_file()]
-    mismatched = [name for name in expected
-                  if name not in missing and sha256_of(folder / name) != expected[name]]
-    return missing, mismatched
+    return FILBBQ_SOURCE.raw_file_url(repo_path, base_url)
 
 
 def _instructions(folder: Path, subdir: str, files: Sequence[str], base_url: str | None) -> str:
@@ -153,65 +138,12 @@ def _check_local(folder: Path, origin: str, strict: bool) -> Path:
     return folder
 
 
-def _download(repo_path: str, expected_sha256: str, base_url: str | None,
-              timeout: float) -> bytes:
-    url = raw_file_url(repo_path, base_url)
-    # A fresh opener per call reads the proxy settings of the environment as it is now.
-    opener = urllib.request.build_opener()
-    try:
-        with opener.open(url, timeout=timeout) as response:
-            data: bytes = response.read()
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", None) or exc
-        raise _DownloadFailed(f"could not download {url} ({reason})") from None
-    digest = hashlib.sha256(data).hexdigest()
-    if digest != expected_sha256:
-        raise BiasbenchError(f"downloaded {url} has sha256 {digest}, expected {expected_sha256}; "
-                             "the file was not saved")
-    return data
-
-
-class _DownloadFailed(Exception):
-    """A network failure, turned into the 'where to get the files' error by the caller."""
-
-
-def _fetch_into(folder: Path, subdir: str, expected: Mapping[str, str], *,
-                base_url: str | None, timeout: float) -> Path:
-    """Download every file, verify it, then move the complete folder into the cache at once."""
-    payloads = {name: _download(f"{subdir}/{name}", sha, base_url, timeout)
-                for name, sha in expected.items()}
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}-"))
-    try:
-        for name, data in payloads.items():
-            (staging / name).write_bytes(data)
-        if folder.exists():
-            shutil.rmtree(folder)  # an incomplete or corrupted cache entry of ours
-        try:
-            os.replace(staging, folder)
-        except OSError:
-            # Another process filled the cache meanwhile; keep theirs if it is sound.
-            if check_folder(folder, expected) != ([], []):
-                raise
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return folder
-
-
 def _resolve_cached(folder: Path, subdir: str, expected: Mapping[str, str], *, what: str,
                     download: bool, base_url: str | None, timeout: float) -> Path:
-    missing, mismatched = (check_folder(folder, expected) if folder.is_dir()
-                           else (list(expected), []))
-    if not missing and not mismatched:
-        return folder
-    if not download:
-        raise BiasbenchError(f"{what} not found (no usable copy in the cache {folder}; download "
-                             f"disabled): {_instructions(folder, subdir, list(expected), base_url)}")
-    try:
-        return _fetch_into(folder, subdir, expected, base_url=base_url, timeout=timeout)
-    except _DownloadFailed as exc:
-        raise BiasbenchError(f"{what} not available locally and {exc}: "
-                             f"{_instructions(folder, subdir, list(expected), base_url)}") from None
+    return FILBBQ_SOURCE.resolve_cached(
+        folder, subdir, expected, what=what,
+        instructions=lambda f, d, names: _instructions(f, d, names, base_url),
+        download=download, base_url=base_url, timeout=timeout)
 
 
 def resolve_templates(templates_dir: Path | None = None, *, cache_dir: Path | None = None,
@@ -257,7 +189,7 @@ def resolve_published_data(data_dir: Path | None = None, *,
         beside = Path(templates_dir).parent / "data"
         if beside.is_dir() and check_folder(beside, PUBLISHED_DATA_SHA256) == ([], []):
             return beside
-    folder = cache_root(cache_dir) / "filbbq" / FILBBQ_COMMIT / "data"
+    folder = FILBBQ_SOURCE.cache_dir("data", cache_dir)
     try:
         return _resolve_cached(folder, "data", PUBLISHED_DATA_SHA256,
                                what="FilBBQ published data", download=download,

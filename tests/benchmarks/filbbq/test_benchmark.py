@@ -6,6 +6,7 @@ import json
 import math
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,13 @@ def test_limit_spreads_over_every_template(bench: FilBBQBenchmark) -> None:
     # 123 template rows: 17 yield no items, and ENBBQ_07 and ENBBQ_19 are two rows each.
     assert len(templates) == 104
     assert {(i.category, i.question_index) for i in chosen} == templates
+    # Stratified (issue 9 item 5): round robin over templates used to take each template's
+    # first item, so all 104 were negative and ambiguous.
+    cells = Counter((i.category, i.context_condition, i.question_polarity) for i in chosen)
+    assert len(cells) == 2 * 4
+    for category in ("Gender_identity", "Sexual_orientation"):
+        shares = [n for (c, *_), n in cells.items() if c == category]
+        assert max(shares) - min(shares) <= 1
 
 
 def test_requests_cover_every_seed(bench: FilBBQBenchmark) -> None:
