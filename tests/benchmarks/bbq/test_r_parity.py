@@ -130,6 +130,6 @@ def test_exclusions_reach_results_and_the_summary_line() -> None:
     assert results["excluded_by_reason"] == {
         "SES": {"no answer label matches the stereotyped groups": 1}}
     assert results["n_excluded_items"] == 1
-    summary = FilBBQBenchmark.summary(None, results)  # type: ignore[arg-type]
+    summary = FilBBQBenchmark.summary(results)
     assert ("excluded items: 1: SES 1 (no answer label matches the stereotyped groups)"
             in summary)
