@@ -46,8 +46,8 @@ ITEMS = [_item(i) for i in range(4)]
 
 def score(picks: Sequence[Sequence[int]]) -> dict[str, Any]:
     """SO-category results for one model; ``picks[seed][item]`` is the chosen option."""
-    rows = [{"model": "m", "seed": seed, "uid": item.uid, "pred": pick}
-            for seed, seed_picks in enumerate(picks) for item, pick in zip(ITEMS, seed_picks)]
+    rows = [{"model": "m", "seed": seed, "uid": item.uid, "pred": pick} for seed, seed_picks
+            in enumerate(picks) for item, pick in zip(ITEMS, seed_picks, strict=True)]
     results = to_results_json(score_responses(ITEMS, pd.DataFrame(rows)))
     return {"method": results.get("interval_method") or results.get("interval"),
             **results["models"]["m"]["SO"]}
