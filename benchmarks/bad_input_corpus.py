@@ -198,7 +198,9 @@ def build_cases(base: Path, skip_big: bool, mem_cap_mib: int) -> list[Case]:
     if not skip_big:
         big = base / "big.jsonl"
         with big.open("wb") as handle:
-            handle.write(GOOD + b'{"output": "' + b"x" * (100 << 20) + b'"}\n')
+            # A well-formed response whose output alone is 100 MB: it passes every field check.
+            second = GOOD.replace(b"|male", b"|female")[:-3]  # drop the closing '"}\n'
+            handle.write(GOOD + second + b"x" * (100 << 20) + b'"}\n')
         cases.append(Case(f"100 MB line (cap {mem_cap_mib} MiB) / score honorific-bn",
                           ["score", "honorific-bn", "--responses", str(big), "--out",
                            str(base / "o")], mem_cap_mib=mem_cap_mib))
@@ -211,6 +213,7 @@ def main() -> None:
                         help="leave out the 100 MB line (also SKIP_BIG=1)")
     parser.add_argument("--mem-cap-mib", type=int, default=2048,
                         help="address-space cap of the 100 MB-line child (2048)")
+    parser.add_argument("--only", default="", help="run only cases whose label holds this")
     args = parser.parse_args()
     tally: Counter[str] = Counter()
     with tempfile.TemporaryDirectory() as tmp:
@@ -218,7 +221,7 @@ def main() -> None:
         cases = build_cases(base, args.skip_big, args.mem_cap_mib)
         print("| case | class | exit | peak RSS MiB | stderr's last line |")
         print("|:---|:---|---:|---:|:---|")
-        for case in cases:
+        for case in (c for c in cases if args.only in c.label):
             outcome = biasbench(case, base)
             tally[outcome.kind] += 1
             line = outcome.last_line[:140].replace("|", "\\|").replace("hunter2", "***")
