@@ -2,13 +2,16 @@
 
 1. Signal to exit: ``biasbench run honorific-bn`` against the project's mock OpenAI-compatible
    server (``biasbench.testing.mock_openai`` on 127.0.0.1, 50 ms per answer, concurrency 8) gets
-   SIGTERM or SIGINT once more than 50 answers are stored. Printed per signal: the exit code
-   (143 for SIGTERM and 130 for Ctrl-C are asked for), the seconds from the signal to the exit
-   (asked: within 2 s; this one figure is about time, so it depends on the machine's load), the
-   stderr lines, whether a traceback was printed, and the manifest's status and reason.
+   SIGTERM or SIGINT once more than 50 answers are stored (SIGINT is reset to its default in
+   the child: a shell's background job would otherwise start with it ignored). Printed per
+   signal: the exit code (143 for SIGTERM and 130 for Ctrl-C are asked for), the seconds from
+   the signal to the exit (asked: within 2 s; this one figure is about time, so it depends on
+   the machine's load), the stderr lines, whether a traceback was printed, and the manifest's
+   status and reason.
 2. Kills during rescoring: a finished 2,016-item run (``mock:hashed-register``) is rerun, which
-   answers from the store and rewrites labels, results and tables; the rerun is SIGKILLed at a
-   random moment (drawn between 25% and 90% of an undisturbed rerun's duration) and then
+   answers from the store and rewrites labels, results and tables; the rerun is SIGKILLed,
+   alternately at a random moment (25% to 90% of an undisturbed rerun's duration) and at the
+   first sign of the label rewrite (labels.jsonl changed, or its temporary file), and then
    ``biasbench report`` runs on the folder. It must refuse in one line (exit 2) or publish
    exactly the reference numbers (the report's Table 4 and the folder's results.json); "wrong"
    is any other exit 0 or another exit code.
@@ -57,13 +60,31 @@ def manifest(folder: Path) -> dict[str, Any]:
         return {}
 
 
+def _default_sigint() -> None:
+    # A shell's background job starts with SIGINT ignored and Python then keeps ignoring it;
+    # restore the default so the child gets Ctrl-C as it would in a terminal.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def labels_touched(folder: Path, before: tuple[int, int]) -> bool:
+    """Whether the rerun started rewriting labels: labels.jsonl changed, or a temporary file
+    for it (``.labels.jsonl.*.tmp``, an atomic write) appeared."""
+    try:
+        stat = (folder / "labels.jsonl").stat()
+    except OSError:
+        return True
+    return ((stat.st_size, stat.st_mtime_ns) != before
+            or any(name.startswith(".labels.jsonl") for name in os.listdir(folder)))
+
+
 def signal_to_exit(base: Path, port: int, sig: signal.Signals, n: int) -> str:
     out = base / f"{sig.name}-{n}"
     proc = subprocess.Popen([*BIASBENCH, "run", "honorific-bn", "--model", "openai:m",
                              "--base-url", f"http://127.0.0.1:{port}/v1", "--out", str(out),
                              "--limit", "2016", "--concurrency", "8", "--no-progress"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "OPENAI_API_KEY": "sk-local"})
+                            env={**os.environ, "OPENAI_API_KEY": "sk-local"},
+                            preexec_fn=_default_sigint)
     deadline = time.monotonic() + 120
     while stored_rows(out) <= 50 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -88,7 +109,7 @@ def tables_of(report: Path) -> str:
     return "".join(p.read_text(encoding="utf-8") for p in sorted(report.glob("tables/*table4.csv")))
 
 
-def kill_attack(base: Path, kills: int, seed: int) -> tuple[Counter[str], float]:
+def kill_attack(base: Path, kills: int, seed: int) -> tuple[Counter[tuple[str, str]], float]:
     ref = base / "ref"
     subprocess.run([*BIASBENCH, "run", "honorific-bn", *MOCK, "--out", str(ref)],
                    capture_output=True, check=True, timeout=600)
@@ -103,27 +124,38 @@ def kill_attack(base: Path, kills: int, seed: int) -> tuple[Counter[str], float]
     ref_models = json.loads((ref / "results.json").read_text(encoding="utf-8"))["models"]
     ref_tables = tables_of(base / "ref-report")
     rng = random.Random(seed)
-    tally: Counter[str] = Counter()
+    tally: Counter[tuple[str, str]] = Counter()
     for i in range(kills):
         folder, report = base / f"k{i}", base / f"rep{i}"
         shutil.copytree(ref, folder)
         proc = subprocess.Popen([*BIASBENCH, "run", "honorific-bn", *MOCK, "--out", str(folder)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.25, 0.9) * rerun_s)
-        tally["finished before the kill"] += proc.poll() is not None
+        targeted = i % 2 == 1
+        if targeted:  # at the first sign of the label rewrite (polled every ms)
+            stat = (folder / "labels.jsonl").stat()
+            before = (stat.st_size, stat.st_mtime_ns)
+            deadline = time.monotonic() + 3 * rerun_s
+            while (proc.poll() is None and time.monotonic() < deadline
+                   and not labels_touched(folder, before)):
+                time.sleep(0.001)
+        else:
+            time.sleep(rng.uniform(0.25, 0.9) * rerun_s)
+        mode = "at label rewrite" if targeted else "random"
+        tally[(mode, "finished before the kill")] += proc.poll() is not None
         proc.kill()
         proc.wait()
         result = subprocess.run([*BIASBENCH, "report", str(folder), "--out", str(report)],
                                 capture_output=True, text=True, timeout=600)
-        tally["traceback"] += "Traceback" in result.stderr
+        tally[(mode, "traceback")] += "Traceback" in result.stderr
         if result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1:
-            tally["refused in one line"] += 1
+            tally[(mode, "refused in one line")] += 1
         elif result.returncode == 0:
             got = json.loads((folder / "results.json").read_text(encoding="utf-8"))["models"]
             same = got == ref_models and tables_of(report) == ref_tables
-            tally["reported the reference numbers" if same else "WRONG numbers, exit 0"] += 1
+            tally[(mode, "reported the reference numbers" if same
+                   else "WRONG numbers, exit 0")] += 1
         else:
-            tally[f"other exit {result.returncode}"] += 1
+            tally[(mode, f"other exit {result.returncode}")] += 1
         shutil.rmtree(folder)
         shutil.rmtree(report, ignore_errors=True)
     return tally, rerun_s
@@ -156,10 +188,10 @@ def main() -> None:
             server.wait()
         tally, rerun_s = kill_attack(base, args.kills, args.seed)
     print(f"\nKills during a rescoring rerun (an undisturbed rerun took {rerun_s:.1f} s):\n")
-    print("| outcome | kills |")
-    print("|:---|---:|")
-    for outcome, count in sorted(tally.items()):
-        print(f"| {outcome} | {count} |")
+    print("| kill moment | outcome | kills |")
+    print("|:---|:---|---:|")
+    for (mode, outcome), count in sorted(tally.items()):
+        print(f"| {mode} | {outcome} | {count} |")
     print(f"\nload average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
