@@ -11,7 +11,8 @@
 2. Kills during rescoring: a finished 2,016-item run (``mock:hashed-register``) is rerun, which
    answers from the store and rewrites labels, results and tables; the rerun is SIGKILLed,
    alternately at a random moment (25% to 90% of an undisturbed rerun's duration) and at the
-   first sign of the label rewrite (labels.jsonl changed, or its temporary file), and then
+   first sign of the label rewrite (labels.jsonl changed, or a temporary file or staging
+   folder appeared), and then
    ``biasbench report`` runs on the folder. It must refuse in one line (exit 2) or publish
    exactly the reference numbers (the report's Table 4 and the folder's results.json); "wrong"
    is any other exit 0 or another exit code.
@@ -67,14 +68,14 @@ def _default_sigint() -> None:
 
 
 def labels_touched(folder: Path, before: tuple[int, int]) -> bool:
-    """Whether the rerun started rewriting labels: labels.jsonl changed, or a temporary file
-    for it (``.labels.jsonl.*.tmp``, an atomic write) appeared."""
+    """Whether the rerun started rewriting labels: labels.jsonl changed, or a temporary file or
+    folder for it appeared (``.labels.jsonl.*.tmp`` or ``.staging-PID``: atomic writes)."""
     try:
         stat = (folder / "labels.jsonl").stat()
     except OSError:
         return True
     return ((stat.st_size, stat.st_mtime_ns) != before
-            or any(name.startswith(".labels.jsonl") for name in os.listdir(folder)))
+            or any(name.startswith((".labels.jsonl", ".staging")) for name in os.listdir(folder)))
 
 
 def signal_to_exit(base: Path, port: int, sig: signal.Signals, n: int) -> str:
