@@ -120,16 +120,19 @@ def _instructions(folder: Path, subdir: str, files: Sequence[str], base_url: str
             "that holds them")
 
 
-def _check_local(folder: Path, origin: str, strict: bool) -> Path:
+def _check_local(folder: Path, origin: str, strict: bool, *, what: str = "templates",
+                 expected: dict[str, str] | None = None, upstream: str = "templates/") -> Path:
+    """``folder`` when it holds every expected file; a missing file is an error, a changed one
+    an error when ``strict`` and a warning otherwise (results then differ from the paper's)."""
     if not folder.is_dir():
-        raise BiasbenchError(f"FilBBQ templates folder {folder} (from {origin}) does not exist")
-    missing, mismatched = check_folder(folder, TEMPLATE_SHA256)
+        raise BiasbenchError(f"FilBBQ {what} folder {folder} (from {origin}) does not exist")
+    missing, mismatched = check_folder(folder, TEMPLATE_SHA256 if expected is None else expected)
     if missing:
         raise BiasbenchError(
-            f"FilBBQ templates folder {folder} (from {origin}) lacks {', '.join(missing)}; "
-            f"expected the files of templates/ in {FILBBQ_REPOSITORY} at commit {FILBBQ_COMMIT}")
+            f"FilBBQ {what} folder {folder} (from {origin}) lacks {', '.join(missing)}; "
+            f"expected the files of {upstream} in {FILBBQ_REPOSITORY} at commit {FILBBQ_COMMIT}")
     if mismatched:
-        message = (f"FilBBQ templates in {folder} differ from {FILBBQ_REPOSITORY}@"
+        message = (f"FilBBQ {what} in {folder} differ from {FILBBQ_REPOSITORY}@"
                    f"{FILBBQ_COMMIT[:12]} (sha256 mismatch: {', '.join(mismatched)}); results "
                    "will not be comparable with the paper's")
         if strict:
@@ -200,19 +203,8 @@ def resolve_published_data(data_dir: Path | None = None, *,
 
 
 def _check_local_data(folder: Path, origin: str, strict: bool) -> Path:
-    missing, mismatched = check_folder(folder, PUBLISHED_DATA_SHA256)
-    if missing:
-        raise BiasbenchError(
-            f"FilBBQ published data folder {folder} (from {origin}) lacks {', '.join(missing)}; "
-            f"expected data/ of {FILBBQ_REPOSITORY} at commit {FILBBQ_COMMIT}")
-    if mismatched:
-        message = (f"FilBBQ published data in {folder} differs from {FILBBQ_REPOSITORY}@"
-                   f"{FILBBQ_COMMIT[:12]} (sha256 mismatch: {', '.join(mismatched)}); results "
-                   "will not be comparable with the paper's")
-        if strict:
-            raise BiasbenchError(message)
-        logger.warning("%s", message)
-    return folder
+    return _check_local(folder, origin, strict, what="published data",
+                        expected=PUBLISHED_DATA_SHA256, upstream="data/")
 
 
 #: Categories whose items the authors published, and the file (under ``data/``).
