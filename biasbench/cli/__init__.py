@@ -151,17 +151,18 @@ def _with_benchmark_options(command: Callable[..., None]) -> Callable[..., None]
 
     signature = inspect.signature(command, eval_str=True)
     fixed = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
-    owners: dict[str, tuple[OptionSpec, list[str]]] = {}
+    owners: dict[str, tuple[OptionSpec, dict[str, list[str]]]] = {}
     for cls in benchmark_classes():
         for spec in cls.options:
-            owners.setdefault(spec.name, (spec, []))[1].append(cls.name)
+            # benchmarks sharing an option may describe it in their own words: help -> names
+            owners.setdefault(spec.name, (spec, {}))[1].setdefault(spec.help, []).append(cls.name)
     extra = []
-    for name, (spec, names) in owners.items():
+    for name, (spec, helps) in owners.items():
         kind: Any = spec.kind if spec.default is not None else spec.kind | None
+        text = " ".join(f"{', '.join(names)}: {help_}" for help_, names in helps.items())
         extra.append(inspect.Parameter(
             name, inspect.Parameter.KEYWORD_ONLY, default=spec.default,
-            annotation=Annotated[kind, typer.Option(*_flags(spec),
-                                                    help=f"{', '.join(names)}: {spec.help}")]))
+            annotation=Annotated[kind, typer.Option(*_flags(spec), help=text)]))
     parameters = fixed + extra
     command.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in parameters}

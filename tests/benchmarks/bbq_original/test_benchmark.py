@@ -5,6 +5,7 @@ bbq``, and runs end to end on items generated from the template slices the engin
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections import Counter
@@ -149,3 +150,11 @@ def test_prompt_for_chat_and_base_models(items_arg: str) -> None:
     assert prompt.completion == chat + "\nAnswer:"
     assert bench.params_for(MockBackend("hashed-letter")).temperature == 0.0
     assert [r.seed for r in bench.requests(limit=3)] == [0, 0, 0]
+
+
+def test_run_help_gives_each_benchmarks_own_words_for_a_shared_option() -> None:
+    done = subprocess.run([sys.executable, "-m", "biasbench", "run", "--help"],
+                          capture_output=True, text=True, check=False,
+                          env={**os.environ, "COLUMNS": "2000"})
+    assert done.returncode == 0, done.stderr
+    assert "filbbq: local copy of FilBBQ's templates/ folder. bbq: local copy of BBQ's" in done.stdout
