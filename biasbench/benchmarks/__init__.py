@@ -17,6 +17,7 @@ from biasbench.errors import BiasbenchError
 BENCHMARKS: dict[str, str] = {
     "honorific-bn": "biasbench.benchmarks.honorific_bn.benchmark:HonorificBenchmark",
     "filbbq": "biasbench.benchmarks.filbbq.benchmark:FilBBQBenchmark",
+    "bbq": "biasbench.benchmarks.bbq_original.benchmark:OriginalBBQBenchmark",
 }
 
 ENGINES: dict[str, str] = {

@@ -83,6 +83,8 @@ class Benchmark(ABC):
     """How many items it defines, in words (``biasbench list``; no data is loaded)."""
     options: ClassVar[tuple[OptionSpec, ...]] = ()
     """Its own ``biasbench run`` options."""
+    data_options: ClassVar[tuple[OptionSpec, ...]] = ()
+    """The options of ``biasbench data NAME`` besides ``--out`` (see :meth:`generate_items`)."""
     judge_version: ClassVar[str]
 
     items: Sequence[Any]
@@ -133,6 +135,19 @@ class Benchmark(ABC):
     @abstractmethod
     def read_responses(self, path: Path) -> pd.DataFrame:
         """Responses produced elsewhere (JSONL), checked line by line (``biasbench score``)."""
+
+    # -- items on disk -------------------------------------------------------------------------
+    @classmethod
+    def generate_items(cls, out: Path, **options: Any) -> list[str]:
+        """Write the benchmark's items into ``out`` (``biasbench data NAME --out DIR`` with the
+        :attr:`data_options` that were given) and return the lines to print. A benchmark that
+        does not override it has no ``data`` command."""
+        raise NotImplementedError(f"{cls.name} does not generate items")
+
+    @classmethod
+    def generates_items(cls) -> bool:
+        """Whether the benchmark overrides :meth:`generate_items`."""
+        return cls.generate_items.__func__ is not Benchmark.generate_items.__func__  # type: ignore[attr-defined]
 
     # -- report --------------------------------------------------------------------------------
     @classmethod

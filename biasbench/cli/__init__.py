@@ -111,6 +111,38 @@ def data_filbbq(
                "logged above)")
 
 
+def _add_data_commands() -> None:
+    """``biasbench data NAME --out DIR ...`` for every registered benchmark that generates its
+    own items (``Benchmark.generate_items``), its options from ``Benchmark.data_options``.
+    Commands defined above keep their own flags."""
+    from biasbench.benchmarks import benchmark_classes
+
+    taken = {c.name for c in data_app.registered_commands}
+    for cls in benchmark_classes():
+        if cls.name in taken or not cls.generates_items():
+            continue
+        data_app.command(cls.name)(_data_command(cls))
+
+
+def _data_command(cls: Any) -> Callable[..., None]:
+    def command(out: Path, **options: object) -> None:
+        given = {s.name: options[s.name] for s in cls.data_options
+                 if options[s.name] != s.default}
+        _echo_lines(cls.generate_items(out, **given))
+
+    parameters = [inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[
+        Path, typer.Option(help="Output folder for the generated items.")])]
+    for spec in cls.data_options:
+        kind: Any = spec.kind if spec.default is not None else spec.kind | None
+        parameters.append(inspect.Parameter(
+            spec.name, inspect.Parameter.KEYWORD_ONLY, default=spec.default,
+            annotation=Annotated[kind, typer.Option(*_flags(spec), help=spec.help)]))
+    command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: p.annotation for p in parameters}
+    command.__doc__ = (cls.generate_items.__doc__ or "").strip().split("\n")[0]
+    return command
+
+
 def _with_benchmark_options(command: Callable[..., None]) -> Callable[..., None]:
     """Give ``command`` (which takes ``**benchmark_options``) one typer option per option the
     registered benchmarks declare (:class:`~biasbench.benchmarks.base.OptionSpec`); the help
@@ -119,17 +151,18 @@ def _with_benchmark_options(command: Callable[..., None]) -> Callable[..., None]
 
     signature = inspect.signature(command, eval_str=True)
     fixed = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
-    owners: dict[str, tuple[OptionSpec, list[str]]] = {}
+    owners: dict[str, tuple[OptionSpec, dict[str, list[str]]]] = {}
     for cls in benchmark_classes():
         for spec in cls.options:
-            owners.setdefault(spec.name, (spec, []))[1].append(cls.name)
+            # benchmarks sharing an option may describe it in their own words: help -> names
+            owners.setdefault(spec.name, (spec, {}))[1].setdefault(spec.help, []).append(cls.name)
     extra = []
-    for name, (spec, names) in owners.items():
+    for name, (spec, helps) in owners.items():
         kind: Any = spec.kind if spec.default is not None else spec.kind | None
+        text = " ".join(f"{', '.join(names)}: {help_}" for help_, names in helps.items())
         extra.append(inspect.Parameter(
             name, inspect.Parameter.KEYWORD_ONLY, default=spec.default,
-            annotation=Annotated[kind, typer.Option(*_flags(spec),
-                                                    help=f"{', '.join(names)}: {spec.help}")]))
+            annotation=Annotated[kind, typer.Option(*_flags(spec), help=text)]))
     parameters = fixed + extra
     command.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in parameters}
@@ -160,6 +193,9 @@ def _benchmark_options(benchmark: str, given: dict[str, object]) -> dict[str, ob
         if value != spec.default:
             chosen[name] = value
     return chosen
+
+
+_add_data_commands()
 
 
 @app.command()

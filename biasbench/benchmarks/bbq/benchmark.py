@@ -34,7 +34,7 @@ from biasbench.benchmarks.bbq.robust import (
     to_results_json,
 )
 from biasbench.benchmarks.bbq.sample import stratified_sample
-from biasbench.benchmarks.bbq.scores import exclusion_summary
+from biasbench.benchmarks.bbq.scores import Var2ByTemplate, exclusion_summary
 from biasbench.models.base import GenerationParams, ModelBackend, Prompt
 from biasbench.models.hf import ScoreChoice
 from biasbench.runfolder import FIGURES_DIR, LABELS_NAME, TABLES_DIR, write_results
@@ -58,7 +58,8 @@ class BBQBenchmark(Benchmark):
 
     Subclasses give the items (``items``), the prompt (:meth:`prompt`), where they came from
     (``source``, ``data_source``), the templates' stereotypes (``template_info``) and their
-    decoding defaults.
+    decoding defaults; ``var2`` is what intersectional items need to be scored (their
+    templates' Known_stereotyped_var2, :func:`biasbench.benchmarks.bbq.original.template_var2`).
     """
 
     name: ClassVar[str] = "bbq"
@@ -76,8 +77,10 @@ class BBQBenchmark(Benchmark):
 
     def __init__(self, items: list[BBQItem], *, source: str, data_source: dict[str, Any],
                  template_info: dict[Any, str] | None = None,
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
+                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
+                 var2: Var2ByTemplate | None = None) -> None:
         self.items = items
+        self.var2 = var2
         self.source = source
         self.data_source = data_source
         self.template_info = template_info or {}
@@ -142,7 +145,7 @@ class BBQBenchmark(Benchmark):
         out_dir.mkdir(parents=True, exist_ok=True)
         frame = responses.rename(columns={"item_id": "uid"})
         frame["seed"] = frame["seed"].fillna(0).astype(int)
-        scored = score_responses(self.items, frame)
+        scored = score_responses(self.items, frame, var2=self.var2)
         write_bbq_labels(scored, frame, self.items, out_dir / LABELS_NAME)
         results = to_results_json(scored)
         results["benchmark"] = self.name
@@ -194,7 +197,7 @@ class BBQBenchmark(Benchmark):
         alternative = pd.DataFrame([
             {"model": m, "uid": uid, "seed": seed, "pred": LETTERS.index(info[f"choice_{other}"])}
             for (m, uid, seed), info in chosen.items()])
-        scored = score_responses(self.items, alternative)
+        scored = score_responses(self.items, alternative, var2=self.var2)
         return {
             "headline": headline, "alternative": other,
             "note": "masked LMs: 'sum' = highest summed pseudo-log-likelihood (lm-eval acc), "
