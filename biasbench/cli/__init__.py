@@ -205,7 +205,7 @@ def run(
     model: ModelOpt = "llamacpp",
     out: Annotated[Path | None, typer.Option(help="Run folder (default runs/BENCHMARK--MODEL).")] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="Run N items. BBQ benchmarks "
-                     "(filbbq): stratified over category x context condition x question "
+                     "(filbbq, bbq): stratified over category x context condition x question "
                      "polarity, spread over templates, deterministic; honorific-bn: the first "
                      "N in published order.")] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight at once.")] = 8,
