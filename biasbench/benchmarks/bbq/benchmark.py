@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
-from biasbench.benchmarks.base import Benchmark, Paper, Results
+from biasbench.benchmarks.base import Benchmark, Command, Paper, Results
 from biasbench.benchmarks.bbq.display import category_display
 from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
 from biasbench.benchmarks.bbq.labels import read_bbq_responses, write_bbq_labels
@@ -69,6 +69,8 @@ class BBQBenchmark(Benchmark):
         "Parrish et al., Findings of ACL 2022", "https://aclanthology.org/2022.findings-acl.165")
     items_summary: ClassVar[str] = "any BBQ-format jsonl"
     judge_version: ClassVar[str] = PARSER_VERSION
+    responses_help: ClassVar[str] = ("JSONL: example_id, category, model, seed (optional), and "
+                                     "output or pred (the chosen option, 0-2).")
     default_seed_count: ClassVar[int] = 50
     """Seeds a run uses when none are given (the FilBBQ paper's protocol)."""
     default_temperature: ClassVar[float] = 1.0
@@ -269,6 +271,14 @@ class BBQBenchmark(Benchmark):
         from biasbench.benchmarks.bbq.report import bbq_section
 
         bbq_section(group, out, section)
+
+    @classmethod
+    def commands(cls) -> Sequence[Command]:
+        """``plot jitter``: per-seed scores of one template across run folders."""
+        from biasbench.benchmarks.bbq.cli import plot_jitter
+
+        return (Command("jitter", plot_jitter, group="plot",
+                        group_help="Figures from run folders."),)
 
     # -- responses produced elsewhere ----------------------------------------------------------
     def read_responses(self, path: Path) -> pd.DataFrame:

@@ -22,6 +22,7 @@ from biasbench.benchmarks.bbq.original import (
     BASE_MODEL_CUE,
     BBQ_COMMIT,
     BBQ_REPOSITORY,
+    BBQ_SOURCE,
     CATEGORIES,
     INTERSECTIONAL,
     LABELS_FILE,
@@ -130,7 +131,11 @@ class OriginalBBQBenchmark(BBQBenchmark):
         lines = [f"{c}: {n:,} items (published {PUBLISHED_COUNTS[c]:,}) -> {report.files[c]}"
                  for c, n in report.counts.items()]
         lines.append(f"total: {report.total:,} items (seed {seed}; {len(report.warnings)} "
-                     "warnings, logged above)")
+                     "warnings: biasbench -v shows each)")
+        if templates is not None:
+            remembered = BBQ_SOURCE.remember(Path(templates), "templates", TEMPLATE_DIGESTS)
+            if remembered is not None:
+                lines.append(f"remembered {remembered} (later commands need no --templates)")
         return lines
 
 

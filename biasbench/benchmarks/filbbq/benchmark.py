@@ -25,8 +25,10 @@ from biasbench.benchmarks.filbbq.source import (
     FILBBQ_CATEGORIES,
     PromptTemplate,
     filbbq_items,
+    generate_filbbq,
     load_prompt_file,
     load_prompt_template,
+    remember_templates,
     resolve_published_data,
     resolve_templates,
 )
@@ -76,6 +78,16 @@ class FilBBQBenchmark(BBQBenchmark):
                    "per_char (log-likelihood per character, lm-eval's acc_norm) or sum (acc); "
                    "both are reported.", choices=OPTION_SCORES),
     )
+    data_options: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("out", Path, None, "Output folder for the generated jsonl files."),
+        OptionSpec("templates", Path, None, "Local copy of FilBBQ's templates/ folder, "
+                   "remembered in the cache when it matches the pinned checksums (default: "
+                   "$BIASBENCH_FILBBQ_TEMPLATES, the cache, or a pinned download)."),
+        OptionSpec("seed", int, 0, "Seed of every random draw."),
+        OptionSpec("subcategory_filter", bool, True, "Apply the templates' Subcategory "
+                   "restriction (the paper's 7,952 gender items); --no-subcategory-filter "
+                   "ignores it (8,088)."),
+    )
 
     def __init__(self, items: str | Sequence[str | Path] | None = None,
                  templates: Path | None = None, data_seed: int = 0,
@@ -83,6 +95,8 @@ class FilBBQBenchmark(BBQBenchmark):
                  regenerate_items: bool = False,
                  option_score: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
         self.data_seed = data_seed
+        # Given items are read first, so a missing file is named before any template lookup.
+        given_items = load_bbq_jsonl(items) if items is not None else None
         templates_dir: Path | None = None
         if items is None or prompt is None:
             templates_dir = resolve_templates(templates)
@@ -101,7 +115,8 @@ class FilBBQBenchmark(BBQBenchmark):
                 f"{c}: published {s['file']}" if s["items"] == "published"
                 else f"{c}: regenerated (seed {s['seed']})" for c, s in loaded.sources.items())
         else:
-            loaded_items = load_bbq_jsonl(items)
+            assert given_items is not None
+            loaded_items = given_items
             self.source = ",".join(str(p) for p in ([items] if isinstance(items, str) else items))
             self.data_source = {"items": "files", "files": self.source}
         if prompt is not None:
@@ -117,6 +132,23 @@ class FilBBQBenchmark(BBQBenchmark):
     @property
     def prompt_hash(self) -> str:
         return self.prompt_template.sha256[:12]
+
+    @classmethod
+    def generate_items(cls, out: Path, **options: Any) -> list[str]:
+        """Generate FilBBQ items from the authors' templates (reproducible for a seed)."""
+        seed = int(options.get("seed", 0))
+        given = options.get("templates")
+        report = generate_filbbq(resolve_templates(given), Path(out), seed=seed,
+                                 apply_subcategory_filter=options.get("subcategory_filter", True))
+        lines = [f"{category}: {n:,} items -> {report.files[category]}"
+                 for category, n in report.counts.items()]
+        lines.append(f"total: {report.total:,} items (seed {seed}; {len(report.warnings)} "
+                     "warnings: biasbench -v shows each)")
+        if given is not None:
+            remembered = remember_templates(Path(given))
+            lines.extend(f"remembered {folder} (later commands need no --templates)"
+                         for folder in remembered)
+        return lines
 
     def prompt(self, item: BBQItem) -> Prompt:
         """The authors' prompt as the user turn; base models continue it after "Sagot:"."""

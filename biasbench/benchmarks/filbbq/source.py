@@ -169,6 +169,20 @@ def resolve_templates(templates_dir: Path | None = None, *, cache_dir: Path | No
                            timeout=timeout)
 
 
+def remember_templates(templates_dir: Path, *, cache_dir: Path | None = None) -> list[Path]:
+    """Copy a local copy of FilBBQ's templates (and the published ``data/`` beside it, as the
+    repository lays them out) into the cache, where :func:`resolve_templates` and
+    :func:`resolve_published_data` look when no folder is named; only files that match the
+    pinned checksums are remembered. Returns the cache folders that now hold them."""
+    remembered = [FILBBQ_SOURCE.remember(Path(templates_dir), "templates", TEMPLATE_SHA256,
+                                         cache_dir)]
+    beside = Path(templates_dir).parent / "data"
+    if beside.is_dir():
+        remembered.append(FILBBQ_SOURCE.remember(beside, "data", PUBLISHED_DATA_SHA256,
+                                                 cache_dir))
+    return [folder for folder in remembered if folder is not None]
+
+
 def resolve_published_data(data_dir: Path | None = None, *,
                            templates_dir: Path | None = None, cache_dir: Path | None = None,
                            download: bool = True, strict: bool = False,
