@@ -19,7 +19,7 @@ import pandas as pd
 
 from biasbench.benchmarks.base import Benchmark, Command, Paper, Results
 from biasbench.benchmarks.bbq.display import category_display
-from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
+from biasbench.benchmarks.bbq.items import BBQItem
 from biasbench.benchmarks.bbq.labels import read_bbq_responses, write_bbq_labels
 from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OptionScoringBackend
 from biasbench.benchmarks.bbq.parser import LETTERS, PARSER_VERSION
@@ -37,7 +37,7 @@ from biasbench.benchmarks.bbq.sample import stratified_sample
 from biasbench.benchmarks.bbq.scores import Var2ByTemplate, exclusion_summary
 from biasbench.models.base import GenerationParams, ModelBackend, Prompt
 from biasbench.models.hf import ScoreChoice
-from biasbench.runfolder import FIGURES_DIR, LABELS_NAME, TABLES_DIR, write_results
+from biasbench.runfolder import FIGURES_DIR, LABELS_NAME, TABLES_DIR
 from biasbench.runner.runner import Request
 from biasbench.signature import Signature, common_signature
 from biasbench.tables import write_csv, write_table
@@ -296,29 +296,6 @@ def category_table(scored: BBQResults) -> pd.DataFrame:
     """Per model and category: each score's mean, 95% interval and the seeds it rests on (the
     same table, in the same words, as the report's)."""
     return category_display(scored.by_category)
-
-
-def score_bbq_files(items: str, responses: Path, out: Path) -> list[str]:
-    """``biasbench score bbq``: score outputs produced elsewhere against BBQ-format items."""
-    loaded = load_bbq_jsonl(items)
-    by_uid = {i.uid: i for i in loaded}
-    frame = read_bbq_responses(responses, by_uid)
-    scored = score_responses(loaded, frame)
-    results = to_results_json(scored)
-    seeds = sorted(int(s) for s in frame["seed"].unique())
-    sig = Signature(benchmark="bbq", benchmark_version="external",
-                    data_sha256=items_sha256(loaded), prompt_hash="external",
-                    model={"models": sorted(frame["model"].unique())}, seeds=seeds,
-                    judge_version=PARSER_VERSION)
-    results["signature"] = {**sig.model_dump(), "short": sig.short()}
-    validate_models(results["models"])
-    write_results(results, out)
-    write_bbq_labels(scored, frame, loaded, out / LABELS_NAME)
-    write_csv(scored.per_seed, out / "per_template_per_seed.csv")
-    write_csv(scored.by_template, out / "by_template.csv")
-    write_table(category_table(scored), out / "by_category")
-    return [f"scored {len(frame):,} responses of {frame['model'].nunique()} model(s) over "
-            f"{len(seeds)} seed(s); wrote {out / 'results.json'}"]
 
 
 def _fmt(stat: dict[str, Any], sign: str = "+") -> str:
