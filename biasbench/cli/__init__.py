@@ -18,10 +18,11 @@ import typer
 from biasbench.benchmarks.base import OptionSpec
 from biasbench.errors import BiasbenchError
 
-# Help texts are plain text: rich markup would eat "[seed]"-like words and print "model, ,".
+# Help texts are plain text (rich markup would eat "[seed]"-like words and print "model, ,"),
+# wrapped at the terminal's width (click's own cap is 80 columns).
 PLAIN: Any = None
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  rich_markup_mode=PLAIN,
+                  rich_markup_mode=PLAIN, context_settings={"max_content_width": 10_000},
                   help="Measure social bias of language models beyond English.")
 data_app = typer.Typer(no_args_is_help=True, rich_markup_mode=PLAIN,
                        help="Build or validate a benchmark's items.")

@@ -177,6 +177,14 @@ def resolve_bbq_templates(templates_dir: Path | None = None, *, cache_dir: Path 
         download=download, base_url=base_url, timeout=timeout)
 
 
+def templates_at_hand(cache_dir: Path | None = None) -> Path | None:
+    """BBQ's templates folder where it is without a download (``$BIASBENCH_BBQ_TEMPLATES`` or
+    the cache), else None; only for what may be shown without them (a profile's stereotypes)."""
+    env = os.environ.get(ENV_TEMPLATES)
+    folder = Path(env) if env else BBQ_SOURCE.cache_dir("templates", cache_dir)
+    return folder if folder.is_dir() else None
+
+
 def resolve_bbq_data(data_dir: Path | None = None, *, templates_dir: Path | None = None,
                      cache_dir: Path | None = None, download: bool = True,
                      strict: bool = False, base_url: str | None = None,

@@ -36,7 +36,9 @@ from biasbench.benchmarks.bbq.original import (
     resolve_bbq_templates,
     template_file,
     template_var2,
+    templates_at_hand,
 )
+from biasbench.benchmarks.bbq.robust import template_info_from
 from biasbench.benchmarks.bbq.scores import Var2ByTemplate
 from biasbench.benchmarks.bbq.source import check_folder
 from biasbench.benchmarks.filbbq.source import PromptTemplate, load_prompt_file
@@ -106,7 +108,8 @@ class OriginalBBQBenchmark(BBQBenchmark):
             data_source = {"items": "files", "files": source}
         self.prompt_template: PromptTemplate = load_prompt_file(prompt or prompt_path())
         super().__init__(loaded, source=source, data_source=data_source,
-                         option_score=option_score, var2=_var2(loaded, templates))
+                         option_score=option_score, var2=_var2(loaded, templates),
+                         template_info=_template_info(loaded, templates))
 
     @property
     def prompt_hash(self) -> str:
@@ -166,6 +169,18 @@ def _local_templates(folder: Path, categories: Sequence[str]) -> Path:
                        "will not be comparable with the paper's", folder, BBQ_REPOSITORY,
                        BBQ_COMMIT[:12], ", ".join(mismatched))
     return folder
+
+
+def _template_info(items: Sequence[BBQItem], templates: Path | None) -> dict[Any, str]:
+    """(category, template id) -> the template's stereotype (its Relevant_social_values and
+    Known_stereotyped_groups, as FilBBQ's profiles show them), from BBQ's template CSVs where
+    they are at hand: ``--templates``, ``$BIASBENCH_BBQ_TEMPLATES`` or the cache. Never
+    downloaded for this: without them a profile shows the items' own stereotyped groups."""
+    folder = Path(templates) if templates is not None else templates_at_hand()
+    if folder is None:
+        return {}
+    return template_info_from(folder, {c: template_file(c) for c in
+                                       sorted({item.category for item in items})})
 
 
 def _var2(items: Sequence[BBQItem], templates: Path | None) -> Var2ByTemplate | None:

@@ -11,7 +11,6 @@ BBQ-format jsonl under FilBBQ's protocol.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -20,7 +19,7 @@ from biasbench.benchmarks.base import OptionSpec, Paper
 from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
 from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
 from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORES
-from biasbench.benchmarks.bbq.robust import template_stereotypes
+from biasbench.benchmarks.bbq.robust import template_info_from
 from biasbench.benchmarks.filbbq.source import (
     FILBBQ_CATEGORIES,
     PromptTemplate,
@@ -125,7 +124,8 @@ class FilBBQBenchmark(BBQBenchmark):
             assert templates_dir is not None
             self.prompt_template = load_prompt_template(templates_dir)
         super().__init__(loaded_items, source=self.source, data_source=self.data_source,
-                         template_info=_template_info(templates_dir) if templates_dir else {},
+                         template_info=(template_info_from(templates_dir, FILBBQ_CATEGORIES)
+                                        if templates_dir else {}),
                          option_score=option_score)
 
 
@@ -154,16 +154,3 @@ class FilBBQBenchmark(BBQBenchmark):
         """The authors' prompt as the user turn; base models continue it after "Sagot:"."""
         text = self.prompt_template.render(item)
         return Prompt(messages=(("user", text),), completion=f"{text}\nSagot:", item_id=item.uid)
-
-
-def _template_info(templates_dir: Path) -> dict[Any, str]:
-    """(category, template id) -> the template's stereotype, from the template CSVs."""
-    info: dict[Any, str] = {}
-    for category, file_name in FILBBQ_CATEGORIES.items():
-        path = templates_dir / file_name
-        if not path.is_file():
-            continue
-        with path.open(encoding="utf-8-sig", newline="") as fh:
-            for qid, text in template_stereotypes(csv.DictReader(fh)).items():
-                info[(category, qid)] = text
-    return info
