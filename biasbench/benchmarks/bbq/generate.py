@@ -507,9 +507,45 @@ def log_warnings(source: str, warnings: Sequence[str], empty_templates: Sequence
         return
     named = ", ".join(empty_templates[:5]) + (f" and {len(empty_templates) - 5} more"
                                               if len(empty_templates) > 5 else "")
-    empty = f"; {len(empty_templates)} templates yield no items ({named})" if named else ""
+    empty = f"; {len(empty_templates)} template rows yield no items ({named})" if named else ""
     logger.warning("%s: %d generator warning%s%s; biasbench -v shows each", source,
                    len(warnings), "" if len(warnings) == 1 else "s", empty)
+
+
+@dataclass
+class GenerationReport:
+    """What a generator wrote: per category its file, item count and items per template."""
+
+    seed: int
+    files: dict[str, Path]
+    """Category -> written jsonl file."""
+    counts: dict[str, int]
+    """Category -> number of items."""
+    template_counts: dict[str, dict[str, int]]
+    """Category -> template id -> number of items (0 for templates that yield none)."""
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary."""
+        return {"seed": self.seed, "files": {c: str(p) for c, p in self.files.items()},
+                "counts": dict(self.counts), "total": self.total,
+                "template_counts": {c: dict(t) for c, t in self.template_counts.items()},
+                "warnings": list(self.warnings)}
+
+
+def write_generated(results: Mapping[str, GenerationResult], files: Mapping[str, Path],
+                    style: Style) -> dict[str, Any]:
+    """Write every category's items to its file at once (nothing is written unless all
+    serialize) and return the fields of its :class:`GenerationReport` but the seed."""
+    write_files_atomically({files[c]: serialize_items(r.items, style) for c, r in results.items()})
+    return {"files": dict(files),
+            "counts": {c: len(r.items) for c, r in results.items()},
+            "template_counts": {c: r.template_counts for c, r in results.items()},
+            "warnings": [w for r in results.values() for w in r.warnings]}
 
 
 # --------------------------------------------------------------------------------------------

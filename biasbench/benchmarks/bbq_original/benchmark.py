@@ -16,8 +16,8 @@ from typing import Any, ClassVar
 
 from biasbench.benchmarks.base import OptionSpec, Paper
 from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
-from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
-from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORES
+from biasbench.benchmarks.bbq.items import BBQItem, load_item_files
+from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORE_OPTION
 from biasbench.benchmarks.bbq.original import (
     BASE_MODEL_CUE,
     BBQ_COMMIT,
@@ -79,9 +79,7 @@ class OriginalBBQBenchmark(BBQBenchmark):
                    "intersectional items reads their Known_stereotyped_var2 there)."),
         OptionSpec("prompt", Path, None, "a prompt file in the format of FilBBQ's prompt.txt "
                    "(default: the packaged English prompt)."),
-        OptionSpec("option_score", str, DEFAULT_OPTION_SCORE, "masked LMs: choose options by "
-                   "per_char (log-likelihood per character, lm-eval's acc_norm) or sum (acc); "
-                   "both are reported.", choices=OPTION_SCORES),
+        OPTION_SCORE_OPTION,
     )
     data_options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("templates", Path, None, "Local copy of BBQ's templates/ folder (default: "
@@ -103,9 +101,7 @@ class OriginalBBQBenchmark(BBQBenchmark):
         else:
             if data is not None:
                 raise BiasbenchError("--items and --data name two item sources; give one")
-            loaded = load_bbq_jsonl(items)
-            source = ",".join(str(p) for p in ([items] if isinstance(items, str) else items))
-            data_source = {"items": "files", "files": source}
+            loaded, source, data_source = load_item_files(items)
         self.prompt_template: PromptTemplate = load_prompt_file(prompt or prompt_path())
         super().__init__(loaded, source=source, data_source=data_source,
                          option_score=option_score, var2=_var2(loaded, templates),

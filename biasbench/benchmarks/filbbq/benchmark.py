@@ -17,8 +17,8 @@ from typing import Any, ClassVar
 
 from biasbench.benchmarks.base import OptionSpec, Paper
 from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
-from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
-from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORES
+from biasbench.benchmarks.bbq.items import BBQItem, load_item_files
+from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORE_OPTION
 from biasbench.benchmarks.bbq.robust import template_info_from
 from biasbench.benchmarks.filbbq.source import (
     FILBBQ_CATEGORIES,
@@ -73,9 +73,7 @@ class FilBBQBenchmark(BBQBenchmark):
                    "published sexual-orientation items)."),
         OptionSpec("regenerate_items", bool, False, "generate every category from the "
                    "templates, not the published items."),
-        OptionSpec("option_score", str, DEFAULT_OPTION_SCORE, "masked LMs: choose options by "
-                   "per_char (log-likelihood per character, lm-eval's acc_norm) or sum (acc); "
-                   "both are reported.", choices=OPTION_SCORES),
+        OPTION_SCORE_OPTION,
     )
     data_options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("out", Path, None, "Output folder for the generated jsonl files."),
@@ -95,7 +93,7 @@ class FilBBQBenchmark(BBQBenchmark):
                  option_score: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
         self.data_seed = data_seed
         # Given items are read first, so a missing file is named before any template lookup.
-        given_items = load_bbq_jsonl(items) if items is not None else None
+        given = load_item_files(items) if items is not None else None
         templates_dir: Path | None = None
         if items is None or prompt is None:
             templates_dir = resolve_templates(templates)
@@ -114,10 +112,8 @@ class FilBBQBenchmark(BBQBenchmark):
                 f"{c}: published {s['file']}" if s["items"] == "published"
                 else f"{c}: regenerated (seed {s['seed']})" for c, s in loaded.sources.items())
         else:
-            assert given_items is not None
-            loaded_items = given_items
-            self.source = ",".join(str(p) for p in ([items] if isinstance(items, str) else items))
-            self.data_source = {"items": "files", "files": self.source}
+            assert given is not None
+            loaded_items, self.source, self.data_source = given
         if prompt is not None:
             self.prompt_template: PromptTemplate = load_prompt_file(prompt)
         else:

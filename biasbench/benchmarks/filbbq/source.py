@@ -28,15 +28,15 @@ import hashlib
 import logging
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from biasbench.benchmarks.bbq.generate import (
+    GenerationReport,
     GenerationResult,
     generate_items,
-    serialize_items,
-    write_files_atomically,
+    write_generated,
 )
 from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
 from biasbench.benchmarks.bbq.source import (  # noqa: F401  (re-exported)
@@ -272,30 +272,14 @@ def filbbq_items(templates_dir: Path, data_seed: int, *, published_dir: Path | N
 # --------------------------------------------------------------------------------------------
 
 @dataclass
-class FilBBQGenerationReport:
+class FilBBQGenerationReport(GenerationReport):
     """What :func:`generate_filbbq` wrote."""
 
-    seed: int
-    apply_subcategory_filter: bool
-    files: dict[str, Path]
-    """Category -> written jsonl file."""
-    counts: dict[str, int]
-    """Category -> number of items."""
-    template_counts: dict[str, dict[str, int]]
-    """Category -> template id -> number of items (0 for templates that yield none)."""
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def total(self) -> int:
-        return sum(self.counts.values())
+    apply_subcategory_filter: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary."""
-        return {"seed": self.seed, "apply_subcategory_filter": self.apply_subcategory_filter,
-                "files": {category: str(path) for category, path in self.files.items()},
-                "counts": dict(self.counts), "total": self.total,
-                "template_counts": {c: dict(t) for c, t in self.template_counts.items()},
-                "warnings": list(self.warnings)}
+        return {**super().to_dict(), "apply_subcategory_filter": self.apply_subcategory_filter}
 
 
 def output_file_name(category: str) -> str:
@@ -338,18 +322,9 @@ def generate_filbbq(templates_dir: Path, out_dir: Path, seed: int, *,
     results = generate_filbbq_items(templates_dir, seed,
                                     apply_subcategory_filter=apply_subcategory_filter,
                                     unknown_pool=unknown_pool)
-    out_dir = Path(out_dir)
-    files = {category: out_dir / output_file_name(category) for category in results}
-    write_files_atomically({files[category]: serialize_items(result.items, "filbbq")
-                            for category, result in results.items()})
-    return FilBBQGenerationReport(
-        seed=seed,
-        apply_subcategory_filter=apply_subcategory_filter,
-        files=files,
-        counts={category: len(result.items) for category, result in results.items()},
-        template_counts={category: result.template_counts for category, result in results.items()},
-        warnings=[message for result in results.values() for message in result.warnings],
-    )
+    files = {category: Path(out_dir) / output_file_name(category) for category in results}
+    return FilBBQGenerationReport(seed=seed, apply_subcategory_filter=apply_subcategory_filter,
+                                  **write_generated(results, files, "filbbq"))
 
 
 # --------------------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ def test_data_filbbq_remembers_the_templates_and_warns_in_one_line(templates: Pa
     assert any(line.startswith("remembered ") and "templates" in line for line in lines[3:])
     # 17 warnings of ~330 characters each used to fill the terminal: now one line with a count
     assert done.stderr.splitlines() == [
-        "WARNING: gender_identity.csv: 17 generator warnings; 17 templates yield no items "
+        "WARNING: gender_identity.csv: 17 generator warnings; 17 template rows yield no items "
         "(ENBBQ_01, ENBBQ_02, ENBBQ_03, ENBBQ_04, ENBBQ_05 and 12 more); biasbench -v shows each"]
     # No --templates: the remembered copy is found (the download host answers nothing).
     again = _cli("data", "filbbq", "--out", tmp_path / "b", "--seed", 3, "--no-subcategory-filter",

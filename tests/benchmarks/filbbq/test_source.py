@@ -233,7 +233,7 @@ def test_generate_filbbq(templates: Path, tmp_path: Path, caplog) -> None:
     # Collapsed (issue 11 item 9): one warning line with the count instead of 17 long lines;
     # each message in full at INFO (biasbench -v) and in the report.
     warned = [r.message for r in caplog.records if r.levelno >= logging.WARNING]
-    assert warned == ["gender_identity.csv: 17 generator warnings; 17 templates yield no items "
+    assert warned == ["gender_identity.csv: 17 generator warnings; 17 template rows yield no items "
                       "(ENBBQ_01, ENBBQ_02, ENBBQ_03, ENBBQ_04, ENBBQ_05 and 12 more); "
                       "biasbench -v shows each"]
     with caplog.at_level(logging.INFO):
