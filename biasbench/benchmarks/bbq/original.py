@@ -141,21 +141,8 @@ def _instructions(folder: Path, subdir: str, files: Sequence[str], base_url: str
 
 def _check_local(folder: Path, expected: Mapping[str, str], origin: str, what: str,
                  strict: bool) -> Path:
-    if not folder.is_dir():
-        raise BiasbenchError(f"BBQ {what} folder {folder} (from {origin}) does not exist")
-    missing, mismatched = check_folder(folder, expected)
-    if missing:
-        raise BiasbenchError(f"BBQ {what} folder {folder} (from {origin}) lacks "
-                             f"{', '.join(missing)}; expected the files of {BBQ_REPOSITORY} at "
-                             f"commit {BBQ_COMMIT}")
-    if mismatched:
-        message = (f"BBQ {what} in {folder} differ from {BBQ_REPOSITORY}@{BBQ_COMMIT[:12]} "
-                   f"(checksum mismatch: {', '.join(mismatched)}); results will not be "
-                   "comparable with the paper's")
-        if strict:
-            raise BiasbenchError(message)
-        logger.warning("%s", message)
-    return folder
+    return BBQ_SOURCE.check_local(folder, what, expected, label="BBQ", what=what, origin=origin,
+                                  strict=strict)
 
 
 def resolve_bbq_templates(templates_dir: Path | None = None, *, cache_dir: Path | None = None,

@@ -14,6 +14,7 @@ Digests are sha256 hex strings; ``git-blob-sha1:<hex>`` pins a file by its git b
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import shutil
 import tempfile
@@ -25,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from biasbench.errors import BiasbenchError
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_BASE_URL = "https://raw.githubusercontent.com"
 DOWNLOAD_TIMEOUT_S = 20.0
@@ -99,6 +102,29 @@ class PinnedRepository:
             raise BiasbenchError(f"downloaded {url} has {kind}{digest}, expected {pinned}; "
                                  "the file was not saved")
         return data
+
+    def check_local(self, folder: Path, subdir: str, expected: Mapping[str, str], *,
+                    label: str, what: str, origin: str, strict: bool) -> Path:
+        """``folder`` (named by the user: ``origin``) when it holds every expected file. A
+        missing file is an error; a changed one an error when ``strict`` and otherwise a
+        warning (users may edit their own copy; results then differ from the paper's)."""
+        if not folder.is_dir():
+            raise BiasbenchError(f"{label} {what} folder {folder} (from {origin}) does not exist")
+        missing, mismatched = check_folder(folder, expected)
+        if missing:
+            raise BiasbenchError(
+                f"{label} {what} folder {folder} (from {origin}) lacks {', '.join(missing)}; "
+                f"expected the files of {subdir}/ in {self.repository} at commit {self.commit}")
+        if mismatched:
+            kind = ("checksum" if any(p.startswith(GIT_BLOB_PREFIX) for p in expected.values())
+                    else "sha256")
+            message = (f"{label} {what} in {folder} differ from {self.repository}@"
+                       f"{self.commit[:12]} ({kind} mismatch: {', '.join(mismatched)}); results "
+                       "will not be comparable with the paper's")
+            if strict:
+                raise BiasbenchError(message)
+            logger.warning("%s", message)
+        return folder
 
     def fetch_into(self, folder: Path, subdir: str, expected: Mapping[str, str], *,
                    base_url: str | None, timeout: float) -> Path:

@@ -9,7 +9,6 @@ summary and report come with the engine (:class:`~biasbench.benchmarks.bbq.bench
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -40,13 +39,10 @@ from biasbench.benchmarks.bbq.original import (
 )
 from biasbench.benchmarks.bbq.robust import template_info_from
 from biasbench.benchmarks.bbq.scores import Var2ByTemplate
-from biasbench.benchmarks.bbq.source import check_folder
 from biasbench.benchmarks.filbbq.source import PromptTemplate, load_prompt_file
 from biasbench.errors import BiasbenchError
 from biasbench.models.base import Prompt
 from biasbench.models.hf import ScoreChoice
-
-logger = logging.getLogger(__name__)
 
 DECODING_WHY = (
     "the original BBQ paper reports one run per model (no seeds, no sampling), so biasbench "
@@ -155,16 +151,8 @@ def _local_templates(folder: Path, categories: Sequence[str]) -> Path:
     comparable with the paper's)."""
     wanted = {name: TEMPLATE_DIGESTS[name] for name in
               (LABELS_FILE, NAMES_FILE, *(template_file(c) for c in categories))}
-    if not folder.is_dir():
-        raise BiasbenchError(f"BBQ templates folder {folder} does not exist")
-    missing, mismatched = check_folder(folder, wanted)
-    if missing:
-        raise BiasbenchError(f"BBQ templates folder {folder} lacks {', '.join(missing)}")
-    if mismatched:
-        logger.warning("BBQ templates in %s differ from %s@%s (checksum mismatch: %s); results "
-                       "will not be comparable with the paper's", folder, BBQ_REPOSITORY,
-                       BBQ_COMMIT[:12], ", ".join(mismatched))
-    return folder
+    return BBQ_SOURCE.check_local(folder, "templates", wanted, label="BBQ", what="templates",
+                                  origin="--templates", strict=False)
 
 
 def _template_info(items: Sequence[BBQItem], templates: Path | None) -> dict[Any, str]:

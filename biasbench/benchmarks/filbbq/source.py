@@ -121,24 +121,9 @@ def _instructions(folder: Path, subdir: str, files: Sequence[str], base_url: str
 
 
 def _check_local(folder: Path, origin: str, strict: bool, *, what: str = "templates",
-                 expected: dict[str, str] | None = None, upstream: str = "templates/") -> Path:
-    """``folder`` when it holds every expected file; a missing file is an error, a changed one
-    an error when ``strict`` and a warning otherwise (results then differ from the paper's)."""
-    if not folder.is_dir():
-        raise BiasbenchError(f"FilBBQ {what} folder {folder} (from {origin}) does not exist")
-    missing, mismatched = check_folder(folder, TEMPLATE_SHA256 if expected is None else expected)
-    if missing:
-        raise BiasbenchError(
-            f"FilBBQ {what} folder {folder} (from {origin}) lacks {', '.join(missing)}; "
-            f"expected the files of {upstream} in {FILBBQ_REPOSITORY} at commit {FILBBQ_COMMIT}")
-    if mismatched:
-        message = (f"FilBBQ {what} in {folder} differ from {FILBBQ_REPOSITORY}@"
-                   f"{FILBBQ_COMMIT[:12]} (sha256 mismatch: {', '.join(mismatched)}); results "
-                   "will not be comparable with the paper's")
-        if strict:
-            raise BiasbenchError(message)
-        logger.warning("%s", message)
-    return folder
+                 expected: Mapping[str, str] = TEMPLATE_SHA256, subdir: str = "templates") -> Path:
+    return FILBBQ_SOURCE.check_local(folder, subdir, expected, label="FilBBQ", what=what,
+                                     origin=origin, strict=strict)
 
 
 def _resolve_cached(folder: Path, subdir: str, expected: Mapping[str, str], *, what: str,
@@ -218,7 +203,7 @@ def resolve_published_data(data_dir: Path | None = None, *,
 
 def _check_local_data(folder: Path, origin: str, strict: bool) -> Path:
     return _check_local(folder, origin, strict, what="published data",
-                        expected=PUBLISHED_DATA_SHA256, upstream="data/")
+                        expected=PUBLISHED_DATA_SHA256, subdir="data")
 
 
 #: Categories whose items the authors published, and the file (under ``data/``).
