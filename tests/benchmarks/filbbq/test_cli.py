@@ -103,3 +103,25 @@ def test_plot_jitter_refuses_runs_whose_signatures_disagree(runs: dict[str, Path
                 "--out", out, cache=tmp_path / "cache")
     assert same.returncode == 0, same.stderr
     assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_score_filbbq_is_built_from_the_registry(runs: dict[str, Path], templates: Path,
+                                                 tmp_path: Path) -> None:
+    """`score NAME` exists for every benchmark (it used to be honorific-bn and bbq only): the
+    stored outputs of a run, scored as if produced elsewhere, give the run's numbers."""
+    import json
+
+    labels = [json.loads(line) for line in (runs["letter"] / "labels.jsonl").open()]
+    responses = tmp_path / "responses.jsonl"
+    responses.write_text("".join(json.dumps({
+        "example_id": int(r["uid"].split(":")[1]), "category": r["category"],
+        "model": r["model"], "seed": r["seed"], "output": r["output"]}) + "\n" for r in labels))
+    done = _cli("score", "filbbq", "--responses", responses, "--out", tmp_path / "scored",
+                "--templates", templates, cache=tmp_path / "cache")
+    assert done.returncode == 0, done.stderr
+    assert "mock-hashed-letter / Gender_identity: s_AMB " in done.stdout
+    scored = json.loads((tmp_path / "scored" / "results.json").read_text())
+    run = json.loads((runs["letter"] / "results.json").read_text())
+    assert scored["models"] == run["models"]
+    assert scored["signature"]["model"]["mock-hashed-letter"]["kind"] == "external"
+    assert scored["signature"]["seeds"] == [0, 1, 2]
