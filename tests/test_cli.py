@@ -231,3 +231,16 @@ def test_help_texts_read_well(path: list[str]) -> None:
     assert ", ," not in text and ", ]" not in text
     assert "--no-no-" not in text
     assert not re.search(r"\d\.\d{5,}", text), text
+
+
+def test_limit_help_says_what_each_benchmark_picks() -> None:
+    from typer.testing import CliRunner
+
+    from biasbench.benchmarks import benchmark_classes
+    from biasbench.cli import app
+
+    text = " ".join(CliRunner().invoke(app, ["run", "--help"]).output.split())
+    limit = text[text.index("--limit"):text.index("--concurrency")]
+    assert "the first N in published order" in limit and "stratified over category" in limit
+    for cls in benchmark_classes():  # from the registry: the CLI names no benchmark
+        assert cls.name in limit and " ".join(cls.limit_help.split()) in limit

@@ -102,6 +102,8 @@ class Benchmark(ABC):
     data_options: ClassVar[tuple[OptionSpec, ...]] = ()
     """The options of ``biasbench data NAME`` besides ``--out`` (see :meth:`generate_items`)."""
     judge_version: ClassVar[str]
+    limit_help: ClassVar[str] = "the first N in published order"
+    """Which items ``--limit N`` picks (the ``run --help`` text)."""
     responses_help: ClassVar[str] = "JSONL of responses produced elsewhere."
     """What ``biasbench score NAME --responses FILE`` reads (its help text)."""
 

@@ -49,7 +49,7 @@ def _main_options(
 ) -> None:
     """Measure social bias of language models beyond English."""
     if verbose:
-        logging.getLogger().setLevel(logging.DEBUG)
+        logging.getLogger().setLevel(logging.INFO)
 
 
 EXIT_USAGE = 2
@@ -212,6 +212,14 @@ def _with_benchmark_options(command: Callable[..., None]) -> Callable[..., None]
             name, inspect.Parameter.KEYWORD_ONLY, default=spec.default,
             annotation=Annotated[kind, typer.Option(*_flags(spec), help=text)]))
     parameters = fixed + extra
+    picks: dict[str, list[str]] = {}  # what --limit picks, in each benchmark's words
+    for cls in benchmark_classes():
+        picks.setdefault(cls.limit_help, []).append(cls.name)
+    for parameter in fixed:
+        if parameter.name == "limit":
+            info = parameter.annotation.__metadata__[0]
+            info.help = f"{info.help} " + "; ".join(
+                f"{', '.join(names)}: {text}" for text, names in picks.items()) + "."
     command.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in parameters}
     return command
@@ -253,10 +261,8 @@ def run(
     benchmark: Annotated[str, typer.Argument(help="A registered benchmark (biasbench list).")],
     model: ModelOpt = "llamacpp",
     out: Annotated[Path | None, typer.Option(help="Run folder (default runs/BENCHMARK--MODEL).")] = None,
-    limit: Annotated[int | None, typer.Option(min=1, help="Run N items. BBQ benchmarks "
-                     "(filbbq, bbq): stratified over category x context condition x question "
-                     "polarity, spread over templates, deterministic; honorific-bn: the first "
-                     "N in published order.")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Run N items; which ones, per "
+                     "benchmark:")] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight at once.")] = 8,
     seeds: Annotated[int | None, typer.Option(min=1, help="Run every prompt under seeds "
                      "0..S-1.")] = None,

@@ -69,6 +69,8 @@ class BBQBenchmark(Benchmark):
         "Parrish et al., Findings of ACL 2022", "https://aclanthology.org/2022.findings-acl.165")
     items_summary: ClassVar[str] = "any BBQ-format jsonl"
     judge_version: ClassVar[str] = PARSER_VERSION
+    limit_help: ClassVar[str] = ("stratified over category x context condition x question "
+                                 "polarity, spread over templates, deterministic")
     responses_help: ClassVar[str] = ("JSONL: example_id, category, model, seed (optional), and "
                                      "output or pred (the chosen option, 0-2).")
     default_seed_count: ClassVar[int] = 50
