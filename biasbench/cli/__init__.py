@@ -105,7 +105,7 @@ def _data_command(cls: Any) -> Callable[..., None]:
 
 def _add_score_commands() -> None:
     """``biasbench score NAME --responses FILE --out DIR`` for every registered benchmark, with
-    its own ``run`` options (e.g. ``score bbq --items FILES``: any BBQ-format items)."""
+    its own ``run`` options (a BBQ-format benchmark's ``--items FILES``: any BBQ-format items)."""
     from biasbench.benchmarks import benchmark_classes
 
     for cls in benchmark_classes():
