@@ -149,13 +149,16 @@ def _add_benchmark_commands() -> None:
     from biasbench.benchmarks import benchmark_classes
 
     groups: dict[str, typer.Typer] = {}
-    added: set[tuple[str | None, str]] = set()
+    added: dict[tuple[str | None, str], Callable[..., None]] = {}
     for cls in benchmark_classes():
         for command in cls.commands():
             where = (command.group, command.name)
             if where in added:
+                if added[where] is not command.function:  # two benchmarks, one command name
+                    raise TypeError(f"{cls.name} adds a second command "
+                                    f"{' '.join(filter(None, where))!r}")
                 continue
-            added.add(where)
+            added[where] = command.function
             if command.group is None:
                 app.command(command.name)(command.function)
                 continue
