@@ -10,8 +10,9 @@ included), with two deliberate differences:
   answer template contains, not by substring tests on the filled text, which mislabel answers
   such as ``Angel``/``Angelo``. On every FilBBQ sexual-orientation item both rules agree.
 
-Templates that yield no items are never dropped silently: each gets a warning (logged and
-returned) that names the template and the reason.
+Templates that yield no items are never dropped silently: each gets a warning (returned, and
+logged at INFO) that names the template and the reason; one WARNING line per template file
+counts them (:func:`log_warnings`).
 """
 
 from __future__ import annotations

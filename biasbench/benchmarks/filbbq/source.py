@@ -299,7 +299,7 @@ def generate_filbbq(templates_dir: Path, out_dir: Path, seed: int, *,
 
     Faithful by default: the 17 gender templates whose Subcategory (adult/child) no vocabulary
     row carries yield no items, giving the paper's 7,952 gender items (2,624 sexual
-    orientation); each is named in a warning (logged and in the report).
+    orientation); each is named in a warning (in the returned report; counted in one logged line).
     ``apply_subcategory_filter=False`` ignores the Subcategory restriction, so those templates
     yield 8 items each (8,088 gender items). Everything is generated and serialized in memory
     first; the files are then written atomically, so an error leaves no partial output.
