@@ -279,7 +279,7 @@ def items_sha256(items: Sequence[BBQItem]) -> str:
     """Checksum of a BBQ item set as parsed (the data checksum of a signature)."""
     import hashlib
 
-    return hashlib.sha256("\n".join(i.model_dump_json() for i in items).encode()).hexdigest()
+    return hashlib.sha256("\n".join(i.canonical_json() for i in items).encode()).hexdigest()
 
 
 def category_table(scored: BBQResults) -> pd.DataFrame:
