@@ -19,6 +19,7 @@ BENCHMARKS: dict[str, str] = {
     "filbbq": "biasbench.benchmarks.filbbq.benchmark:FilBBQBenchmark",
     "bbq": "biasbench.benchmarks.bbq_original.benchmark:OriginalBBQBenchmark",
     "kobbq": "biasbench.benchmarks.kobbq.benchmark:KoBBQBenchmark",
+    "cbbq": "biasbench.benchmarks.cbbq.benchmark:CBBQBenchmark",
 }
 
 ENGINES: dict[str, str] = {
