@@ -63,7 +63,8 @@ class CBBQBenchmark(BBQBenchmark):
         "https://aclanthology.org/2024.lrec-main.260")
     licence: ClassVar[str] = "CC BY-SA 4.0 (YFHuangxxxx/CBBQ)"
     items_summary: ClassVar[str] = (
-        f"about 100K ({len(CATEGORIES)} categories, ambiguous and disambiguated, "
+        f"about 100K (the README: 106,588; {len(CATEGORIES)} categories x ambiguous and "
+        f"disambiguated files, "
         f"{CBBQ_REPOSITORY}@{CBBQ_COMMIT[:7]})")
     default_seed_count: ClassVar[int] = 1
     default_temperature: ClassVar[float] = 0.0
