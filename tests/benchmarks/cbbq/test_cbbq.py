@@ -210,6 +210,21 @@ def test_oracle_and_always_stereotyped(bench: CBBQBenchmark, tmp_path: Path) -> 
                                "8/8, physical_appearance 8/8 disambiguated") for line in lines)
 
 
+def test_oracle_disambiguated_score_shows_the_target_direction(tmp_path: Path) -> None:
+    # The disambiguated contexts contradict the stereotype, so an oracle never gives the biased
+    # answer there: BBQ's s_DIS = -1. Under the scripts' rule three categories read +1 (their
+    # labels are the scripts' biased answer); under --target-rule labels every category is -1.
+    reversed_ = {"educational_qualification", "gender", "physical_appearance"}
+    for rule in ("script", "labels"):
+        bench = get_benchmark("cbbq", data=FIXTURES, categories=CATEGORY_ARG, target_rule=rule)
+        assert isinstance(bench, CBBQBenchmark)
+        oracle = _evaluate(bench, {i.uid: i.label for i in bench.items}, tmp_path / rule)
+        s_dis = {c: e["s_dis"]["mean"] for c, e in oracle["models"]["m"].items()}
+        assert s_dis == {c: (1.0 if rule == "script" and c in reversed_ else -1.0)
+                         for c in FIXTURE_CATEGORIES}
+        assert oracle["cbbq_scores"]["reversed_categories"] == sorted(reversed_)
+
+
 def test_prompt_is_the_scripts_prompt(bench: CBBQBenchmark) -> None:
     item = bench.items[0]
     prompt = bench.prompt(item)

@@ -176,6 +176,8 @@ def test_oracle_and_always_stereotyped(bench: KoBBQBenchmark, tmp_path: Path) ->
     for category, entry in oracle["models"]["m"].items():
         assert entry["acc_ambig"]["mean"] == 1.0 and entry["acc_disambig"]["mean"] == 1.0
         assert entry["n_excluded"] == 0, category
+        # half the disambiguated contexts are biased, half counter-biased: no bias either way
+        assert entry["s_dis"]["mean"] == 0.0 and entry["s_amb"]["mean"] == 0.0
     kob = oracle["kobbq_scores"]["models"]["m"]
     assert set(kob) >= {"overall", *PUBLISHED_COUNTS}
     assert kob["overall"]["acc_amb"]["mean"] == 1.0 and kob["overall"]["acc_dis"]["mean"] == 1.0
