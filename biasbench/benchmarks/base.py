@@ -81,6 +81,9 @@ class Benchmark(ABC):
     paper: ClassVar[Paper]
     items_summary: ClassVar[str]
     """How many items it defines, in words (``biasbench list``; no data is loaded)."""
+    licence: ClassVar[str] = ""
+    """The licence of its data, with whose it is (``biasbench list``); empty: not stated by
+    the authors."""
     options: ClassVar[tuple[OptionSpec, ...]] = ()
     """Its own ``biasbench run`` options."""
     data_options: ClassVar[tuple[OptionSpec, ...]] = ()
@@ -169,7 +172,9 @@ class BenchmarkInfo:
     items: str
     languages: tuple[str, ...]
     paper: Paper
+    licence: str = ""
 
     @classmethod
     def of(cls, benchmark: type[Benchmark]) -> BenchmarkInfo:
-        return cls(benchmark.name, benchmark.items_summary, benchmark.languages, benchmark.paper)
+        return cls(benchmark.name, benchmark.items_summary, benchmark.languages, benchmark.paper,
+                   benchmark.licence)

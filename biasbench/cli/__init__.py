@@ -278,7 +278,8 @@ def list_command() -> None:
     for cls in benchmark_classes():
         info = BenchmarkInfo.of(cls)
         typer.echo(f"  {info.name}: items {info.items}; languages {', '.join(info.languages)}; "
-                   f"{info.paper.citation} ({info.paper.title})")
+                   f"{info.paper.citation} ({info.paper.title}); "
+                   f"licence: {info.licence or 'not stated by the authors'}")
     typer.echo("backends:")
     from biasbench.models.registry import list_backends
 
