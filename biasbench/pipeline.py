@@ -33,6 +33,7 @@ from biasbench.models.registry import (
     load_model,
 )
 from biasbench.output_health import health_line, is_truncated, output_health
+from biasbench.progress import heartbeat
 from biasbench.runfolder import (
     HISTORY_NAME,
     LOCK_NAME,
@@ -362,7 +363,8 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
                                "note": "no successful responses to score"}
                     summary = [f"{label}: no successful responses to score"]
                 else:
-                    results = bench.evaluate(frame, staging, {label: signature})
+                    with heartbeat(f"scoring {len(frame):,} responses", progress):
+                        results = bench.evaluate(frame, staging, {label: signature})
                     summary = bench.summary(results)
                 health = output_health(frame) if not frame.empty else {}
                 results["output_health"] = health

@@ -255,7 +255,7 @@ def run(
     result = run_benchmark(
         benchmark, model, options=options, out=out, limit=limit, concurrency=concurrency,
         seeds=list(range(seeds)) if seeds else None, temperature=temperature,
-        max_tokens=max_tokens, progress=progress and sys.stderr.isatty(),
+        max_tokens=max_tokens, progress=progress,
         benchmark_options=bench_options, ray_address=ray_address, ray_workers=ray_workers,
         wait=wait, retry=RetryPolicy(empty_retries=empty_retries, retry_window_s=retry_window))
     _echo_lines(result.summary)
