@@ -88,7 +88,9 @@ def describe_folder(run_dir: Path, root: Path | None = None) -> RunEntry:
     short = signature.get("short") or (manifest or {}).get("signature_short") or ""
     benchmark = str((manifest or {}).get("benchmark") or signature.get("benchmark") or "?")
     models = (results or {}).get("models") or {}
-    model = (manifest or {}).get("model_spec") or ", ".join(map(str, models)) or "?"
+    described = (manifest or {}).get("model")
+    model = (described.get("model") if isinstance(described, dict) else None) or \
+        ", ".join(map(str, models)) or "?"
     counts = (manifest or {}).get("counts") or {}
     requests = (manifest or {}).get("n_unique_requests", counts.get("requests"))
     answered = failed = None

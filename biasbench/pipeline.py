@@ -260,7 +260,7 @@ def dry_run(benchmark: str, model: str = DEFAULT_MODEL, **plan_options: Any) -> 
                   plan.run_dir.exists(), refusal)
 
 
-def _history_options(model: str, options: ModelOptions | None, plan: RunPlan,
+def _history_options(model: str | None, options: ModelOptions | None, plan: RunPlan,
                      limit: int | None, concurrency: int,
                      benchmark_options: dict[str, Any] | None,
                      executor: dict[str, Any]) -> dict[str, Any]:
@@ -311,6 +311,7 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
     gets the lock appends its options, counts and timing to the folder's ``history.jsonl``;
     results.json's ``run`` keeps the first invocation's timing and the latest's.
     """
+    backend_given = backend is not None
     plan = plan_run(benchmark, model, options=options, out=out, limit=limit, seeds=seeds,
                     temperature=temperature, max_tokens=max_tokens, backend=backend,
                     benchmark_options=benchmark_options, ray_address=ray_address,
@@ -319,6 +320,7 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
     seeds, signature, run_dir, distributed = plan.seeds, plan.signature, plan.run_dir, \
         plan.distributed
     description = backend.describe()
+    spec = None if backend_given else model  # a backend object has no spec
     run_dir.mkdir(parents=True, exist_ok=True)
     wanted = identity(signature.model_dump(), limit)
     executor: dict[str, Any] = ({"kind": "ray", "address": ray_address,
@@ -334,7 +336,7 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
             started = time.time()
             manifest: dict[str, Any] = {
                 "schema_version": 1, "biasbench": biasbench.__version__, "kind": "run",
-                "benchmark": bench.name, "model_spec": model, "model": description,
+                "benchmark": bench.name, "model_spec": spec, "model": description,
                 "signature": signature.model_dump(), "signature_short": signature.short(),
                 "identity": wanted, "limit": limit, "seeds": list(seeds or []),
                 "executor": executor,
@@ -345,7 +347,7 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
             entry: dict[str, Any] = {
                 "kind": "run", "biasbench": biasbench.__version__, "started_at": started,
                 "pid": os.getpid(), "signature_short": signature.short(),
-                "options": _history_options(model, options, plan, limit, concurrency,
+                "options": _history_options(spec, options, plan, limit, concurrency,
                                             benchmark_options, executor)}
             # Written before anything else: until scoring finishes, the folder's derived files
             # are not vouched for (the manifest has no "derived" record), so readers refuse them.
