@@ -16,6 +16,7 @@ format holds the same flat columns.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -123,7 +124,9 @@ def scores_table(run: RunFolder) -> pd.DataFrame:
     from biasbench.benchmarks.base import tidy_scores
 
     cls = report_class(run.benchmark)
-    return cls.score_rows(run.results) if cls is not None else tidy_scores(run.results)
+    if cls is None:
+        return tidy_scores(run.results)
+    return cls.score_rows(run.results, run.labels)
 
 
 @dataclass
@@ -198,16 +201,10 @@ def export_runs(runs: Sequence[Path | str], fmt: str, out: Path) -> list[Path]:
     tables = combined_tables(runs)
     out = Path(out)
     if fmt == "hf":
-        try:
-            from datasets import Dataset, DatasetDict
-        except ImportError:
-            raise BiasbenchError("--format hf needs the datasets package: pip install "
-                                 "datasets") from None
         if out.exists() and any(out.iterdir()):
             raise BiasbenchError(f"{out}: not empty; a datasets folder is written into a new "
                                  "or empty folder")
-        DatasetDict({name: Dataset.from_pandas(frame, preserve_index=False)
-                     for name, frame in tables.items()}).save_to_disk(str(out))
+        _save_hf(tables, out)
         return [out]
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -225,3 +222,33 @@ def export_runs(runs: Sequence[Path | str], fmt: str, out: Path) -> list[Path]:
             frame.to_json(path, orient="records", lines=True, force_ascii=False)
         written.append(path)
     return written
+
+
+def _fingerprint(frame: pd.DataFrame) -> str:
+    """A content hash of a table (what ``datasets`` calls a fingerprint)."""
+    digest = hashlib.sha256("\x00".join(map(str, frame.columns)).encode("utf-8"))
+    digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
+    return digest.hexdigest()[:16]
+
+
+def _save_hf(tables: dict[str, pd.DataFrame], out: Path) -> None:
+    """One ``datasets`` folder, a split per table (``datasets.load_from_disk(out)``)."""
+    try:
+        import datasets
+        from datasets.table import InMemoryTable
+    except ImportError:
+        raise BiasbenchError("--format hf needs the datasets package: pip install "
+                             "datasets") from None
+    # The fingerprint is given, not computed: datasets computes it by pickling the Arrow
+    # table, which fails with some pyarrow releases (MonthDayNano); a content hash is what it
+    # stands for anyway.
+    splits = {name: datasets.Dataset(InMemoryTable.from_pandas(frame, preserve_index=False),
+                                     fingerprint=_fingerprint(frame))
+              for name, frame in tables.items()}
+    enabled = datasets.is_progress_bar_enabled()
+    datasets.disable_progress_bars()  # no bar per split in the command's output
+    try:
+        datasets.DatasetDict(splits).save_to_disk(str(out))
+    finally:
+        if enabled:
+            datasets.enable_progress_bars()

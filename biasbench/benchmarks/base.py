@@ -137,10 +137,11 @@ class Benchmark(ABC):
         """Responses produced elsewhere (JSONL), checked line by line (``biasbench score``)."""
 
     @classmethod
-    def score_rows(cls, results: Results) -> pd.DataFrame:
+    def score_rows(cls, results: Results, labels: pd.DataFrame | None = None) -> pd.DataFrame:
         """The statistics of ``results`` as tidy rows (``biasbench export``, the Python API):
         columns :data:`SCORE_COLUMNS`. The default walks ``results["models"]`` (see
-        :func:`tidy_scores`); a benchmark whose results need another reading overrides it."""
+        :func:`tidy_scores`); a benchmark whose intervals are computed from its ``labels``
+        (the run's labels.jsonl, when there is one) overrides it to fill them in."""
         return tidy_scores(results)
 
     # -- items on disk -------------------------------------------------------------------------
