@@ -10,14 +10,24 @@ get a :func:`heartbeat` line at the same interval.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
-PLAIN_INTERVAL_S = 30.0
-"""Seconds between two plain progress lines (tests set it lower)."""
+
+def _interval_from_env(default: float = 30.0) -> float:
+    try:
+        value = float(os.environ.get("BIASBENCH_PROGRESS_INTERVAL", default))
+    except ValueError:
+        return default
+    return value if value >= 0 else default
+
+
+PLAIN_INTERVAL_S = _interval_from_env()
+"""Seconds between two plain progress lines: 30, or ``$BIASBENCH_PROGRESS_INTERVAL``."""
 
 
 def _duration(seconds: float) -> str:
@@ -119,7 +129,9 @@ def heartbeat(what: str, enabled: bool = True, *, stream: TextIO | None = None,
         yield
         return
     stream = stream if stream is not None else sys.stderr
-    interval = PLAIN_INTERVAL_S if interval_s is None else interval_s
+    # at least a second apart: an interval of 0 (a line at every update of a count) would
+    # make a heartbeat, which has no updates, a busy loop
+    interval = max(PLAIN_INTERVAL_S, 1.0) if interval_s is None else interval_s
     stop = threading.Event()
     started = time.monotonic()
 

@@ -68,3 +68,14 @@ def test_cli_dry_run(tmp_path: Path) -> None:
     assert lines[4] == "first prompt:"
     assert "The judge said he would arrive at nine." in done.stdout
     assert list(tmp_path.iterdir()) == []  # no runs/ folder, nothing at all
+
+
+def test_cli_dry_run_into_a_folder_of_another_configuration(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run_benchmark("honorific-bn", out=out, limit=3, progress=False,
+                  backend=MockBackend("honorific"))
+    done = _cli("run", "honorific-bn", "-m", "mock:honorific", "--limit", "5", "--dry-run",
+                "--out", out)
+    assert done.returncode == 2
+    assert "requests: 5 (3 already stored, 2 would be sent)" in done.stdout
+    assert done.stderr.startswith(f"error: run folder {out} holds honorific-bn answers")

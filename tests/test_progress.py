@@ -101,3 +101,18 @@ def test_heartbeat_during_a_long_step() -> None:
     with heartbeat("scoring", enabled=False, stream=quiet, interval_s=0.001):
         pass
     assert quiet.getvalue() == ""
+
+
+def test_cli_progress_lines_in_a_log(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "biasbench", "run", "honorific-bn", "-m", "mock:honorific",
+         "--limit", "5", "--out", str(tmp_path / "run")], capture_output=True, text=True,
+        check=False, env={**os.environ, "BIASBENCH_PROGRESS_INTERVAL": "0"})
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.startswith("requests: ")]
+    assert lines[-1].startswith("requests: 5/5 (100.0%), ") and "done in" in lines[-1]
+    assert "\r" not in done.stderr

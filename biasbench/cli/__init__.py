@@ -259,11 +259,14 @@ def run(
     if dry_run:
         from biasbench.pipeline import dry_run as plan_only
 
-        _echo_lines(plan_only(
+        plan = plan_only(
             benchmark, model, options=options, out=out, limit=limit,
             seeds=list(range(seeds)) if seeds else None, temperature=temperature,
             max_tokens=max_tokens, benchmark_options=bench_options, ray_address=ray_address,
-            ray_workers=ray_workers).lines())
+            ray_workers=ray_workers)
+        _echo_lines(plan.lines())
+        if plan.refusal:  # the run itself would stop here, with status 2
+            _fail(plan.refusal)
         return
     result = run_benchmark(
         benchmark, model, options=options, out=out, limit=limit, concurrency=concurrency,
