@@ -21,8 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pandas as pd
 
 import biasbench
-from biasbench.benchmarks import get_benchmark
-from biasbench.benchmarks.base import Benchmark
+from biasbench.benchmarks import Benchmark, get_benchmark
 from biasbench.errors import BiasbenchError, ModelSpecError
 from biasbench.jsonutil import write_json
 from biasbench.models.base import GenerationParams, ModelBackend
