@@ -107,7 +107,7 @@ def run(benchmark: str, model: str = "llamacpp", *, out: Path | str | None = Non
         concurrency: int = 8, base_url: str | None = None, api: str = "chat",
         api_key_env: str = "OPENAI_API_KEY", chat: bool = False,
         model_args: dict[str, Any] | None = None, hf_task: str = "auto",
-        backend: ModelBackend | None = None, progress: bool = False, wait: bool = False,
+        backend: ModelBackend | None = None, progress: bool = True, wait: bool = False,
         **benchmark_options: Any) -> Results:
     """Run ``benchmark`` against ``model`` and score it, as ``biasbench run`` does.
 
@@ -116,6 +116,8 @@ def run(benchmark: str, model: str = "llamacpp", *, out: Path | str | None = Non
     (seeds 0..S-1) or a list; ``backend`` replaces the spec with a backend object of your own.
     Other keyword arguments are the benchmark's own options (``items=``, ``templates=``...).
     Rerunning into the same ``out`` resumes: nothing already answered is asked again.
+    ``progress`` writes to stderr: a bar on a terminal, a line every 30 s elsewhere (a
+    notebook, a log).
     """
     from biasbench.models.registry import ModelOptions
     from biasbench.pipeline import run_benchmark

@@ -396,7 +396,7 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
                 if stats is not None:
                     entry["counts"] = {"requests": stats.total, "cached": stats.cached,
                                        "completed": stats.completed, "failed": stats.failed}
-                append_history(run_dir, entry)
+                _append_history(run_dir, entry)
                 raise
             manifest.update(status="complete" if stats.failed == 0 else "incomplete",
                             finished_at=time.time(),
@@ -405,10 +405,20 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
                             derived={"files": files, "store_ok": store_ok,
                                      "responses_scored": len(frame)})
             write_json(manifest, run_dir / MANIFEST_NAME)
-            append_history(run_dir, entry)
+            _append_history(run_dir, entry)
         finally:
             store.close()
     return RunResult(run_dir, stats, results, summary)
+
+
+def _append_history(run_dir: Path, entry: dict[str, Any]) -> None:
+    """Record the invocation; a history that cannot be written (full disk) is a warning, not a
+    failed run: the answers and results are already saved, and an error here would hide why a
+    run stopped."""
+    try:
+        append_history(run_dir, entry)
+    except OSError as exc:
+        log.warning("could not append to %s: %s", run_dir / HISTORY_NAME, exc)
 
 
 def _seed_history(run_dir: Path) -> list[dict[str, Any]]:
