@@ -79,6 +79,8 @@ class Benchmark(ABC):
     output_language: ClassVar[str | None] = None
     """The language of the model outputs when it is not the page's English (HTML ``lang``)."""
     paper: ClassVar[Paper]
+    licence: ClassVar[str] = ""
+    """The data's licence or terms of use, in words (``biasbench list``); empty: not stated."""
     items_summary: ClassVar[str]
     """How many items it defines, in words (``biasbench list``; no data is loaded)."""
     options: ClassVar[tuple[OptionSpec, ...]] = ()
@@ -169,7 +171,9 @@ class BenchmarkInfo:
     items: str
     languages: tuple[str, ...]
     paper: Paper
+    licence: str = ""
 
     @classmethod
     def of(cls, benchmark: type[Benchmark]) -> BenchmarkInfo:
-        return cls(benchmark.name, benchmark.items_summary, benchmark.languages, benchmark.paper)
+        return cls(benchmark.name, benchmark.items_summary, benchmark.languages, benchmark.paper,
+                   benchmark.licence)

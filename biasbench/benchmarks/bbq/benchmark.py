@@ -163,7 +163,15 @@ class BBQBenchmark(Benchmark):
         validate_models(results["models"])
         self._write_tables(scored, profiles, out_dir / TABLES_DIR)
         self._write_figures(scored, profiles, out_dir / FIGURES_DIR)
+        extra = self.extra_scores(scored)
+        if extra:
+            results["dataset_scores"] = extra
         return results
+
+    def extra_scores(self, scored: BBQResults) -> dict[str, Any]:
+        """The dataset's own scores beside BBQ's (its authors' metrics), as a JSON-able dict
+        merged into results under ``dataset_scores``; none by default."""
+        return {}
 
     def option_score_comparison(self, frame: pd.DataFrame, out_dir: Path,
                                 signatures: dict[str, Signature]) -> dict[str, Any] | None:
