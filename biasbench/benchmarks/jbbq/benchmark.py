@@ -100,10 +100,11 @@ def load_jbbq(folder: Path) -> tuple[list[BBQItem], dict[str, int], list[str]]:
         for position, (line, record) in enumerate(_records(path)):
             data = dict(record)
             metadata_key = next((k for k in METADATA_SPELLINGS if k in data), None)
-            metadata = dict(data.pop(metadata_key, None) or {}) if metadata_key else {}
+            metadata = (data.pop(metadata_key, None) or {}) if metadata_key else {}
             if not isinstance(metadata, dict):
                 raise InputError("expected an object", file=str(path), line=line,
                                  field=metadata_key)
+            metadata = dict(metadata)
             if "is_additional" in data:
                 metadata["is_additional"] = data.pop("is_additional")
             for name, default in (("category", path.stem), ("example_id", position),
