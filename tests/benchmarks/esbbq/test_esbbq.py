@@ -344,3 +344,16 @@ def test_published_jsonl_and_csv_read_alike(tmp_path: Path) -> None:
     from_jsonl = [to_item(r, "es", "j", n) for n, r in read_records(jsonl)]
     from_csv = [to_item(r, "es", "c", n) for n, r in read_records(csv_path)]
     assert len(from_jsonl) == 504 and from_jsonl == from_csv
+
+
+@pytest.mark.parametrize(("output", "index"), [
+    ("C", 2), ("B.", 1), ("A. El abuelo", 0), ("No hay suficiente información", 2),
+    ("El nieto", 1),
+])
+def test_answers_parse_with_letters_and_the_shown_options(output: str, index: int) -> None:
+    from biasbench.benchmarks.bbq.parser import parse_answer
+
+    items = {i.uid: i for i in load_items(FIXTURES / "data_es", "es")[0]}
+    item = items["Age:0"]
+    assert (item.ans0, item.ans1) == ("El abuelo", "El nieto")
+    assert parse_answer(output, item).index == index
