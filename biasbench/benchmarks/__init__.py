@@ -20,6 +20,9 @@ BENCHMARKS: dict[str, str] = {
     "bbq": "biasbench.benchmarks.bbq_original.benchmark:OriginalBBQBenchmark",
     "kobbq": "biasbench.benchmarks.kobbq.benchmark:KoBBQBenchmark",
     "cbbq": "biasbench.benchmarks.cbbq.benchmark:CBBQBenchmark",
+    "esbbq": "biasbench.benchmarks.esbbq.benchmark:EsBBQBenchmark",
+    "cabbq": "biasbench.benchmarks.esbbq.benchmark:CaBBQBenchmark",
+    "jbbq": "biasbench.benchmarks.jbbq.benchmark:JBBQBenchmark",
 }
 
 ENGINES: dict[str, str] = {
