@@ -554,7 +554,7 @@ def write_generated(results: Mapping[str, GenerationResult], files: Mapping[str,
 # --------------------------------------------------------------------------------------------
 
 def _as_dict(item: Mapping[str, Any] | BBQItem) -> Mapping[str, Any]:
-    return item.model_dump() if isinstance(item, BBQItem) else item
+    return item.canonical_dict() if isinstance(item, BBQItem) else item
 
 
 def serialize_item(item: Mapping[str, Any] | BBQItem, style: Style) -> str:
