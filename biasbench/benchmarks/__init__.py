@@ -18,6 +18,7 @@ BENCHMARKS: dict[str, str] = {
     "honorific-bn": "biasbench.benchmarks.honorific_bn.benchmark:HonorificBenchmark",
     "filbbq": "biasbench.benchmarks.filbbq.benchmark:FilBBQBenchmark",
     "bbq": "biasbench.benchmarks.bbq_original.benchmark:OriginalBBQBenchmark",
+    "mbbq": "biasbench.benchmarks.mbbq.benchmark:MBBQBenchmark",
 }
 
 ENGINES: dict[str, str] = {

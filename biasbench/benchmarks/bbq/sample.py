@@ -62,12 +62,17 @@ def _template_sequence(items: list[tuple[int, Item]], rank: int, n_templates: in
 
 def stratified_order(items: Sequence[Item]) -> list[int]:
     """Every item position in the order :func:`stratified_sample` takes them."""
-    templates: dict[str, dict[str, list[tuple[int, Item]]]] = {}
+    templates: dict[tuple[str, str], dict[str, list[tuple[int, Item]]]] = {}
     for position, item in enumerate(items):
-        templates.setdefault(item.category, {}).setdefault(item.question_index, []).append(
-            (position, item))
+        templates.setdefault((item.category, item.namespace), {}).setdefault(
+            item.question_index, []).append((position, item))
+    # Items of several namespaces (languages): a category's namespaces are interleaved, so a
+    # small N takes the same (parallel) items in every language before the next category.
+    category_order = {c: i for i, c in enumerate(dict.fromkeys(i.category for i in items))}
+    namespace_order = {n: i for i, n in enumerate(dict.fromkeys(i.namespace for i in items))}
+    keys = sorted(templates, key=lambda k: (category_order[k[0]], namespace_order[k[1]]))
     ranked: list[tuple[int, int, int, int]] = []  # (round, template rank, category rank, pos)
-    for category_rank, per_template in enumerate(templates.values()):
+    for category_rank, per_template in enumerate(templates[key] for key in keys):
         for template_rank, members in enumerate(per_template.values()):
             sequence = _template_sequence(members, template_rank, len(per_template))
             for round_, position in enumerate(sequence):

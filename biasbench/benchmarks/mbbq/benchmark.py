@@ -1,0 +1,169 @@
+"""``mbbq``: MBBQ (Neplenbroek et al., COLM 2024; ``Veranep/MBBQ``) in English, Spanish, Dutch
+and Turkish, with its control sets, in one run.
+
+Only what is this benchmark's own lives here: where its items come from (the authors' files,
+pinned, checksummed and cached, or a local copy, read as their ``mbbq.py`` reads them:
+:mod:`biasbench.benchmarks.mbbq.source`), the authors' prompt in each language, greedy decoding
+as theirs, its options, its paper, and the control-set comparison
+(:mod:`biasbench.benchmarks.mbbq.control`). Items are namespaced ``mbbq/<lang>`` and
+``mbbq-control/<lang>``, so the engine scores every (language, set, category) apart and adds
+the cross-language table and figure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pandas as pd
+
+from biasbench.benchmarks.base import OptionSpec, Paper, Results
+from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
+from biasbench.benchmarks.bbq.items import BBQItem
+from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORES
+from biasbench.benchmarks.filbbq.source import PromptTemplate, load_prompt_file
+from biasbench.benchmarks.mbbq.control import control_comparison, control_lines, write_control
+from biasbench.benchmarks.mbbq.source import (
+    ANSWER_CUES,
+    CATEGORIES,
+    CONTROL,
+    LANGUAGES,
+    MAIN,
+    MBBQ_COMMIT,
+    MBBQ_REPOSITORY,
+    PUBLISHED_COUNTS,
+    SETS,
+    load_mbbq_items,
+    prompt_path,
+    resolve_mbbq_data,
+    wanted_files,
+)
+from biasbench.errors import BiasbenchError
+from biasbench.models.base import Prompt
+from biasbench.models.hf import ScoreChoice
+from biasbench.runfolder import TABLES_DIR
+from biasbench.signature import Signature
+
+logger = logging.getLogger(__name__)
+
+DECODING_WHY = (
+    "MBBQ's mbbq.py decodes greedily (do_sample=False, num_beams=1, max_new_tokens=100), one "
+    "run per model and prompt, so biasbench decodes greedily (temperature 0) under one seed "
+    "unless --temperature/--seeds say otherwise")
+SET_CHOICES = ("both", MAIN, CONTROL)
+
+
+def _languages(text: str | None) -> tuple[str, ...]:
+    if not text:
+        return LANGUAGES
+    chosen = tuple(dict.fromkeys(code.strip() for code in text.split(",") if code.strip()))
+    unknown = [code for code in chosen if code not in LANGUAGES]
+    if unknown or not chosen:
+        raise BiasbenchError(f"unknown MBBQ language(s) {', '.join(unknown) or text!r} "
+                             f"(MBBQ has {', '.join(LANGUAGES)})")
+    return chosen
+
+
+def _categories(text: str | None) -> tuple[str, ...]:
+    if not text:
+        return CATEGORIES
+    chosen = tuple(c.strip() for c in text.split(",") if c.strip())
+    unknown = [c for c in chosen if c not in CATEGORIES]
+    if unknown:
+        raise BiasbenchError(f"unknown MBBQ categories {', '.join(unknown)} (known: "
+                             f"{', '.join(CATEGORIES)})")
+    return chosen
+
+
+class MBBQBenchmark(BBQBenchmark):
+    """MBBQ and its control sets in en/es/nl/tr; the authors' prompt per language; greedy."""
+
+    name: ClassVar[str] = "mbbq"
+    version = "1.0"
+    languages: ClassVar[tuple[str, ...]] = LANGUAGES
+    paper: ClassVar[Paper] = Paper(
+        "MBBQ: A Dataset for Cross-Lingual Comparison of Stereotypes in Generative LLMs",
+        "Neplenbroek, Bisazza and Fernández, COLM 2024",
+        "https://openreview.net/forum?id=X9yV4lFHt4")
+    licence: ClassVar[str] = (
+        f"no licence file in {MBBQ_REPOSITORY}@{MBBQ_COMMIT[:7]}; its README: for model "
+        "evaluation only, not for training")
+    items_summary: ClassVar[str] = (
+        f"{sum(PUBLISHED_COUNTS[MAIN].values()):,} per language + "
+        f"{sum(PUBLISHED_COUNTS[CONTROL].values()):,} control ({len(CATEGORIES)} categories x "
+        f"{len(LANGUAGES)} languages, {MBBQ_REPOSITORY}@{MBBQ_COMMIT[:7]})")
+    default_seed_count: ClassVar[int] = 1
+    default_temperature: ClassVar[float] = 0.0
+    decoding_why: ClassVar[str] = DECODING_WHY
+    options: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("languages", str, ",".join(LANGUAGES), "comma-separated MBBQ languages "
+                   f"({', '.join(LANGUAGES)}); all in one run, scored per language."),
+        OptionSpec("set", str, "both", "MBBQ proper (main), its control set (names instead of "
+                   "group words: task ability apart from bias), or both (the comparison).",
+                   choices=SET_CHOICES),
+        OptionSpec("categories", str, None, "comma-separated categories (default: all 6)."),
+        OptionSpec("data", Path, None, "local copy of MBBQ's data/ folder (default: "
+                   "$BIASBENCH_MBBQ_DATA, the cache, or a pinned download)."),
+        OptionSpec("option_score", str, DEFAULT_OPTION_SCORE, "masked LMs: choose options by "
+                   "per_char (log-likelihood per character, lm-eval's acc_norm) or sum (acc); "
+                   "both are reported.", choices=OPTION_SCORES),
+    )
+
+    def __init__(self, languages: str | None = None, set: str = "both",  # noqa: A002
+                 categories: str | None = None, data: Path | None = None,
+                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
+        if set not in SET_CHOICES:
+            raise BiasbenchError(f"--set must be one of {', '.join(SET_CHOICES)}, not {set!r}")
+        self.chosen_languages = _languages(languages)
+        self.sets = SETS if set == "both" else (set,)
+        chosen_categories = _categories(categories)
+        folder = resolve_mbbq_data(data, wanted_files(self.chosen_languages, self.sets,
+                                                      chosen_categories))
+        load = load_mbbq_items(folder, self.chosen_languages, self.sets, chosen_categories)
+        self.load = load
+        for line in load.count_lines():
+            logger.info("MBBQ items %s", line)
+        self.prompts: dict[str, PromptTemplate] = {
+            code: load_prompt_file(prompt_path(code)) for code in self.chosen_languages}
+        data_source: dict[str, Any] = {
+            "items": "published", "repository": MBBQ_REPOSITORY, "commit": MBBQ_COMMIT,
+            "languages": list(self.chosen_languages), "sets": list(self.sets)}
+        super().__init__(load.items, source=(
+            f"published items of {MBBQ_REPOSITORY}@{MBBQ_COMMIT[:12]} "
+            f"({','.join(self.chosen_languages)}; {'+'.join(self.sets)})"),
+            data_source=data_source, option_score=option_score)
+
+    @property
+    def prompt_hash(self) -> str:
+        joined = "".join(f"{code}:{self.prompts[code].sha256}" for code in sorted(self.prompts))
+        return hashlib.sha256(joined.encode()).hexdigest()[:12]
+
+    def prompt(self, item: BBQItem) -> Prompt:
+        """The authors' prompt in the item's language as the user turn (mbbq.py sends it
+        through the chat template as is); it ends with the answer cue ("Respuesta:"), which a
+        base model continues."""
+        language = item.language or "en"
+        text = self.prompts[language].render(item)
+        cue = ANSWER_CUES[language]
+        completion = text if text.rstrip().endswith(cue) else f"{text}\n{cue}"
+        return Prompt(messages=(("user", text),), completion=completion, item_id=item.uid)
+
+    def evaluate(self, responses: pd.DataFrame, out_dir: Path,
+                 signatures: dict[str, Signature]) -> dict[str, Any]:
+        """The engine's scores per language and set, plus the control-set comparison."""
+        results = super().evaluate(responses, out_dir, signatures)
+        results["mbbq_items"] = {"counts": {
+            f"{ns}/{category}": n for (subset, code, category), n in self.load.counts.items()
+            for ns in [f"{'mbbq-control' if subset == CONTROL else 'mbbq'}/{code}"]}}
+        comparison = control_comparison(results.get("by_language") or {})
+        if comparison:
+            results["control_comparison"] = comparison
+            write_control(comparison, out_dir / TABLES_DIR)
+        return results
+
+    @classmethod
+    def summary(cls, results: Results) -> list[str]:
+        lines = super().summary(results)
+        return lines + control_lines(results.get("control_comparison") or {})
