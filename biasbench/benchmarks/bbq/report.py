@@ -145,6 +145,31 @@ def _jitter_targets(profiles: pd.DataFrame | None) -> list[tuple[str, str, str]]
     return targets
 
 
+def _language_view(group: RunGroup, output: ui.Outputs) -> None:
+    """Runs of several languages (namespaces): the cross-language table and figure."""
+    from biasbench.benchmarks.bbq import languages
+
+    frames = []
+    for index, run in enumerate(group.runs):
+        by_language = run.results.get("by_language")
+        if by_language:
+            frame = languages.frame_from_results(by_language)
+            frame["model"] = [group.model_names.get((index, str(m)), m) for m in frame["model"]]
+            frames.append(frame)
+    if not frames:
+        return
+    frame = pd.concat(frames, ignore_index=True)
+    output.table(languages.language_table(frame), "by_language",
+                 "Bias scores and accuracy by language and category",
+                 note="Per namespace (dataset/language) and category, and 'all' pooling a "
+                      "namespace's categories: means across seeds with 95% t-intervals as in "
+                      "the per-category table.")
+    output.figure(lambda: languages.language_figure(frame, group.models), "by_language",
+                  "s_AMB and s_DIS by language",
+                  "Per namespace, over all its categories: mean bias score across seeds with "
+                  "its 95% t-interval truncated to [-1, 1].")
+
+
 def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
     """Per-category scores and accuracy with seed intervals, bias profiles, jitter plots,
     unparsed rates and the drill-down."""
@@ -171,6 +196,7 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
                   f"(none with fewer than {MIN_SEEDS_FOR_INTERVAL} seeds; in ambiguous contexts "
                   "the correct answer is the unknown option).")
 
+    _language_view(group, output)
     profiles = _bbq_profiles(group)
     if profiles is not None:
         output.table(profiles, "bias_profiles", "Bias profiles: each model's strongest biases",

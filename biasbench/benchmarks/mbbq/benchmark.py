@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
@@ -45,6 +45,10 @@ from biasbench.models.base import Prompt
 from biasbench.models.hf import ScoreChoice
 from biasbench.runfolder import TABLES_DIR
 from biasbench.signature import Signature
+
+if TYPE_CHECKING:
+    from biasbench.display import Section
+    from biasbench.runs import RunGroup
 
 logger = logging.getLogger(__name__)
 
@@ -162,6 +166,28 @@ class MBBQBenchmark(BBQBenchmark):
             results["control_comparison"] = comparison
             write_control(comparison, out_dir / TABLES_DIR)
         return results
+
+    @classmethod
+    def report_section(cls, group: RunGroup, out: Path, section: Section) -> None:
+        """The engine's section (with the cross-language view), then the control comparison."""
+        from biasbench import display as ui
+        from biasbench.benchmarks.mbbq.control import control_table
+
+        super().report_section(group, out, section)
+        frames = []
+        for index, run in enumerate(group.runs):
+            table = control_table(run.results.get("control_comparison") or {})
+            if not table.empty:
+                table["model"] = [group.model_names.get((index, str(m)), m)
+                                  for m in table["model"]]
+                frames.append(table)
+        if frames:
+            ui.Outputs(out, group.slug, section).table(
+                pd.concat(frames, ignore_index=True), "control_comparison",
+                "MBBQ vs its control set: accuracy per language",
+                note="The control set names people instead of social groups, so its accuracy "
+                     "measures the task apart from bias; main - control < 0: the model answers "
+                     "worse when the contexts name groups.")
 
     @classmethod
     def summary(cls, results: Results) -> list[str]:

@@ -259,6 +259,10 @@ def test_run_two_languages_end_to_end(tmp_path: Path) -> None:
     assert {x["language"] for x in labels} == {"en", "es"}
     report = _cli("report", run_dir, "--out", tmp_path / "report")
     assert report.returncode == 0, report.stderr
+    html = "".join(p.read_text() for p in (tmp_path / "report").rglob("*.html"))
+    assert "Bias scores and accuracy by language and category" in html
+    assert "s_AMB and s_DIS by language" in html
+    assert "MBBQ vs its control set: accuracy per language" in html
 
 
 def test_oracle_run_scores_accuracy_one(bench: MBBQBenchmark, tmp_path: Path) -> None:
