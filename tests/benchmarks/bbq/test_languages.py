@@ -51,8 +51,12 @@ def test_limit_takes_parallel_items_in_every_namespace() -> None:
     items = _items(f"mbbq/en={MBBQ / 'Age_en.jsonl'}", f"mbbq/es={MBBQ / 'Age_es.jsonl'}",
                    f"mbbq/en={MBBQ / 'SES_en.jsonl'}", f"mbbq/es={MBBQ / 'SES_es.jsonl'}")
     chosen = stratified_sample(items, 4)
-    assert sorted(i.uid for i in chosen) == ["mbbq/en/Age:0", "mbbq/en/SES:0", "mbbq/es/Age:0",
-                                             "mbbq/es/SES:0"]
+    assert sorted(i.uid for i in chosen) == ["mbbq/en/Age:0", "mbbq/en/SES:3", "mbbq/es/Age:0",
+                                             "mbbq/es/SES:3"]
+    # the same items in both languages; each language has both context conditions
+    for code in ("en", "es"):
+        assert {i.context_condition for i in chosen if i.language == code} == {"ambig",
+                                                                               "disambig"}
 
 
 @pytest.mark.parametrize(("extra", "uid"), [

@@ -266,14 +266,14 @@ def test_run_two_languages_end_to_end(tmp_path: Path) -> None:
 
 
 def test_oracle_run_scores_accuracy_one(bench: MBBQBenchmark, tmp_path: Path) -> None:
-    selected = bench.selected_items(96)
+    selected = bench.selected_items(48)
     answers = {bench.prompt(item).text_for("chat"): "ABC"[item.label] for item in selected}
     assert len(answers) == len(selected)
     script = tmp_path / "oracle.json"
     script.write_text(json.dumps(answers, ensure_ascii=False), encoding="utf-8")
-    result = run_benchmark("mbbq", f"mock:{script}", out=tmp_path / "run", limit=96,
+    result = run_benchmark("mbbq", f"mock:{script}", out=tmp_path / "run", limit=48,
                            progress=False, benchmark_options={"data": FIXTURE})
-    assert result.stats.failed == 0 and result.stats.total == 96
+    assert result.stats.failed == 0 and result.stats.total == 48
     for name, space in result.results["by_language"]["mock-oracle"].items():
         entry = space["categories"]["all"]
         assert entry["acc_ambig"]["mean"] == 1.0 and entry["acc_disambig"]["mean"] == 1.0, name
