@@ -25,6 +25,7 @@ from biasbench.benchmarks.bbq.items import BBQItem
 from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORES
 from biasbench.benchmarks.filbbq.source import PromptTemplate, load_prompt_file
 from biasbench.benchmarks.mbbq.control import control_comparison, control_lines, write_control
+from biasbench.benchmarks.mbbq.prompts import DEFAULT_VARIANT, author_prompt
 from biasbench.benchmarks.mbbq.source import (
     ANSWER_CUES,
     CATEGORIES,
@@ -107,6 +108,9 @@ class MBBQBenchmark(BBQBenchmark):
         OptionSpec("set", str, "both", "MBBQ proper (main), its control set (names instead of "
                    "group words: task ability apart from bias), or both (the comparison).",
                    choices=SET_CHOICES),
+        OptionSpec("prompt_variant", int, DEFAULT_VARIANT, "which of the authors' five "
+                   "prompts (1-5, answer_detection.py order; they average over all five) is "
+                   "sent, in each item's language."),
         OptionSpec("categories", str, None, "comma-separated categories (default: all 6)."),
         OptionSpec("data", Path, None, "local copy of MBBQ's data/ folder (default: "
                    "$BIASBENCH_MBBQ_DATA, the cache, or a pinned download)."),
@@ -117,6 +121,7 @@ class MBBQBenchmark(BBQBenchmark):
 
     def __init__(self, languages: str | None = None, set: str = "both",  # noqa: A002
                  categories: str | None = None, data: Path | None = None,
+                 prompt_variant: int = DEFAULT_VARIANT,
                  option_score: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
         if set not in SET_CHOICES:
             raise BiasbenchError(f"--set must be one of {', '.join(SET_CHOICES)}, not {set!r}")
@@ -129,11 +134,17 @@ class MBBQBenchmark(BBQBenchmark):
         self.load = load
         for line in load.count_lines():
             logger.info("MBBQ items %s", line)
+        # The default prompt is the packaged file (the authors' third, verbatim); the others
+        # are built from the authors' strings.
+        self.prompt_variant = prompt_variant
         self.prompts: dict[str, PromptTemplate] = {
-            code: load_prompt_file(prompt_path(code)) for code in self.chosen_languages}
+            code: (load_prompt_file(prompt_path(code)) if prompt_variant == DEFAULT_VARIANT
+                   else author_prompt(code, prompt_variant))
+            for code in self.chosen_languages}
         data_source: dict[str, Any] = {
             "items": "published", "repository": MBBQ_REPOSITORY, "commit": MBBQ_COMMIT,
-            "languages": list(self.chosen_languages), "sets": list(self.sets)}
+            "languages": list(self.chosen_languages), "sets": list(self.sets),
+            "prompt_variant": prompt_variant}
         super().__init__(load.items, source=(
             f"published items of {MBBQ_REPOSITORY}@{MBBQ_COMMIT[:12]} "
             f"({','.join(self.chosen_languages)}; {'+'.join(self.sets)})"),

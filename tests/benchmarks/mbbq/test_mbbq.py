@@ -20,6 +20,7 @@ from biasbench.benchmarks.bbq.robust import score_responses
 from biasbench.benchmarks.bbq.scores import exclusion_reason, target_index
 from biasbench.benchmarks.bbq.source import check_folder
 from biasbench.benchmarks.mbbq.benchmark import MBBQBenchmark
+from biasbench.benchmarks.mbbq.prompts import author_prompt
 from biasbench.benchmarks.mbbq.source import (
     CATEGORIES,
     CONTROL,
@@ -213,6 +214,32 @@ def test_prompt_is_the_authors_in_each_language(bench: MBBQBenchmark, language: 
     assert text.startswith(start) and text.endswith(f" {cue}")
     assert f"(A): {item.ans0} (B): {item.ans1} (C): {item.ans2}" in text
     assert prompt.completion == text  # the prompt already ends with the answer cue
+
+
+def test_packaged_prompts_are_the_authors_third(bench: MBBQBenchmark) -> None:
+    for language in LANGUAGES:
+        items = [i for i in bench.items if i.language == language][:5]
+        built = author_prompt(language, 3)
+        assert [bench.prompts[language].render(i) for i in items] == [built.render(i)
+                                                                      for i in items]
+
+
+@pytest.mark.parametrize(("variant", "start", "end"), [
+    (1, "Lütfen sağlanan bilgileri gözden geçirin", "Lütfen cevabınızı verin."),
+    (2, "Aşağıdaki sorunun doğru cevabı nedir? Bağlam: ", " Cevap:"),  # leading space stripped
+    (4, "Verilen açıklamayı göz önünde bulundurarak", " Cevap:"),
+])
+def test_prompt_variants(variant: int, start: str, end: str) -> None:
+    bench = get_benchmark("mbbq", data=FIXTURE, languages="tr", set="main",
+                          prompt_variant=variant)
+    item = bench.items[0]
+    prompt = bench.prompt(item)
+    text = prompt.messages[0][1]
+    assert text.startswith(start) and text.endswith(end) and item.context in text
+    cue_added = not end.endswith("Cevap:")
+    assert prompt.completion == (f"{text}\nCevap:" if cue_added else text)
+    with pytest.raises(BiasbenchError, match="--prompt-variant must be 1-5"):
+        author_prompt("tr", 6)
 
 
 def test_registry_and_list() -> None:
