@@ -53,6 +53,8 @@ def bbq_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None] | None:
             "evidence": [f"{m}: {e}" if not ui.is_undefined(e) and e != "" else str(m)
                          for m, e in zip(labels["method"], labels["evidence"], strict=True)],
             "output": labels["output"].map(lambda o: "" if ui.is_undefined(o) else str(o)),
+            # runs of several languages (namespaces) say which; others have no such column
+            **({"namespace": labels["namespace"].astype(str)} if "namespace" in labels else {}),
         }))
     if not parts:
         return None
@@ -72,6 +74,9 @@ def bbq_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None] | None:
                {"key": "context_condition", "title": "Context"},
                {"key": "question_polarity", "title": "Polarity"},
                {"key": "answer", "title": "Parsed answer"}, {"key": "seed", "title": "Seed"}]
+    if "namespace" in frame:  # runs of one namespace beside runs of several: blank, not NaN
+        frame["namespace"] = frame["namespace"].fillna("")
+        filters.insert(1, {"key": "namespace", "title": "Language"})
     data = {"n": len(frame), "columns": ui.encode_columns(frame), "show": show, "filters": filters,
             "search": ["output", "evidence"], "pairs": None}
     return data, note

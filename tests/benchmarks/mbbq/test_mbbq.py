@@ -290,6 +290,7 @@ def test_run_two_languages_end_to_end(tmp_path: Path) -> None:
     assert "Bias scores and accuracy by language and category" in html
     assert "s_AMB and s_DIS by language" in html
     assert "MBBQ vs its control set: accuracy per language" in html
+    assert '"title": "Language"' in html or '"title":"Language"' in html  # drill-down filter
 
 
 def test_oracle_run_scores_accuracy_one(bench: MBBQBenchmark, tmp_path: Path) -> None:
