@@ -164,7 +164,11 @@ class BBQBenchmark(Benchmark):
         self._write_tables(scored, profiles, out_dir / TABLES_DIR)
         self._write_figures(scored, profiles, out_dir / FIGURES_DIR)
         _add_languages(results, scored, self.items, out_dir / TABLES_DIR, out_dir / FIGURES_DIR)
+        self.extend_results(results, scored, out_dir)
         return results
+
+    def extend_results(self, results: dict[str, Any], scored: BBQResults, out_dir: Path) -> None:
+        """A benchmark's own additions to the engine's results and files (none by default)."""
 
     def option_score_comparison(self, frame: pd.DataFrame, out_dir: Path,
                                 signatures: dict[str, Signature]) -> dict[str, Any] | None:

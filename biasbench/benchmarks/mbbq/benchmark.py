@@ -23,8 +23,14 @@ from biasbench.benchmarks.base import OptionSpec, Paper, Results
 from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
 from biasbench.benchmarks.bbq.items import BBQItem
 from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORES
+from biasbench.benchmarks.bbq.robust import BBQResults
 from biasbench.benchmarks.filbbq.source import PromptTemplate, load_prompt_file
-from biasbench.benchmarks.mbbq.control import control_comparison, control_lines, write_control
+from biasbench.benchmarks.mbbq.control import (
+    control_comparison,
+    control_lines,
+    paired_differences,
+    write_control,
+)
 from biasbench.benchmarks.mbbq.prompts import DEFAULT_VARIANT, author_prompt
 from biasbench.benchmarks.mbbq.source import (
     ANSWER_CUES,
@@ -45,7 +51,6 @@ from biasbench.errors import BiasbenchError
 from biasbench.models.base import Prompt
 from biasbench.models.hf import ScoreChoice
 from biasbench.runfolder import TABLES_DIR
-from biasbench.signature import Signature
 
 if TYPE_CHECKING:
     from biasbench.display import Section
@@ -165,18 +170,17 @@ class MBBQBenchmark(BBQBenchmark):
         completion = text if text.rstrip().endswith(cue) else f"{text}\n{cue}"
         return Prompt(messages=(("user", text),), completion=completion, item_id=item.uid)
 
-    def evaluate(self, responses: pd.DataFrame, out_dir: Path,
-                 signatures: dict[str, Signature]) -> dict[str, Any]:
-        """The engine's scores per language and set, plus the control-set comparison."""
-        results = super().evaluate(responses, out_dir, signatures)
+    def extend_results(self, results: dict[str, Any], scored: BBQResults,
+                       out_dir: Path) -> None:
+        """The items read per language, set and category, and the control-set comparison."""
         results["mbbq_items"] = {"counts": {
             f"{ns}/{category}": n for (subset, code, category), n in self.load.counts.items()
             for ns in [f"{'mbbq-control' if subset == CONTROL else 'mbbq'}/{code}"]}}
-        comparison = control_comparison(results.get("by_language") or {})
+        comparison = control_comparison(results.get("by_language") or {},
+                                        paired_differences(scored, self.items))
         if comparison:
             results["control_comparison"] = comparison
             write_control(comparison, out_dir / TABLES_DIR)
-        return results
 
     @classmethod
     def report_section(cls, group: RunGroup, out: Path, section: Section) -> None:

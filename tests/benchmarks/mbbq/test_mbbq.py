@@ -12,6 +12,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -313,3 +314,31 @@ def test_data_file_names() -> None:
     assert data_file("SES", "tr") == "SES_tr.jsonl"
     assert data_file("SES", "tr", CONTROL) == "SES_control_tr.jsonl"
     assert len(DATA_DIGESTS) == 48
+
+
+def test_control_difference_is_paired_by_seed(bench: MBBQBenchmark) -> None:
+    from scipy import stats
+
+    from biasbench.benchmarks.bbq.languages import language_results, language_scores
+    from biasbench.benchmarks.mbbq.control import control_comparison, paired_differences
+
+    items = [i for i in bench.items if i.language == "en"]
+    rows = []
+    for seed in (0, 1, 2):
+        for item in items:
+            wrong = next(j for j in range(3) if j != item.label)
+            # seed 1: every MBBQ answer wrong, the control set right; otherwise all right
+            pred = wrong if seed == 1 and item.namespace == "mbbq/en" else item.label
+            rows.append({"model": "m", "seed": seed, "uid": item.uid, "pred": pred})
+    scored = score_responses(items, pd.DataFrame(rows))
+    paired = paired_differences(scored, items)
+    cell = paired[("m", "en", "acc_disambig")]
+    half = stats.t.ppf(0.975, 2) * np.std([0, -1, 0], ddof=1) / np.sqrt(3)
+    assert cell["mean"] == pytest.approx(-1 / 3) and cell["n_seeds"] == 3
+    assert cell["ci_low"] == -1.0 and cell["ci_high"] == pytest.approx(min(1.0, -1 / 3 + half))
+    assert cell["ci_status"] == "clipped"
+    comparison = control_comparison(language_results(language_scores(scored, items)), paired)
+    entry = comparison["models"]["m"]["en"]["acc_ambig"]
+    assert entry["main"]["mean"] == pytest.approx(2 / 3) and entry["control"]["mean"] == 1.0
+    assert entry["difference"] == pytest.approx(-1 / 3)
+    assert entry["difference_across_seeds"]["mean"] == pytest.approx(-1 / 3)
