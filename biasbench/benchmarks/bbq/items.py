@@ -127,8 +127,9 @@ def parse_bbq_lines(lines: Iterable[str], source: str) -> Iterator[BBQItem]:
 
 
 NAMESPACED_FILE = re.compile(r"^(?P<namespace>[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*)=(?P<path>.+)$")
-"""``mbbq/es=Age_es.jsonl``: the file's items get that namespace (and, where its last part is a
-language code such as ``es``, that language), so files of several languages load together."""
+"""``mbbq/es=Age_es.jsonl``: the file's items get that namespace (and, where its part after the
+last ``/`` is a language code such as ``es``, that language), so files of several languages
+load together."""
 LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]+)*$")
 
 
@@ -148,7 +149,8 @@ def load_bbq_jsonl(paths: str | Path | Iterable[str | Path]) -> list[BBQItem]:
         namespace, path = _namespaced(entry)
         if not path.exists():
             raise InputError("file not found", file=str(path))
-        language = namespace.rsplit("/", 1)[-1] if namespace else ""
+        # mbbq/es: the part after the last "/" names the language; a bare "bbq" does not
+        language = namespace.rsplit("/", 1)[-1] if "/" in namespace else ""
         for item in parse_bbq_lines(text_lines(path), str(path)):  # UTF-8, bounded lines
             if namespace:
                 update: dict[str, Any] = {"namespace": namespace}

@@ -31,6 +31,7 @@ def test_one_namespace_keeps_plain_categories() -> None:
     one = _items(f"mbbq/en={MBBQ / 'Age_en.jsonl'}")
     assert plain[0].uid == "Age:0" and one[0].uid == "mbbq/en/Age:0"
     assert one[0].language == "en"  # the namespace's last part is a language code
+    assert _items(f"bbq={MBBQ / 'Age_en.jsonl'}")[0].language is None  # no "/": no language
     for items in (plain, one):
         assert set(item_table(items)["category"]) == {"Age"}
 
