@@ -43,6 +43,7 @@ from biasbench.benchmarks.mbbq.source import (
     PUBLISHED_COUNTS,
     SETS,
     load_mbbq_items,
+    namespace,
     prompt_path,
     resolve_mbbq_data,
     wanted_files,
@@ -173,9 +174,14 @@ class MBBQBenchmark(BBQBenchmark):
     def extend_results(self, results: dict[str, Any], scored: BBQResults,
                        out_dir: Path) -> None:
         """The items read per language, set and category, and the control-set comparison."""
-        results["mbbq_items"] = {"counts": {
-            f"{ns}/{category}": n for (subset, code, category), n in self.load.counts.items()
-            for ns in [f"{'mbbq-control' if subset == CONTROL else 'mbbq'}/{code}"]}}
+        results["mbbq_items"] = {
+            "counts": {f"{namespace(subset, code)}/{category}": n
+                       for (subset, code, category), n in self.load.counts.items()},
+            "untargeted": {f"{namespace(subset, code)}/{category}": reasons
+                           for (subset, code, category), reasons in
+                           self.load.untargeted.items()},
+            "note": "untargeted: items mbbq.py stores target_loc = 100 for (no single answer "
+                    "in the stereotyped groups), left out of every score"}
         comparison = control_comparison(results.get("by_language") or {},
                                         paired_differences(scored, self.items))
         if comparison:

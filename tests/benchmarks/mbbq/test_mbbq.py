@@ -270,6 +270,12 @@ def test_run_two_languages_end_to_end(tmp_path: Path) -> None:
         categories = results["by_language"][model][name]["categories"]
         assert set(categories) == {*CATEGORIES, "all"}  # the limit reached every cell
         assert results["models"][model][f"{name}/Age"] == categories["Age"]
+    assert results["mbbq_items"]["counts"]["mbbq/es/Gender_identity"] == 14
+    assert results["mbbq_items"]["untargeted"] == {
+        "mbbq/en/Gender_identity": {"both answers match the stereotyped groups": 2,
+                                    "no answer label matches the stereotyped groups": 2},
+        "mbbq/es/Gender_identity": {"both answers match the stereotyped groups": 2,
+                                    "no answer label matches the stereotyped groups": 4}}
     comparison = results["control_comparison"]["models"][model]
     assert set(comparison) == {"en", "es"}
     for language in ("en", "es"):
