@@ -71,8 +71,9 @@ class BBQBenchmark(Benchmark):
     judge_version: ClassVar[str] = PARSER_VERSION
     limit_help: ClassVar[str] = ("stratified over category x context condition x question "
                                  "polarity, spread over templates, deterministic")
-    responses_help: ClassVar[str] = ("JSONL: example_id, category, model, seed (optional), and "
-                                     "output or pred (the chosen option, 0-2).")
+    responses_help: ClassVar[str] = (
+        "JSONL: example_id, category, model, seed (optional), output or pred (the chosen "
+        "option, 0-2), and namespace or language where items of several languages are scored.")
     default_seed_count: ClassVar[int] = 50
     """Seeds a run uses when none are given (the FilBBQ paper's protocol)."""
     default_temperature: ClassVar[float] = 1.0
@@ -167,8 +168,15 @@ class BBQBenchmark(Benchmark):
         validate_models(results["models"])
         self._write_tables(scored, profiles, out_dir / TABLES_DIR)
         self._write_figures(scored, profiles, out_dir / FIGURES_DIR)
-        results.update(self.extra_scores(scored, out_dir / TABLES_DIR))
+        _add_languages(results, scored, self.items, out_dir / TABLES_DIR, out_dir / FIGURES_DIR)
+        self.extend_results(results, scored, out_dir)
         return results
+
+    def extend_results(self, results: dict[str, Any], scored: BBQResults, out_dir: Path) -> None:
+        """A benchmark's own additions to the engine's results and files, given the results so
+        far (MBBQ's control comparison reads their by_language). By default: the dataset's own
+        metrics (:meth:`extra_scores`)."""
+        results.update(self.extra_scores(scored, out_dir / TABLES_DIR))
 
     def extra_scores(self, scored: BBQResults, tables_dir: Path) -> dict[str, Any]:
         """A dataset's own metrics beside BBQ's (KoBBQ's diff-bias, CBBQ's bias score),
@@ -253,6 +261,10 @@ class BBQBenchmark(Benchmark):
                     f"acc ambig {_fmt(r['acc_ambig'], '')}, "
                     f"acc disambig {_fmt(r['acc_disambig'], '')} "
                     f"({r['seeds_run']} seeds run, unparsed {r['unparsed_pct']:.1f}%)")
+        if results.get("by_language"):  # several languages or datasets in one run
+            from biasbench.benchmarks.bbq.by_language import summary_lines
+
+            lines.extend(summary_lines(results["by_language"]))
         if lines:
             lines.append(f"intervals: {results['interval_method']}")
             decoding = results.get("decoding") or {}
@@ -305,6 +317,23 @@ def category_table(scored: BBQResults) -> pd.DataFrame:
     """Per model and category: each score's mean, 95% interval and the seeds it rests on (the
     same table, in the same words, as the report's)."""
     return category_display(scored.by_category)
+
+
+def _add_languages(results: dict[str, Any], scored: BBQResults, items: Sequence[BBQItem],
+                   tables: Path, figures: Path) -> None:
+    """Items of several namespaces (languages, datasets): results.json gets ``by_language``,
+    tables/ and figures/ get ``by_language`` (nothing changes for items of one namespace)."""
+    from biasbench.benchmarks.bbq.by_language import (
+        language_results,
+        language_scores,
+        write_language_outputs,
+    )
+
+    frame = language_scores(scored, items)
+    if frame.empty:
+        return
+    results["by_language"] = language_results(frame)
+    write_language_outputs(frame, tables, figures)
 
 
 def _fmt(stat: dict[str, Any], sign: str = "+") -> str:

@@ -69,7 +69,8 @@ class OriginalBBQBenchmark(BBQBenchmark):
     decoding_why: ClassVar[str] = DECODING_WHY
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("items", str, None, "BBQ-format jsonl file(s), comma-separated, instead of "
-                   "the published items."),
+                   "the published items; NAMESPACE=FILE (mbbq/es=Age_es.jsonl) for files of "
+                   "several languages."),
         OptionSpec("data", Path, None, "local copy of BBQ's data/ folder (the 11 published "
                    "item files; default: $BIASBENCH_BBQ_DATA, the cache, or a pinned download)."),
         OptionSpec("templates", Path, None, "local copy of BBQ's templates/ folder (scoring the "
@@ -102,7 +103,8 @@ class OriginalBBQBenchmark(BBQBenchmark):
         self.prompt_template: PromptTemplate = load_prompt_file(prompt or prompt_path())
         super().__init__(loaded, source=source, data_source=data_source,
                          option_score=option_score, var2=_var2(loaded, templates),
-                         template_info=_template_info(loaded, templates))
+                         template_info=_template_info(loaded, templates,
+                                                      published=items is None))
 
     @property
     def prompt_hash(self) -> str:
@@ -156,12 +158,16 @@ def _local_templates(folder: Path, categories: Sequence[str]) -> Path:
                                   origin="--templates", strict=False)
 
 
-def _template_info(items: Sequence[BBQItem], templates: Path | None) -> dict[Any, str]:
+def _template_info(items: Sequence[BBQItem], templates: Path | None, *,
+                   published: bool = True) -> dict[Any, str]:
     """(category, template id) -> the template's stereotype (its Relevant_social_values and
     Known_stereotyped_groups, as FilBBQ's profiles show them), from BBQ's template CSVs where
-    they are at hand: ``--templates``, ``$BIASBENCH_BBQ_TEMPLATES`` or the cache. Never
-    downloaded for this: without them a profile shows the items' own stereotyped groups."""
-    folder = Path(templates) if templates is not None else templates_at_hand()
+    they are at hand: ``--templates``, or for the published items ``$BIASBENCH_BBQ_TEMPLATES``
+    or the cache (other ``--items`` may reuse category names and template ids for other
+    templates). Never downloaded for this: without them a profile shows the items' own
+    stereotyped groups."""
+    folder = (Path(templates) if templates is not None
+              else templates_at_hand() if published else None)
     if folder is None:
         return {}
     return template_info_from(folder, {c: template_file(c) for c in

@@ -187,3 +187,8 @@ def test_bias_profiles_show_the_templates_stereotypes(items_arg: str, tmp_path: 
     from biasbench.benchmarks.bbq_original.benchmark import _template_info
 
     assert _template_info(bench.items, None) == {}
+    # Other items (--items) take no stereotypes from the cached BBQ templates: their ids may
+    # name other templates.
+    monkeypatch.setenv("BIASBENCH_BBQ_TEMPLATES", str(FIXTURE))
+    assert _template_info(bench.items, None) == bench.template_info  # type: ignore[attr-defined]
+    assert _template_info(bench.items, None, published=False) == {}
