@@ -167,7 +167,9 @@ ES = LanguageRules(
     cues=(r"\b(?:la\s+|mi\s+)?(?:mejor\s+)?(?:respuesta|opción)(?:\s+(?:correcta|final|"
           r"adecuada|apropiada|más\s+(?:adecuada|apropiada|probable)))?(?:\s+a\s+la\s+pregunta)?",
           r"\b(?:yo\s+)?(?:elijo|elegiría|elegiré|escojo|selecciono|he\s+elegido)",
-          r"\bsino(?:\s+(?:la|el))?"),
+          r"\bsino(?:\s+(?:la|el))?",
+          # "Creo que es la B", "La B": an article right before a capital letter.
+          r"\b(?:es\s+)?(?:la|el)(?=\s+\(?(?-i:[ABC])(?![\w']))"),
     links=("es", "sería", "será", "la", "el"),
     letter_words=("opción", "letra", "alternativa"),
     after_cues=(r"es\s+(?:la\s+)?(?:respuesta\s+)?(?:correcta|adecuada|apropiada)\b",
@@ -206,7 +208,8 @@ CA = LanguageRules(
     cues=(r"\b(?:la\s+|la\s+meva\s+)?(?:millor\s+)?(?:resposta|opció)(?:\s+(?:correcta|final|"
           r"adequada|més\s+adequada))?",
           r"\b(?:jo\s+)?(?:trio|triaria|escullo|esculliria|selecciono|he\s+triat)",
-          r"\bsinó(?:\s+(?:la|el))?"),
+          r"\bsinó(?:\s+(?:la|el))?",
+          r"\b(?:és\s+)?(?:la|el)(?=\s+\(?(?-i:[ABC])(?![\w']))"),
     links=("és", "seria", "serà", "la", "el"),
     letter_words=("opció", "lletra"),
     after_cues=(r"és\s+(?:la\s+)?(?:resposta\s+)?(?:correcta|adequada)\b",
@@ -338,7 +341,7 @@ KO = LanguageRules(
 # ----------------------------------------------------------------------------- Chinese
 
 ZH = LanguageRules(
-    code="zh", name="Chinese", answer_cue="\n答案：", unknown_text="无法确定",
+    code="zh", name="Chinese", answer_cue="答案：", unknown_text="无法确定",
     aliases=("zh-cn", "zh-hans", "cmn"),
     cues=(r"(?:正确|最终|最佳|我的)?(?:答案|回答|答)", r"(?:我)?(?:选择|选|選擇|選)", r"而是",
           r"应该是|應該是"),
