@@ -77,6 +77,9 @@ class LanguageRules:
     """Articles an option text may start with, dropped to name the option without them."""
     letter_suffix: str | None = None
     """An apostrophe suffix glued to a letter (Turkish ``B'dir``), split off before parsing."""
+    cjk: bool = False
+    """Written without spaces between words or with particles glued to words (Chinese,
+    Japanese, Korean): a letter touching such text stands alone."""
     aliases: tuple[str, ...] = field(default=())
 
 
@@ -314,7 +317,7 @@ TR = LanguageRules(
 # ----------------------------------------------------------------------------- Korean
 
 KO = LanguageRules(
-    code="ko", name="Korean", answer_cue="\n정답:", unknown_text="알 수 없음",
+    cjk=True, code="ko", name="Korean", answer_cue="\n정답:", unknown_text="알 수 없음",
     cues=(r"(?:최종\s*)?(?:정답|답변|대답|답)", r"보기\s*중", r"선택"),
     links=("은", "는", "이", "으로", "로", "은요", "는요"),
     letter_words=("보기", "선택지", "옵션", "선지"),
@@ -341,7 +344,7 @@ KO = LanguageRules(
 # ----------------------------------------------------------------------------- Chinese
 
 ZH = LanguageRules(
-    code="zh", name="Chinese", answer_cue="答案：", unknown_text="无法确定",
+    cjk=True, code="zh", name="Chinese", answer_cue="答案：", unknown_text="无法确定",
     aliases=("zh-cn", "zh-hans", "cmn"),
     cues=(r"(?:正确|最终|最佳|我的)?(?:答案|回答|答)", r"(?:我)?(?:选择|选|選擇|選)", r"而是",
           r"应该是|應該是"),
@@ -370,7 +373,7 @@ ZH = LanguageRules(
 # ----------------------------------------------------------------------------- Japanese
 
 JA = LanguageRules(
-    code="ja", name="Japanese", answer_cue="\n答え：", unknown_text="判断できない",
+    cjk=True, code="ja", name="Japanese", answer_cue="\n答え：", unknown_text="判断できない",
     cues=(r"(?:正しい|最終的な|私の)?(?:答え|解答|回答|正解)", r"選択肢"),
     links=("は", "が", "を"),
     letter_words=("選択肢",),

@@ -145,26 +145,18 @@ def _fold(text: str) -> str:
     return _SPACES.sub(" ", text.replace("\n", " ")).lower().strip()
 
 
-def _word_pattern(phrase: str) -> re.Pattern[str]:
-    """``phrase`` as whole words, any run of whitespace between them. Only a Latin-script
-    letter or digit extends a word: a Chinese option is found inside a sentence without
-    spaces (``答案是40岁的人``)."""
-    words = [re.escape(w) for w in phrase.split()]
-    return re.compile(r"(?<![" + LATIN_WORD_CHARS + r"])" + r"\s+".join(words)
-                      + r"(?![" + LATIN_WORD_CHARS + r"])")
-
-
 # ----------------------------------------------------------------------------- rules
 
-_LW: Final = LATIN_WORD_CHARS
-_NOT_IN_WORD_BEFORE: Final = r"(?<![" + _LW + r"'])"
-_NOT_IN_WORD_AFTER: Final = r"(?![" + _LW + r"'])"
 _LATIN_END = re.compile(r"[A-Za-z\u00C0-\u024F']$")
 _LATIN_START = re.compile(r"^[A-Za-z\u00C0-\u024F]")
+_CJK_CHAR = re.compile(r"[" + CJK_CHARS + r"]")
+_PAREN_LETTER = re.compile(r"[\(\[]([ABC])[\)\]]")
+_BOLD_LETTER = re.compile(r"\*\*\s*[\(\[]?([ABC])[\)\]]?[.:)]?\s*\*\*")
+_NEVER = re.compile(r"(?!)")
 
 
 def _alt(fragments: list[str] | tuple[str, ...]) -> str:
-    """A non-capturing alternation, longest literal first; never matches when empty."""
+    """A non-capturing alternation in the given order; never matches when empty."""
     unique = list(dict.fromkeys(fragments))
     return "(?:" + "|".join(unique) + ")" if unique else "(?!)"
 
@@ -180,14 +172,21 @@ class _Rules:
     """The parser's patterns for one combination of languages (compiled once, cached)."""
 
     languages: tuple[str, ...]
-    cue: str
-    link: str
-    letter_word: str
+    word: str
+    """The characters that make a letter part of a word: ``\\w`` (any script) for languages
+    written with spaces; Latin letters and digits only when Chinese, Japanese or Korean is
+    among the languages, so that the ``A`` of ``答案是A`` or ``A가`` stands alone. (Without
+    those languages' negations, ``A가 아닙니다`` must not read as choosing A.)"""
     cued_letter: re.Pattern[str]
     letter_before_cue: re.Pattern[str]
     whole_letter: re.Pattern[str]
     disjunction: re.Pattern[str]
     followers: re.Pattern[str]
+    leading_letter: re.Pattern[str]
+    line_letter: re.Pattern[str]
+    cjk_letter: re.Pattern[str]
+    letter_in_span: re.Pattern[str]
+    negated_letter: str
     strong_unknown: re.Pattern[str]
     weak_unknown: re.Pattern[str]
     refusal: re.Pattern[str]
@@ -199,10 +198,21 @@ class _Rules:
     option_articles: re.Pattern[str]
     letter_suffix: re.Pattern[str] | None
 
+    def word_pattern(self, phrase: str) -> re.Pattern[str]:
+        """``phrase`` as whole words, any run of whitespace between them (a Chinese option is
+        found inside a sentence without spaces, ``答案是40岁的人``, when Chinese is selected)."""
+        words = [re.escape(w) for w in phrase.split()]
+        return re.compile(r"(?<![" + self.word + r"])" + r"\s+".join(words)
+                          + r"(?![" + self.word + r"])")
+
 
 @lru_cache(maxsize=64)
 def _rules(languages: tuple[str, ...]) -> _Rules:
     tables = [LANGUAGES[code] for code in languages]
+    cjk = any(table.cjk for table in tables)
+    word = LATIN_WORD_CHARS if cjk else r"\w"
+    before = r"(?<![" + word + r"'])"
+    after_letter = r"(?![" + word + r"'])"
 
     def gather(name: str) -> list[str]:
         return [f for table in tables for f in getattr(table, name)]
@@ -210,14 +220,15 @@ def _rules(languages: tuple[str, ...]) -> _Rules:
     letter_word = _words(gather("letter_words"))
     cue = _alt([*gather("cues"), letter_word])
     link = r"(?:\s*" + _alt([*gather("links"), ":", "=", "-", ">"]) + r")*"
-    letter = r"[\(\[\"']?([ABCabc])" + _NOT_IN_WORD_AFTER + r"[\)\]\"']?"
+    letter = r"[\(\[\"']?([ABCabc])" + after_letter + r"[\)\]\"']?"
+    # Cue, optional linking words, optional "option/letter", then the letter itself.
     cued_letter = re.compile(cue + link + r"\s*(?:" + letter_word + r"\s*)?" + letter,
                              re.IGNORECASE)
     # Predicate-first shapes: "B ang sagot", "A is the correct answer", "C가 정답", "Bが正解".
     after = [(r"\s+" + f) if _LATIN_START.match(f) else (r"\s*" + f)
              for f in gather("after_cues")]
     letter_before_cue = re.compile(
-        _NOT_IN_WORD_BEFORE + r"[\(\[]?([ABCabc])[\)\]]?" + _alt(after), re.IGNORECASE)
+        before + r"[\(\[]?([ABCabc])[\)\]]?" + _alt(after), re.IGNORECASE)
     tails = gather("tails")
     tail = (r"(?:\s*" + _alt(tails) + r")*") if tails else ""
     whole_letter = re.compile(
@@ -226,52 +237,49 @@ def _rules(languages: tuple[str, ...]) -> _Rules:
     conjunctions = gather("conjunctions")
     # Two letters offered as alternatives: "A o B", "A or C", "B/C", "A, B", "A或B".
     disjunction = re.compile(
-        _NOT_IN_WORD_BEFORE + r"\(?([ABC])\)?\s*(?:/|,|&|" + _words(conjunctions)[3:-1]
-        + r")\s*\(?([ABC])\)?" + _NOT_IN_WORD_AFTER)
+        before + r"\(?([ABC])\)?\s*(?:/|,|&|" + _words(conjunctions) + r")\s*\(?([ABC])\)?"
+        + after_letter)
+    # After a cued letter, what may follow for the letter to stand alone.
+    cjk_follower = (r"|\s*[" + CJK_CHARS + r"]") if cjk else ""
     followers = re.compile(
-        r"^(?:$|[\s]*[.):,;!?\[\]\(\"'\n\-]|\s*[" + CJK_CHARS + r"]|\s+"
+        r"^(?:$|[\s]*[.):,;!?\[\]\(\"'\n-]" + cjk_follower + r"|\s+"
         + _alt(gather("followers")) + r"\b)", re.IGNORECASE)
+    # A letter opening the output, with a separator: "A. ...", "B) ...", "(C) ...", "a) ...".
+    separator_end = (r"(?=\s|$|[" + CJK_CHARS + r"])") if cjk else r"(?=\s|$)"
+    separators = r"[.:\-、。]" if cjk else r"[.:\-]"
+    leading_letter = re.compile(r"^[\(\[]?([ABC])(?:[\)\]]|\s*" + separators + r")"
+                                + separator_end + r"|^[\(\[]?([abc])[\)\]]" + separator_end)
+    line_letter = re.compile(r"^([ABC])[.)]" + separator_end, re.MULTILINE)
+    # A capital letter touching Chinese, Japanese or Korean text and no Latin letter:
+    # "我觉得A更合适", "B를 고르겠습니다". Without spaces, this is how a letter stands alone.
+    cjk_letter = re.compile(
+        r"(?<=[" + CJK_CHARS + r"])([ABC])" + after_letter
+        + r"|" + before + r"([ABC])(?=[" + CJK_CHARS + r"])") if cjk else _NEVER
     suffix = next((t.letter_suffix for t in tables if t.letter_suffix), None)
     return _Rules(
-        languages=languages, cue=cue, link=link, letter_word=letter_word,
-        cued_letter=cued_letter, letter_before_cue=letter_before_cue, whole_letter=whole_letter,
-        disjunction=disjunction, followers=followers,
+        languages=languages, word=word, cued_letter=cued_letter,
+        letter_before_cue=letter_before_cue, whole_letter=whole_letter,
+        disjunction=disjunction, followers=followers, leading_letter=leading_letter,
+        line_letter=line_letter, cjk_letter=cjk_letter,
+        letter_in_span=re.compile(before + r"[\(\[]?([ABC])[\)\]]?" + after_letter),
+        negated_letter=r"[\(\[]?(?-i:[ABC])[\)\]]?" + after_letter,
         strong_unknown=re.compile("|".join(gather("strong_unknown")), re.IGNORECASE),
         weak_unknown=re.compile("|".join(gather("weak_unknown")), re.IGNORECASE),
         refusal=re.compile("|".join(gather("refusals")), re.IGNORECASE),
+        # Answer cues that may precede a textual answer ("Sagot: Hindi matukoy").
         cue_prefix=re.compile(r"^" + cue + link + r"\s*", re.IGNORECASE),
         prefix_negators=_alt([(f + r"\s+") if _LATIN_END.search(f) else (f + r"\s*")
                               for f in gather("negators")]),
         post_negators=_alt(gather("post_negators")),
+        # Words that may sit between the negator and the option: articles and markers.
         determiner=_alt(gather("determiners")),
         list_separator=_words(conjunctions),
         option_articles=re.compile(r"^(?:" + _alt(gather("option_articles")) + r"\s+)+"),
-        letter_suffix=(re.compile(r"(?<![" + _LW + r"])([ABC])'(" + suffix + r")\b")
+        letter_suffix=(re.compile(r"(?<![" + word + r"])([ABC])'(" + suffix + r")\b")
                        if suffix else None))
 
 
-# ----------------------------------------------------------------------------- letters
-
-# A letter opening the output, with a separator: "A. ...", "B) ...", "(C) ...", "A: ...", "a) ...".
-_AFTER_SEPARATOR = r"(?=\s|$|[" + CJK_CHARS + r"])"
-_LEADING_LETTER = re.compile(r"^[\(\[]?([ABC])(?:[\)\]]|\s*[.:\-、。])" + _AFTER_SEPARATOR
-                             + r"|^[\(\[]?([abc])[\)\]]" + _AFTER_SEPARATOR)
-# Stand-alone letters anywhere: "(B)", and a line that starts with "C." / "C)".
-_PAREN_LETTER = re.compile(r"[\(\[]([ABC])[\)\]]")
-_LINE_LETTER = re.compile(r"^([ABC])[.)]" + _AFTER_SEPARATOR, re.MULTILINE)
-_BOLD_LETTER = re.compile(r"\*\*\s*[\(\[]?([ABC])[\)\]]?[.:)]?\s*\*\*")
-# A capital letter touching Chinese, Japanese or Korean text and no Latin letter: "我觉得A更合适",
-# "B를 고르겠습니다". In text without spaces this is how a letter stands alone.
-_CJK_LETTER = re.compile(
-    r"(?<=[" + CJK_CHARS + r"])([ABC])" + _NOT_IN_WORD_AFTER
-    + r"|" + _NOT_IN_WORD_BEFORE + r"([ABC])(?=[" + CJK_CHARS + r"])")
-_CJK_CHAR = re.compile(r"[" + CJK_CHARS + r"]")
-
 # ----------------------------------------------------------------------------- negation
-
-_NEGATED_LETTER = r"[\(\[]?(?-i:[ABC])[\)\]]?" + _NOT_IN_WORD_AFTER
-_LETTER_IN_SPAN = re.compile(_NOT_IN_WORD_BEFORE + r"[\(\[]?([ABC])[\)\]]?" + _NOT_IN_WORD_AFTER)
-
 
 def _negation_patterns(phrases: list[list[str]], rules: _Rules) -> tuple[re.Pattern[str], ...]:
     """Negator, determiners, then one or more options (by phrase or letter) joined by o/or/,;
@@ -280,16 +288,17 @@ def _negation_patterns(phrases: list[list[str]], rules: _Rules) -> tuple[re.Patt
     alternatives = sorted({r"\s+".join(re.escape(w) for w in words)
                            for option in phrases for words in [p.split() for p in option] if words},
                           key=len, reverse=True)
-    one = r"(?:" + "|".join([*(a + r"(?![" + _LW + r"])" for a in alternatives),
-                             _NEGATED_LETTER]) + ")"
+    one = r"(?:" + "|".join([*(a + r"(?![" + rules.word + r"])" for a in alternatives),
+                             rules.negated_letter]) + ")"
     head = r"(?:" + rules.determiner + r"\s+)*"
     # Only conjunctions join negated options: after "not X," a comma introduces the contrast
     # ("Hindi si Juan, si Maria"), not another negated option.
     several = one + r"(?:\s*" + rules.list_separator + r"\s*" + head + one + r")*"
-    patterns = [re.compile(_NOT_IN_WORD_BEFORE + rules.prefix_negators + head + several,
+    before = r"(?<![" + rules.word + r"'])"
+    patterns = [re.compile(before + rules.prefix_negators + head + several,
                            re.IGNORECASE)]
     if rules.post_negators != "(?!)":
-        patterns.append(re.compile(_NOT_IN_WORD_BEFORE + head + several + rules.post_negators,
+        patterns.append(re.compile(before + head + several + rules.post_negators,
                                    re.IGNORECASE))
     return tuple(patterns)
 
@@ -315,6 +324,7 @@ def _matcher(answers: tuple[str, str, str], info_texts: tuple[str, str, str],
              unknown_index: int | None, languages: tuple[str, ...]) -> _OptionMatcher:
     rules = _rules(languages)
     option_texts = tuple(_fold(_clean(spec_normalise(a))) for a in answers)
+    _word_pattern = rules.word_pattern
     option_patterns = tuple(_word_pattern(t) if t else re.compile(r"(?!)") for t in option_texts)
     bbq_rule: list[re.Pattern[str] | None] = []
     labels: list[re.Pattern[str] | None] = []
@@ -431,7 +441,7 @@ def _negated_options(clean: str, matcher: _OptionMatcher) -> tuple[set[int], lis
         for m in pattern.finditer(clean):
             span = m.group(0)
             folded = _fold(span)
-            found = {LETTERS.index(x.group(1)) for x in _LETTER_IN_SPAN.finditer(span)}
+            found = {LETTERS.index(x.group(1)) for x in matcher.rules.letter_in_span.finditer(span)}
             found |= {i for i, patterns in enumerate(matcher.option_phrases)
                       if any(p.search(folded) for p in patterns)}
             if found:
@@ -487,7 +497,7 @@ def _parse_letter(raw: str, clean: str, matcher: _OptionMatcher) -> ParsedAnswer
     if disjunction:
         return ParsedAnswer(None, AnswerOutcome.AMBIGUOUS, disjunction.group(0))
 
-    line_letters = {m.group(1) for m in _LINE_LETTER.finditer(clean)}
+    line_letters = {m.group(1) for m in rules.line_letter.finditer(clean)}
     if len(line_letters) > 1:
         # The options restated as a list ("A. ...\nB. ...") with no cue saying which one.
         return ParsedAnswer(None, AnswerOutcome.AMBIGUOUS, ", ".join(sorted(line_letters)))
@@ -495,14 +505,14 @@ def _parse_letter(raw: str, clean: str, matcher: _OptionMatcher) -> ParsedAnswer
     whole_first = rules.whole_letter.match(first_line) if "\n" in clean else None
     if whole_first:
         return _letter_answer(whole_first.group(1), whole_first.group(0))
-    lead = _LEADING_LETTER.match(clean)
+    lead = rules.leading_letter.match(clean)
     if lead:
         letter = lead.group(1) or lead.group(2)
         return _checked_letter(letter, lead.group(0), clean[lead.end():], matcher)
 
     mentions: dict[str, str] = {}
-    for pattern, text in ((_BOLD_LETTER, raw), (_PAREN_LETTER, clean), (_LINE_LETTER, clean),
-                          (_CJK_LETTER, clean)):
+    for pattern, text in ((_BOLD_LETTER, raw), (_PAREN_LETTER, clean),
+                          (rules.line_letter, clean), (rules.cjk_letter, clean)):
         for m in pattern.finditer(text):
             found = next(g for g in m.groups() if g)
             mentions.setdefault(found, m.group(0))
@@ -542,10 +552,11 @@ def _starts_with_option(after: str, matcher: _OptionMatcher) -> int | None:
     return None
 
 
-def _length_in_words(folded: str) -> int:
-    """Words in an output; Chinese and Japanese write no spaces, so two of their characters
-    count as one word."""
-    return len(folded.split()) + len(_CJK_CHAR.findall(folded)) // 2
+def _length_in_words(folded: str, rules: _Rules) -> int:
+    """Words in an output; Chinese and Japanese write no spaces, so (with those languages
+    selected) two of their characters count as one word."""
+    cjk = len(_CJK_CHAR.findall(folded)) // 2 if rules.word != r"\w" else 0
+    return len(folded.split()) + cjk
 
 
 def _parse_text(folded: str, matcher: _OptionMatcher,
@@ -580,7 +591,7 @@ def _parse_text(folded: str, matcher: _OptionMatcher,
         (index, m), = rule.items()
         return ParsedAnswer(index, AnswerOutcome.ORIGINAL_BBQ_RULE, m.group(0))
 
-    if _length_in_words(folded) <= _GROUP_LABEL_MAX_WORDS:
+    if _length_in_words(folded, rules) <= _GROUP_LABEL_MAX_WORDS:
         labels = {i: m for i, p in enumerate(matcher.label_patterns) if p and (m := p.search(folded))}
         if len(labels) == 1:
             (index, m), = labels.items()

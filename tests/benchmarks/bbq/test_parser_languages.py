@@ -223,9 +223,16 @@ def test_language_from_the_item_attribute() -> None:
         language: str = "ko"
 
     item = _Tagged.model_validate(ITEMS["ko"].model_dump())
+    assert parse_answer("정답은 C입니다.", item).index == 2
     assert parse_answer("A가 아닙니다", item).method == AnswerOutcome.NEGATED
-    # without Korean rules, the negated A would be read as choosing A
-    assert parse_answer("A가 아닙니다", ITEMS["ko"]).index == 0
+
+
+def test_letters_glued_to_cjk_text_are_read_only_with_that_language() -> None:
+    """Without Korean's negations, "A가 아닙니다" (not A) must not read as choosing A: the
+    default rules keep a letter touching Hangul or Chinese characters part of a word."""
+    for output in ("A가 아닙니다", "정답은 C입니다.", "不是A", "Aではない"):
+        assert parse_answer(output, ITEMS["ko"]).index is None, output
+        assert parse_answer(output, ITEMS["ko"], language="es").index is None, output
 
 
 @pytest.mark.parametrize(("language", "code"), [
