@@ -184,7 +184,7 @@ ES = LanguageRules(
         r"decir|concluir|afirmar|inferir|deducir|establecer|identificar)(?:lo)?\b",
         r"\bno\s+es\s+posible\s+(?:saberlo|determinarlo|decirlo|afirmarlo)\b",
         r"\b(?:no\s+hay|falta|sin)\s+(?:suficiente\s+)?(?:información|contexto|datos)\b",
-        r"\b(?:información|contexto|datos)\s+(?:insuficiente|no\s+es\s+suficiente)",
+        r"\b(?:información|contexto|datos)\s+(?:es\s+|son\s+)?(?:insuficientes?|no\s+es\s+suficiente)",
         r"\bno\s+(?:se\s+)?(?:proporciona|aporta|da|ofrece)\s+(?:suficiente\s+)?"
         r"(?:información|contexto)\b",
         r"\bno\s+(?:hay|tenemos|tengo)\s+(?:información|datos)\s+suficientes?\b",
@@ -225,7 +225,7 @@ CA = LanguageRules(
         r"\bno\s+és\s+possible\s+(?:saber|determinar|dir)(?:-ho)?\b",
         r"\b(?:no\s+hi\s+ha|falta|sense)\s+(?:prou\s+|suficient\s+)?(?:informació|context|"
         r"dades)\b",
-        r"\b(?:informació|context)\s+(?:insuficient|no\s+és\s+suficient)",
+        r"\b(?:informació|context|dades)\s+(?:és\s+|són\s+)?(?:insuficients?|no\s+és\s+suficient)",
         r"\bno\s+hi\s+ha\s+informació\s+suficient\b",
         r"\b(?:indeterminat|indeterminable)\b",
         r"\bno\s+(?:està|queda)\s+clar\b",
@@ -262,6 +262,7 @@ NL = LanguageRules(
         r"\b(?:niet|nooit)\s+te\s+(?:bepalen|zeggen|weten|achterhalen)\b",
         r"\b(?:niet\s+genoeg|onvoldoende|geen|te\s+weinig)\s+(?:informatie|context|gegevens)\b",
         r"\b(?:onbepaald|onbeslist)\b",
+        r"\b(?:informatie|context|gegevens)\s+(?:is|zijn)\s+(?:onvoldoende|ontoereikend)\b",
         r"\bis\s+niet\s+duidelijk\b|\bonduidelijk\b",
         r"\b(?:ik\s+)?kan\s+(?:het|dit|dat)?\s*niet\s+(?:bepalen|zeggen|vaststellen)\b",
         r"\bwordt\s+niet\s+(?:vermeld|gezegd|genoemd|aangegeven)\b",
