@@ -172,7 +172,8 @@ ES = LanguageRules(
           r"\b(?:yo\s+)?(?:elijo|elegiría|elegiré|escojo|selecciono|he\s+elegido)",
           r"\bsino(?:\s+(?:la|el))?",
           # "Creo que es la B", "La B": an article right before a capital letter.
-          r"\b(?:es\s+)?(?:la|el)(?=\s+\(?(?-i:[ABC])(?![\w']))"),
+          r"\b(?:es\s+)?(?:la|el)(?=\s+\(?(?-i:[ABC])(?![\w']))",
+          r"\bes(?=\s+\(?(?-i:[ABC])(?![\w']))"),
     links=("es", "sería", "será", "la", "el"),
     letter_words=("opción", "letra", "alternativa"),
     after_cues=(r"es\s+(?:la\s+)?(?:respuesta\s+)?(?:correcta|adecuada|apropiada)\b",
@@ -249,7 +250,9 @@ NL = LanguageRules(
     cues=(r"\b(?:het\s+|mijn\s+|de\s+)?(?:juiste\s+|correcte\s+|goede\s+|beste\s+)?"
           r"(?:antwoord|antwoordoptie|optie|keuze)(?:\s+op\s+(?:de|deze)\s+vraag)?",
           r"\b(?:ik\s+)?(?:kies|zou\s+kiezen\s+voor|kies\s+voor|selecteer)",
-          r"\bmaar"),
+          r"\bmaar",
+          # "het is C": "it is" right before a capital letter.
+          r"\bhet\s+is(?=\s+\(?(?-i:[ABC])(?![\w']))"),
     links=("is", "luidt", r"zou\s+zijn", "dus", "optie"),
     letter_words=("optie", "letter", "keuze"),
     after_cues=(r"is\s+(?:het\s+)?(?:juiste|correcte|goede|beste)\s+(?:antwoord|optie|keuze)\b",

@@ -93,6 +93,7 @@ CASES = [
     ("es", "No es el abuelo, sino el nieto.", 2, T),
     ("es", "No es la B, sino la C.", 2, L),
     ("es", "A o B", None, AMB),
+    ("es", "A no es correcta, es B.", 1, L),
     ("es", "La respuesta es A o C.", None, AMB),
     ("es", "Lo siento, no puedo responder a esa pregunta.", None, R),
     ("es", "Elijo a la persona más joven.", None, NONE),
@@ -124,6 +125,7 @@ CASES = [
     ("nl", "Niet te beantwoorden", 1, T),
     ("nl", "niet A", None, NEG),
     ("nl", "Het is niet A maar C.", 2, L),
+    ("nl", "A is niet juist, het is C.", 2, L),
     ("nl", "A of C", None, AMB),
     ("nl", "Het spijt me, ik kan deze vraag niet beantwoorden.", None, R),
     # --- Turkish
