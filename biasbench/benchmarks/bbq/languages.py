@@ -24,6 +24,7 @@ and the phrasings listed in issue 10.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Final
 
 #: Characters that make a letter part of a word: Latin (with accents and Turkish letters),
@@ -407,6 +408,7 @@ DEFAULT_LANGUAGES: Final = ("tl", "en")
 _ALIASES: Final = {alias: rules.code for rules in LANGUAGES.values() for alias in rules.aliases}
 
 
+@lru_cache(maxsize=256)
 def language_code(language: str) -> str:
     """The table key for ``language`` (``"es"``, ``"es-ES"``, ``"fil"``, ``"zh-Hans"``)."""
     key = language.strip().lower().replace("_", "-")
@@ -423,6 +425,7 @@ def language_code(language: str) -> str:
                      f"{', '.join(sorted(LANGUAGES))}")
 
 
+@lru_cache(maxsize=256)
 def parser_languages(language: str | None) -> tuple[str, ...]:
     """The tables the parser combines for an item in ``language``: that language and English
     (``None``: Filipino and English, the behaviour before languages existed)."""
