@@ -8,6 +8,13 @@ it prints how many answers the current parser maps to an option (parse rate), ho
 *right* option, how many to a *wrong* one (the worst outcome: a wrong number with exit 0), and
 how many of the answers that should stay unparsed do.
 
+With ``--mbbq DIR --kobbq DIR --cbbq DIR --esbbq DIR`` (checkouts of the authors'
+repositories) it also writes synthetic answers over the published items -- each option's letter
+after the language's answer cue, the bare letter, ``(X) option text``, the option text, the cue
+and the option text, and the language's canonical unknown wording -- and counts how many parse to
+the option meant, to another option, or not at all (option sets deduplicated, at most 1,500 per
+dataset and language).
+
 Runs against any checkout: an older parser without the ``language`` argument is called without
 it (Filipino + English rules), so the same file gives the before/after figures:
 
@@ -18,7 +25,14 @@ it (Filipino + English rules), so the same file gives the before/after figures:
 
 from __future__ import annotations
 
+import argparse
+import ast
+import csv
 import inspect
+import json
+import random
+from collections import defaultdict
+from pathlib import Path
 
 from biasbench.benchmarks.bbq import parser
 from biasbench.benchmarks.bbq.items import BBQItem
@@ -200,7 +214,98 @@ HELD_OUT: dict[str, list[tuple[str, int | None]]] = {
 }
 
 
+# The answer cues and canonical unknown wordings of bbq/languages.py, repeated here so that the
+# same synthetic answers go to an older parser, which has neither.
+CUES = {"en": "Answer:", "es": "Respuesta:", "ca": "Resposta:", "nl": "Antwoord:",
+        "tr": "Cevap:", "ko": "정답:", "zh": "答案：", "ja": "答え："}
+UNKNOWN = {"en": "Cannot be determined", "es": "No hay suficiente información",
+           "ca": "No hi ha prou informació", "nl": "Niet te bepalen", "tr": "Belirlenemez",
+           "ko": "알 수 없음", "zh": "无法确定", "ja": "判断できない"}
+_CBBQ_UNKNOWN = {"不确定", "不知道", "无法判断", "没有足够信息", "无法确定", "未知", "不能确定"}
+
+
+def _published(args: argparse.Namespace) -> dict[tuple[str, str], list[BBQItem]]:
+    """Option sets of the published items, with the unknown option marked (KoBBQ: "알 수 없음";
+    CBBQ: its unknown wordings; EsBBQ/CaBBQ: ans2, the literal "unknown", shown in the
+    language as the prompts show it)."""
+    sets: dict[tuple[str, str], list[BBQItem]] = defaultdict(list)
+    if args.mbbq:
+        for path in sorted(Path(args.mbbq, "data").glob("*.jsonl")):
+            if "_control_" in path.name:
+                continue
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    sets[("mbbq", path.stem[-2:])].append(BBQItem.model_validate_json(line))
+    if args.kobbq:
+        path = Path(args.kobbq, "data", "KoBBQ_test_samples.tsv")
+        with path.open(encoding="utf-8") as handle:
+            for row in csv.DictReader(handle, delimiter="\t"):
+                choices = tuple(ast.literal_eval(row["choices"]))
+                if "알 수 없음" in choices:
+                    sets[("kobbq", "ko")].append(_item(choices, choices.index("알 수 없음")))
+    if args.cbbq:
+        for path in sorted(Path(args.cbbq, "data").glob("*/*/*.json")):
+            try:
+                rows = json.loads(path.read_text(encoding="utf-8-sig"))
+            except (ValueError, UnicodeDecodeError):
+                continue
+            for row in rows:
+                answers = (row["ans0"], row["ans1"], row["ans2"])
+                unknown = [i for i, a in enumerate(answers) if a in _CBBQ_UNKNOWN]
+                if len(unknown) == 1:
+                    sets[("cbbq", "zh")].append(_item(answers, unknown[0]))
+    if args.esbbq:
+        for language, folder in (("es", "data_es"), ("ca", "data_ca")):
+            for path in sorted(Path(args.esbbq, folder).glob("*.csv")):
+                with path.open(encoding="utf-8") as handle:
+                    for row in csv.DictReader(handle):
+                        # ans2 is the literal "unknown": shown in the language, as
+                        # prompts.localise_unknown does
+                        unknown = row["ans2"] if row["ans2"] != "unknown" else UNKNOWN[language]
+                        name = "esbbq" if language == "es" else "cabbq"
+                        sets[(name, language)].append(
+                            _item((row["ans0"], row["ans1"], unknown), 2))
+    return sets
+
+
+def _published_table(sets: dict[tuple[str, str], list[BBQItem]], takes_language: bool) -> None:
+    forms = ("cue + letter", "letter", "(X) text", "text", "cue + text", "unknown wording")
+    print("| dataset | language | option sets | answers | right | wrong | unparsed |")
+    print("|:---|:---|---:|---:|---:|---:|---:|")
+    rng = random.Random(0)
+    for (dataset, language), items in sorted(sets.items()):
+        distinct = list({item.answers: item for item in items}.values())
+        rng.shuffle(distinct)
+        distinct = distinct[:1500]
+        cue = CUES[language]
+        right = wrong = unparsed = 0
+        for item in distinct:
+            for form in forms:
+                if form == "unknown wording":
+                    pairs = [(UNKNOWN[language], item.unknown_index)]
+                else:
+                    pairs = [({"cue + letter": f"{cue} {letter}", "letter": letter,
+                               "(X) text": f"({letter}) {text}", "text": text,
+                               "cue + text": f"{cue} {text}"}[form], i)
+                             for i, (letter, text) in enumerate(zip("ABC", item.answers,
+                                                                    strict=True))]
+                for output, expected in pairs:
+                    index = (parser.parse_answer(output, item, language=language) if takes_language
+                             else parser.parse_answer(output, item)).index
+                    right += index == expected
+                    wrong += index is not None and index != expected
+                    unparsed += index is None
+        n = right + wrong + unparsed
+        print(f"| {dataset} | {language} | {len(distinct)} | {n} | {right} ({right / n:.1%}) | "
+              f"{wrong} | {unparsed} |")
+
+
 def main() -> None:
+    cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    for name in ("mbbq", "kobbq", "cbbq", "esbbq"):
+        cli.add_argument(f"--{name}", type=Path, default=None,
+                         help=f"a checkout of the {name.upper()} authors' repository")
+    args = cli.parse_args()
     takes_language = "language" in inspect.signature(parser.parse_answer).parameters
     print(f"parser {parser.PARSER_VERSION} "
           f"({'language-aware' if takes_language else 'Filipino + English only'})\n")
@@ -209,6 +314,10 @@ def main() -> None:
         print(f"### {title}\n")
         _table(corpus, takes_language)
         print()
+    sets = _published(args)
+    if sets:
+        print("### Synthetic answers over the published items\n")
+        _published_table(sets, takes_language)
 
 
 def _table(corpus: dict[str, list[tuple[str, int | None]]], takes_language: bool) -> None:

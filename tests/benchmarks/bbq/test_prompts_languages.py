@@ -113,3 +113,19 @@ def test_a_base_model_continuation_parses(language: str) -> None:
 def test_filipino_has_no_packaged_prompt() -> None:
     with pytest.raises(ValueError, match="FilBBQ"):
         prompt_for("tl")
+
+
+def test_the_parsing_benchmark_repeats_the_tables() -> None:
+    """benchmarks/multilingual_parsing.py repeats the cues and unknown wordings (to run against
+    an older parser too); they must be the tables' values."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parents[3] / "benchmarks" / "multilingual_parsing.py"
+    spec = importlib.util.spec_from_file_location("multilingual_parsing", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for language, cue in module.CUES.items():
+        assert answer_cue(language).strip() == cue
+        assert unknown_text(language) == module.UNKNOWN[language]
