@@ -392,7 +392,7 @@ def parse_answer(output: str | int | None, item: BBQItem,
     raw = _strip_reasoning(output)
     if not raw.strip():
         return ParsedAnswer(None, AnswerOutcome.EMPTY, "")
-    language = language or getattr(item, "language", None)
+    language = language or getattr(item, "language", None) or None
     matcher = _item_matcher(item, parser_languages(language))
     parsed = _parse(raw, item, matcher)
     return _original_evidence(parsed, raw)

@@ -238,6 +238,24 @@ def test_language_from_the_item_attribute() -> None:
     assert parse_answer("A가 아닙니다", item).method == AnswerOutcome.NEGATED
 
 
+def test_scoring_parses_each_item_in_its_language() -> None:
+    """parse_responses parses each distinct (option set, output) once: items with the same
+    options in different languages must not share a parse."""
+    import pandas as pd
+
+    from biasbench.benchmarks.bbq.robust import parse_responses
+
+    class _Tagged(BBQItem):
+        language: str | None = None
+
+    korean = _Tagged.model_validate({**ITEMS["ko"].model_dump(), "language": "ko"})
+    plain = _Tagged.model_validate({**ITEMS["ko"].model_dump(), "example_id": 2, "language": ""})
+    responses = pd.DataFrame({"model": ["m", "m"], "seed": [0, 0],
+                              "uid": [korean.uid, plain.uid], "output": ["정답은 C입니다."] * 2})
+    parsed = parse_responses([korean, plain], responses)
+    assert parsed["pred_index"].tolist() == [2, -1]
+
+
 def test_letters_glued_to_cjk_text_are_read_only_with_that_language() -> None:
     """Without Korean's negations, "A가 아닙니다" (not A) must not read as choosing A: the
     default rules keep a letter touching Hangul or Chinese characters part of a word."""
