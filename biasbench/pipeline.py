@@ -21,10 +21,10 @@ from urllib.parse import urlsplit, urlunsplit
 import pandas as pd
 
 import biasbench
-from biasbench.benchmarks import get_benchmark
+from biasbench.benchmarks import Benchmark, get_benchmark
 from biasbench.errors import BiasbenchError, ModelSpecError
 from biasbench.jsonutil import write_json
-from biasbench.models.base import ModelBackend
+from biasbench.models.base import GenerationParams, ModelBackend
 from biasbench.models.registry import (
     DEFAULT_MODEL,
     ModelOptions,
@@ -32,15 +32,19 @@ from biasbench.models.registry import (
     load_model,
 )
 from biasbench.output_health import health_line, is_truncated, output_health
+from biasbench.progress import heartbeat
 from biasbench.runfolder import (
+    HISTORY_NAME,
     LOCK_NAME,
     MANIFEST_NAME,
     STORE_NAME,
     RunFolderError,
+    append_history,
     clean_leftovers,
     identity,
     identity_conflict,
     publish,
+    read_history,
     run_lock,
     staging_dir,
     write_results,
@@ -49,6 +53,7 @@ from biasbench.runner.retry import RetryPolicy
 from biasbench.runner.runner import Request, RunStats, request_keys, run_requests_sync
 from biasbench.runner.store import ResponseStore
 from biasbench.signals import received_signal_name
+from biasbench.signature import Signature
 from biasbench.textutil import slug
 
 log = logging.getLogger(__name__)
@@ -147,24 +152,32 @@ def responses_frame(store: ResponseStore, requests: Sequence[Request], keys: Seq
                                        "truncated"])
 
 
-def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
-                  options: ModelOptions | None = None, out: Path | None = None,
-                  limit: int | None = None, concurrency: int = 8,
-                  seeds: Sequence[int] | None = None, temperature: float | None = None,
-                  max_tokens: int | None = None, progress: bool = True,
-                  backend: ModelBackend | None = None,
-                  benchmark_options: dict[str, Any] | None = None,
-                  retry: RetryPolicy | None = None, ray_address: str | None = None,
-                  ray_workers: int | None = None, wait: bool = False) -> RunResult:
-    """Run ``benchmark`` on ``model`` into ``out`` (resuming what is already stored), then score.
+@dataclass
+class RunPlan:
+    """Everything a run is decided by, before anything is sent or written."""
 
-    With ``ray_workers`` or ``ray_address`` the requests are sharded over Ray actors, each
-    building its own replica or client from ``model``; the store stays with this process.
+    bench: Benchmark
+    backend: ModelBackend
+    params: GenerationParams
+    requests: list[Request]
+    seeds: list[int] | None
+    signature: Signature
+    run_dir: Path
+    distributed: bool
 
-    The folder is locked for the whole call (another writer fails with one line, or queues
-    behind this one with ``wait``), bound to one configuration, and its derived files are
-    replaced only once all are written (see :mod:`biasbench.runfolder`).
-    """
+    def keys(self) -> list[str]:
+        return request_keys(self.backend, self.requests, self.params)
+
+
+def plan_run(benchmark: str, model: str = DEFAULT_MODEL, *,
+             options: ModelOptions | None = None, out: Path | None = None,
+             limit: int | None = None, seeds: Sequence[int] | None = None,
+             temperature: float | None = None, max_tokens: int | None = None,
+             backend: ModelBackend | None = None,
+             benchmark_options: dict[str, Any] | None = None, ray_address: str | None = None,
+             ray_workers: int | None = None) -> RunPlan:
+    """Load the benchmark and the model and decide the run's requests, decoding, signature
+    and folder; nothing is sent and nothing is written."""
     if options is not None and options.base_url:
         check_base_url(options.base_url, options.api_key_env)
     if backend is None:  # a bad spec or -M option fails before the benchmark loads its items
@@ -186,29 +199,159 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
         seeds = [0]
     params = bench.params_for(backend, temperature=temperature, max_tokens=max_tokens)
     requests = bench.requests(limit=limit, seeds=seeds)
-    description = backend.describe()
-    signature = bench.signature(description, params, seeds, limit=limit)
+    signature = bench.signature(backend.describe(), params, seeds, limit=limit)
     run_dir = out or default_run_dir(bench.name, backend, limit=limit, seeds=seeds)
+    return RunPlan(bench, backend, params, requests, list(seeds) if seeds else None,
+                   signature, Path(run_dir), distributed)
+
+
+@dataclass
+class DryRun:
+    """What ``run`` would do (``biasbench run --dry-run``): counts, first prompt, signature."""
+
+    run_dir: Path
+    requests: int
+    """Distinct requests of the run (a prompt asked twice under one seed counts once)."""
+    stored: int
+    """Of those, already answered in the run folder's store (not sent again)."""
+    first_prompt: str | None
+    """The first request's prompt, rendered as the model would receive it."""
+    signature: Signature
+    folder_exists: bool
+    refusal: str | None = None
+    """Why the run folder would refuse this run (it holds another configuration), if it would."""
+
+    @property
+    def to_send(self) -> int:
+        return self.requests - self.stored
+
+    def lines(self) -> list[str]:
+        where = "exists" if self.folder_exists else "would be created"
+        lines = ["dry run: nothing sent, nothing written",
+                 f"run folder: {self.run_dir} ({where})",
+                 f"requests: {self.requests:,} ({self.stored:,} already stored, "
+                 f"{self.to_send:,} would be sent)",
+                 f"signature: {self.signature.short()}"]
+        if self.refusal:
+            lines.append(f"refused: {self.refusal}")
+        lines += ["first prompt:", self.first_prompt if self.first_prompt is not None
+                  else "(no requests)"]
+        return lines
+
+
+def dry_run(benchmark: str, model: str = DEFAULT_MODEL, **plan_options: Any) -> DryRun:
+    """What :func:`run_benchmark` with the same arguments would do, without sending a request or
+    creating or changing anything (the store, when there is one, is opened read-only)."""
+    plan = plan_run(benchmark, model, **plan_options)
+    keys = plan.keys()
+    distinct = set(keys)
+    stored, refusal = 0, None
+    store_path = plan.run_dir / STORE_NAME
+    if store_path.is_file():
+        with ResponseStore(store_path, readonly=True) as store:
+            stored = len(distinct & store.completed_keys())
+            held = store.get_meta("identity")
+        if held is not None:
+            refusal = identity_conflict(held, identity(plan.signature.model_dump(),
+                                                       plan_options.get("limit")), plan.run_dir)
+    first = plan.requests[0].prompt.text_for(plan.backend.mode) if plan.requests else None
+    return DryRun(plan.run_dir, len(distinct), stored, first, plan.signature,
+                  plan.run_dir.exists(), refusal)
+
+
+def _history_options(model: str | None, options: ModelOptions | None, plan: RunPlan,
+                     limit: int | None, concurrency: int,
+                     benchmark_options: dict[str, Any] | None,
+                     executor: dict[str, Any]) -> dict[str, Any]:
+    """The options of an invocation, as the history records them (never a credential)."""
+    found: dict[str, Any] = {"benchmark": plan.bench.name, "model_spec": model,
+                             "limit": limit, "seeds": plan.seeds,
+                             "decoding": plan.params.to_dict(), "concurrency": concurrency,
+                             "executor": executor,
+                             "benchmark_options": dict(benchmark_options or {})}
+    if options is not None:
+        shown = {k: v for k, v in options.__dict__.items() if k != "model_args"}
+        if options.base_url:
+            from biasbench.models.openai_compat import display_url
+
+            shown["base_url"] = display_url(options.base_url)
+        shown["model_args"] = {k: "***" if _SECRET.search(k) else v
+                               for k, v in options.model_args.items()}
+        found["model_options"] = shown
+    return found
+
+
+_SECRET = re.compile(r"key|token|secret|password|auth", re.IGNORECASE)
+
+
+def _timing(entry: dict[str, Any]) -> dict[str, Any]:
+    return {name: entry.get(name) for name in ("started_at", "finished_at", "elapsed_s",
+                                               "requests_elapsed_s", "biasbench")} | {
+        "completed": (entry.get("counts") or {}).get("completed")}
+
+
+def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
+                  options: ModelOptions | None = None, out: Path | None = None,
+                  limit: int | None = None, concurrency: int = 8,
+                  seeds: Sequence[int] | None = None, temperature: float | None = None,
+                  max_tokens: int | None = None, progress: bool = True,
+                  backend: ModelBackend | None = None,
+                  benchmark_options: dict[str, Any] | None = None,
+                  retry: RetryPolicy | None = None, ray_address: str | None = None,
+                  ray_workers: int | None = None, wait: bool = False) -> RunResult:
+    """Run ``benchmark`` on ``model`` into ``out`` (resuming what is already stored), then score.
+
+    With ``ray_workers`` or ``ray_address`` the requests are sharded over Ray actors, each
+    building its own replica or client from ``model``; the store stays with this process.
+
+    The folder is locked for the whole call (another writer fails with one line, or queues
+    behind this one with ``wait``), bound to one configuration, and its derived files are
+    replaced only once all are written (see :mod:`biasbench.runfolder`). Every invocation that
+    gets the lock appends its options, counts and timing to the folder's ``history.jsonl``;
+    results.json's ``run`` keeps the first invocation's timing and the latest's.
+    """
+    backend_given = backend is not None
+    plan = plan_run(benchmark, model, options=options, out=out, limit=limit, seeds=seeds,
+                    temperature=temperature, max_tokens=max_tokens, backend=backend,
+                    benchmark_options=benchmark_options, ray_address=ray_address,
+                    ray_workers=ray_workers)
+    bench, backend, params, requests = plan.bench, plan.backend, plan.params, plan.requests
+    seeds, signature, run_dir, distributed = plan.seeds, plan.signature, plan.run_dir, \
+        plan.distributed
+    description = backend.describe()
+    spec = None if backend_given else model  # a backend object has no spec
     run_dir.mkdir(parents=True, exist_ok=True)
     wanted = identity(signature.model_dump(), limit)
+    executor: dict[str, Any] = ({"kind": "ray", "address": ray_address,
+                                 "workers": ray_workers or 2} if distributed
+                                else {"kind": "local", "concurrency": concurrency})
     with run_lock(run_dir, wait=wait):
         store = ResponseStore(run_dir / STORE_NAME)
         try:
             _bind(store, wanted, run_dir, description, params.to_dict())
             clean_leftovers(run_dir)
+            history = _seed_history(run_dir)
             keys = request_keys(backend, requests, params)
+            started = time.time()
             manifest: dict[str, Any] = {
                 "schema_version": 1, "biasbench": biasbench.__version__, "kind": "run",
-                "benchmark": bench.name, "model_spec": model, "model": description,
+                "benchmark": bench.name, "model_spec": spec, "model": description,
                 "signature": signature.model_dump(), "signature_short": signature.short(),
                 "identity": wanted, "limit": limit, "seeds": list(seeds or []),
-                "executor": {"kind": "ray", "address": ray_address, "workers": ray_workers or 2}
-                if distributed else {"kind": "local", "concurrency": concurrency},
+                "executor": executor,
                 "n_requests": len(requests), "n_unique_requests": len(set(keys)),
-                "status": "running", "pid": os.getpid(), "started_at": time.time()}
+                "status": "running", "pid": os.getpid(), "started_at": started,
+                "first_started_at": history[0].get("started_at", started) if history
+                else started}
+            entry: dict[str, Any] = {
+                "kind": "run", "biasbench": biasbench.__version__, "started_at": started,
+                "pid": os.getpid(), "signature_short": signature.short(),
+                "options": _history_options(spec, options, plan, limit, concurrency,
+                                            benchmark_options, executor)}
             # Written before anything else: until scoring finishes, the folder's derived files
             # are not vouched for (the manifest has no "derived" record), so readers refuse them.
             write_json(manifest, run_dir / MANIFEST_NAME)
+            stats: RunStats | None = None
             try:
                 stats, frame, label = _collect(store, backend, requests, keys, params, model,
                                                options, distributed, ray_address, ray_workers,
@@ -221,14 +364,24 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
                                "note": "no successful responses to score"}
                     summary = [f"{label}: no successful responses to score"]
                 else:
-                    results = bench.evaluate(frame, staging, {label: signature})
+                    with heartbeat(f"scoring {len(frame):,} responses", progress):
+                        results = bench.evaluate(frame, staging, {label: signature})
                     summary = bench.summary(results)
                 health = output_health(frame) if not frame.empty else {}
                 results["output_health"] = health
                 summary += [line for m, h in health.items() if (line := health_line(m, h))]
-                results["run"] = {"requests": stats.total, "cached": stats.cached,
-                                  "completed": stats.completed, "failed": stats.failed,
-                                  "elapsed_s": round(stats.elapsed_s, 3)}
+                counts = {"requests": stats.total, "cached": stats.cached,
+                          "completed": stats.completed, "failed": stats.failed}
+                finished = time.time()
+                entry.update(finished_at=finished, elapsed_s=round(finished - started, 3),
+                             requests_elapsed_s=round(stats.elapsed_s, 3),
+                             counts={**counts, "empty": stats.empty, "calls": stats.calls},
+                             status="complete" if stats.failed == 0 else "incomplete")
+                # The first invocation's timing is kept: a rerun that only rescored (0.1 s)
+                # must not replace the 31 minutes the answers took.
+                results["run"] = {**counts, "invocations": len(history) + 1,
+                                  "first": _timing(history[0] if history else entry),
+                                  "latest": _timing(entry)}
                 write_results(results, staging)
                 files = publish(staging, run_dir)
                 store_ok = store.counts()["ok"]
@@ -237,16 +390,61 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
                 manifest.update(status="interrupted", error=stop_reason(exc),
                                 stopped_at=time.time())
                 write_json(manifest, run_dir / MANIFEST_NAME)
+                stopped = time.time()
+                entry.update(status="interrupted", error=stop_reason(exc), finished_at=stopped,
+                             elapsed_s=round(stopped - started, 3))
+                if stats is not None:
+                    entry["counts"] = {"requests": stats.total, "cached": stats.cached,
+                                       "completed": stats.completed, "failed": stats.failed}
+                _append_history(run_dir, entry)
                 raise
             manifest.update(status="complete" if stats.failed == 0 else "incomplete",
                             finished_at=time.time(),
-                            counts={**results["run"], "output_health": health},
+                            counts={**counts, "elapsed_s": round(stats.elapsed_s, 3),
+                                    "output_health": health},
                             derived={"files": files, "store_ok": store_ok,
                                      "responses_scored": len(frame)})
             write_json(manifest, run_dir / MANIFEST_NAME)
+            _append_history(run_dir, entry)
         finally:
             store.close()
     return RunResult(run_dir, stats, results, summary)
+
+
+def _append_history(run_dir: Path, entry: dict[str, Any]) -> None:
+    """Record the invocation; a history that cannot be written (full disk) is a warning, not a
+    failed run: the answers and results are already saved, and an error here would hide why a
+    run stopped."""
+    try:
+        append_history(run_dir, entry)
+    except OSError as exc:
+        log.warning("could not append to %s: %s", run_dir / HISTORY_NAME, exc)
+
+
+def _seed_history(run_dir: Path) -> list[dict[str, Any]]:
+    """The folder's history; a folder written before histories existed gets one first line
+    rebuilt from its manifest (the last invocation it recorded), so its timing is kept."""
+    history = read_history(run_dir)
+    if history:
+        return history
+    try:
+        found = json.loads((run_dir / MANIFEST_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    if not isinstance(found, dict) or found.get("kind") != "run" or "started_at" not in found:
+        return []
+    end = found.get("finished_at") or found.get("stopped_at")
+    counts = found.get("counts") or {}
+    entry = {"kind": "run", "biasbench": found.get("biasbench"),
+             "started_at": found["started_at"], "finished_at": end,
+             "elapsed_s": round(end - found["started_at"], 3) if end else None,
+             "requests_elapsed_s": counts.get("elapsed_s"),
+             "status": found.get("status"), "counts": {k: v for k, v in counts.items()
+                                                        if k != "output_health"},
+             "signature_short": found.get("signature_short"),
+             "source": f"rebuilt from {MANIFEST_NAME} (written before {HISTORY_NAME} existed)"}
+    append_history(run_dir, entry)
+    return [entry]
 
 
 def stop_reason(exc: BaseException) -> str:

@@ -52,6 +52,9 @@ RESULTS_NAME = "results.json"
 TABLES_DIR = "tables"
 """Markdown, CSV and LaTeX tables."""
 FIGURES_DIR = "figures"
+HISTORY_NAME = "history.jsonl"
+"""One line per invocation that wrote to the folder (options, counts, timing, package version):
+appended, never rewritten, and not a derived file (scoring never replaces it)."""
 DERIVED_NAMES = (LABELS_NAME, RESULTS_NAME, TABLES_DIR, FIGURES_DIR)
 """Everything scoring writes into a run folder (files and folders), all rebuilt from the store."""
 IDENTITY_FIELDS = ("benchmark", "data_sha256", "prompt_hash", "model", "decoding", "seeds",
@@ -286,6 +289,36 @@ def write_results(results: dict[str, Any], folder: Path) -> Path:
     path = Path(folder) / RESULTS_NAME
     write_json(results, path)
     return path
+
+
+def append_history(run_dir: Path, entry: dict[str, Any]) -> None:
+    """Append one invocation's record to ``RUN_DIR/history.jsonl`` (call under the lock).
+
+    One ``write`` of one line with ``O_APPEND``: a kill leaves the previous lines intact and at
+    worst no new line. Values JSON cannot hold (paths) are written as text.
+    """
+    line = json.dumps(entry, ensure_ascii=False, sort_keys=True, default=str) + "\n"
+    fd = os.open(Path(run_dir) / HISTORY_NAME, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, line.encode("utf-8"))
+    finally:
+        os.close(fd)
+
+
+def read_history(run_dir: Path) -> list[dict[str, Any]]:
+    """The folder's invocation records, oldest first (a torn last line is skipped)."""
+    path = Path(run_dir) / HISTORY_NAME
+    if not path.is_file():
+        return []
+    entries = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            found = json.loads(line)
+        except ValueError:  # a line cut by a kill or a full disk: the others still count
+            continue
+        if isinstance(found, dict):
+            entries.append(found)
+    return entries
 
 
 def store_of(folder: Path) -> Path | None:

@@ -18,6 +18,11 @@ BENCHMARKS: dict[str, str] = {
     "honorific-bn": "biasbench.benchmarks.honorific_bn.benchmark:HonorificBenchmark",
     "filbbq": "biasbench.benchmarks.filbbq.benchmark:FilBBQBenchmark",
     "bbq": "biasbench.benchmarks.bbq_original.benchmark:OriginalBBQBenchmark",
+    "kobbq": "biasbench.benchmarks.kobbq.benchmark:KoBBQBenchmark",
+    "cbbq": "biasbench.benchmarks.cbbq.benchmark:CBBQBenchmark",
+    "esbbq": "biasbench.benchmarks.esbbq.benchmark:EsBBQBenchmark",
+    "cabbq": "biasbench.benchmarks.esbbq.benchmark:CaBBQBenchmark",
+    "jbbq": "biasbench.benchmarks.jbbq.benchmark:JBBQBenchmark",
 }
 
 ENGINES: dict[str, str] = {

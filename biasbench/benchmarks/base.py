@@ -81,6 +81,9 @@ class Benchmark(ABC):
     paper: ClassVar[Paper]
     items_summary: ClassVar[str]
     """How many items it defines, in words (``biasbench list``; no data is loaded)."""
+    licence: ClassVar[str] = ""
+    """The licence of its data, with whose it is (``biasbench list``); empty: not stated by
+    the authors."""
     options: ClassVar[tuple[OptionSpec, ...]] = ()
     """Its own ``biasbench run`` options."""
     data_options: ClassVar[tuple[OptionSpec, ...]] = ()
@@ -136,6 +139,14 @@ class Benchmark(ABC):
     def read_responses(self, path: Path) -> pd.DataFrame:
         """Responses produced elsewhere (JSONL), checked line by line (``biasbench score``)."""
 
+    @classmethod
+    def score_rows(cls, results: Results, labels: pd.DataFrame | None = None) -> pd.DataFrame:
+        """The statistics of ``results`` as tidy rows (``biasbench export``, the Python API):
+        columns :data:`SCORE_COLUMNS`. The default walks ``results["models"]`` (see
+        :func:`tidy_scores`); a benchmark whose intervals are computed from its ``labels``
+        (the run's labels.jsonl, when there is one) overrides it to fill them in."""
+        return tidy_scores(results)
+
     # -- items on disk -------------------------------------------------------------------------
     @classmethod
     def generate_items(cls, out: Path, **options: Any) -> list[str]:
@@ -169,7 +180,49 @@ class BenchmarkInfo:
     items: str
     languages: tuple[str, ...]
     paper: Paper
+    licence: str = ""
 
     @classmethod
     def of(cls, benchmark: type[Benchmark]) -> BenchmarkInfo:
-        return cls(benchmark.name, benchmark.items_summary, benchmark.languages, benchmark.paper)
+        return cls(benchmark.name, benchmark.items_summary, benchmark.languages, benchmark.paper,
+                   benchmark.licence)
+
+
+SCORE_COLUMNS = ("model", "group", "statistic", "value", "ci_low", "ci_high", "n", "ci_status")
+"""One score per row: the model, where in the model's results it sits (``group``: the keys
+above it joined by ``/``, e.g. a BBQ category), its name, value, interval and sample size."""
+
+
+def tidy_scores(results: Results) -> pd.DataFrame:
+    """Every number under ``results["models"]``, one row each.
+
+    A dict with a ``mean`` and ``ci_low``/``ci_high`` is one statistic with its interval (``n``
+    from its ``n_seeds`` or ``n``); every other number (not a flag) is a statistic without an
+    interval. Text and lists (caveats, per-seed lists) are not scores and are left out.
+    """
+    rows: list[dict[str, Any]] = []
+
+    def walk(model: str, path: tuple[str, ...], node: Any) -> None:
+        if isinstance(node, dict):
+            if "mean" in node and ("ci_low" in node or "ci_high" in node):
+                rows.append({"model": model, "group": "/".join(path[:-1]),
+                             "statistic": path[-1] if path else "mean",
+                             "value": node.get("mean"), "ci_low": node.get("ci_low"),
+                             "ci_high": node.get("ci_high"),
+                             "n": node.get("n_seeds", node.get("n")),
+                             "ci_status": node.get("ci_status")})
+                return
+            for key, value in node.items():
+                walk(model, (*path, str(key)), value)
+        elif isinstance(node, int | float) and not isinstance(node, bool) and path:
+            rows.append({"model": model, "group": "/".join(path[:-1]), "statistic": path[-1],
+                         "value": node, "ci_low": None, "ci_high": None, "n": None,
+                         "ci_status": None})
+
+    for model, node in (results.get("models") or {}).items():
+        walk(str(model), (), node)
+    frame = pd.DataFrame(rows, columns=list(SCORE_COLUMNS))
+    for column in ("value", "ci_low", "ci_high"):
+        frame[column] = frame[column].astype(float)
+    frame["n"] = frame["n"].astype("Int64")
+    return frame

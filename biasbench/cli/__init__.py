@@ -222,7 +222,8 @@ def run(
     sampler_extras: Annotated[bool, typer.Option(help="openai: send top_k, min_p and "
                               "repetition_penalty (vLLM, llama.cpp server); --no-sampler-extras "
                               "for a strict OpenAI endpoint.")] = True,
-    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    progress: Annotated[bool, typer.Option(help="Show progress: a bar on a terminal, a line "
+                        "every 30 s otherwise.")] = True,
     hf_task: Annotated[str, typer.Option(help="hf: auto, causal or masked.")] = "auto",
     ray_address: Annotated[str | None, typer.Option(help="Scale out on this Ray cluster "
                            "(e.g. auto or ray://head:10001).")] = None,
@@ -235,6 +236,9 @@ def run(
     retry_window: Annotated[float, typer.Option(min=0, help="Seconds a failing request keeps "
                             "being retried before it is recorded as failed (covers outages).")
                             ] = 45.0,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print how many requests would be "
+                       "sent and how many are stored, the first prompt and the signature; send "
+                       "and write nothing.")] = False,
     **benchmark_options: object,
 ) -> None:
     """Run a benchmark against a model; rerunning the same command resumes (no repeated calls).
@@ -252,10 +256,22 @@ def run(
                            hf_task=hf_task, sampler_extras=sampler_extras,
                            model_args=parse_model_args(model_arg or []))
     bench_options = _benchmark_options(benchmark, benchmark_options)
+    if dry_run:
+        from biasbench.pipeline import dry_run as plan_only
+
+        plan = plan_only(
+            benchmark, model, options=options, out=out, limit=limit,
+            seeds=list(range(seeds)) if seeds else None, temperature=temperature,
+            max_tokens=max_tokens, benchmark_options=bench_options, ray_address=ray_address,
+            ray_workers=ray_workers)
+        _echo_lines(plan.lines())
+        if plan.refusal:  # the run itself would stop here, with status 2
+            _fail(plan.refusal)
+        return
     result = run_benchmark(
         benchmark, model, options=options, out=out, limit=limit, concurrency=concurrency,
         seeds=list(range(seeds)) if seeds else None, temperature=temperature,
-        max_tokens=max_tokens, progress=progress and sys.stderr.isatty(),
+        max_tokens=max_tokens, progress=progress,
         benchmark_options=bench_options, ray_address=ray_address, ray_workers=ray_workers,
         wait=wait, retry=RetryPolicy(empty_retries=empty_retries, retry_window_s=retry_window))
     _echo_lines(result.summary)
@@ -278,7 +294,8 @@ def list_command() -> None:
     for cls in benchmark_classes():
         info = BenchmarkInfo.of(cls)
         typer.echo(f"  {info.name}: items {info.items}; languages {', '.join(info.languages)}; "
-                   f"{info.paper.citation} ({info.paper.title})")
+                   f"{info.paper.citation} ({info.paper.title}); "
+                   f"licence: {info.licence or 'not stated by the authors'}")
     typer.echo("backends:")
     from biasbench.models.registry import list_backends
 
@@ -469,6 +486,11 @@ def report(
 
     path = build_report(run_dirs, out)
     typer.echo(f"report: {path}")
+
+
+from biasbench.cli.tools import register as _register_tools  # noqa: E402
+
+_register_tools(app)  # export, runs
 
 
 def main() -> None:

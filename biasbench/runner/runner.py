@@ -31,7 +31,6 @@ import logging
 import os
 import re
 import sqlite3
-import sys
 import time
 import traceback
 from collections.abc import Iterator, Sequence
@@ -51,6 +50,7 @@ from biasbench.models.base import (
     normalise_finish_reason,
     text_from_content,
 )
+from biasbench.progress import progress_bar
 from biasbench.runner.retry import EndpointUnreachableError, RetryPolicy
 from biasbench.runner.store import ResponseRecord, ResponseStore
 
@@ -437,16 +437,6 @@ class _Run:
             finished_at=time.time(), info=info))
 
 
-def progress_bar(total: int, initial: int, enabled: bool) -> Any:
-    if not enabled:
-        return None
-    from tqdm import tqdm
-
-    # mininterval keeps redraws rare; updates arrive in batches from the ticker anyway.
-    return tqdm(total=total, initial=initial, unit="req", file=sys.stderr, mininterval=0.5,
-                smoothing=0.05, dynamic_ncols=True, desc="requests")
-
-
 async def run_requests(backend: ModelBackend, requests: Sequence[Request],
                        params: GenerationParams, store: ResponseStore, *, concurrency: int = 8,
                        retry: RetryPolicy | None = None, progress: bool = True,
@@ -484,12 +474,13 @@ async def run_requests(backend: ModelBackend, requests: Sequence[Request],
                 return
             if bar is not None:
                 done_now = run.completed + run.failed
-                if done_now != shown_done:
-                    if run.failed != shown_failed:  # shown only once something failed
-                        shown_failed = run.failed
-                        bar.set_postfix(failed=shown_failed, refresh=False)
-                    bar.update(done_now - shown_done)
-                    shown_done = done_now
+                if run.failed != shown_failed:  # shown only once something failed
+                    shown_failed = run.failed
+                    bar.set_postfix(failed=shown_failed, refresh=False)
+                # Even with nothing new: a plain (non-terminal) progress line still comes
+                # every interval while a slow model answers nothing.
+                bar.update(done_now - shown_done)
+                shown_done = done_now
 
     endpoint_error: EndpointError | None = None
     workers_done: asyncio.Future[list[None]] | None = None

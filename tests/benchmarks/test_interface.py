@@ -78,6 +78,10 @@ def test_list_shows_every_benchmark_and_backend() -> None:
         line = next(line for line in lines if line.startswith(f"  {cls.name}: "))
         assert cls.items_summary in line and ", ".join(cls.languages) in line
         assert cls.paper.citation in line
+        assert f"licence: {cls.licence or 'not stated by the authors'}" in line
+    # the datasets published under a licence say which
+    stated = {cls.name for cls in benchmark_classes() if cls.licence}
+    assert {"bbq", "kobbq", "cbbq"} <= stated
     backends = lines[lines.index("backends:") + 1:]
     names = [line.split(":")[0].strip() for line in backends if not line.startswith("    ")]
     assert names == list(models.BACKENDS)

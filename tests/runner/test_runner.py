@@ -352,7 +352,10 @@ def test_cancellation_flushes_finished_answers(store: ResponseStore) -> None:
     assert (stats.cached, stats.completed) == (stored, 200 - stored)
 
 
-def test_progress_bar_shows_done_total_and_failures(store: ResponseStore, capfd) -> None:
+def test_progress_bar_shows_done_total_and_failures(store: ResponseStore, capfd,
+                                                    monkeypatch) -> None:
+    # The bar is for a terminal (elsewhere a plain line every 30 s: tests/test_progress.py).
+    monkeypatch.setattr("biasbench.progress._is_terminal", lambda stream: True)
     config = MockConfig(rules=[ReplyRule(contains="doomed", fail_always=400)])
     with MockServerThread(config) as mock:
         run(mock, store, [ask("doomed")] + [ask(f"q{i}") for i in range(9)], progress=True)

@@ -163,7 +163,14 @@ class BBQBenchmark(Benchmark):
         validate_models(results["models"])
         self._write_tables(scored, profiles, out_dir / TABLES_DIR)
         self._write_figures(scored, profiles, out_dir / FIGURES_DIR)
+        results.update(self.extra_scores(scored, out_dir / TABLES_DIR))
         return results
+
+    def extra_scores(self, scored: BBQResults, tables_dir: Path) -> dict[str, Any]:
+        """A dataset's own metrics beside BBQ's (KoBBQ's diff-bias, CBBQ's bias score),
+        computed from the same parsed answers (``scored.responses``): keys merged into
+        results.json; tables written into ``tables_dir``. None by default."""
+        return {}
 
     def option_score_comparison(self, frame: pd.DataFrame, out_dir: Path,
                                 signatures: dict[str, Signature]) -> dict[str, Any] | None:
@@ -279,7 +286,7 @@ def items_sha256(items: Sequence[BBQItem]) -> str:
     """Checksum of a BBQ item set as parsed (the data checksum of a signature)."""
     import hashlib
 
-    return hashlib.sha256("\n".join(i.model_dump_json() for i in items).encode()).hexdigest()
+    return hashlib.sha256("\n".join(i.canonical_json() for i in items).encode()).hexdigest()
 
 
 def category_table(scored: BBQResults) -> pd.DataFrame:

@@ -501,7 +501,7 @@ def generate_items(template_csv: Path, category: str, labels_csv: Path, names_cs
 # --------------------------------------------------------------------------------------------
 
 def _as_dict(item: Mapping[str, Any] | BBQItem) -> Mapping[str, Any]:
-    return item.model_dump() if isinstance(item, BBQItem) else item
+    return item.canonical_dict() if isinstance(item, BBQItem) else item
 
 
 def serialize_item(item: Mapping[str, Any] | BBQItem, style: Style) -> str:

@@ -18,6 +18,9 @@ from biasbench.responses import iter_json_objects, text_lines
 
 UNKNOWN_GROUP = "unknown"
 
+OPTIONAL_FIELDS = ("namespace", "language", "target_answer")
+"""Fields that only some datasets set; left out of an item's JSON while unset."""
+
 
 class BBQItem(BaseModel):
     """One BBQ question: a context, a question and three answers, one of them 'unknown'."""
@@ -42,6 +45,17 @@ class BBQItem(BaseModel):
     ans2: str
     label: int = Field(ge=0, le=2)
     """Index of the correct answer."""
+    namespace: str = ""
+    """Where the item comes from when one run mixes datasets or languages (``mbbq/es``): it
+    prefixes :attr:`uid`, since example ids repeat across languages. Empty for a benchmark with
+    one source, whose uids stay ``category:example_id``."""
+    language: str | None = None
+    """BCP 47 code of the item's language, when its dataset says (the parser and the prompt
+    follow it)."""
+    target_answer: int | None = Field(default=None, ge=0, le=2)
+    """The answer the dataset itself names as the biased one *for this question* (polarity
+    already applied), for datasets whose authors derive it otherwise than from answer_info
+    labels (KoBBQ's biased_answer). When set, scoring uses it instead of matching labels."""
 
     @field_validator("question_index", mode="before")
     @classmethod
@@ -61,8 +75,21 @@ class BBQItem(BaseModel):
 
     @property
     def uid(self) -> str:
-        """Globally unique id: ``category:example_id``."""
-        return f"{self.category}:{self.example_id}"
+        """Unique id in a run: ``category:example_id``, prefixed ``namespace/`` when set."""
+        local = f"{self.category}:{self.example_id}"
+        return f"{self.namespace}/{local}" if self.namespace else local
+
+    def _unset_optional(self) -> set[str]:
+        return {name for name in OPTIONAL_FIELDS if getattr(self, name) in (None, "")}
+
+    def canonical_json(self) -> str:
+        """The item as JSON for checksums: the provenance fields (namespace, language,
+        target_answer) only when set, so items without them hash as they always have."""
+        return self.model_dump_json(exclude=self._unset_optional())
+
+    def canonical_dict(self) -> dict[str, Any]:
+        """The item as a dict for release files, leaving out unset provenance fields."""
+        return self.model_dump(exclude=self._unset_optional())
 
     @property
     def answers(self) -> tuple[str, str, str]:

@@ -64,6 +64,7 @@ class OriginalBBQBenchmark(BBQBenchmark):
     items_summary: ClassVar[str] = (
         f"{sum(PUBLISHED_COUNTS.values()):,} ({len(CATEGORIES)} categories, the authors' "
         f"published items at {BBQ_REPOSITORY}@{BBQ_COMMIT[:7]})")
+    licence: ClassVar[str] = "CC BY 4.0 (nyu-mll/BBQ)"
     default_seed_count: ClassVar[int] = 1
     default_temperature: ClassVar[float] = 0.0
     decoding_why: ClassVar[str] = DECODING_WHY

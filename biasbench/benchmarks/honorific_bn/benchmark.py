@@ -160,6 +160,30 @@ class HonorificBenchmark(Benchmark):
         return summary_lines(results)
 
     @classmethod
+    def score_rows(cls, results: dict[str, Any],
+                   labels: pd.DataFrame | None = None) -> pd.DataFrame:
+        """The generic rows, with HAI's interval (Newcombe, paired) and GSR's (Wilson) from the
+        labels, as the report computes them (``n``: usable he/she pairs)."""
+        from biasbench.benchmarks.base import tidy_scores
+        from biasbench.benchmarks.honorific_bn.report import pair_interval_table
+
+        rows = tidy_scores(results)
+        models = [m for m in results.get("models", {}) if labels is not None
+                  and (labels["model"] == m).any()]
+        if not models:
+            return rows
+        table = pair_interval_table(labels, results["models"], models).set_index("model")
+        for statistic, low, high in (("hai_pp", "HAI low", "HAI high"),
+                                     ("gsr_pct", "GSR low", "GSR high")):
+            at = rows["statistic"].eq(statistic) & rows["group"].eq("") & rows["model"].isin(
+                models)
+            chosen = table.loc[rows.loc[at, "model"]]
+            rows.loc[at, "ci_low"] = chosen[low].to_numpy(float)
+            rows.loc[at, "ci_high"] = chosen[high].to_numpy(float)
+            rows.loc[at, "n"] = chosen["N pairs"].to_numpy(int)
+        return rows
+
+    @classmethod
     def report_section(cls, group: RunGroup, out: Path, section: Section) -> None:
         """Table 4, occupation rates, HAI against GSR, singular they, primed frames and the
         drill-down (re-scored together from the runs' labels)."""

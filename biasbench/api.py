@@ -1,0 +1,201 @@
+"""The Python API: ``biasbench.run``, ``biasbench.score`` and ``biasbench.load``.
+
+The same library calls as the ``biasbench`` command, returning :class:`Results`: the results
+document, the signature, the run folder and the run's counts, with the tidy tables of
+:mod:`biasbench.export` as pandas DataFrames (``responses``, ``labels``, ``scores``)::
+
+    import biasbench
+
+    result = biasbench.run("honorific-bn", model="mock:hashed-register", limit=40,
+                           out="runs/demo")
+    result.signature.short()      # what makes the numbers comparable
+    result.scores                 # model, group, statistic, value, ci_low, ci_high, n
+    result.labels                 # one judged response per row
+    result.responses              # every request with its prompt and raw output
+
+Everything is imported when first called: ``import biasbench`` stays light.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from biasbench.models.base import ModelBackend
+    from biasbench.pipeline import DryRun
+    from biasbench.runner.runner import RunStats
+    from biasbench.runs import RunFolder
+    from biasbench.signature import Signature
+
+
+@dataclass
+class Results:
+    """A scored run or score folder, as the Python API returns it."""
+
+    run_dir: Path
+    """The run (or score) folder everything was written to."""
+    results: dict[str, Any]
+    """The results document (``results.json``)."""
+    signature: Signature
+    """What makes these numbers comparable with others (``signature.short()``: one line)."""
+    stats: RunStats | None = None
+    """What this call did: requests, cached, completed, failed, elapsed (None for
+    :func:`score` and :func:`load`)."""
+    summary: list[str] = field(default_factory=list)
+    """The lines ``biasbench run`` prints."""
+
+    @property
+    def complete(self) -> bool:
+        """No request failed in this call (a rerun retries failed ones)."""
+        return self.stats is None or self.stats.failed == 0
+
+    @cached_property
+    def folder(self) -> RunFolder:
+        from biasbench.runs import load_run
+
+        return load_run(self.run_dir)
+
+    @cached_property
+    def responses(self) -> pd.DataFrame:
+        """Every stored request (model, item_id, seed, status, prompt, output, ...), each row
+        with the signature columns; empty for a score folder."""
+        from biasbench.export import run_tables
+
+        return run_tables(self.folder).responses
+
+    @cached_property
+    def labels(self) -> pd.DataFrame:
+        """One judged response per row (the benchmark's labels), with the signature columns."""
+        from biasbench.export import run_tables
+
+        return run_tables(self.folder).labels
+
+    @cached_property
+    def scores(self) -> pd.DataFrame:
+        """One statistic per row: model, group, statistic, value, ci_low, ci_high, n,
+        ci_status, with the signature columns."""
+        from biasbench.export import run_tables
+
+        return run_tables(self.folder).scores
+
+    def export(self, out: Path | str, format: str = "parquet") -> list[Path]:
+        """Write the tables as ``biasbench export`` does (parquet, csv, jsonl or hf)."""
+        from biasbench.export import export_runs
+
+        return export_runs([self.run_dir], format, Path(out))
+
+
+def _seeds(seeds: int | Sequence[int] | None) -> list[int] | None:
+    if seeds is None:
+        return None
+    if isinstance(seeds, int):
+        if seeds < 1:
+            raise ValueError("seeds must be at least 1")
+        return list(range(seeds))
+    return [int(s) for s in seeds]
+
+
+def run(benchmark: str, model: str = "llamacpp", *, out: Path | str | None = None,
+        limit: int | None = None, seeds: int | Sequence[int] | None = None,
+        temperature: float | None = None, max_tokens: int | None = None,
+        concurrency: int = 8, base_url: str | None = None, api: str = "chat",
+        api_key_env: str = "OPENAI_API_KEY", chat: bool = False,
+        model_args: dict[str, Any] | None = None, hf_task: str = "auto",
+        backend: ModelBackend | None = None, progress: bool = True, wait: bool = False,
+        **benchmark_options: Any) -> Results:
+    """Run ``benchmark`` against ``model`` and score it, as ``biasbench run`` does.
+
+    ``model`` is a model spec (``llamacpp``, ``openai:NAME``, ``hf:NAME``, ``mock:SCRIPT``...;
+    ``biasbench list`` shows them) and ``model_args`` its ``-M`` options; ``seeds`` is a count
+    (seeds 0..S-1) or a list; ``backend`` replaces the spec with a backend object of your own.
+    Other keyword arguments are the benchmark's own options (``items=``, ``templates=``...).
+    Rerunning into the same ``out`` resumes: nothing already answered is asked again.
+    ``progress`` writes to stderr: a bar on a terminal, a line every 30 s elsewhere (a
+    notebook, a log).
+    """
+    from biasbench.models.registry import ModelOptions
+    from biasbench.pipeline import run_benchmark
+
+    options = ModelOptions(base_url=base_url, api=api, api_key_env=api_key_env, chat=chat,
+                           hf_task=hf_task, model_args=dict(model_args or {}))
+    done = run_benchmark(benchmark, model, options=options,
+                         out=Path(out) if out is not None else None, limit=limit,
+                         concurrency=concurrency, seeds=_seeds(seeds),
+                         temperature=temperature, max_tokens=max_tokens, progress=progress,
+                         backend=backend, benchmark_options=benchmark_options, wait=wait)
+    found = load(done.run_dir)
+    found.stats, found.summary = done.stats, done.summary
+    return found
+
+
+def dry_run(benchmark: str, model: str = "llamacpp", *, out: Path | str | None = None,
+            limit: int | None = None, seeds: int | Sequence[int] | None = None,
+            temperature: float | None = None, max_tokens: int | None = None,
+            base_url: str | None = None, api: str = "chat",
+            api_key_env: str = "OPENAI_API_KEY", chat: bool = False,
+            model_args: dict[str, Any] | None = None, hf_task: str = "auto",
+            backend: ModelBackend | None = None, **benchmark_options: Any) -> DryRun:
+    """What :func:`run` would do (requests to send and already stored, the first prompt, the
+    signature), sending nothing and writing nothing."""
+    from biasbench.models.registry import ModelOptions
+    from biasbench.pipeline import dry_run as plan
+
+    options = ModelOptions(base_url=base_url, api=api, api_key_env=api_key_env, chat=chat,
+                           hf_task=hf_task, model_args=dict(model_args or {}))
+    return plan(benchmark, model, options=options, out=Path(out) if out is not None else None,
+                limit=limit, seeds=_seeds(seeds), temperature=temperature,
+                max_tokens=max_tokens, backend=backend, benchmark_options=benchmark_options)
+
+
+def score(benchmark: str, responses: Path | str, out: Path | str,
+          **benchmark_options: Any) -> Results:
+    """Score outputs produced elsewhere (a JSONL file; one or many models) into the score
+    folder ``out``, as ``biasbench score`` does. Keyword arguments are the benchmark's options
+    (e.g. ``items=`` for a BBQ-format benchmark)."""
+    from biasbench.benchmarks import get_benchmark
+    from biasbench.output_health import output_health
+    from biasbench.pipeline import score_into
+    from biasbench.runfolder import write_results
+
+    bench = get_benchmark(benchmark, **benchmark_options)
+    path = Path(responses)
+    frame = bench.read_responses(path)
+    signatures = {m: bench.signature({"kind": "external", "model": m, "source": str(path)},
+                                     None, None) for m in frame["model"].unique()}
+
+    def produce(folder: Path) -> dict[str, Any]:
+        results = bench.evaluate(frame, folder, signatures)
+        results["output_health"] = output_health(frame)  # no finish reasons: unknown
+        write_results(results, folder)
+        return results
+
+    results = score_into(Path(out), bench.name, produce)
+    found = load(out)
+    found.summary = bench.summary(results)
+    return found
+
+
+def load(run_dir: Path | str) -> Results:
+    """A finished run or score folder (its derived files verified against its manifest)."""
+    from biasbench.runs import load_run
+
+    folder = load_run(run_dir)
+    signature = folder.signature
+    described = list(signature.model.values())
+    if described and all(isinstance(d, dict) for d in described):
+        # results.json maps each model name to its description; the signature of one model
+        # names it (``short()`` shows model:NAME), that of several shows model:*.
+        signature = signature.model_copy(update={"model": described[0] if len(described) == 1
+                                                 else {}})
+    found = Results(run_dir=Path(run_dir), results=folder.results, signature=signature)
+    found.folder = folder  # type: ignore[misc]  # cached_property: set once, read many
+    return found
+
+
+__all__ = ["Results", "dry_run", "load", "run", "score"]

@@ -1,0 +1,203 @@
+"""``jbbq``: JBBQ, the Japanese Bias Benchmark for QA (Yanaka et al., GeBNLP 2025;
+``ynklab/JBBQ_data``), read from a local copy.
+
+The data is distributed on request only (a form linked from the repository's README) and may
+not be redistributed, so biasbench neither ships nor downloads it: ``--data DIR`` or
+``$BIASBENCH_JBBQ_DATA`` names the folder the authors sent, and without either a run stops with
+one line saying where to get it.
+
+The format, as the README describes it, is BBQ's: ``question_polarity``, ``context_condition``,
+``answer_info``, ``additional_metadeta`` (sic; the category's information and the source URL),
+``context``, ``question``, ``ans0``-``ans2``, ``label`` and ``is_additional`` (1: a template
+JBBQ added). Every ``.jsonl`` (or ``.json``: an array or lines) file in the folder is read;
+``additional_metadeta`` is read as BBQ's ``additional_metadata`` (either spelling is accepted),
+``is_additional`` is kept in it. Fields BBQ has and the README does not list are read when
+present; when absent, ``category`` is the file's name, ``example_id`` the record's position in its
+file and ``question_index`` ``"n/a"`` (per-template tables are then one row per category), and a
+warning says which were filled in. Targets follow BBQ's rules (the stereotyped groups in the
+metadata matched against answer_info labels); items without a single target are excluded by the
+engine and printed with their reason. The authors' own scoring code is not published with the
+data: BBQ's s_AMB / s_DIS are reported.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections import Counter
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any, ClassVar, Final
+
+from pydantic import ValidationError
+
+from biasbench.benchmarks.base import OptionSpec, Paper
+from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
+from biasbench.benchmarks.bbq.items import BBQItem
+from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORES
+from biasbench.benchmarks.filbbq.source import PromptTemplate, load_prompt_file
+from biasbench.errors import BiasbenchError, InputError
+from biasbench.models.base import Prompt
+from biasbench.models.hf import ScoreChoice
+from biasbench.responses import iter_json_objects, parse_json, text_lines
+
+logger = logging.getLogger(__name__)
+
+REPOSITORY: Final = "ynklab/JBBQ_data"
+FORM_URL: Final = ("https://docs.google.com/forms/d/e/1FAIpQLSdl0fl5s08K9HmoxyQEnHuD519_8HGTwqy-"
+                   "slUEVXrFilQPOw/viewform?usp=sf_link")
+ENV_DATA: Final = "BIASBENCH_JBBQ_DATA"
+LANGUAGE: Final = "ja"
+PUBLISHED_COUNTS: Final = {"Age": 28176, "Disability_status": 8064, "Gender_identity": 3912,
+                           "Physical_appearance": 7536, "Sexual_orientation": 3168}
+"""The README's counts (50,856 in all). Its English text calls them "question pairs (negative
+and non-negative questions)", its Japanese text 問題数 (number of questions); biasbench compares
+them with the number of items (rows) read and warns where they differ."""
+METADATA_SPELLINGS: Final = ("additional_metadeta", "additional_metadata")
+BASE_MODEL_CUE: Final = "\n答え："
+"""What a base model's prompt ends with ("Answer:")."""
+LICENCE: Final = (f"data on request only, redistribution prohibited ({REPOSITORY} README: "
+                  "request form); not shipped or downloaded")
+DECODING_WHY: Final = (
+    "JBBQ's evaluation is one run per model and setting, so biasbench decodes greedily "
+    "(temperature 0) under one seed unless --temperature/--seeds say otherwise")
+
+
+def where_to_get_it() -> str:
+    """The one line a run without the data prints."""
+    return (f"JBBQ is distributed on request only and cannot be shipped or downloaded: request "
+            f"it with the form linked from the README of github.com/{REPOSITORY} ({FORM_URL}), "
+            f"then pass --data DIR (or set {ENV_DATA}=DIR) naming the folder of its .jsonl files")
+
+
+def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line or position, record) of a jsonl file, or of a .json file holding an array."""
+    lines = list(text_lines(path))
+    first = next((line for line in lines if line.strip()), "")
+    if path.suffix == ".json" and first.lstrip().startswith("["):
+        data = parse_json("\n".join(lines), str(path), 1)
+        if not isinstance(data, list):
+            raise InputError("expected a JSON array of objects", file=str(path))
+        for index, obj in enumerate(data):
+            if not isinstance(obj, dict):
+                raise InputError(f"entry {index} is not a JSON object", file=str(path))
+            yield index + 1, obj
+        return
+    yield from iter_json_objects(lines, str(path))
+
+
+def load_jbbq(folder: Path) -> tuple[list[BBQItem], dict[str, int], list[str]]:
+    """Every item in the folder's .jsonl / .json files: (items, count per category, warnings)."""
+    folder = Path(folder)
+    files = sorted(p for p in folder.iterdir() if p.suffix in (".jsonl", ".json") and p.is_file())
+    if not files:
+        raise BiasbenchError(f"no .jsonl or .json files in {folder}: {where_to_get_it()}")
+    items: list[BBQItem] = []
+    filled: Counter[str] = Counter()
+    seen: dict[str, str] = {}
+    for path in files:
+        for position, (line, record) in enumerate(_records(path)):
+            data = dict(record)
+            metadata_key = next((k for k in METADATA_SPELLINGS if k in data), None)
+            metadata = (data.pop(metadata_key, None) or {}) if metadata_key else {}
+            if not isinstance(metadata, dict):
+                raise InputError("expected an object", file=str(path), line=line,
+                                 field=metadata_key)
+            metadata = dict(metadata)
+            if "is_additional" in data:
+                metadata["is_additional"] = data.pop("is_additional")
+            for name, default in (("category", path.stem), ("example_id", position),
+                                  ("question_index", "n/a")):
+                if name not in data:
+                    data[name] = default
+                    filled[name] += 1
+            data["additional_metadata"] = metadata
+            data["language"] = LANGUAGE
+            try:
+                item = BBQItem.model_validate(data)
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                raise InputError(err["msg"], file=str(path), line=line,
+                                 field=".".join(str(p) for p in err["loc"]) or None) from None
+            if item.uid in seen:
+                raise InputError(f"duplicate example {item.uid} (also in {seen[item.uid]})",
+                                 file=str(path), line=line, field="example_id")
+            seen[item.uid] = str(path)
+            items.append(item)
+    counts = dict(Counter(item.category for item in items))
+    warnings = [f"{n} items lack {name}: filled in (see docs/bbq.md, jbbq)"
+                for name, n in sorted(filled.items())]
+    for category, published in PUBLISHED_COUNTS.items():
+        if counts.get(category, 0) != published:
+            warnings.append(f"{category}: {counts.get(category, 0):,} items read, the README "
+                            f"publishes {published:,}")
+    for category in sorted(set(counts) - set(PUBLISHED_COUNTS)):
+        warnings.append(f"{category}: {counts[category]:,} items in a category JBBQ does not have")
+    return items, counts, warnings
+
+
+def resolve_jbbq_data(data: Path | None) -> Path:
+    """``--data``, else ``$BIASBENCH_JBBQ_DATA``, else the one-line error saying where to get it."""
+    chosen = data if data is not None else (Path(os.environ[ENV_DATA])
+                                            if os.environ.get(ENV_DATA) else None)
+    if chosen is None:
+        raise BiasbenchError(where_to_get_it())
+    chosen = Path(chosen)
+    if not chosen.is_dir():
+        origin = "--data" if data is not None else ENV_DATA
+        raise BiasbenchError(f"JBBQ folder {chosen} (from {origin}) does not exist; "
+                             f"{where_to_get_it()}")
+    return chosen
+
+
+def prompt_path() -> Path:
+    return Path(str(resources.files("biasbench.benchmarks.jbbq") / "data/prompt_ja.txt"))
+
+
+class JBBQBenchmark(BBQBenchmark):
+    """JBBQ from a local copy: 5 categories, a Japanese prompt, greedy, one seed."""
+
+    name: ClassVar[str] = "jbbq"
+    version = "1.0"
+    languages: ClassVar[tuple[str, ...]] = (LANGUAGE,)
+    paper: ClassVar[Paper] = Paper(
+        "JBBQ: Japanese Bias Benchmark for Analyzing Social Biases in Large Language Models",
+        "Yanaka et al., GeBNLP 2025", "https://arxiv.org/abs/2406.02050")
+    licence: ClassVar[str] = LICENCE
+    items_summary: ClassVar[str] = (
+        f"{sum(PUBLISHED_COUNTS.values()):,} per the README ({len(PUBLISHED_COUNTS)} "
+        f"categories; a local copy: --data DIR or ${ENV_DATA})")
+    default_seed_count: ClassVar[int] = 1
+    default_temperature: ClassVar[float] = 0.0
+    decoding_why: ClassVar[str] = DECODING_WHY
+    options: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("data", Path, None, "the folder of JBBQ's .jsonl files as the authors sent "
+                   f"them (default: ${ENV_DATA}; JBBQ is not downloadable: see its README)."),
+        OptionSpec("prompt", Path, None, "a prompt file in the format of FilBBQ's prompt.txt "
+                   "(default: the packaged Japanese prompt)."),
+        OptionSpec("option_score", str, DEFAULT_OPTION_SCORE, "masked LMs: choose options by "
+                   "per_char (log-likelihood per character, lm-eval's acc_norm) or sum (acc); "
+                   "both are reported.", choices=OPTION_SCORES),
+    )
+
+    def __init__(self, data: Path | None = None, prompt: Path | None = None,
+                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
+        folder = resolve_jbbq_data(data)
+        loaded, self.counts, self.load_warnings = load_jbbq(folder)
+        for warning in self.load_warnings:
+            logger.warning("JBBQ: %s", warning)
+        self.prompt_template: PromptTemplate = load_prompt_file(prompt or prompt_path())
+        super().__init__(loaded, source=f"local JBBQ copy {folder}", option_score=option_score,
+                         data_source={"items": "local", "repository": REPOSITORY,
+                                      "folder": str(folder)})
+
+    @property
+    def prompt_hash(self) -> str:
+        return self.prompt_template.sha256[:12]
+
+    def prompt(self, item: BBQItem) -> Prompt:
+        """The Japanese prompt as the user turn; base models continue it after 「答え：」."""
+        text = self.prompt_template.render(item)
+        return Prompt(messages=(("user", text),), completion=f"{text}{BASE_MODEL_CUE}",
+                      item_id=item.uid)

@@ -1,0 +1,116 @@
+"""``biasbench export``: responses, labels and scores as tidy tables with the signature on every
+row, as parquet, csv, jsonl or a ``datasets`` folder (issue 11, item 5)."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from biasbench.benchmarks.base import SCORE_COLUMNS, tidy_scores
+from biasbench.errors import BiasbenchError
+from biasbench.export import SIGNATURE_COLUMNS, combined_tables, export_runs
+from biasbench.models.mock import MockBackend
+from biasbench.pipeline import run_benchmark
+from biasbench.stats.intervals import wilson_interval
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    root = tmp_path_factory.mktemp("export")
+    for name, script in (("a", "hashed-register"), ("b", "honorific")):
+        run_benchmark("honorific-bn", out=root / name, limit=40, progress=False,
+                      backend=MockBackend(script))
+    return [root / "a", root / "b"]
+
+
+def _cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "biasbench", *map(str, args)],
+                          capture_output=True, text=True, check=False)
+
+
+def test_tidy_scores_reads_intervals_and_plain_numbers() -> None:
+    results = {"models": {"m": {
+        "SES": {"s_amb": {"mean": 0.25, "sd": 0.1, "ci_low": 0.1, "ci_high": 0.4,
+                          "n_seeds": 50, "ci_status": "ok"},
+                "n_responses": 800, "parsed": True, "note": "text is not a score"},
+        "hai_pp": -20.0, "seeds": [{"seed": 0, "hai_pp": 1.0}]}}}
+    rows = tidy_scores(results)
+    assert list(rows.columns) == list(SCORE_COLUMNS)
+    records = rows.astype(object).where(rows.notna(), None).to_dict("records")
+    assert records == [
+        {"model": "m", "group": "SES", "statistic": "s_amb", "value": 0.25, "ci_low": 0.1,
+         "ci_high": 0.4, "n": 50, "ci_status": "ok"},
+        {"model": "m", "group": "SES", "statistic": "n_responses", "value": 800.0,
+         "ci_low": None, "ci_high": None, "n": None, "ci_status": None},
+        {"model": "m", "group": "", "statistic": "hai_pp", "value": -20.0, "ci_low": None,
+         "ci_high": None, "n": None, "ci_status": None},
+    ]
+
+
+def test_tables_carry_the_signature_and_honorific_intervals(runs: list[Path]) -> None:
+    tables = combined_tables(runs)
+    assert {name: len(frame) for name, frame in tables.items()} == {
+        "responses": 80, "labels": 80, "scores": len(tables["scores"])}
+    for frame in tables.values():
+        assert list(frame.columns[:len(SIGNATURE_COLUMNS)]) == list(SIGNATURE_COLUMNS)
+        assert frame["run"].unique().tolist() == ["a", "b"]
+        assert frame.groupby("run")["signature"].nunique().tolist() == [1, 1]
+        assert frame["benchmark"].unique().tolist() == ["honorific-bn"]
+    scores = tables["scores"].set_index(["run", "statistic"])
+    gsr = scores.loc[("a", "gsr_pct")]
+    low, high = wilson_interval(6, 10)  # 6 discordant of 10 pairs
+    assert (gsr["value"], gsr["n"]) == (60.0, 10)
+    assert math.isclose(gsr["ci_low"], 100 * low) and math.isclose(gsr["ci_high"], 100 * high)
+    hai = scores.loc[("a", "hai_pp")]
+    assert hai["value"] == -20.0 and hai["ci_low"] < -20.0 < hai["ci_high"]
+    # nested values are JSON text: every format holds the same flat columns
+    evidence = tables["labels"]["evidence"].iloc[0]
+    assert isinstance(evidence, str) and json.loads(evidence)[0]["token"] == "সে"
+
+
+@pytest.mark.parametrize("fmt", ["csv", "jsonl", "parquet"])
+def test_file_formats_round_trip(runs: list[Path], tmp_path: Path, fmt: str) -> None:
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow")
+    written = export_runs(runs, fmt, tmp_path / fmt)
+    assert [p.name for p in written] == [f"responses.{fmt}", f"labels.{fmt}", f"scores.{fmt}"]
+    read = {"csv": pd.read_csv, "parquet": pd.read_parquet,
+            "jsonl": lambda p: pd.read_json(p, lines=True)}[fmt]
+    scores = read(tmp_path / fmt / f"scores.{fmt}")
+    assert len(scores) == len(combined_tables(runs)["scores"])
+    row = scores[(scores["run"] == "a") & (scores["statistic"] == "gsr_pct")].iloc[0]
+    assert (row["value"], row["n"], row["limit"]) == (60.0, 10, 40)
+    assert row["signature"].startswith("honorific-bn:1.0|")
+    labels = read(tmp_path / fmt / f"labels.{fmt}")
+    assert len(labels) == 80 and set(labels["label"]) == {"honorific", "ordinary"}
+
+
+def test_hf_dataset_loads_from_disk(runs: list[Path], tmp_path: Path) -> None:
+    datasets = pytest.importorskip("datasets")
+    export_runs(runs, "hf", tmp_path / "hf")
+    loaded = datasets.load_from_disk(str(tmp_path / "hf"))
+    assert sorted(loaded) == ["labels", "responses", "scores"]
+    assert (loaded["responses"].num_rows, loaded["labels"].num_rows) == (80, 80)
+    first = loaded["responses"][0]
+    assert first["run"] == "a" and first["status"] == "ok" and first["signature"]
+    with pytest.raises(BiasbenchError, match="not empty"):
+        export_runs(runs, "hf", tmp_path / "hf")
+
+
+def test_cli_export(runs: list[Path], tmp_path: Path) -> None:
+    done = _cli("export", *runs, "--format", "csv", "--out", tmp_path / "x")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [f"wrote {tmp_path / 'x' / n}.csv"
+                                        for n in ("responses", "labels", "scores")]
+    bad = _cli("export", runs[0], "--format", "xlsx", "--out", tmp_path / "y")
+    assert bad.returncode == 2
+    assert bad.stderr.strip() == ("error: --format must be one of parquet, csv, jsonl, hf, "
+                                  "not 'xlsx'")
+    missing = _cli("export", tmp_path / "none", "--out", tmp_path / "z")
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1
