@@ -228,12 +228,9 @@ def test_full_width_evidence_keeps_the_original_text() -> None:
 
 
 def test_language_from_the_item_attribute() -> None:
-    """Loaders that give items a ``language`` attribute need not pass it again."""
+    """Items carry their dataset's language (BBQItem.language): the parser follows it."""
 
-    class _Tagged(BBQItem):
-        language: str = "ko"
-
-    item = _Tagged.model_validate(ITEMS["ko"].model_dump())
+    item = ITEMS["ko"].model_copy(update={"language": "ko"})
     assert parse_answer("정답은 C입니다.", item).index == 2
     assert parse_answer("A가 아닙니다", item).method == AnswerOutcome.NEGATED
 
@@ -245,11 +242,8 @@ def test_scoring_parses_each_item_in_its_language() -> None:
 
     from biasbench.benchmarks.bbq.robust import parse_responses
 
-    class _Tagged(BBQItem):
-        language: str | None = None
-
-    korean = _Tagged.model_validate({**ITEMS["ko"].model_dump(), "language": "ko"})
-    plain = _Tagged.model_validate({**ITEMS["ko"].model_dump(), "example_id": 2, "language": ""})
+    korean = ITEMS["ko"].model_copy(update={"language": "ko"})
+    plain = ITEMS["ko"].model_copy(update={"example_id": 2, "language": ""})
     responses = pd.DataFrame({"model": ["m", "m"], "seed": [0, 0],
                               "uid": [korean.uid, plain.uid], "output": ["정답은 C입니다."] * 2})
     parsed = parse_responses([korean, plain], responses)
