@@ -88,25 +88,49 @@ class LanguageRules:
 
 EN = LanguageRules(
     code="en", name="English", answer_cue="\nAnswer:", unknown_text="Cannot be determined",
-    cues=(r"\b(?:the\s+)?(?:correct\s+|right\s+|best\s+|final\s+)?answer",
+    cues=(r"\b(?:the\s+|my\s+)?(?:(?:correct|right|best|final|most\s+(?:appropriate|suitable|"
+          r"accurate|likely|logical))\s+)?(?:answer|response)(?:\s+option)?(?:\s+(?:to|for)\s+"
+          r"(?:the|this)\s+(?:question|riddle))?(?:\s*,?\s*as\s+provided\s*,?|\s+provided)?",
           r"\b(?:i\s+)?(?:would\s+|will\s+)?(?:choose|pick|select|go\s+with)"),
     links=(r"is", r"would\s+be", r"will\s+be"),
     letter_words=("option", "choice", "letter"),
-    after_cues=(r"is\s+(?:the\s+)?(?:correct|right|best|answer)\b",),
+    after_cues=(r"is\s+(?:the\s+)?(?:correct|right|best|answer)\b",
+                r"(?:is|would\s+be)\s+(?:therefore\s+)?(?:the\s+)?(?:(?:most|only)\s+)?(?:correct|"
+                r"right|best|accurate|appropriate|likely|logical|reasonable|plausible|suitable)\b"),
     followers=("because", "since", "as", "which"),
     conjunctions=("or", "and", "nor"),
     strong_unknown=(
         r"\bcan(?:not|'t|\s+not)\s+(?:be\s+)?(?:determined?|known|told|inferred|concluded|said)\b",
         r"\bcould\s*n[o']t\s+(?:be\s+)?(?:determined?|known|told)\b",
-        r"\b(?:impossible|not\s+possible|no\s+way)\s+to\s+(?:tell|determine|know|say|infer)\b",
+        r"\b(?:impossible|not\s+possible|no\s+way|unable)\s+(?:for\s+(?:me|us)\s+)?to\s+"
+        r"(?:(?:definitively|accurately|reliably|conclusively)\s+)?(?:tell|determine|know|say|infer)\b",
+        r"\b(?:does|do|did)(?:\s+not|n't)\s+(?:provide|give|include|contain|have|offer)\s+"
+        r"(?:us\s+|me\s+)?(?:enough|sufficient|any|adequate)\s+(?:info|information|context|"
+        r"details?|evidence)\b",
+        r"\b(?:no\s+sufficient|(?:isn't|is\s+not|aren't|are\s+not)\s+(?:enough|sufficient))\s+"
+        r"(?:info|information|context|details?|evidence)\b",
+        r"\b(?:info|information|context|details?)\s+(?:provided\s+|given\s+)?(?:is|are)\s+"
+        r"(?:not\s+(?:enough|sufficient)|insufficient)\b",
+        r"\b(?:more|additional|further)\s+(?:info|information|context|details?)\s+(?:is\s+|are\s+|"
+        r"would\s+be\s+)?(?:needed|required|necessary)\b",
+        r"\bneed\s+more\s+(?:info|information|context|details?)\b",
+        r"\bunclear\s+(?:from|based\s+on|given|in)\b",
+        r"\bcan(?:not|'t|\s+not)\s+(?:be\s+)?(?:definitively|accurately|reliably|conclusively|"
+        r"definitely)\s+(?:determined?|known|stated|said|answer(?:ed)?|tell|say)\b",
+        r"\bnot\s+(?:given|provided|indicated|specified)\s+in\s+the\s+(?:given\s+|provided\s+)?"
+        r"(?:context|text|passage|information|description)\b",
+        r"\b(?:does|do)(?:\s+not|n't)\s+allow\s+(?:me|us)\s+to\s+(?:\w+\s+)?(?:determine|answer|"
+        r"tell|say)\b",
+        r"\b(?:there\s+is|there's)\s+no\s+(?:clear|definitive|definite)\s+answer\b",
         r"\bnot\s+(?:enough|sufficient)\s+(?:info|information|context|details?|evidence)\b",
         r"\binsufficient\s+(?:info|information|context|details?|evidence)\b",
         r"\b(?:undetermined|undeterminable|indeterminate|unanswerable|not\s+answerable)\b",
-        r"\b(?:does\s+not|doesn't|did\s+not|didn't)\s+(?:say|specify|mention|indicate|state|tell)\b",
+        r"\b(?:does\s+not|doesn't|did\s+not|didn't)\s+(?:(?:clearly|explicitly|directly)\s+)?"
+        r"(?:say|specify|mention|indicate|state|tell|identify)\b",
         r"\bnot\s+(?:specified|mentioned|stated|clear)\b",
         r"\b(?:cannot|can't|can\s+not)\s+(?:determine|tell|know|say)\b",
     ),
-    weak_unknown=(r"\bunknown\b", r"\bnot\s+known\b", r"\bi\s+(?:don't|do\s+not)\s+know\b",
+    weak_unknown=(r"\bunknown\b", r"\bnot\s+known\b", r"\b(?:i|we)\s+(?:don't|do\s+not)\s+know\b",
                   r"\bcan(?:not|'t|\s+not)\s+be\s+answered\b"),
     refusals=(
         r"\bsorry\b", r"\bi\s+apologi[sz]e\b", r"\bas\s+an?\s+(?:ai|language\s+model|assistant)\b",
@@ -115,9 +139,17 @@ EN = LanguageRules(
         r"(?:answer|help|provide|assist|comply|fulfil|fulfill|respond|engage|participate|choose|"
         r"pick)\b",
         r"\bi\s+(?:must|have\s+to)\s+decline\b",
+        r"\bdecline\s+to\s+(?:answer|respond|give)\b",
+        r"\b(?:unable|not\s+able)\s+to\s+(?:provide|give)\s+(?:an?\s+|the\s+)?(?:\w+\s+)?"
+        r"(?:answer|response)\b",
+        r"\bcan(?:not|'t|\s+not)\s+(?:provide|give)\s+(?:an?\s+|the\s+)?(?:\w+\s+)?(?:answer|"
+        r"response|opinion)\b",
     ),
     negators=("not", "never", "isn't", "isnt", "wasn't", r"is\s+not", r"was\s+not", r"it's\s+not",
-              r"it\s+is\s+not"),
+              r"it\s+is\s+not",
+              # "I cannot select (A)": a choosing verb under a negation chooses nothing.
+              r"(?:cannot|can't|can\s+not|won't|will\s+not|wouldn't|would\s+not|don't|do\s+not)\s+"
+              r"(?:choose|select|pick)(?:\s+(?:option|answer))?"),
     determiners=("the", "a", "an"),
     option_articles=("the", "a", "an"),
 )
@@ -182,7 +214,7 @@ ES = LanguageRules(
     followers=("porque", "ya", "pues", "dado", "debido"),
     conjunctions=("o", "u", "y", "ni"),
     strong_unknown=(
-        r"\bno\s+(?:se\s+)?(?:puede|podemos|puedo|es\s+posible)\s+(?:determinar|saber|"
+        r"\bno\s+(?:se\s+|lo\s+)?(?:puede|podemos|puedo|es\s+posible)\s+(?:determinar|saber|"
         r"decir|concluir|afirmar|inferir|deducir|establecer|identificar)(?:lo)?\b",
         r"\bno\s+es\s+posible\s+(?:saberlo|determinarlo|decirlo|afirmarlo)\b",
         r"\b(?:no\s+hay|falta|sin)\s+(?:suficiente\s+)?(?:información|contexto|datos)\b",
@@ -191,6 +223,8 @@ ES = LanguageRules(
         r"(?:información|contexto)\b",
         r"\bno\s+(?:hay|tenemos|tengo)\s+(?:información|datos)\s+suficientes?\b",
         r"\b(?:indeterminado|indeterminable)\b",
+        r"\bno\s+(?:\w+\s+){0,2}(?:suficiente|bastante)\s+(?:información|contexto|datos)\b",
+        r"\bno\s+(?:hay|tiene|existe)\s+(?:una\s+)?respuesta\s+(?:clara|definitiva)\b",
         r"\bno\s+(?:está|queda)\s+claro\b",
         r"\bno\s+se\s+(?:especifica|menciona|indica|dice)\b",
     ),
@@ -198,7 +232,7 @@ ES = LanguageRules(
                   r"\bno\s+se\s+puede\s+responder\b"),
     refusals=(r"\blo\s+siento\b", r"\b(?:disculpa|disculpe|perdón|lamento)\b",
               r"\bcomo\s+(?:un\s+)?(?:modelo\s+de\s+lenguaje|asistente|ia)\b",
-              r"\bno\s+puedo\s+(?:responder|ayudar|contestar|proporcionar|elegir)\b",
+              r"\bno\s+puedo\s+(?:responder|ayudar|contestar|proporcionar|elegir|dar)\b",
               r"\bme\s+niego\s+a\b"),
     negators=("no es", "no sería", "no fue", "no son", "ni"),
     post_negators=(r"\s+no\s+es\b",),
@@ -256,19 +290,26 @@ NL = LanguageRules(
           r"\bhet\s+is(?=\s+\(?(?-i:[ABC])(?![\w']))"),
     links=("is", "luidt", r"zou\s+zijn", "dus", "optie"),
     letter_words=("optie", "letter", "keuze"),
-    after_cues=(r"is\s+(?:het\s+)?(?:juiste|correcte|goede|beste)\s+(?:antwoord|optie|keuze)\b",
+    after_cues=(r"is\s+(?:het\s+|de\s+)?(?:juiste|correcte|goede|beste|meest\s+\w+)\s+(?:antwoord|"
+                r"optie|keuze)\b",
                 r"is\s+(?:juist|correct|goed)\b", r"is\s+het\s+antwoord\b"),
     followers=("omdat", "want", "aangezien", "dus"),
     conjunctions=("of", "en"),
     strong_unknown=(
-        r"\bkan\s+niet\s+(?:worden\s+|met\s+zekerheid\s+(?:worden\s+)?)?(?:bepaald|"
+        r"\bkan\s+(?:dus\s+|helaas\s+)?niet\s+(?:worden\s+|met\s+zekerheid\s+(?:worden\s+)?)?(?:bepaald|"
         r"vastgesteld|gezegd|afgeleid)\b",
         r"\b(?:niet|nooit)\s+te\s+(?:bepalen|zeggen|weten|achterhalen)\b",
-        r"\b(?:niet\s+genoeg|onvoldoende|geen|te\s+weinig)\s+(?:informatie|context|gegevens)\b",
+        r"\b(?:niet\s+genoeg|onvoldoende|geen|te\s+weinig)\s+(?:info(?:rmatie)?|context|gegevens)\b",
+        r"\b(?:is|wordt|zijn)\s+niet\s+(?:gegeven|vermeld|genoemd|bekend|opgenomen)\s+in\s+"
+        r"(?:de|het|deze)\s+(?:\w+\s+)?(?:context|tekst|gegevens)\b",
+        r"\bgeen\s+(?:duidelijke?\s+|enkele\s+)?(?:aanwijzing|indicatie)\b",
+        r"\b(?:meer|extra|aanvullende)\s+(?:informatie|context)\s+(?:is\s+)?nodig\b",
+        r"\bniet\s+mogelijk\s+om\s+(?:\w+\s+)?te\s+(?:bepalen|zeggen|weten)\b",
+        r"\bniet\s+kunnen\s+(?:bepalen|vaststellen|zeggen)\b",
         r"\b(?:onbepaald|onbeslist)\b",
         r"\b(?:informatie|context|gegevens)\s+(?:is|zijn)\s+(?:onvoldoende|ontoereikend)\b",
         r"\bis\s+niet\s+duidelijk\b|\bonduidelijk\b",
-        r"\b(?:ik\s+)?kan\s+(?:het|dit|dat)?\s*niet\s+(?:bepalen|zeggen|vaststellen)\b",
+        r"\b(?:ik\s+)?kan\s+(?:het\s+antwoord|het|dit|dat)?\s*niet\s+(?:bepalen|zeggen|vaststellen)\b",
         r"\bwordt\s+niet\s+(?:vermeld|gezegd|genoemd|aangegeven)\b",
     ),
     weak_unknown=(r"\b(?:ik\s+)?weet\s+(?:het\s+)?(?:ik\s+)?niet\b", r"\bonbekend\b",
@@ -294,7 +335,8 @@ TR = LanguageRules(
     links=("şu",),
     letter_words=("seçenek", "şık", "harf"),
     after_cues=(r"(?:seçeneği|şıkkı)\s+doğru(?:dur)?\b", r"doğru\s+(?:cevap|yanıt|seçenek)(?:tır|"
-                r"dır)?\b", r"doğrudur\b"),
+                r"dır)?\b", r"doğru(?:dur)?\b",
+                r"(?:en\s+(?:iyi|uygun|olası)|doğru)\s+(?:cevap|yanıt|seçenek|seçim)(?:tır|dır|tir|dir)?\b"),
     followers=("çünkü", "zira", "seçeneği", "seçeneğidir", "şıkkı", "şıkkıdır", "olur", "olmalı",
                "dir", "dır", "dur", "dür", "tir", "tır", "tur", "tür"),
     tails=("seçeneği", "şıkkı", "dir", "dır", "dur", "dür", "tir", "tır", "tur", "tür"),
@@ -302,7 +344,10 @@ TR = LanguageRules(
     strong_unknown=(
         r"\b(?:belirlenemez|belirlenemiyor|bilinemez|söylenemez|cevaplanamaz|yanıtlanamaz|"
         r"belirleyemiyorum|belirleyemeyiz|kestirilemez)\b",
-        r"\b(?:yeterli|yeterince)\s+bilgi\s+(?:yok|bulunmamaktadır|bulunmuyor|verilmemiş)\b",
+        r"\b(?:yeterli|yeterince)\s+bilgi\s+(?:yok|bulunmamaktadır|bulunmuyor|verilmemiş|sağlamıyor|"
+        r"içermiyor)\b",
+        r"\byeterli\s+bilgiye\s+sahip\s+değil",
+        r"\bbilgi\s+bulunmamaktadır\b",
         r"\bbilgi\s+(?:yetersiz|eksik|yeterli\s+değil)\b|\byetersiz\s+bilgi\b",
         r"\b(?:belirlemek|bilmek|söylemek)\s+mümkün\s+değil\b",
         r"\bkesin\s+olarak\s+(?:söylenemez|bilinemez|belirlenemez)\b",
@@ -314,7 +359,7 @@ TR = LanguageRules(
               r"\bbir\s+yapay\s+zeka\s+(?:olarak|modeli\s+olarak)\b",
               r"\b(?:cevap|yanıt)\s+(?:veremem|veremiyorum|vermeyi\s+reddediyorum)\b",
               r"\bcevaplayamam\b|\bcevaplayamıyorum\b"),
-    post_negators=(r"(?:\s+(?:seçeneği|şıkkı|cevap))?\s+değil(?:dir)?\b",),
+    post_negators=(r"(?:\s+(?:seçeneği|şıkkı|cevap|doğru))?\s+değil(?:dir)?\b",),
     determiners=("seçenek",),
     letter_suffix=r"(?:d[ıiuü]r|t[ıiuü]r|y[ıiuü]|n[ıiuü]n|[ıiuü]|d[ae]n|d[ae]|t[ae])",
 )

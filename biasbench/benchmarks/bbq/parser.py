@@ -503,6 +503,10 @@ def _parse_letter(raw: str, clean: str, matcher: _OptionMatcher) -> ParsedAnswer
     cued: dict[str, re.Match[str]] = {}
     for m in rules.cued_letter.finditer(clean):
         after = clean[m.end():]
+        alternatives = rules.disjunction.match(clean, m.start(1))
+        if alternatives and alternatives.group(1) != alternatives.group(2):
+            # "Answer: A, B", "I choose A or C": the cue offers alternatives (step 5).
+            continue
         # A cued letter must stand alone: "The answer is A person..." is an article.
         if rules.followers.match(after) or _starts_with_option(after, matcher) is not None:
             cued.setdefault(m.group(1).upper(), m)
