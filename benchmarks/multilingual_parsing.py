@@ -15,6 +15,13 @@ and the option text, and the language's canonical unknown wording -- and counts 
 the option meant, to another option, or not at all (option sets deduplicated, at most 1,500 per
 dataset and language).
 
+With ``--mbbq DIR`` it also reads the MBBQ authors' answer-detection phrase lists
+(``answer_detection.py`` in their checkout, loaded as a module, never copied): every unknown
+phrase alone (en/es/nl/tr), every cue-before-letter phrase followed by `` B``, and ``B``
+followed by every cue-after-letter phrase, and counts what the parser makes of them. Their
+unknown lists also hold refusals and "none of the options", which this parser leaves unparsed
+on purpose (refusal / no answer); a wrong option is the figure to watch.
+
 Runs against any checkout: an older parser without the ``language`` argument is called without
 it (Filipino + English rules), so the same file gives the before/after figures:
 
@@ -33,6 +40,7 @@ import json
 import random
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from biasbench.benchmarks.bbq import parser
 from biasbench.benchmarks.bbq.items import BBQItem
@@ -300,6 +308,48 @@ def _published_table(sets: dict[tuple[str, str], list[BBQItem]], takes_language:
               f"{wrong} | {unparsed} |")
 
 
+def _mbbq_phrases(checkout: Path, takes_language: bool) -> None:
+    import importlib.util
+
+    path = checkout / "answer_detection.py"
+    spec = importlib.util.spec_from_file_location("mbbq_answer_detection", path)
+    if spec is None or spec.loader is None or not path.exists():
+        print(f"(no {path})")
+        return
+    lists = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(lists)
+
+    def phrases(kind: str, language: str) -> list[str]:
+        extra = list(lists.extra_ans_detect[language][f"{kind}_ans"])
+        if language == "en":
+            return list(dict.fromkeys(extra + list(getattr(lists, f"{kind}_ans"))))
+        translated = getattr(lists, f"trans_{kind}_ans_dict")[language].values()
+        return list(dict.fromkeys(extra + list(translated)))
+
+    print("| language | unknown phrases: unknown / refusal / other unparsed / WRONG | "
+          "cue + B: B / unparsed / WRONG | B + cue: B / unparsed / WRONG |")
+    print("|:---|:---|:---|:---|")
+    for language in ("en", "es", "nl", "tr"):
+        item = ITEMS[language]
+
+        def parse(output: str, item: BBQItem = item, language: str = language) -> Any:
+            return (parser.parse_answer(output, item, language=language) if takes_language
+                    else parser.parse_answer(output, item))
+
+        unknown = [parse(p) for p in phrases("unknown", language)]
+        u = [sum(r.index == item.unknown_index for r in unknown),
+             sum(r.index is None and str(r.method) == "refusal" for r in unknown),
+             sum(r.index is None and str(r.method) != "refusal" for r in unknown),
+             sum(r.index is not None and r.index != item.unknown_index for r in unknown)]
+        cells = [" / ".join(map(str, u))]
+        for outputs in ([f"{p} B" for p in phrases("before", language)],
+                        [f"B {p}" for p in phrases("after", language)]):
+            results = [parse(o).index for o in outputs]
+            cells.append(f"{results.count(1)} / {results.count(None)} / "
+                         f"{sum(r is not None and r != 1 for r in results)}")
+        print(f"| {language} | " + " | ".join(cells) + " |")
+
+
 def main() -> None:
     cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for name in ("mbbq", "kobbq", "cbbq", "esbbq"):
@@ -313,6 +363,10 @@ def main() -> None:
                           ("Held-out chat-style answers", HELD_OUT)):
         print(f"### {title}\n")
         _table(corpus, takes_language)
+        print()
+    if args.mbbq:
+        print("### The MBBQ authors' answer-detection phrases\n")
+        _mbbq_phrases(args.mbbq, takes_language)
         print()
     sets = _published(args)
     if sets:
