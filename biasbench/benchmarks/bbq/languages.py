@@ -95,7 +95,7 @@ EN = LanguageRules(
     links=(r"is", r"would\s+be", r"will\s+be"),
     letter_words=("option", "choice", "letter"),
     after_cues=(r"is\s+(?:the\s+)?(?:correct|right|best|answer)\b",
-                r"(?:is|would\s+be)\s+(?:therefore\s+)?(?:the\s+)?(?:(?:most|only)\s+)?(?:correct|"
+                r"(?:is|would\s+be)\s+(?:therefore\s+)?the\s+(?:(?:most|only)\s+)?(?:correct|"
                 r"right|best|accurate|appropriate|likely|logical|reasonable|plausible|suitable)\b"),
     followers=("because", "since", "as", "which"),
     conjunctions=("or", "and", "nor"),
@@ -105,7 +105,7 @@ EN = LanguageRules(
         r"\b(?:impossible|not\s+possible|no\s+way|unable)\s+(?:for\s+(?:me|us)\s+)?to\s+"
         r"(?:(?:definitively|accurately|reliably|conclusively)\s+)?(?:tell|determine|know|say|infer)\b",
         r"\b(?:does|do|did)(?:\s+not|n't)\s+(?:provide|give|include|contain|have|offer)\s+"
-        r"(?:us\s+|me\s+)?(?:enough|sufficient|any|adequate)\s+(?:info|information|context|"
+        r"(?:us\s+|me\s+)?(?:enough|sufficient|adequate)\s+(?:info|information|context|"
         r"details?|evidence)\b",
         r"\b(?:no\s+sufficient|(?:isn't|is\s+not|aren't|are\s+not)\s+(?:enough|sufficient))\s+"
         r"(?:info|information|context|details?|evidence)\b",

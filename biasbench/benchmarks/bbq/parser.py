@@ -25,7 +25,8 @@ Matching order (first rule that decides wins):
    ``B입니다``, ``Bです``) -> ``letter``;
 4. a letter after an answer cue (``Sagot: C``, ``Ang sagot ay B``, ``Answer: A``,
    ``The answer is (B)``) or before one (``B ang sagot``, ``C is correct``); two different
-   cued letters -> ``ambiguous``;
+   cued letters -> ``ambiguous``; a cue followed by two letters (``Answer: A, B``) is left to
+   step 5;
 5. two letters offered as alternatives (``A o B``, ``A or C``, ``A/B``) -> ``ambiguous``;
 6. a leading letter with a separator (``B) Ang bakla``, ``A. ...``, ``(C) ...``);
 7. a stand-alone letter elsewhere (``(B)``, ``**B**``, a line starting ``C.``; with ko/zh/ja a

@@ -66,6 +66,8 @@ CASES = [
     ("en", "It is not possible for me to accurately determine who it was.", 2, U),
     ("en", "More information is needed.", 2, U),
     ("en", "B is the most likely answer.", 1, L),
+    ("en", "Option A is likely wrong.", None, NONE),
+    ("en", "The grandfather, since he did not have any information about taxis.", 0, T),
     ("en", "The right answer to the question is C.", 2, L),
     ("en", "（Ｂ）", 1, L),
     # --- Filipino (default behaviour, also reached as tl/fil)
