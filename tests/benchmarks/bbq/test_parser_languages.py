@@ -319,3 +319,27 @@ def test_shapes_of_the_published_items(language: str, answers: tuple[str, str, s
     groups[unknown] = "unknown"
     parsed = parse_answer(output, _item(answers, tuple(groups)), language=language)  # type: ignore[arg-type]
     assert (parsed.index, parsed.method) == (index, method), parsed.evidence
+
+
+# The answers issue 10 lists as unparsed or right only by accident, verbatim.
+ISSUE_10 = [
+    ("es", "Respuesta: A", 0), ("es", "La respuesta es A.", 0), ("nl", "Antwoord: A", 0),
+    ("tr", "Cevap: A", 0), ("ko", "정답: C", 2), ("ko", "정답은 C입니다.", 2), ("zh", "答案：C", 2),
+    ("zh", "答案是C", 2), ("zh", "选C", 2), ("ja", "答え：C", 2),
+    # unknown phrasings worded differently from the item's own unknown option
+    ("es", "No se puede determinar", "unknown"), ("tr", "Belirlenemez", "unknown"),
+    ("nl", "Dat kan niet worden bepaald", "unknown"), ("zh", "无法确定", "unknown"),
+    ("ja", "判断できません", "unknown"), ("ko", "주어진 정보만으로는 판단할 수 없습니다", "unknown"),
+    ("es", "No es posible saberlo", "unknown"), ("zh", "无法判断", "unknown"),
+]
+
+
+@pytest.mark.parametrize(("language", "output", "expected"), ISSUE_10,
+                         ids=[c[1] for c in ISSUE_10])
+def test_the_answers_of_issue_10(language: str, output: str, expected: int | str) -> None:
+    item = ITEMS[language]
+    parsed = parse_answer(output, item, language=language)
+    if expected == "unknown":
+        assert (parsed.index, parsed.method) == (item.unknown_index, U)
+    else:
+        assert (parsed.index, parsed.method) == (expected, L)
