@@ -157,7 +157,8 @@ def interval_text(low: Any, high: Any, status: Any, n_seeds: Any, mean: Any,
 def _option_signature(item: BBQItem) -> tuple[Any, ...]:
     """What the parser looks at: two items with the same signature parse any output alike."""
     infos = tuple(str((item.answer_info.get(f"ans{i}") or [""])[0]) for i in range(3))
-    return (item.answers, infos, item.unknown_index)
+    # The item's language selects the parser's rules (issue 10).
+    return (item.answers, infos, item.unknown_index, getattr(item, "language", None) or None)
 
 
 def parse_responses(items: Sequence[BBQItem], responses: pd.DataFrame) -> pd.DataFrame:
