@@ -705,16 +705,19 @@ class HFBackend(ModelBackend):
         """For each (ids, read positions, target ids) row: sum of log-softmax[position, target].
 
         Rows are right-padded into batches of ``batch_size``; padding is masked out of attention
-        and never read, so a row's score does not depend on its batch-mates.
+        and never read, so a row's score does not depend on its batch-mates. Rows are batched
+        in order of length (rows of several requests differ), so little is padding.
         """
         import torch
 
         pad_id = self.tokenizer.pad_token_id
         if pad_id is None:
             pad_id = self.tokenizer.eos_token_id or 0
-        totals: list[float] = []
+        order = sorted(range(len(rows)), key=lambda index: len(rows[index][0]))
+        totals = [0.0] * len(rows)
         for start in range(0, len(rows), self.batch_size):
-            batch = rows[start:start + self.batch_size]
+            indices = order[start:start + self.batch_size]
+            batch = [rows[index] for index in indices]
             width = max(len(ids) for ids, _, _ in batch)
             input_ids = torch.full((len(batch), width), pad_id, dtype=torch.long)
             attention = torch.zeros((len(batch), width), dtype=torch.long)
@@ -729,7 +732,7 @@ class HFBackend(ModelBackend):
                 selected = logits[row_index, positions].float().log_softmax(dim=-1)
                 rows_read = torch.arange(len(targets), device=selected.device)
                 picked = selected[rows_read, torch.tensor(targets, device=selected.device)]
-                totals.append(float(picked.sum()))
+                totals[indices[row_index]] = float(picked.sum())
         return totals
 
 

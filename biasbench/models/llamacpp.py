@@ -5,10 +5,10 @@ llama.cpp runs one request at a time on the CPU; the runner serialises calls
 (``max_concurrency = 1``) and the work runs in a thread so progress keeps updating.
 
 It also scores options (``score_options``): the log-likelihood of each option's tokens as a
-continuation of the completion prompt, read from llama.cpp's logits (one decode of prompt plus
-option per option, with logits requested only at the positions that predict the option's
-tokens). Like generation, every scoring starts from an empty cache, so a score depends on its
-prompt and option alone, never on what ran before.
+continuation of the completion prompt, read from llama.cpp's logits (the prompt decoded once,
+then each option's tokens on top of it, with logits requested only at the positions that predict
+an option's tokens). Like generation, every scoring starts from an empty cache, so a score
+depends on its prompt and options alone, never on what ran before.
 
 Threads default to the *physical* cores this process may run on (:func:`physical_cores`), for
 both generation and prompt processing: llama.cpp's own default for prompt processing is every
@@ -267,54 +267,79 @@ class LlamaCppBackend(ModelBackend):
         if self.mode != "completion":
             raise PermanentModelError("llamacpp scores options of completion prompts only; a "
                                       "chat model answers by generating")
+        encoded = [self.option_tokens(prompt.completion, option) for option in options]
         scores = []
-        for option in options:
-            ids, start = self.option_tokens(prompt.completion, option)
-            logprobs = self.token_logprobs(ids, start)
+        for logprobs in self.options_logprobs(encoded):
             scores.append(OptionScore(math.fsum(logprobs), len(logprobs)))
         return scores
 
-    def token_logprobs(self, ids: list[int], start: int) -> list[float]:
-        """log p(ids[i] | ids[:i]) for every i >= ``start``, from an empty cache.
+    def options_logprobs(self, encoded: list[tuple[list[int], int]]) -> list[list[float]]:
+        """For each (ids, start): log p(ids[i] | ids[:i]) for every i >= start.
 
-        One decode of the whole sequence (in chunks of the context's batch size), with logits
-        requested only at positions start-1 .. len-2; log-softmax in float64.
+        From an empty cache, the tokens every option shares (the prompt) are decoded once, in
+        chunks of the context's batch size; then each option's own tokens are decoded on top of
+        them and removed again, so no option sees another. Logits are requested only at the
+        positions that predict an option token; log-softmax in float64. If llama.cpp cannot
+        remove an option's tokens from its cache, the rest are scored from scratch.
         """
+        import llama_cpp
+
+        llm = self._load()
+        common = min(start for _, start in encoded)
+        shared = encoded[0][0][:common]
+        self._clear(llm)  # the generation path's reset(): nothing from an earlier request
+        try:
+            prefix_rows = self._decode(llm, shared, 0, {common - 1})
+            results: list[list[float]] = []
+            memory = llama_cpp.llama_get_memory(llm.ctx)
+            for ids, start in encoded:
+                wanted = set(range(max(start - 1, common), len(ids) - 1))
+                rows = {**prefix_rows, **self._decode(llm, ids[common:], common, wanted)}
+                results.append([rows[i - 1][ids[i]] for i in range(start, len(ids))])
+                if not llama_cpp.llama_memory_seq_rm(memory, 0, common, -1):
+                    # cannot drop the option's tokens alone: start over for the next one
+                    self._clear(llm)
+                    prefix_rows = self._decode(llm, shared, 0, {common - 1})
+            return results
+        finally:
+            self._clear(llm)
+
+    def _decode(self, llm: Any, tokens: list[int], offset: int,
+                wanted: set[int]) -> dict[int, Any]:
+        """Decode ``tokens`` at positions ``offset``.. on sequence 0; the log-softmax (float64)
+        of the logits at each position in ``wanted``, by position."""
         import llama_cpp
         import numpy as np
 
-        llm = self._load()
-        ctx = llm.ctx
         n_vocab = llm.n_vocab()
         n_batch = llm.n_batch
-        self._clear(llm)  # the generation path's reset(): nothing from an earlier request
+        rows: dict[int, Any] = {}
         batch = llama_cpp.llama_batch_init(n_batch, 0, 1)
-        logprobs: list[float] = []
         try:
-            for offset in range(0, len(ids), n_batch):
-                chunk = ids[offset:offset + n_batch]
-                wanted = [j for j in range(len(chunk)) if start - 1 <= offset + j < len(ids) - 1]
-                flagged = set(wanted)
+            for first in range(0, len(tokens), n_batch):
+                chunk = tokens[first:first + n_batch]
                 batch.n_tokens = len(chunk)
+                read = []
                 for j, token in enumerate(chunk):
+                    position = offset + first + j
                     batch.token[j] = token
-                    batch.pos[j] = offset + j
+                    batch.pos[j] = position
                     batch.n_seq_id[j] = 1
                     batch.seq_id[j][0] = 0
-                    batch.logits[j] = j in flagged
-                if llama_cpp.llama_decode(ctx, batch) != 0:
-                    raise PermanentModelError(f"llama.cpp could not decode {len(ids)} tokens "
+                    batch.logits[j] = position in wanted
+                    if position in wanted:
+                        read.append((j, position))
+                if llama_cpp.llama_decode(llm.ctx, batch) != 0:
+                    raise PermanentModelError(f"llama.cpp could not decode {len(tokens)} tokens "
                                               "for option scoring")
-                for j in wanted:
-                    row = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(ctx, j),
+                for j, position in read:
+                    row = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llm.ctx, j),
                                                 shape=(n_vocab,)).astype(np.float64)
                     peak = row.max()
-                    log_norm = peak + math.log(float(np.exp(row - peak).sum()))
-                    logprobs.append(float(row[ids[offset + j + 1]]) - log_norm)
+                    rows[position] = row - (peak + math.log(float(np.exp(row - peak).sum())))
         finally:
             llama_cpp.llama_batch_free(batch)
-            self._clear(llm)
-        return logprobs
+        return rows
 
     @staticmethod
     def _clear(llm: Any) -> None:

@@ -75,26 +75,23 @@ def test_an_answer_does_not_depend_on_the_request_before_it(backend: LlamaCppBac
     assert answers[0] == answers[2] == answers[3]
 
 
-def _manual_logprobs(path: Path, ids: list[int], start: int, n_threads: int) -> list[float]:
-    """log p(ids[i] | ids[:i]) for i >= start through llama-cpp-python's own high-level path:
-    a separate model with logits kept for every position, one eval of the whole sequence."""
+def _manual_logprobs(llm, ids: list[int], common: int, start: int) -> list[float]:  # type: ignore[no-untyped-def]
+    """log p(ids[i] | ids[:i]) for i >= start through llama-cpp-python's own high-level path
+    on ``llm``, a separate model keeping logits for every position: the tokens every option
+    shares (``ids[:common]``) evaluated first, then the option's own, as the backend does."""
     import math
 
     import numpy as np
-    from llama_cpp import Llama
 
-    llm = Llama(model_path=str(path), n_ctx=256, logits_all=True, n_threads=n_threads,
-                n_threads_batch=n_threads, verbose=False, seed=0)
-    try:
-        llm.eval(ids)
-        values = []
-        for i in range(start, len(ids)):
-            row = np.asarray(llm.scores[i - 1], dtype=np.float64)
-            log_norm = row.max() + math.log(float(np.exp(row - row.max()).sum()))
-            values.append(float(row[ids[i]]) - log_norm)
-        return values
-    finally:
-        llm.close()
+    llm.reset()
+    llm.eval(ids[:common])
+    llm.eval(ids[common:])
+    values = []
+    for i in range(start, len(ids)):
+        row = np.asarray(llm.scores[i - 1], dtype=np.float64)
+        log_norm = row.max() + math.log(float(np.exp(row - row.max()).sum()))
+        values.append(float(row[ids[i]]) - log_norm)
+    return values
 
 
 @pytest.fixture(scope="module")
@@ -116,13 +113,22 @@ def test_option_scores_equal_a_manual_computation(backend: LlamaCppBackend, filb
     prompt = filbbq.prompt(item)
     options = [" " + answer for answer in item.answers]
     scores = asyncio.run(backend.score_options_detailed(prompt, options))
-    for option, score in zip(options, scores, strict=True):
-        ids, start = backend.option_tokens(prompt.completion, option)
-        # the option's tokens follow the prompt's own ("...Sagot:" then " Iyong ...")
-        assert ids[:start] == backend.tokenize(prompt.completion)
-        manual = _manual_logprobs(backend.path, ids, start, backend.n_threads)
-        assert score.n_tokens == len(manual) == len(ids) - start
-        assert score.logprob == pytest.approx(math.fsum(manual), abs=1e-4)
+    from llama_cpp import Llama
+
+    encoded = [backend.option_tokens(prompt.completion, option) for option in options]
+    common = min(start for _, start in encoded)
+    llm = Llama(model_path=str(backend.path), n_ctx=256, logits_all=True,
+                n_threads=backend.n_threads, n_threads_batch=backend.n_threads, verbose=False,
+                seed=0)
+    try:
+        for (ids, start), score in zip(encoded, scores, strict=True):
+            # the option's tokens follow the prompt's own ("...Sagot:" then " Iyong ...")
+            assert ids[:start] == backend.tokenize(prompt.completion)
+            manual = _manual_logprobs(llm, ids, common, start)
+            assert score.n_tokens == len(manual) == len(ids) - start
+            assert score.logprob == pytest.approx(math.fsum(manual), abs=1e-4)
+    finally:
+        llm.close()
     # a score depends on its prompt and option alone: not on a generation or scoring before it
     other = filbbq.prompt(filbbq.selected_items(4)[0])
     asyncio.run(backend.generate(other, GenerationParams(temperature=0.0, max_tokens=4), 0))
