@@ -190,7 +190,8 @@ def plan_run(benchmark: str, model: str = DEFAULT_MODEL, *,
     adapted = bench.adapt_backend(backend)
     if distributed and adapted is not backend:
         raise BiasbenchError(f"{backend.model_id} answers by option scores, which runs "
-                             "locally: drop --ray-workers/--ray-address")
+                             "locally: drop --ray-workers/--ray-address (or, if it can "
+                             "generate, pass --answer-by generate)")
     backend = adapted
     if backend.deterministic and (seeds is None or len(seeds) > 1):
         # Scoring options is deterministic: every seed would give the same answers.

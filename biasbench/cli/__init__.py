@@ -58,7 +58,7 @@ EXIT_INCOMPLETE = 3
 ModelOpt = Annotated[str, typer.Option("--model", "-m", help="Model spec: llamacpp, "
                      "llamacpp:FILE.gguf, openai:NAME, hf:NAME, replay:FILE[@MODEL], mock:SCRIPT.")]
 BaseUrlOpt = Annotated[str | None, typer.Option(help="OpenAI-compatible endpoint, e.g. "
-                       "http://localhost:8000/v1.")]
+                       "http://localhost:8000/v1 (default: $OPENAI_BASE_URL, else OpenAI's API).")]
 ApiOpt = Annotated[str, typer.Option(help="chat or completions (OpenAI-compatible endpoints).")]
 KeyEnvOpt = Annotated[str, typer.Option(help="Environment variable holding the API key.")]
 ModelArgOpt = Annotated[list[str] | None, typer.Option(

@@ -15,6 +15,13 @@ A name is resolved through transformers' normal cache and downloaded there only 
 environment allows it; ``HF_HUB_OFFLINE=1`` makes loading use the cache alone. torch and
 transformers are imported lazily, so ``import biasbench.models.hf`` stays light.
 
+Batching: requests the runner has in flight at once are gathered into batches of up to
+``batch_size`` (``-M batch_size=N``) by a micro-batcher (:class:`_MicroBatcher`): option scoring
+of several items shares forward passes, and greedy generations run as one left-padded
+``generate`` call. A batch never changes an answer: padding is masked out, and what could
+depend on batch-mates runs one at a time -- sampled generation (each request has its own seed)
+and a repetition penalty (which would count the padding as seen tokens).
+
 Decoding is controlled by the request alone: temperature 0 is greedy; otherwise the model samples
 with the request's sampler (temperature, top_p, top_k, min_p; repetition_penalty applies to greedy
 decoding too). Sampling shapers a checkpoint's ``generation_config.json`` may set beyond those
@@ -227,13 +234,15 @@ class HFBackend(ModelBackend):
                       changes_answers=True),
         BackendOption("revision", "str", "branch, tag or commit of a named model",
                       changes_answers=True),
-        BackendOption("batch_size", "int", "sequences per forward pass when scoring options",
-                      default=16, minimum=1),
+        BackendOption("batch_size", "int", "requests gathered into one batch (greedy "
+                      "generation, option scoring across items) and sequences per forward pass "
+                      "when scoring", default=16, minimum=1),
         BackendOption("trust_remote_code", "bool", "run model code shipped with the checkpoint",
                       default=False),
     )
     can_score_options = True
-    max_concurrency = 1  # one model in memory; requests are served one at a time
+    max_concurrency = None
+    """Per instance: ``batch_size`` requests in flight, gathered into batches."""
 
     @classmethod
     def from_spec(cls, arg: str | None, options: ModelOptions) -> HFBackend:
@@ -279,7 +288,9 @@ class HFBackend(ModelBackend):
         self.name_or_path = name_or_path
         self.device: torch.device = resolve_device(device)
         self.batch_size = batch_size
+        self.max_concurrency = batch_size  # what the micro-batcher can gather at once
         self._lock = threading.Lock()  # torch RNG forking and the model are not shared safely
+        self._batcher = _MicroBatcher(batch_size, self._run_batch)
         common: dict[str, Any] = {"trust_remote_code": trust_remote_code, "revision": revision}
         try:
             config = transformers.AutoConfig.from_pretrained(name_or_path, **common)
@@ -413,6 +424,8 @@ class HFBackend(ModelBackend):
             raise PermanentModelError(
                 f"{self.model_id} is a masked LM and cannot generate text: masked LMs answer by "
                 "score_options (pseudo-log-likelihood of each option)")
+        if self._batchable(params):  # greedy: the seed plays no part
+            return await self._batcher.submit(("generate", params), (prompt, seed))
         return await self._in_thread(self._generate_sync, prompt, params, seed)
 
     async def score_options(self, prompt: Prompt, options: list[str]) -> list[float]:
@@ -427,7 +440,7 @@ class HFBackend(ModelBackend):
     async def score_options_detailed(self, prompt: Prompt,
                                      options: list[str]) -> list[OptionScore]:
         """Like :meth:`score_options`, with the number of tokens behind each score."""
-        return await self._in_thread(self._score_sync, prompt, options)
+        return await self._batcher.submit(("score",), (prompt, list(options)))
 
     async def choose(self, prompt: Prompt, options: list[str]) -> Generation:
         """Answer by scores: the best option as text, with every score kept as evidence."""
@@ -450,6 +463,22 @@ class HFBackend(ModelBackend):
         gc.collect()
         if self.device.type == "cuda":
             torch.cuda.empty_cache()
+
+    def set_concurrency(self, workers: int) -> None:
+        """The runner keeps ``workers`` requests in flight: a batch waits for that many."""
+        self._batcher.expected = max(1, min(workers, self.batch_size))
+
+    @staticmethod
+    def _batchable(params: GenerationParams) -> bool:
+        """Whether generations under ``params`` may share a batch without changing answers."""
+        return params.temperature == 0 and params.repetition_penalty == 1.0
+
+    def _run_batch(self, key: tuple[Any, ...], payloads: list[Any]) -> list[Any]:
+        """One batch of the micro-batcher (in a worker thread): generations or scorings."""
+        with self._lock:
+            if key[0] == "generate":
+                return self._generate_batch_sync(payloads, key[1])
+            return self._score_batch_sync(payloads)
 
     async def _in_thread(self, work: Callable[..., _T], *args: Any) -> _T:
         # The torch work blocks for a long time; a thread keeps the event loop responsive.
@@ -511,19 +540,80 @@ class HFBackend(ModelBackend):
                                          attention_mask=encoded["attention_mask"].to(self.device),
                                          **self._decoding_kwargs(params))
         new_ids = output[0, prompt_ids.shape[1]:].tolist()
-        text, stopped = truncate_at_stop(self._decode_continuation(prompt_ids[0].tolist(),
-                                                                   new_ids), params.stop)
+        return self._generation(prompt_text, prompt_ids[0].tolist(), new_ids, params, seed)
+
+    def _eos_ids(self) -> set[int]:
         eos_ids = self.model.generation_config.eos_token_id
-        eos_ids = set(eos_ids if isinstance(eos_ids, list) else [eos_ids])
-        ended = stopped or bool(new_ids and new_ids[-1] in eos_ids)
+        return set(eos_ids if isinstance(eos_ids, list) else [eos_ids])
+
+    def _generation(self, prompt_text: str, prompt_ids: list[int], new_ids: list[int],
+                    params: GenerationParams, seed: int | None) -> Generation:
+        text, stopped = truncate_at_stop(self._decode_continuation(prompt_ids, new_ids),
+                                         params.stop)
+        ended = stopped or bool(new_ids and new_ids[-1] in self._eos_ids())
         return Generation(text=text, prompt_text=prompt_text, info={
             "seed": seed,
             **params.sampler(),
             "sampling": "sample" if params.temperature > 0 else "greedy",
-            "n_prompt_tokens": int(prompt_ids.shape[1]),
+            "n_prompt_tokens": len(prompt_ids),
             "n_tokens": len(new_ids),
             "finish_reason": "stop" if ended or len(new_ids) < params.max_tokens else "length",
         })
+
+    def _generate_batch_sync(self, jobs: list[tuple[Prompt, int | None]],
+                             params: GenerationParams) -> list[Generation | Exception]:
+        """Greedy generation of several prompts in one left-padded ``generate`` call.
+
+        Each row ends where generating it alone would have ended (its end-of-sequence token or
+        first stop string); what ``generate`` appends to a row finished before its batch-mates
+        (padding) is dropped, so text, token counts and finish reasons are the unbatched ones.
+        A prompt that cannot be sent (too long) fails alone.
+        """
+        import torch
+
+        results: list[Generation | Exception | None] = [None] * len(jobs)
+        rows: list[tuple[int, str, list[int]]] = []  # index, prompt text, prompt ids
+        for index, (prompt, _) in enumerate(jobs):
+            try:
+                prompt_text, add_special = self.render(prompt)
+                ids = list(self.tokenizer(prompt_text, add_special_tokens=add_special)
+                           ["input_ids"])
+                self._check_length(len(ids), "the prompt")
+            except PermanentModelError as exc:
+                results[index] = exc
+                continue
+            rows.append((index, prompt_text, ids))
+        if rows:
+            kwargs = self._decoding_kwargs(params)
+            width = max(len(ids) for _, _, ids in rows)
+            input_ids = torch.full((len(rows), width), kwargs["pad_token_id"], dtype=torch.long)
+            attention = torch.zeros((len(rows), width), dtype=torch.long)
+            for row, (_, _, ids) in enumerate(rows):  # left padding: every row ends together
+                input_ids[row, width - len(ids):] = torch.tensor(ids, dtype=torch.long)
+                attention[row, width - len(ids):] = 1
+            with torch.inference_mode():
+                output = self.model.generate(input_ids=input_ids.to(self.device),
+                                             attention_mask=attention.to(self.device), **kwargs)
+            for row, (index, prompt_text, ids) in enumerate(rows):
+                new_ids = self._unpadded(ids, output[row, width:].tolist(), params)
+                results[index] = self._generation(prompt_text, ids, new_ids, params,
+                                                  jobs[index][1])
+        return results  # type: ignore[return-value]
+
+    def _unpadded(self, prompt_ids: list[int], new_ids: list[int],
+                  params: GenerationParams) -> list[int]:
+        """A batched row's new tokens up to where it would have stopped on its own."""
+        eos_ids = self._eos_ids()
+        cut = next((k + 1 for k, token in enumerate(new_ids) if token in eos_ids), len(new_ids))
+        new_ids = new_ids[:cut]
+        if params.stop and truncate_at_stop(self._decode_continuation(prompt_ids, new_ids),
+                                            params.stop)[1]:
+            # stopped by a stop string: at the first token whose text completes one
+            for k in range(1, len(new_ids) + 1):
+                if truncate_at_stop(self._decode_continuation(prompt_ids, new_ids[:k]),
+                                    params.stop)[1]:
+                    return new_ids[:k]
+        return new_ids
 
     def _decode_continuation(self, prompt_ids: list[int], new_ids: list[int]) -> str:
         """The new text exactly as it continues the prompt.
@@ -545,6 +635,32 @@ class HFBackend(ModelBackend):
         if self.task == "causal":
             return self._causal_scores(encoded)
         return self._pseudo_log_likelihoods(encoded)
+
+    def _score_batch_sync(self, jobs: list[tuple[Prompt, list[str]]]
+                          ) -> list[list[OptionScore] | Exception]:
+        """The options of several requests scored together: their sequences share forward
+        passes of ``batch_size`` rows. A request whose text cannot be scored fails alone."""
+        results: list[list[OptionScore] | Exception | None] = [None] * len(jobs)
+        encoded: list[tuple[list[int], list[int]]] = []
+        owners: list[tuple[int, int]] = []  # (job index, options in it)
+        for index, (prompt, options) in enumerate(jobs):
+            try:
+                prompt_text, add_special = self.render(prompt)
+                mine = [self.encode_with_option(prompt_text, option, add_special)
+                        for option in options]
+            except PermanentModelError as exc:
+                results[index] = exc
+                continue
+            encoded.extend(mine)
+            owners.append((index, len(mine)))
+        if encoded:
+            scores = (self._causal_scores(encoded) if self.task == "causal"
+                      else self._pseudo_log_likelihoods(encoded))
+            start = 0
+            for index, count in owners:
+                results[index] = scores[start:start + count]
+                start += count
+        return results  # type: ignore[return-value]
 
     def _causal_scores(self, encoded: list[tuple[list[int], list[int]]]) -> list[OptionScore]:
         """Sum of log p(token | everything before it) over each option's tokens."""
@@ -589,16 +705,19 @@ class HFBackend(ModelBackend):
         """For each (ids, read positions, target ids) row: sum of log-softmax[position, target].
 
         Rows are right-padded into batches of ``batch_size``; padding is masked out of attention
-        and never read, so a row's score does not depend on its batch-mates.
+        and never read, so a row's score does not depend on its batch-mates. Rows are batched
+        in order of length (rows of several requests differ), so little is padding.
         """
         import torch
 
         pad_id = self.tokenizer.pad_token_id
         if pad_id is None:
             pad_id = self.tokenizer.eos_token_id or 0
-        totals: list[float] = []
+        order = sorted(range(len(rows)), key=lambda index: len(rows[index][0]))
+        totals = [0.0] * len(rows)
         for start in range(0, len(rows), self.batch_size):
-            batch = rows[start:start + self.batch_size]
+            indices = order[start:start + self.batch_size]
+            batch = [rows[index] for index in indices]
             width = max(len(ids) for ids, _, _ in batch)
             input_ids = torch.full((len(batch), width), pad_id, dtype=torch.long)
             attention = torch.zeros((len(batch), width), dtype=torch.long)
@@ -613,5 +732,88 @@ class HFBackend(ModelBackend):
                 selected = logits[row_index, positions].float().log_softmax(dim=-1)
                 rows_read = torch.arange(len(targets), device=selected.device)
                 picked = selected[rows_read, torch.tensor(targets, device=selected.device)]
-                totals.append(float(picked.sum()))
+                totals[indices[row_index]] = float(picked.sum())
         return totals
+
+
+class _MicroBatcher:
+    """Gathers requests made concurrently on one event loop into batches.
+
+    ``submit(key, payload)`` queues a payload; requests with equal keys may share a batch.
+    A drain task waits until ``expected`` requests are queued or the queue stops growing for a
+    few event-loop turns (the runner's workers are all waiting, or there is no more work), then
+    runs batches of up to ``size`` in a worker thread through ``run(key, payloads)``, which
+    returns one result or exception per payload. If a whole batch raises, its requests are
+    retried one by one, so one bad request fails alone.
+    """
+
+    _IDLE_TURNS = 3
+    """Event-loop turns without a new request after which a partial batch runs."""
+
+    def __init__(self, size: int,
+                 run: Callable[[tuple[Any, ...], list[Any]], list[Any]]) -> None:
+        self.size = size
+        self.expected = size
+        self._run = run
+        self._queue: dict[tuple[Any, ...], list[tuple[Any, asyncio.Future[Any]]]] = {}
+        self._drainer: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def submit(self, key: tuple[Any, ...], payload: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:  # a later run on another event loop starts afresh
+            self._loop, self._queue, self._drainer = loop, {}, None
+        future: asyncio.Future[Any] = loop.create_future()
+        self._queue.setdefault(key, []).append((payload, future))
+        if self._drainer is None or self._drainer.done():
+            self._drainer = loop.create_task(self._drain())
+        return await future
+
+    def _queued(self) -> int:
+        return sum(len(jobs) for jobs in self._queue.values())
+
+    async def _drain(self) -> None:
+        while self._queue:
+            idle, seen = 0, self._queued()
+            while seen < min(self.expected, self.size) and idle < self._IDLE_TURNS:
+                await asyncio.sleep(0)
+                now = self._queued()
+                idle, seen = (0, now) if now > seen else (idle + 1, seen)
+            key = max(self._queue, key=lambda k: len(self._queue[k]))  # the fullest batch first
+            jobs = self._queue[key][:self.size]
+            rest = self._queue[key][self.size:]
+            if rest:
+                self._queue[key] = rest
+            else:
+                del self._queue[key]
+            jobs = [(payload, future) for payload, future in jobs if not future.cancelled()]
+            if jobs:
+                await self._run_jobs(key, jobs)
+
+    async def _run_jobs(self, key: tuple[Any, ...],
+                        jobs: list[tuple[Any, asyncio.Future[Any]]]) -> None:
+        payloads = [payload for payload, _ in jobs]
+        try:
+            results = await asyncio.to_thread(self._run, key, payloads)
+        except Exception as exc:  # the batch as a whole failed: find the request that did
+            if len(jobs) == 1:
+                results = [exc]
+            else:
+                results = []
+                for payload in payloads:
+                    try:
+                        results.extend(await asyncio.to_thread(self._run, key, [payload]))
+                    except Exception as single:
+                        results.append(single)
+        except BaseException as exc:  # cancelled: every waiting request learns it
+            for _, future in jobs:
+                if not future.done():
+                    future.cancel()
+            raise exc
+        for (_, future), result in zip(jobs, results, strict=True):
+            if future.done():
+                continue
+            if isinstance(result, Exception):
+                future.set_exception(result)
+            else:
+                future.set_result(result)

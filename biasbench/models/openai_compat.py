@@ -51,6 +51,31 @@ _MAX_RESPONSE_BYTES = 64 << 20
 # Request fields the backend sets itself; extra fields may not replace them.
 _OWNED_FIELDS = frozenset({"model", "messages", "prompt", "stream", "seed", "n"})
 
+OPENAI_API_BASE_URL = "https://api.openai.com/v1"
+"""OpenAI's own endpoint: where ``openai:NAME`` goes when neither ``--base-url`` nor
+``$OPENAI_BASE_URL`` names another (the openai SDK's default, in the same order)."""
+BASE_URL_ENV = "OPENAI_BASE_URL"
+
+
+def resolve_base_url(given: str | None, environ: Any = None) -> tuple[str, str]:
+    """The base URL of an ``openai:NAME`` model and where it came from: ``--base-url`` when
+    given, else ``$OPENAI_BASE_URL`` (an empty value counts as unset), else OpenAI's endpoint."""
+    env = os.environ if environ is None else environ
+    if given:
+        return given, "--base-url"
+    if env.get(BASE_URL_ENV, "").strip():
+        return env[BASE_URL_ENV].strip(), f"${BASE_URL_ENV}"
+    return OPENAI_API_BASE_URL, "OpenAI's API (no --base-url or $OPENAI_BASE_URL)"
+
+
+def is_openai_api(base_url: str) -> bool:
+    """Whether ``base_url`` is OpenAI's own API, which rejects fields it does not define."""
+    try:
+        return (urlsplit(base_url).hostname or "").lower() == urlsplit(
+            OPENAI_API_BASE_URL).hostname
+    except ValueError:
+        return False
+
 
 def display_url(url: str) -> str:
     """``url`` without user info, query or fragment, safe to show in messages and logs."""
@@ -124,7 +149,8 @@ class OpenAIBackend(ModelBackend):
 
     kind = "openai"
     summary = ("an OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server, SGLang, OpenAI...); "
-               "--base-url, --api chat|completions, key from $OPENAI_API_KEY or --api-key-env")
+               "--base-url (default: $OPENAI_BASE_URL, else OpenAI's API), --api "
+               "chat|completions, key from $OPENAI_API_KEY or --api-key-env")
     spec_syntax = "openai:NAME"
     model_options = (
         BackendOption("timeout", "float", "seconds to wait for one answer (then retried)",
@@ -142,8 +168,7 @@ class OpenAIBackend(ModelBackend):
     def from_spec(cls, arg: str | None, options: ModelOptions) -> OpenAIBackend:
         if not arg:
             raise ModelSpecError("openai needs a model name: --model openai:NAME")
-        if not options.base_url:
-            raise ModelSpecError("openai:NAME needs --base-url (e.g. http://localhost:8000/v1)")
+        base_url, source = resolve_base_url(options.base_url)
         if options.api not in ("chat", "completions"):
             raise ModelSpecError(f"--api must be chat or completions, not {options.api!r}")
         args = cls.check_model_args(options.model_args)
@@ -155,9 +180,22 @@ class OpenAIBackend(ModelBackend):
                     raise ModelSpecError(f"openai: request field {name!r} given by both "
                                          f"-M extra_body and -M {key}")
                 extra[name] = value
-        return cls(arg, options.base_url, api=options.api,  # type: ignore[arg-type]
-                   api_key_env=options.api_key_env, sampler_extras=options.sampler_extras,
-                   timeout_s=args.get("timeout", 120.0), extra_body=extra or None)
+        official = is_openai_api(base_url)
+        if official and not os.environ.get(options.api_key_env):
+            raise ModelSpecError(f"openai:{arg} goes to {source}: {OPENAI_API_BASE_URL}, which "
+                                 f"needs an API key in ${options.api_key_env} (or name the "
+                                 "variable with --api-key-env; --base-url or $OPENAI_BASE_URL "
+                                 "for another endpoint)")
+        try:
+            # OpenAI's endpoint rejects top_k, min_p and repetition_penalty as unknown fields.
+            return cls(arg, base_url, api=options.api,  # type: ignore[arg-type]
+                       api_key_env=options.api_key_env,
+                       sampler_extras=options.sampler_extras and not official,
+                       timeout_s=args.get("timeout", 120.0), extra_body=extra or None)
+        except ModelSpecError as exc:
+            if source == "--base-url":
+                raise
+            raise ModelSpecError(f"{source}: {exc}") from None
 
     def __init__(self, model: str, base_url: str, *, api: ApiKind = "chat",
                  api_key_env: str = "OPENAI_API_KEY", timeout_s: float = 120.0,

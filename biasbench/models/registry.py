@@ -9,8 +9,9 @@ pipeline, Ray workers and ``biasbench list`` read the registry; none names a bac
 Specs:
   llamacpp                 the embedded default (Gemma 3 270M base, GGUF Q4_K_M)
   llamacpp:PATH.gguf       any local GGUF file
-  openai:NAME              an OpenAI-compatible endpoint (--base-url, --api chat|completions,
-                           key from $OPENAI_API_KEY or the variable named by --api-key-env)
+  openai:NAME              an OpenAI-compatible endpoint (--base-url, default $OPENAI_BASE_URL,
+                           else OpenAI's API; --api chat|completions; key from $OPENAI_API_KEY
+                           or the variable named by --api-key-env)
   hf:NAME_OR_PATH          a Hugging Face transformers model (causal or masked LM)
   replay:FILE[@MODEL]      answers read from a JSONL file
   mock:SCRIPT              scripted outputs (tests, demos)

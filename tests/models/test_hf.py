@@ -185,8 +185,9 @@ def _option_positions(tokenizer, prompt_text: str, option: str) -> tuple[list[in
                                           ("roberta", "masked"), ("bert", "masked")])
 def test_task_is_detected_from_the_saved_folder(backends, family, task):
     backend = backends[family]
+    # requests in flight: as many as one batch gathers (-M batch_size, default 16)
     assert (backend.task, backend.kind, backend.mode, backend.max_concurrency) == (
-        task, "hf", "completion", 1)
+        task, "hf", "completion", 16)
     assert backend.describe() == {"kind": "hf", "model": backend.model_id, "mode": "completion",
                                   "task": task, "dtype": "float32"}
 
@@ -570,3 +571,128 @@ def test_option_choices_report_sum_and_per_character(sums, options, choice_sum, 
     assert choices["n_chars"] == [len(o) for o in options] and choices["n_tokens"] == [2, 2, 2]
     assert choices["scores_per_char"] == pytest.approx([t / len(o) for t, o in
                                                         zip(sums, options, strict=True)])
+
+
+# ------------------------------------------------------------------ batching across requests
+
+BATCH_PROMPTS = ["Si Maria ay", "Sino ang mas emosyonal sa dalawa? Sagot:",
+                 "Ang lalaki ay naglalaro ng", "The nurse and the engineer met at the cafe. Who",
+                 "Sagot:", "Pumunta sila sa palengke kahapon. Ang doktor ay tumulong sa"]
+
+
+class _Counting:
+    """Counts calls of a model method (generate, forward) while passing them through."""
+
+    def __init__(self, backend: HFBackend, name: str) -> None:
+        self.calls = 0
+        self.rows: list[int] = []
+        original = getattr(backend.model, name)
+
+        def counted(*args, **kwargs):
+            self.calls += 1
+            ids = kwargs.get("input_ids", args[0] if args else None)
+            self.rows.append(int(ids.shape[0]))
+            return original(*args, **kwargs)
+
+        setattr(backend.model, name, counted)
+
+
+async def _gather(backend: HFBackend, calls) -> list:
+    backend.set_concurrency(len(calls))  # what the runner says before it sends
+    return await asyncio.gather(*(call(backend) for call in calls))
+
+
+@pytest.mark.parametrize("family", CAUSAL)
+@pytest.mark.parametrize("params", [
+    GenerationParams(temperature=0.0, max_tokens=12),
+    GenerationParams(temperature=0.0, max_tokens=12, stop=(" ", "a")),
+    GenerationParams(temperature=0.0, max_tokens=3),
+])
+def test_batched_greedy_generation_equals_one_at_a_time(folders, family, params):
+    alone = HFBackend(str(folders[family]), batch_size=1)
+    expected = [_generate(alone, text, params, seed) for seed, text in enumerate(BATCH_PROMPTS)]
+    batched = HFBackend(str(folders[family]), batch_size=8)
+    counter = _Counting(batched, "generate")
+    got = asyncio.run(_gather(batched, [
+        (lambda b, text=text, seed=seed: b.generate(_prompt(text), params, seed))
+        for seed, text in enumerate(BATCH_PROMPTS)]))
+    assert counter.rows == [len(BATCH_PROMPTS)]  # one left-padded generate call
+    assert [(g.text, g.prompt_text, g.info) for g in got] == [
+        (g.text, g.prompt_text, g.info) for g in expected]
+    if params.stop:  # the rows end at different points: some by a stop string
+        assert {g.info["finish_reason"] for g in got} >= {"stop"}
+
+
+def test_sampled_generation_is_never_batched(folders):
+    """Each sampled request has its own seed, so it runs alone and its text is the seed's."""
+    params = GenerationParams(temperature=1.0, max_tokens=8)
+    alone = HFBackend(str(folders["gpt2"]), batch_size=1)
+    expected = [_generate(alone, text, params, 7) for text in BATCH_PROMPTS[:4]]
+    batched = HFBackend(str(folders["gpt2"]), batch_size=8)
+    counter = _Counting(batched, "generate")
+    got = asyncio.run(_gather(batched, [
+        (lambda b, text=text: b.generate(_prompt(text), params, 7)) for text in BATCH_PROMPTS[:4]]))
+    assert counter.rows == [1, 1, 1, 1]
+    assert [g.text for g in got] == [g.text for g in expected]
+
+
+@pytest.mark.parametrize("family", CAUSAL + MASKED)
+def test_scoring_batches_across_requests(folders, family):
+    options = [" Si Maria", " Si Juan ang guro", " Hindi masasabi"]
+    alone = HFBackend(str(folders[family]), batch_size=64)
+    expected = [asyncio.run(alone.score_options_detailed(_prompt(text), options))
+                for text in BATCH_PROMPTS]
+    batched = HFBackend(str(folders[family]), batch_size=64)
+    counter = _Counting(batched, "forward")
+    got = asyncio.run(_gather(batched, [
+        (lambda b, text=text: b.score_options_detailed(_prompt(text), options))
+        for text in BATCH_PROMPTS]))
+    # every request's sequences share forward passes of up to 64 rows
+    rows = sum(len(options) if family in CAUSAL else sum(s.n_tokens for s in scores)
+               for scores in expected)
+    assert counter.calls == math.ceil(rows / 64) < len(BATCH_PROMPTS)
+    for mine, theirs in zip(got, expected, strict=True):
+        assert [s.n_tokens for s in mine] == [s.n_tokens for s in theirs]
+        assert [s.logprob for s in mine] == pytest.approx([s.logprob for s in theirs], abs=1e-5)
+
+
+def test_a_bad_request_fails_alone_in_its_batch(folders):
+    batched = HFBackend(str(folders["gpt2"]), batch_size=8)
+    long_text = " ".join(["Si Maria ay isang guro sa paaralan."] * 40)
+    params = GenerationParams(temperature=0.0, max_tokens=4)
+
+    async def one(backend, text):
+        try:
+            return await backend.generate(_prompt(text), params, 0)
+        except PermanentModelError as exc:
+            return exc
+
+    got = asyncio.run(_gather(batched, [(lambda b, t=t: one(b, t))
+                                        for t in ["Si Maria ay", long_text, "Sagot:"]]))
+    assert isinstance(got[1], PermanentModelError) and "accepts at most" in str(got[1])
+    alone = HFBackend(str(folders["gpt2"]), batch_size=1)
+    assert [got[0].text, got[2].text] == [_generate(alone, t, params, 0).text
+                                          for t in ["Si Maria ay", "Sagot:"]]
+
+
+def test_a_run_through_the_runner_batches_and_matches_a_serial_run(folders, tmp_path):
+    from biasbench.runner.runner import Request, run_requests_sync
+    from biasbench.runner.store import ResponseStore
+
+    params = GenerationParams(temperature=0.0, max_tokens=6)
+    requests = [Request(item_id=str(i), prompt=_prompt(text), seed=0)
+                for i, text in enumerate(BATCH_PROMPTS)]
+    outputs = []
+    for batch_size in (1, 4):
+        backend = HFBackend(str(folders["llama"]), batch_size=batch_size)
+        counter = _Counting(backend, "generate")
+        store = ResponseStore(tmp_path / f"b{batch_size}.sqlite")
+        try:
+            stats = run_requests_sync(backend, requests, params, store, concurrency=8,
+                                      progress=False)
+            assert stats.failed == 0
+            outputs.append(sorted((r.item_id, r.output) for r in store.iter_records("ok")))
+        finally:
+            store.close()
+        assert max(counter.rows) == batch_size
+    assert outputs[0] == outputs[1]

@@ -30,12 +30,16 @@ def test_parse_model_spec(spec: str, expected: tuple[str, str | None]) -> None:
     ("gpt4", ModelOptions(), "unknown backend 'gpt4'"),
     ("openai:", ModelOptions(), "nothing after ':'"),
     ("openai", ModelOptions(base_url="http://x"), "needs a model name"),
-    ("openai:gpt-4o", ModelOptions(), "needs --base-url"),
+    ("openai:gpt-4o", ModelOptions(api_key_env="BIASBENCH_TEST_NO_SUCH_KEY"),
+     "goes to OpenAI's API (no --base-url or $OPENAI_BASE_URL): https://api.openai.com/v1, "
+     "which needs an API key in $BIASBENCH_TEST_NO_SUCH_KEY"),
     ("openai:gpt-4o", ModelOptions(base_url="http://x", api="responses"), "chat or completions"),
     ("mock:nonsense", ModelOptions(), "unknown mock script"),
     ("llamacpp:/no/such/model.gguf", ModelOptions(), "GGUF file not found: /no/such/model.gguf"),
 ])
-def test_bad_specs_fail_clearly(spec: str, options: ModelOptions, message: str) -> None:
+def test_bad_specs_fail_clearly(spec: str, options: ModelOptions, message: str,
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     with pytest.raises(Exception) as err:
         load_model(spec, options)
     assert message in str(err.value)

@@ -21,7 +21,13 @@ from biasbench.benchmarks.base import Benchmark, Command, Paper, Results
 from biasbench.benchmarks.bbq.display import category_display
 from biasbench.benchmarks.bbq.items import BBQItem
 from biasbench.benchmarks.bbq.labels import read_bbq_responses, write_bbq_labels
-from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OptionScoringBackend
+from biasbench.benchmarks.bbq.option_scoring import (
+    DEFAULT_ANSWER_BY,
+    DEFAULT_OPTION_SCORE,
+    AnswerBy,
+    OptionScoringBackend,
+    resolve_answer_by,
+)
 from biasbench.benchmarks.bbq.parser import LETTERS, PARSER_VERSION
 from biasbench.benchmarks.bbq.results import validate_models
 from biasbench.benchmarks.bbq.robust import (
@@ -83,13 +89,15 @@ class BBQBenchmark(Benchmark):
     def __init__(self, items: list[BBQItem], *, source: str, data_source: dict[str, Any],
                  template_info: dict[Any, str] | None = None,
                  option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
-                 var2: Var2ByTemplate | None = None) -> None:
+                 var2: Var2ByTemplate | None = None,
+                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
         self.items = items
         self.var2 = var2
         self.source = source
         self.data_source = data_source
         self.template_info = template_info or {}
         self.option_score = option_score
+        self.answer_by = answer_by
         self.by_uid = {item.uid: item for item in self.items}
 
     # -- requests ------------------------------------------------------------------------------
@@ -126,10 +134,14 @@ class BBQBenchmark(Benchmark):
         return list(seeds) if seeds else list(range(self.default_seed_count))
 
     def adapt_backend(self, backend: ModelBackend) -> ModelBackend:
-        """Masked LMs cannot generate: they answer by the options' pseudo-log-likelihoods."""
-        if not backend.can_generate and backend.can_score_options:
-            return OptionScoringBackend(backend, self.by_uid, self.option_score)
-        return backend
+        """Answer by generating, or by option scores (``answer_by``, see
+        :func:`~biasbench.benchmarks.bbq.option_scoring.resolve_answer_by`): masked LMs by the
+        options' pseudo-log-likelihoods after the item's text, causal LMs by their
+        log-likelihoods after the prompt's answer cue."""
+        if resolve_answer_by(self.answer_by, backend) == "generate":
+            return backend
+        return OptionScoringBackend(backend, self.by_uid, self.option_score,
+                                    scored_text="prompt" if backend.can_generate else "item")
 
     def signature(self, model: dict[str, Any], params: GenerationParams | None,
                   seeds: Sequence[int] | None, limit: int | None = None) -> Signature:
@@ -219,7 +231,8 @@ class BBQBenchmark(Benchmark):
         scored = score_responses(self.items, alternative, var2=self.var2)
         return {
             "headline": headline, "alternative": other,
-            "note": "masked LMs: 'sum' = highest summed pseudo-log-likelihood (lm-eval acc), "
+            "note": "answers by scores: 'sum' = highest summed (pseudo-)log-likelihood (lm-eval "
+                    "acc), "
                     "'per_char' = highest per character of the option (acc_norm); the scores "
                     "above use the headline, 'alternative_models' the other",
             "n_responses": len(chosen),

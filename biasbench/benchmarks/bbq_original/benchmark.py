@@ -16,7 +16,13 @@ from typing import Any, ClassVar
 from biasbench.benchmarks.base import OptionSpec, Paper
 from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
 from biasbench.benchmarks.bbq.items import BBQItem, load_item_files
-from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORE_OPTION
+from biasbench.benchmarks.bbq.option_scoring import (
+    ANSWER_BY_OPTION,
+    DEFAULT_ANSWER_BY,
+    DEFAULT_OPTION_SCORE,
+    OPTION_SCORE_OPTION,
+    AnswerBy,
+)
 from biasbench.benchmarks.bbq.original import (
     BASE_MODEL_CUE,
     BBQ_COMMIT,
@@ -77,6 +83,7 @@ class OriginalBBQBenchmark(BBQBenchmark):
                    "intersectional items reads their Known_stereotyped_var2 there)."),
         OptionSpec("prompt", Path, None, "a prompt file in the format of FilBBQ's prompt.txt "
                    "(default: the packaged English prompt)."),
+        ANSWER_BY_OPTION,
         OPTION_SCORE_OPTION,
     )
     data_options: ClassVar[tuple[OptionSpec, ...]] = (
@@ -89,7 +96,8 @@ class OriginalBBQBenchmark(BBQBenchmark):
     def __init__(self, items: str | Sequence[str | Path] | None = None,
                  data: Path | None = None, templates: Path | None = None,
                  prompt: Path | None = None,
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
+                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
+                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
         loaded: list[BBQItem]
         if items is None:
             loaded = load_bbq_items(resolve_bbq_data(data, templates_dir=templates))
@@ -104,7 +112,8 @@ class OriginalBBQBenchmark(BBQBenchmark):
         super().__init__(loaded, source=source, data_source=data_source,
                          option_score=option_score, var2=_var2(loaded, templates),
                          template_info=_template_info(loaded, templates,
-                                                      published=items is None))
+                                                      published=items is None),
+                         answer_by=answer_by)
 
     @property
     def prompt_hash(self) -> str:

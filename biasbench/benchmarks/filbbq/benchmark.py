@@ -18,7 +18,13 @@ from typing import Any, ClassVar
 from biasbench.benchmarks.base import OptionSpec, Paper
 from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
 from biasbench.benchmarks.bbq.items import BBQItem, load_item_files
-from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORE_OPTION
+from biasbench.benchmarks.bbq.option_scoring import (
+    ANSWER_BY_OPTION,
+    DEFAULT_ANSWER_BY,
+    DEFAULT_OPTION_SCORE,
+    OPTION_SCORE_OPTION,
+    AnswerBy,
+)
 from biasbench.benchmarks.bbq.robust import template_info_from
 from biasbench.benchmarks.filbbq.source import (
     FILBBQ_CATEGORIES,
@@ -73,6 +79,7 @@ class FilBBQBenchmark(BBQBenchmark):
                    "published sexual-orientation items)."),
         OptionSpec("regenerate_items", bool, False, "generate every category from the "
                    "templates, not the published items."),
+        ANSWER_BY_OPTION,
         OPTION_SCORE_OPTION,
     )
     data_options: ClassVar[tuple[OptionSpec, ...]] = (
@@ -90,7 +97,8 @@ class FilBBQBenchmark(BBQBenchmark):
                  templates: Path | None = None, data_seed: int = 0,
                  prompt: Path | None = None, published_data: Path | None = None,
                  regenerate_items: bool = False,
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
+                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
+                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
         self.data_seed = data_seed
         # Given items are read first, so a missing file is named before any template lookup.
         given = load_item_files(items) if items is not None else None
@@ -122,7 +130,7 @@ class FilBBQBenchmark(BBQBenchmark):
         super().__init__(loaded_items, source=self.source, data_source=self.data_source,
                          template_info=(template_info_from(templates_dir, FILBBQ_CATEGORIES)
                                         if templates_dir else {}),
-                         option_score=option_score)
+                         option_score=option_score, answer_by=answer_by)
 
 
     @property

@@ -1,5 +1,6 @@
 """FilBBQ through the transformers backend, on tiny models built in the test: a masked LM
-answers by option pseudo-log-likelihoods, a causal LM generates under each seed."""
+answers by option pseudo-log-likelihoods, a causal LM by option log-likelihoods by default and
+generates under each seed with --answer-by generate."""
 
 from __future__ import annotations
 
@@ -60,11 +61,23 @@ def test_summed_scores_penalise_the_long_unknown_option(tmp_path: Path, template
         assert by_sum[category]["acc_ambig"]["mean"] < headline[category]["acc_ambig"]["mean"]
 
 
+def test_causal_lm_answers_by_option_scores_by_default(tmp_path: Path, templates: Path) -> None:
+    folder = build_tiny_model(tmp_path / "tiny-gpt2", "gpt2", positions=512)
+    result = run_benchmark("filbbq", f"hf:{folder}", out=tmp_path / "run", limit=8,
+                           seeds=[0, 1], progress=False, benchmark_options={"templates": templates})
+    assert result.stats.total == 8 and result.stats.failed == 0
+    model = result.results["signature"]["model"]["tiny-gpt2"]
+    assert (model["answers_by"], model["option_text"]) == ("option log-likelihood",
+                                                           "prompt + ' ' + option")
+    for entry in result.results["models"]["tiny-gpt2"].values():
+        assert entry["unparsed_pct"] == 0 and entry["seeds_run"] == 1
+
+
 def test_causal_lm_generates_under_each_seed(tmp_path: Path, templates: Path) -> None:
     folder = build_tiny_model(tmp_path / "tiny-gpt2", "gpt2", positions=512)
     result = run_benchmark("filbbq", f"hf:{folder}", out=tmp_path / "run", limit=8,
                            seeds=[0, 1], max_tokens=4, progress=False,
-                           benchmark_options={"templates": templates})
+                           benchmark_options={"templates": templates, "answer_by": "generate"})
     assert result.stats.total == 16 and result.stats.failed == 0
     assert result.results["signature"]["decoding"]["temperature"] == 1.0
     assert result.results["signature"]["seeds"] == [0, 1]
