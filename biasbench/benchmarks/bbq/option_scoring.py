@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from biasbench.benchmarks.base import OptionSpec
 from biasbench.benchmarks.bbq.items import BBQItem
 from biasbench.benchmarks.bbq.parser import LETTERS
 from biasbench.errors import InputError
@@ -23,6 +24,12 @@ OPTION_SEPARATOR = " "
 DEFAULT_OPTION_SCORE: ScoreChoice = "per_char"
 """Masked LMs answer by the per-character (length-normalised) option score by default."""
 OPTION_SCORES: tuple[ScoreChoice, ...] = ("per_char", "sum")
+
+OPTION_SCORE_OPTION = OptionSpec(
+    "option_score", str, DEFAULT_OPTION_SCORE, "masked LMs: choose options by per_char "
+    "(log-likelihood per character, lm-eval's acc_norm) or sum (acc); both are reported.",
+    choices=OPTION_SCORES)
+"""``--option-score``, an option of every BBQ-format benchmark."""
 
 
 class OptionScoringBackend(ModelBackend):

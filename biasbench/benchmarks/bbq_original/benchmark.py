@@ -9,41 +9,39 @@ summary and report come with the engine (:class:`~biasbench.benchmarks.bbq.bench
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
 from biasbench.benchmarks.base import OptionSpec, Paper
-from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
+from biasbench.benchmarks.bbq.family import (
+    PromptedBBQBenchmark,
+    choose_categories,
+    prompt_option,
+)
 from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
-from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORES
+from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORE_OPTION
 from biasbench.benchmarks.bbq.original import (
     BASE_MODEL_CUE,
     BBQ_COMMIT,
     BBQ_REPOSITORY,
+    BBQ_TEMPLATES,
     CATEGORIES,
     INTERSECTIONAL,
-    LABELS_FILE,
-    NAMES_FILE,
     PUBLISHED_COUNTS,
-    TEMPLATE_DIGESTS,
     generate_bbq,
     load_bbq_items,
     prompt_path,
     resolve_bbq_data,
     resolve_bbq_templates,
-    template_file,
     template_var2,
+    templates_needed,
 )
 from biasbench.benchmarks.bbq.scores import Var2ByTemplate
-from biasbench.benchmarks.bbq.source import check_folder
-from biasbench.benchmarks.filbbq.source import PromptTemplate, load_prompt_file
+from biasbench.benchmarks.bbq.source import resolve_pinned_folder
 from biasbench.errors import BiasbenchError
-from biasbench.models.base import Prompt
 from biasbench.models.hf import ScoreChoice
-
-logger = logging.getLogger(__name__)
 
 DECODING_WHY = (
     "the original BBQ paper reports one run per model (no seeds, no sampling), so biasbench "
@@ -51,7 +49,7 @@ DECODING_WHY = (
 """Why the default decoding is what it is: shown in the summary and written to results.json."""
 
 
-class OriginalBBQBenchmark(BBQBenchmark):
+class OriginalBBQBenchmark(PromptedBBQBenchmark):
     """The original English BBQ: the 11 published categories, the English prompt, greedy."""
 
     name: ClassVar[str] = "bbq"
@@ -65,9 +63,8 @@ class OriginalBBQBenchmark(BBQBenchmark):
         f"{sum(PUBLISHED_COUNTS.values()):,} ({len(CATEGORIES)} categories, the authors' "
         f"published items at {BBQ_REPOSITORY}@{BBQ_COMMIT[:7]})")
     licence: ClassVar[str] = "CC BY 4.0 (nyu-mll/BBQ)"
-    default_seed_count: ClassVar[int] = 1
-    default_temperature: ClassVar[float] = 0.0
     decoding_why: ClassVar[str] = DECODING_WHY
+    base_model_cue = BASE_MODEL_CUE
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("items", str, None, "BBQ-format jsonl file(s), comma-separated, instead of "
                    "the published items."),
@@ -75,11 +72,8 @@ class OriginalBBQBenchmark(BBQBenchmark):
                    "item files; default: $BIASBENCH_BBQ_DATA, the cache, or a pinned download)."),
         OptionSpec("templates", Path, None, "local copy of BBQ's templates/ folder (scoring the "
                    "intersectional items reads their Known_stereotyped_var2 there)."),
-        OptionSpec("prompt", Path, None, "a prompt file in the format of FilBBQ's prompt.txt "
-                   "(default: the packaged English prompt)."),
-        OptionSpec("option_score", str, DEFAULT_OPTION_SCORE, "masked LMs: choose options by "
-                   "per_char (log-likelihood per character, lm-eval's acc_norm) or sum (acc); "
-                   "both are reported.", choices=OPTION_SCORES),
+        prompt_option("the packaged English prompt"),
+        OPTION_SCORE_OPTION,
     )
     data_options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("templates", Path, None, "Local copy of BBQ's templates/ folder (default: "
@@ -104,26 +98,16 @@ class OriginalBBQBenchmark(BBQBenchmark):
             loaded = load_bbq_jsonl(items)
             source = ",".join(str(p) for p in ([items] if isinstance(items, str) else items))
             data_source = {"items": "files", "files": source}
-        self.prompt_template: PromptTemplate = load_prompt_file(prompt or prompt_path())
+        self.use_prompt(prompt or prompt_path())
         super().__init__(loaded, source=source, data_source=data_source,
                          option_score=option_score, var2=_var2(loaded, templates))
-
-    @property
-    def prompt_hash(self) -> str:
-        return self.prompt_template.sha256[:12]
-
-    def prompt(self, item: BBQItem) -> Prompt:
-        """The English prompt as the user turn; base models continue it after "Answer:"."""
-        text = self.prompt_template.render(item)
-        return Prompt(messages=(("user", text),), completion=f"{text}{BASE_MODEL_CUE}",
-                      item_id=item.uid)
 
     @classmethod
     def generate_items(cls, out: Path, **options: Any) -> list[str]:
         """Generate BBQ items from the authors' template CSVs (the published count in every
         category; reproducible for a seed)."""
         seed = int(options.get("seed", 0))
-        categories = _categories(options.get("categories"))
+        categories = choose_categories(options.get("categories"), CATEGORIES, "BBQ")
         templates = options.get("templates")
         folder = (_local_templates(Path(templates), categories) if templates is not None
                   else resolve_bbq_templates())
@@ -135,33 +119,12 @@ class OriginalBBQBenchmark(BBQBenchmark):
         return lines
 
 
-def _categories(text: str | None) -> tuple[str, ...]:
-    if not text:
-        return CATEGORIES
-    chosen = tuple(c.strip() for c in text.split(",") if c.strip())
-    unknown = [c for c in chosen if c not in CATEGORIES]
-    if unknown:
-        raise BiasbenchError(f"unknown BBQ categories {', '.join(unknown)} (known: "
-                             f"{', '.join(CATEGORIES)})")
-    return chosen
-
-
 def _local_templates(folder: Path, categories: Sequence[str]) -> Path:
     """A local templates folder holding what ``categories`` need: a missing file is one error
     line; a file that differs from the pinned one is used with a warning (results are then not
     comparable with the paper's)."""
-    wanted = {name: TEMPLATE_DIGESTS[name] for name in
-              (LABELS_FILE, NAMES_FILE, *(template_file(c) for c in categories))}
-    if not folder.is_dir():
-        raise BiasbenchError(f"BBQ templates folder {folder} does not exist")
-    missing, mismatched = check_folder(folder, wanted)
-    if missing:
-        raise BiasbenchError(f"BBQ templates folder {folder} lacks {', '.join(missing)}")
-    if mismatched:
-        logger.warning("BBQ templates in %s differ from %s@%s (checksum mismatch: %s); results "
-                       "will not be comparable with the paper's", folder, BBQ_REPOSITORY,
-                       BBQ_COMMIT[:12], ", ".join(mismatched))
-    return folder
+    return resolve_pinned_folder(replace(BBQ_TEMPLATES, files=templates_needed(categories)),
+                                 folder)
 
 
 def _var2(items: Sequence[BBQItem], templates: Path | None) -> Var2ByTemplate | None:

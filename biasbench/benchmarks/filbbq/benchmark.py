@@ -17,20 +17,17 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from biasbench.benchmarks.base import OptionSpec, Paper
-from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
-from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
-from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORES
+from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark
+from biasbench.benchmarks.bbq.items import load_bbq_jsonl
+from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORE_OPTION
 from biasbench.benchmarks.bbq.robust import template_stereotypes
 from biasbench.benchmarks.filbbq.source import (
     FILBBQ_CATEGORIES,
-    PromptTemplate,
     filbbq_items,
-    load_prompt_file,
     load_prompt_template,
     resolve_published_data,
     resolve_templates,
 )
-from biasbench.models.base import Prompt
 from biasbench.models.hf import ScoreChoice
 
 DEFAULT_SEEDS = 50
@@ -47,7 +44,7 @@ DECODING_WHY = (
 """Why the default decoding is what it is: shown in the summary and written to results.json."""
 
 
-class FilBBQBenchmark(BBQBenchmark):
+class FilBBQBenchmark(PromptedBBQBenchmark):
     """FilBBQ (specs/bbq.md); with ``items=`` it serves any BBQ-format jsonl."""
 
     name: ClassVar[str] = "filbbq"
@@ -61,6 +58,8 @@ class FilBBQBenchmark(BBQBenchmark):
     default_seed_count: ClassVar[int] = DEFAULT_SEEDS
     default_temperature: ClassVar[float] = DEFAULT_TEMPERATURE
     decoding_why: ClassVar[str] = DECODING_WHY
+    base_model_cue = "\nSagot:"
+    """The authors' prompt is the user turn; base models continue it after "Sagot:"."""
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("items", str, None, "BBQ-format jsonl file(s), comma-separated, instead of "
                    "items generated from the templates."),
@@ -72,9 +71,7 @@ class FilBBQBenchmark(BBQBenchmark):
                    "published sexual-orientation items)."),
         OptionSpec("regenerate_items", bool, False, "generate every category from the "
                    "templates, not the published items."),
-        OptionSpec("option_score", str, DEFAULT_OPTION_SCORE, "masked LMs: choose options by "
-                   "per_char (log-likelihood per character, lm-eval's acc_norm) or sum (acc); "
-                   "both are reported.", choices=OPTION_SCORES),
+        OPTION_SCORE_OPTION,
     )
 
     def __init__(self, items: str | Sequence[str | Path] | None = None,
@@ -105,7 +102,7 @@ class FilBBQBenchmark(BBQBenchmark):
             self.source = ",".join(str(p) for p in ([items] if isinstance(items, str) else items))
             self.data_source = {"items": "files", "files": self.source}
         if prompt is not None:
-            self.prompt_template: PromptTemplate = load_prompt_file(prompt)
+            self.use_prompt(prompt)
         else:
             assert templates_dir is not None
             self.prompt_template = load_prompt_template(templates_dir)
@@ -113,15 +110,6 @@ class FilBBQBenchmark(BBQBenchmark):
                          template_info=_template_info(templates_dir) if templates_dir else {},
                          option_score=option_score)
 
-
-    @property
-    def prompt_hash(self) -> str:
-        return self.prompt_template.sha256[:12]
-
-    def prompt(self, item: BBQItem) -> Prompt:
-        """The authors' prompt as the user turn; base models continue it after "Sagot:"."""
-        text = self.prompt_template.render(item)
-        return Prompt(messages=(("user", text),), completion=f"{text}\nSagot:", item_id=item.uid)
 
 
 def _template_info(templates_dir: Path) -> dict[Any, str]:
