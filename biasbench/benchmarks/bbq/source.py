@@ -250,7 +250,8 @@ def resolve_pinned_folder(spec: PinnedFolder, explicit: Path | None = None, *,
     local = local_copy(explicit, spec.env, spec.flag)
     if local is not None:
         folder, origin = local
-        if (folder / spec.subdir).is_dir() and check_folder(folder, spec.present(folder))[0]:
+        lacks = any(not (folder / name).is_file() for name in spec.present(folder))
+        if lacks and (folder / spec.subdir).is_dir():
             folder = folder / spec.subdir  # a checkout of the repository (or its parent folder)
         return spec.source.check_local(folder, spec.subdir, spec.present(folder),
                                        label=spec.label, what=spec.what, origin=origin,
