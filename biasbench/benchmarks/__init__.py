@@ -23,6 +23,7 @@ BENCHMARKS: dict[str, str] = {
     "esbbq": "biasbench.benchmarks.esbbq.benchmark:EsBBQBenchmark",
     "cabbq": "biasbench.benchmarks.esbbq.benchmark:CaBBQBenchmark",
     "jbbq": "biasbench.benchmarks.jbbq.benchmark:JBBQBenchmark",
+    "mbbq": "biasbench.benchmarks.mbbq.benchmark:MBBQBenchmark",
 }
 
 ENGINES: dict[str, str] = {

@@ -335,9 +335,10 @@ def score_honorific(
 
 @score_app.command("bbq")
 def score_bbq(
-    items: Annotated[str, typer.Option(help="BBQ jsonl file(s), comma-separated.")],
+    items: Annotated[str, typer.Option(help="BBQ jsonl file(s), comma-separated; "
+                     "NAMESPACE=FILE (mbbq/es=Age_es.jsonl) for files of several languages.")],
     responses: Annotated[Path, typer.Option(help="JSONL: example_id, category, model, "
-                         "[seed], output or pred.")],
+                         "[seed], output or pred[, namespace or language].")],
     out: Annotated[Path, typer.Option(help="Output folder.")],
 ) -> None:
     """Score BBQ-format outputs produced elsewhere (any BBQ-format benchmark)."""

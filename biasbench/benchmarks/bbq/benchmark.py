@@ -163,8 +163,15 @@ class BBQBenchmark(Benchmark):
         validate_models(results["models"])
         self._write_tables(scored, profiles, out_dir / TABLES_DIR)
         self._write_figures(scored, profiles, out_dir / FIGURES_DIR)
-        results.update(self.extra_scores(scored, out_dir / TABLES_DIR))
+        _add_languages(results, scored, self.items, out_dir / TABLES_DIR, out_dir / FIGURES_DIR)
+        self.extend_results(results, scored, out_dir)
         return results
+
+    def extend_results(self, results: dict[str, Any], scored: BBQResults, out_dir: Path) -> None:
+        """A benchmark's own additions to the engine's results and files, given the results so
+        far (MBBQ's control comparison reads their by_language). By default: the dataset's own
+        metrics (:meth:`extra_scores`)."""
+        results.update(self.extra_scores(scored, out_dir / TABLES_DIR))
 
     def extra_scores(self, scored: BBQResults, tables_dir: Path) -> dict[str, Any]:
         """A dataset's own metrics beside BBQ's (KoBBQ's diff-bias, CBBQ's bias score),
@@ -249,6 +256,10 @@ class BBQBenchmark(Benchmark):
                     f"acc ambig {_fmt(r['acc_ambig'], '')}, "
                     f"acc disambig {_fmt(r['acc_disambig'], '')} "
                     f"({r['seeds_run']} seeds run, unparsed {r['unparsed_pct']:.1f}%)")
+        if results.get("by_language"):  # several languages or datasets in one run
+            from biasbench.benchmarks.bbq.by_language import summary_lines
+
+            lines.extend(summary_lines(results["by_language"]))
         if lines:
             lines.append(f"intervals: {results['interval_method']}")
             decoding = results.get("decoding") or {}
@@ -309,6 +320,7 @@ def score_bbq_files(items: str, responses: Path, out: Path) -> list[str]:
                     judge_version=PARSER_VERSION)
     results["signature"] = {**sig.model_dump(), "short": sig.short()}
     validate_models(results["models"])
+    _add_languages(results, scored, loaded, out, out)  # this command writes its tables flat
     write_results(results, out)
     write_bbq_labels(scored, frame, loaded, out / LABELS_NAME)
     write_csv(scored.per_seed, out / "per_template_per_seed.csv")
@@ -316,6 +328,23 @@ def score_bbq_files(items: str, responses: Path, out: Path) -> list[str]:
     write_table(category_table(scored), out / "by_category")
     return [f"scored {len(frame):,} responses of {frame['model'].nunique()} model(s) over "
             f"{len(seeds)} seed(s); wrote {out / 'results.json'}"]
+
+
+def _add_languages(results: dict[str, Any], scored: BBQResults, items: Sequence[BBQItem],
+                   tables: Path, figures: Path) -> None:
+    """Items of several namespaces (languages, datasets): results.json gets ``by_language``,
+    tables/ and figures/ get ``by_language`` (nothing changes for items of one namespace)."""
+    from biasbench.benchmarks.bbq.by_language import (
+        language_results,
+        language_scores,
+        write_language_outputs,
+    )
+
+    frame = language_scores(scored, items)
+    if frame.empty:
+        return
+    results["by_language"] = language_results(frame)
+    write_language_outputs(frame, tables, figures)
 
 
 def _fmt(stat: dict[str, Any], sign: str = "+") -> str:

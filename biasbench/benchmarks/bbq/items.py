@@ -7,6 +7,7 @@ holding a Python dict repr in the FilBBQ release; both load into the same typed 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal
@@ -125,17 +126,37 @@ def parse_bbq_lines(lines: Iterable[str], source: str) -> Iterator[BBQItem]:
             raise InputError(err["msg"], file=source, line=lineno, field=field) from None
 
 
+NAMESPACED_FILE = re.compile(r"^(?P<namespace>[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*)=(?P<path>.+)$")
+"""``mbbq/es=Age_es.jsonl``: the file's items get that namespace (and, where its part after the
+last ``/`` is a language code such as ``es``, that language), so files of several languages
+load together."""
+LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]+)*$")
+
+
+def _namespaced(entry: str | Path) -> tuple[str, Path]:
+    match = NAMESPACED_FILE.match(str(entry)) if not Path(entry).exists() else None
+    return (match["namespace"], Path(match["path"])) if match else ("", Path(entry))
+
+
 def load_bbq_jsonl(paths: str | Path | Iterable[str | Path]) -> list[BBQItem]:
-    """Load one or many BBQ jsonl files (one per category); uids must be unique across them."""
+    """Load one or many BBQ jsonl files (one per category); uids must be unique across them.
+    An entry ``NAMESPACE=PATH`` gives its items a namespace (files of several languages)."""
     if isinstance(paths, (str, Path)):
         paths = [p for p in str(paths).split(",") if p]
     items: list[BBQItem] = []
     seen: dict[str, str] = {}
-    for path in paths:
-        path = Path(path)
+    for entry in paths:
+        namespace, path = _namespaced(entry)
         if not path.exists():
             raise InputError("file not found", file=str(path))
+        # mbbq/es: the part after the last "/" names the language; a bare "bbq" does not
+        language = namespace.rsplit("/", 1)[-1] if "/" in namespace else ""
         for item in parse_bbq_lines(text_lines(path), str(path)):  # UTF-8, bounded lines
+            if namespace:
+                update: dict[str, Any] = {"namespace": namespace}
+                if item.language is None and LANGUAGE_CODE.match(language):
+                    update["language"] = language
+                item = item.model_copy(update=update)
             if item.uid in seen:
                 raise InputError(
                     f"duplicate example {item.uid} (also in {seen[item.uid]})", file=str(path),

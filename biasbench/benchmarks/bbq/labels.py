@@ -26,6 +26,9 @@ def write_bbq_labels(scored: BBQResults, frame: pd.DataFrame, items: Sequence[BB
                           "context_condition": i.context_condition,
                           "question_polarity": i.question_polarity, "label": i.label,
                           "answers": list(i.answers)} for i in items])
+    if any(i.namespace for i in items):  # several languages or datasets: say which
+        meta.insert(1, "namespace", [i.namespace for i in items])
+        meta.insert(2, "language", [i.language for i in items])
     parsed = parsed.merge(meta, on="uid", how="left")
     parsed["answer_text"] = [a[p] if p >= 0 else None
                              for a, p in zip(parsed["answers"], parsed["pred_index"], strict=True)]
@@ -33,20 +36,37 @@ def write_bbq_labels(scored: BBQResults, frame: pd.DataFrame, items: Sequence[BB
 
 
 def read_bbq_responses(path: Path, by_uid: dict[str, BBQItem]) -> pd.DataFrame:
-    """JSONL lines with example_id, category, model, [seed], and output or pred."""
+    """JSONL lines with example_id, category, model, [seed], and output or pred; with items of
+    several namespaces (languages, datasets) also ``namespace`` (``mbbq/es``) or ``language``
+    (``es``, enough where one namespace has that language)."""
     rows = []
     seen: dict[tuple[str, int, str], int] = {}
+    by_language: dict[tuple[str | None, str], list[str]] = {}
+    for known in by_uid.values():
+        local = f"{known.category}:{known.example_id}"
+        by_language.setdefault((known.language, local), []).append(known.uid)
     for line, obj in iter_jsonl(path):
         check_fields(obj, path=path, line=line, required=("example_id", "category", "model"),
-                     strings=("category", "model", "output"), integers=("example_id", "seed",
-                                                                         "pred"))
+                     strings=("category", "model", "output", "namespace", "language"),
+                     integers=("example_id", "seed", "pred"))
         if obj.get("output") is None and obj.get("pred") is None:
             raise InputError("needs either output or pred", file=str(path), line=line,
                              field="output")
         uid = f"{obj['category']}:{obj['example_id']}"
+        where = f"category {obj['category']!r}"
+        if obj.get("namespace"):
+            uid, where = f"{obj['namespace']}/{uid}", f"{where} of {obj['namespace']!r}"
+        elif obj.get("language") and uid not in by_uid:
+            matches = by_language.get((obj["language"], uid), [])
+            if len(matches) > 1:
+                raise InputError(f"{len(matches)} items are {uid} in language "
+                                 f"{obj['language']!r} ({', '.join(matches[:3])}); give "
+                                 "namespace", file=str(path), line=line, field="namespace")
+            where = f"{where} in language {obj['language']!r}"
+            uid = matches[0] if matches else uid
         if uid not in by_uid:
-            raise InputError(f"unknown example_id {obj['example_id']} in category "
-                             f"{obj['category']!r}", file=str(path), line=line, field="example_id")
+            raise InputError(f"unknown example_id {obj['example_id']} in {where}",
+                             file=str(path), line=line, field="example_id")
         if obj.get("pred") is not None and obj["pred"] not in (0, 1, 2):
             raise InputError(f"pred must be 0, 1 or 2, not {obj['pred']}", file=str(path),
                              line=line, field="pred")

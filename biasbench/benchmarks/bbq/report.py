@@ -54,6 +54,8 @@ def bbq_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None] | None:
             "evidence": [f"{m}: {e}" if not ui.is_undefined(e) and e != "" else str(m)
                          for m, e in zip(labels["method"], labels["evidence"], strict=True)],
             "output": labels["output"].map(lambda o: "" if ui.is_undefined(o) else str(o)),
+            # runs of several languages (namespaces) say which; others have no such column
+            **({"namespace": labels["namespace"].astype(str)} if "namespace" in labels else {}),
         }))
     if not parts:
         return None
@@ -73,6 +75,9 @@ def bbq_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None] | None:
                {"key": "context_condition", "title": "Context"},
                {"key": "question_polarity", "title": "Polarity"},
                {"key": "answer", "title": "Parsed answer"}, {"key": "seed", "title": "Seed"}]
+    if "namespace" in frame:  # runs of one namespace beside runs of several: blank, not NaN
+        frame["namespace"] = frame["namespace"].fillna("")
+        filters.insert(1, {"key": "namespace", "title": "Language"})
     data = {"n": len(frame), "columns": ui.encode_columns(frame), "show": show, "filters": filters,
             "search": ["output", "evidence"], "pairs": None}
     return data, note
@@ -146,6 +151,31 @@ def _jitter_targets(profiles: pd.DataFrame | None) -> list[tuple[str, str, str]]
     return targets
 
 
+def _language_view(group: RunGroup, output: ui.Outputs) -> None:
+    """Runs of several languages (namespaces): the cross-language table and figure."""
+    from biasbench.benchmarks.bbq import by_language as languages
+
+    frames = []
+    for index, run in enumerate(group.runs):
+        by_language = run.results.get("by_language")
+        if by_language:
+            frame = languages.frame_from_results(by_language)
+            frame["model"] = [group.model_names.get((index, str(m)), m) for m in frame["model"]]
+            frames.append(frame)
+    if not frames:
+        return
+    frame = pd.concat(frames, ignore_index=True)
+    output.table(languages.language_table(frame), "by_language",
+                 "Bias scores and accuracy by language and category",
+                 note="Per namespace (dataset/language) and category, and 'all' pooling a "
+                      "namespace's categories: means across seeds with 95% t-intervals as in "
+                      "the per-category table.")
+    output.figure(lambda: languages.language_figure(frame, group.models), "by_language",
+                  "s_AMB and s_DIS by language",
+                  "Per namespace, over all its categories: mean bias score across seeds with "
+                  "its 95% t-interval truncated to [-1, 1].")
+
+
 def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
     """Per-category scores and accuracy with seed intervals, bias profiles, jitter plots,
     unparsed rates and the drill-down."""
@@ -172,6 +202,7 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
                   f"(none with fewer than {MIN_SEEDS_FOR_INTERVAL} seeds; in ambiguous contexts "
                   "the correct answer is the unknown option).")
 
+    _language_view(group, output)
     profiles = _bbq_profiles(group)
     if profiles is not None:
         output.table(profiles, "bias_profiles", "Bias profiles: each model's strongest biases",

@@ -117,7 +117,7 @@ def _interval_columns(per_seed: pd.DataFrame, by: list[str], score: str,
                          f"{score}_n_seeds": n, f"{score}_ci_status": status}, index=n.index)
 
 
-def _across_seeds(per_seed: pd.DataFrame, by: list[str], confidence: float) -> pd.DataFrame:
+def across_seeds(per_seed: pd.DataFrame, by: list[str], confidence: float) -> pd.DataFrame:
     grouped = per_seed.groupby(by, sort=True)
     # n_items_*: items of each context answered in a seed (the most in any seed): how many
     # items a per-seed score of this slice rests on.
@@ -246,8 +246,8 @@ def score_responses(items: Sequence[BBQItem], responses: pd.DataFrame, *,
     per_seed = scores_from_counts(counts, template_keys, all_unknown_is_no_bias=True)
     per_seed_category = scores_from_counts(counts, ["model", "seed", "category"],
                                            all_unknown_is_no_bias=True)
-    by_template = _across_seeds(per_seed, ["model", "category", "question_index"], confidence)
-    by_category = _across_seeds(per_seed_category, ["model", "category"], confidence)
+    by_template = across_seeds(per_seed, ["model", "category", "question_index"], confidence)
+    by_category = across_seeds(per_seed_category, ["model", "category"], confidence)
 
     run_totals = counts.groupby(list(RUN_KEYS))[["n_responses", "n_unparsed", "n_excluded"]].sum()
     reasons = (parsed[parsed["pred_index"] < 0]
@@ -295,19 +295,24 @@ def _json_number(value: Any) -> float | int | None:
     return float(value)
 
 
+def score_entry(row: Mapping[str, Any]) -> dict[str, Any]:
+    """One slice's scores across seeds (a ``by_category``-shaped row) as JSON."""
+    entry: dict[str, Any] = {
+        score: {stat: (str(row[f"{score}_{stat}"]) if stat == "ci_status"
+                       else _json_number(row[f"{score}_{stat}"])) for stat in STAT_FIELDS}
+        for score in SCORES}
+    entry.update(seeds_run=int(row["seeds_run"]),
+                 unparsed_pct=_json_number(row["unparsed_pct"]),
+                 n_responses=int(row["n_responses"]), n_unparsed=int(row["n_unparsed"]),
+                 n_excluded=int(row["n_excluded"]))
+    return entry
+
+
 def to_results_json(results: BBQResults) -> dict[str, Any]:
     """Results per model and category as a JSON-ready dict (NaN -> null)."""
     models: dict[str, dict[str, Any]] = {}
     for row in results.by_category.to_dict("records"):
-        entry: dict[str, Any] = {
-            score: {stat: (str(row[f"{score}_{stat}"]) if stat == "ci_status"
-                           else _json_number(row[f"{score}_{stat}"])) for stat in STAT_FIELDS}
-            for score in SCORES}
-        entry.update(seeds_run=int(row["seeds_run"]),
-                     unparsed_pct=_json_number(row["unparsed_pct"]),
-                     n_responses=int(row["n_responses"]), n_unparsed=int(row["n_unparsed"]),
-                     n_excluded=int(row["n_excluded"]))
-        models.setdefault(str(row["model"]), {})[str(row["category"])] = entry
+        models.setdefault(str(row["model"]), {})[str(row["category"])] = score_entry(row)
     return {
         "schema_version": RESULTS_SCHEMA_VERSION,
         "parser_version": results.parser_version,

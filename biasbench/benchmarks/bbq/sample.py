@@ -38,7 +38,8 @@ LIMIT_HELP: Final = ("Run N items, stratified: every category x context conditio
 Item = TypeVar("Item", bound=BBQItem)
 
 
-def _template_sequence(items: list[tuple[int, Item]], rank: int, n_templates: int) -> list[int]:
+def _template_sequence(items: list[tuple[int, Item]], rank: int, n_templates: int,
+                       shift: int = 0) -> list[int]:
     """One template's item positions in pick order. Round k asks for cell
     ``(k * n_templates + rank) mod 4``: counted over its category's picks in order (round by
     round, template by template) that is a running cycle, so any prefix of a category's picks
@@ -50,7 +51,7 @@ def _template_sequence(items: list[tuple[int, Item]], rank: int, n_templates: in
     taken = dict.fromkeys(cells, 0)
     order: list[int] = []
     for k in range(len(items)):
-        wanted = (k * n_templates + rank) % len(CELLS)
+        wanted = (k * n_templates + rank + shift) % len(CELLS)
         for offset in range(len(cells)):
             cell = cells[(wanted + offset) % len(cells)]
             if taken[cell] < len(queues[cell]):
@@ -62,14 +63,24 @@ def _template_sequence(items: list[tuple[int, Item]], rank: int, n_templates: in
 
 def stratified_order(items: Sequence[Item]) -> list[int]:
     """Every item position in the order :func:`stratified_sample` takes them."""
-    templates: dict[str, dict[str, list[tuple[int, Item]]]] = {}
+    templates: dict[tuple[str, str], dict[str, list[tuple[int, Item]]]] = {}
     for position, item in enumerate(items):
-        templates.setdefault(item.category, {}).setdefault(item.question_index, []).append(
-            (position, item))
+        templates.setdefault((item.category, item.namespace), {}).setdefault(
+            item.question_index, []).append((position, item))
+    # Items of several namespaces (languages): a category's namespaces are interleaved, so a
+    # small N takes the same (parallel) items in every language before the next category.
+    category_order = {c: i for i, c in enumerate(dict.fromkeys(i.category for i in items))}
+    namespace_order = {n: i for i, n in enumerate(dict.fromkeys(i.namespace for i in items))}
+    keys = sorted(templates, key=lambda k: (category_order[k[0]], namespace_order[k[1]]))
     ranked: list[tuple[int, int, int, int]] = []  # (round, template rank, category rank, pos)
-    for category_rank, per_template in enumerate(templates.values()):
+    # ... and categories start on different cells, so a small N spread over many namespaces
+    # still has both context conditions in each (one namespace: no shift, as always).
+    shifted = len(namespace_order) > 1
+    for category_rank, key in enumerate(keys):
+        per_template = templates[key]
+        shift = category_order[key[0]] if shifted else 0
         for template_rank, members in enumerate(per_template.values()):
-            sequence = _template_sequence(members, template_rank, len(per_template))
+            sequence = _template_sequence(members, template_rank, len(per_template), shift)
             for round_, position in enumerate(sequence):
                 ranked.append((round_, template_rank, category_rank, position))
     ranked.sort()

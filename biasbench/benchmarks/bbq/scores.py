@@ -218,14 +218,29 @@ def target_index(item: BBQItem, var2: Var2ByTemplate | None = None) -> int | Non
     return others[0] if len(others) == 1 else None
 
 
+def is_scoped(items: Iterable[BBQItem]) -> bool:
+    """Whether ``items`` come from more than one namespace (several languages or datasets in
+    one run): their categories are then scored per namespace (:func:`scoped_category`)."""
+    return len({item.namespace for item in items}) > 1
+
+
+def scoped_category(item: BBQItem, scoped: bool) -> str:
+    """The category an item is scored under: ``Age``, or ``mbbq/es/Age`` when one run mixes
+    namespaces, so every per-category score, table and figure is per language too."""
+    return f"{item.namespace}/{item.category}" if scoped and item.namespace else item.category
+
+
 def exclusion_counts(items: Iterable[BBQItem],
                      var2: Var2ByTemplate | None = None) -> dict[str, dict[str, int]]:
-    """Category -> reason -> number of excluded items (categories without exclusions omitted)."""
+    """Category -> reason -> number of excluded items (categories without exclusions omitted;
+    per namespace when the items mix namespaces)."""
+    items = list(items)
+    scoped = is_scoped(items)
     counts: dict[str, dict[str, int]] = {}
     for item in items:
         reason = exclusion_reason(item, var2)
         if reason is not None:
-            per_category = counts.setdefault(item.category, {})
+            per_category = counts.setdefault(scoped_category(item, scoped), {})
             per_category[reason] = per_category.get(reason, 0) + 1
     return counts
 
@@ -243,13 +258,16 @@ def exclusion_summary(counts: dict[str, dict[str, int]]) -> str:
 def item_table(items: Iterable[BBQItem], var2: Var2ByTemplate | None = None) -> pd.DataFrame:
     """One row per item (index ``uid``): keys, label, unknown and target indices, exclusion.
 
-    Also records ``stereotyped_groups`` (joined with ", ") for bias profiles.
+    Also records ``stereotyped_groups`` (joined with ", ") for bias profiles. Items of more
+    than one namespace carry it in their category (:func:`scoped_category`).
     """
+    items = list(items)
+    scoped = is_scoped(items)
     rows = []
     for item in items:
         target = target_index(item, var2)
         rows.append({
-            "uid": item.uid, "category": item.category, "question_index": item.question_index,
+            "uid": item.uid, "category": scoped_category(item, scoped), "question_index": item.question_index,
             "question_polarity": item.question_polarity,
             "context_condition": item.context_condition, "label": item.label,
             "unknown_index": NO_INDEX if item.unknown_index is None else item.unknown_index,

@@ -1,0 +1,1 @@
+"""MBBQ: the multilingual BBQ (en, es, nl, tr) and its control sets."""

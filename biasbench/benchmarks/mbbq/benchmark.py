@@ -1,0 +1,216 @@
+"""``mbbq``: MBBQ (Neplenbroek et al., COLM 2024; ``Veranep/MBBQ``) in English, Spanish, Dutch
+and Turkish, with its control sets, in one run.
+
+Only what is this benchmark's own lives here: where its items come from (the authors' files,
+pinned, checksummed and cached, or a local copy, read as their ``mbbq.py`` reads them:
+:mod:`biasbench.benchmarks.mbbq.source`), the authors' prompt in each language, greedy decoding
+as theirs, its options, its paper, and the control-set comparison
+(:mod:`biasbench.benchmarks.mbbq.control`). Items are namespaced ``mbbq/<lang>`` and
+``mbbq-control/<lang>``, so the engine scores every (language, set, category) apart and adds
+the cross-language table and figure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import pandas as pd
+
+from biasbench.benchmarks.base import OptionSpec, Paper, Results
+from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
+from biasbench.benchmarks.bbq.items import BBQItem
+from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORES
+from biasbench.benchmarks.bbq.robust import BBQResults
+from biasbench.benchmarks.filbbq.source import PromptTemplate, load_prompt_file
+from biasbench.benchmarks.mbbq.control import (
+    control_comparison,
+    control_lines,
+    paired_differences,
+    write_control,
+)
+from biasbench.benchmarks.mbbq.prompts import DEFAULT_VARIANT, author_prompt
+from biasbench.benchmarks.mbbq.source import (
+    ANSWER_CUES,
+    CATEGORIES,
+    CONTROL,
+    LANGUAGES,
+    MAIN,
+    MBBQ_COMMIT,
+    MBBQ_REPOSITORY,
+    PUBLISHED_COUNTS,
+    SETS,
+    load_mbbq_items,
+    namespace,
+    prompt_path,
+    resolve_mbbq_data,
+    wanted_files,
+)
+from biasbench.errors import BiasbenchError
+from biasbench.models.base import Prompt
+from biasbench.models.hf import ScoreChoice
+from biasbench.runfolder import TABLES_DIR
+
+if TYPE_CHECKING:
+    from biasbench.display import Section
+    from biasbench.runs import RunGroup
+
+logger = logging.getLogger(__name__)
+
+DECODING_WHY = (
+    "MBBQ's mbbq.py decodes greedily (do_sample=False, num_beams=1, max_new_tokens=100), one "
+    "run per model and prompt, so biasbench decodes greedily (temperature 0) under one seed "
+    "unless --temperature/--seeds say otherwise")
+SET_CHOICES = ("both", MAIN, CONTROL)
+
+
+def _languages(text: str | None) -> tuple[str, ...]:
+    if not text:
+        return LANGUAGES
+    chosen = tuple(dict.fromkeys(code.strip() for code in text.split(",") if code.strip()))
+    unknown = [code for code in chosen if code not in LANGUAGES]
+    if unknown or not chosen:
+        raise BiasbenchError(f"unknown MBBQ language(s) {', '.join(unknown) or text!r} "
+                             f"(MBBQ has {', '.join(LANGUAGES)})")
+    return chosen
+
+
+def _categories(text: str | None) -> tuple[str, ...]:
+    if not text:
+        return CATEGORIES
+    chosen = tuple(c.strip() for c in text.split(",") if c.strip())
+    unknown = [c for c in chosen if c not in CATEGORIES]
+    if unknown:
+        raise BiasbenchError(f"unknown MBBQ categories {', '.join(unknown)} (known: "
+                             f"{', '.join(CATEGORIES)})")
+    return chosen
+
+
+class MBBQBenchmark(BBQBenchmark):
+    """MBBQ and its control sets in en/es/nl/tr; the authors' prompt per language; greedy."""
+
+    name: ClassVar[str] = "mbbq"
+    version = "1.0"
+    languages: ClassVar[tuple[str, ...]] = LANGUAGES
+    paper: ClassVar[Paper] = Paper(
+        "MBBQ: A Dataset for Cross-Lingual Comparison of Stereotypes in Generative LLMs",
+        "Neplenbroek, Bisazza and Fernández, COLM 2024",
+        "https://openreview.net/forum?id=X9yV4lFHt4")
+    licence: ClassVar[str] = (
+        f"no licence file in {MBBQ_REPOSITORY}@{MBBQ_COMMIT[:7]}; its README: for model "
+        "evaluation only, not for training")
+    items_summary: ClassVar[str] = (
+        f"{sum(PUBLISHED_COUNTS[MAIN].values()):,} per language + "
+        f"{sum(PUBLISHED_COUNTS[CONTROL].values()):,} control ({len(CATEGORIES)} categories x "
+        f"{len(LANGUAGES)} languages, {MBBQ_REPOSITORY}@{MBBQ_COMMIT[:7]})")
+    default_seed_count: ClassVar[int] = 1
+    default_temperature: ClassVar[float] = 0.0
+    decoding_why: ClassVar[str] = DECODING_WHY
+    options: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("languages", str, ",".join(LANGUAGES), "comma-separated MBBQ languages "
+                   f"({', '.join(LANGUAGES)}); all in one run, scored per language."),
+        OptionSpec("set", str, "both", "MBBQ proper (main), its control set (names instead of "
+                   "group words: task ability apart from bias), or both (the comparison).",
+                   choices=SET_CHOICES),
+        OptionSpec("prompt_variant", int, DEFAULT_VARIANT, "which of the authors' five "
+                   "prompts (1-5, answer_detection.py order; they average over all five) is "
+                   "sent, in each item's language."),
+        OptionSpec("categories", str, None, "comma-separated categories (default: all 6)."),
+        OptionSpec("data", Path, None, "local copy of MBBQ's data/ folder (default: "
+                   "$BIASBENCH_MBBQ_DATA, the cache, or a pinned download)."),
+        OptionSpec("option_score", str, DEFAULT_OPTION_SCORE, "masked LMs: choose options by "
+                   "per_char (log-likelihood per character, lm-eval's acc_norm) or sum (acc); "
+                   "both are reported.", choices=OPTION_SCORES),
+    )
+
+    def __init__(self, languages: str | None = None, set: str = "both",  # noqa: A002
+                 categories: str | None = None, data: Path | None = None,
+                 prompt_variant: int = DEFAULT_VARIANT,
+                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
+        if set not in SET_CHOICES:
+            raise BiasbenchError(f"--set must be one of {', '.join(SET_CHOICES)}, not {set!r}")
+        self.chosen_languages = _languages(languages)
+        self.sets = SETS if set == "both" else (set,)
+        chosen_categories = _categories(categories)
+        folder = resolve_mbbq_data(data, wanted_files(self.chosen_languages, self.sets,
+                                                      chosen_categories))
+        load = load_mbbq_items(folder, self.chosen_languages, self.sets, chosen_categories)
+        self.load = load
+        for line in load.count_lines():
+            logger.info("MBBQ items %s", line)
+        # The default prompt is the packaged file (the authors' third, verbatim); the others
+        # are built from the authors' strings.
+        self.prompt_variant = prompt_variant
+        self.prompts: dict[str, PromptTemplate] = {
+            code: (load_prompt_file(prompt_path(code)) if prompt_variant == DEFAULT_VARIANT
+                   else author_prompt(code, prompt_variant))
+            for code in self.chosen_languages}
+        data_source: dict[str, Any] = {
+            "items": "published", "repository": MBBQ_REPOSITORY, "commit": MBBQ_COMMIT,
+            "languages": list(self.chosen_languages), "sets": list(self.sets),
+            "prompt_variant": prompt_variant}
+        super().__init__(load.items, source=(
+            f"published items of {MBBQ_REPOSITORY}@{MBBQ_COMMIT[:12]} "
+            f"({','.join(self.chosen_languages)}; {'+'.join(self.sets)})"),
+            data_source=data_source, option_score=option_score)
+
+    @property
+    def prompt_hash(self) -> str:
+        joined = "".join(f"{code}:{self.prompts[code].sha256}" for code in sorted(self.prompts))
+        return hashlib.sha256(joined.encode()).hexdigest()[:12]
+
+    def prompt(self, item: BBQItem) -> Prompt:
+        """The authors' prompt in the item's language as the user turn (mbbq.py sends it
+        through the chat template as is); it ends with the answer cue ("Respuesta:"), which a
+        base model continues."""
+        language = item.language or "en"
+        text = self.prompts[language].render(item)
+        cue = ANSWER_CUES[language]
+        completion = text if text.rstrip().endswith(cue) else f"{text}\n{cue}"
+        return Prompt(messages=(("user", text),), completion=completion, item_id=item.uid)
+
+    def extend_results(self, results: dict[str, Any], scored: BBQResults,
+                       out_dir: Path) -> None:
+        """The items read per language, set and category, and the control-set comparison."""
+        results["mbbq_items"] = {
+            "counts": {f"{namespace(subset, code)}/{category}": n
+                       for (subset, code, category), n in self.load.counts.items()},
+            "untargeted": {f"{namespace(subset, code)}/{category}": reasons
+                           for (subset, code, category), reasons in
+                           self.load.untargeted.items()},
+            "note": "untargeted: items mbbq.py stores target_loc = 100 for (no single answer "
+                    "in the stereotyped groups), left out of every score"}
+        comparison = control_comparison(results.get("by_language") or {},
+                                        paired_differences(scored, self.items))
+        if comparison:
+            results["control_comparison"] = comparison
+            write_control(comparison, out_dir / TABLES_DIR)
+
+    @classmethod
+    def report_section(cls, group: RunGroup, out: Path, section: Section) -> None:
+        """The engine's section (with the cross-language view), then the control comparison."""
+        from biasbench import display as ui
+        from biasbench.benchmarks.mbbq.control import control_table
+
+        super().report_section(group, out, section)
+        frames = []
+        for index, run in enumerate(group.runs):
+            table = control_table(run.results.get("control_comparison") or {})
+            if not table.empty:
+                table["model"] = [group.model_names.get((index, str(m)), m)
+                                  for m in table["model"]]
+                frames.append(table)
+        if frames:
+            ui.Outputs(out, group.slug, section).table(
+                pd.concat(frames, ignore_index=True), "control_comparison",
+                "MBBQ vs its control set: accuracy per language",
+                note="The control set names people instead of social groups, so its accuracy "
+                     "measures the task apart from bias; main - control < 0: the model answers "
+                     "worse when the contexts name groups.")
+
+    @classmethod
+    def summary(cls, results: Results) -> list[str]:
+        lines = super().summary(results)
+        return lines + control_lines(results.get("control_comparison") or {})
