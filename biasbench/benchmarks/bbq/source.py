@@ -33,6 +33,8 @@ DEFAULT_BASE_URL = "https://raw.githubusercontent.com"
 DOWNLOAD_TIMEOUT_S = 20.0
 ENV_CACHE = "BIASBENCH_CACHE"
 GIT_BLOB_PREFIX = "git-blob-sha1:"
+MAX_NAMED = 16
+"""Files a message names one by one; more are counted."""
 
 
 def cache_root(cache_dir: Path | None = None) -> Path:
@@ -113,8 +115,11 @@ class PinnedRepository:
         missing, mismatched = check_folder(folder, expected)
         if missing:
             raise BiasbenchError(
-                f"{label} {what} folder {folder} (from {origin}) lacks {', '.join(missing)}; "
-                f"expected the files of {subdir}/ in {self.repository} at commit {self.commit}"
+                f"{label} {what} folder {folder} (from {origin}) lacks "
+                f"{', '.join(missing[:MAX_NAMED])}"
+                + (f" and {len(missing) - MAX_NAMED} more" if len(missing) > MAX_NAMED else "")
+                + f"; expected the files of {subdir}/ in {self.repository} at commit "
+                  f"{self.commit}"
                 + (f" ({hint})" if hint else ""))
         if mismatched:
             kind = ("checksum" if any(p.startswith(GIT_BLOB_PREFIX) for p in expected.values())
@@ -220,7 +225,9 @@ class PinnedFolder:
     def instructions(self, folder: Path, subdir: str, names: list[str],
                      base_url: str | None) -> str:
         """What to fetch from where, and where to put it, when no copy is found."""
-        paths = ", ".join(f"{subdir}/{name}" for name in names)
+        paths = ", ".join(f"{subdir}/{name}" for name in names[:MAX_NAMED])
+        if len(names) > MAX_NAMED:  # MBBQ: up to 48 files
+            paths += f" and {len(names) - MAX_NAMED} more files of {subdir}/"
         example = self.source.raw_file_url(f"{subdir}/{names[0]}", base_url)
         env = f" (or set {self.env}=DIR)" if self.env else ""
         return (f"download {paths} from the GitHub repository {self.source.repository} at commit "
