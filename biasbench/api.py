@@ -159,19 +159,15 @@ def score(benchmark: str, responses: Path | str, out: Path | str,
     folder ``out``, as ``biasbench score`` does. Keyword arguments are the benchmark's options
     (e.g. ``items=`` for a BBQ-format benchmark)."""
     from biasbench.benchmarks import get_benchmark
-    from biasbench.output_health import output_health
     from biasbench.pipeline import score_into
     from biasbench.runfolder import write_results
 
     bench = get_benchmark(benchmark, **benchmark_options)
     path = Path(responses)
     frame = bench.read_responses(path)
-    signatures = {m: bench.signature({"kind": "external", "model": m, "source": str(path)},
-                                     None, None) for m in frame["model"].unique()}
 
     def produce(folder: Path) -> dict[str, Any]:
-        results = bench.evaluate(frame, folder, signatures)
-        results["output_health"] = output_health(frame)  # no finish reasons: unknown
+        results = bench.score(frame, folder, source=str(path))  # as `biasbench score` does
         write_results(results, folder)
         return results
 

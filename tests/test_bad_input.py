@@ -122,9 +122,9 @@ def annotated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
         draw_annotation_sample,
         write_annotation_sheet,
     )
-    from biasbench.cli import _read_labels
+    from biasbench.benchmarks.honorific_bn.cli import read_labels
 
-    sample = draw_annotation_sample(_read_labels([base / "run"]), n=12, pair_share=0.0, seed=0)
+    sample = draw_annotation_sample(read_labels([base / "run"]), n=12, pair_share=0.0, seed=0)
     write_annotation_sheet(sample, base / "sheet.csv")
     sample.key.to_csv(base / "key.csv", index=False)
     return base / "sheet.csv", base / "key.csv"

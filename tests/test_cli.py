@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -188,3 +189,60 @@ def test_run_passes_the_retry_policy(monkeypatch: pytest.MonkeyPatch, tmp_path: 
                              "--out", str(tmp_path / "run"), *args])
     retry = seen["retry"]
     assert (retry.empty_retries, retry.retry_window_s) == (empty_retries, window)
+
+
+def _command_paths() -> list[list[str]]:
+    import typer.main
+
+    from biasbench.cli import app
+
+    def walk(command: Any, path: list[str]) -> list[list[str]]:
+        found = [path]
+        if hasattr(command, "commands"):  # a group (typer vendors its own click)
+            for name, sub in command.commands.items():
+                found += walk(sub, [*path, name])
+        return found
+
+    return walk(typer.main.get_command(app), [])
+
+
+def test_every_command_is_built_from_the_registry() -> None:
+    from biasbench.benchmarks import benchmark_classes
+
+    paths = {" ".join(p) for p in _command_paths()}
+    for cls in benchmark_classes():  # score NAME for every benchmark; data NAME where it generates
+        assert f"score {cls.name}" in paths
+        assert (f"data {cls.name}" in paths) == cls.generates_items()
+    assert {"data honorific-bn", "data filbbq", "data bbq"} <= paths
+    assert {"classify", "annotate export", "annotate agree", "plot jitter"} <= paths
+
+
+@pytest.mark.parametrize("path", _command_paths(), ids=lambda p: " ".join(p) or "biasbench")
+def test_help_texts_read_well(path: list[str]) -> None:
+    """No words eaten by markup ("model, , output"), no doubled negations
+    ("--no-no-subcategory-filter"), no float reprs as defaults ("0.3333333333333333")."""
+    import re
+
+    from typer.testing import CliRunner
+
+    from biasbench.cli import app
+
+    result = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "300"})
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert ", ," not in text and ", ]" not in text
+    assert "--no-no-" not in text
+    assert not re.search(r"\d\.\d{5,}", text), text
+
+
+def test_limit_help_says_what_each_benchmark_picks() -> None:
+    from typer.testing import CliRunner
+
+    from biasbench.benchmarks import benchmark_classes
+    from biasbench.cli import app
+
+    text = " ".join(CliRunner().invoke(app, ["run", "--help"]).output.split())
+    limit = text[text.index("--limit"):text.index("--concurrency")]
+    assert "the first N in published order" in limit and "stratified over category" in limit
+    for cls in benchmark_classes():  # from the registry: the CLI names no benchmark
+        assert cls.name in limit and " ".join(cls.limit_help.split()) in limit

@@ -26,14 +26,6 @@ BENCHMARKS: dict[str, str] = {
     "mbbq": "biasbench.benchmarks.mbbq.benchmark:MBBQBenchmark",
 }
 
-ENGINES: dict[str, str] = {
-    "bbq": "biasbench.benchmarks.bbq.benchmark:BBQBenchmark",
-}
-"""Results scored by a benchmark engine without a registered benchmark of that name
-(``biasbench score bbq`` writes benchmark ``bbq``): the report finds their layout here. A
-registered benchmark of the same name takes precedence."""
-
-
 def _load(target: str) -> type[Benchmark]:
     module, _, attr = target.partition(":")
     found = getattr(import_module(module), attr)
@@ -50,8 +42,9 @@ def benchmark_class(name: str) -> type[Benchmark]:
 
 
 def report_class(name: str) -> type[Benchmark] | None:
-    """The class whose report section shows results of benchmark ``name`` (None: unknown)."""
-    target = BENCHMARKS.get(name) or ENGINES.get(name)
+    """The class whose report section shows results of benchmark ``name`` (None: unknown).
+    ``biasbench score bbq --items FILES`` (any BBQ-format items) writes benchmark ``bbq``."""
+    target = BENCHMARKS.get(name)
     return _load(target) if target else None
 
 

@@ -16,7 +16,7 @@ Layers point one way: a benchmark may use :mod:`biasbench.tables`, :mod:`biasben
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
@@ -60,6 +60,22 @@ class OptionSpec:
 
 
 @dataclass(frozen=True)
+class Command:
+    """A command a benchmark adds to ``biasbench`` (:meth:`Benchmark.commands`).
+
+    ``function`` is a typer command (its parameters annotated with ``typer.Option``/``Argument``;
+    user errors raised as :class:`~biasbench.errors.BiasbenchError`, which the CLI prints as one
+    line). It becomes ``biasbench NAME``, or ``biasbench GROUP NAME`` when ``group`` is given
+    (``group_help`` describes the group the first time it is created).
+    """
+
+    name: str
+    function: Callable[..., None]
+    group: str | None = None
+    group_help: str = ""
+
+
+@dataclass(frozen=True)
 class Paper:
     """The publication a benchmark reproduces."""
 
@@ -89,6 +105,10 @@ class Benchmark(ABC):
     data_options: ClassVar[tuple[OptionSpec, ...]] = ()
     """The options of ``biasbench data NAME`` besides ``--out`` (see :meth:`generate_items`)."""
     judge_version: ClassVar[str]
+    limit_help: ClassVar[str] = "the first N in published order"
+    """Which items ``--limit N`` picks (the ``run --help`` text)."""
+    responses_help: ClassVar[str] = "JSONL of responses produced elsewhere."
+    """What ``biasbench score NAME --responses FILE`` reads (its help text)."""
 
     items: Sequence[Any]
     """The items the benchmark defines."""
@@ -138,6 +158,32 @@ class Benchmark(ABC):
     @abstractmethod
     def read_responses(self, path: Path) -> pd.DataFrame:
         """Responses produced elsewhere (JSONL), checked line by line (``biasbench score``)."""
+
+    def score(self, responses: pd.DataFrame, out_dir: Path, *, source: str) -> Results:
+        """Evaluate responses produced elsewhere (from :meth:`read_responses`; ``source`` names
+        where they came from): each model's signature says ``kind: external``, and the output
+        health is added (truncation unknown: outputs produced elsewhere carry no finish reason).
+        The caller writes results.json (``biasbench score NAME``)."""
+        from biasbench.output_health import output_health
+
+        seeds = (sorted({int(s) for s in responses["seed"].dropna()})
+                 if "seed" in responses.columns else [])
+        signatures = {str(m): self.signature({"kind": "external", "model": str(m),
+                                              "source": source}, None, seeds or None)
+                      for m in responses["model"].unique()}
+        results = self.evaluate(responses, out_dir, signatures)
+        # An answer given as an option index (BBQ's pred) has no text whose health to count.
+        texts = (responses[responses["output"].notna()] if "pred" in responses.columns
+                 else responses)
+        results["output_health"] = output_health(texts)
+        return results
+
+    # -- command line --------------------------------------------------------------------------
+    @classmethod
+    def commands(cls) -> Sequence[Command]:
+        """Commands of its own that the CLI adds (``biasbench classify``...); default none.
+        Benchmarks sharing an engine may return the same commands: each is added once."""
+        return ()
 
     @classmethod
     def score_rows(cls, results: Results, labels: pd.DataFrame | None = None) -> pd.DataFrame:

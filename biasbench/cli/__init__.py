@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,16 +18,18 @@ import typer
 from biasbench.benchmarks.base import OptionSpec
 from biasbench.errors import BiasbenchError
 
+# Help texts are plain text (rich markup would eat "[seed]"-like words and print "model, ,"),
+# wrapped at the terminal's width (click's own cap is 80 columns).
+PLAIN: Any = None
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  rich_markup_mode=PLAIN, context_settings={"max_content_width": 10_000},
                   help="Measure social bias of language models beyond English.")
-data_app = typer.Typer(no_args_is_help=True, help="Build or validate a benchmark's items.")
-score_app = typer.Typer(no_args_is_help=True, help="Score outputs produced elsewhere.")
-annotate_app = typer.Typer(no_args_is_help=True, help="Human validation of the register judge.")
-plot_app = typer.Typer(no_args_is_help=True, help="Figures from run folders.")
+data_app = typer.Typer(no_args_is_help=True, rich_markup_mode=PLAIN,
+                       help="Build or validate a benchmark's items.")
+score_app = typer.Typer(no_args_is_help=True, rich_markup_mode=PLAIN,
+                        help="Score outputs produced elsewhere.")
 app.add_typer(data_app, name="data")
 app.add_typer(score_app, name="score")
-app.add_typer(annotate_app, name="annotate")
-app.add_typer(plot_app, name="plot")
 
 def _version(value: bool) -> None:
     if value:
@@ -41,8 +43,13 @@ def _version(value: bool) -> None:
 def _main_options(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log every detail (e.g. each "
+                       "template generator warning, which are otherwise counted in one "
+                       "line).")] = False,
 ) -> None:
     """Measure social bias of language models beyond English."""
+    if verbose:
+        logging.getLogger().setLevel(logging.INFO)
 
 
 EXIT_USAGE = 2
@@ -70,77 +77,121 @@ def _echo_lines(lines: list[str]) -> None:
         typer.echo(line)
 
 
-@data_app.command("honorific-bn")
-def data_honorific(
-    out: Annotated[Path, typer.Option(help="Where to write the items CSV.")],
-    occupations: Annotated[Path | None, typer.Option(help="Your own occupations CSV (id,en,bn).")] = None,
-    frames: Annotated[Path | None, typer.Option(help="Your own frames CSV.")] = None,
-) -> None:
-    """Write the honorific-bn items (2,016 with the packaged definition) and report inconsistencies."""
-    from biasbench.benchmarks.honorific_bn.items import load_definition, validate_definition
-
-    defn = load_definition(occupations=occupations, frames=frames)
-    findings = validate_definition(defn)
-    for finding in findings:
-        typer.echo(str(finding), err=True)
-    if any(f.severity == "error" for f in findings):
-        _fail("the definition has errors; no items written")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(defn.items_csv_bytes())
-    typer.echo(f"wrote {len(defn.items())} items to {out} (sha256 {defn.checksum()})")
-
-
-@data_app.command("filbbq")
-def data_filbbq(
-    out: Annotated[Path, typer.Option(help="Output folder for the generated jsonl files.")],
-    templates: Annotated[Path | None, typer.Option(help="Local copy of FilBBQ's templates/ folder "
-                         "(default: $BIASBENCH_FILBBQ_TEMPLATES, the cache, or a pinned download).")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of every random draw.")] = 0,
-    no_subcategory_filter: Annotated[bool, typer.Option(
-        help="Ignore the Subcategory restriction (8,088 gender items instead of the paper's "
-             "7,952).")] = False,
-) -> None:
-    """Generate FilBBQ items from the authors' templates (reproducible for a seed)."""
-    from biasbench.benchmarks.filbbq.source import generate_filbbq, resolve_templates
-
-    report = generate_filbbq(resolve_templates(templates), out, seed=seed,
-                             apply_subcategory_filter=not no_subcategory_filter)
-    for category, n in report.counts.items():
-        typer.echo(f"{category}: {n:,} items -> {report.files[category]}")
-    typer.echo(f"total: {report.total:,} items (seed {seed}; {len(report.warnings)} warnings, "
-               "logged above)")
-
-
 def _add_data_commands() -> None:
-    """``biasbench data NAME --out DIR ...`` for every registered benchmark that generates its
-    own items (``Benchmark.generate_items``), its options from ``Benchmark.data_options``.
-    Commands defined above keep their own flags."""
+    """``biasbench data NAME --out ...`` for every registered benchmark that generates its own
+    items (``Benchmark.generate_items``), its options from ``Benchmark.data_options`` (an
+    ``out`` spec there only describes ``--out``, which is always required)."""
     from biasbench.benchmarks import benchmark_classes
 
-    taken = {c.name for c in data_app.registered_commands}
     for cls in benchmark_classes():
-        if cls.name in taken or not cls.generates_items():
-            continue
-        data_app.command(cls.name)(_data_command(cls))
+        if cls.generates_items():
+            data_app.command(cls.name)(_data_command(cls))
 
 
 def _data_command(cls: Any) -> Callable[..., None]:
+    specs = [spec for spec in cls.data_options if spec.name != "out"]
+    out_help = next((spec.help for spec in cls.data_options if spec.name == "out"),
+                    "Output folder for the generated items.")
+
     def command(out: Path, **options: object) -> None:
-        given = {s.name: options[s.name] for s in cls.data_options
-                 if options[s.name] != s.default}
+        given = {s.name: options[s.name] for s in specs if options[s.name] != s.default}
         _echo_lines(cls.generate_items(out, **given))
 
-    parameters = [inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[
-        Path, typer.Option(help="Output folder for the generated items.")])]
-    for spec in cls.data_options:
+    out_parameter = inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY,
+                                      annotation=Annotated[Path, typer.Option(help=out_help)])
+    return _with_parameters(command, [out_parameter, *_option_parameters(specs)],
+                            _first_line(cls.generate_items.__doc__))
+
+
+def _add_score_commands() -> None:
+    """``biasbench score NAME --responses FILE --out DIR`` for every registered benchmark, with
+    its own ``run`` options (a BBQ-format benchmark's ``--items FILES``: any BBQ-format items)."""
+    from biasbench.benchmarks import benchmark_classes
+
+    for cls in benchmark_classes():
+        score_app.command(cls.name)(_score_command(cls))
+
+
+def _score_command(cls: Any) -> Callable[..., None]:
+    def command(responses: Path, out: Path, **options: object) -> None:
+        from biasbench.output_health import health_line
+        from biasbench.pipeline import score_into
+        from biasbench.runfolder import RESULTS_NAME, TABLES_DIR, write_results
+
+        bench = cls(**_benchmark_options(cls.name, options))
+        frame = bench.read_responses(responses)  # before the folder is touched: bad input
+
+        def produce(folder: Path) -> dict[str, Any]:
+            results: dict[str, Any] = bench.score(frame, folder, source=str(responses))
+            write_results(results, folder)
+            return results
+
+        results = score_into(out, cls.name, produce)
+        health = results["output_health"]
+        _echo_lines(bench.summary(results)
+                    + [line for m, h in health.items() if (line := health_line(m, h))])
+        typer.echo(f"wrote {out / RESULTS_NAME} and {out / TABLES_DIR}")
+
+    fixed = [
+        inspect.Parameter("responses", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[
+            Path, typer.Option(help=cls.responses_help)]),
+        inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[
+            Path, typer.Option(help="Output folder (new, empty, or an earlier score folder).")]),
+    ]
+    return _with_parameters(command, [*fixed, *_option_parameters(cls.options)],
+                            f"Score {cls.name} outputs produced elsewhere, one or many models "
+                            "per file.")
+
+
+def _add_benchmark_commands() -> None:
+    """The commands benchmarks own (``Benchmark.commands``): ``biasbench NAME`` or ``biasbench
+    GROUP NAME``; a command shared through an engine is added once."""
+    from biasbench.benchmarks import benchmark_classes
+
+    groups: dict[str, typer.Typer] = {}
+    added: dict[tuple[str | None, str], Callable[..., None]] = {}
+    for cls in benchmark_classes():
+        for command in cls.commands():
+            where = (command.group, command.name)
+            if where in added:
+                if added[where] is not command.function:  # two benchmarks, one command name
+                    raise TypeError(f"{cls.name} adds a second command "
+                                    f"{' '.join(filter(None, where))!r}")
+                continue
+            added[where] = command.function
+            if command.group is None:
+                app.command(command.name)(command.function)
+                continue
+            if command.group not in groups:
+                groups[command.group] = typer.Typer(no_args_is_help=True, rich_markup_mode=PLAIN,
+                                                    help=command.group_help)
+                app.add_typer(groups[command.group], name=command.group)
+            groups[command.group].command(command.name)(command.function)
+
+
+def _option_parameters(specs: Iterable[OptionSpec]) -> list[inspect.Parameter]:
+    """One keyword parameter, annotated as a typer option, per declared option."""
+    parameters = []
+    for spec in specs:
         kind: Any = spec.kind if spec.default is not None else spec.kind | None
         parameters.append(inspect.Parameter(
             spec.name, inspect.Parameter.KEYWORD_ONLY, default=spec.default,
             annotation=Annotated[kind, typer.Option(*_flags(spec), help=spec.help)]))
+    return parameters
+
+
+def _with_parameters(command: Callable[..., None], parameters: list[inspect.Parameter],
+                     doc: str) -> Callable[..., None]:
+    """``command`` (which takes ``**options``) as typer sees a function with ``parameters``."""
     command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in parameters}
-    command.__doc__ = (cls.generate_items.__doc__ or "").strip().split("\n")[0]
+    command.__doc__ = doc
     return command
+
+
+def _first_line(doc: str | None) -> str:
+    """A docstring's first sentence, however it was wrapped."""
+    return " ".join((doc or "").strip().split("\n\n")[0].split())
 
 
 def _with_benchmark_options(command: Callable[..., None]) -> Callable[..., None]:
@@ -164,6 +215,14 @@ def _with_benchmark_options(command: Callable[..., None]) -> Callable[..., None]
             name, inspect.Parameter.KEYWORD_ONLY, default=spec.default,
             annotation=Annotated[kind, typer.Option(*_flags(spec), help=text)]))
     parameters = fixed + extra
+    picks: dict[str, list[str]] = {}  # what --limit picks, in each benchmark's words
+    for cls in benchmark_classes():
+        picks.setdefault(cls.limit_help, []).append(cls.name)
+    for parameter in fixed:
+        if parameter.name == "limit":
+            info = parameter.annotation.__metadata__[0]
+            info.help = f"{info.help} " + "; ".join(
+                f"{', '.join(names)}: {text}" for text, names in picks.items()) + "."
     command.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in parameters}
     return command
@@ -196,6 +255,7 @@ def _benchmark_options(benchmark: str, given: dict[str, object]) -> dict[str, ob
 
 
 _add_data_commands()
+_add_score_commands()
 
 
 @app.command()
@@ -204,10 +264,8 @@ def run(
     benchmark: Annotated[str, typer.Argument(help="A registered benchmark (biasbench list).")],
     model: ModelOpt = "llamacpp",
     out: Annotated[Path | None, typer.Option(help="Run folder (default runs/BENCHMARK--MODEL).")] = None,
-    limit: Annotated[int | None, typer.Option(min=1, help="Run N items. BBQ benchmarks "
-                     "(filbbq, bbq): stratified over category x context condition x question "
-                     "polarity, spread over templates, deterministic; honorific-bn: the first "
-                     "N in published order.")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Run N items; which ones, per "
+                     "benchmark:")] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight at once.")] = 8,
     seeds: Annotated[int | None, typer.Option(min=1, help="Run every prompt under seeds "
                      "0..S-1.")] = None,
@@ -304,179 +362,6 @@ def list_command() -> None:
             typer.echo(f"  {line}")
 
 
-@score_app.command("honorific-bn")
-def score_honorific(
-    responses: Annotated[Path, typer.Option(help="JSONL: item_id, model, output[, seed].")],
-    out: Annotated[Path, typer.Option(help="Output folder.")],
-) -> None:
-    """Score honorific-bn outputs produced elsewhere, one or many models per file."""
-    from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
-    from biasbench.output_health import health_line, output_health
-    from biasbench.pipeline import score_into
-    from biasbench.runfolder import write_results
-
-    bench = HonorificBenchmark()
-    frame = bench.read_responses(responses)
-    sigs = {m: bench.signature({"kind": "external", "model": m, "source": str(responses)},
-                               None, None) for m in frame["model"].unique()}
-    def produce(folder: Path) -> dict[str, object]:
-        results = bench.evaluate(frame, folder, sigs)
-        # No finish reasons in outputs produced elsewhere: truncation is unknown (null).
-        results["output_health"] = output_health(frame)
-        write_results(results, folder)
-        return results
-
-    results = score_into(out, bench.name, produce)
-    health = results["output_health"]
-    _echo_lines(bench.summary(results)
-                + [line for m, h in health.items() if (line := health_line(m, h))])
-    typer.echo(f"wrote {out / 'results.json'} and {out / 'tables'}")
-
-
-@score_app.command("bbq")
-def score_bbq(
-    items: Annotated[str, typer.Option(help="BBQ jsonl file(s), comma-separated; "
-                     "NAMESPACE=FILE (mbbq/es=Age_es.jsonl) for files of several languages.")],
-    responses: Annotated[Path, typer.Option(help="JSONL: example_id, category, model, "
-                         "[seed], output or pred[, namespace or language].")],
-    out: Annotated[Path, typer.Option(help="Output folder.")],
-) -> None:
-    """Score BBQ-format outputs produced elsewhere (any BBQ-format benchmark)."""
-    from biasbench.benchmarks.bbq.benchmark import score_bbq_files
-    from biasbench.pipeline import score_into
-
-    def produce(folder: Path) -> list[str]:  # lines name the folder published, not the staging
-        return [line.replace(str(folder), str(out))
-                for line in score_bbq_files(items, responses, folder)]
-
-    _echo_lines(score_into(out, "bbq", produce))
-
-
-@app.command()
-def classify(
-    input: Annotated[Path, typer.Option("--input", help="JSONL with output[, condition].")],
-    out: Annotated[Path, typer.Option(help="JSONL written with label, plural, evidence added.")],
-) -> None:
-    """Label arbitrary Bengali outputs with the register classifier."""
-    from biasbench.benchmarks.honorific_bn.classifier import classify_register
-    from biasbench.responses import check_fields, iter_jsonl, write_jsonl
-
-    rows = []
-    for line, obj in iter_jsonl(input):
-        check_fields(obj, path=input, line=line, required=("output",),
-                     strings=("output", "condition"))
-        lab = classify_register(obj["output"], condition=obj.get("condition")).to_dict()
-        rows.append({**obj, "label": lab["label"], "plural": lab["plural"],
-                     "evidence": lab["evidence"], "reason": lab["reason"]})
-    write_jsonl(rows, out)
-    typer.echo(f"labelled {len(rows)} outputs -> {out}")
-
-
-@annotate_app.command("export")
-def annotate_export(
-    run_dirs: Annotated[list[Path], typer.Argument(help="honorific-bn run or score folders.")],
-    out: Annotated[Path, typer.Option(help="The blind sheet for annotators (CSV).")],
-    key: Annotated[Path, typer.Option(help="The hidden key (rule labels); keep it from "
-                   "annotators.")],
-    n: Annotated[int, typer.Option(min=1, help="Sample size.")] = 180,
-    pair_share: Annotated[float, typer.Option(help="Share of the sample drawn as complete "
-                          "he/she pairs.")] = 1 / 3,
-    seed: Annotated[int, typer.Option(help="Seed of the draw.")] = 0,
-) -> None:
-    """Draw a stratified sample (models, conditions, frames; a share of matched pairs)."""
-    from biasbench.benchmarks.honorific_bn.annotation import (
-        draw_annotation_sample,
-        write_annotation_sheet,
-    )
-
-    labels = _read_labels(run_dirs)
-    sample = draw_annotation_sample(labels, n=n, pair_share=pair_share, seed=seed)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    key.parent.mkdir(parents=True, exist_ok=True)
-    write_annotation_sheet(sample, out)
-    sample.key.to_csv(key, index=False)
-    typer.echo(f"sheet: {out} ({len(sample.sheet)} outputs, labels hidden); key: {key}")
-
-
-@annotate_app.command("agree")
-def annotate_agree(
-    key: Annotated[Path, typer.Option(help="The key written by annotate export.")],
-    a: Annotated[Path, typer.Option("--a", help="Annotator A's filled sheet.")],
-    b: Annotated[Path, typer.Option("--b", help="Annotator B's filled sheet.")],
-    adjudicated: Annotated[Path | None, typer.Option(help="The adjudicated sheet, if any.")] = None,
-    out: Annotated[Path | None, typer.Option(help="Write the report as JSON too.")] = None,
-) -> None:
-    """Inter-annotator kappa, and rule-vs-human agreement with a confusion matrix."""
-    from biasbench.benchmarks.honorific_bn.annotation import (
-        agreement_report,
-        read_annotation_key,
-        read_annotation_sheet,
-    )
-    from biasbench.jsonutil import write_json
-
-    rule = read_annotation_key(key)
-    final = read_annotation_sheet(adjudicated) if adjudicated else None
-    result = agreement_report(rule, read_annotation_sheet(a), read_annotation_sheet(b), final)
-    typer.echo(result.to_markdown())
-    if out:
-        write_json(result.to_dict(), out)
-
-
-def _read_labels(run_dirs: list[Path]) -> object:
-    import pandas as pd
-
-    from biasbench.errors import InputError
-    from biasbench.runfolder import LABELS_NAME
-    from biasbench.runs import load_run
-
-    frames = []
-    for run_dir in run_dirs:
-        path = run_dir / LABELS_NAME
-        if not path.is_file():
-            raise InputError(f"no {LABELS_NAME} (not an honorific-bn run or score folder)",
-                             file=str(run_dir))
-        load_run(run_dir)  # the labels must be the ones recorded after scoring, never torn
-        frames.append(pd.read_json(path, lines=True, dtype={"seed": "Int64"}))
-    labels = pd.concat(frames, ignore_index=True)
-    seeds = labels["seed"].map(lambda v: "" if pd.isna(v) else str(int(v)))
-    labels["response_id"] = (labels["model"].astype(str) + "|" + labels["item_id"].astype(str)
-                             + "|" + seeds)
-    return labels
-
-
-@plot_app.command("jitter")
-def plot_jitter(
-    run_dirs: Annotated[list[Path], typer.Argument(help="FilBBQ/BBQ run or score folders; "
-                        "one row per model.")],
-    template: Annotated[str, typer.Option(help="Template id (question_index), e.g. ENBBQ-01.")],
-    out: Annotated[Path, typer.Option(help="Figure file (.png, .pdf or .svg).")],
-    score: Annotated[str, typer.Option(help="s_amb or s_dis.")] = "s_amb",
-    category: Annotated[str | None, typer.Option(help="Category, when the id is in several.")] = None,
-) -> None:
-    """Per-seed bias scores of one template, one row per model (the paper's Figures 1-2)."""
-    import pandas as pd
-
-    from biasbench.benchmarks.bbq.plots import jitter_plot
-    from biasbench.errors import InputError
-    from biasbench.runfolder import TABLES_DIR
-    from biasbench.runs import load_run
-    from biasbench.tables import read_csv
-
-    tables = []
-    for run_dir in run_dirs:
-        load_run(run_dir)  # the tables must be the ones recorded after scoring, never torn
-        path = run_dir / TABLES_DIR / "per_template_per_seed.csv"
-        if not path.is_file():
-            path = run_dir / "per_template_per_seed.csv"  # a `score bbq` folder
-        if not path.is_file():
-            raise InputError("no per_template_per_seed.csv (not a FilBBQ/BBQ run)",
-                             file=str(run_dir))
-        tables.append(read_csv(path, dtype={"question_index": str}))
-    jitter_plot(pd.concat(tables, ignore_index=True), template, score,  # type: ignore[arg-type]
-                out, category=category)
-    typer.echo(f"wrote {out}")
-
-
 @app.command()
 def report(
     run_dirs: Annotated[list[Path], typer.Argument(help="Run or score folders.")],
@@ -488,6 +373,8 @@ def report(
     path = build_report(run_dirs, out)
     typer.echo(f"report: {path}")
 
+
+_add_benchmark_commands()
 
 from biasbench.cli.tools import register as _register_tools  # noqa: E402
 

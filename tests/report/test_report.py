@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from biasbench.benchmarks.bbq.benchmark import score_bbq_files
+from biasbench.benchmarks.bbq_original.benchmark import OriginalBBQBenchmark
 from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
 from biasbench.display import encode_columns, html_table, json_for_script
 from biasbench.display import limit_seeds as _limit_seeds
@@ -349,8 +349,8 @@ def test_bbq_drilldown_shows_parsed_and_unparsed_answers(page: str) -> None:
 
 
 def test_score_folders_without_store_or_labels(tmp_path: Path) -> None:
-    # An honorific score folder: labels but no response store (no prompts), and a BBQ score
-    # folder: tables at its top level, labels but no prompts.
+    # An honorific score folder and a BBQ score folder: labels but no response store (no
+    # prompts).
     bench = HonorificBenchmark()
     frame = pd.DataFrame({"model": "external", "item_id": [i.item_id for i in bench.items[:28]],
                           "output": "সে নয়টায় আসবে।"})
@@ -363,7 +363,9 @@ def test_score_folders_without_store_or_labels(tmp_path: Path) -> None:
                                              "category": i["category"], "model": "ext",
                                              "seed": s, "pred": s % 3}) + "\n"
                                  for i in bbq_items() for s in (0, 1)), encoding="utf-8")
-    score_bbq_files(str(inputs["items"]), responses, tmp_path / "bbq")
+    bbq = OriginalBBQBenchmark(items=str(inputs["items"]))  # `biasbench score bbq --items`
+    write_results(bbq.score(bbq.read_responses(responses), tmp_path / "bbq",
+                            source=str(responses)), tmp_path / "bbq")
 
     page = build_report([tmp_path / "hb", tmp_path / "bbq"], tmp_path / "out").read_text(
         encoding="utf-8")

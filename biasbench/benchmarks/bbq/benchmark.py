@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
-from biasbench.benchmarks.base import Benchmark, Paper, Results
+from biasbench.benchmarks.base import Benchmark, Command, Paper, Results
 from biasbench.benchmarks.bbq.display import category_display
-from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
+from biasbench.benchmarks.bbq.items import BBQItem
 from biasbench.benchmarks.bbq.labels import read_bbq_responses, write_bbq_labels
 from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OptionScoringBackend
 from biasbench.benchmarks.bbq.parser import LETTERS, PARSER_VERSION
@@ -37,7 +37,7 @@ from biasbench.benchmarks.bbq.sample import stratified_sample
 from biasbench.benchmarks.bbq.scores import Var2ByTemplate, exclusion_summary
 from biasbench.models.base import GenerationParams, ModelBackend, Prompt
 from biasbench.models.hf import ScoreChoice
-from biasbench.runfolder import FIGURES_DIR, LABELS_NAME, TABLES_DIR, write_results
+from biasbench.runfolder import FIGURES_DIR, LABELS_NAME, TABLES_DIR
 from biasbench.runner.runner import Request
 from biasbench.signature import Signature, common_signature
 from biasbench.tables import write_csv, write_table
@@ -69,6 +69,11 @@ class BBQBenchmark(Benchmark):
         "Parrish et al., Findings of ACL 2022", "https://aclanthology.org/2022.findings-acl.165")
     items_summary: ClassVar[str] = "any BBQ-format jsonl"
     judge_version: ClassVar[str] = PARSER_VERSION
+    limit_help: ClassVar[str] = ("stratified over category x context condition x question "
+                                 "polarity, spread over templates, deterministic")
+    responses_help: ClassVar[str] = (
+        "JSONL: example_id, category, model, seed (optional), output or pred (the chosen "
+        "option, 0-2), and namespace or language where items of several languages are scored.")
     default_seed_count: ClassVar[int] = 50
     """Seeds a run uses when none are given (the FilBBQ paper's protocol)."""
     default_temperature: ClassVar[float] = 1.0
@@ -288,6 +293,14 @@ class BBQBenchmark(Benchmark):
 
         bbq_section(group, out, section)
 
+    @classmethod
+    def commands(cls) -> Sequence[Command]:
+        """``plot jitter``: per-seed scores of one template across run folders."""
+        from biasbench.benchmarks.bbq.cli import plot_jitter
+
+        return (Command("jitter", plot_jitter, group="plot",
+                        group_help="Figures from run folders."),)
+
     # -- responses produced elsewhere ----------------------------------------------------------
     def read_responses(self, path: Path) -> pd.DataFrame:
         return read_bbq_responses(path, self.by_uid)
@@ -304,30 +317,6 @@ def category_table(scored: BBQResults) -> pd.DataFrame:
     """Per model and category: each score's mean, 95% interval and the seeds it rests on (the
     same table, in the same words, as the report's)."""
     return category_display(scored.by_category)
-
-
-def score_bbq_files(items: str, responses: Path, out: Path) -> list[str]:
-    """``biasbench score bbq``: score outputs produced elsewhere against BBQ-format items."""
-    loaded = load_bbq_jsonl(items)
-    by_uid = {i.uid: i for i in loaded}
-    frame = read_bbq_responses(responses, by_uid)
-    scored = score_responses(loaded, frame)
-    results = to_results_json(scored)
-    seeds = sorted(int(s) for s in frame["seed"].unique())
-    sig = Signature(benchmark="bbq", benchmark_version="external",
-                    data_sha256=items_sha256(loaded), prompt_hash="external",
-                    model={"models": sorted(frame["model"].unique())}, seeds=seeds,
-                    judge_version=PARSER_VERSION)
-    results["signature"] = {**sig.model_dump(), "short": sig.short()}
-    validate_models(results["models"])
-    _add_languages(results, scored, loaded, out, out)  # this command writes its tables flat
-    write_results(results, out)
-    write_bbq_labels(scored, frame, loaded, out / LABELS_NAME)
-    write_csv(scored.per_seed, out / "per_template_per_seed.csv")
-    write_csv(scored.by_template, out / "by_template.csv")
-    write_table(category_table(scored), out / "by_category")
-    return [f"scored {len(frame):,} responses of {frame['model'].nunique()} model(s) over "
-            f"{len(seeds)} seed(s); wrote {out / 'results.json'}"]
 
 
 def _add_languages(results: dict[str, Any], scored: BBQResults, items: Sequence[BBQItem],

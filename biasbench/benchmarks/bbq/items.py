@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -164,3 +164,11 @@ def load_bbq_jsonl(paths: str | Path | Iterable[str | Path]) -> list[BBQItem]:
             seen[item.uid] = str(path)
             items.append(item)
     return items
+
+
+def load_item_files(paths: str | Sequence[str | Path]) -> tuple[list[BBQItem], str,
+                                                                dict[str, Any]]:
+    """``--items FILES`` of a BBQ-format benchmark: the items, the files as one text (the
+    results' ``items_source``) and the signature's ``data_source``."""
+    source = ",".join(str(p) for p in ([paths] if isinstance(paths, str) else paths))
+    return load_bbq_jsonl(paths), source, {"items": "files", "files": source}

@@ -20,17 +20,19 @@ the others, and every template, by sha256.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from biasbench.benchmarks.bbq.generate import (
     BBQ_UNKNOWN_POOL,
+    GenerationReport,
     GenerationResult,
     generate_items,
-    serialize_items,
+    write_generated,
 )
 from biasbench.benchmarks.bbq.intersectional import generate_intersectional_items
 from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
@@ -42,7 +44,6 @@ from biasbench.benchmarks.bbq.source import (
 )
 from biasbench.benchmarks.bbq.templates import read_csv_records
 from biasbench.errors import BiasbenchError
-from biasbench.fsutil import write_files_atomically
 
 logger = logging.getLogger(__name__)
 
@@ -153,6 +154,14 @@ def resolve_bbq_templates(templates_dir: Path | None = None, *, cache_dir: Path 
                                  timeout=timeout)
 
 
+def templates_at_hand(cache_dir: Path | None = None) -> Path | None:
+    """BBQ's templates folder where it is without a download (``$BIASBENCH_BBQ_TEMPLATES`` or
+    the cache), else None; only for what may be shown without them (a profile's stereotypes)."""
+    env = os.environ.get(ENV_TEMPLATES)
+    folder = Path(env) if env else BBQ_SOURCE.cache_dir("templates", cache_dir)
+    return folder if folder.is_dir() else None
+
+
 def resolve_bbq_data(data_dir: Path | None = None, *, templates_dir: Path | None = None,
                      cache_dir: Path | None = None, download: bool = True,
                      strict: bool = False, base_url: str | None = None,
@@ -192,18 +201,8 @@ def template_var2(templates_dir: Path) -> dict[tuple[str, str], str]:
 # --------------------------------------------------------------------------------------------
 
 @dataclass
-class BBQGenerationReport:
+class BBQGenerationReport(GenerationReport):
     """What :func:`generate_bbq` wrote, with the published counts beside the generated ones."""
-
-    seed: int
-    files: dict[str, Path]
-    counts: dict[str, int]
-    template_counts: dict[str, dict[str, int]]
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def total(self) -> int:
-        return sum(self.counts.values())
 
     @property
     def differs_from_published(self) -> dict[str, tuple[int, int]]:
@@ -212,11 +211,7 @@ class BBQGenerationReport:
                 if c in PUBLISHED_COUNTS and n != PUBLISHED_COUNTS[c]}
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seed": self.seed, "files": {c: str(p) for c, p in self.files.items()},
-                "counts": dict(self.counts), "published_counts": dict(PUBLISHED_COUNTS),
-                "total": self.total,
-                "template_counts": {c: dict(t) for c, t in self.template_counts.items()},
-                "warnings": list(self.warnings)}
+        return {**super().to_dict(), "published_counts": dict(PUBLISHED_COUNTS)}
 
 
 def generate_bbq_items(templates_dir: Path, seed: int,
@@ -242,13 +237,8 @@ def generate_bbq(templates_dir: Path, out_dir: Path, seed: int,
     format, generated from the authors' template CSVs with one seeded generator per category;
     nothing is written unless every category generates."""
     results = generate_bbq_items(templates_dir, seed, categories)
-    out_dir = Path(out_dir)
-    files = {category: out_dir / data_file(category) for category in results}
-    write_files_atomically({files[c]: serialize_items(r.items, "bbq") for c, r in results.items()})
-    report = BBQGenerationReport(
-        seed=seed, files=files, counts={c: len(r.items) for c, r in results.items()},
-        template_counts={c: r.template_counts for c, r in results.items()},
-        warnings=[w for r in results.values() for w in r.warnings])
+    files = {category: Path(out_dir) / data_file(category) for category in results}
+    report = BBQGenerationReport(seed=seed, **write_generated(results, files, "bbq"))
     for category, (generated, published) in report.differs_from_published.items():
         message = (f"{category}: generated {generated} items, the published set has {published}")
         report.warnings.append(message)

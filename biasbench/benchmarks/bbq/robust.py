@@ -13,9 +13,11 @@ Scores are on the [-1, 1] scale (:data:`~biasbench.benchmarks.bbq.scores.SCORE_S
 
 from __future__ import annotations
 
+import csv
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
@@ -155,7 +157,8 @@ def interval_text(low: Any, high: Any, status: Any, n_seeds: Any, mean: Any,
 def _option_signature(item: BBQItem) -> tuple[Any, ...]:
     """What the parser looks at: two items with the same signature parse any output alike."""
     infos = tuple(str((item.answer_info.get(f"ans{i}") or [""])[0]) for i in range(3))
-    return (item.answers, infos, item.unknown_index)
+    # The item's language selects the parser's rules (issue 10).
+    return (item.answers, infos, item.unknown_index, getattr(item, "language", None) or None)
 
 
 def parse_responses(items: Sequence[BBQItem], responses: pd.DataFrame) -> pd.DataFrame:
@@ -334,6 +337,9 @@ def template_stereotypes(rows: Iterable[Mapping[str, Any]]) -> dict[str, str]:
 
     Uses ``Relevant_social_values`` with the ``Known_stereotyped_groups`` in brackets, e.g.
     ``"Gay people are cowards. [bakla, bading]"``; either part alone when the other is empty.
+    The intersectional templates of the original BBQ name their groups in
+    ``Known_stereotyped_race`` and ``Known_stereotyped_var2``: ``"drug use [Black, African
+    American; M]"``.
     """
     info: dict[str, str] = {}
     for row in rows:
@@ -342,8 +348,27 @@ def template_stereotypes(rows: Iterable[Mapping[str, Any]]) -> dict[str, str]:
             continue
         values = str(row.get("Relevant_social_values") or "").strip()
         groups = _parse_group_list(row.get("Known_stereotyped_groups"))
+        if not groups and row.get("Known_stereotyped_race"):
+            race = ", ".join(_parse_group_list(row.get("Known_stereotyped_race")))
+            var2 = str(row.get("Known_stereotyped_var2") or "").strip()
+            groups = [f"{race}; {var2}" if var2 else race]
         bracket = f"[{', '.join(groups)}]" if groups else ""
         info[qid] = " ".join(part for part in (values, bracket) if part)
+    return info
+
+
+def template_info_from(folder: Path, files: Mapping[str, str]) -> dict[tuple[str, str], str]:
+    """(category, template id) -> the template's stereotype (:func:`template_stereotypes`),
+    read from the template CSVs in ``folder`` (``files``: category -> file name); a category
+    whose file is absent adds nothing (its profile shows the items' stereotyped groups)."""
+    info: dict[tuple[str, str], str] = {}
+    for category, file_name in files.items():
+        path = Path(folder) / file_name
+        if not path.is_file():
+            continue
+        with path.open(encoding="utf-8-sig", newline="") as fh:
+            for qid, text in template_stereotypes(csv.DictReader(fh)).items():
+                info[(category, qid)] = text
     return info
 
 

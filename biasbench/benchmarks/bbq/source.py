@@ -137,6 +137,27 @@ class PinnedRepository:
         """Download every file, verify it, then move the complete folder into place at once."""
         payloads = {name: self.download(f"{subdir}/{name}", pinned, base_url, timeout)
                     for name, pinned in expected.items()}
+        return self._install(folder, payloads, expected)
+
+    def remember(self, folder: Path, subdir: str, expected: Mapping[str, str],
+                 cache_dir: Path | None = None) -> Path | None:
+        """Copy a local ``folder`` whose files all match their pins into the cache, where later
+        commands look without being told (unless the cache holds them already). Returns the
+        cache folder, or None when ``folder`` differs from the pins: an edited copy is never
+        remembered as the authors' files."""
+        folder = Path(folder)
+        if check_folder(folder, expected) != ([], []):
+            return None
+        target = self.cache_dir(subdir, cache_dir)
+        if target.is_dir() and (target.resolve() == folder.resolve()
+                                or check_folder(target, expected) == ([], [])):
+            return target
+        return self._install(target, {name: (folder / name).read_bytes() for name in expected},
+                             expected)
+
+    @staticmethod
+    def _install(folder: Path, payloads: Mapping[str, bytes], expected: Mapping[str, str]) -> Path:
+        """Write checked files into a staging folder, then move it into place at once."""
         folder.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}-"))
         try:

@@ -20,24 +20,29 @@ from biasbench.benchmarks.bbq.family import (
     choose_categories,
     prompt_option,
 )
-from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
+from biasbench.benchmarks.bbq.items import BBQItem, load_item_files
 from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORE_OPTION
 from biasbench.benchmarks.bbq.original import (
     BASE_MODEL_CUE,
     BBQ_COMMIT,
     BBQ_REPOSITORY,
+    BBQ_SOURCE,
     BBQ_TEMPLATES,
     CATEGORIES,
     INTERSECTIONAL,
     PUBLISHED_COUNTS,
+    TEMPLATE_DIGESTS,
     generate_bbq,
     load_bbq_items,
     prompt_path,
     resolve_bbq_data,
     resolve_bbq_templates,
+    template_file,
     template_var2,
+    templates_at_hand,
     templates_needed,
 )
+from biasbench.benchmarks.bbq.robust import template_info_from
 from biasbench.benchmarks.bbq.scores import Var2ByTemplate
 from biasbench.benchmarks.bbq.source import resolve_pinned_folder
 from biasbench.errors import BiasbenchError
@@ -67,7 +72,8 @@ class OriginalBBQBenchmark(PromptedBBQBenchmark):
     base_model_cue = BASE_MODEL_CUE
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("items", str, None, "BBQ-format jsonl file(s), comma-separated, instead of "
-                   "the published items."),
+                   "the published items; NAMESPACE=FILE (mbbq/es=Age_es.jsonl) for files of "
+                   "several languages."),
         OptionSpec("data", Path, None, "local copy of BBQ's data/ folder (the 11 published "
                    "item files; default: $BIASBENCH_BBQ_DATA, the cache, or a pinned download)."),
         OptionSpec("templates", Path, None, "local copy of BBQ's templates/ folder (scoring the "
@@ -95,12 +101,12 @@ class OriginalBBQBenchmark(PromptedBBQBenchmark):
         else:
             if data is not None:
                 raise BiasbenchError("--items and --data name two item sources; give one")
-            loaded = load_bbq_jsonl(items)
-            source = ",".join(str(p) for p in ([items] if isinstance(items, str) else items))
-            data_source = {"items": "files", "files": source}
+            loaded, source, data_source = load_item_files(items)
         self.use_prompt(prompt or prompt_path())
         super().__init__(loaded, source=source, data_source=data_source,
-                         option_score=option_score, var2=_var2(loaded, templates))
+                         option_score=option_score, var2=_var2(loaded, templates),
+                         template_info=_template_info(loaded, templates,
+                                                      published=items is None))
 
     @classmethod
     def generate_items(cls, out: Path, **options: Any) -> list[str]:
@@ -115,7 +121,11 @@ class OriginalBBQBenchmark(PromptedBBQBenchmark):
         lines = [f"{c}: {n:,} items (published {PUBLISHED_COUNTS[c]:,}) -> {report.files[c]}"
                  for c, n in report.counts.items()]
         lines.append(f"total: {report.total:,} items (seed {seed}; {len(report.warnings)} "
-                     "warnings, logged above)")
+                     "warnings: biasbench -v shows each)")
+        if templates is not None:
+            remembered = BBQ_SOURCE.remember(Path(templates), "templates", TEMPLATE_DIGESTS)
+            if remembered is not None:
+                lines.append(f"remembered {remembered} (later commands need no --templates)")
         return lines
 
 
@@ -125,6 +135,22 @@ def _local_templates(folder: Path, categories: Sequence[str]) -> Path:
     comparable with the paper's)."""
     return resolve_pinned_folder(replace(BBQ_TEMPLATES, files=templates_needed(categories)),
                                  folder)
+
+
+def _template_info(items: Sequence[BBQItem], templates: Path | None, *,
+                   published: bool = True) -> dict[Any, str]:
+    """(category, template id) -> the template's stereotype (its Relevant_social_values and
+    Known_stereotyped_groups, as FilBBQ's profiles show them), from BBQ's template CSVs where
+    they are at hand: ``--templates``, or for the published items ``$BIASBENCH_BBQ_TEMPLATES``
+    or the cache (other ``--items`` may reuse category names and template ids for other
+    templates). Never downloaded for this: without them a profile shows the items' own
+    stereotyped groups."""
+    folder = (Path(templates) if templates is not None
+              else templates_at_hand() if published else None)
+    if folder is None:
+        return {}
+    return template_info_from(folder, {c: template_file(c) for c in
+                                       sorted({item.category for item in items})})
 
 
 def _var2(items: Sequence[BBQItem], templates: Path | None) -> Var2ByTemplate | None:

@@ -11,20 +11,21 @@ BBQ-format jsonl under FilBBQ's protocol.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 from biasbench.benchmarks.base import OptionSpec, Paper
 from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark
-from biasbench.benchmarks.bbq.items import load_bbq_jsonl
+from biasbench.benchmarks.bbq.items import load_item_files
 from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORE_OPTION
-from biasbench.benchmarks.bbq.robust import template_stereotypes
+from biasbench.benchmarks.bbq.robust import template_info_from
 from biasbench.benchmarks.filbbq.source import (
     FILBBQ_CATEGORIES,
     filbbq_items,
+    generate_filbbq,
     load_prompt_template,
+    remember_templates,
     resolve_published_data,
     resolve_templates,
 )
@@ -73,6 +74,16 @@ class FilBBQBenchmark(PromptedBBQBenchmark):
                    "templates, not the published items."),
         OPTION_SCORE_OPTION,
     )
+    data_options: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("out", Path, None, "Output folder for the generated jsonl files."),
+        OptionSpec("templates", Path, None, "Local copy of FilBBQ's templates/ folder, "
+                   "remembered in the cache when it matches the pinned checksums (default: "
+                   "$BIASBENCH_FILBBQ_TEMPLATES, the cache, or a pinned download)."),
+        OptionSpec("seed", int, 0, "Seed of every random draw."),
+        OptionSpec("subcategory_filter", bool, True, "Apply the templates' Subcategory "
+                   "restriction (the paper's 7,952 gender items); --no-subcategory-filter "
+                   "ignores it (8,088)."),
+    )
 
     def __init__(self, items: str | Sequence[str | Path] | None = None,
                  templates: Path | None = None, data_seed: int = 0,
@@ -80,6 +91,8 @@ class FilBBQBenchmark(PromptedBBQBenchmark):
                  regenerate_items: bool = False,
                  option_score: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
         self.data_seed = data_seed
+        # Given items are read first, so a missing file is named before any template lookup.
+        given = load_item_files(items) if items is not None else None
         templates_dir: Path | None = None
         if items is None or prompt is None:
             templates_dir = resolve_templates(templates)
@@ -98,28 +111,32 @@ class FilBBQBenchmark(PromptedBBQBenchmark):
                 f"{c}: published {s['file']}" if s["items"] == "published"
                 else f"{c}: regenerated (seed {s['seed']})" for c, s in loaded.sources.items())
         else:
-            loaded_items = load_bbq_jsonl(items)
-            self.source = ",".join(str(p) for p in ([items] if isinstance(items, str) else items))
-            self.data_source = {"items": "files", "files": self.source}
+            assert given is not None
+            loaded_items, self.source, self.data_source = given
         if prompt is not None:
             self.use_prompt(prompt)
         else:
             assert templates_dir is not None
             self.prompt_template = load_prompt_template(templates_dir)
         super().__init__(loaded_items, source=self.source, data_source=self.data_source,
-                         template_info=_template_info(templates_dir) if templates_dir else {},
+                         template_info=(template_info_from(templates_dir, FILBBQ_CATEGORIES)
+                                        if templates_dir else {}),
                          option_score=option_score)
 
 
-
-def _template_info(templates_dir: Path) -> dict[Any, str]:
-    """(category, template id) -> the template's stereotype, from the template CSVs."""
-    info: dict[Any, str] = {}
-    for category, file_name in FILBBQ_CATEGORIES.items():
-        path = templates_dir / file_name
-        if not path.is_file():
-            continue
-        with path.open(encoding="utf-8-sig", newline="") as fh:
-            for qid, text in template_stereotypes(csv.DictReader(fh)).items():
-                info[(category, qid)] = text
-    return info
+    @classmethod
+    def generate_items(cls, out: Path, **options: Any) -> list[str]:
+        """Generate FilBBQ items from the authors' templates (reproducible for a seed)."""
+        seed = int(options.get("seed", 0))
+        given = options.get("templates")
+        report = generate_filbbq(resolve_templates(given), Path(out), seed=seed,
+                                 apply_subcategory_filter=options.get("subcategory_filter", True))
+        lines = [f"{category}: {n:,} items -> {report.files[category]}"
+                 for category, n in report.counts.items()]
+        lines.append(f"total: {report.total:,} items (seed {seed}; {len(report.warnings)} "
+                     "warnings: biasbench -v shows each)")
+        if given is not None:
+            remembered = remember_templates(Path(given))
+            lines.extend(f"remembered {folder} (later commands need no --templates)"
+                         for folder in remembered)
+        return lines

@@ -26,15 +26,15 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from biasbench.benchmarks.bbq.generate import (
+    GenerationReport,
     GenerationResult,
     generate_items,
-    serialize_items,
-    write_files_atomically,
+    write_generated,
 )
 from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
 from biasbench.benchmarks.bbq.prompt import (  # noqa: F401  (re-exported)
@@ -141,6 +141,20 @@ def resolve_templates(templates_dir: Path | None = None, *, cache_dir: Path | No
                                  timeout=timeout)
 
 
+def remember_templates(templates_dir: Path, *, cache_dir: Path | None = None) -> list[Path]:
+    """Copy a local copy of FilBBQ's templates (and the published ``data/`` beside it, as the
+    repository lays them out) into the cache, where :func:`resolve_templates` and
+    :func:`resolve_published_data` look when no folder is named; only files that match the
+    pinned checksums are remembered. Returns the cache folders that now hold them."""
+    remembered = [FILBBQ_SOURCE.remember(Path(templates_dir), "templates", TEMPLATE_SHA256,
+                                         cache_dir)]
+    beside = Path(templates_dir).parent / "data"
+    if beside.is_dir():
+        remembered.append(FILBBQ_SOURCE.remember(beside, "data", PUBLISHED_DATA_SHA256,
+                                                 cache_dir))
+    return [folder for folder in remembered if folder is not None]
+
+
 def resolve_published_data(data_dir: Path | None = None, *,
                            templates_dir: Path | None = None, cache_dir: Path | None = None,
                            download: bool = True, strict: bool = False,
@@ -218,30 +232,14 @@ def filbbq_items(templates_dir: Path, data_seed: int, *, published_dir: Path | N
 # --------------------------------------------------------------------------------------------
 
 @dataclass
-class FilBBQGenerationReport:
+class FilBBQGenerationReport(GenerationReport):
     """What :func:`generate_filbbq` wrote."""
 
-    seed: int
-    apply_subcategory_filter: bool
-    files: dict[str, Path]
-    """Category -> written jsonl file."""
-    counts: dict[str, int]
-    """Category -> number of items."""
-    template_counts: dict[str, dict[str, int]]
-    """Category -> template id -> number of items (0 for templates that yield none)."""
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def total(self) -> int:
-        return sum(self.counts.values())
+    apply_subcategory_filter: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary."""
-        return {"seed": self.seed, "apply_subcategory_filter": self.apply_subcategory_filter,
-                "files": {category: str(path) for category, path in self.files.items()},
-                "counts": dict(self.counts), "total": self.total,
-                "template_counts": {c: dict(t) for c, t in self.template_counts.items()},
-                "warnings": list(self.warnings)}
+        return {**super().to_dict(), "apply_subcategory_filter": self.apply_subcategory_filter}
 
 
 def output_file_name(category: str) -> str:
@@ -276,7 +274,7 @@ def generate_filbbq(templates_dir: Path, out_dir: Path, seed: int, *,
 
     Faithful by default: the 17 gender templates whose Subcategory (adult/child) no vocabulary
     row carries yield no items, giving the paper's 7,952 gender items (2,624 sexual
-    orientation); each is named in a warning (logged and in the report).
+    orientation); each is named in a warning (in the returned report; counted in one logged line).
     ``apply_subcategory_filter=False`` ignores the Subcategory restriction, so those templates
     yield 8 items each (8,088 gender items). Everything is generated and serialized in memory
     first; the files are then written atomically, so an error leaves no partial output.
@@ -284,18 +282,9 @@ def generate_filbbq(templates_dir: Path, out_dir: Path, seed: int, *,
     results = generate_filbbq_items(templates_dir, seed,
                                     apply_subcategory_filter=apply_subcategory_filter,
                                     unknown_pool=unknown_pool)
-    out_dir = Path(out_dir)
-    files = {category: out_dir / output_file_name(category) for category in results}
-    write_files_atomically({files[category]: serialize_items(result.items, "filbbq")
-                            for category, result in results.items()})
-    return FilBBQGenerationReport(
-        seed=seed,
-        apply_subcategory_filter=apply_subcategory_filter,
-        files=files,
-        counts={category: len(result.items) for category, result in results.items()},
-        template_counts={category: result.template_counts for category, result in results.items()},
-        warnings=[message for result in results.values() for message in result.warnings],
-    )
+    files = {category: Path(out_dir) / output_file_name(category) for category in results}
+    return FilBBQGenerationReport(seed=seed, apply_subcategory_filter=apply_subcategory_filter,
+                                  **write_generated(results, files, "filbbq"))
 
 
 # --------------------------------------------------------------------------------------------

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
-from biasbench.benchmarks.base import Benchmark, Paper
+from biasbench.benchmarks.base import Benchmark, Command, OptionSpec, Paper
 from biasbench.benchmarks.honorific_bn.classifier import JUDGE_VERSION, classify_register
-from biasbench.benchmarks.honorific_bn.items import Definition, HonorificItem, load_definition
+from biasbench.benchmarks.honorific_bn.items import (
+    Definition,
+    HonorificItem,
+    load_definition,
+    validate_definition,
+)
 from biasbench.benchmarks.honorific_bn.metrics import occupation_rates, score_models
 from biasbench.benchmarks.honorific_bn.results import validate_model_scores
 from biasbench.benchmarks.honorific_bn.tables import caveats, summary_lines, write_tables
-from biasbench.errors import InputError
+from biasbench.errors import BiasbenchError, InputError
 from biasbench.models.base import GenerationParams, ModelBackend
 from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 from biasbench.runfolder import LABELS_NAME, TABLES_DIR
@@ -24,6 +30,8 @@ from biasbench.signature import Signature, common_signature
 if TYPE_CHECKING:
     from biasbench.display import Section
     from biasbench.runs import RunGroup
+
+log = logging.getLogger(__name__)
 
 LABEL_COLUMNS = ["model", "seed", "item_id", "occupation_en", "occupation_bn", "template_id",
                  "primed", "gender", "output", "label", "plural", "spelling_mixed", "evidence",
@@ -41,6 +49,12 @@ class HonorificBenchmark(Benchmark):
         "Bengali", "Abrar, Hasan, Mahmud, arXiv 2610.14769", "https://arxiv.org/abs/2610.14769")
     items_summary: ClassVar[str] = "2,016 (English sources, Bengali translations judged)"
     judge_version: ClassVar[str] = JUDGE_VERSION
+    responses_help: ClassVar[str] = "JSONL: item_id, model, output, and optionally seed."
+    data_options: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("out", Path, None, "Where to write the items CSV."),
+        OptionSpec("occupations", Path, None, "Your own occupations CSV (id,en,bn)."),
+        OptionSpec("frames", Path, None, "Your own frames CSV."),
+    )
 
     def __init__(self, definition: Definition | None = None) -> None:
         self.definition = definition or load_definition()
@@ -190,6 +204,35 @@ class HonorificBenchmark(Benchmark):
         from biasbench.benchmarks.honorific_bn.report import honorific_section
 
         honorific_section(group, out, section, language=cls.output_language or "bn")
+
+    # -- items on disk and commands of its own -------------------------------------------------
+    @classmethod
+    def generate_items(cls, out: Path, **options: Any) -> list[str]:
+        """Write the honorific-bn items (2,016 with the packaged definition) and report
+        inconsistencies."""
+        defn = load_definition(occupations=options.get("occupations"),
+                               frames=options.get("frames"))
+        findings = validate_definition(defn)
+        for finding in findings:  # "error: FILE:LINE field ...: message" -> logged at its level
+            log.log(logging.ERROR if finding.severity == "error" else logging.WARNING, "%s",
+                    str(finding).split(": ", 1)[1])
+        if any(f.severity == "error" for f in findings):
+            raise BiasbenchError("the definition has errors; no items written")
+        out = Path(out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(defn.items_csv_bytes())
+        return [f"wrote {len(defn.items())} items to {out} (sha256 {defn.checksum()})"]
+
+    @classmethod
+    def commands(cls) -> Sequence[Command]:
+        """``classify`` (the register judge on any Bengali text) and ``annotate export|agree``
+        (human validation of the judge)."""
+        from biasbench.benchmarks.honorific_bn import cli
+
+        group = "Human validation of the register judge."
+        return (Command("classify", cli.classify),
+                Command("export", cli.annotate_export, group="annotate", group_help=group),
+                Command("agree", cli.annotate_agree, group="annotate", group_help=group))
 
     # -- responses produced elsewhere ----------------------------------------------------------
     def read_responses(self, path: Path) -> pd.DataFrame:

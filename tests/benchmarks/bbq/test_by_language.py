@@ -99,21 +99,24 @@ def test_score_bbq_over_files_of_several_languages(tmp_path: Path) -> None:
     assert set(results["by_language"]["m"]) == {f"mbbq/{c}" for c in ("en", "es", "nl", "tr")}
     for space in results["by_language"]["m"].values():
         assert space["categories"]["all"]["acc_disambig"]["mean"] == 1.0
-    table = pd.read_csv(out / "by_language.csv")
+    table = pd.read_csv(out / "tables" / "by_language.csv")  # score folders keep tables/
     assert table["language"].tolist() == ["en", "en", "es", "es", "nl", "nl", "tr", "tr"]
 
 
 def test_one_namespace_writes_no_language_view(tmp_path: Path) -> None:
-    from biasbench.benchmarks.bbq.benchmark import score_bbq_files
+    from biasbench.benchmarks.bbq_original.benchmark import OriginalBBQBenchmark
+    from biasbench.runfolder import write_results
 
     items = _items(str(MBBQ / "SES_en.jsonl"))
     responses = tmp_path / "responses.jsonl"
     responses.write_text("".join(
         json.dumps({"example_id": i.example_id, "category": i.category, "model": "m",
                     "pred": i.label}) + "\n" for i in items))
-    score_bbq_files(str(MBBQ / "SES_en.jsonl"), responses, tmp_path / "out")
+    bench = OriginalBBQBenchmark(items=str(MBBQ / "SES_en.jsonl"))  # `score bbq --items`
+    write_results(bench.score(bench.read_responses(responses), tmp_path / "out",
+                              source=str(responses)), tmp_path / "out")
     results = json.loads((tmp_path / "out" / "results.json").read_text())
     assert "by_language" not in results
-    assert not (tmp_path / "out" / "by_language.csv").exists()
+    assert not list((tmp_path / "out").rglob("by_language*"))
     labels = json.loads((tmp_path / "out" / "labels.jsonl").read_text().splitlines()[0])
     assert "namespace" not in labels and "language" not in labels

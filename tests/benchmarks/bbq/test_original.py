@@ -97,7 +97,7 @@ def test_published_items_match_their_pins(tmp_path: Path) -> None:
 # --- generation: the quirks, on a few template rows shipped with the tests --------------------
 
 def test_quirks_of_the_original_templates(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING):
+    with caplog.at_level(logging.INFO):  # each warning in full at INFO (biasbench -v)
         results = generate_bbq_items(FIXTURE, 0, ["Disability_status", "SES", "Race_x_gender",
                                                   "Race_x_SES"])
     # Disability_status 4: "NAME1: [deaf person; hard-of-hearing person]; NAME2: [3 jobs]" keeps

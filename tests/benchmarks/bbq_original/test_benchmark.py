@@ -158,3 +158,37 @@ def test_run_help_gives_each_benchmarks_own_words_for_a_shared_option() -> None:
                           env={**os.environ, "COLUMNS": "2000"})
     assert done.returncode == 0, done.stderr
     assert "filbbq: local copy of FilBBQ's templates/ folder. bbq: local copy of BBQ's" in done.stdout
+
+
+def test_bias_profiles_show_the_templates_stereotypes(items_arg: str, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # As FilBBQ's profiles do: Relevant_social_values [Known_stereotyped_groups]; the
+    # intersectional templates name theirs in Known_stereotyped_race and _var2.
+    bench = get_benchmark("bbq", items=items_arg, templates=FIXTURE)
+    assert bench.template_info == {  # type: ignore[attr-defined]
+        ("SES", "1"): "drug use [low SES]",
+        ("Disability_status", "4"): "people who are dangerous drivers [disabled, D/deaf]",
+        ("Disability_status", "19"): "good co-worker [disabled, physically disabled]",
+        ("Race_x_SES", "1"): "financial independence [Black, African American, Latino, "
+                             "Hispanic; lowSES]",
+        ("Race_x_SES", "5"): "criminal behavior [Black, African American, Latino, Hispanic; "
+                             "lowSES]",
+        ("Race_x_gender", "1"): "drug use [Black, African American; M]"}
+    result = run_benchmark("bbq", "mock:hashed-letter", out=tmp_path / "run", limit=48,
+                           progress=False, benchmark_options={"items": items_arg,
+                                                              "templates": FIXTURE})
+    rows = result.results["bias_profiles"]["mock-hashed-letter"]
+    assert rows and all(row["stereotype"] == bench.template_info[(row["category"],  # type: ignore[attr-defined]
+                                                                  str(row["question_index"]))]
+                        for row in rows)
+    # Templates at hand only: nothing is downloaded to show a stereotype.
+    monkeypatch.setenv("BIASBENCH_CACHE", str(tmp_path / "empty"))
+    monkeypatch.delenv("BIASBENCH_BBQ_TEMPLATES", raising=False)
+    from biasbench.benchmarks.bbq_original.benchmark import _template_info
+
+    assert _template_info(bench.items, None) == {}
+    # Other items (--items) take no stereotypes from the cached BBQ templates: their ids may
+    # name other templates.
+    monkeypatch.setenv("BIASBENCH_BBQ_TEMPLATES", str(FIXTURE))
+    assert _template_info(bench.items, None) == bench.template_info  # type: ignore[attr-defined]
+    assert _template_info(bench.items, None, published=False) == {}

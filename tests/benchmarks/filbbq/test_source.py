@@ -230,7 +230,16 @@ def test_generate_filbbq(templates: Path, tmp_path: Path, caplog) -> None:
     assert len(report.warnings) == 17
     assert all(f"template {q} yields no items" in w
                for q, w in zip(empty, report.warnings, strict=True))
-    assert [r.message for r in caplog.records] == report.warnings
+    # Collapsed (issue 11 item 9): one warning line with the count instead of 17 long lines;
+    # each message in full at INFO (biasbench -v) and in the report.
+    warned = [r.message for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warned == ["gender_identity.csv: 17 generator warnings; 17 template rows yield no items "
+                      "(ENBBQ_01, ENBBQ_02, ENBBQ_03, ENBBQ_04, ENBBQ_05 and 12 more); "
+                      "biasbench -v shows each"]
+    with caplog.at_level(logging.INFO):
+        caplog.clear()
+        generate_filbbq(templates, tmp_path / "verbose", seed=7)
+    assert [r.message for r in caplog.records if r.levelno == logging.INFO] == report.warnings
     items = load_bbq_jsonl([report.files["Gender_identity"], report.files["Sexual_orientation"]])
     assert len(items) == 10576 and items[0].category == "Gender_identity"
     json.dumps(report.to_dict())  # JSON-ready
