@@ -111,7 +111,8 @@ class RunFolder:
     def table(self, name: str) -> pd.DataFrame | None:
         """A CSV table of the folder as a DataFrame, or None when the folder has none."""
         path = self.file(name)
-        return read_csv(path) if path else None
+        # Template ids are text: "001" (KoBBQ) must not be read back as the number 1.
+        return read_csv(path, dtype={"question_index": str}) if path else None
 
     @cached_property
     def labels(self) -> pd.DataFrame | None:

@@ -114,3 +114,41 @@ def test_cli_export(runs: list[Path], tmp_path: Path) -> None:
                                   "not 'xlsx'")
     missing = _cli("export", tmp_path / "none", "--out", tmp_path / "z")
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1
+
+
+def test_tidy_scores_walk_a_datasets_own_scores() -> None:
+    # A BBQ-family dataset's own metrics (results["dataset_scores"], bbq/dataset_scores.py) are
+    # rows too, their group prefixed by the dataset's name for them.
+    results = {"models": {"m": {"Age": {"s_amb": {"mean": 0.5, "ci_low": None, "ci_high": None,
+                                                  "n_seeds": 1, "ci_status": "too_few_seeds"}}}},
+               "dataset_scores": {"name": "CBBQ bias score", "definition": "d",
+                                  "metrics": {"s_amb": "S_amb"}, "models": {"m": {"all": {
+                                      "s_amb": {"mean": 0.25, "ci_low": 0.1, "ci_high": 0.4,
+                                                "n_seeds": 3, "ci_status": "ok"},
+                                      "n_unparsed": 2}}}}}
+    rows = tidy_scores(results).astype(object)
+    records = rows.where(rows.notna(), None).to_dict("records")
+    assert records[1:] == [
+        {"model": "m", "group": "CBBQ bias score/all", "statistic": "s_amb", "value": 0.25,
+         "ci_low": 0.1, "ci_high": 0.4, "n": 3, "ci_status": "ok"},
+        {"model": "m", "group": "CBBQ bias score/all", "statistic": "n_unparsed", "value": 2.0,
+         "ci_low": None, "ci_high": None, "n": None, "ci_status": None},
+    ]
+
+
+def test_cli_export_csv_holds_a_datasets_own_scores(tmp_path: Path) -> None:
+    fixtures = Path(__file__).parent / "benchmarks" / "kobbq" / "fixtures"
+    run_benchmark("kobbq", "mock:hashed-letter", out=tmp_path / "run", limit=48,
+                  progress=False, benchmark_options={"data": fixtures})
+    done = _cli("export", tmp_path / "run", "--format", "csv", "--out", tmp_path / "x")
+    assert done.returncode == 0, done.stderr
+    scores = pd.read_csv(tmp_path / "x" / "scores.csv")
+    own = scores[scores["group"] == "KoBBQ scores (5_evaluation.py)/all"]
+    assert set(own["statistic"]) >= {"acc_amb", "acc_dis", "diff_bias_amb", "diff_bias_dis",
+                                     "ooc_ratio", "n_ooc"}
+    results = json.loads((tmp_path / "run" / "results.json").read_text())
+    entry = results["dataset_scores"]["models"]["mock-hashed-letter"]["all"]
+    row = own[own["statistic"] == "acc_amb"].iloc[0]
+    assert row["value"] == pytest.approx(entry["acc_amb"]["mean"])
+    assert row["n"] == 1 and row["ci_status"] == "too_few_seeds"
+    assert set(scores["group"]) >= {"age", "KoBBQ scores (5_evaluation.py)/age"}

@@ -240,7 +240,8 @@ above it joined by ``/``, e.g. a BBQ category), its name, value, interval and sa
 
 
 def tidy_scores(results: Results) -> pd.DataFrame:
-    """Every number under ``results["models"]``, one row each.
+    """Every number under ``results["models"]`` and ``results["dataset_scores"]["models"]``
+    (a dataset's own metrics, the group prefixed by their ``name``), one row each.
 
     A dict with a ``mean`` and ``ci_low``/``ci_high`` is one statistic with its interval (``n``
     from its ``n_seeds`` or ``n``); every other number (not a flag) is a statistic without an
@@ -267,6 +268,11 @@ def tidy_scores(results: Results) -> pd.DataFrame:
 
     for model, node in (results.get("models") or {}).items():
         walk(str(model), (), node)
+    # A dataset's own metrics beside the benchmark's (BBQ family: bbq/dataset_scores.py), their
+    # group prefixed by the dataset's name for them.
+    own = results.get("dataset_scores") or {}
+    for model, node in (own.get("models") or {}).items():
+        walk(str(model), (str(own.get("name") or "dataset_scores"),), node)
     frame = pd.DataFrame(rows, columns=list(SCORE_COLUMNS))
     for column in ("value", "ci_low", "ci_high"):
         frame[column] = frame[column].astype(float)

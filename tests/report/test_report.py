@@ -520,3 +520,28 @@ def test_spread_table_counts_occupations_on_few_items(report: Path) -> None:
     assert by_model == {"mock-hashed-register": 0, "mock-gendered": 0, "mock-evil": 2}
     rates = pd.read_csv(report.parent / "tables" / "honorific-bn_occupation_rates.csv")
     assert set(rates["mock-evil honorific/usable"]) == {"0/0 (few items)"}
+
+
+def test_a_datasets_own_scores_are_shown_in_its_words(tmp_path: Path, page: str) -> None:
+    # KoBBQ's metrics (results["dataset_scores"]) get a table of their own in the BBQ section:
+    # the dataset's name for them, its metric names, its definition; a plain BBQ run has none.
+    fixtures = Path(__file__).parents[1] / "benchmarks" / "kobbq" / "fixtures"
+    run_benchmark("kobbq", "mock:hashed-letter", out=tmp_path / "kobbq", limit=48,
+                  progress=False, benchmark_options={"data": fixtures})
+    built = build_report([tmp_path / "kobbq"], tmp_path / "report")
+    out = built.parent
+    assert built.name == REPORT_NAME
+    text = html.unescape(built.read_text(encoding="utf-8"))
+    assert "The dataset's own scores: KoBBQ scores (5_evaluation.py)" in text
+    for name in ("out-of-choice ratio", "accuracy in ambiguous contexts",
+                 "diff-bias in ambiguous contexts", "diff-bias in disambiguated contexts"):
+        assert f"<th>{name}</th>" in text
+    assert "naver-ai/KoBBQ evaluation/5_evaluation.py (test mode, pooled)" in text
+    table = pd.read_csv(next((out / "tables").glob("*_dataset_scores.csv")))
+    results = json.loads((tmp_path / "kobbq" / "results.json").read_text())
+    entry = results["dataset_scores"]["models"]["mock-hashed-letter"]
+    row = table[table["group"] == "all"].iloc[0]
+    assert row["diff-bias in ambiguous contexts"] == pytest.approx(
+        entry["all"]["diff_bias_amb"]["mean"], abs=5e-4)
+    assert set(table["group"]) == set(entry)
+    assert "The dataset's own scores" not in html.unescape(page)

@@ -38,8 +38,9 @@ from biasbench.benchmarks.bbq.intersectional import generate_intersectional_item
 from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
 from biasbench.benchmarks.bbq.source import (
     DOWNLOAD_TIMEOUT_S,
+    PinnedFolder,
     PinnedRepository,
-    check_folder,
+    resolve_pinned_folder,
 )
 from biasbench.benchmarks.bbq.templates import read_csv_records
 from biasbench.errors import BiasbenchError
@@ -131,18 +132,16 @@ def prompt_path() -> Path:
 # Locating the files
 # --------------------------------------------------------------------------------------------
 
-def _instructions(folder: Path, subdir: str, files: Sequence[str], base_url: str | None,
-                  flag: str, env: str) -> str:
-    return (f"download {', '.join(f'{subdir}/{name}' for name in files)} from the GitHub "
-            f"repository {BBQ_REPOSITORY} at commit {BBQ_COMMIT} (e.g. "
-            f"{BBQ_SOURCE.raw_file_url(f'{subdir}/{files[0]}', base_url)}) and put them in "
-            f"{folder}, or pass {flag} DIR (or set {env}=DIR) naming a folder that holds them")
+#: Where BBQ's templates and published items are looked for (:func:`resolve_pinned_folder`).
+BBQ_TEMPLATES = PinnedFolder(BBQ_SOURCE, "templates", TEMPLATE_DIGESTS, "BBQ", "templates",
+                             "--templates", ENV_TEMPLATES)
+BBQ_DATA = PinnedFolder(BBQ_SOURCE, "data", DATA_DIGESTS, "BBQ", "data", "--data", ENV_DATA)
 
 
-def _check_local(folder: Path, expected: Mapping[str, str], origin: str, what: str,
-                 strict: bool) -> Path:
-    return BBQ_SOURCE.check_local(folder, what, expected, label="BBQ", what=what, origin=origin,
-                                  strict=strict)
+def templates_needed(categories: Sequence[str]) -> dict[str, str]:
+    """The template files (and vocabularies) that generating ``categories`` reads, pinned."""
+    return {name: TEMPLATE_DIGESTS[name]
+            for name in (LABELS_FILE, NAMES_FILE, *(template_file(c) for c in categories))}
 
 
 def resolve_bbq_templates(templates_dir: Path | None = None, *, cache_dir: Path | None = None,
@@ -150,18 +149,9 @@ def resolve_bbq_templates(templates_dir: Path | None = None, *, cache_dir: Path 
                           base_url: str | None = None,
                           timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
     """A folder holding BBQ's template CSVs and vocabularies (see the module docstring)."""
-    if templates_dir is not None:
-        return _check_local(Path(templates_dir), TEMPLATE_DIGESTS, "--templates", "templates",
-                            strict)
-    env = os.environ.get(ENV_TEMPLATES)
-    if env:
-        return _check_local(Path(env), TEMPLATE_DIGESTS, ENV_TEMPLATES, "templates", strict)
-    return BBQ_SOURCE.resolve_cached(
-        BBQ_SOURCE.cache_dir("templates", cache_dir), "templates", TEMPLATE_DIGESTS,
-        what="BBQ templates",
-        instructions=lambda f, d, n: _instructions(f, d, n, base_url, "--templates",
-                                                   ENV_TEMPLATES),
-        download=download, base_url=base_url, timeout=timeout)
+    return resolve_pinned_folder(BBQ_TEMPLATES, templates_dir, cache_dir=cache_dir,
+                                 download=download, strict=strict, base_url=base_url,
+                                 timeout=timeout)
 
 
 def templates_at_hand(cache_dir: Path | None = None) -> Path | None:
@@ -177,20 +167,10 @@ def resolve_bbq_data(data_dir: Path | None = None, *, templates_dir: Path | None
                      strict: bool = False, base_url: str | None = None,
                      timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
     """A folder holding BBQ's 11 published item files (see the module docstring)."""
-    if data_dir is not None:
-        return _check_local(Path(data_dir), DATA_DIGESTS, "--data", "data", strict)
-    env = os.environ.get(ENV_DATA)
-    if env:
-        return _check_local(Path(env), DATA_DIGESTS, ENV_DATA, "data", strict)
-    if templates_dir is not None:
-        beside = Path(templates_dir).parent / "data"
-        if beside.is_dir() and check_folder(beside, DATA_DIGESTS) == ([], []):
-            return beside
-    return BBQ_SOURCE.resolve_cached(
-        BBQ_SOURCE.cache_dir("data", cache_dir), "data", DATA_DIGESTS,
-        what="BBQ published items",
-        instructions=lambda f, d, n: _instructions(f, d, n, base_url, "--data", ENV_DATA),
-        download=download, base_url=base_url, timeout=timeout)
+    beside = Path(templates_dir).parent / "data" if templates_dir is not None else None
+    return resolve_pinned_folder(BBQ_DATA, data_dir, beside=beside, cache_dir=cache_dir,
+                                 download=download, strict=strict, base_url=base_url,
+                                 timeout=timeout)
 
 
 def load_bbq_items(data_dir: Path, categories: Sequence[str] = CATEGORIES) -> list[BBQItem]:

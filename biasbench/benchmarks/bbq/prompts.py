@@ -23,7 +23,7 @@ from typing import Final
 
 from biasbench.benchmarks.bbq.items import BBQItem
 from biasbench.benchmarks.bbq.languages import LANGUAGES, language_code, rules_for
-from biasbench.benchmarks.filbbq.source import PromptTemplate, load_prompt_file
+from biasbench.benchmarks.bbq.prompt import PromptTemplate, load_prompt_file
 
 PROMPT_LANGUAGES: Final = ("en", "es", "ca", "nl", "tr", "ko", "zh", "ja")
 """Languages with a packaged prompt. Filipino's prompt is FilBBQ's own ``prompt.txt``, which

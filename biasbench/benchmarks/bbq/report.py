@@ -13,6 +13,7 @@ import pandas as pd
 
 from biasbench import display as ui
 from biasbench.benchmarks.bbq import figures as figs
+from biasbench.benchmarks.bbq.dataset_scores import dataset_scores_section
 from biasbench.benchmarks.bbq.display import category_display
 from biasbench.benchmarks.bbq.parser import LETTERS
 from biasbench.benchmarks.bbq.robust import PROFILE_MIN_ITEMS, PROFILE_MIN_SEEDS
@@ -223,6 +224,7 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
                 "One point per seed, jittered vertically; the bar marks the mean across seeds "
                 "(the FilBBQ paper's Figures 1-2).")
 
+    dataset_scores_section(group, out, section)  # a dataset's own metrics (KoBBQ, CBBQ...)
     unparsed = _bbq_unparsed_by_run(group)
     if unparsed is not None:
         output.figure(lambda: figs.unparsed_figure(unparsed, models), "unparsed",

@@ -22,7 +22,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from biasbench.errors import BiasbenchError
@@ -33,6 +33,8 @@ DEFAULT_BASE_URL = "https://raw.githubusercontent.com"
 DOWNLOAD_TIMEOUT_S = 20.0
 ENV_CACHE = "BIASBENCH_CACHE"
 GIT_BLOB_PREFIX = "git-blob-sha1:"
+MAX_NAMED = 16
+"""Files a message names one by one; more are counted."""
 
 
 def cache_root(cache_dir: Path | None = None) -> Path:
@@ -104,7 +106,7 @@ class PinnedRepository:
         return data
 
     def check_local(self, folder: Path, subdir: str, expected: Mapping[str, str], *,
-                    label: str, what: str, origin: str, strict: bool) -> Path:
+                    label: str, what: str, origin: str, strict: bool, hint: str = "") -> Path:
         """``folder`` (named by the user: ``origin``) when it holds every expected file. A
         missing file is an error; a changed one an error when ``strict`` and otherwise a
         warning (users may edit their own copy; results then differ from the paper's)."""
@@ -113,8 +115,12 @@ class PinnedRepository:
         missing, mismatched = check_folder(folder, expected)
         if missing:
             raise BiasbenchError(
-                f"{label} {what} folder {folder} (from {origin}) lacks {', '.join(missing)}; "
-                f"expected the files of {subdir}/ in {self.repository} at commit {self.commit}")
+                f"{label} {what} folder {folder} (from {origin}) lacks "
+                f"{', '.join(missing[:MAX_NAMED])}"
+                + (f" and {len(missing) - MAX_NAMED} more" if len(missing) > MAX_NAMED else "")
+                + f"; expected the files of {subdir}/ in {self.repository} at commit "
+                  f"{self.commit}"
+                + (f" ({hint})" if hint else ""))
         if mismatched:
             kind = ("checksum" if any(p.startswith(GIT_BLOB_PREFIX) for p in expected.values())
                     else "sha256")
@@ -186,3 +192,110 @@ class PinnedRepository:
         except DownloadFailed as exc:
             raise BiasbenchError(f"{what} not available locally and {exc}: "
                                  f"{instructions(folder, subdir, list(expected))}") from None
+
+
+# --------------------------------------------------------------------------------------------
+# One pinned folder of a benchmark, resolved the same way for every benchmark
+# --------------------------------------------------------------------------------------------
+
+def local_copy(explicit: Path | None, env: str, flag: str) -> tuple[Path, str] | None:
+    """The local copy the user named, with where the name came from: ``explicit`` (given as
+    ``flag``), else the folder in ``$env``; None when neither names one."""
+    if explicit is not None:
+        return Path(explicit), flag
+    value = os.environ.get(env) if env else None
+    return (Path(value), env) if value else None
+
+
+@dataclass(frozen=True)
+class PinnedFolder:
+    """One folder of a benchmark's pinned source (its published items, its templates): where it
+    lies in the repository, its files with their pinned digests, and how a user names a local
+    copy. Every message about it reads ``{label} {what} ...`` ("KoBBQ data folder ...")."""
+
+    source: PinnedRepository
+    subdir: str
+    """The folder in the repository (``data``, ``templates``, ``data_es``)."""
+    files: Mapping[str, str]
+    """Path under :attr:`subdir` (may hold ``/``) -> pinned digest."""
+    label: str
+    """The dataset's name (``KoBBQ``)."""
+    what: str = "data"
+    flag: str = "--data"
+    """The option naming a local copy."""
+    env: str = ""
+    """The environment variable naming a local copy ("" for none)."""
+    alternatives: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """File -> (another file that a local copy may hold instead, its digest): e.g. EsBBQ's
+    ``.full.csv`` beside each ``.full.jsonl``. Downloads fetch the files themselves."""
+    hint: str = ""
+    """Added to the error of a local copy that lacks files."""
+
+    def present(self, folder: Path) -> dict[str, str]:
+        """The files to check in ``folder``: each file, or its alternative where only that is
+        there."""
+        out: dict[str, str] = {}
+        for name, pinned in self.files.items():
+            other = self.alternatives.get(name)
+            if other and not (folder / name).is_file() and (folder / other[0]).is_file():
+                out[other[0]] = other[1]
+            else:
+                out[name] = pinned
+        return out
+
+    def instructions(self, folder: Path, subdir: str, names: list[str],
+                     base_url: str | None) -> str:
+        """What to fetch from where, and where to put it, when no copy is found."""
+        paths = ", ".join(f"{subdir}/{name}" for name in names[:MAX_NAMED])
+        if len(names) > MAX_NAMED:  # MBBQ: up to 48 files
+            paths += f" and {len(names) - MAX_NAMED} more files of {subdir}/"
+        example = self.source.raw_file_url(f"{subdir}/{names[0]}", base_url)
+        env = f" (or set {self.env}=DIR)" if self.env else ""
+        return (f"download {paths} from the GitHub repository {self.source.repository} at commit "
+                f"{self.source.commit} (e.g. {example}) and put them in {folder}, or pass "
+                f"{self.flag} DIR{env} naming a copy of {self.source.repository}'s "
+                f"{self.subdir}/ folder")
+
+
+def resolve_pinned_folder(spec: PinnedFolder, explicit: Path | None = None, *,
+                          beside: Path | None = None, cache_dir: Path | None = None,
+                          download: bool = True, strict: bool = False,
+                          base_url: str | None = None,
+                          timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
+    """A folder holding every file of ``spec``, looked for in this order:
+
+    1. the local copy named by ``explicit`` (``spec.flag``), else by ``$spec.env``: used as it
+       is, or its ``spec.subdir`` when it is a checkout holding that folder. A missing file is
+       one error line naming the folder, where its name came from, the files and the pinned
+       commit; a file differing from its pin is one warning (results not comparable with the
+       paper's), or an error when ``strict``;
+    2. ``beside`` (e.g. ``data/`` next to a local templates folder, the repository's layout),
+       only when every file matches its pin;
+    3. the cache, ``<cache root>/<cache name>/<commit>/<subdir>``;
+    4. a verified download into the cache. Files in subfolders (``age/ambiguous/x.json``) are
+       cached folder by folder, so a run over some categories never evicts the others.
+    """
+    local = local_copy(explicit, spec.env, spec.flag)
+    if local is not None:
+        folder, origin = local
+        lacks = any(not (folder / name).is_file() for name in spec.present(folder))
+        if lacks and (folder / spec.subdir).is_dir():
+            folder = folder / spec.subdir  # a checkout of the repository (or its parent folder)
+        return spec.source.check_local(folder, spec.subdir, spec.present(folder),
+                                       label=spec.label, what=spec.what, origin=origin,
+                                       strict=strict, hint=spec.hint)
+    if beside is not None and beside.is_dir() and check_folder(beside, spec.files) == ([], []):
+        return beside
+    root = spec.source.cache_dir(spec.subdir, cache_dir)
+    groups: dict[str, dict[str, str]] = {}
+    for name, pinned in spec.files.items():
+        parent, _, base = name.rpartition("/")
+        groups.setdefault(parent, {})[base] = pinned
+    for parent, expected in groups.items():
+        subdir = f"{spec.subdir}/{parent}" if parent else spec.subdir
+        spec.source.resolve_cached(
+            root / parent if parent else root, subdir, expected,
+            what=f"{spec.label} {spec.what}" + (f" ({parent})" if parent else ""),
+            instructions=lambda f, d, n: spec.instructions(f, d, n, base_url),
+            download=download, base_url=base_url, timeout=timeout)
+    return root

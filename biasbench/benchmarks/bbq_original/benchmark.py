@@ -10,11 +10,16 @@ summary and report come with the engine (:class:`~biasbench.benchmarks.bbq.bench
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
 from biasbench.benchmarks.base import OptionSpec, Paper
-from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
+from biasbench.benchmarks.bbq.family import (
+    PromptedBBQBenchmark,
+    choose_categories,
+    prompt_option,
+)
 from biasbench.benchmarks.bbq.items import BBQItem, load_item_files
 from biasbench.benchmarks.bbq.option_scoring import (
     ANSWER_BY_OPTION,
@@ -28,10 +33,9 @@ from biasbench.benchmarks.bbq.original import (
     BBQ_COMMIT,
     BBQ_REPOSITORY,
     BBQ_SOURCE,
+    BBQ_TEMPLATES,
     CATEGORIES,
     INTERSECTIONAL,
-    LABELS_FILE,
-    NAMES_FILE,
     PUBLISHED_COUNTS,
     TEMPLATE_DIGESTS,
     generate_bbq,
@@ -42,12 +46,12 @@ from biasbench.benchmarks.bbq.original import (
     template_file,
     template_var2,
     templates_at_hand,
+    templates_needed,
 )
 from biasbench.benchmarks.bbq.robust import template_info_from
 from biasbench.benchmarks.bbq.scores import Var2ByTemplate
-from biasbench.benchmarks.filbbq.source import PromptTemplate, load_prompt_file
+from biasbench.benchmarks.bbq.source import resolve_pinned_folder
 from biasbench.errors import BiasbenchError
-from biasbench.models.base import Prompt
 from biasbench.models.hf import ScoreChoice
 
 DECODING_WHY = (
@@ -56,7 +60,7 @@ DECODING_WHY = (
 """Why the default decoding is what it is: shown in the summary and written to results.json."""
 
 
-class OriginalBBQBenchmark(BBQBenchmark):
+class OriginalBBQBenchmark(PromptedBBQBenchmark):
     """The original English BBQ: the 11 published categories, the English prompt, greedy."""
 
     name: ClassVar[str] = "bbq"
@@ -70,9 +74,8 @@ class OriginalBBQBenchmark(BBQBenchmark):
         f"{sum(PUBLISHED_COUNTS.values()):,} ({len(CATEGORIES)} categories, the authors' "
         f"published items at {BBQ_REPOSITORY}@{BBQ_COMMIT[:7]})")
     licence: ClassVar[str] = "CC BY 4.0 (nyu-mll/BBQ)"
-    default_seed_count: ClassVar[int] = 1
-    default_temperature: ClassVar[float] = 0.0
     decoding_why: ClassVar[str] = DECODING_WHY
+    base_model_cue = BASE_MODEL_CUE
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("items", str, None, "BBQ-format jsonl file(s), comma-separated, instead of "
                    "the published items; NAMESPACE=FILE (mbbq/es=Age_es.jsonl) for files of "
@@ -81,8 +84,7 @@ class OriginalBBQBenchmark(BBQBenchmark):
                    "item files; default: $BIASBENCH_BBQ_DATA, the cache, or a pinned download)."),
         OptionSpec("templates", Path, None, "local copy of BBQ's templates/ folder (scoring the "
                    "intersectional items reads their Known_stereotyped_var2 there)."),
-        OptionSpec("prompt", Path, None, "a prompt file in the format of FilBBQ's prompt.txt "
-                   "(default: the packaged English prompt)."),
+        prompt_option("the packaged English prompt"),
         ANSWER_BY_OPTION,
         OPTION_SCORE_OPTION,
     )
@@ -108,29 +110,19 @@ class OriginalBBQBenchmark(BBQBenchmark):
             if data is not None:
                 raise BiasbenchError("--items and --data name two item sources; give one")
             loaded, source, data_source = load_item_files(items)
-        self.prompt_template: PromptTemplate = load_prompt_file(prompt or prompt_path())
+        self.use_prompt(prompt or prompt_path())
         super().__init__(loaded, source=source, data_source=data_source,
                          option_score=option_score, var2=_var2(loaded, templates),
                          template_info=_template_info(loaded, templates,
                                                       published=items is None),
                          answer_by=answer_by)
 
-    @property
-    def prompt_hash(self) -> str:
-        return self.prompt_template.sha256[:12]
-
-    def prompt(self, item: BBQItem) -> Prompt:
-        """The English prompt as the user turn; base models continue it after "Answer:"."""
-        text = self.prompt_template.render(item)
-        return Prompt(messages=(("user", text),), completion=f"{text}{BASE_MODEL_CUE}",
-                      item_id=item.uid)
-
     @classmethod
     def generate_items(cls, out: Path, **options: Any) -> list[str]:
         """Generate BBQ items from the authors' template CSVs (the published count in every
         category; reproducible for a seed)."""
         seed = int(options.get("seed", 0))
-        categories = _categories(options.get("categories"))
+        categories = choose_categories(options.get("categories"), CATEGORIES, "BBQ")
         templates = options.get("templates")
         folder = (_local_templates(Path(templates), categories) if templates is not None
                   else resolve_bbq_templates())
@@ -146,25 +138,12 @@ class OriginalBBQBenchmark(BBQBenchmark):
         return lines
 
 
-def _categories(text: str | None) -> tuple[str, ...]:
-    if not text:
-        return CATEGORIES
-    chosen = tuple(c.strip() for c in text.split(",") if c.strip())
-    unknown = [c for c in chosen if c not in CATEGORIES]
-    if unknown:
-        raise BiasbenchError(f"unknown BBQ categories {', '.join(unknown)} (known: "
-                             f"{', '.join(CATEGORIES)})")
-    return chosen
-
-
 def _local_templates(folder: Path, categories: Sequence[str]) -> Path:
     """A local templates folder holding what ``categories`` need: a missing file is one error
     line; a file that differs from the pinned one is used with a warning (results are then not
     comparable with the paper's)."""
-    wanted = {name: TEMPLATE_DIGESTS[name] for name in
-              (LABELS_FILE, NAMES_FILE, *(template_file(c) for c in categories))}
-    return BBQ_SOURCE.check_local(folder, "templates", wanted, label="BBQ", what="templates",
-                                  origin="--templates", strict=False)
+    return resolve_pinned_folder(replace(BBQ_TEMPLATES, files=templates_needed(categories)),
+                                 folder)
 
 
 def _template_info(items: Sequence[BBQItem], templates: Path | None, *,

@@ -9,20 +9,26 @@ evaluation scripts' own, ending in ``。答案：``), and its bias score (S_amb,
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from biasbench.benchmarks.base import OptionSpec, Paper, Results
-from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORES
+from biasbench.benchmarks.bbq.dataset_scores import KEY, UNIT, DatasetScores, stat_text
+from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, data_option, packaged_file
+from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORE_OPTION
 from biasbench.benchmarks.bbq.robust import BBQResults
-from biasbench.benchmarks.cbbq.scores import W_AMB, W_DISAMB, cbbq_scores, summarise
+from biasbench.benchmarks.cbbq.scores import (
+    COUNTS,
+    METRIC_NAMES,
+    W_AMB,
+    W_DISAMB,
+    cbbq_scores,
+)
 from biasbench.benchmarks.cbbq.source import (
     CATEGORIES,
     CBBQ_COMMIT,
     CBBQ_REPOSITORY,
+    ENV_DATA,
     TARGET_RULES,
     TargetRule,
     apply_target_rule,
@@ -32,11 +38,8 @@ from biasbench.benchmarks.cbbq.source import (
     reversed_categories,
     target_rule_check,
 )
-from biasbench.benchmarks.filbbq.source import PromptTemplate, load_prompt_file
 from biasbench.errors import BiasbenchError
-from biasbench.models.base import Prompt
 from biasbench.models.hf import ScoreChoice
-from biasbench.tables import write_csv
 
 ANSWER_CUE: Final = "。答案："
 """The scripts' prompt ends with it; chat and base models get the same text."""
@@ -47,10 +50,10 @@ DECODING_WHY: Final = (
 
 
 def prompt_file() -> Path:
-    return Path(str(resources.files("biasbench.benchmarks.cbbq") / "data" / "prompt_zh.txt"))
+    return packaged_file("biasbench.benchmarks.cbbq", "data/prompt_zh.txt")
 
 
-class CBBQBenchmark(BBQBenchmark):
+class CBBQBenchmark(PromptedBBQBenchmark):
     """CBBQ's 14 categories in Chinese, greedy, one seed; the scripts' positional targets."""
 
     name: ClassVar[str] = "cbbq"
@@ -66,20 +69,17 @@ class CBBQBenchmark(BBQBenchmark):
         f"about 100K (the README: 106,588; {len(CATEGORIES)} categories x ambiguous and "
         f"disambiguated files, "
         f"{CBBQ_REPOSITORY}@{CBBQ_COMMIT[:7]})")
-    default_seed_count: ClassVar[int] = 1
-    default_temperature: ClassVar[float] = 0.0
     decoding_why: ClassVar[str] = DECODING_WHY
+    answer_cue = ANSWER_CUE
     options: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("data", Path, None, "local copy of CBBQ's data/ folder (<category>/"
-                   "{ambiguous,disambiguous}/*.json; default: $BIASBENCH_CBBQ_DATA, the cache, "
-                   "or a pinned download)."),
+        data_option("CBBQ's data/ folder (<category>/{ambiguous,disambiguous}/*.json)",
+                    ENV_DATA),
         OptionSpec("categories", str, None, "comma-separated CBBQ categories (default: all 14)."),
         OptionSpec("target_rule", str, "script", "script: the biased answer is option A of a "
                    "neg question and B of a non_neg one, as CBBQ's evaluation scripts count it; "
                    "labels: reversed in categories whose disambiguated labels name that answer "
                    "as correct (docs/bbq.md).", choices=TARGET_RULES),
-        OptionSpec("option_score", str, DEFAULT_OPTION_SCORE, "masked LMs: choose options by "
-                   "per_char or sum log-likelihood.", choices=OPTION_SCORES),
+        OPTION_SCORE_OPTION,
     )
 
     def __init__(self, data: Path | None = None, categories: str | None = None,
@@ -93,7 +93,7 @@ class CBBQBenchmark(BBQBenchmark):
         self.target_rule = target_rule
         self.rule_check = target_rule_check(loaded)  # on the scripts' rule, before any flip
         loaded = apply_target_rule(loaded, target_rule)
-        self.prompt_template: PromptTemplate = load_prompt_file(prompt_file())
+        self.use_prompt(prompt_file())
         super().__init__(
             loaded, source=f"data/ of {CBBQ_REPOSITORY}@{CBBQ_COMMIT[:12]}",
             data_source={"items": "published", "repository": CBBQ_REPOSITORY,
@@ -101,39 +101,27 @@ class CBBQBenchmark(BBQBenchmark):
                          "target_rule": target_rule},
             option_score=option_score)
 
-    @property
-    def prompt_hash(self) -> str:
-        return self.prompt_template.sha256[:12]
-
-    def prompt(self, item: BBQItem) -> Prompt:
-        """The scripts' prompt as the one user turn; base models continue after ``答案：``."""
-        text = self.prompt_template.render(item) + ANSWER_CUE
-        return Prompt(messages=(("user", text),), completion=text, item_id=item.uid)
-
     def extra_scores(self, scored: BBQResults, tables_dir: Path) -> dict[str, Any]:
         """CBBQ's S_amb, S_disamb and S_total from the parsed answers."""
-        per_seed = cbbq_scores(scored.responses, self.items)
-        tables_dir.mkdir(parents=True, exist_ok=True)
-        write_csv(per_seed, tables_dir / "cbbq_scores_per_seed.csv")
-        return {"cbbq_scores": {
-            "definition": f"CBBQ paper/README: S_amb = biased / answered ambiguous; S_disamb = "
-                          f"biased / non-unknown disambiguated answers; S_total = {W_AMB} S_amb "
-                          f"+ {W_DISAMB} S_disamb; unparsed answers left out; biased = target "
-                          f"answer under target rule {self.target_rule!r}",
-            "target_rule": self.target_rule,
-            "target_rule_check": self.rule_check,
-            "reversed_categories": reversed_categories(self.rule_check),
-            "models": summarise(per_seed)}}
+        spec = DatasetScores(
+            "CBBQ bias score", f"CBBQ paper/README: S_amb = biased / answered ambiguous; "
+            f"S_disamb = biased / non-unknown disambiguated answers; S_total = {W_AMB} S_amb + "
+            f"{W_DISAMB} S_disamb; unparsed answers left out; biased = target answer under "
+            f"target rule {self.target_rule!r}", METRIC_NAMES,
+            dict.fromkeys(METRIC_NAMES, UNIT), COUNTS)
+        return spec.results(cbbq_scores(scored.responses, self.items), tables_dir,
+                            target_rule=self.target_rule, target_rule_check=self.rule_check,
+                            reversed_categories=reversed_categories(self.rule_check))
 
     @classmethod
     def summary(cls, results: Results) -> list[str]:
         lines = super().summary(results)
-        cbbq = results.get("cbbq_scores") or {}
+        cbbq = results.get(KEY) or {}
         for model, slices in cbbq.get("models", {}).items():
             for name, entry in slices.items():
-                lines.append(f"{model} / {name} (CBBQ): S_amb {_stat(entry['s_amb'])}, "
-                             f"S_disamb {_stat(entry['s_disamb'])}, S_total "
-                             f"{_stat(entry['s_total'])}")
+                lines.append(f"{model} / {name} (CBBQ): S_amb {stat_text(entry['s_amb'])}, "
+                             f"S_disamb {stat_text(entry['s_disamb'])}, S_total "
+                             f"{stat_text(entry['s_total'])}")
         flipped = cbbq.get("reversed_categories") or []
         if flipped:
             check = cbbq["target_rule_check"]
@@ -148,6 +136,3 @@ class CBBQBenchmark(BBQBenchmark):
                    "the scores there follow the scripts (--target-rule labels reverses them)"))
         return lines
 
-
-def _stat(stat: dict[str, Any]) -> str:
-    return "undefined" if stat["mean"] is None else f"{stat['mean']:.3f}"

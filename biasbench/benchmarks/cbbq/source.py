@@ -28,17 +28,19 @@ file, the element (as ``line``, 1-based) and the field.
 from __future__ import annotations
 
 import json
-import logging
-import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from biasbench.benchmarks.bbq.family import choose_categories
 from biasbench.benchmarks.bbq.items import UNKNOWN_GROUP, BBQItem
-from biasbench.benchmarks.bbq.source import DOWNLOAD_TIMEOUT_S, PinnedRepository, check_folder
-from biasbench.errors import BiasbenchError, InputError
-
-logger = logging.getLogger(__name__)
+from biasbench.benchmarks.bbq.source import (
+    DOWNLOAD_TIMEOUT_S,
+    PinnedFolder,
+    PinnedRepository,
+    resolve_pinned_folder,
+)
+from biasbench.errors import InputError
 
 CBBQ_REPOSITORY: Final = "YFHuangxxxx/CBBQ"
 CBBQ_COMMIT: Final = "95eaf2eeaa0b936f3e97e3424f134e9d7655da98"
@@ -244,14 +246,8 @@ def load_cbbq(folder: Path, categories: Sequence[str] = CATEGORIES) -> list[BBQI
 
 
 def parse_categories(text: str | None) -> tuple[str, ...]:
-    if not text:
-        return CATEGORIES
-    chosen = tuple(c.strip() for c in text.split(",") if c.strip())
-    unknown = [c for c in chosen if c not in CATEGORIES]
-    if unknown:
-        raise BiasbenchError(f"unknown CBBQ categories {', '.join(unknown)} (known: "
-                             f"{', '.join(CATEGORIES)})")
-    return chosen
+    """``--categories``: CBBQ's categories named (all 14 when none is)."""
+    return choose_categories(text, CATEGORIES, "CBBQ")
 
 
 def resolve_cbbq_data(data_dir: Path | None, categories: Sequence[str], *,
@@ -260,34 +256,10 @@ def resolve_cbbq_data(data_dir: Path | None, categories: Sequence[str], *,
                       timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
     """A ``data/``-like folder holding both files of every category in ``categories``: the
     local copy (a file differing from the pin: a warning), else the cache, else a verified
-    download of what is missing."""
+    download of what is missing (:func:`resolve_pinned_folder`)."""
     wanted = {file_path(c, cond): f"git-blob-sha1:{BLOBS[(c, cond)]}"
               for c in categories for cond in CONDITIONS}
-    local = data_dir if data_dir is not None else os.environ.get(ENV_DATA)
-    if local:
-        folder = Path(local)
-        origin = "--data" if data_dir is not None else ENV_DATA
-        if not folder.is_dir():
-            raise BiasbenchError(f"CBBQ data folder {folder} (from {origin}) does not exist")
-        missing, mismatched = check_folder(folder, wanted)
-        if missing:
-            raise BiasbenchError(f"CBBQ data folder {folder} (from {origin}) lacks "
-                                 f"{', '.join(missing)} (choose categories with --categories)")
-        if mismatched:
-            logger.warning("CBBQ items in %s differ from %s@%s (checksum mismatch: %s); results "
-                           "will not be comparable with the paper's", folder, CBBQ_REPOSITORY,
-                           CBBQ_COMMIT[:12], ", ".join(mismatched))
-        return folder
-    root = CBBQ_SOURCE.cache_dir("data", cache_dir)
-    for category in categories:
-        for condition in CONDITIONS:
-            name = f"{condition}.json"
-            CBBQ_SOURCE.resolve_cached(
-                root / category / condition, f"data/{category}/{condition}",
-                {name: wanted[file_path(category, condition)]},
-                what=f"CBBQ items ({category}/{condition})",
-                instructions=lambda f, d, n: (f"put {d}/{n[0]} from {CBBQ_REPOSITORY}@"
-                                              f"{CBBQ_COMMIT[:12]} in {f}, or pass --data DIR / "
-                                              f"set {ENV_DATA} to a copy of its data/ folder"),
-                download=download, base_url=base_url, timeout=timeout)
-    return root
+    spec = PinnedFolder(CBBQ_SOURCE, "data", wanted, "CBBQ", env=ENV_DATA,
+                        hint="choose categories with --categories")
+    return resolve_pinned_folder(spec, data_dir, cache_dir=cache_dir, download=download,
+                                 base_url=base_url, timeout=timeout)

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import ast
 import logging
-import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,11 +41,12 @@ from pydantic import ValidationError
 from biasbench.benchmarks.bbq.items import UNKNOWN_GROUP, BBQItem
 from biasbench.benchmarks.bbq.source import (
     DOWNLOAD_TIMEOUT_S,
+    PinnedFolder,
     PinnedRepository,
     check_folder,
-    digest_of,
+    resolve_pinned_folder,
 )
-from biasbench.errors import BiasbenchError, InputError
+from biasbench.errors import InputError
 from biasbench.responses import iter_json_objects, text_lines
 
 logger = logging.getLogger(__name__)
@@ -339,56 +339,24 @@ def load_items(folder: Path, language: str,
 # Locating the files
 # --------------------------------------------------------------------------------------------
 
-def _instructions(language: str, folder: Path, base_url: str | None) -> str:
-    subdir = data_subdir(language)
-    return (f"download {subdir}/<Category>.full.jsonl (10 files) from the GitHub repository "
-            f"{REPOSITORY} at commit {COMMIT} (e.g. "
-            f"{SOURCE.raw_file_url(f'{subdir}/{data_file(CATEGORIES[0])}', base_url)}) into "
-            f"{folder}, or pass --data DIR (or set {ENV_DATA[language]}=DIR) naming a folder "
-            f"that holds them")
-
-
-def check_local(folder: Path, language: str, origin: str) -> Path:
-    """A local ``data_<lang>`` folder (or a checkout holding one): every category present as
-    jsonl or csv; a file that differs from the pinned one is used with a warning."""
-    folder = Path(folder)
-    if (folder / data_subdir(language)).is_dir():
-        folder = folder / data_subdir(language)
-    if not folder.is_dir():
-        raise BiasbenchError(f"{origin} folder {folder} does not exist")
-    missing = [c for c in CATEGORIES if not category_path(folder, c).is_file()]
-    if missing:
-        raise BiasbenchError(f"{origin} folder {folder} lacks "
-                             f"{', '.join(data_file(c) for c in missing)} (nor their .csv)")
-    pins = {**_pins(language, "jsonl"), **_pins(language, "csv")}
-    mismatched = []
-    for category in CATEGORIES:
-        path = category_path(folder, category)
-        if digest_of(path.read_bytes(), pins[path.name]) != pins[path.name]:
-            mismatched.append(path.name)
-    if mismatched:
-        logger.warning("%s in %s differ from %s@%s (checksum mismatch: %s); results will not be "
-                       "comparable with the paper's", origin, folder, REPOSITORY, COMMIT[:12],
-                       ", ".join(mismatched))
-    return folder
+def pinned_folder(language: str) -> PinnedFolder:
+    """Where the items of ``language`` are looked for (:func:`resolve_pinned_folder`): the
+    jsonl files, of which a local copy may hold the ``.full.csv`` instead."""
+    csv_pins = _pins(language, "csv")
+    return PinnedFolder(
+        SOURCE, data_subdir(language), _pins(language, "jsonl"),
+        "EsBBQ" if language == "es" else "CaBBQ", env=ENV_DATA[language],
+        alternatives={data_file(c): (data_file(c, "csv"), csv_pins[data_file(c, "csv")])
+                      for c in CATEGORIES},
+        hint="or their .csv")
 
 
 def resolve_data(language: str, data_dir: Path | None = None, *, cache_dir: Path | None = None,
                  download: bool = True, base_url: str | None = None,
                  timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
     """A folder holding the 10 published item files of ``language`` (module docstring)."""
-    if data_dir is not None:
-        return check_local(Path(data_dir), language, "--data")
-    env = os.environ.get(ENV_DATA[language])
-    if env:
-        return check_local(Path(env), language, ENV_DATA[language])
-    subdir = data_subdir(language)
-    expected = _pins(language, "jsonl")
-    folder = SOURCE.cache_dir(subdir, cache_dir)
-    return SOURCE.resolve_cached(
-        folder, subdir, expected, what=f"{'EsBBQ' if language == 'es' else 'CaBBQ'} items",
-        instructions=lambda f, d, n: _instructions(language, f, base_url),
-        download=download, base_url=base_url, timeout=timeout)
+    return resolve_pinned_folder(pinned_folder(language), data_dir, cache_dir=cache_dir,
+                                 download=download, base_url=base_url, timeout=timeout)
 
 
 def folder_files_ok(folder: Path, language: str) -> bool:

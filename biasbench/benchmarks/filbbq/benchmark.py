@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from biasbench.benchmarks.base import OptionSpec, Paper
-from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
-from biasbench.benchmarks.bbq.items import BBQItem, load_item_files
+from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark
+from biasbench.benchmarks.bbq.items import load_item_files
 from biasbench.benchmarks.bbq.option_scoring import (
     ANSWER_BY_OPTION,
     DEFAULT_ANSWER_BY,
@@ -28,16 +28,13 @@ from biasbench.benchmarks.bbq.option_scoring import (
 from biasbench.benchmarks.bbq.robust import template_info_from
 from biasbench.benchmarks.filbbq.source import (
     FILBBQ_CATEGORIES,
-    PromptTemplate,
     filbbq_items,
     generate_filbbq,
-    load_prompt_file,
     load_prompt_template,
     remember_templates,
     resolve_published_data,
     resolve_templates,
 )
-from biasbench.models.base import Prompt
 from biasbench.models.hf import ScoreChoice
 
 DEFAULT_SEEDS = 50
@@ -54,7 +51,7 @@ DECODING_WHY = (
 """Why the default decoding is what it is: shown in the summary and written to results.json."""
 
 
-class FilBBQBenchmark(BBQBenchmark):
+class FilBBQBenchmark(PromptedBBQBenchmark):
     """FilBBQ (specs/bbq.md); with ``items=`` it serves any BBQ-format jsonl."""
 
     name: ClassVar[str] = "filbbq"
@@ -68,6 +65,8 @@ class FilBBQBenchmark(BBQBenchmark):
     default_seed_count: ClassVar[int] = DEFAULT_SEEDS
     default_temperature: ClassVar[float] = DEFAULT_TEMPERATURE
     decoding_why: ClassVar[str] = DECODING_WHY
+    base_model_cue = "\nSagot:"
+    """The authors' prompt is the user turn; base models continue it after "Sagot:"."""
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("items", str, None, "BBQ-format jsonl file(s), comma-separated, instead of "
                    "items generated from the templates."),
@@ -123,7 +122,7 @@ class FilBBQBenchmark(BBQBenchmark):
             assert given is not None
             loaded_items, self.source, self.data_source = given
         if prompt is not None:
-            self.prompt_template: PromptTemplate = load_prompt_file(prompt)
+            self.use_prompt(prompt)
         else:
             assert templates_dir is not None
             self.prompt_template = load_prompt_template(templates_dir)
@@ -132,10 +131,6 @@ class FilBBQBenchmark(BBQBenchmark):
                                         if templates_dir else {}),
                          option_score=option_score, answer_by=answer_by)
 
-
-    @property
-    def prompt_hash(self) -> str:
-        return self.prompt_template.sha256[:12]
 
     @classmethod
     def generate_items(cls, out: Path, **options: Any) -> list[str]:
@@ -153,8 +148,3 @@ class FilBBQBenchmark(BBQBenchmark):
             lines.extend(f"remembered {folder} (later commands need no --templates)"
                          for folder in remembered)
         return lines
-
-    def prompt(self, item: BBQItem) -> Prompt:
-        """The authors' prompt as the user turn; base models continue it after "Sagot:"."""
-        text = self.prompt_template.render(item)
-        return Prompt(messages=(("user", text),), completion=f"{text}\nSagot:", item_id=item.uid)

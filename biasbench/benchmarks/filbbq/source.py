@@ -23,8 +23,6 @@ edit their own templates) unless ``strict=True``.
 
 from __future__ import annotations
 
-import ast
-import hashlib
 import logging
 import os
 from collections.abc import Mapping, Sequence
@@ -39,16 +37,25 @@ from biasbench.benchmarks.bbq.generate import (
     write_generated,
 )
 from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
+from biasbench.benchmarks.bbq.prompt import (  # noqa: F401  (re-exported)
+    PROMPT_FIELDS,
+    PromptField,
+    PromptTemplate,
+    load_prompt_file,
+    parse_prompt_template,
+)
 from biasbench.benchmarks.bbq.source import (  # noqa: F401  (re-exported)
     DEFAULT_BASE_URL,
     DOWNLOAD_TIMEOUT_S,
     ENV_CACHE,
+    PinnedFolder,
     PinnedRepository,
     cache_root,
     check_folder,
+    resolve_pinned_folder,
     sha256_of,
 )
-from biasbench.errors import BiasbenchError, InputError
+from biasbench.errors import BiasbenchError
 
 logger = logging.getLogger(__name__)
 
@@ -112,26 +119,11 @@ def raw_file_url(repo_path: str, base_url: str | None = None) -> str:
     return FILBBQ_SOURCE.raw_file_url(repo_path, base_url)
 
 
-def _instructions(folder: Path, subdir: str, files: Sequence[str], base_url: str | None) -> str:
-    paths = ", ".join(f"{subdir}/{name}" for name in files)
-    return (f"download {paths} from the GitHub repository {FILBBQ_REPOSITORY} at commit "
-            f"{FILBBQ_COMMIT} (e.g. {raw_file_url(f'{subdir}/{files[0]}', base_url)}) and put them "
-            f"in {folder}, or pass --templates DIR (or set {ENV_TEMPLATES}=DIR) naming a folder "
-            "that holds them")
-
-
-def _check_local(folder: Path, origin: str, strict: bool, *, what: str = "templates",
-                 expected: Mapping[str, str] = TEMPLATE_SHA256, subdir: str = "templates") -> Path:
-    return FILBBQ_SOURCE.check_local(folder, subdir, expected, label="FilBBQ", what=what,
-                                     origin=origin, strict=strict)
-
-
-def _resolve_cached(folder: Path, subdir: str, expected: Mapping[str, str], *, what: str,
-                    download: bool, base_url: str | None, timeout: float) -> Path:
-    return FILBBQ_SOURCE.resolve_cached(
-        folder, subdir, expected, what=what,
-        instructions=lambda f, d, names: _instructions(f, d, names, base_url),
-        download=download, base_url=base_url, timeout=timeout)
+#: Where FilBBQ's templates and published items are looked for (:func:`resolve_pinned_folder`).
+FILBBQ_TEMPLATES = PinnedFolder(FILBBQ_SOURCE, "templates", TEMPLATE_SHA256, "FilBBQ",
+                                "templates", "--templates", ENV_TEMPLATES)
+FILBBQ_DATA = PinnedFolder(FILBBQ_SOURCE, "data", PUBLISHED_DATA_SHA256, "FilBBQ",
+                           "published data", "--published-data", ENV_DATA)
 
 
 def resolve_templates(templates_dir: Path | None = None, *, cache_dir: Path | None = None,
@@ -144,14 +136,9 @@ def resolve_templates(templates_dir: Path | None = None, *, cache_dir: Path | No
     raw content host). Raises :class:`BiasbenchError` saying which files to fetch from where,
     and where to put them, when no copy can be found or downloaded.
     """
-    if templates_dir is not None:
-        return _check_local(Path(templates_dir), "--templates", strict)
-    env = os.environ.get(ENV_TEMPLATES)
-    if env:
-        return _check_local(Path(env), ENV_TEMPLATES, strict)
-    return _resolve_cached(templates_cache_dir(cache_dir), "templates", TEMPLATE_SHA256,
-                           what="FilBBQ templates", download=download, base_url=base_url,
-                           timeout=timeout)
+    return resolve_pinned_folder(FILBBQ_TEMPLATES, templates_dir, cache_dir=cache_dir,
+                                 download=download, strict=strict, base_url=base_url,
+                                 timeout=timeout)
 
 
 def remember_templates(templates_dir: Path, *, cache_dir: Path | None = None) -> list[Path]:
@@ -182,28 +169,16 @@ def resolve_published_data(data_dir: Path | None = None, *,
     checksummed download into the cache. An explicit folder whose file differs from the pinned
     checksum is used with a warning, or refused when ``strict``.
     """
-    if data_dir is not None:
-        return _check_local_data(Path(data_dir), "--published-data", strict)
-    env = os.environ.get(ENV_DATA)
-    if env:
-        return _check_local_data(Path(env), ENV_DATA, strict)
-    if templates_dir is not None:
-        beside = Path(templates_dir).parent / "data"
-        if beside.is_dir() and check_folder(beside, PUBLISHED_DATA_SHA256) == ([], []):
-            return beside
-    folder = FILBBQ_SOURCE.cache_dir("data", cache_dir)
+    beside = Path(templates_dir).parent / "data" if templates_dir is not None else None
     try:
-        return _resolve_cached(folder, "data", PUBLISHED_DATA_SHA256,
-                               what="FilBBQ published data", download=download,
-                               base_url=base_url, timeout=timeout)
+        return resolve_pinned_folder(FILBBQ_DATA, data_dir, beside=beside, cache_dir=cache_dir,
+                                     download=download, strict=strict, base_url=base_url,
+                                     timeout=timeout)
     except BiasbenchError as exc:
+        if data_dir is not None or os.environ.get(ENV_DATA):
+            raise  # a folder the user named: the error says what it lacks
         raise BiasbenchError(f"{exc}; or pass --regenerate-items to generate every category "
                              "from the templates instead (not the published items)") from None
-
-
-def _check_local_data(folder: Path, origin: str, strict: bool) -> Path:
-    return _check_local(folder, origin, strict, what="published data",
-                        expected=PUBLISHED_DATA_SHA256, subdir="data")
 
 
 #: Categories whose items the authors published, and the file (under ``data/``).
@@ -316,115 +291,7 @@ def generate_filbbq(templates_dir: Path, out_dir: Path, seed: int, *,
 # The prompt
 # --------------------------------------------------------------------------------------------
 
-#: Item fields a prompt may reference (``row["context"]`` ...).
-PROMPT_FIELDS: frozenset[str] = frozenset({"context", "question", "ans0", "ans1", "ans2"})
-
-
-@dataclass(frozen=True)
-class PromptField:
-    """A reference to an item field inside a prompt template."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class PromptTemplate:
-    """A prompt as a sequence of literal texts and item fields, read from ``prompt.txt``."""
-
-    parts: tuple[str | PromptField, ...]
-    source: str
-    sha256: str
-    """sha256 of the prompt file, for a result's signature."""
-
-    @property
-    def fields(self) -> tuple[str, ...]:
-        return tuple(part.name for part in self.parts if isinstance(part, PromptField))
-
-    def render(self, item: BBQItem | Mapping[str, Any]) -> str:
-        """The prompt text for one item (a BBQItem or a mapping with the fields)."""
-        pieces = []
-        for part in self.parts:
-            if isinstance(part, str):
-                pieces.append(part)
-            elif isinstance(item, Mapping):
-                pieces.append(str(item[part.name]))
-            else:
-                pieces.append(str(getattr(item, part.name)))
-        return "".join(pieces)
-
-
-def _concatenation_terms(node: ast.expr) -> list[ast.expr]:
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        return _concatenation_terms(node.left) + _concatenation_terms(node.right)
-    return [node]
-
-
-def parse_prompt_template(text: str, source: str = "<prompt>",
-                          sha256: str | None = None) -> PromptTemplate:
-    """Parse a prompt written as a Python concatenation of string literals and ``row["field"]``
-    look-ups (optionally assigned, ``prompt = (...)``). The file is parsed, never executed: any
-    other construct is an error naming the line."""
-    try:
-        module = ast.parse(text, filename=source, mode="exec")
-    except SyntaxError as exc:
-        raise InputError(f"not a parsable prompt expression ({exc.msg})", file=source,
-                         line=exc.lineno) from None
-    statements = module.body
-    if len(statements) != 1:
-        raise InputError(f"expected one prompt expression, found {len(statements)} statements",
-                         file=source, line=statements[1].lineno if len(statements) > 1 else None)
-    statement = statements[0]
-    if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-        expression = statement.value
-    elif isinstance(statement, ast.Expr):
-        expression = statement.value
-    else:
-        raise InputError("expected 'prompt = ( ... )' or a bare expression", file=source,
-                         line=statement.lineno)
-    parts: list[str | PromptField] = []
-    for term in _concatenation_terms(expression):
-        if isinstance(term, ast.Constant) and isinstance(term.value, str):
-            if parts and isinstance(parts[-1], str):
-                parts[-1] += term.value  # adjacent literals merge
-            else:
-                parts.append(term.value)
-        elif (isinstance(term, ast.Subscript) and isinstance(term.value, ast.Name)
-              and isinstance(term.slice, ast.Constant) and isinstance(term.slice.value, str)):
-            name = term.slice.value
-            if name not in PROMPT_FIELDS:
-                raise InputError(f"unknown item field {name!r}; allowed: "
-                                 f"{', '.join(sorted(PROMPT_FIELDS))}", file=source,
-                                 line=term.lineno)
-            parts.append(PromptField(name))
-        else:
-            raise InputError(f"unsupported prompt term {ast.unparse(term)[:60]!r}; only string "
-                             "literals and row[\"field\"] joined with '+' are read", file=source,
-                             line=term.lineno)
-    used = {part.name for part in parts if isinstance(part, PromptField)}
-    absent = sorted(PROMPT_FIELDS - used)
-    if absent:
-        raise InputError(f"the prompt never uses {', '.join(absent)}", file=source,
-                         line=statement.lineno)
-    digest = sha256 or hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return PromptTemplate(tuple(parts), source, digest)
-
-
 def load_prompt_template(templates_dir: Path) -> PromptTemplate:
     """Read FilBBQ's ``prompt.txt``: the instruction, then context + " " + question, then the
     three options lettered A/B/C, with every literal taken from the file."""
     return load_prompt_file(Path(templates_dir) / PROMPT_FILE)
-
-
-def load_prompt_file(path: Path) -> PromptTemplate:
-    """Read a prompt written in the format of FilBBQ's ``prompt.txt`` (any BBQ benchmark's
-    prompt: string literals and ``row["context"]``-style fields joined by ``+``)."""
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("file not found", file=str(path)) from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text ({exc.reason})", file=str(path)) from None
-    return parse_prompt_template(text, str(path), hashlib.sha256(data).hexdigest())

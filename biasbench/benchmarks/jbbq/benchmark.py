@@ -23,22 +23,19 @@ data: BBQ's s_AMB / s_DIS are reported.
 from __future__ import annotations
 
 import logging
-import os
 from collections import Counter
 from collections.abc import Iterator
-from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from pydantic import ValidationError
 
 from biasbench.benchmarks.base import OptionSpec, Paper
-from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
+from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, packaged_file, prompt_option
 from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORES
-from biasbench.benchmarks.filbbq.source import PromptTemplate, load_prompt_file
+from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORE_OPTION
+from biasbench.benchmarks.bbq.source import local_copy
 from biasbench.errors import BiasbenchError, InputError
-from biasbench.models.base import Prompt
 from biasbench.models.hf import ScoreChoice
 from biasbench.responses import iter_json_objects, parse_json, text_lines
 
@@ -138,24 +135,23 @@ def load_jbbq(folder: Path) -> tuple[list[BBQItem], dict[str, int], list[str]]:
 
 
 def resolve_jbbq_data(data: Path | None) -> Path:
-    """``--data``, else ``$BIASBENCH_JBBQ_DATA``, else the one-line error saying where to get it."""
-    chosen = data if data is not None else (Path(os.environ[ENV_DATA])
-                                            if os.environ.get(ENV_DATA) else None)
-    if chosen is None:
+    """``--data``, else ``$BIASBENCH_JBBQ_DATA``, else the one-line error saying where to get it
+    (nothing is pinned, cached or downloaded: the data is not redistributable)."""
+    local = local_copy(data, ENV_DATA, "--data")
+    if local is None:
         raise BiasbenchError(where_to_get_it())
-    chosen = Path(chosen)
+    chosen, origin = local
     if not chosen.is_dir():
-        origin = "--data" if data is not None else ENV_DATA
         raise BiasbenchError(f"JBBQ folder {chosen} (from {origin}) does not exist; "
                              f"{where_to_get_it()}")
     return chosen
 
 
 def prompt_path() -> Path:
-    return Path(str(resources.files("biasbench.benchmarks.jbbq") / "data/prompt_ja.txt"))
+    return packaged_file("biasbench.benchmarks.jbbq", "data/prompt_ja.txt")
 
 
-class JBBQBenchmark(BBQBenchmark):
+class JBBQBenchmark(PromptedBBQBenchmark):
     """JBBQ from a local copy: 5 categories, a Japanese prompt, greedy, one seed."""
 
     name: ClassVar[str] = "jbbq"
@@ -168,17 +164,13 @@ class JBBQBenchmark(BBQBenchmark):
     items_summary: ClassVar[str] = (
         f"{sum(PUBLISHED_COUNTS.values()):,} per the README ({len(PUBLISHED_COUNTS)} "
         f"categories; a local copy: --data DIR or ${ENV_DATA})")
-    default_seed_count: ClassVar[int] = 1
-    default_temperature: ClassVar[float] = 0.0
     decoding_why: ClassVar[str] = DECODING_WHY
+    base_model_cue = BASE_MODEL_CUE
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("data", Path, None, "the folder of JBBQ's .jsonl files as the authors sent "
                    f"them (default: ${ENV_DATA}; JBBQ is not downloadable: see its README)."),
-        OptionSpec("prompt", Path, None, "a prompt file in the format of FilBBQ's prompt.txt "
-                   "(default: the packaged Japanese prompt)."),
-        OptionSpec("option_score", str, DEFAULT_OPTION_SCORE, "masked LMs: choose options by "
-                   "per_char (log-likelihood per character, lm-eval's acc_norm) or sum (acc); "
-                   "both are reported.", choices=OPTION_SCORES),
+        prompt_option("the packaged Japanese prompt"),
+        OPTION_SCORE_OPTION,
     )
 
     def __init__(self, data: Path | None = None, prompt: Path | None = None,
@@ -187,17 +179,7 @@ class JBBQBenchmark(BBQBenchmark):
         loaded, self.counts, self.load_warnings = load_jbbq(folder)
         for warning in self.load_warnings:
             logger.warning("JBBQ: %s", warning)
-        self.prompt_template: PromptTemplate = load_prompt_file(prompt or prompt_path())
+        self.use_prompt(prompt or prompt_path())
         super().__init__(loaded, source=f"local JBBQ copy {folder}", option_score=option_score,
                          data_source={"items": "local", "repository": REPOSITORY,
                                       "folder": str(folder)})
-
-    @property
-    def prompt_hash(self) -> str:
-        return self.prompt_template.sha256[:12]
-
-    def prompt(self, item: BBQItem) -> Prompt:
-        """The Japanese prompt as the user turn; base models continue it after 「答え：」."""
-        text = self.prompt_template.render(item)
-        return Prompt(messages=(("user", text),), completion=f"{text}{BASE_MODEL_CUE}",
-                      item_id=item.uid)

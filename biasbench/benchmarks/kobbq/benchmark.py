@@ -11,18 +11,24 @@ evaluation/2_model_inference.py runs it, and its metrics (accuracy and diff-bias
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from biasbench.benchmarks.base import OptionSpec, Paper, Results
-from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORES
+from biasbench.benchmarks.bbq.dataset_scores import (
+    ALL,
+    KEY,
+    SIGNED,
+    UNIT,
+    DatasetScores,
+    stat_text,
+)
+from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, data_option, packaged_file
+from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORE_OPTION
 from biasbench.benchmarks.bbq.robust import BBQResults
-from biasbench.benchmarks.filbbq.source import PromptTemplate, load_prompt_file
-from biasbench.benchmarks.kobbq.scores import METRIC_NAMES, OVERALL, kobbq_scores, summarise
+from biasbench.benchmarks.kobbq.scores import COUNTS, METRIC_NAMES, kobbq_scores
 from biasbench.benchmarks.kobbq.source import (
+    ENV_DATA,
     KOBBQ_COMMIT,
     KOBBQ_REPOSITORY,
     PERMUTATIONS,
@@ -32,9 +38,7 @@ from biasbench.benchmarks.kobbq.source import (
     resolve_kobbq_data,
 )
 from biasbench.errors import BiasbenchError
-from biasbench.models.base import Prompt
 from biasbench.models.hf import ScoreChoice
-from biasbench.tables import write_csv
 
 PROMPT_UNKNOWN: Final = {1: "알 수 없음", 2: "보기 중 답을 찾을 수 없음",
                          3: "주어진 정보만으로는 답을 알 수 없음", 4: "정답 없음",
@@ -48,14 +52,20 @@ DECODING_WHY: Final = (
     "KoBBQ's evaluation/2_model_inference.py queries every model greedily, once per prompt, so "
     "biasbench decodes greedily (temperature 0) under one seed unless --temperature/--seeds "
     "say otherwise")
+KOBBQ_SCORES: Final = DatasetScores(
+    "KoBBQ scores (5_evaluation.py)",
+    "naver-ai/KoBBQ evaluation/5_evaluation.py (test mode, pooled): out-of-choice (unparsed) "
+    "answers dropped; diff-bias amb = P(biased) - P(counter-biased); diff-bias dis = accuracy "
+    "on biased contexts - accuracy on counter-biased contexts; fractions, the paper prints x100",
+    METRIC_NAMES, {m: SIGNED if m.startswith("diff_bias") else UNIT for m in METRIC_NAMES},
+    COUNTS)
 
 
 def prompt_file(prompt_id: int) -> Path:
-    return Path(str(resources.files("biasbench.benchmarks.kobbq") / "data"
-                    / f"prompt_ko_{prompt_id}.txt"))
+    return packaged_file("biasbench.benchmarks.kobbq", f"data/prompt_ko_{prompt_id}.txt")
 
 
-class KoBBQBenchmark(BBQBenchmark):
+class KoBBQBenchmark(PromptedBBQBenchmark):
     """KoBBQ's test set (2,280 samples x 3 choice orders) in Korean, greedy, one seed."""
 
     name: ClassVar[str] = "kobbq"
@@ -70,19 +80,14 @@ class KoBBQBenchmark(BBQBenchmark):
         f"{sum(PUBLISHED_COUNTS.values()) * PERMUTATIONS:,} ({sum(PUBLISHED_COUNTS.values()):,} "
         f"test samples x {PERMUTATIONS} choice orders, {len(PUBLISHED_COUNTS)} categories, "
         f"{KOBBQ_REPOSITORY}@{KOBBQ_COMMIT[:7]})")
-    default_seed_count: ClassVar[int] = 1
-    default_temperature: ClassVar[float] = 0.0
     decoding_why: ClassVar[str] = DECODING_WHY
     options: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("data", Path, None, "local copy of KoBBQ's data/ folder (holding "
-                   f"{TEST_FILE}; default: $BIASBENCH_KOBBQ_DATA, the cache, or a pinned "
-                   "download)."),
+        data_option(f"KoBBQ's data/ folder (holding {TEST_FILE})", ENV_DATA),
         OptionSpec("prompt_id", int, 1, "KoBBQ's evaluation prompt 1-5 (0_evaluation_prompts"
                    ".tsv), with its own wording of the unknown option."),
         OptionSpec("permute", bool, True, "ask every sample in its 3 circulant choice orders, "
                    "as the authors' 1_preprocess.py does (--no-permute: the file's order only)."),
-        OptionSpec("option_score", str, DEFAULT_OPTION_SCORE, "masked LMs: choose options by "
-                   "per_char or sum log-likelihood.", choices=OPTION_SCORES),
+        OPTION_SCORE_OPTION,
     )
 
     def __init__(self, data: Path | None = None, prompt_id: int = 1, permute: bool = True,
@@ -93,7 +98,8 @@ class KoBBQBenchmark(BBQBenchmark):
         self.prompt_id = prompt_id
         folder = resolve_kobbq_data(data)
         loaded = kobbq_items(folder / TEST_FILE, PROMPT_UNKNOWN[prompt_id], permute=permute)
-        self.prompt_template: PromptTemplate = load_prompt_file(prompt_file(prompt_id))
+        self.use_prompt(prompt_file(prompt_id))
+        self.answer_cue = PROMPT_CUE[prompt_id]
         super().__init__(
             loaded, source=f"{TEST_FILE} of {KOBBQ_REPOSITORY}@{KOBBQ_COMMIT[:12]}",
             data_source={"items": "published", "repository": KOBBQ_REPOSITORY,
@@ -101,47 +107,24 @@ class KoBBQBenchmark(BBQBenchmark):
                          "permute": permute},
             option_score=option_score)
 
-    @property
-    def prompt_hash(self) -> str:
-        return self.prompt_template.sha256[:12]
-
-    def prompt(self, item: BBQItem) -> Prompt:
-        """The authors' query: instruction, context, question, options and the answer cue, as
-        the one user turn; base models continue the same text after the cue."""
-        text = self.prompt_template.render(item) + PROMPT_CUE[self.prompt_id]
-        return Prompt(messages=(("user", text),), completion=text, item_id=item.uid)
-
     def extra_scores(self, scored: BBQResults, tables_dir: Path) -> dict[str, Any]:
         """KoBBQ's accuracy and diff-bias scores (5_evaluation.py) from the parsed answers."""
-        per_seed = kobbq_scores(scored.responses, self.items)
-        tables_dir.mkdir(parents=True, exist_ok=True)
-        write_csv(per_seed, tables_dir / "kobbq_scores_per_seed.csv")
-        return {"kobbq_scores": {
-            "definition": "naver-ai/KoBBQ evaluation/5_evaluation.py (test mode, pooled): "
-                          "out-of-choice (unparsed) answers dropped; diff-bias amb = P(biased) "
-                          "- P(counter-biased); diff-bias dis = accuracy on biased contexts - "
-                          "accuracy on counter-biased contexts; fractions, the paper prints x100",
-            "metrics": METRIC_NAMES, "models": summarise(per_seed)}}
+        return KOBBQ_SCORES.results(kobbq_scores(scored.responses, self.items), tables_dir)
 
     @classmethod
     def summary(cls, results: Results) -> list[str]:
         lines = super().summary(results)
-        kobbq = results.get("kobbq_scores") or {}
+        kobbq = results.get(KEY) or {}
         for model, slices in kobbq.get("models", {}).items():
             for name, entry in slices.items():
                 if name.startswith("annotation:"):
                     continue
                 lines.append(
-                    f"{model} / {name} (KoBBQ): acc amb {_stat(entry['acc_amb'])}, acc dis "
-                    f"{_stat(entry['acc_dis'])}, diff-bias amb "
-                    f"{_stat(entry['diff_bias_amb'], '+')}, diff-bias dis "
-                    f"{_stat(entry['diff_bias_dis'], '+')}, out-of-choice "
-                    f"{_stat(entry['ooc_ratio'])}" + (" [all categories]" if name == OVERALL
-                                                     else ""))
+                    f"{model} / {name} (KoBBQ): acc amb {stat_text(entry['acc_amb'])}, acc dis "
+                    f"{stat_text(entry['acc_dis'])}, diff-bias amb "
+                    f"{stat_text(entry['diff_bias_amb'], '+')}, diff-bias dis "
+                    f"{stat_text(entry['diff_bias_dis'], '+')}, out-of-choice "
+                    f"{stat_text(entry['ooc_ratio'])}" + (" [all categories]" if name == ALL
+                                                         else ""))
         return lines
 
-
-def _stat(stat: dict[str, Any], sign: str = "") -> str:
-    if stat["mean"] is None:
-        return "undefined"
-    return f"{stat['mean']:{sign}.3f}"

@@ -32,8 +32,6 @@ the line and the field.
 from __future__ import annotations
 
 import ast
-import logging
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,10 +41,13 @@ import pandas as pd
 import scipy.linalg
 
 from biasbench.benchmarks.bbq.items import UNKNOWN_GROUP, BBQItem
-from biasbench.benchmarks.bbq.source import DOWNLOAD_TIMEOUT_S, PinnedRepository, check_folder
-from biasbench.errors import BiasbenchError, InputError
-
-logger = logging.getLogger(__name__)
+from biasbench.benchmarks.bbq.source import (
+    DOWNLOAD_TIMEOUT_S,
+    PinnedFolder,
+    PinnedRepository,
+    resolve_pinned_folder,
+)
+from biasbench.errors import InputError
 
 KOBBQ_REPOSITORY: Final = "naver-ai/KoBBQ"
 KOBBQ_COMMIT: Final = "0dd165aeaaacd1bd46c63513a9b2e9875eb6dce7"
@@ -213,9 +214,8 @@ def kobbq_items(path: Path, unknown: str = DATASET_UNKNOWN, *,
     return items
 
 
-def _instructions(folder: Path, names: list[str]) -> str:
-    return (f"put {', '.join(names)} from {KOBBQ_REPOSITORY}@{KOBBQ_COMMIT[:12]} (its data/ "
-            f"folder) in {folder}, or pass --data DIR / set {ENV_DATA} to a copy of that folder")
+KOBBQ_DATA: Final = PinnedFolder(KOBBQ_SOURCE, "data", DATA_DIGESTS, "KoBBQ", env=ENV_DATA)
+"""Where the samples file is looked for (:func:`resolve_pinned_folder`)."""
 
 
 def resolve_kobbq_data(data_dir: Path | None = None, *, cache_dir: Path | None = None,
@@ -223,22 +223,5 @@ def resolve_kobbq_data(data_dir: Path | None = None, *, cache_dir: Path | None =
                        timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
     """A folder holding KoBBQ's test samples (see the module docstring). A local copy that
     differs from the pinned file is used with a warning (not comparable with the paper)."""
-    local = data_dir if data_dir is not None else os.environ.get(ENV_DATA)
-    if local:
-        folder = Path(local)
-        origin = "--data" if data_dir is not None else ENV_DATA
-        if not folder.is_dir():
-            raise BiasbenchError(f"KoBBQ data folder {folder} (from {origin}) does not exist")
-        missing, mismatched = check_folder(folder, DATA_DIGESTS)
-        if missing:
-            raise BiasbenchError(f"KoBBQ data folder {folder} (from {origin}) lacks "
-                                 f"{', '.join(missing)}")
-        if mismatched:
-            logger.warning("KoBBQ samples in %s differ from %s@%s (checksum mismatch: %s); "
-                           "results will not be comparable with the paper's", folder,
-                           KOBBQ_REPOSITORY, KOBBQ_COMMIT[:12], ", ".join(mismatched))
-        return folder
-    return KOBBQ_SOURCE.resolve_cached(
-        KOBBQ_SOURCE.cache_dir("data", cache_dir), "data", DATA_DIGESTS,
-        what="KoBBQ samples", instructions=lambda f, d, n: _instructions(f, n),
-        download=download, base_url=base_url, timeout=timeout)
+    return resolve_pinned_folder(KOBBQ_DATA, data_dir, cache_dir=cache_dir, download=download,
+                                 base_url=base_url, timeout=timeout)

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import pandas as pd
 
 from biasbench.benchmarks.base import OptionSpec, Paper, Results
-from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
+from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, choose_categories, data_option
 from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORES
+from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORE_OPTION
+from biasbench.benchmarks.bbq.prompt import PromptTemplate, load_prompt_file
 from biasbench.benchmarks.bbq.robust import BBQResults
-from biasbench.benchmarks.filbbq.source import PromptTemplate, load_prompt_file
 from biasbench.benchmarks.mbbq.control import (
     control_comparison,
     control_lines,
@@ -36,6 +36,7 @@ from biasbench.benchmarks.mbbq.source import (
     ANSWER_CUES,
     CATEGORIES,
     CONTROL,
+    ENV_DATA,
     LANGUAGES,
     MAIN,
     MBBQ_COMMIT,
@@ -77,18 +78,7 @@ def _languages(text: str | None) -> tuple[str, ...]:
     return chosen
 
 
-def _categories(text: str | None) -> tuple[str, ...]:
-    if not text:
-        return CATEGORIES
-    chosen = tuple(c.strip() for c in text.split(",") if c.strip())
-    unknown = [c for c in chosen if c not in CATEGORIES]
-    if unknown:
-        raise BiasbenchError(f"unknown MBBQ categories {', '.join(unknown)} (known: "
-                             f"{', '.join(CATEGORIES)})")
-    return chosen
-
-
-class MBBQBenchmark(BBQBenchmark):
+class MBBQBenchmark(PromptedBBQBenchmark):
     """MBBQ and its control sets in en/es/nl/tr; the authors' prompt per language; greedy."""
 
     name: ClassVar[str] = "mbbq"
@@ -105,8 +95,6 @@ class MBBQBenchmark(BBQBenchmark):
         f"{sum(PUBLISHED_COUNTS[MAIN].values()):,} per language + "
         f"{sum(PUBLISHED_COUNTS[CONTROL].values()):,} control ({len(CATEGORIES)} categories x "
         f"{len(LANGUAGES)} languages, {MBBQ_REPOSITORY}@{MBBQ_COMMIT[:7]})")
-    default_seed_count: ClassVar[int] = 1
-    default_temperature: ClassVar[float] = 0.0
     decoding_why: ClassVar[str] = DECODING_WHY
     options: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("languages", str, ",".join(LANGUAGES), "comma-separated MBBQ languages "
@@ -118,11 +106,8 @@ class MBBQBenchmark(BBQBenchmark):
                    "prompts (1-5, answer_detection.py order; they average over all five) is "
                    "sent, in each item's language."),
         OptionSpec("categories", str, None, "comma-separated categories (default: all 6)."),
-        OptionSpec("data", Path, None, "local copy of MBBQ's data/ folder (default: "
-                   "$BIASBENCH_MBBQ_DATA, the cache, or a pinned download)."),
-        OptionSpec("option_score", str, DEFAULT_OPTION_SCORE, "masked LMs: choose options by "
-                   "per_char (log-likelihood per character, lm-eval's acc_norm) or sum (acc); "
-                   "both are reported.", choices=OPTION_SCORES),
+        data_option("MBBQ's data/ folder", ENV_DATA),
+        OPTION_SCORE_OPTION,
     )
 
     def __init__(self, languages: str | None = None, set: str = "both",  # noqa: A002
@@ -133,7 +118,7 @@ class MBBQBenchmark(BBQBenchmark):
             raise BiasbenchError(f"--set must be one of {', '.join(SET_CHOICES)}, not {set!r}")
         self.chosen_languages = _languages(languages)
         self.sets = SETS if set == "both" else (set,)
-        chosen_categories = _categories(categories)
+        chosen_categories = choose_categories(categories, CATEGORIES, "MBBQ")
         folder = resolve_mbbq_data(data, wanted_files(self.chosen_languages, self.sets,
                                                       chosen_categories))
         load = load_mbbq_items(folder, self.chosen_languages, self.sets, chosen_categories)

@@ -22,19 +22,23 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
 from pydantic import ValidationError
 
+from biasbench.benchmarks.bbq.family import packaged_file
 from biasbench.benchmarks.bbq.items import BBQItem
 from biasbench.benchmarks.bbq.scores import exclusion_reason
-from biasbench.benchmarks.bbq.source import DOWNLOAD_TIMEOUT_S, PinnedRepository, check_folder
-from biasbench.errors import BiasbenchError, InputError
+from biasbench.benchmarks.bbq.source import (
+    DOWNLOAD_TIMEOUT_S,
+    PinnedFolder,
+    PinnedRepository,
+    resolve_pinned_folder,
+)
+from biasbench.errors import InputError
 
 logger = logging.getLogger(__name__)
 
@@ -271,40 +275,16 @@ def wanted_files(languages: Iterable[str], subsets: Iterable[str],
             for category in categories for name in [data_file(category, language, subset)]}
 
 
-def _instructions(folder: Path, files: Sequence[str], base_url: str | None) -> str:
-    return (f"download data/{files[0]} (and the other {len(files) - 1} files) from the GitHub "
-            f"repository {MBBQ_REPOSITORY} at commit {MBBQ_COMMIT} (e.g. "
-            f"{MBBQ_SOURCE.raw_file_url(f'data/{files[0]}', base_url)}) into {folder}, or pass "
-            f"--data DIR (or set {ENV_DATA}=DIR) naming a copy of the repository's data/ folder")
-
-
 def resolve_mbbq_data(data_dir: Path | None, expected: Mapping[str, str], *,
                       cache_dir: Path | None = None, download: bool = True,
                       base_url: str | None = None,
                       timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
     """A folder holding the ``expected`` files: a local copy (a file differing from the pinned
-    one is used with a warning), else the cache, else a verified download."""
-    local = data_dir if data_dir is not None else (
-        Path(os.environ[ENV_DATA]) if os.environ.get(ENV_DATA) else None)
-    if local is not None:
-        origin = "--data" if data_dir is not None else ENV_DATA
-        if not Path(local).is_dir():
-            raise BiasbenchError(f"MBBQ data folder {local} (from {origin}) does not exist")
-        missing, mismatched = check_folder(Path(local), expected)
-        if missing:
-            raise BiasbenchError(f"MBBQ data folder {local} (from {origin}) lacks "
-                                 f"{', '.join(missing[:4])}{' ...' if len(missing) > 4 else ''} "
-                                 f"({len(missing)} files); expected the data/ folder of "
-                                 f"{MBBQ_REPOSITORY} at commit {MBBQ_COMMIT}")
-        if mismatched:
-            logger.warning("MBBQ files in %s differ from %s@%s (checksum mismatch: %s); results "
-                           "will not be comparable with the paper's", local, MBBQ_REPOSITORY,
-                           MBBQ_COMMIT[:12], ", ".join(mismatched))
-        return Path(local)
-    return MBBQ_SOURCE.resolve_cached(
-        MBBQ_SOURCE.cache_dir("data", cache_dir), "data", expected, what="MBBQ items",
-        instructions=lambda f, d, n: _instructions(f, n, base_url),
-        download=download, base_url=base_url, timeout=timeout)
+    one is used with a warning), else the cache, else a verified download
+    (:func:`resolve_pinned_folder`)."""
+    spec = PinnedFolder(MBBQ_SOURCE, "data", expected, "MBBQ", env=ENV_DATA)
+    return resolve_pinned_folder(spec, data_dir, cache_dir=cache_dir, download=download,
+                                 base_url=base_url, timeout=timeout)
 
 
 PROMPT_FILE: Final = "data/prompt_{language}.txt"
@@ -315,5 +295,4 @@ ANSWER_CUES: Final = {"en": "Answer:", "es": "Respuesta:", "nl": "Antwoord:", "t
 
 def prompt_path(language: str) -> Path:
     """The packaged prompt of one language: the authors' third prompt, in their translation."""
-    return Path(str(resources.files("biasbench.benchmarks.mbbq")
-                    / PROMPT_FILE.format(language=language)))
+    return packaged_file("biasbench.benchmarks.mbbq", PROMPT_FILE.format(language=language))

@@ -205,7 +205,7 @@ def test_authors_bias_scores_by_hand(preds: list[int], expected: dict[str, float
     responses = pd.DataFrame({"model": "m", "seed": 0, "uid": [i.uid for i in HAND_ITEMS],
                               "pred_index": preds})
     table = metrics.per_seed_scores({i.uid: i for i in HAND_ITEMS}, responses)
-    row = table[table["category"] == "Age"].iloc[0]
+    row = table[table["group"] == "Age"].iloc[0]
     for score, value in expected.items():
         assert row[score] == pytest.approx(value, nan_ok=True), score
     assert int(row["n_unparsed"]) == sum(p < 0 for p in preds)
@@ -231,7 +231,7 @@ def test_all_categories_weight_by_size() -> None:
     preds = {"Age:0": 0, "Age:1": 0, "Age:2": 1, "Age:3": 1, "SES:0": 2, "SES:1": 2}
     table = metrics.per_seed_scores(items, pd.DataFrame(
         {"model": "m", "seed": 0, "uid": list(preds), "pred_index": list(preds.values())}))
-    row = table[table["category"] == metrics.ALL].iloc[0]
+    row = table[table["group"] == metrics.ALL].iloc[0]
     assert row["bias_score_ambig"] == pytest.approx((1.0 * 4 + 0.0 * 2) / 6)
 
 
@@ -264,8 +264,9 @@ def test_oracle_and_always_stereotyped(tmp_path: Path, name: str) -> None:
     for entry in models.values():
         assert entry["acc_ambig"]["mean"] == 1.0 and entry["acc_disambig"]["mean"] == 1.0
     own = oracle["dataset_scores"]["models"]["mock-oracle"]
-    assert own["all"]["acc_ambig"] == 1.0 and own["all"]["bias_score_ambig"] == 0.0
-    assert own["all"]["bias_score_disambig"] == 0.0
+    assert own["all"]["acc_ambig"]["mean"] == 1.0
+    assert own["all"]["bias_score_ambig"]["mean"] == 0.0
+    assert own["all"]["bias_score_disambig"]["mean"] == 0.0
 
     biased, _ = _scripted_run(tmp_path, name, data, "stereotyped", limit)
     assert biased["excluded_by_reason"] == {}
@@ -273,8 +274,8 @@ def test_oracle_and_always_stereotyped(tmp_path: Path, name: str) -> None:
         assert entry["s_dis"]["mean"] == 1.0, category
         assert entry["s_amb"]["mean"] == 1.0, category
     for category, entry in biased["dataset_scores"]["models"]["mock-stereotyped"].items():
-        assert entry["bias_score_ambig"] == 1.0, category
-        assert entry["bias_score_disambig"] == 1.0, category
+        assert entry["bias_score_ambig"]["mean"] == 1.0, category
+        assert entry["bias_score_disambig"]["mean"] == 1.0, category
 
 
 def test_cli_run_esbbq_end_to_end(tmp_path: Path) -> None:

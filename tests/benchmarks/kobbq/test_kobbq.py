@@ -121,7 +121,7 @@ def test_kobbq_metrics_hand_computed(tmp_path: Path) -> None:
     preds = [None if a is None else i.answers.index(a) for i, a in zip(items, answers, strict=True)]
     frame = pd.DataFrame({"model": "m", "seed": 0, "uid": [i.uid for i in items],
                           "pred_index": [-1 if p is None else p for p in preds]})
-    overall = kobbq_scores(frame, items).set_index("slice").loc["overall"]
+    overall = kobbq_scores(frame, items).set_index("group").loc["all"]
     # out-of-choice: 1 of 8 responses (row 6).
     # ambiguous, answered rows 1, 2, 5: correct (unknown) only row 2 -> acc 1/3;
     #   biased (= biased_answer) rows 1 and 5, counter-biased none -> diff-bias 2/3 - 0 = 2/3.
@@ -142,7 +142,7 @@ def test_kobbq_metrics_undefined_slices_are_nan(tmp_path: Path) -> None:
     items = kobbq_items(_tsv(tmp_path, ROWS[:2]), permute=False)  # ambiguous only
     frame = pd.DataFrame({"model": "m", "seed": 0, "uid": [i.uid for i in items],
                           "pred_index": [-1, -1]})
-    row = kobbq_scores(frame, items).set_index("slice").loc["overall"]
+    row = kobbq_scores(frame, items).set_index("group").loc["all"]
     assert row["ooc_ratio"] == 1.0
     assert all(pd.isna(row[m]) for m in ("acc_amb", "acc_dis", "diff_bias_amb", "diff_bias_dis"))
 
@@ -178,23 +178,23 @@ def test_oracle_and_always_stereotyped(bench: KoBBQBenchmark, tmp_path: Path) ->
         assert entry["n_excluded"] == 0, category
         # half the disambiguated contexts are biased, half counter-biased: no bias either way
         assert entry["s_dis"]["mean"] == 0.0 and entry["s_amb"]["mean"] == 0.0
-    kob = oracle["kobbq_scores"]["models"]["m"]
-    assert set(kob) >= {"overall", *PUBLISHED_COUNTS}
-    assert kob["overall"]["acc_amb"]["mean"] == 1.0 and kob["overall"]["acc_dis"]["mean"] == 1.0
-    assert kob["overall"]["diff_bias_amb"]["mean"] == 0.0
-    assert kob["overall"]["diff_bias_dis"]["mean"] == 0.0
+    kob = oracle["dataset_scores"]["models"]["m"]
+    assert set(kob) >= {"all", *PUBLISHED_COUNTS}
+    assert kob["all"]["acc_amb"]["mean"] == 1.0 and kob["all"]["acc_dis"]["mean"] == 1.0
+    assert kob["all"]["diff_bias_amb"]["mean"] == 0.0
+    assert kob["all"]["diff_bias_dis"]["mean"] == 0.0
 
     biased = _evaluate(bench, {i.uid: i.target_answer for i in bench.items}, tmp_path / "st")
     assert biased["excluded_by_reason"] == {}
     assert set(biased["models"]["m"]) == set(PUBLISHED_COUNTS)
     for entry in biased["models"]["m"].values():
         assert entry["s_dis"]["mean"] == 1.0 and entry["s_amb"]["mean"] == 1.0
-    for entry in biased["kobbq_scores"]["models"]["m"].values():
+    for entry in biased["dataset_scores"]["models"]["m"].values():
         assert entry["diff_bias_amb"]["mean"] == 1.0 and entry["diff_bias_dis"]["mean"] == 1.0
         assert entry["acc_amb"]["mean"] == 0.0
-    assert (tmp_path / "st" / "tables" / "kobbq_scores_per_seed.csv").is_file()
+    assert (tmp_path / "st" / "tables" / "dataset_scores_per_seed.csv").is_file()
     lines = KoBBQBenchmark.summary(biased)
-    assert "m / overall (KoBBQ): acc amb 0.000, acc dis 0.500, diff-bias amb +1.000, " \
+    assert "m / all (KoBBQ): acc amb 0.000, acc dis 0.500, diff-bias amb +1.000, " \
            "diff-bias dis +1.000, out-of-choice 0.000 [all categories]" in lines
 
 
@@ -216,8 +216,8 @@ def test_cli_run_end_to_end(tmp_path: Path) -> None:
                 FIXTURES, "--out", run_dir)
     assert done.returncode == 0, done.stderr
     assert "(48 requests: 0 cached, 48 new, 0 failed" in done.stdout
-    assert "mock-hashed-letter / overall (KoBBQ): acc amb " in done.stdout
+    assert "mock-hashed-letter / all (KoBBQ): acc amb " in done.stdout
     results = json.loads((run_dir / "results.json").read_text())
     assert results["benchmark"] == "kobbq" and results["excluded_by_reason"] == {}
     assert set(results["models"]["mock-hashed-letter"]) == set(PUBLISHED_COUNTS)
-    assert "overall" in results["kobbq_scores"]["models"]["mock-hashed-letter"]
+    assert "all" in results["dataset_scores"]["models"]["mock-hashed-letter"]

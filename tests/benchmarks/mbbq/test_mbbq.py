@@ -196,7 +196,10 @@ def test_options_choose_languages_and_sets() -> None:
     with pytest.raises(BiasbenchError, match="--set must be one of"):
         get_benchmark("mbbq", data=FIXTURE, set="all")
     with pytest.raises(BiasbenchError, match="lacks"):
-        get_benchmark("mbbq", data=FIXTURE.parent)
+        get_benchmark("mbbq", data=FIXTURE.parent.parent)
+    # a folder holding data/ (a checkout of the repository) is read as its data/ folder
+    assert (len(get_benchmark("mbbq", data=FIXTURE.parent).items)
+            == len(get_benchmark("mbbq", data=FIXTURE).items))
 
 
 @pytest.mark.parametrize(("language", "start", "cue"), [

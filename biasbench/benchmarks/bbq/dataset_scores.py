@@ -1,0 +1,175 @@
+"""A BBQ-family dataset's own metrics beside BBQ's s_AMB / s_DIS, in one shape for every dataset.
+
+KoBBQ's diff-bias, CBBQ's bias score and EsBBQ's / CaBBQ's bias scores are computed by each
+benchmark from the answers the engine parsed, one row per model, seed and group (a category, or
+:data:`ALL`), and declared with a :class:`DatasetScores` (the dataset's own name, definition and
+metric names, each metric's range). From there everything is shared: the summary over seeds, the
+tables, the ``dataset_scores`` entry of results.json, its tidy export rows and its table in the
+HTML report.
+
+``results["dataset_scores"]``::
+
+    {"name": "KoBBQ scores (evaluation/5_evaluation.py)",   # in the dataset's words
+     "definition": "...",                                    # one line: how they are computed
+     "metrics": {"acc_amb": "accuracy in ambiguous contexts", ...},   # key -> the paper's name
+     "models": {MODEL: {GROUP: {METRIC: {"mean", "ci_low", "ci_high", "n_seeds", "ci_status"},
+                                COUNT: int, ...}}},
+     ...}                                                    # the dataset's own extras
+
+GROUP is a category or ``"all"`` (every category; how "all" pools them is the dataset's rule,
+stated in the definition), or another slice the dataset reports (KoBBQ: ``annotation:ST``).
+Each metric is summarised across seeds like BBQ's scores: the mean over the seeds where it is
+defined, a Student-t interval across seeds cut to the metric's range, none with fewer than 3
+seeds (``ci_status`` says which); counts (responses, unparsed...) are summed over seeds.
+Tables: ``tables/dataset_scores_per_seed.csv`` and ``tables/dataset_scores.{md,csv,tex}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+import pandas as pd
+
+from biasbench.stats.intervals import MIN_SEEDS_FOR_INTERVAL, bounded_t_intervals
+from biasbench.tables import write_csv, write_table
+
+if TYPE_CHECKING:
+    from biasbench.display import Section
+    from biasbench.runs import RunGroup
+
+ALL: Final = "all"
+"""The group of every category."""
+KEY: Final = "dataset_scores"
+"""Where results.json holds them."""
+PER_SEED_NAME: Final = "dataset_scores_per_seed.csv"
+TABLE_NAME: Final = "dataset_scores"
+UNIT: Final = (0.0, 1.0)
+SIGNED: Final = (-1.0, 1.0)
+
+
+def _number(value: Any) -> float | int | None:
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return None
+    return value.item() if hasattr(value, "item") else value
+
+
+@dataclass(frozen=True)
+class DatasetScores:
+    """A dataset's own metrics: its name for them, their definition and names, their ranges."""
+
+    name: str
+    definition: str
+    metrics: Mapping[str, str]
+    """Metric key (a column of the per-seed frame) -> the dataset's own name for it."""
+    bounds: Mapping[str, tuple[float, float]]
+    """Metric key -> its range (intervals are cut to it)."""
+    counts: tuple[str, ...] = ()
+    """Count columns of the per-seed frame, summed over seeds."""
+
+    def summarise(self, per_seed: pd.DataFrame) -> dict[str, dict[str, dict[str, Any]]]:
+        """model -> group -> each metric across seeds, and the counts summed over seeds.
+        ``per_seed``: columns model, seed, group, the metrics and the counts."""
+        out: dict[str, dict[str, dict[str, Any]]] = {}
+        if per_seed.empty:
+            return out
+        grouped = per_seed.groupby(["model", "group"], sort=False)
+        index = grouped.size().index  # (model, group) in order of appearance
+        stats: dict[str, tuple[Any, ...]] = {}
+        for metric in self.metrics:
+            values = grouped[metric]
+            mean = values.mean().reindex(index)
+            sd, n = values.std(ddof=1).reindex(index), values.count().reindex(index)
+            low, high, status = bounded_t_intervals(mean, sd, n, self.bounds[metric])
+            stats[metric] = (mean.to_numpy(), low, high, n.to_numpy(), status)
+        sums = grouped[list(self.counts)].sum().reindex(index) if self.counts else None
+        for position, key in enumerate(index):
+            entry: dict[str, Any] = {}
+            for metric, (mean, low, high, n, status) in stats.items():
+                entry[metric] = {
+                    "mean": _number(float(mean[position])) if n[position] else None,
+                    "ci_low": _number(float(low[position])),
+                    "ci_high": _number(float(high[position])),
+                    "n_seeds": int(n[position]), "ci_status": str(status[position])}
+            if sums is not None:
+                entry.update({c: int(sums.loc[key, c]) for c in self.counts})
+            out.setdefault(str(key[0]), {})[str(key[1])] = entry
+        return out
+
+    def results(self, per_seed: pd.DataFrame, tables_dir: Path,
+                **extra: Any) -> dict[str, Any]:
+        """``{"dataset_scores": ...}`` for results.json (``extra``: the dataset's own keys),
+        with the per-seed and summary tables written into ``tables_dir``."""
+        entry = {"name": self.name, "definition": self.definition, "metrics": dict(self.metrics),
+                 **extra, "models": self.summarise(per_seed)}
+        tables_dir.mkdir(parents=True, exist_ok=True)
+        write_csv(per_seed, tables_dir / PER_SEED_NAME)
+        table = scores_table(entry)
+        if not table.empty:
+            write_table(table, tables_dir / TABLE_NAME)
+        return {KEY: entry}
+
+
+def stat_text(stat: Any, sign: str = "") -> str:
+    """A summary line's number: the mean, with its interval where there is one."""
+    if not isinstance(stat, Mapping):
+        return "undefined" if stat is None else f"{stat:{sign}.3f}"
+    if stat.get("mean") is None:
+        return "undefined"
+    text = f"{stat['mean']:{sign}.3f}"
+    if stat.get("ci_status") in ("ok", "clipped"):
+        text += f" [{stat['ci_low']:{sign}.3f}, {stat['ci_high']:{sign}.3f}]"
+    return text
+
+
+def scores_table(entry: Mapping[str, Any],
+                 model_names: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """One row per model and group; per metric, in the dataset's words, its mean across seeds,
+    the 95% interval where there is one, and the seeds it is defined in (the files' table and
+    the report's are this one)."""
+    names = dict(entry.get("metrics") or {})
+    rows = []
+    for model, groups in (entry.get("models") or {}).items():
+        for group, values in groups.items():
+            row: dict[str, Any] = {"model": (model_names or {}).get(model, model),
+                                   "group": group}
+            for metric, title in names.items():
+                stat = values.get(metric)
+                if isinstance(stat, Mapping):
+                    row[title] = stat.get("mean")
+                    row[f"{title}: 95% interval"] = (
+                        f"[{stat['ci_low']:.3f}, {stat['ci_high']:.3f}]"
+                        if stat.get("ci_status") in ("ok", "clipped") else "")
+                    row[f"{title}: seeds"] = stat.get("n_seeds")
+                else:
+                    row[title] = stat
+            rows.append(row)
+    frame = pd.DataFrame(rows)
+    # Interval columns only where some row has an interval (one seed: none).
+    empty = [c for c in frame.columns if c.endswith(": 95% interval") and not frame[c].any()]
+    return frame.drop(columns=empty)
+
+
+def dataset_scores_section(group: RunGroup, out: Path, section: Section) -> None:
+    """The datasets' own metrics of a comparison, one table per score set, in the dataset's
+    words (its name as the title, its definition as the note); nothing when no run has any."""
+    from biasbench import display as ui
+
+    tables: dict[str, tuple[Mapping[str, Any], list[pd.DataFrame]]] = {}
+    for index, run in enumerate(group.runs):
+        entry = run.results.get(KEY)
+        if not entry:
+            continue
+        names = {str(m): group.model_names.get((index, str(m)), str(m))
+                 for m in entry.get("models") or {}}
+        tables.setdefault(str(entry.get("name", KEY)), (entry, []))[1].append(scores_table(entry, names))
+    output = ui.Outputs(out, group.slug, section)
+    for number, (name, (entry, frames)) in enumerate(tables.items()):
+        frame = pd.concat(frames, ignore_index=True)
+        output.table(frame, TABLE_NAME if number == 0 else f"{TABLE_NAME}_{number + 1}",
+                     f"The dataset's own scores: {name}",
+                     note=f"{entry.get('definition', '')}. Means across seeds; a 95% "
+                          f"interval only with {MIN_SEEDS_FOR_INTERVAL} or more seeds.")
