@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import inspect
 import os
 import subprocess
 import sys
@@ -148,3 +149,16 @@ def test_evaluate_returns_results_and_leaves_results_json_to_its_one_writer(
     assert (tmp_path / LABELS_NAME).is_file() and not (tmp_path / RESULTS_NAME).exists()
     assert results["benchmark"] == "honorific-bn" and list(results["models"]) == ["m"]
     assert write_results(results, tmp_path) == tmp_path / RESULTS_NAME
+
+
+def test_every_bbq_format_benchmark_offers_answer_by_and_option_score() -> None:
+    # A BBQ-format benchmark that lacked them would silently answer one way only.
+    from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
+
+    bbq_format = [c for c in benchmark_classes() if issubclass(c, BBQBenchmark)]
+    assert {c.name for c in bbq_format} >= {"filbbq", "bbq", "mbbq", "kobbq", "cbbq", "esbbq",
+                                            "cabbq", "jbbq"}
+    for cls in bbq_format:
+        names = {spec.name for spec in cls.options}
+        assert {"answer_by", "option_score"} <= names, cls.name
+        assert "answer_by" in inspect.signature(cls.__init__).parameters, cls.name

@@ -15,7 +15,13 @@ from typing import Any, ClassVar, Final
 from biasbench.benchmarks.base import OptionSpec, Paper, Results
 from biasbench.benchmarks.bbq.dataset_scores import KEY, UNIT, DatasetScores, stat_text
 from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, data_option, packaged_file
-from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORE_OPTION
+from biasbench.benchmarks.bbq.option_scoring import (
+    ANSWER_BY_OPTION,
+    DEFAULT_ANSWER_BY,
+    DEFAULT_OPTION_SCORE,
+    OPTION_SCORE_OPTION,
+    AnswerBy,
+)
 from biasbench.benchmarks.bbq.robust import BBQResults
 from biasbench.benchmarks.cbbq.scores import (
     COUNTS,
@@ -49,8 +55,14 @@ DECODING_WHY: Final = (
     "--temperature/--seeds say otherwise")
 
 
-def prompt_file() -> Path:
-    return packaged_file("biasbench.benchmarks.cbbq", "data/prompt_zh.txt")
+PROMPT_VARIANTS: Final = {"chatglm": "data/prompt_zh.txt",
+                           "chatgpt-3.5": "data/prompt_zh_chatgpt.txt"}
+"""The authors' two prompt wordings: ChatGLM's (also GLM's and bloom's) neutral one, the default,
+and chatgpt-3.5's, which adds a debiasing instruction (MOSS and bloomz add one too)."""
+
+
+def prompt_file(variant: str = "chatglm") -> Path:
+    return packaged_file("biasbench.benchmarks.cbbq", PROMPT_VARIANTS[variant])
 
 
 class CBBQBenchmark(PromptedBBQBenchmark):
@@ -79,12 +91,21 @@ class CBBQBenchmark(PromptedBBQBenchmark):
                    "neg question and B of a non_neg one, as CBBQ's evaluation scripts count it; "
                    "labels: reversed in categories whose disambiguated labels name that answer "
                    "as correct (docs/bbq.md).", choices=TARGET_RULES),
+        OptionSpec("prompt_variant", str, "chatglm", "chatglm: the authors' neutral prompt "
+                   "(their ChatGLM, GLM and bloom scripts); chatgpt-3.5: theirs with the "
+                   "instruction to answer without stereotypes (lowers the bias measured).",
+                   choices=tuple(PROMPT_VARIANTS)),
+        ANSWER_BY_OPTION,
         OPTION_SCORE_OPTION,
     )
 
     def __init__(self, data: Path | None = None, categories: str | None = None,
-                 target_rule: TargetRule = "script",
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
+                 target_rule: TargetRule = "script", prompt_variant: str = "chatglm",
+                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
+                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
+        if prompt_variant not in PROMPT_VARIANTS:
+            raise BiasbenchError(f"--prompt-variant must be one of {', '.join(PROMPT_VARIANTS)}, "
+                                 f"not {prompt_variant!r}")
         if target_rule not in TARGET_RULES:
             raise BiasbenchError(f"--target-rule must be script or labels, not {target_rule!r}")
         chosen = parse_categories(categories)
@@ -93,13 +114,13 @@ class CBBQBenchmark(PromptedBBQBenchmark):
         self.target_rule = target_rule
         self.rule_check = target_rule_check(loaded)  # on the scripts' rule, before any flip
         loaded = apply_target_rule(loaded, target_rule)
-        self.use_prompt(prompt_file())
+        self.use_prompt(prompt_file(prompt_variant))
         super().__init__(
             loaded, source=f"data/ of {CBBQ_REPOSITORY}@{CBBQ_COMMIT[:12]}",
             data_source={"items": "published", "repository": CBBQ_REPOSITORY,
                          "commit": CBBQ_COMMIT, "categories": list(chosen),
                          "target_rule": target_rule},
-            option_score=option_score)
+            option_score=option_score, answer_by=answer_by)
 
     def extra_scores(self, scored: BBQResults, tables_dir: Path) -> dict[str, Any]:
         """CBBQ's S_amb, S_disamb and S_total from the parsed answers."""

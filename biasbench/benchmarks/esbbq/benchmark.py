@@ -21,7 +21,13 @@ from biasbench.benchmarks.bbq.family import (
     packaged_file,
     prompt_option,
 )
-from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORE_OPTION
+from biasbench.benchmarks.bbq.option_scoring import (
+    ANSWER_BY_OPTION,
+    DEFAULT_ANSWER_BY,
+    DEFAULT_OPTION_SCORE,
+    OPTION_SCORE_OPTION,
+    AnswerBy,
+)
 from biasbench.benchmarks.bbq.robust import BBQResults
 from biasbench.benchmarks.esbbq import metrics
 from biasbench.benchmarks.esbbq.source import (
@@ -64,13 +70,14 @@ class SpanishBBQBenchmark(PromptedBBQBenchmark):
     decoding_why: ClassVar[str] = DECODING_WHY
 
     def __init__(self, data: Path | None = None, prompt: Path | None = None,
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
+                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
+                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
         folder = resolve_data(self.language, data)
         loaded, self.load_report = load_items(folder, self.language)
         self.use_prompt(prompt or prompt_path(self.language))
         self.base_model_cue = BASE_MODEL_CUE[self.language]
         source = f"{self.dataset} items of {REPOSITORY}@{COMMIT[:12]} ({folder})"
-        super().__init__(loaded, source=source, option_score=option_score,
+        super().__init__(loaded, source=source, option_score=option_score, answer_by=answer_by,
                          data_source={"items": "published", "repository": REPOSITORY,
                                       "commit": COMMIT, "language": self.language})
 
@@ -97,7 +104,8 @@ class SpanishBBQBenchmark(PromptedBBQBenchmark):
 def _options(dataset: str, language: str) -> tuple[OptionSpec, ...]:
     return (data_option(f"{dataset}'s data_{language}/ folder (or a checkout holding it)",
                         ENV_DATA[language]),
-            prompt_option(f"the packaged {dataset} prompt"), OPTION_SCORE_OPTION)
+            prompt_option(f"the packaged {dataset} prompt"), ANSWER_BY_OPTION,
+            OPTION_SCORE_OPTION)
 
 
 def _summary(language: str) -> str:

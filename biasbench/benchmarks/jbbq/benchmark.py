@@ -33,7 +33,13 @@ from pydantic import ValidationError
 from biasbench.benchmarks.base import OptionSpec, Paper
 from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, packaged_file, prompt_option
 from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORE_OPTION
+from biasbench.benchmarks.bbq.option_scoring import (
+    ANSWER_BY_OPTION,
+    DEFAULT_ANSWER_BY,
+    DEFAULT_OPTION_SCORE,
+    OPTION_SCORE_OPTION,
+    AnswerBy,
+)
 from biasbench.benchmarks.bbq.source import local_copy
 from biasbench.errors import BiasbenchError, InputError
 from biasbench.models.hf import ScoreChoice
@@ -170,16 +176,18 @@ class JBBQBenchmark(PromptedBBQBenchmark):
         OptionSpec("data", Path, None, "the folder of JBBQ's .jsonl files as the authors sent "
                    f"them (default: ${ENV_DATA}; JBBQ is not downloadable: see its README)."),
         prompt_option("the packaged Japanese prompt"),
+        ANSWER_BY_OPTION,
         OPTION_SCORE_OPTION,
     )
 
     def __init__(self, data: Path | None = None, prompt: Path | None = None,
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
+                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
+                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
         folder = resolve_jbbq_data(data)
         loaded, self.counts, self.load_warnings = load_jbbq(folder)
         for warning in self.load_warnings:
             logger.warning("JBBQ: %s", warning)
         self.use_prompt(prompt or prompt_path())
-        super().__init__(loaded, source=f"local JBBQ copy {folder}", option_score=option_score,
+        super().__init__(loaded, source=f"local JBBQ copy {folder}", option_score=option_score, answer_by=answer_by,
                          data_source={"items": "local", "repository": REPOSITORY,
                                       "folder": str(folder)})

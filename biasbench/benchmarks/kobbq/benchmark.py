@@ -24,7 +24,13 @@ from biasbench.benchmarks.bbq.dataset_scores import (
     stat_text,
 )
 from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, data_option, packaged_file
-from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORE_OPTION
+from biasbench.benchmarks.bbq.option_scoring import (
+    ANSWER_BY_OPTION,
+    DEFAULT_ANSWER_BY,
+    DEFAULT_OPTION_SCORE,
+    OPTION_SCORE_OPTION,
+    AnswerBy,
+)
 from biasbench.benchmarks.bbq.robust import BBQResults
 from biasbench.benchmarks.kobbq.scores import COUNTS, METRIC_NAMES, kobbq_scores
 from biasbench.benchmarks.kobbq.source import (
@@ -87,11 +93,13 @@ class KoBBQBenchmark(PromptedBBQBenchmark):
                    ".tsv), with its own wording of the unknown option."),
         OptionSpec("permute", bool, True, "ask every sample in its 3 circulant choice orders, "
                    "as the authors' 1_preprocess.py does (--no-permute: the file's order only)."),
+        ANSWER_BY_OPTION,
         OPTION_SCORE_OPTION,
     )
 
     def __init__(self, data: Path | None = None, prompt_id: int = 1, permute: bool = True,
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
+                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
+                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
         if prompt_id not in PROMPT_UNKNOWN:
             raise BiasbenchError(f"--prompt-id must be one of 1-5 (KoBBQ's evaluation prompts), "
                                  f"not {prompt_id}")
@@ -105,7 +113,7 @@ class KoBBQBenchmark(PromptedBBQBenchmark):
             data_source={"items": "published", "repository": KOBBQ_REPOSITORY,
                          "commit": KOBBQ_COMMIT, "file": TEST_FILE, "prompt_id": prompt_id,
                          "permute": permute},
-            option_score=option_score)
+            option_score=option_score, answer_by=answer_by)
 
     def extra_scores(self, scored: BBQResults, tables_dir: Path) -> dict[str, Any]:
         """KoBBQ's accuracy and diff-bias scores (5_evaluation.py) from the parsed answers."""

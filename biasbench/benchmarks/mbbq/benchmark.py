@@ -22,7 +22,13 @@ import pandas as pd
 from biasbench.benchmarks.base import OptionSpec, Paper, Results
 from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, choose_categories, data_option
 from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.option_scoring import DEFAULT_OPTION_SCORE, OPTION_SCORE_OPTION
+from biasbench.benchmarks.bbq.option_scoring import (
+    ANSWER_BY_OPTION,
+    DEFAULT_ANSWER_BY,
+    DEFAULT_OPTION_SCORE,
+    OPTION_SCORE_OPTION,
+    AnswerBy,
+)
 from biasbench.benchmarks.bbq.prompt import PromptTemplate, load_prompt_file
 from biasbench.benchmarks.bbq.robust import BBQResults
 from biasbench.benchmarks.mbbq.control import (
@@ -107,13 +113,15 @@ class MBBQBenchmark(PromptedBBQBenchmark):
                    "sent, in each item's language."),
         OptionSpec("categories", str, None, "comma-separated categories (default: all 6)."),
         data_option("MBBQ's data/ folder", ENV_DATA),
+        ANSWER_BY_OPTION,
         OPTION_SCORE_OPTION,
     )
 
     def __init__(self, languages: str | None = None, set: str = "both",  # noqa: A002
                  categories: str | None = None, data: Path | None = None,
                  prompt_variant: int = DEFAULT_VARIANT,
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE) -> None:
+                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
+                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
         if set not in SET_CHOICES:
             raise BiasbenchError(f"--set must be one of {', '.join(SET_CHOICES)}, not {set!r}")
         self.chosen_languages = _languages(languages)
@@ -139,7 +147,7 @@ class MBBQBenchmark(PromptedBBQBenchmark):
         super().__init__(load.items, source=(
             f"published items of {MBBQ_REPOSITORY}@{MBBQ_COMMIT[:12]} "
             f"({','.join(self.chosen_languages)}; {'+'.join(self.sets)})"),
-            data_source=data_source, option_score=option_score)
+            data_source=data_source, option_score=option_score, answer_by=answer_by)
 
     @property
     def prompt_hash(self) -> str:
