@@ -194,6 +194,11 @@ def _first_line(doc: str | None) -> str:
     return " ".join((doc or "").strip().split("\n\n")[0].split())
 
 
+_CLI_DEFAULTS: dict[str, object] = {}
+"""The default of each benchmark option as ``run`` offers it: the benchmarks' own when they all
+agree, else None (unset)."""
+
+
 def _with_benchmark_options(command: Callable[..., None]) -> Callable[..., None]:
     """Give ``command`` (which takes ``**benchmark_options``) one typer option per option the
     registered benchmarks declare (:class:`~biasbench.benchmarks.base.OptionSpec`); the help
@@ -209,10 +214,24 @@ def _with_benchmark_options(command: Callable[..., None]) -> Callable[..., None]
             owners.setdefault(spec.name, (spec, {}))[1].setdefault(spec.help, []).append(cls.name)
     extra = []
     for name, (spec, helps) in owners.items():
-        kind: Any = spec.kind if spec.default is not None else spec.kind | None
+        specs = [s for c in benchmark_classes() for s in c.options if s.name == name]
         text = " ".join(f"{', '.join(names)}: {help_}" for help_, names in helps.items())
+        if len({(s.kind, repr(s.default)) for s in specs}) == 1:
+            kind: Any = spec.kind if spec.default is not None else spec.kind | None
+            default = spec.default
+        else:
+            # Benchmarks declare this name with other types or defaults (mbbq's --prompt-variant
+            # is a number, cbbq's a name): the option is unset (None) unless given, and each
+            # benchmark reads the value as its own type (_benchmark_options).
+            kinds = {s.kind for s in specs}
+            kind = (kinds.pop() if len(kinds) == 1 else str) | None
+            default = None
+            text += " Defaults: " + "; ".join(
+                f"{c.name} {s.default}" for c in benchmark_classes() for s in c.options
+                if s.name == name) + "."
+        _CLI_DEFAULTS[name] = default
         extra.append(inspect.Parameter(
-            name, inspect.Parameter.KEYWORD_ONLY, default=spec.default,
+            name, inspect.Parameter.KEYWORD_ONLY, default=default,
             annotation=Annotated[kind, typer.Option(*_flags(spec), help=text)]))
     parameters = fixed + extra
     picks: dict[str, list[str]] = {}  # what --limit picks, in each benchmark's words
@@ -235,18 +254,25 @@ def _flags(spec: OptionSpec) -> tuple[str, ...]:
 def _benchmark_options(benchmark: str, given: dict[str, object]) -> dict[str, object]:
     """The options of ``benchmark`` that were set (a value away from its default); an option
     another benchmark declares is refused in one line instead of being ignored."""
-    from biasbench.benchmarks import benchmark_class, benchmark_classes
+    from biasbench.benchmarks import benchmark_class
 
     specs = {spec.name: spec for spec in benchmark_class(benchmark).options}
-    defaults = {s.name: s.default for c in benchmark_classes() for s in c.options}
     chosen: dict[str, object] = {}
     for name, value in given.items():
         spec = specs.get(name)
         if spec is None:
-            if value != defaults.get(name):
+            if value != _CLI_DEFAULTS.get(name):
                 flag = "--" + name.replace("_", "-")
                 _fail(f"{flag} is not an option of {benchmark}")
             continue
+        if value is None and _CLI_DEFAULTS.get(name) is None and spec.default is not None:
+            continue  # a shared option left unset: the benchmark's own default applies
+        if value is not None and not isinstance(value, spec.kind):
+            try:
+                value = spec.kind(value)
+            except (TypeError, ValueError):
+                _fail(f"{spec.flag} of {benchmark} takes {spec.kind.__name__} values, not "
+                      f"{value!r}")
         if spec.choices and value not in spec.choices:
             _fail(f"{spec.flag} must be one of {', '.join(spec.choices)}, not {value!r}")
         if value != spec.default:

@@ -162,3 +162,41 @@ def test_every_bbq_format_benchmark_offers_answer_by_and_option_score() -> None:
         names = {spec.name for spec in cls.options}
         assert {"answer_by", "option_score"} <= names, cls.name
         assert "answer_by" in inspect.signature(cls.__init__).parameters, cls.name
+
+
+def _run_defaults() -> dict[str, object]:
+    """Every benchmark option of ``biasbench run`` at the value the CLI passes when not given."""
+    from biasbench.cli import run
+
+    names = {spec.name for cls in benchmark_classes() for spec in cls.options}
+    return {name: p.default for name, p in inspect.signature(run).parameters.items()
+            if name in names}
+
+
+@pytest.mark.parametrize("name", list(BENCHMARKS))
+def test_run_with_no_benchmark_option_given_passes_none(name: str) -> None:
+    # Found live: mbbq's --prompt-variant (a number) and cbbq's (a name) made every other
+    # benchmark's plain `biasbench run` fail with "--prompt-variant is not an option of ...".
+    from biasbench.cli import _benchmark_options
+
+    assert _benchmark_options(name, _run_defaults()) == {}
+
+
+@pytest.mark.parametrize(("benchmark", "given", "passed"), [
+    ("mbbq", "2", 2),                        # read as mbbq's own type
+    ("cbbq", "chatgpt-3.5", "chatgpt-3.5"),
+])
+def test_a_shared_option_name_is_read_as_each_benchmarks_own(benchmark: str, given: str,
+                                                             passed: object) -> None:
+    from biasbench.cli import _benchmark_options
+
+    chosen = _benchmark_options(benchmark, {**_run_defaults(), "prompt_variant": given})
+    assert chosen == {"prompt_variant": passed}
+
+
+def test_a_shared_option_of_the_wrong_type_is_one_line() -> None:
+    result = _cli("run", "mbbq", "--model", "mock:hashed-letter", "--prompt-variant", "chatglm",
+                  "--dry-run")
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "error: --prompt-variant of mbbq takes int values, not 'chatglm'"]
