@@ -267,6 +267,7 @@ def score_responses(items: Sequence[BBQItem], responses: pd.DataFrame, *,
     template_totals["unparsed_pct"] = (100.0 * template_totals["n_unparsed"]
                                        / template_totals["n_responses"])
 
+    answered = set(parsed["uid"])
     templates = (table.reset_index().groupby(["category", "question_index"], sort=True)
                  .agg(stereotyped_groups=("stereotyped_groups", _union_of_groups),
                       n_items=("uid", "count"), n_excluded_items=("excluded", "sum"))
@@ -277,7 +278,10 @@ def score_responses(items: Sequence[BBQItem], responses: pd.DataFrame, *,
         unparsed_by_run=unparsed_by_run.reset_index(),
         unparsed_by_template=template_totals.reset_index(), templates=templates,
         n_excluded_items=int(table["excluded"].sum()), confidence=confidence,
-        excluded_by_reason=exclusion_counts(items, var2))
+        # Over the items answered, not every item loaded: a --limit run that answered 24 items
+        # must not print the 44 exclusions of the whole dataset as if they were its own.
+        excluded_by_reason=exclusion_counts(
+            [item for item in items if item.uid in answered], var2))
 
 
 def _union_of_groups(values: pd.Series) -> str:

@@ -68,3 +68,17 @@ def test_scores_follow_the_datasets_biased_answer() -> None:
     row = score_predictions(items, [1, 1, 1, 1]).iloc[0]
     assert row["s_dis"] == 1.0
     assert row["n_excluded"] == 0
+
+
+def test_exclusions_printed_are_those_of_the_items_answered() -> None:
+    # A --limit run answered 1 of 2 excluded items: the summary must say 1, not the dataset's 2.
+    import pandas as pd
+
+    from biasbench.benchmarks.bbq.robust import score_responses
+
+    excluded = [BBQItem(**{**BASE, "example_id": i}, target_answer=2) for i in (1, 2)]
+    scored_item = BBQItem(**{**BASE, "example_id": 3})
+    responses = pd.DataFrame({"model": "m", "seed": 0, "uid": [excluded[0].uid, scored_item.uid],
+                              "output": ["A", "A"]})
+    scored = score_responses([*excluded, scored_item], responses)
+    assert scored.excluded_by_reason == {"Age": {EXCLUDED_TARGET_IS_UNKNOWN: 1}}

@@ -185,7 +185,12 @@ def test_always_stereotyped_scores_plus_one_everywhere(bench: MBBQBenchmark) -> 
     assert (rows["n_unparsed"] == 0).all()
     # Excluded items are only mbbq.py's own untargeted ones, and they got no response here.
     assert (rows["n_excluded"] == 0).all()
-    assert set(scored.excluded_by_reason) == {f"mbbq/{c}/Gender_identity" for c in LANGUAGES}
+    # ... and exclusions are counted over the items answered (the dataset's own untargeted
+    # items are listed in results.json mbbq_items instead).
+    assert scored.excluded_by_reason == {}
+    answered_all = score_responses(bench.items, _answers(bench, "oracle"))
+    assert set(answered_all.excluded_by_reason) == {f"mbbq/{c}/Gender_identity"
+                                                    for c in LANGUAGES}
 
 
 def test_options_choose_languages_and_sets() -> None:
