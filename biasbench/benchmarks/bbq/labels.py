@@ -42,9 +42,11 @@ def read_bbq_responses(path: Path, by_uid: dict[str, BBQItem]) -> pd.DataFrame:
     rows = []
     seen: dict[tuple[str, int, str], int] = {}
     by_language: dict[tuple[str | None, str], list[str]] = {}
+    by_local: dict[str, list[str]] = {}  # category:example_id -> the namespaced uids
     for known in by_uid.values():
         local = f"{known.category}:{known.example_id}"
         by_language.setdefault((known.language, local), []).append(known.uid)
+        by_local.setdefault(local, []).append(known.uid)
     for line, obj in iter_jsonl(path):
         check_fields(obj, path=path, line=line, required=("example_id", "category", "model"),
                      strings=("category", "model", "output", "namespace", "language"),
@@ -64,6 +66,15 @@ def read_bbq_responses(path: Path, by_uid: dict[str, BBQItem]) -> pd.DataFrame:
                                  "namespace", file=str(path), line=line, field="namespace")
             where = f"{where} in language {obj['language']!r}"
             uid = matches[0] if matches else uid
+        elif uid not in by_uid and uid in by_local:
+            # Namespaced items (mbbq/es/Age:1) answered without saying where: one match is
+            # unambiguous (a one-language run); several need the line to say which.
+            matches = by_local[uid]
+            if len(matches) > 1:
+                raise InputError(f"{len(matches)} items are {uid} ({', '.join(matches[:3])}"
+                                 f"{', ...' if len(matches) > 3 else ''}); give namespace or "
+                                 "language", file=str(path), line=line, field="namespace")
+            uid = matches[0]
         if uid not in by_uid:
             raise InputError(f"unknown example_id {obj['example_id']} in {where}",
                              file=str(path), line=line, field="example_id")

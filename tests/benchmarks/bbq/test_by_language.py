@@ -73,6 +73,26 @@ def test_responses_name_their_language(tmp_path: Path, extra: dict[str, str], ui
     assert frame["uid"].tolist() == [uid]
 
 
+@pytest.mark.parametrize(("entries", "uid", "error"), [
+    # one namespace (a one-language run): a response that does not name it is unambiguous
+    (("mbbq/es",), "mbbq/es/Age:1", None),
+    # two: it must say which (found live: the error named neither field)
+    (("mbbq/en", "mbbq/es"), None, "2 items are Age:1 .*give namespace or language"),
+])
+def test_a_response_without_namespace(tmp_path: Path, entries: tuple[str, ...],
+                                      uid: str | None, error: str | None) -> None:
+    files = {"mbbq/en": MBBQ / "Age_en.jsonl", "mbbq/es": MBBQ / "Age_es.jsonl"}
+    items = _items(*(f"{name}={files[name]}" for name in entries))
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps({"example_id": 1, "category": "Age", "model": "m", "pred": 0})
+                    + "\n")
+    if error:
+        with pytest.raises(InputError, match=error):
+            read_bbq_responses(path, {i.uid: i for i in items})
+    else:
+        assert read_bbq_responses(path, {i.uid: i for i in items})["uid"].tolist() == [uid]
+
+
 def test_a_language_two_namespaces_share_needs_the_namespace(tmp_path: Path) -> None:
     items = _items(f"mbbq/es={MBBQ / 'Age_es.jsonl'}",
                    f"mbbq-control/es={MBBQ / 'Age_control_es.jsonl'}")
