@@ -37,8 +37,8 @@ from biasbench.benchmarks.bbq.scores import (
     SCORE_SCALE,
     Var2ByTemplate,
     count_statistics,
-    exclusion_counts,
     item_table,
+    reason_counts,
     scores_from_counts,
     target_index,
 )
@@ -91,7 +91,7 @@ class BBQResults:
     parser_version: str = PARSER_VERSION
     score_scale: str = SCORE_SCALE
     excluded_by_reason: dict[str, dict[str, int]] = field(default_factory=dict)
-    """Category -> reason -> excluded items (``scores.exclusion_counts``); printable with
+    """Category -> reason -> excluded items answered (``scores.reason_counts``); printable with
     ``scores.exclusion_summary``."""
     confidence: float = CONFIDENCE
 
@@ -158,7 +158,7 @@ def _option_signature(item: BBQItem) -> tuple[Any, ...]:
     """What the parser looks at: two items with the same signature parse any output alike."""
     infos = tuple(str((item.answer_info.get(f"ans{i}") or [""])[0]) for i in range(3))
     # The item's language selects the parser's rules (issue 10).
-    return (item.answers, infos, item.unknown_index, getattr(item, "language", None) or None)
+    return (item.answers, infos, item.unknown_index, item.language or None)
 
 
 def parse_responses(items: Sequence[BBQItem], responses: pd.DataFrame) -> pd.DataFrame:
@@ -280,8 +280,7 @@ def score_responses(items: Sequence[BBQItem], responses: pd.DataFrame, *,
         n_excluded_items=int(table["excluded"].sum()), confidence=confidence,
         # Over the items answered, not every item loaded: a --limit run that answered 24 items
         # must not print the 44 exclusions of the whole dataset as if they were its own.
-        excluded_by_reason=exclusion_counts(
-            [item for item in items if item.uid in answered], var2))
+        excluded_by_reason=reason_counts(table[table.index.isin(answered)]))
 
 
 def _union_of_groups(values: pd.Series) -> str:

@@ -205,6 +205,11 @@ def target_index(item: BBQItem, var2: Var2ByTemplate | None = None) -> int | Non
     """The item's target ("biased") answer after the polarity flip, or None when excluded."""
     if exclusion_reason(item, var2) is not None:
         return None
+    return _target_of_scored_item(item, var2)
+
+
+def _target_of_scored_item(item: BBQItem, var2: Var2ByTemplate | None) -> int | None:
+    """:func:`target_index` of an item :func:`exclusion_reason` keeps."""
     if item.target_answer is not None:  # polarity already applied by the dataset
         return item.target_answer
     if item.category in INTERSECTIONAL_CATEGORIES:
@@ -234,14 +239,16 @@ def exclusion_counts(items: Iterable[BBQItem],
                      var2: Var2ByTemplate | None = None) -> dict[str, dict[str, int]]:
     """Category -> reason -> number of excluded items (categories without exclusions omitted;
     per namespace when the items mix namespaces)."""
-    items = list(items)
-    scoped = is_scoped(items)
+    return reason_counts(item_table(items, var2))
+
+
+def reason_counts(table: pd.DataFrame) -> dict[str, dict[str, int]]:
+    """:func:`exclusion_counts` of the rows of an :func:`item_table` (e.g. the items answered)."""
+    excluded = table[table["exclusion_reason"].notna()]
+    sizes = excluded.groupby(["category", "exclusion_reason"], sort=True).size()
     counts: dict[str, dict[str, int]] = {}
-    for item in items:
-        reason = exclusion_reason(item, var2)
-        if reason is not None:
-            per_category = counts.setdefault(scoped_category(item, scoped), {})
-            per_category[reason] = per_category.get(reason, 0) + 1
+    for (category, reason), n in sizes.items():
+        counts.setdefault(str(category), {})[str(reason)] = int(n)
     return counts
 
 
@@ -256,7 +263,8 @@ def exclusion_summary(counts: dict[str, dict[str, int]]) -> str:
 
 
 def item_table(items: Iterable[BBQItem], var2: Var2ByTemplate | None = None) -> pd.DataFrame:
-    """One row per item (index ``uid``): keys, label, unknown and target indices, exclusion.
+    """One row per item (index ``uid``): keys, label, unknown and target indices, exclusion and
+    its reason (:func:`exclusion_reason`).
 
     Also records ``stereotyped_groups`` (joined with ", ") for bias profiles. Items of more
     than one namespace carry it in their category (:func:`scoped_category`).
@@ -265,7 +273,8 @@ def item_table(items: Iterable[BBQItem], var2: Var2ByTemplate | None = None) -> 
     scoped = is_scoped(items)
     rows = []
     for item in items:
-        target = target_index(item, var2)
+        reason = exclusion_reason(item, var2)
+        target = None if reason is not None else _target_of_scored_item(item, var2)
         rows.append({
             "uid": item.uid, "category": scoped_category(item, scoped), "question_index": item.question_index,
             "question_polarity": item.question_polarity,
@@ -273,11 +282,12 @@ def item_table(items: Iterable[BBQItem], var2: Var2ByTemplate | None = None) -> 
             "unknown_index": NO_INDEX if item.unknown_index is None else item.unknown_index,
             "target_index": NO_INDEX if target is None else target,
             "excluded": target is None,
+            "exclusion_reason": reason,
             "stereotyped_groups": ", ".join(item.stereotyped_groups),
         })
     table = pd.DataFrame(rows, columns=[
         "uid", "category", "question_index", "question_polarity", "context_condition", "label",
-        "unknown_index", "target_index", "excluded", "stereotyped_groups"])
+        "unknown_index", "target_index", "excluded", "exclusion_reason", "stereotyped_groups"])
     duplicated = table["uid"][table["uid"].duplicated()]
     if len(duplicated):
         raise InputError(f"duplicate item uid(s): {', '.join(duplicated.head(5))}", field="uid")
