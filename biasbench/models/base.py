@@ -276,6 +276,10 @@ class ModelBackend(abc.ABC):
     """It implements ``score_options`` (log-likelihood of each option)."""
     max_concurrency: int | None = None
     """A hard cap for backends that cannot serve requests in parallel (local CPU models)."""
+    owns_concurrency: bool = False
+    """An in-process backend that batches requests itself (llama.cpp): the runner keeps
+    ``max_concurrency`` requests in flight whatever ``--concurrency`` says (that option sizes
+    the connections to an endpoint)."""
     deterministic: bool = False
     """Its answer does not depend on the seed, so one seed suffices (option scoring)."""
     answers_by_item: bool = False

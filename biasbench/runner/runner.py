@@ -457,7 +457,9 @@ async def run_requests(backend: ModelBackend, requests: Sequence[Request],
                for key, request in to_send.items()}
     total = len(pending) + len(cached)
 
-    workers = min(concurrency, backend.max_concurrency or concurrency, max(len(pending), 1))
+    limit = (backend.max_concurrency if backend.owns_concurrency and backend.max_concurrency
+             else min(concurrency, backend.max_concurrency or concurrency))
+    workers = min(limit, max(len(pending), 1))
     backend.set_concurrency(workers)
     run = _Run(backend, params, store, retry, flush_every, workers)
     bar = progress_bar(total, len(cached), progress)
