@@ -1,5 +1,5 @@
 """``python -m biasbench`` is the ``biasbench`` command."""
 
-from biasbench.cli import main
+from biasbench.entry import main
 
 main()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import importlib.metadata
 import math
 from concurrent.futures import Future
 from pathlib import Path
@@ -74,6 +75,13 @@ def _file_digest(path: Path, limit: int = 1 << 20) -> str:
     with path.open("rb") as fh:
         h.update(fh.read(limit))
     return f"{path.stat().st_size}-{h.hexdigest()[:12]}"
+
+
+def _runtime_version() -> str:
+    try:
+        return f"llama-cpp-python {importlib.metadata.version('llama-cpp-python')}"
+    except importlib.metadata.PackageNotFoundError:
+        return "llama-cpp-python not installed"
 
 
 def sampling_of(params: GenerationParams, seed: int | None) -> Sampling:
@@ -248,5 +256,7 @@ class LlamaCppBackend(ModelBackend):
             await asyncio.to_thread(engine.close)
 
     def describe(self) -> dict[str, Any]:
+        # the decoder and the llama.cpp build both shape the logits: answers of another
+        # decoder or build are a different model description, never pooled with these
         return {**super().describe(), "file": self.path.name, "n_ctx": self.n_ctx,
-                "decoder": DECODER_VERSION}
+                "decoder": DECODER_VERSION, "runtime": _runtime_version()}

@@ -82,7 +82,7 @@ def gguf(tmp_path: Path) -> Path:
     ("hf:some/model", {"colour": "red"}, "hf: unknown model option -M colour (accepted: "
      "device, dtype, revision, batch_size, trust_remote_code)"),
     ("llamacpp", {"threads": 4}, "llamacpp: unknown model option -M threads (accepted: "
-     "n_threads, n_ctx, n_gpu_layers)"),
+     "n_threads, n_ctx, slots, n_gpu_layers)"),
     ("openai:m", {"temperature": 0.5}, "openai: unknown model option -M temperature "
      "(accepted: timeout, extra_body, field.*)"),
     ("openai:m", {"field.": 1}, "openai: unknown model option -M field. (accepted: "
@@ -203,11 +203,12 @@ def test_list_backends_shows_names_specs_options_capabilities() -> None:
     assert [o["name"] for o in listed["hf"]["options"]] == [
         "device", "dtype", "revision", "batch_size", "trust_remote_code"]
     assert listed["hf"]["capabilities"]["can_score_options"] is True
-    assert listed["llamacpp"]["capabilities"]["max_concurrency"] == 1
+    assert listed["llamacpp"]["capabilities"]["max_concurrency"] == 32  # 2 x the slots
     assert listed["replay"]["capabilities"]["answers_by_item"] is True
     lines = list_backends()[0].lines()
     assert lines[1] == "  spec: llamacpp | llamacpp:FILE.gguf"
-    assert "  -M n_ctx (int): context window in tokens [changes answers: in the signature]" in lines
+    assert ("  -M n_ctx (int): context window of each sequence, in tokens [changes answers: in "
+            "the signature]") in lines
 
 
 class ShoutBackend(ModelBackend):

