@@ -121,8 +121,9 @@ class _GenJob(_Job):
     sampler: Any = None
     out: list[int] = field(default_factory=list)
     text: bytearray = field(default_factory=bytearray)
-    row: int = -1
-    """Batch row whose logits choose this job's next token."""
+    next_token: int = -1
+    """The token this job feeds to the next decode step (its last prompt token, then each
+    answer token)."""
 
 
 @dataclass
@@ -462,16 +463,18 @@ class LlamaEngine:
             part = list(rows[first:first + chunk])
             token, end = part[-1][0], part[-1][1] + 1
             n_pad = padded_rows(len(part)) - len(part)
-            outputs = sum(row[3] for row in part) + n_pad
-            # never more than the rows that are not outputs: at worst every row outputs
-            flip = max(MIN_ROWS - outputs, -outputs % ROW_GROUP)
-            for i, row in enumerate(part):
-                if flip == 0:
-                    break
-                if not row[3]:
-                    part[i] = (row[0], row[1], row[2], True)
-                    flip -= 1
-            part += [(token, end + i, seq, True) for i in range(n_pad)]
+            outputs = sum(row[3] for row in part)
+            if outputs:  # the output rows form a matrix product of their own: pad it too
+                outputs += n_pad
+                # never more than the rows that are not outputs: at worst every row outputs
+                flip = max(MIN_ROWS - outputs, -outputs % ROW_GROUP)
+                for i, row in enumerate(part):
+                    if flip == 0:
+                        break
+                    if not row[3]:
+                        part[i] = (row[0], row[1], row[2], True)
+                        flip -= 1
+            part += [(token, end + i, seq, outputs > 0) for i in range(n_pad)]
             self._run_batch(part)
             if n_pad:
                 self.llama_cpp.llama_memory_seq_rm(self._mem, seq, end, -1)
@@ -504,14 +507,18 @@ class LlamaEngine:
                                      shape=(self.n_vocab,))
 
     def _prefill(self, job: _GenJob) -> None:
+        """Decode the job's prompt but its last token, with no outputs (the vocabulary
+        projection of a 262k-token vocabulary costs more than the rest of a row); the last
+        prompt token joins the next decode step as the job's first row, and its logits there
+        choose the first answer token."""
         start = self._start_from_prefix(job)
-        rows = [(t, start + i, job.seq, i == len(job.tokens) - start - 1)
-                for i, t in enumerate(job.tokens[start:])]
-        self._decode_rows(rows, job.seq)
-        job.pos = len(job.tokens)
+        rows = [(t, start + i, job.seq, False) for i, t in enumerate(job.tokens[start:-1])]
+        if rows:
+            self._decode_rows(rows, job.seq)
+        job.pos = len(job.tokens) - 1
+        job.next_token = job.tokens[-1]
         job.sampler = self._make_sampler(job.sampling, job.tokens)
         self._active[job.seq] = job
-        self._advance(job, self._last_row(len(rows)))
 
     def _decode_step(self) -> None:
         """One new token for every active sequence, in one padded forward pass.
@@ -522,9 +529,9 @@ class LlamaEngine:
         """
         self._compact()
         jobs = [self._active[seq] for seq in sorted(self._active)]
-        rows = [(job.out[-1], job.pos, job.seq, True) for job in jobs]
+        rows = [(job.next_token, job.pos, job.seq, True) for job in jobs]
         pads = list(range(len(jobs) + 1, padded_rows(len(jobs)) + 1))
-        rows += [(jobs[0].out[-1], 0, seq, True) for seq in pads]
+        rows += [(jobs[0].next_token, 0, seq, True) for seq in pads]
         self._run_batch(rows)
         for seq in pads:
             self.llama_cpp.llama_memory_seq_rm(self._mem, seq, -1, -1)
@@ -559,6 +566,7 @@ class LlamaEngine:
             finish = "stop"
         else:
             job.out.append(token)
+            job.next_token = token
             job.text += self.piece(token)
             if job.stop:
                 text = job.text.decode("utf-8", errors="ignore")
