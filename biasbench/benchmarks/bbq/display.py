@@ -7,6 +7,9 @@ import pandas as pd
 
 from biasbench.benchmarks.bbq.robust import interval_text
 
+PARTIAL_NOTE = "not comparable to a full run or to the paper's numbers"
+"""What the summary and the report say about a partial (``--limit``) run."""
+
 
 def category_display(frame: pd.DataFrame) -> pd.DataFrame:
     """The per-category table: each score's mean across seeds, its 95% interval and the

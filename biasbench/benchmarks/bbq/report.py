@@ -14,7 +14,7 @@ import pandas as pd
 from biasbench import display as ui
 from biasbench.benchmarks.bbq import figures as figs
 from biasbench.benchmarks.bbq.dataset_scores import dataset_scores_section
-from biasbench.benchmarks.bbq.display import category_display
+from biasbench.benchmarks.bbq.display import PARTIAL_NOTE, category_display
 from biasbench.benchmarks.bbq.parser import LETTERS
 from biasbench.benchmarks.bbq.robust import PROFILE_MIN_ITEMS, PROFILE_MIN_SEEDS
 from biasbench.runs import RunGroup
@@ -176,11 +176,31 @@ def _language_view(group: RunGroup, output: ui.Outputs) -> None:
                   "its 95% t-interval truncated to [-1, 1].")
 
 
+def partial_runs(group: RunGroup) -> list[str]:
+    """"<model> [PARTIAL] (<reason>)" for every model of the group's runs that ran a subset
+    of the items (``--limit``) or lacks responses (results.json: coverage)."""
+    found = []
+    for index, run in enumerate(group.runs):
+        coverage = run.results.get("coverage") or {}
+        limit = run.signature.limit
+        for model in run.models:
+            cov = coverage.get(model) or {}
+            if cov.get("partial") or limit:
+                reason = cov.get("reason") or f"--limit {limit}"
+                found.append(f"{group.model_names.get((index, model), model)} [PARTIAL] "
+                             f"({reason})")
+    return found
+
+
 def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
     """Per-category scores and accuracy with seed intervals, bias profiles, jitter plots,
     unparsed rates and the drill-down."""
     output = ui.Outputs(out, group.slug, section)
     models = group.models
+    partial = partial_runs(group)
+    if partial:
+        section.add('<div class="callout"><strong>Partial runs.</strong> '
+                    + ui.esc("; ".join(partial)) + f": {PARTIAL_NOTE}.</div>")
     categories = _bbq_category_frame(group)
     output.table(category_display(categories), "by_category",
                  "Bias scores and accuracy per category",
