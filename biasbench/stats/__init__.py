@@ -31,10 +31,13 @@ from biasbench.stats.intervals import (
     wilson_pct,
 )
 from biasbench.stats.significance import (
+    EXACT_POWER_METHOD,
     DetectableDifference,
     design_effect,
+    exact_min_detectable_difference,
     holm,
     mcnemar_exact,
+    mcnemar_exact_power,
     mcnemar_min_detectable_difference,
     mcnemar_required_pairs,
     min_detectable_difference,
@@ -53,6 +56,9 @@ __all__ = [
     "bounded_t_intervals",
     "CorrelationSummary",
     "DetectableDifference",
+    "EXACT_POWER_METHOD",
+    "exact_min_detectable_difference",
+    "mcnemar_exact_power",
     "SeedInterval",
     "bootstrap_interval",
     "design_effect",

@@ -292,7 +292,7 @@ def test_a_limit_run_says_what_its_headline_rests_on(tmp_path: Path) -> None:
         "pairs, 20.0% unreadable, spread 0.0 pp, HBS 50.0, mix 0.0%",
         "  ! partial run (--limit 30, 30 of 2,016 items): not comparable to the paper's numbers",
         "  ! too few pairs to detect a 5 pp HAI: 8 usable pairs; the smallest detectable |HAI| "
-        "is 85.0 pp"]
+        "is 94.5 pp"]  # exact power of the exact test (Connor's normal formula: 85.0)
     saved = json.loads((tmp_path / "run" / "results.json").read_text(encoding="utf-8"))
     assert saved["signature"]["limit"] == 30
     model = saved["models"]["mock-favours-men"]
