@@ -281,7 +281,8 @@ class BBQBenchmark(Benchmark):
                     f"{model}{partial} / {cat}: s_AMB {_fmt(r['s_amb'])}, s_DIS {_fmt(r['s_dis'])}, "
                     f"acc ambig {_fmt(r['acc_ambig'], '')}, "
                     f"acc disambig {_fmt(r['acc_disambig'], '')} "
-                    f"({r['seeds_run']} seeds run, unparsed {r['unparsed_pct']:.1f}%)")
+                    f"({r['seeds_run']} seeds run, unparsed {r['unparsed_pct']:.1f}%"
+                    + (f"; {r['few_items']}" if r.get("few_items") else "") + ")")
         if results.get("by_language"):  # several languages or datasets in one run
             from biasbench.benchmarks.bbq.by_language import summary_lines
 

@@ -12,7 +12,8 @@ HTML report.
     {"name": "KoBBQ scores (evaluation/5_evaluation.py)",   # in the dataset's words
      "definition": "...",                                    # one line: how they are computed
      "metrics": {"acc_amb": "accuracy in ambiguous contexts", ...},   # key -> the paper's name
-     "models": {MODEL: {GROUP: {METRIC: {"mean", "ci_low", "ci_high", "n_seeds", "ci_status"},
+     "models": {MODEL: {GROUP: {METRIC: {"mean", "ci_low", "ci_high", "n_seeds", "ci_status",
+                                         "ci_reason"},
                                 COUNT: int, ...}}},
      ...}                                                    # the dataset's own extras
 
@@ -34,7 +35,11 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 import pandas as pd
 
-from biasbench.stats.intervals import MIN_SEEDS_FOR_INTERVAL, bounded_t_intervals
+from biasbench.stats.intervals import (
+    MIN_SEEDS_FOR_INTERVAL,
+    bounded_t_intervals,
+    interval_reason,
+)
 from biasbench.tables import write_csv, write_table
 
 if TYPE_CHECKING:
@@ -98,7 +103,8 @@ class DatasetScores:
                     "mean": _number(float(mean[position])) if n[position] else None,
                     "ci_low": _number(float(low[position])),
                     "ci_high": _number(float(high[position])),
-                    "n_seeds": int(n[position]), "ci_status": str(status[position])}
+                    "n_seeds": int(n[position]), "ci_status": str(status[position]),
+                    "ci_reason": interval_reason(str(status[position]), int(n[position]))}
             if sums is not None:
                 entry.update({c: int(sums.loc[key, c]) for c in self.counts})
             out.setdefault(str(key[0]), {})[str(key[1])] = entry

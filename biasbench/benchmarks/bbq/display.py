@@ -31,4 +31,6 @@ def category_display(frame: pd.DataFrame) -> pd.DataFrame:
         table[f"{title} seeds"] = frame[f"{score}_n_seeds"].astype("Int64")
     table["seeds run"] = frame["seeds_run"].astype("Int64")
     table["unparsed %"] = frame["unparsed_pct"]
+    if "few_items" in frame.columns:  # a context resting on fewer than MIN_ITEMS items
+        table["items"] = [text if isinstance(text, str) else "" for text in frame["few_items"]]
     return table
