@@ -10,6 +10,14 @@ Sections (``python benchmarks/round3_numbers.py [SECTION ...]``, all by default)
   and S_total shown, and 0.4 S_amb + 0.6 S_disamb beside S_total;
 - ``mde`` (item 6): the minimum detectable HAI by Connor's formula and by the exact power of
   the exact McNemar test, each with its exact power and a simulated power (20,000 runs);
+- ``degenerate`` (item 2): 4 ambiguous items, 3 seeds, each item answered right with
+  probability 0.98 (accuracy near 1), 400 simulated runs: how often results.json writes an
+  interval, how often a written one is zero-width, how often a written one covers 0.98, and
+  whether the category is flagged for resting on few items;
+- ``mbbq`` (item 3): MBBQ's control gap (accuracy on MBBQ minus on its control set) on the 12
+  ambiguous English item pairs of the test fixture, with per-item accuracies drawn afresh each
+  run (control p ~ Beta(8, 2), main p = control p - gap, gap ~ N(0.1, 0.15) per item): the
+  coverage of the gap over the item population by the code's interval, 200 runs per seed count;
 
 Run from a checkout root with that checkout's code on the path, ``PYTHONPATH=$PWD python
 benchmarks/round3_numbers.py``; the same file runs against an older checkout (``git archive
@@ -155,7 +163,97 @@ def mde() -> None:
     print()
 
 
-SECTIONS: dict[str, Callable[[], None]] = {"partial": partial, "cbbq": cbbq, "mde": mde}
+# --------------------------------------------------------------------------- item 2
+
+
+def degenerate(reps: int = 400) -> None:
+    from biasbench.benchmarks.bbq.items import BBQItem
+    from biasbench.benchmarks.bbq.robust import score_responses, to_results_json
+
+    items = [BBQItem(
+        example_id=i, question_index="T1", question_polarity="neg", context_condition="ambig",
+        category="SO", answer_info={"ans0": ["tomboy", "tomboy"], "ans1": ["bakla", "bakla"],
+                                    "ans2": ["Di matukoy", "unknown"]},
+        additional_metadata={"stereotyped_groups": ["bakla"]}, context="c", question="q?",
+        ans0="Ang tomboy", ans1="Ang bakla", ans2="Di matukoy", label=2) for i in range(4)]
+    rng = np.random.default_rng(7)
+    written = zero_width = covered = flagged = 0
+    for _ in range(reps):
+        right = rng.random((3, 4)) < 0.98
+        rows = [{"model": "m", "seed": s, "uid": it.uid, "pred": 2 if right[s, k] else 1}
+                for s in range(3) for k, it in enumerate(items)]
+        entry = to_results_json(score_responses(items, __import__("pandas").DataFrame(rows)))[
+            "models"]["m"]["SO"]
+        stat = entry["acc_ambig"]
+        flagged += bool(entry.get("few_items"))
+        if stat["ci_low"] is None:
+            continue
+        written += 1
+        zero_width += stat["ci_low"] == stat["ci_high"]
+        covered += stat["ci_low"] <= 0.98 <= stat["ci_high"]
+    print(f"## item 2: 4 ambiguous items, 3 seeds, accuracy 0.98 ({reps} runs)\n")
+    print("| intervals written | of them zero-width | written ones covering 0.98 | "
+          "flagged 'few items' |")
+    print("|--:|--:|--:|--:|")
+    share = f"{covered / written:.0%}" if written else "n/a (none written)"
+    print(f"| {written / reps:.0%} | {zero_width / max(written, 1):.0%} | {share} | "
+          f"{flagged / reps:.0%} |\n")
+
+
+# --------------------------------------------------------------------------- item 3
+
+
+def mbbq(reps: int = 200, seed_counts: tuple[int, ...] = (1, 3, 10, 50)) -> None:
+    import pandas as pd
+
+    from biasbench.benchmarks import get_benchmark
+    from biasbench.benchmarks.bbq.robust import score_responses
+    from biasbench.benchmarks.mbbq.control import paired_differences
+
+    fixture = Path.cwd() / "tests" / "benchmarks" / "mbbq" / "fixtures" / "data"
+    bench = get_benchmark("mbbq", data=fixture, languages="en")
+    items = [i for i in bench.items if i.language == "en" and i.context_condition == "ambig"]
+    main = sorted((i for i in items if i.namespace == "mbbq/en"),
+                  key=lambda i: (i.category, i.example_id))
+    control = {(i.category, i.example_id): i for i in items if i.namespace != "mbbq/en"}
+    pairs = [(m, control[(m.category, m.example_id)]) for m in main
+             if (m.category, m.example_id) in control]
+    used = [i for pair in pairs for i in pair]
+    rng = np.random.default_rng(11)
+    big_c = rng.beta(8, 2, 400_000)
+    big_gap = rng.normal(0.1, 0.15, big_c.size)
+    truth = float((np.clip(big_c - big_gap, 0, 1) - big_c).mean())  # the population's gap
+    print(f"## item 3: MBBQ control gap, {len(pairs)} ambiguous item pairs, population gap "
+          f"{truth:+.3f} ({reps} runs)\n")
+    print("| seeds | intervals written | coverage of the population gap | pairing |")
+    print("|--:|--:|--:|:--|")
+    for n_seeds in seed_counts:
+        written = covered = 0
+        pairing = "seed"
+        for _ in range(reps):
+            p_c = rng.beta(8, 2, len(pairs))
+            p_m = np.clip(p_c - rng.normal(0.1, 0.15, len(pairs)), 0, 1)
+            rows = []
+            for s in range(n_seeds):
+                for k, (m, c) in enumerate(pairs):
+                    for item, p in ((m, p_m[k]), (c, p_c[k])):
+                        wrong = next(j for j in range(3) if j != item.label)
+                        rows.append({"model": "m", "seed": s, "uid": item.uid,
+                                     "pred": item.label if rng.random() < p else wrong})
+            cell = paired_differences(score_responses(used, pd.DataFrame(rows)), used).get(
+                ("m", "en", "acc_ambig"))
+            if not cell or cell["ci_low"] is None:
+                continue
+            pairing = cell.get("pairing", "seed")
+            written += 1
+            covered += cell["ci_low"] <= truth <= cell["ci_high"]
+        share = f"{covered / written:.1%}" if written else "n/a"
+        print(f"| {n_seeds} | {written / reps:.0%} | {share} | {pairing} |")
+    print()
+
+
+SECTIONS: dict[str, Callable[[], None]] = {"partial": partial, "cbbq": cbbq, "mde": mde,
+                                           "degenerate": degenerate, "mbbq": mbbq}
 
 
 def main(argv: list[str]) -> None:
