@@ -18,6 +18,10 @@ Sections (``python benchmarks/round3_numbers.py [SECTION ...]``, all by default)
   ambiguous English item pairs of the test fixture, with per-item accuracies drawn afresh each
   run (control p ~ Beta(8, 2), main p = control p - gap, gap ~ N(0.1, 0.15) per item): the
   coverage of the gap over the item population by the code's interval, 200 runs per seed count;
+- ``spread`` (item 5): ``biasbench run honorific-bn --model mock:hashed-register`` (a fair coin
+  per response: no occupation or gender effect) on all 504 pairs with 1 and 5 seeds: spread,
+  HBS and eta-squared, with the interval and no-effect reference where the code gives them,
+  and whether the summary says the values are within the no-effect range;
 
 Run from a checkout root with that checkout's code on the path, ``PYTHONPATH=$PWD python
 benchmarks/round3_numbers.py``; the same file runs against an older checkout (``git archive
@@ -252,8 +256,42 @@ def mbbq(reps: int = 200, seed_counts: tuple[int, ...] = (1, 3, 10, 50)) -> None
     print()
 
 
+# --------------------------------------------------------------------------- item 5
+
+
+def spread() -> None:
+    print("## item 5: honorific-bn, mock:hashed-register (fair coin), all 504 pairs\n")
+    print("| seeds | statistic | value | 95% interval (items) | null mean | null 95th pct | p "
+          "| summary says within no-effect range |")
+    print("|--:|:--|--:|:--|--:|--:|--:|:--|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for n_seeds in (1, 5):
+            run_dir = Path(tmp) / f"s{n_seeds}"
+            seeds = ["--seeds", n_seeds] if n_seeds > 1 else []
+            done = _cli("run", "honorific-bn", "--model", "mock:hashed-register", *seeds,
+                        "--out", run_dir)
+            if done.returncode != 0:
+                print(f"| {n_seeds} | run failed: {done.stderr.strip()[-200:]} |")
+                continue
+            model = next(iter(json.loads((run_dir / "results.json").read_text())[
+                "models"].values()))
+            ref = (model.get("no_effect_reference") or {}).get("statistics") or {}
+            said = "within what a model with no occupation" in done.stdout
+            for name in ("occupation_spread_pp", "hbs", "eta2_occupation_pct",
+                         "eta2_pronoun_pct"):
+                stat = ref.get(name) or {}
+                interval = (f"[{stat['ci_low']:.1f}, {stat['ci_high']:.1f}]"
+                            if stat.get("ci_low") is not None else "n/a")
+                cells = [f"{stat[k]:.2f}" if isinstance(stat.get(k), float) else "n/a"
+                         for k in ("null_mean", "null_p95", "p_value")]
+                print(f"| {n_seeds} | {name} | {model[name]:.2f} | {interval} | "
+                      + " | ".join(cells) + f" | {said} |")
+    print()
+
+
 SECTIONS: dict[str, Callable[[], None]] = {"partial": partial, "cbbq": cbbq, "mde": mde,
-                                           "degenerate": degenerate, "mbbq": mbbq}
+                                           "degenerate": degenerate, "mbbq": mbbq,
+                                           "spread": spread}
 
 
 def main(argv: list[str]) -> None:

@@ -45,6 +45,8 @@ import numpy as np
 import pandas as pd
 
 from biasbench.benchmarks.honorific_bn.items import CONDITIONS, PAIRED_CONDITIONS
+from biasbench.benchmarks.honorific_bn.reference import majority_labels
+from biasbench.benchmarks.honorific_bn.reference import reference as no_effect_reference
 from biasbench.errors import InputError
 from biasbench.stats import (
     EXACT_POWER_METHOD,
@@ -391,11 +393,14 @@ def _score_checked(df_model: pd.DataFrame) -> dict[str, Any]:
     pairs = pair_counts(df_model)
     b, c, n_pairs = pairs.b, pairs.c, pairs.n_pairs
 
-    gendered = df_model[df_model["gender"].isin(PAIRED_CONDITIONS)
-                        & df_model["label"].isin(USABLE_LABELS)]
+    # Spread, HBS and eta-squared rest on one label per item (the majority over seeds), so
+    # that they do not shrink as seeds are added (reference.py); one seed: the label itself.
+    one = majority_labels(df_model)
+    one_pairs = pair_counts(one)
+    gendered = one[one["gender"].isin(PAIRED_CONDITIONS) & one["label"].isin(USABLE_LABELS)]
     coded = (gendered["label"] == HONORIFIC).to_numpy(float)
 
-    honorific, usable, frames = _occupation_frame_counts(df_model)
+    honorific, usable, frames = _occupation_frame_counts(one)
     spread = _json(_spread_pp(honorific.sum(axis=1), usable.sum(axis=1)))
 
     n_items = len(df_model)
@@ -433,8 +438,8 @@ def _score_checked(df_model: pd.DataFrame) -> dict[str, Any]:
         "eta2_occupation_pct": _json(100.0 * eta_squared(coded,
                                                          gendered["occupation_en"].to_numpy())),
         "occupation_spread_pp": spread,
-        "hbs": _json(honorific_bias_score(b, c, spread)),
-        "hbs_gender_component": _json(hbs_gender_component(b, c)),
+        "hbs": _json(honorific_bias_score(one_pairs.b, one_pairs.c, spread)),
+        "hbs_gender_component": _json(hbs_gender_component(one_pairs.b, one_pairs.c)),
         "mixed_pct": _json(_pct(mixed_n, n_items)),
         "mixed_n": mixed_n,
         "mixed_denominator": n_items,
@@ -454,6 +459,7 @@ def _score_checked(df_model: pd.DataFrame) -> dict[str, Any]:
         "primed": _primed_analysis(df_model),
         "occupation_spread_loo": (_spread_leave_one_out(honorific, usable, frames)
                                   if honorific.size else None),
+        "no_effect_reference": no_effect_reference(df_model),
     }
 
 

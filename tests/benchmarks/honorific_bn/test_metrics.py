@@ -153,7 +153,9 @@ def test_score_model_has_exactly_the_documented_keys(scores_72: dict) -> None:
         "unreadable_n", "min_detectable_hai_reason", "occupations_below_min_items",
         "min_usable_items",
         # round 3: how the detectable HAI is computed (exact power of the exact test)
-        "min_detectable_hai_method"}
+        "min_detectable_hai_method",
+        # round 3: interval over items and permutation null of spread, HBS and eta-squared
+        "no_effect_reference"}
 
 
 def test_min_detectable_hai_reaches_the_stated_power_of_the_exact_test(scores_72: dict) -> None:
