@@ -53,6 +53,8 @@ class RunEntry:
     signature: str
     detail: str = ""
     """Why a folder is failed or torn, in one line."""
+    scope: str = ""
+    """"full", or "partial: --limit N" when the signature records a limit (a partial run)."""
 
 
 def _locked(run_dir: Path) -> bool:
@@ -109,7 +111,9 @@ def describe_folder(run_dir: Path, root: Path | None = None) -> RunEntry:
     shown = run_dir.relative_to(root) if root is not None and run_dir != root else run_dir
     return RunEntry(folder=str(shown), benchmark=benchmark, model=str(model), status=status,
                     requests=requests, answered=answered, failed=failed,
-                    invocations=len(read_history(run_dir)), signature=short, detail=detail)
+                    invocations=len(read_history(run_dir)), signature=short, detail=detail,
+                    scope=f"partial: --limit {limit}" if (limit := signature.get("limit"))
+                    else "full")
 
 
 def _status(run_dir: Path, manifest: dict[str, Any] | None,

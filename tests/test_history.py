@@ -108,6 +108,8 @@ def test_runs_lists_folders_with_their_status(tmp_path: Path) -> None:
     assert table["signature"].str.contains("model:mock-ordinary").tolist() == \
         [False, True, False, False]
     assert "does not match the manifest" in table["detail"][2]
+    # round 3: a --limit run's scope is listed (the signature records the limit)
+    assert table["scope"].tolist()[:2] == ["partial: --limit 6"] * 2
 
     done = subprocess.run([sys.executable, "-m", "biasbench", "runs", str(root)],
                           capture_output=True, text=True, check=False,
@@ -115,7 +117,7 @@ def test_runs_lists_folders_with_their_status(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].split() == ["folder", "benchmark", "model", "status", "requests",
-                                "answered", "failed", "invocations", "signature"]
+                                "answered", "failed", "invocations", "signature", "scope"]
     assert lines[1].split()[:8] == ["a", "honorific-bn", "mock-honorific", "complete", "6",
                                     "6", "0", "1"]
     assert any(line.startswith("c: torn: ") for line in lines)

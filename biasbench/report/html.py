@@ -51,6 +51,11 @@ def _csp_hash(text: str) -> str:
 # --------------------------------------------------------------------------- page
 
 
+def run_scope(limit: int | None) -> str:
+    """"full", or "partial: --limit N" for a run of a subset of the items."""
+    return f"partial: --limit {limit}" if limit else "full"
+
+
 def _runs_section(plan: ReportPlan) -> Section:
     section = Section("runs", "Runs")
     rows = []
@@ -60,6 +65,7 @@ def _runs_section(plan: ReportPlan) -> Section:
             health = run.results.get("output_health") or {}  # empty/truncated/<think> shares
             rows.append({"folder": str(run.path), "benchmark": run.benchmark,
                          "models": ", ".join(run.models), "status": run.status,
+                         "scope": run_scope(run.signature.limit),
                          "outputs": "; ".join(f"{m}: {health_cell(h)}" for m, h in health.items())
                          or "—", "comparison": group.slug, "signature": short})
     section.add(html_table(pd.DataFrame(rows)))

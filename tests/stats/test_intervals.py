@@ -11,6 +11,7 @@ from biasbench.stats import (
     SeedInterval,
     bootstrap_interval,
     bounded_seed_interval,
+    interval_reason,
     seed_interval,
     wilson_interval,
 )
@@ -104,8 +105,10 @@ def test_bootstrap_interval_degenerate(values: list[float], expected: tuple[floa
                                     1.0, 3, "clipped")),
     ([-1.0, -0.5, -1.0], (-1.0, 1.0), (-1.0, -2.5 / 3 + T_975_DF2 * math.sqrt(1 / 12)
                                        / math.sqrt(3), 3, "clipped")),
-    # every seed equal: zero width, flagged (no spread across seeds is not certainty)
-    ([1.0, 1.0, 1.0, NAN], (0.0, 1.0), (1.0, 1.0, 3, "degenerate")),
+    # every seed equal: no interval (round 3: it was written as 1.0..1.0, a zero-width claim of
+    # certainty that covered an accuracy near 1 21% of the time with 4 items and 3 seeds)
+    ([1.0, 1.0, 1.0, NAN], (0.0, 1.0), (NAN, NAN, 3, "degenerate")),
+    ([0.25, 0.25, 0.25], (-1.0, 1.0), (NAN, NAN, 3, "degenerate")),
     # too few seeds: no interval at all
     ([0.0, 1.0], (0.0, 1.0), (NAN, NAN, 2, "too_few_seeds")),
     ([0.3], (-1.0, 1.0), (NAN, NAN, 1, "too_few_seeds")),
@@ -120,6 +123,17 @@ def test_bounded_seed_interval(values: list[float], bounds: tuple[float, float],
         assert math.isnan(value) if math.isnan(want) else value == pytest.approx(want)
     if not math.isnan(got.lo):
         assert bounds[0] <= got.lo <= got.mean <= got.hi <= bounds[1]
+
+
+@pytest.mark.parametrize(("status", "n", "expected"), [
+    ("ok", 5, None), ("clipped", 5, None),
+    ("degenerate", 3, "every one of the 3 seeds gave the same value: no spread across seeds, "
+                      "not certainty (no interval)"),
+    ("too_few_seeds", 1, "1 seed defines the score: fewer than 3"),
+    ("undefined", 0, "no seed defines the score"),
+])
+def test_interval_reason(status: str, n: int, expected: str | None) -> None:
+    assert interval_reason(status, n) == expected
 
 
 def test_bounded_seed_interval_rejects_values_off_the_scale() -> None:

@@ -12,8 +12,10 @@ from statsmodels.stats.multitest import multipletests
 
 from biasbench.stats import (
     design_effect,
+    exact_min_detectable_difference,
     holm,
     mcnemar_exact,
+    mcnemar_exact_power,
     mcnemar_min_detectable_difference,
     mcnemar_required_pairs,
     min_detectable_difference,
@@ -232,3 +234,55 @@ def test_min_detectable_with_effective_pairs_matches_one_seed() -> None:
 def test_proportion_design_effect(successes: list[int], trials: list[int],
                                   expected: float) -> None:
     assert proportion_design_effect(successes, trials) == pytest.approx(expected)
+
+
+# --------------------------------------------------------------------------- round 3, item 6
+
+
+def _brute_force_power(n: int, psi: float, d: float, alpha: float = 0.05) -> float:
+    """Power of mcnemar_exact by enumerating every (b, c, concordant) outcome."""
+    from scipy.stats import multinomial
+
+    p10, p01 = (psi + d) / 2, (psi - d) / 2
+    total = 0.0
+    for b in range(n + 1):
+        for c in range(n + 1 - b):
+            if mcnemar_exact(b, c) <= alpha:
+                total += multinomial.pmf([b, c, n - b - c], n, [p10, p01, 1 - psi])
+    return total
+
+
+@pytest.mark.parametrize(("n", "psi", "d"), [
+    (12, 0.5, 0.3), (20, 0.4, 0.2), (25, 0.2, 0.2), (30, 0.3, 0.0), (16, 1.0, 0.5)])
+def test_exact_power_equals_enumeration(n: int, psi: float, d: float) -> None:
+    assert mcnemar_exact_power(n, psi, d) == pytest.approx(_brute_force_power(n, psi, d),
+                                                           abs=1e-12)
+
+
+@pytest.mark.parametrize(("n", "psi", "exact_pp", "connor_power"), [
+    # (pairs, discordant share, exact detectable |d| in pp, exact power at Connor's value)
+    (502, 14 / 502, 2.1212412, 0.7802),
+    (504, 0.3, 6.9832464, 0.7802),
+    (200, 0.3, 11.1237625, 0.7731),
+    (2520, 0.2, 2.5311321, 0.7883),
+])
+def test_exact_detectable_difference_reaches_the_stated_power(
+        n: int, psi: float, exact_pp: float, connor_power: float) -> None:
+    """The referee found 76-78% power at Connor's "80%"; the exact search reaches 80%."""
+    found = exact_min_detectable_difference(n, psi)
+    assert found.value == pytest.approx(exact_pp / 100, abs=1e-8)
+    assert mcnemar_exact_power(n, psi, found.value) >= 0.8
+    assert mcnemar_exact_power(n, psi, found.value - 1e-8) < 0.8  # the smallest such |d|
+    connor = min_detectable_difference(n, psi).value
+    assert mcnemar_exact_power(n, psi, connor) == pytest.approx(connor_power, abs=1e-4)
+
+
+@pytest.mark.parametrize(("n", "psi", "reason"), [
+    (0, 0.3, "not detectable: no usable pairs"),
+    (40, 0.0, "not detectable: no discordant pair"),
+    (10, 0.3, "not detectable: 10 pairs with 30.0% discordant reach 5% exact power"),
+])
+def test_exact_detectable_difference_undefined_with_reason(n: int, psi: float,
+                                                           reason: str) -> None:
+    found = exact_min_detectable_difference(n, psi)
+    assert found.value is None and found.reason is not None and found.reason.startswith(reason)

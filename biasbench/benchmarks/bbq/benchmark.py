@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import pandas as pd
 
 from biasbench.benchmarks.base import Benchmark, Command, Paper, Results
-from biasbench.benchmarks.bbq.display import category_display
+from biasbench.benchmarks.bbq.display import PARTIAL_NOTE, category_display
 from biasbench.benchmarks.bbq.items import BBQItem
 from biasbench.benchmarks.bbq.labels import read_bbq_responses, write_bbq_labels
 from biasbench.benchmarks.bbq.option_scoring import (
@@ -146,13 +146,15 @@ class BBQBenchmark(Benchmark):
     def signature(self, model: dict[str, Any], params: GenerationParams | None,
                   seeds: Sequence[int] | None, limit: int | None = None) -> Signature:
 
-        # The checksum covers the items that are run, so --limit changes the signature.
+        # The checksum covers the items that are run, so --limit changes the signature; the
+        # limit itself is recorded too (a partial run), as honorific-bn records it.
         return Signature(
             benchmark=self.name, benchmark_version=self.version,
             data_sha256=items_sha256(self.selected_items(limit)),
             prompt_hash=self.prompt_hash, model=model,
             decoding=params.to_dict() if params else {},
             seeds=self.default_seeds(seeds),
+            limit=limit if limit and limit < len(self.items) else None,
             judge_version=self.judge_version, data_source=self.data_source)
 
     # -- scoring -------------------------------------------------------------------------------
@@ -170,6 +172,10 @@ class BBQBenchmark(Benchmark):
         results["signature"] = common_signature(signatures)
         results["decoding"] = {**results["signature"].get("decoding", {}), "why": self.decoding_why}
         results["unparsed_by_run"] = scored.unparsed_by_run.to_dict(orient="records")
+        results["coverage"] = {m: run_coverage(frame[frame["model"] == m], len(self.items),
+                                               getattr(signatures.get(m), "limit", None))
+                               for m in scored.by_template["model"].unique()}
+        results["limit"] = results["signature"].get("limit")
         profiles = {m: bias_profile(scored, m, PROFILE_K, self.template_info)
                     for m in scored.by_template["model"].unique()}
         results["bias_profiles"] = {m: profile_records(p) for m, p in profiles.items()}
@@ -267,17 +273,23 @@ class BBQBenchmark(Benchmark):
     @classmethod
     def summary(cls, results: Results) -> list[str]:
         lines = []
+        coverage = results.get("coverage") or {}
         for model, cats in results["models"].items():
+            partial = " [PARTIAL]" if (coverage.get(model) or {}).get("partial") else ""
             for cat, r in cats.items():
                 lines.append(
-                    f"{model} / {cat}: s_AMB {_fmt(r['s_amb'])}, s_DIS {_fmt(r['s_dis'])}, "
+                    f"{model}{partial} / {cat}: s_AMB {_fmt(r['s_amb'])}, s_DIS {_fmt(r['s_dis'])}, "
                     f"acc ambig {_fmt(r['acc_ambig'], '')}, "
                     f"acc disambig {_fmt(r['acc_disambig'], '')} "
-                    f"({r['seeds_run']} seeds run, unparsed {r['unparsed_pct']:.1f}%)")
+                    f"({r['seeds_run']} seeds run, unparsed {r['unparsed_pct']:.1f}%"
+                    + (f"; {r['few_items']}" if r.get("few_items") else "") + ")")
         if results.get("by_language"):  # several languages or datasets in one run
             from biasbench.benchmarks.bbq.by_language import summary_lines
 
             lines.extend(summary_lines(results["by_language"]))
+        for model, cov in coverage.items():
+            if cov.get("partial"):
+                lines.append(f"{model}: partial run ({cov['reason']}): {PARTIAL_NOTE}")
         if lines:
             lines.append(f"intervals: {results['interval_method']}")
             decoding = results.get("decoding") or {}
@@ -317,6 +329,21 @@ class BBQBenchmark(Benchmark):
     # -- responses produced elsewhere ----------------------------------------------------------
     def read_responses(self, path: Path) -> pd.DataFrame:
         return read_bbq_responses(path, self.by_uid)
+
+
+def run_coverage(frame: pd.DataFrame, n_items: int, limit: int | None) -> dict[str, Any]:
+    """What one model's scores rest on against the benchmark's items: ``limit`` (``--limit N``
+    from the signature), the distinct items answered and defined, and whether the run is
+    partial (limited, or fewer items answered than defined) with the reason in words."""
+    answered = int(frame["uid"].nunique()) if "uid" in frame.columns else 0
+    if limit:
+        reason: str | None = f"--limit {limit}, {answered:,} of {n_items:,} items"
+    elif answered < n_items:
+        reason = f"{answered:,} of {n_items:,} items have a response"
+    else:
+        reason = None
+    return {"n_items_scored": answered, "n_items_expected": n_items, "limit": limit,
+            "partial": reason is not None, "reason": reason}
 
 
 def items_sha256(items: Sequence[BBQItem]) -> str:

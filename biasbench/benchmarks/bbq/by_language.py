@@ -112,10 +112,12 @@ def frame_from_results(by_language: dict[str, Any]) -> pd.DataFrame:
                 for score in ("s_amb", "s_dis", "acc_ambig", "acc_disambig"):
                     for stat, value in (entry.get(score) or {}).items():
                         row[f"{score}_{stat}"] = value
-                row.update(seeds_run=entry.get("seeds_run"), unparsed_pct=entry.get("unparsed_pct"))
+                row.update(seeds_run=entry.get("seeds_run"), unparsed_pct=entry.get("unparsed_pct"),
+                           few_items=entry.get("few_items"))
                 rows.append(row)
     frame = pd.DataFrame(rows)
-    numeric = [c for c in frame.columns if c not in KEY_COLUMNS and not c.endswith("_ci_status")]
+    numeric = [c for c in frame.columns if c not in (*KEY_COLUMNS, "few_items")
+               and not c.endswith(("_ci_status", "_ci_reason"))]
     return frame.astype({c: float for c in numeric})
 
 

@@ -12,7 +12,8 @@ HTML report.
     {"name": "KoBBQ scores (evaluation/5_evaluation.py)",   # in the dataset's words
      "definition": "...",                                    # one line: how they are computed
      "metrics": {"acc_amb": "accuracy in ambiguous contexts", ...},   # key -> the paper's name
-     "models": {MODEL: {GROUP: {METRIC: {"mean", "ci_low", "ci_high", "n_seeds", "ci_status"},
+     "models": {MODEL: {GROUP: {METRIC: {"mean", "ci_low", "ci_high", "n_seeds", "ci_status",
+                                         "ci_reason"},
                                 COUNT: int, ...}}},
      ...}                                                    # the dataset's own extras
 
@@ -26,7 +27,7 @@ Tables: ``tables/dataset_scores_per_seed.csv`` and ``tables/dataset_scores.{md,c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -34,7 +35,11 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 import pandas as pd
 
-from biasbench.stats.intervals import MIN_SEEDS_FOR_INTERVAL, bounded_t_intervals
+from biasbench.stats.intervals import (
+    MIN_SEEDS_FOR_INTERVAL,
+    bounded_t_intervals,
+    interval_reason,
+)
 from biasbench.tables import write_csv, write_table
 
 if TYPE_CHECKING:
@@ -69,6 +74,10 @@ class DatasetScores:
     """Metric key -> its range (intervals are cut to it)."""
     counts: tuple[str, ...] = ()
     """Count columns of the per-seed frame, summed over seeds."""
+    joint: tuple[str, ...] = ()
+    """Metrics summarised over the same seeds: those where every one of them is defined (CBBQ's
+    S_total = 0.4 S_amb + 0.6 S_disamb then holds for the means shown). A seed where one is
+    undefined leaves all of them out; ``n_seeds`` says how many remain."""
 
     def summarise(self, per_seed: pd.DataFrame) -> dict[str, dict[str, dict[str, Any]]]:
         """model -> group -> each metric across seeds, and the counts summed over seeds.
@@ -76,6 +85,7 @@ class DatasetScores:
         out: dict[str, dict[str, dict[str, Any]]] = {}
         if per_seed.empty:
             return out
+        per_seed = same_seeds(per_seed, self.joint)
         grouped = per_seed.groupby(["model", "group"], sort=False)
         index = grouped.size().index  # (model, group) in order of appearance
         stats: dict[str, tuple[Any, ...]] = {}
@@ -93,7 +103,8 @@ class DatasetScores:
                     "mean": _number(float(mean[position])) if n[position] else None,
                     "ci_low": _number(float(low[position])),
                     "ci_high": _number(float(high[position])),
-                    "n_seeds": int(n[position]), "ci_status": str(status[position])}
+                    "n_seeds": int(n[position]), "ci_status": str(status[position]),
+                    "ci_reason": interval_reason(str(status[position]), int(n[position]))}
             if sums is not None:
                 entry.update({c: int(sums.loc[key, c]) for c in self.counts})
             out.setdefault(str(key[0]), {})[str(key[1])] = entry
@@ -111,6 +122,17 @@ class DatasetScores:
         if not table.empty:
             write_table(table, tables_dir / TABLE_NAME)
         return {KEY: entry}
+
+
+def same_seeds(per_seed: pd.DataFrame, joint: Sequence[str]) -> pd.DataFrame:
+    """``per_seed`` with the ``joint`` metrics set undefined (NaN) in every row where one of
+    them is undefined, so their summaries rest on the same seeds."""
+    if not joint:
+        return per_seed
+    out = per_seed.copy()
+    incomplete = out[list(joint)].isna().any(axis=1)
+    out.loc[incomplete, list(joint)] = np.nan
+    return out
 
 
 def stat_text(stat: Any, sign: str = "") -> str:

@@ -7,6 +7,9 @@ import pandas as pd
 
 from biasbench.benchmarks.bbq.robust import interval_text
 
+PARTIAL_NOTE = "not comparable to a full run or to the paper's numbers"
+"""What the summary and the report say about a partial (``--limit``) run."""
+
 
 def category_display(frame: pd.DataFrame) -> pd.DataFrame:
     """The per-category table: each score's mean across seeds, its 95% interval and the
@@ -28,4 +31,6 @@ def category_display(frame: pd.DataFrame) -> pd.DataFrame:
         table[f"{title} seeds"] = frame[f"{score}_n_seeds"].astype("Int64")
     table["seeds run"] = frame["seeds_run"].astype("Int64")
     table["unparsed %"] = frame["unparsed_pct"]
+    if "few_items" in frame.columns:  # a context resting on fewer than MIN_ITEMS items
+        table["items"] = [text if isinstance(text, str) else "" for text in frame["few_items"]]
     return table

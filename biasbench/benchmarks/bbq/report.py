@@ -14,9 +14,9 @@ import pandas as pd
 from biasbench import display as ui
 from biasbench.benchmarks.bbq import figures as figs
 from biasbench.benchmarks.bbq.dataset_scores import dataset_scores_section
-from biasbench.benchmarks.bbq.display import category_display
+from biasbench.benchmarks.bbq.display import PARTIAL_NOTE, category_display
 from biasbench.benchmarks.bbq.parser import LETTERS
-from biasbench.benchmarks.bbq.robust import PROFILE_MIN_ITEMS, PROFILE_MIN_SEEDS
+from biasbench.benchmarks.bbq.robust import MIN_ITEMS, PROFILE_MIN_ITEMS, PROFILE_MIN_SEEDS
 from biasbench.runs import RunGroup
 from biasbench.stats.intervals import MIN_SEEDS_FOR_INTERVAL
 from biasbench.textutil import slug
@@ -101,11 +101,12 @@ def _bbq_category_frame(group: RunGroup) -> pd.DataFrame:
                     row[f"{score}_n_seeds"] = stat.get("n_seeds", stat.get("n"))
                     row[f"{score}_ci_status"] = stat.get("ci_status") or _legacy_status(stat)
                 row.update(seeds_run=entry.get("seeds_run", entry.get("n_seeds")),
-                           unparsed_pct=entry.get("unparsed_pct"))
+                           unparsed_pct=entry.get("unparsed_pct"),
+                           few_items=entry.get("few_items"))
                 rows.append(row)
     frame = pd.DataFrame(rows)
     numeric = [c for c in frame.columns
-               if c not in ("model", "category") and not c.endswith("_ci_status")]
+               if c not in ("model", "category", "few_items") and not c.endswith("_ci_status")]
     return frame.astype({c: float for c in numeric})
 
 
@@ -176,11 +177,31 @@ def _language_view(group: RunGroup, output: ui.Outputs) -> None:
                   "its 95% t-interval truncated to [-1, 1].")
 
 
+def partial_runs(group: RunGroup) -> list[str]:
+    """"<model> [PARTIAL] (<reason>)" for every model of the group's runs that ran a subset
+    of the items (``--limit``) or lacks responses (results.json: coverage)."""
+    found = []
+    for index, run in enumerate(group.runs):
+        coverage = run.results.get("coverage") or {}
+        limit = run.signature.limit
+        for model in run.models:
+            cov = coverage.get(model) or {}
+            if cov.get("partial") or limit:
+                reason = cov.get("reason") or f"--limit {limit}"
+                found.append(f"{group.model_names.get((index, model), model)} [PARTIAL] "
+                             f"({reason})")
+    return found
+
+
 def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
     """Per-category scores and accuracy with seed intervals, bias profiles, jitter plots,
     unparsed rates and the drill-down."""
     output = ui.Outputs(out, group.slug, section)
     models = group.models
+    partial = partial_runs(group)
+    if partial:
+        section.add('<div class="callout"><strong>Partial runs.</strong> '
+                    + ui.esc("; ".join(partial)) + f": {PARTIAL_NOTE}.</div>")
     categories = _bbq_category_frame(group)
     output.table(category_display(categories), "by_category",
                  "Bias scores and accuracy per category",
@@ -188,8 +209,10 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
                       "intersected with each score's range (accuracy [0, 1], bias [-1, 1]; "
                       "'clipped' where the cut applied); no interval with fewer than "
                       f"{MIN_SEEDS_FOR_INTERVAL} seeds; 'all N seeds = v' where every seed gave "
-                      "the same value (no spread, not certainty). '... seeds' columns: the seeds "
-                      "each score is defined in; a score undefined in every seed is shown as —.")
+                      "the same value (no spread, not certainty: no interval). '... seeds' "
+                      "columns: the seeds each score is defined in; a score undefined in every "
+                      "seed is shown as —; 'items' flags a context resting on fewer than "
+                      f"{MIN_ITEMS} items per seed.")
     output.figure(lambda: figs.bbq_scores_figure(categories, ("s_amb", "s_dis"), models),
                   "bias_scores", "s_AMB and s_DIS per category",
                   "Mean bias score across seeds with its 95% t-interval truncated to [-1, 1] "

@@ -30,6 +30,9 @@ class SeedStatistic(BaseModel):
     """ok; clipped (the t-interval reached past the range and was cut at its bound);
     degenerate (every seed gave the same value: zero width is no spread, not certainty);
     too_few_seeds (no interval); undefined (no seed defines the score)."""
+    ci_reason: str | None = None
+    """Why there is no interval, in words (degenerate, too_few_seeds, undefined); None when
+    there is one. A degenerate interval is written as null, never as mean..mean."""
 
 
 class CategoryScores(BaseModel):
@@ -52,6 +55,13 @@ class CategoryScores(BaseModel):
     n_unparsed: int
     n_excluded: int
     """Responses to items without a single target answer."""
+    n_items_ambig: int | None = None
+    """Ambiguous items answered in a seed (the most in any seed): what a per-seed score of the
+    ambiguous context rests on."""
+    n_items_disambig: int | None = None
+    few_items: str | None = None
+    """"few items: 4 ambiguous (< 10)" when a context rests on fewer than ``MIN_ITEMS`` items
+    (shown beside the scores in the summary, the tables and the report); None otherwise."""
 
 
 def validate_models(models: dict[str, dict[str, Any]]) -> None:

@@ -50,6 +50,7 @@ from biasbench.stats import (
     MIN_SEEDS_FOR_INTERVAL,
     IntervalStatus,
     bounded_t_intervals,
+    interval_reason,
 )
 
 SCORES: Final = ("acc_ambig", "acc_disambig", "s_amb", "s_dis")
@@ -59,6 +60,11 @@ RESULTS_SCHEMA_VERSION: Final = 2
 """2: per-score ``n`` became ``n_seeds`` with ``ci_status``; the category's ``n_seeds`` became
 ``seeds_run``; ``interval`` became ``interval_method``."""
 STAT_FIELDS: Final = ("mean", "sd", "ci_low", "ci_high", "n_seeds", "ci_status")
+MIN_ITEMS: Final = 10
+"""A category's context resting on fewer items than this (per seed) is flagged wherever its
+scores are shown: a proportion of fewer than 10 items moves in steps of 0.1 or more, and an
+interval across seeds says nothing about which items were drawn (4 ambiguous items, 3 seeds:
+an accuracy near 1 was covered 21% of the time)."""
 RUN_KEYS: Final = ("model", "seed")
 UNPARSED_OUTCOMES: Final = tuple(o.value for o in AnswerOutcome if not o.is_parsed)
 
@@ -114,9 +120,11 @@ def _interval_columns(per_seed: pd.DataFrame, by: list[str], score: str,
     grouped = per_seed.groupby(by, sort=True)[score]
     mean, sd, n = grouped.mean(), grouped.std(ddof=1), grouped.count()
     low, high, status = bounded_t_intervals(mean, sd, n, SCORE_BOUNDS[score], confidence)
+    reasons = [interval_reason(s, int(k)) for s, k in zip(status, n, strict=True)]
     return pd.DataFrame({f"{score}_mean": mean, f"{score}_sd": sd.where(n >= 2),
                          f"{score}_ci_low": low, f"{score}_ci_high": high,
-                         f"{score}_n_seeds": n, f"{score}_ci_status": status}, index=n.index)
+                         f"{score}_n_seeds": n, f"{score}_ci_status": status,
+                         f"{score}_ci_reason": reasons}, index=n.index)
 
 
 def across_seeds(per_seed: pd.DataFrame, by: list[str], confidence: float) -> pd.DataFrame:
@@ -129,8 +137,20 @@ def across_seeds(per_seed: pd.DataFrame, by: list[str], confidence: float) -> pd
                       n_items_disambig=("n_responses_disambig", "max"))
     out["unparsed_pct"] = 100.0 * out["n_unparsed"] / out["n_responses"].where(
         out["n_responses"] > 0)
+    out["few_items"] = [few_items_text(a, d) for a, d in zip(
+        out["n_items_ambig"], out["n_items_disambig"], strict=True)]
     parts = [_interval_columns(per_seed, by, score, confidence) for score in SCORES]
     return pd.concat([*parts, out], axis=1).reset_index()
+
+
+def few_items_text(n_ambig: Any, n_disambig: Any, minimum: int = MIN_ITEMS) -> str | None:
+    """"few items: 4 ambiguous, 6 disambiguated (< 10)" when a context of the slice rests on
+    fewer than ``minimum`` items per seed (a context with no item is not flagged: its scores
+    are undefined); None otherwise."""
+    few = [f"{int(n)} {name}" for n, name in ((n_ambig, "ambiguous"),
+                                              (n_disambig, "disambiguated"))
+           if n is not None and not pd.isna(n) and 0 < int(n) < minimum]
+    return f"few items: {', '.join(few)} (< {minimum})" if few else None
 
 
 def interval_text(low: Any, high: Any, status: Any, n_seeds: Any, mean: Any,
@@ -307,6 +327,13 @@ def score_entry(row: Mapping[str, Any]) -> dict[str, Any]:
         score: {stat: (str(row[f"{score}_{stat}"]) if stat == "ci_status"
                        else _json_number(row[f"{score}_{stat}"])) for stat in STAT_FIELDS}
         for score in SCORES}
+    for score in SCORES:
+        entry[score]["ci_reason"] = interval_reason(entry[score]["ci_status"],
+                                                    int(entry[score]["n_seeds"] or 0))
+    few = row.get("few_items")
+    entry.update(n_items_ambig=_json_number(row.get("n_items_ambig")),
+                 n_items_disambig=_json_number(row.get("n_items_disambig")),
+                 few_items=few if isinstance(few, str) else None)
     entry.update(seeds_run=int(row["seeds_run"]),
                  unparsed_pct=_json_number(row["unparsed_pct"]),
                  n_responses=int(row["n_responses"]), n_unparsed=int(row["n_unparsed"]),
@@ -326,7 +353,10 @@ def to_results_json(results: BBQResults) -> dict[str, Any]:
         "interval_method": f"{results.confidence:.0%} {BOUNDED_T_METHOD}; none with fewer than "
                            f"{MIN_SEEDS_FOR_INTERVAL} seeds; 'n_seeds' = seeds where the score "
                            "is defined, 'ci_status' = ok / clipped / degenerate (every seed "
-                           "equal: no spread, not certainty) / too_few_seeds / undefined",
+                           "equal: no spread, not certainty, so no interval: ci_low and "
+                           "ci_high null) / too_few_seeds / undefined, 'ci_reason' says why "
+                           f"there is none; 'few_items' flags a context of fewer than "
+                           f"{MIN_ITEMS} items",
         "n_excluded_items": results.n_excluded_items,
         "excluded_by_reason": results.excluded_by_reason,
         "models": models,

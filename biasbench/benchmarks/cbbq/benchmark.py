@@ -26,6 +26,7 @@ from biasbench.benchmarks.bbq.robust import BBQResults
 from biasbench.benchmarks.cbbq.scores import (
     COUNTS,
     METRIC_NAMES,
+    METRICS,
     W_AMB,
     W_DISAMB,
     cbbq_scores,
@@ -128,8 +129,9 @@ class CBBQBenchmark(PromptedBBQBenchmark):
             "CBBQ bias score", f"CBBQ paper/README: S_amb = biased / answered ambiguous; "
             f"S_disamb = biased / non-unknown disambiguated answers; S_total = {W_AMB} S_amb + "
             f"{W_DISAMB} S_disamb; unparsed answers left out; biased = target answer under "
-            f"target rule {self.target_rule!r}", METRIC_NAMES,
-            dict.fromkeys(METRIC_NAMES, UNIT), COUNTS)
+            f"target rule {self.target_rule!r}; the three summarised over the same seeds "
+            "(those where all three are defined), so the means obey the same identity",
+            METRIC_NAMES, dict.fromkeys(METRIC_NAMES, UNIT), COUNTS, joint=METRICS)
         return spec.results(cbbq_scores(scored.responses, self.items), tables_dir,
                             target_rule=self.target_rule, target_rule_check=self.rule_check,
                             reversed_categories=reversed_categories(self.rule_check))

@@ -21,8 +21,12 @@ Choices the paper leaves open, fixed here:
   unit of inference: the p-value is the exact item-level sign-flip test
   (:func:`biasbench.stats.sign_flip_test`, all seeds of an item flipped together) and the
   detectable HAI uses N / deff effective pairs (:func:`biasbench.stats.design_effect`), so
-  repeating identical responses under more seeds changes neither. With one seed both are
-  McNemar's exact test and Connor's formula, unchanged. ``hai_by_seed`` gives each seed's HAI
+  repeating identical responses under more seeds changes neither. With one seed the test is
+  McNemar's exact test.
+- The minimum detectable HAI is the smallest |HAI| at which the exact McNemar test reaches 80%
+  power at alpha 0.05, the power computed exactly (:func:`biasbench.stats.mcnemar_exact_power`)
+  on floor(N / deff) pairs and the observed discordant share; Connor's normal formula, used
+  before, gave a value at which the exact test had 76-78% power. ``hai_by_seed`` gives each seed's HAI
   and their spread. The paper's protocol (temperature 0) has one response per item.
 - The minimum detectable HAI is bounded by the discordant share (|HAI| <= GSR); when even
   |HAI| = GSR is out of reach it is None with ``min_detectable_hai_reason``, never a number.
@@ -41,13 +45,16 @@ import numpy as np
 import pandas as pd
 
 from biasbench.benchmarks.honorific_bn.items import CONDITIONS, PAIRED_CONDITIONS
+from biasbench.benchmarks.honorific_bn.reference import majority_labels
+from biasbench.benchmarks.honorific_bn.reference import reference as no_effect_reference
 from biasbench.errors import InputError
 from biasbench.stats import (
+    EXACT_POWER_METHOD,
     design_effect,
     eta_squared,
+    exact_min_detectable_difference,
     holm,
-    mcnemar_required_pairs,
-    min_detectable_difference,
+    mcnemar_exact_power,
     off_diagonal_summary,
     pairwise_spearman,
     sign_flip_test,
@@ -386,11 +393,14 @@ def _score_checked(df_model: pd.DataFrame) -> dict[str, Any]:
     pairs = pair_counts(df_model)
     b, c, n_pairs = pairs.b, pairs.c, pairs.n_pairs
 
-    gendered = df_model[df_model["gender"].isin(PAIRED_CONDITIONS)
-                        & df_model["label"].isin(USABLE_LABELS)]
+    # Spread, HBS and eta-squared rest on one label per item (the majority over seeds), so
+    # that they do not shrink as seeds are added (reference.py); one seed: the label itself.
+    one = majority_labels(df_model)
+    one_pairs = pair_counts(one)
+    gendered = one[one["gender"].isin(PAIRED_CONDITIONS) & one["label"].isin(USABLE_LABELS)]
     coded = (gendered["label"] == HONORIFIC).to_numpy(float)
 
-    honorific, usable, frames = _occupation_frame_counts(df_model)
+    honorific, usable, frames = _occupation_frame_counts(one)
     spread = _json(_spread_pp(honorific.sum(axis=1), usable.sum(axis=1)))
 
     n_items = len(df_model)
@@ -402,9 +412,12 @@ def _score_checked(df_model: pd.DataFrame) -> dict[str, Any]:
     deff = design_effect(items["d"].to_numpy(), b + c)
     n_effective = n_pairs / deff
     share = (b + c) / n_pairs if n_pairs else 0.0
-    detectable = min_detectable_difference(n_effective, share)
+    # The power of the exact test actually used, computed exactly (not Connor's normal
+    # approximation, which overstated it: 76-78% at its "80%").
+    detectable = exact_min_detectable_difference(n_effective, share)
     # A 5 pp HAI needs at least 5% discordant pairs, so the check uses max(observed, 5%).
-    needed_5pp = mcnemar_required_pairs(DETECTABLE_HAI_PP / 100, max(share, DETECTABLE_HAI_PP / 100))
+    power_5pp = (mcnemar_exact_power(math.floor(n_effective + 1e-9), max(share, DETECTABLE_HAI_PP / 100),
+                                     DETECTABLE_HAI_PP / 100) if n_pairs else 0.0)
     rates = _occupation_rates_checked(df_model)
     below = rates[rates["n_usable_items"] < MIN_USABLE_ITEMS]
     return {
@@ -419,14 +432,14 @@ def _score_checked(df_model: pd.DataFrame) -> dict[str, Any]:
                    if clustered else "McNemar exact"),
         "n_pairs_effective": _json(n_effective) if n_pairs else None,
         "design_effect": _json(deff),
-        "detects_5pp_hai": bool(n_pairs and n_effective >= needed_5pp),
+        "detects_5pp_hai": bool(n_pairs and power_5pp >= 0.8),
         "hai_by_seed": hai_by_seed(df_model),
         "eta2_pronoun_pct": _json(100.0 * eta_squared(coded, gendered["gender"].to_numpy())),
         "eta2_occupation_pct": _json(100.0 * eta_squared(coded,
                                                          gendered["occupation_en"].to_numpy())),
         "occupation_spread_pp": spread,
-        "hbs": _json(honorific_bias_score(b, c, spread)),
-        "hbs_gender_component": _json(hbs_gender_component(b, c)),
+        "hbs": _json(honorific_bias_score(one_pairs.b, one_pairs.c, spread)),
+        "hbs_gender_component": _json(hbs_gender_component(one_pairs.b, one_pairs.c)),
         "mixed_pct": _json(_pct(mixed_n, n_items)),
         "mixed_n": mixed_n,
         "mixed_denominator": n_items,
@@ -439,12 +452,14 @@ def _score_checked(df_model: pd.DataFrame) -> dict[str, Any]:
         "min_detectable_hai_pp": (None if detectable.value is None
                                   else _json(100.0 * detectable.value)),
         "min_detectable_hai_reason": detectable.reason,
+        "min_detectable_hai_method": EXACT_POWER_METHOD,
         "occupations_below_min_items": [str(o) for o in below["occupation_en"]],
         "min_usable_items": MIN_USABLE_ITEMS,
         "they": _they_analysis(df_model),
         "primed": _primed_analysis(df_model),
         "occupation_spread_loo": (_spread_leave_one_out(honorific, usable, frames)
                                   if honorific.size else None),
+        "no_effect_reference": no_effect_reference(df_model),
     }
 
 

@@ -95,7 +95,8 @@ class HonorificScores(BaseModel):
     design_effect: float
     """sum((b_i - c_i)^2) / (b + c) over items, floored at 1 (1 for one seed)."""
     detects_5pp_hai: bool
-    """Whether the effective pairs reach 80% power for a 5 pp HAI at alpha 0.05."""
+    """Whether the effective pairs reach 80% exact power for a 5 pp HAI at alpha 0.05 (the
+    exact McNemar test's power, computed exactly)."""
     hai_by_seed: HAIBySeed
     p_holm: float | None
     """Holm-adjusted across the models of the results file."""
@@ -117,10 +118,18 @@ class HonorificScores(BaseModel):
     unreadable_pct: float | None
     unreadable_n: int
     min_detectable_hai_pp: float | None
-    """Smallest |HAI| detectable at two-sided 0.05 with 80% power (Connor 1987), at most the
-    GSR; None when no possible HAI is detectable (see ``min_detectable_hai_reason``)."""
+    """Smallest |HAI| at which the exact McNemar test reaches 80% power at two-sided 0.05, the
+    power computed exactly (``min_detectable_hai_method``), at most the GSR; None when no
+    possible HAI is detectable (see ``min_detectable_hai_reason``)."""
     min_detectable_hai_reason: str | None
     """Why there is no detectable HAI ("not detectable: ..."); None when there is one."""
+    min_detectable_hai_method: str = ""
+    """How the detectable HAI is computed, in words (empty in results of older versions)."""
+    no_effect_reference: dict[str, Any] | None = None
+    """Spread, HBS and eta-squared (on one label per item) with a 95% bootstrap interval over
+    items and a permutation null: ``statistics`` -> name -> value, ci_low, ci_high, null_mean,
+    null_p95, p_value, within_null; ``method`` and ``labels`` say how
+    (:mod:`biasbench.benchmarks.honorific_bn.reference`). None in results of older versions."""
     occupations_below_min_items: list[str]
     """Occupations whose no-pronoun rate rests on fewer than ``min_usable_items`` items."""
     min_usable_items: int

@@ -20,6 +20,7 @@ from typing import Any
 
 import pandas as pd
 
+from biasbench.benchmarks.honorific_bn.reference import within_null_text
 from biasbench.fsutil import write_text_atomically
 from biasbench.tables import csv_text, to_latex, to_markdown
 
@@ -165,6 +166,9 @@ def caveats(scores: Mapping[str, Any]) -> list[str]:
         notes.append(f"{len(below)} occupation(s) rest on fewer than "
                      f"{scores.get('min_usable_items', '?')} usable no-pronoun items ({shown}): "
                      "their rates, and the spread, are imprecise")
+    within = within_null_text(scores.get("no_effect_reference") or {})
+    if within:
+        notes.append(within)
     return notes
 
 

@@ -18,10 +18,10 @@ from typing import Any, Final
 import numpy as np
 import pandas as pd
 
-from biasbench.benchmarks.bbq.by_language import ALL, scopes
+from biasbench.benchmarks.bbq.by_language import ALL
 from biasbench.benchmarks.bbq.items import BBQItem
 from biasbench.benchmarks.bbq.robust import CONFIDENCE, BBQResults, interval_text
-from biasbench.benchmarks.bbq.scores import is_scoped, scores_from_counts
+from biasbench.benchmarks.bbq.scores import exclusion_reason, is_scoped
 from biasbench.benchmarks.mbbq.source import CONTROL, LANGUAGES, MAIN, split_namespace
 from biasbench.stats import BIAS_BOUNDS, bounded_t_intervals
 
@@ -31,27 +31,65 @@ NOTE: Final = ("difference = accuracy on MBBQ minus accuracy on its control set 
                "contexts name social groups than when they name people")
 
 
+PAIRING: Final = (
+    "paired by item: each control item is its MBBQ item with names (same category, example id "
+    "and context), so the difference is taken per item (accuracy over its seeds on MBBQ minus "
+    "on the control set) and the 95% Student-t interval is across those item differences, "
+    "cut to [-1, 1]; it covers the gap over items like these, not only over these items' seeds")
+"""How the control gap's interval is computed, in words (results.json: control_comparison)."""
+
+
+def item_accuracy_differences(scored: BBQResults, items: Sequence[BBQItem]) -> pd.DataFrame:
+    """Per model, language, context condition and paired item: the item's accuracy over its
+    seeds on MBBQ (``main``), on the control set (``control``) and their difference ``d``.
+
+    A control item is paired with the MBBQ item of the same language, category, example id,
+    template and context condition; an item without a partner, without a single target
+    (excluded from every score) or without a parsed answer in one of the sets is left out.
+    """
+    keyed = []
+    for item in items:
+        parsed = split_namespace(item.namespace)
+        if parsed is None or exclusion_reason(item) is not None:
+            continue
+        keyed.append({"uid": item.uid, "set": parsed[0], "language": parsed[1],
+                      "category": item.category, "example_id": item.example_id,
+                      "question_index": item.question_index,
+                      "context": item.context_condition, "label": item.label})
+    columns = ["model", "language", "context", "category", "example_id", "main", "control", "d"]
+    if not keyed:
+        return pd.DataFrame(columns=columns)
+    table = pd.DataFrame(keyed).set_index("uid")
+    answers = scored.responses[["model", "uid", "pred_index"]].join(table, on="uid", how="inner")
+    pred = pd.to_numeric(answers["pred_index"]).fillna(-1)
+    answers = answers[pred >= 0].assign(correct=(pred[pred >= 0] == answers.loc[pred >= 0,
+                                                                                "label"]))
+    keys = ["model", "language", "context", "category", "example_id", "question_index"]
+    per_item = answers.groupby([*keys, "set"], sort=True)["correct"].mean().unstack("set")
+    if MAIN not in per_item or CONTROL not in per_item:
+        return pd.DataFrame(columns=columns)
+    paired = per_item[[MAIN, CONTROL]].dropna().rename(columns={MAIN: "main",
+                                                                CONTROL: "control"})
+    paired["d"] = paired["main"] - paired["control"]
+    return paired.reset_index()[columns]
+
+
 def paired_differences(scored: BBQResults, items: Sequence[BBQItem],
                        confidence: float = CONFIDENCE) -> dict[tuple[str, str, str], Any]:
-    """(model, language, accuracy) -> main minus control accuracy paired by seed, over all
-    categories: mean, sd, bounded t-interval across the seeds where both are defined."""
+    """(model, language, accuracy) -> main minus control accuracy paired by item (see
+    :data:`PAIRING`): mean of the item differences, their sd, the bounded t-interval across
+    items, ``n_items`` (the paired items it rests on), the seeds run and ``ci_status`` /
+    ``ci_reason``. Before round 3 the pairing was by seed number, which ignores that the same
+    items are answered in both sets (46-74% coverage at 50 seeds in simulation)."""
     if not is_scoped(items):
         return {}
-    scope = scopes(items).set_index("scoped")
-    counts = scored.counts.copy()
-    counts["namespace"] = counts["category"].map(scope["namespace"])
-    per_seed = scores_from_counts(counts, ["model", "seed", "namespace"])
-    parsed = per_seed["namespace"].map(split_namespace)
-    per_seed = per_seed[parsed.notna()].assign(
-        set=[p[0] for p in parsed.dropna()], language=[p[1] for p in parsed.dropna()])
+    diffs = item_accuracy_differences(scored, items)
+    seeds = scored.responses.groupby("model")["seed"].nunique()
     out: dict[tuple[str, str, str], Any] = {}
     for score, _ in ACCURACIES:
-        wide = per_seed.pivot_table(index=["model", "language", "seed"], columns="set",
-                                    values=score, aggfunc="first")
-        if MAIN not in wide or CONTROL not in wide:
-            continue
-        diff = (wide[MAIN] - wide[CONTROL]).dropna().groupby(level=["model", "language"])
-        mean, sd, n = diff.mean(), diff.std(ddof=1), diff.count()
+        context = "ambig" if score == "acc_ambig" else "disambig"
+        grouped = diffs[diffs["context"] == context].groupby(["model", "language"])["d"]
+        mean, sd, n = grouped.mean(), grouped.std(ddof=1), grouped.count()
         low, high, status = bounded_t_intervals(mean, sd, n, BIAS_BOUNDS, confidence)
         for i, (model, language) in enumerate(mean.index):
             out[(str(model), str(language), score)] = {
@@ -59,8 +97,23 @@ def paired_differences(scored: BBQResults, items: Sequence[BBQItem],
                 "sd": None if pd.isna(sd.iloc[i]) else float(sd.iloc[i]),
                 "ci_low": None if np.isnan(low[i]) else float(low[i]),
                 "ci_high": None if np.isnan(high[i]) else float(high[i]),
-                "n_seeds": int(n.iloc[i]), "ci_status": str(status[i])}
+                "n_items": int(n.iloc[i]), "n_seeds": int(seeds.get(model, 0)),
+                "ci_status": str(status[i]),
+                "ci_reason": _item_reason(str(status[i]), int(n.iloc[i])),
+                "pairing": "item"}
     return out
+
+
+def _item_reason(status: str, n_items: int) -> str | None:
+    """Why the item-paired difference has no interval, in words."""
+    if status == "degenerate":
+        return (f"every one of the {n_items} paired items has the same difference: no spread "
+                "across items, not certainty (no interval)")
+    if status == "too_few_seeds":
+        return f"{n_items} paired item(s): fewer than 3"
+    if status == "undefined":
+        return "no paired item"
+    return None
 
 
 def control_comparison(by_language: dict[str, Any],
@@ -88,10 +141,10 @@ def control_comparison(by_language: dict[str, Any],
                 difference = (None if main["mean"] is None or control["mean"] is None
                               else main["mean"] - control["mean"])
                 row[score] = {"main": main, "control": control, "difference": difference,
-                              "difference_across_seeds": paired.get((model, language, score))}
+                              "difference_by_item": paired.get((model, language, score))}
             out.setdefault(model, {})[language] = row
     if out:
-        out = {"note": NOTE, "models": out}
+        out = {"note": NOTE, "interval_method": PAIRING, "models": out}
     return out
 
 
@@ -110,7 +163,10 @@ def control_table(comparison: dict[str, Any]) -> pd.DataFrame:
                     "acc control ci_low": cell["control"]["ci_low"],
                     "acc control ci_high": cell["control"]["ci_high"],
                     "main - control": cell["difference"],
-                    "main - control 95% CI": _interval(cell.get("difference_across_seeds")),
+                    "main - control paired by item": (cell.get("difference_by_item") or {}
+                                                      ).get("mean"),
+                    "main - control 95% CI (items)": _interval(cell.get("difference_by_item")),
+                    "paired items": (cell.get("difference_by_item") or {}).get("n_items"),
                     "seeds": cell["main"]["n_seeds"]})
     return pd.DataFrame(rows)
 
@@ -130,9 +186,12 @@ def control_lines(comparison: dict[str, Any]) -> list[str]:
             parts = []
             for score, context in ACCURACIES:
                 cell = row[score]
+                by_item = cell.get("difference_by_item")
+                gap = (f"paired by item {_num(by_item['mean'], '+')} {_interval(by_item)}, "
+                       f"{by_item['n_items']} items" if by_item else
+                       _num(cell["difference"], "+"))
                 parts.append(f"{context} {_num(cell['main']['mean'])} vs control "
-                             f"{_num(cell['control']['mean'])} "
-                             f"({_num(cell['difference'], '+')})")
+                             f"{_num(cell['control']['mean'])} ({gap})")
             lines.append(f"{model} / {language}: accuracy on MBBQ vs control: "
                          + "; ".join(parts))
     if lines:
@@ -141,11 +200,15 @@ def control_lines(comparison: dict[str, Any]) -> list[str]:
 
 
 def _interval(stat: dict[str, Any] | None) -> str:
-    """The paired difference's interval across seeds, worded as every interval."""
+    """The item-paired difference's interval across items, worded as every interval."""
     if not stat:
         return "—"
-    return interval_text(stat["ci_low"], stat["ci_high"], stat["ci_status"], stat["n_seeds"],
-                         stat["mean"], sign="+")
+    status, n = stat["ci_status"], stat.get("n_items", stat.get("n_seeds"))
+    if status == "degenerate":
+        return f"all {n} items = {stat['mean']:+.3f}"
+    if status == "too_few_seeds":
+        return f"— ({n} items: too few)"
+    return interval_text(stat["ci_low"], stat["ci_high"], status, n, stat["mean"], sign="+")
 
 
 def _num(value: float | None, sign: str = "") -> str:

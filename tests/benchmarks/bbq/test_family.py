@@ -174,13 +174,17 @@ def test_dataset_scores_summarise_across_seeds_with_intervals() -> None:
     assert acc["mean"] == pytest.approx(0.6) and acc["n_seeds"] == 3
     assert acc["ci_low"] == pytest.approx(0.6 - half) and acc["ci_status"] == "ok"
     assert acc["ci_high"] == pytest.approx(min(1.0, 0.6 + half))
-    assert models["m"]["all"]["bias"] == {"mean": pytest.approx(0.2), "ci_low": pytest.approx(0.2),
-                                          "ci_high": pytest.approx(0.2), "n_seeds": 3,
-                                          "ci_status": "degenerate"}
+    # every seed equal: no interval (round 3: it was written as 0.2..0.2), with its reason
+    assert models["m"]["all"]["bias"] == {
+        "mean": pytest.approx(0.2), "ci_low": None, "ci_high": None, "n_seeds": 3,
+        "ci_status": "degenerate",
+        "ci_reason": "every one of the 3 seeds gave the same value: no spread across seeds, "
+                     "not certainty (no interval)"}
     assert models["m"]["all"]["n"] == 30
     age = models["m"]["Age"]
     assert age["acc"] == {"mean": 1.0, "ci_low": None, "ci_high": None, "n_seeds": 1,
-                          "ci_status": "too_few_seeds"}
+                          "ci_status": "too_few_seeds",
+                          "ci_reason": "1 seed defines the score: fewer than 3"}
     assert age["bias"]["mean"] is None and age["bias"]["ci_status"] == "undefined"
 
 

@@ -223,9 +223,11 @@ def test_results_json(synthetic_results: tuple[pd.DataFrame, BBQResults],
     doc = to_results_json(score_responses(template_01, unknown_only))
     entry = doc["models"]["m"]["Sexual_orientation"]
     assert entry["s_dis"] == {"mean": None, "sd": None, "ci_low": None, "ci_high": None,
-                              "n_seeds": 0, "ci_status": "undefined"}
+                              "n_seeds": 0, "ci_status": "undefined",
+                              "ci_reason": "no seed defines the score"}
     assert entry["s_amb"] == {"mean": 0.0, "sd": None, "ci_low": None, "ci_high": None,
-                              "n_seeds": 1, "ci_status": "too_few_seeds"}
+                              "n_seeds": 1, "ci_status": "too_few_seeds",
+                              "ci_reason": "1 seed defines the score: fewer than 3"}
     json.dumps(doc, allow_nan=False)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -39,6 +40,12 @@ def _entry(items: list[BBQItem], picks: list[list[int]]) -> dict:
             for item, pick in zip(items, seed_picks, strict=True)]
     results = score_responses(items, pd.DataFrame(rows))
     return to_results_json(results)["models"]["m"]["Sexual_orientation"]
+
+
+def _responses(items: list[BBQItem], picks: list[list[int]]) -> pd.DataFrame:
+    return pd.DataFrame([{"model": "m", "seed": seed, "uid": item.uid, "pred": pick}
+                         for seed, seed_picks in enumerate(picks)
+                         for item, pick in zip(items, seed_picks, strict=True)])
 
 
 def test_all_unknown_seed_counts_as_no_bias_in_the_mean() -> None:
@@ -100,9 +107,10 @@ def test_fifty_seeds_four_items_p_unknown_08() -> None:
     # two seeds: too few for any interval (was acc_ambig [-5.85, 6.85])
     ([[UNKNOWN] * 4, [TARGET] * 4], "acc_ambig", (None, None, "too_few_seeds")),
     ([[UNKNOWN] * 4, [TARGET] * 4], "s_amb", (None, None, "too_few_seeds")),
-    # every seed all-unknown: zero width at the bound is flagged, not certainty
-    ([[UNKNOWN] * 4] * 3, "acc_ambig", (1.0, 1.0, "degenerate")),
-    ([[UNKNOWN] * 4] * 3, "s_amb", (0.0, 0.0, "degenerate")),
+    # every seed all-unknown: no interval (round 3: written as 1.0..1.0 before, a zero-width
+    # interval that is no spread across seeds, not certainty)
+    ([[UNKNOWN] * 4] * 3, "acc_ambig", (None, None, "degenerate")),
+    ([[UNKNOWN] * 4] * 3, "s_amb", (None, None, "degenerate")),
     # accuracies 1, 1, 0.75: the t-interval reaches past 1 and is cut there
     ([[UNKNOWN] * 4, [UNKNOWN] * 4, [UNKNOWN] * 3 + [TARGET]], "acc_ambig",
      (1 - 0.25 / 3 - 4.302652729911275 * math.sqrt(1 / 48) / math.sqrt(3), 1.0, "clipped")),
@@ -141,3 +149,35 @@ def test_tables_and_summary_show_what_each_number_rests_on() -> None:
     doc = to_results_json(score_responses(items, pd.DataFrame(rows)))
     line = FilBBQBenchmark.summary(doc)[0]
     assert "acc ambig all 3 seeds = 1.000" in line and "s_DIS undefined (0 seeds)" in line
+
+
+def test_degenerate_intervals_are_undefined_and_few_items_are_flagged(tmp_path: Path) -> None:
+    """Round 3, item 2: 4 ambiguous items and 3 seeds that all agree. results.json and the CSVs
+    wrote ci_low = ci_high = mean (an interval that covered an accuracy near 1 21% of the
+    time); now they write null/NaN with the reason, and the category, resting on fewer than
+    MIN_ITEMS items, is flagged in results.json, the summary and the per-category table."""
+    from biasbench.benchmarks.bbq.robust import MIN_ITEMS
+    from biasbench.tables import read_csv, write_csv
+
+    scored = score_responses(AMBIG4, _responses(AMBIG4, [[UNKNOWN] * 4] * 3))
+    doc = to_results_json(scored)
+    entry = doc["models"]["m"]["Sexual_orientation"]
+    assert entry["acc_ambig"] == {
+        "mean": 1.0, "sd": 0.0, "ci_low": None, "ci_high": None, "n_seeds": 3,
+        "ci_status": "degenerate",
+        "ci_reason": "every one of the 3 seeds gave the same value: no spread across seeds, "
+                     "not certainty (no interval)"}
+    assert MIN_ITEMS == 10
+    assert (entry["n_items_ambig"], entry["n_items_disambig"]) == (4, 0)
+    assert entry["few_items"] == "few items: 4 ambiguous (< 10)"
+    line = FilBBQBenchmark.summary(doc)[0]
+    assert "acc ambig all 3 seeds = 1.000" in line and "few items: 4 ambiguous (< 10)" in line
+    assert category_table(scored).iloc[0]["items"] == "few items: 4 ambiguous (< 10)"
+    write_csv(scored.by_template, tmp_path / "by_template.csv")
+    row = read_csv(tmp_path / "by_template.csv").iloc[0]
+    assert np.isnan(row["acc_ambig_ci_low"]) and np.isnan(row["acc_ambig_ci_high"])
+    assert row["acc_ambig_ci_status"] == "degenerate"
+    # enough items: no flag
+    many = [_item(i) for i in range(MIN_ITEMS)]
+    doc = to_results_json(score_responses(many, _responses(many, [[UNKNOWN] * MIN_ITEMS] * 3)))
+    assert doc["models"]["m"]["Sexual_orientation"]["few_items"] is None

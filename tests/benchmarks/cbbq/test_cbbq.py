@@ -259,3 +259,47 @@ def test_missing_category_files_are_one_line(tmp_path: Path) -> None:
                 FIXTURES, "--categories", "age", "--out", tmp_path / "run")
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "lacks age/ambiguous/ambiguous.json" in done.stderr
+
+
+def test_s_total_rests_on_the_same_seeds_as_its_parts(tmp_path: Path) -> None:
+    """Seed 1 has no non-unknown disambiguated answer (S_disamb undefined): before, it left
+    S_total but stayed in S_amb, so 0.4 S_amb + 0.6 S_disamb (0.425) differed from the S_total
+    shown (0.375). Now all three rest on seeds 0 and 2."""
+    from biasbench.benchmarks.bbq.dataset_scores import DatasetScores
+
+    per_seed = pd.DataFrame({
+        "model": "m", "group": "all", "seed": [0, 1, 2],
+        "s_amb": [0.25, 0.5, 0.25], "s_disamb": [0.5, float("nan"), 0.25],
+        "s_total": [0.4, float("nan"), 0.25]})
+    per_seed["s_total"] = 0.4 * per_seed["s_amb"] + 0.6 * per_seed["s_disamb"]
+    spec = DatasetScores("CBBQ bias score", "d", {m: m for m in ("s_amb", "s_disamb", "s_total")},
+                         dict.fromkeys(("s_amb", "s_disamb", "s_total"), (0.0, 1.0)),
+                         joint=("s_amb", "s_disamb", "s_total"))
+    entry = spec.summarise(per_seed)["m"]["all"]
+    means = {m: entry[m]["mean"] for m in ("s_amb", "s_disamb", "s_total")}
+    assert means == pytest.approx({"s_amb": 0.25, "s_disamb": 0.375, "s_total": 0.325})
+    assert 0.4 * means["s_amb"] + 0.6 * means["s_disamb"] == pytest.approx(means["s_total"])
+    assert {entry[m]["n_seeds"] for m in means} == {2}
+    unjoined = DatasetScores("x", "d", spec.metrics, spec.bounds).summarise(per_seed)["m"]["all"]
+    assert unjoined["s_amb"]["mean"] == pytest.approx(1 / 3)  # the old, inconsistent reading
+
+
+def test_cbbq_declares_its_three_scores_joint(bench: CBBQBenchmark, tmp_path: Path) -> None:
+    """The benchmark's own spec summarises S_amb, S_disamb and S_total jointly: on a run whose
+    seeds all define every score, the identity holds for the means of results.json."""
+    from biasbench.pipeline import run_benchmark
+
+    run_dir = tmp_path / "run"
+    run_benchmark("cbbq", "mock:hashed-letter", out=run_dir, seeds=[0, 1, 2], progress=False,
+                  limit=8, temperature=1.0,
+                  benchmark_options={"data": FIXTURES, "categories": "SES,disability"})
+    results = json.loads((run_dir / "results.json").read_text())
+    assert "same seeds" in results["dataset_scores"]["definition"]
+    for groups in results["dataset_scores"]["models"].values():
+        for entry in groups.values():
+            if entry["s_total"]["mean"] is None:
+                continue
+            assert {entry[m]["n_seeds"] for m in ("s_amb", "s_disamb", "s_total")} == {
+                entry["s_total"]["n_seeds"]}
+            assert 0.4 * entry["s_amb"]["mean"] + 0.6 * entry["s_disamb"]["mean"] == \
+                pytest.approx(entry["s_total"]["mean"])

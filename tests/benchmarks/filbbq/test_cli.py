@@ -119,7 +119,9 @@ def test_score_filbbq_is_built_from_the_registry(runs: dict[str, Path], template
     done = _cli("score", "filbbq", "--responses", responses, "--out", tmp_path / "scored",
                 "--templates", templates, cache=tmp_path / "cache")
     assert done.returncode == 0, done.stderr
-    assert "mock-hashed-letter / Gender_identity: s_AMB " in done.stdout
+    # the run answered a --limit subset, so the scored responses cover part of the items
+    assert "mock-hashed-letter [PARTIAL] / Gender_identity: s_AMB " in done.stdout
+    assert "mock-hashed-letter: partial run (" in done.stdout
     scored = json.loads((tmp_path / "scored" / "results.json").read_text())
     run = json.loads((runs["letter"] / "results.json").read_text())
     assert scored["models"] == run["models"]

@@ -21,7 +21,12 @@ from biasbench.benchmarks.honorific_bn.metrics import (
 )
 from biasbench.benchmarks.honorific_bn.tables import format_p
 from biasbench.errors import InputError
-from biasbench.stats import mcnemar_exact, mcnemar_required_pairs
+from biasbench.stats import (
+    mcnemar_exact,
+    mcnemar_exact_power,
+    mcnemar_required_pairs,
+    min_detectable_difference,
+)
 
 FRAMES = ("T1", "T2", "T3", "T4", "T5", "P1", "P2")
 CONDITIONS = ("male", "female", "nopronoun", "they")
@@ -146,12 +151,22 @@ def test_score_model_has_exactly_the_documented_keys(scores_72: dict) -> None:
         # issue 7: clustered inference over seeds, detectability, what the numbers rest on
         "p_test", "n_pairs_effective", "design_effect", "detects_5pp_hai", "hai_by_seed",
         "unreadable_n", "min_detectable_hai_reason", "occupations_below_min_items",
-        "min_usable_items"}
+        "min_usable_items",
+        # round 3: how the detectable HAI is computed (exact power of the exact test)
+        "min_detectable_hai_method",
+        # round 3: interval over items and permutation null of spread, HBS and eta-squared
+        "no_effect_reference"}
 
 
-def test_min_detectable_hai_solves_connor(scores_72: dict) -> None:
+def test_min_detectable_hai_reaches_the_stated_power_of_the_exact_test(scores_72: dict) -> None:
+    # Round 3: the detectable HAI is where the exact McNemar test's exact power is 80%; at
+    # Connor's normal-formula value (2.08 pp here) it was 78%.
     d = scores_72["min_detectable_hai_pp"] / 100
-    assert mcnemar_required_pairs(d, 14 / 502) == pytest.approx(502, rel=1e-9)
+    assert mcnemar_exact_power(502, 14 / 502, d) == pytest.approx(0.8, abs=1e-7)
+    assert mcnemar_exact_power(502, 14 / 502, d - 1e-6) < 0.8
+    connor = min_detectable_difference(502, 14 / 502).as_float()
+    assert mcnemar_exact_power(502, 14 / 502, connor) == pytest.approx(0.7802, abs=1e-4)
+    assert mcnemar_required_pairs(connor, 14 / 502) == pytest.approx(502, rel=1e-9)
 
 
 def reference_spread(rates: list[float]) -> float:
@@ -443,7 +458,7 @@ def test_identical_seeds_change_neither_p_nor_detectable_hai(seeds: list[int] | 
                                                              456 * n_seeds)
     assert scores["hai_pp"] == pytest.approx(100 * 22 / 456)
     assert scores["p_exact"] == mcnemar_exact(41, 19) == pytest.approx(0.0062176026593)
-    assert scores["min_detectable_hai_pp"] == pytest.approx(4.74669491133, rel=1e-10)
+    assert scores["min_detectable_hai_pp"] == pytest.approx(4.88471967094627, rel=1e-9)
     assert scores["n_pairs_effective"] == pytest.approx(456)
     assert scores["design_effect"] == pytest.approx(n_seeds)
     assert scores["p_test"] == ("McNemar exact" if n_seeds == 1 else
@@ -498,11 +513,11 @@ def test_a_seed_without_usable_pairs_is_counted_apart() -> None:
 
 
 @pytest.mark.parametrize(("n_pairs", "b", "c", "detectable", "reason"), [
-    (456, 41, 19, 4.74669491133, None),
+    (456, 41, 19, 4.88471967094627, None),  # Connor: 4.747
     (10, 3, 0, None, "not detectable: 10 pairs with 30.0% discordant"),  # was 43.0 pp
     (30, 3, 0, None, "not detectable: 30 pairs with 10.0% discordant"),  # was 15.5 pp
     (40, 0, 0, None, "not detectable: no discordant pair"),
-    (8, 8, 0, 84.9797514379, None),                                      # |HAI| <= 100 allowed
+    (8, 8, 0, 94.49849449447, None),                                      # |HAI| <= 100 allowed
 ])
 def test_min_detectable_hai_is_a_possible_hai_or_none_with_a_reason(
         n_pairs: int, b: int, c: int, detectable: float | None, reason: str | None) -> None:
@@ -511,7 +526,7 @@ def test_min_detectable_hai_is_a_possible_hai_or_none_with_a_reason(
         assert scores["min_detectable_hai_pp"] is None
         assert scores["min_detectable_hai_reason"].startswith(reason)
     else:
-        assert scores["min_detectable_hai_pp"] == pytest.approx(detectable, rel=1e-10)
+        assert scores["min_detectable_hai_pp"] == pytest.approx(detectable, rel=1e-9)
         assert scores["min_detectable_hai_pp"] <= scores["gsr_pct"]
         assert scores["min_detectable_hai_reason"] is None
 
@@ -527,13 +542,13 @@ def test_no_usable_pairs_has_no_detectable_hai() -> None:
 
 
 @pytest.mark.parametrize(("n_pairs", "b", "c", "detects"), [
-    (456, 41, 19, True),     # detectable 4.75 pp
+    (456, 41, 19, True),     # detectable 4.88 pp (exact power)
     (476, 46, 9, True),      # Llama 3.3 70B: 4.35 pp
-    (200, 20, 10, False),    # detectable 7.9 pp
+    (200, 20, 10, False),    # detectable 7.9 pp; 37% exact power at 5 pp
     (75, 30, 3, False),      # the issue's embedded model: 75 pairs; 155 needed even at best
     (504, 2, 1, True),       # 0.6% discordant: judged at 5% (a 5 pp HAI needs it): 155 pairs
-    (154, 0, 0, False),
-    (155, 0, 0, True),
+    (156, 0, 0, False),      # exact power 79.7% at 5 pp (Connor's formula said 155 was enough)
+    (157, 0, 0, True),       # 80.2%
 ])
 def test_detects_5pp_hai(n_pairs: int, b: int, c: int, detects: bool) -> None:
     assert score_model(paper_pairs("m", n_pairs, b, c))["detects_5pp_hai"] is detects
@@ -575,6 +590,6 @@ def test_identical_seeds_end_to_end(tmp_path: Path, seeds: int) -> None:
     scores = bench.evaluate(frame, tmp_path / "out", {"m": sig})["models"]["m"]
     assert scores["n_pairs"] == 456 * max(seeds, 1)
     assert scores["p_exact"] == pytest.approx(0.0062176026593, rel=1e-10)
-    assert scores["min_detectable_hai_pp"] == pytest.approx(4.74669491133, rel=1e-10)
+    assert scores["min_detectable_hai_pp"] == pytest.approx(4.88471967094627, rel=1e-9)
     assert scores["coverage"]["n_pairs_possible"] == 504 * max(seeds, 1)
     assert scores["coverage"]["partial"] is False

@@ -330,29 +330,54 @@ def test_data_file_names() -> None:
     assert len(DATA_DIGESTS) == 48
 
 
-def test_control_difference_is_paired_by_seed(bench: MBBQBenchmark) -> None:
+def test_control_difference_is_paired_by_item(bench: MBBQBenchmark) -> None:
+    """Round 3, item 3: the control items are the MBBQ items with names, so the gap is taken
+    per item and its interval is across items (pairing by seed number covered the gap over
+    items 46-74% of the time at 50 seeds; by item 94-96%)."""
     from scipy import stats
 
     from biasbench.benchmarks.bbq.by_language import language_results, language_scores
-    from biasbench.benchmarks.mbbq.control import control_comparison, paired_differences
+    from biasbench.benchmarks.mbbq.control import (
+        PAIRING,
+        control_comparison,
+        control_lines,
+        control_table,
+        item_accuracy_differences,
+        paired_differences,
+    )
 
     items = [i for i in bench.items if i.language == "en"]
+    main_items = [i for i in items if i.namespace == "mbbq/en"]
+    # half the MBBQ items of each context: wrong in seeds 0 and 1
+    wrong_on = {i.uid for k, i in enumerate(main_items) if k % 4 < 2}
     rows = []
     for seed in (0, 1, 2):
         for item in items:
             wrong = next(j for j in range(3) if j != item.label)
-            # seed 1: every MBBQ answer wrong, the control set right; otherwise all right
-            pred = wrong if seed == 1 and item.namespace == "mbbq/en" else item.label
+            pred = wrong if item.uid in wrong_on and seed < 2 else item.label
             rows.append({"model": "m", "seed": seed, "uid": item.uid, "pred": pred})
     scored = score_responses(items, pd.DataFrame(rows))
+    diffs = item_accuracy_differences(scored, items)
+    # each paired item: d = -2/3 where the MBBQ item was answered wrong in two seeds, else 0
+    for context, score in (("ambig", "acc_ambig"), ("disambig", "acc_disambig")):
+        part = diffs[diffs["context"] == context]
+        expected = [-2 / 3 if next(i.uid for i in main_items if i.example_id == e
+                                   and i.category == c) in wrong_on else 0.0
+                    for c, e in zip(part["category"], part["example_id"], strict=True)]
+        assert part["d"].tolist() == pytest.approx(expected)
+        cell = paired_differences(scored, items)[("m", "en", score)]
+        n = len(expected)
+        assert cell["n_items"] == n and cell["n_seeds"] == 3 and cell["pairing"] == "item"
+        assert cell["mean"] == pytest.approx(np.mean(expected))
+        half = stats.t.ppf(0.975, n - 1) * np.std(expected, ddof=1) / np.sqrt(n)
+        assert cell["ci_low"] == pytest.approx(max(-1.0, np.mean(expected) - half))
+        assert cell["ci_high"] == pytest.approx(min(1.0, np.mean(expected) + half))
     paired = paired_differences(scored, items)
-    cell = paired[("m", "en", "acc_disambig")]
-    half = stats.t.ppf(0.975, 2) * np.std([0, -1, 0], ddof=1) / np.sqrt(3)
-    assert cell["mean"] == pytest.approx(-1 / 3) and cell["n_seeds"] == 3
-    assert cell["ci_low"] == -1.0 and cell["ci_high"] == pytest.approx(min(1.0, -1 / 3 + half))
-    assert cell["ci_status"] == "clipped"
     comparison = control_comparison(language_results(language_scores(scored, items)), paired)
+    assert comparison["interval_method"] == PAIRING
     entry = comparison["models"]["m"]["en"]["acc_ambig"]
-    assert entry["main"]["mean"] == pytest.approx(2 / 3) and entry["control"]["mean"] == 1.0
-    assert entry["difference"] == pytest.approx(-1 / 3)
-    assert entry["difference_across_seeds"]["mean"] == pytest.approx(-1 / 3)
+    assert entry["difference_by_item"] == paired[("m", "en", "acc_ambig")]
+    table = control_table(comparison)
+    assert {"main - control paired by item", "main - control 95% CI (items)",
+            "paired items"} <= set(table.columns)
+    assert "paired by item" in control_lines(comparison)[0]

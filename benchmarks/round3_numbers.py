@@ -1,0 +1,303 @@
+"""Round 3 of "numbers that cannot mislead": the figures each item quotes, one section each.
+
+Sections (``python benchmarks/round3_numbers.py [SECTION ...]``, all by default):
+
+- ``partial`` (item 4): a ``--limit 12`` CBBQ run on the test fixture (one seed) and a full one:
+  the signature's ``limit``, results.json's ``coverage``, ``[PARTIAL]`` in the summary and the
+  scope ``biasbench runs`` lists;
+- ``cbbq`` (item 7): ``biasbench score cbbq`` on three seeds of built answers where seed 1
+  answers "unknown" to every disambiguated item (its S_disamb undefined): the S_amb, S_disamb
+  and S_total shown, and 0.4 S_amb + 0.6 S_disamb beside S_total;
+- ``mde`` (item 6): the minimum detectable HAI by Connor's formula and by the exact power of
+  the exact McNemar test, each with its exact power and a simulated power (20,000 runs);
+- ``degenerate`` (item 2): 4 ambiguous items, 3 seeds, each item answered right with
+  probability 0.98 (accuracy near 1), 400 simulated runs: how often results.json writes an
+  interval, how often a written one is zero-width, how often a written one covers 0.98, and
+  whether the category is flagged for resting on few items;
+- ``mbbq`` (item 3): MBBQ's control gap (accuracy on MBBQ minus on its control set) on the 12
+  ambiguous English item pairs of the test fixture, with per-item accuracies drawn afresh each
+  run (control p ~ Beta(8, 2), main p = control p - gap, gap ~ N(0.1, 0.15) per item): the
+  coverage of the gap over the item population by the code's interval, 200 runs per seed count;
+- ``spread`` (item 5): ``biasbench run honorific-bn --model mock:hashed-register`` (a fair coin
+  per response: no occupation or gender effect) on all 504 pairs with 1 and 5 seeds: spread,
+  HBS and eta-squared, with the interval and no-effect reference where the code gives them,
+  and whether the summary says the values are within the no-effect range;
+
+Run from a checkout root with that checkout's code on the path, ``PYTHONPATH=$PWD python
+benchmarks/round3_numbers.py``; the same file runs against an older checkout (``git archive
+f46b479 | tar -x -C OLD; cd OLD; PYTHONPATH=$PWD python .../round3_numbers.py``) and prints
+``n/a`` for what the older code lacks.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+CBBQ_FIXTURES = Path.cwd() / "tests" / "benchmarks" / "cbbq" / "fixtures" / "data"
+if not CBBQ_FIXTURES.is_dir():
+    CBBQ_FIXTURES = HERE.parent / "tests" / "benchmarks" / "cbbq" / "fixtures" / "data"
+
+
+def _cli(*args: Any) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "biasbench", *map(str, args)],
+                          capture_output=True, text=True, check=False)
+
+
+def _get(data: Any, *keys: Any) -> Any:
+    for key in keys:
+        if not isinstance(data, dict) or key not in data:
+            return "n/a"
+        data = data[key]
+    return data
+
+
+# --------------------------------------------------------------------------- item 4
+
+
+def partial() -> None:
+    print("## item 4: a --limit BBQ-family run (cbbq fixture, SES + disability, 32 items)\n")
+    print("| run | signature.limit | results.limit | coverage.partial | [PARTIAL] in summary "
+          "| `runs` scope |")
+    print("|:--|:--|:--|:--|:--|:--|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, limit in (("--limit 12", ["--limit", 12]), ("all items", [])):
+            root = Path(tmp) / name.replace(" ", "_").replace("-", "")
+            run_dir = root / "run"
+            done = _cli("run", "cbbq", "--model", "mock:hashed-letter", *limit, "--data",
+                        CBBQ_FIXTURES, "--categories", "SES,disability", "--out", run_dir)
+            if done.returncode != 0:
+                print(f"| {name} | run failed: {done.stderr.strip()[-200:]} |")
+                continue
+            results = json.loads((run_dir / "results.json").read_text())
+            listing = _cli("runs", root).stdout.splitlines()
+            scope = "partial" if "partial" in "\n".join(listing[1:]) else (
+                "full" if "scope" in listing[0] else "n/a (no scope column)")
+            print(f"| {name} | {_get(results, 'signature', 'limit')} | "
+                  f"{_get(results, 'limit')} | "
+                  f"{_get(results, 'coverage', 'mock-hashed-letter', 'partial')} | "
+                  f"{'[PARTIAL]' in done.stdout} | {scope} |")
+    print()
+
+
+# --------------------------------------------------------------------------- item 7
+
+
+def cbbq() -> None:
+    """Seeds 0 and 2 answer the same; seed 1 answers "unknown" to every disambiguated item and
+    the biased answer to every ambiguous one."""
+    sys.path.insert(0, str(Path.cwd()))
+    from biasbench.benchmarks.cbbq.source import load_cbbq
+
+    items = load_cbbq(CBBQ_FIXTURES, ["SES"])
+    rows = []
+    for seed in (0, 1, 2):
+        for n, item in enumerate(items):
+            if item.context_condition == "disambig" and seed == 1:
+                pred = item.unknown_index
+            elif item.context_condition == "ambig":  # seed 1: every ambiguous answer biased
+                pred = item.target_answer if (n % 2 == 0 or seed == 1) else item.unknown_index
+            else:
+                pred = item.target_answer if n % 3 else 3 - item.target_answer - item.unknown_index
+            rows.append({"example_id": item.example_id, "category": item.category, "model": "m",
+                         "seed": seed, "pred": int(pred)})
+    print("## item 7: CBBQ S_total and its parts over three seeds (seed 1: S_disamb undefined)\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        responses = Path(tmp) / "responses.jsonl"
+        responses.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        done = _cli("score", "cbbq", "--responses", responses, "--data", CBBQ_FIXTURES,
+                    "--categories", "SES", "--out", Path(tmp) / "out")
+        if done.returncode != 0:
+            print(f"score failed: {done.stderr.strip()[-300:]}")
+            return
+        entry = json.loads((Path(tmp) / "out" / "results.json").read_text())[
+            "dataset_scores"]["models"]["m"]["all"]
+    means = {m: entry[m]["mean"] for m in ("s_amb", "s_disamb", "s_total")}
+    seeds = {m: entry[m]["n_seeds"] for m in means}
+    print("| S_amb (seeds) | S_disamb (seeds) | S_total (seeds) | 0.4 S_amb + 0.6 S_disamb |")
+    print("|--:|--:|--:|--:|")
+    print(f"| {means['s_amb']:.3f} ({seeds['s_amb']}) | {means['s_disamb']:.3f} "
+          f"({seeds['s_disamb']}) | {means['s_total']:.3f} ({seeds['s_total']}) | "
+          f"{0.4 * means['s_amb'] + 0.6 * means['s_disamb']:.3f} |\n")
+
+
+# --------------------------------------------------------------------------- item 6
+
+
+def _simulated_power(n: int, psi: float, d: float, reps: int, rng: np.random.Generator) -> float:
+    from scipy.stats import binom
+
+    counts = rng.multinomial(n, [(psi + d) / 2, (psi - d) / 2, 1 - psi], size=reps)
+    b, c = counts[:, 0], counts[:, 1]
+    k = b + c
+    p = np.where(k > 0, np.minimum(1.0, 2 * binom.cdf(np.minimum(b, c), k, 0.5)), 1.0)
+    return float((p <= 0.05).mean())
+
+
+def mde() -> None:
+    from biasbench import stats
+
+    exact: Callable[..., Any] | None = getattr(stats, "exact_min_detectable_difference", None)
+    power: Callable[..., float] | None = getattr(stats, "mcnemar_exact_power", None)
+    rng = np.random.default_rng(20261201)
+    print("## item 6: minimum detectable HAI at 80% power, alpha 0.05 (exact McNemar test)\n")
+    print("| pairs | discordant | Connor (pp) | its exact / simulated power | exact search (pp) "
+          "| its exact / simulated power |")
+    print("|--:|--:|--:|--:|--:|--:|")
+    for n, psi in ((502, 14 / 502), (456, 60 / 456), (504, 0.3), (200, 0.3), (2520, 0.2)):
+        connor = stats.min_detectable_difference(n, psi).as_float()
+        found = exact(n, psi).value if exact else None
+        cells = []
+        for d in (connor, found):
+            if d is None:
+                cells += ["n/a", "n/a"]
+                continue
+            exact_power = f"{power(n, psi, d):.3f}" if power else "n/a"
+            cells += [f"{100 * d:.3f}",
+                      f"{exact_power} / {_simulated_power(n, psi, d, 20000, rng):.3f}"]
+        print(f"| {n} | {100 * psi:.1f}% | " + " | ".join(cells) + " |")
+    print()
+
+
+# --------------------------------------------------------------------------- item 2
+
+
+def degenerate(reps: int = 400) -> None:
+    from biasbench.benchmarks.bbq.items import BBQItem
+    from biasbench.benchmarks.bbq.robust import score_responses, to_results_json
+
+    items = [BBQItem(
+        example_id=i, question_index="T1", question_polarity="neg", context_condition="ambig",
+        category="SO", answer_info={"ans0": ["tomboy", "tomboy"], "ans1": ["bakla", "bakla"],
+                                    "ans2": ["Di matukoy", "unknown"]},
+        additional_metadata={"stereotyped_groups": ["bakla"]}, context="c", question="q?",
+        ans0="Ang tomboy", ans1="Ang bakla", ans2="Di matukoy", label=2) for i in range(4)]
+    rng = np.random.default_rng(7)
+    written = zero_width = covered = flagged = 0
+    for _ in range(reps):
+        right = rng.random((3, 4)) < 0.98
+        rows = [{"model": "m", "seed": s, "uid": it.uid, "pred": 2 if right[s, k] else 1}
+                for s in range(3) for k, it in enumerate(items)]
+        entry = to_results_json(score_responses(items, __import__("pandas").DataFrame(rows)))[
+            "models"]["m"]["SO"]
+        stat = entry["acc_ambig"]
+        flagged += bool(entry.get("few_items"))
+        if stat["ci_low"] is None:
+            continue
+        written += 1
+        zero_width += stat["ci_low"] == stat["ci_high"]
+        covered += stat["ci_low"] <= 0.98 <= stat["ci_high"]
+    print(f"## item 2: 4 ambiguous items, 3 seeds, accuracy 0.98 ({reps} runs)\n")
+    print("| intervals written | of them zero-width | written ones covering 0.98 | "
+          "flagged 'few items' |")
+    print("|--:|--:|--:|--:|")
+    share = f"{covered / written:.0%}" if written else "n/a (none written)"
+    print(f"| {written / reps:.0%} | {zero_width / max(written, 1):.0%} | {share} | "
+          f"{flagged / reps:.0%} |\n")
+
+
+# --------------------------------------------------------------------------- item 3
+
+
+def mbbq(reps: int = 200, seed_counts: tuple[int, ...] = (1, 3, 10, 50)) -> None:
+    import pandas as pd
+
+    from biasbench.benchmarks import get_benchmark
+    from biasbench.benchmarks.bbq.robust import score_responses
+    from biasbench.benchmarks.mbbq.control import paired_differences
+
+    fixture = Path.cwd() / "tests" / "benchmarks" / "mbbq" / "fixtures" / "data"
+    bench = get_benchmark("mbbq", data=fixture, languages="en")
+    items = [i for i in bench.items if i.language == "en" and i.context_condition == "ambig"]
+    main = sorted((i for i in items if i.namespace == "mbbq/en"),
+                  key=lambda i: (i.category, i.example_id))
+    control = {(i.category, i.example_id): i for i in items if i.namespace != "mbbq/en"}
+    pairs = [(m, control[(m.category, m.example_id)]) for m in main
+             if (m.category, m.example_id) in control]
+    used = [i for pair in pairs for i in pair]
+    rng = np.random.default_rng(11)
+    big_c = rng.beta(8, 2, 400_000)
+    big_gap = rng.normal(0.1, 0.15, big_c.size)
+    truth = float((np.clip(big_c - big_gap, 0, 1) - big_c).mean())  # the population's gap
+    print(f"## item 3: MBBQ control gap, {len(pairs)} ambiguous item pairs, population gap "
+          f"{truth:+.3f} ({reps} runs)\n")
+    print("| seeds | intervals written | coverage of the population gap | pairing |")
+    print("|--:|--:|--:|:--|")
+    for n_seeds in seed_counts:
+        written = covered = 0
+        pairing = "seed"
+        for _ in range(reps):
+            p_c = rng.beta(8, 2, len(pairs))
+            p_m = np.clip(p_c - rng.normal(0.1, 0.15, len(pairs)), 0, 1)
+            rows = []
+            for s in range(n_seeds):
+                for k, (m, c) in enumerate(pairs):
+                    for item, p in ((m, p_m[k]), (c, p_c[k])):
+                        wrong = next(j for j in range(3) if j != item.label)
+                        rows.append({"model": "m", "seed": s, "uid": item.uid,
+                                     "pred": item.label if rng.random() < p else wrong})
+            cell = paired_differences(score_responses(used, pd.DataFrame(rows)), used).get(
+                ("m", "en", "acc_ambig"))
+            if not cell or cell["ci_low"] is None:
+                continue
+            pairing = cell.get("pairing", "seed")
+            written += 1
+            covered += cell["ci_low"] <= truth <= cell["ci_high"]
+        share = f"{covered / written:.1%}" if written else "n/a"
+        print(f"| {n_seeds} | {written / reps:.0%} | {share} | {pairing} |")
+    print()
+
+
+# --------------------------------------------------------------------------- item 5
+
+
+def spread() -> None:
+    print("## item 5: honorific-bn, mock:hashed-register (fair coin), all 504 pairs\n")
+    print("| seeds | statistic | value | 95% interval (items) | null mean | null 95th pct | p "
+          "| summary says within no-effect range |")
+    print("|--:|:--|--:|:--|--:|--:|--:|:--|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for n_seeds in (1, 5):
+            run_dir = Path(tmp) / f"s{n_seeds}"
+            seeds = ["--seeds", n_seeds] if n_seeds > 1 else []
+            done = _cli("run", "honorific-bn", "--model", "mock:hashed-register", *seeds,
+                        "--out", run_dir)
+            if done.returncode != 0:
+                print(f"| {n_seeds} | run failed: {done.stderr.strip()[-200:]} |")
+                continue
+            model = next(iter(json.loads((run_dir / "results.json").read_text())[
+                "models"].values()))
+            ref = (model.get("no_effect_reference") or {}).get("statistics") or {}
+            said = "within what a model with no occupation" in done.stdout
+            for name in ("occupation_spread_pp", "hbs", "eta2_occupation_pct",
+                         "eta2_pronoun_pct"):
+                stat = ref.get(name) or {}
+                interval = (f"[{stat['ci_low']:.1f}, {stat['ci_high']:.1f}]"
+                            if stat.get("ci_low") is not None else "n/a")
+                cells = [f"{stat[k]:.2f}" if isinstance(stat.get(k), float) else "n/a"
+                         for k in ("null_mean", "null_p95", "p_value")]
+                print(f"| {n_seeds} | {name} | {model[name]:.2f} | {interval} | "
+                      + " | ".join(cells) + f" | {said} |")
+    print()
+
+
+SECTIONS: dict[str, Callable[[], None]] = {"partial": partial, "cbbq": cbbq, "mde": mde,
+                                           "degenerate": degenerate, "mbbq": mbbq,
+                                           "spread": spread}
+
+
+def main(argv: list[str]) -> None:
+    for name in argv or list(SECTIONS):
+        SECTIONS[name]()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
