@@ -26,7 +26,7 @@ from typing import Any, Literal
 import pandas as pd
 
 from biasbench.errors import BiasbenchError
-from biasbench.runfolder import STORE_NAME
+from biasbench.runfolder import STORE_NAME, output_target_refusal
 from biasbench.runs import RunFolder, load_run
 
 Format = Literal["parquet", "csv", "jsonl", "hf"]
@@ -198,8 +198,11 @@ def export_runs(runs: Sequence[Path | str], fmt: str, out: Path) -> list[Path]:
     per table, loadable with ``datasets.load_from_disk(out)``. Returns what was written."""
     if fmt not in FORMATS:
         raise BiasbenchError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    tables = combined_tables(runs)
     out = Path(out)
+    refusal = output_target_refusal(out, "export")
+    if refusal:
+        raise BiasbenchError(refusal)
+    tables = combined_tables(runs)
     if fmt == "hf":
         if out.exists() and any(out.iterdir()):
             raise BiasbenchError(f"{out}: not empty; a datasets folder is written into a new "

@@ -31,8 +31,10 @@ import pandas as pd
 import biasbench
 from biasbench.benchmarks import report_class
 from biasbench.display import Section, esc, html_table, json_for_script
+from biasbench.errors import BiasbenchError
 from biasbench.fsutil import write_text_atomically
 from biasbench.output_health import health_cell
+from biasbench.runfolder import output_target_refusal
 from biasbench.runs import ReportPlan, RunGroup, load_runs
 
 REPORT_NAME: Final = "report.html"
@@ -154,6 +156,9 @@ def build_report(run_dirs: Sequence[Path | str], out: Path | str) -> Path:
     Returns the path of the HTML file.
     """
     out = Path(out)
+    refusal = output_target_refusal(out, "report")
+    if refusal:
+        raise BiasbenchError(refusal)
     plan = load_runs(run_dirs)
     out.mkdir(parents=True, exist_ok=True)
     sections = [_runs_section(plan)] + [_group_section(g, out) for g in plan.groups]
