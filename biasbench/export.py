@@ -28,6 +28,7 @@ import pandas as pd
 from biasbench.errors import BiasbenchError
 from biasbench.runfolder import STORE_NAME, output_target_refusal
 from biasbench.runs import RunFolder, load_run
+from biasbench.tables import write_csv
 
 Format = Literal["parquet", "csv", "jsonl", "hf"]
 FORMATS: tuple[str, ...] = ("parquet", "csv", "jsonl", "hf")
@@ -220,7 +221,7 @@ def export_runs(runs: Sequence[Path | str], fmt: str, out: Path) -> list[Path]:
                 raise BiasbenchError("--format parquet needs pyarrow: pip install "
                                      "pyarrow") from None
         elif fmt == "csv":
-            frame.to_csv(path, index=False)
+            write_csv(frame, path)  # formula cells neutralised, CR/LF quoted
         else:
             frame.to_json(path, orient="records", lines=True, force_ascii=False)
         written.append(path)
