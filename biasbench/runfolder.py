@@ -278,19 +278,26 @@ def run_target_refusal(out: Path) -> str | None:
 
 
 def output_target_refusal(out: Path, what: str) -> str | None:
-    """Why ``what`` (export, report) may not write into ``out``: it is, or is inside, a run or
-    score folder, whose files only scoring writes."""
+    """Why ``what`` (export, report) may not write into ``out``: it is a run or score folder, or
+    lies inside one's derived folders (tables/, figures/) or hidden files, which only scoring
+    writes. A folder of its own inside a run folder (``RUN/report``) is left to the user."""
     out = Path(out)
     try:
         resolved = out.resolve()
     except (OSError, RuntimeError):
         resolved = out.absolute()
     for folder in (resolved, *resolved.parents):
-        if folder_kind(folder) in ("run", "score"):
-            kind = folder_kind(folder)
-            inside = "" if folder == resolved else f" is inside {folder}, which"
-            return (f"--out {_shown(out)}{inside} is a biasbench {kind} folder; {what} never "
-                    f"writes into a run or score folder: pass another --out")
+        kind = folder_kind(folder)
+        if kind not in ("run", "score"):
+            continue
+        if folder == resolved:
+            return (f"--out {_shown(out)} is a biasbench {kind} folder; {what} never writes "
+                    "into a run or score folder: pass another --out")
+        top = resolved.relative_to(folder).parts[0]
+        if top in DERIVED_NAMES or top.startswith("."):
+            return (f"--out {_shown(out)} is inside {folder / top}, a derived folder of a "
+                    f"biasbench {kind} folder; {what} never writes into a run or score "
+                    "folder: pass another --out")
     return None
 
 

@@ -107,7 +107,7 @@ def test_export_and_report_never_write_into_a_run_folder(small_run: Path, tmp_pa
     before = _tree(run)
     target = run / inside if inside else run
     for fmt in ("jsonl", "csv"):
-        with pytest.raises(BiasbenchError, match="never writes into a run or score folder"):
+        with pytest.raises(BiasbenchError, match="export never writes into a run or score folder"):
             export_runs([run], fmt, target)
     with pytest.raises(BiasbenchError, match="report never writes into a run or score folder"):
         build_report([run], target)
