@@ -21,6 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pandas as pd
 
 import biasbench
+from biasbench.arguments import check_int, check_run_arguments
 from biasbench.benchmarks import Benchmark, get_benchmark
 from biasbench.errors import BiasbenchError, ModelSpecError
 from biasbench.jsonutil import write_json
@@ -179,6 +180,8 @@ def plan_run(benchmark: str, model: str = DEFAULT_MODEL, *,
              ray_workers: int | None = None) -> RunPlan:
     """Load the benchmark and the model and decide the run's requests, decoding, signature
     and folder; nothing is sent and nothing is written."""
+    check_run_arguments(benchmark=benchmark, model=model, out=out, limit=limit, seeds=seeds,
+                        temperature=temperature, max_tokens=max_tokens)
     if options is not None and options.base_url:
         check_base_url(options.base_url, options.api_key_env)
     if backend is None:  # a bad spec or -M option fails before the benchmark loads its items
@@ -313,6 +316,7 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
     results.json's ``run`` keeps the first invocation's timing and the latest's.
     """
     backend_given = backend is not None
+    check_int("concurrency", concurrency, minimum=1, optional=False)
     plan = plan_run(benchmark, model, options=options, out=out, limit=limit, seeds=seeds,
                     temperature=temperature, max_tokens=max_tokens, backend=backend,
                     benchmark_options=benchmark_options, ray_address=ray_address,

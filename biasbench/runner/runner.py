@@ -444,7 +444,7 @@ class _Run:
             finished_at=time.time(), info=info))
 
 
-STOP_GRACE_S = 3.0
+STOP_GRACE_S = 1.5
 """How long requests in flight at Ctrl-C or SIGTERM may still finish (and be stored) before the
 run stops; a second Ctrl-C stops at once."""
 
