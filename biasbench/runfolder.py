@@ -33,6 +33,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, ValidationError
+
 from biasbench.errors import BiasbenchError
 
 log = logging.getLogger(__name__)
@@ -354,6 +356,7 @@ def verify_derived(run_dir: Path, manifest: dict[str, Any] | None) -> None:
         status = manifest.get("status", "?")
         raise RunFolderError(f"{run_dir}: the run's derived files are not recorded as finished "
                              f"(status {status}): they may be partial or stale; {remedy}")
+    _check_derived_record(run_dir, derived)
     for name, expected in derived["files"].items():
         path = run_dir / name
         if not path.is_file():
@@ -386,6 +389,41 @@ def verify_derived(run_dir: Path, manifest: dict[str, Any] | None) -> None:
         if recorded is not None and store.answers_digest() != recorded:
             raise RunFolderError(f"{run_dir}: the stored answers differ from those the derived "
                                  f"files were computed from (an answer was edited); {remedy}")
+
+
+class _DerivedFile(BaseModel):
+    """One derived file as the manifest records it."""
+
+    model_config = ConfigDict(strict=True, extra="allow")
+    bytes: int
+    sha256: str
+    lines: int | None = None
+
+
+class _DerivedRecord(BaseModel):
+    model_config = ConfigDict(strict=True, extra="allow")
+    files: dict[str, _DerivedFile]
+    store_ok: int | None = None
+    store_sha256: str | None = None
+    responses_scored: int | None = None
+
+
+def _check_derived_record(run_dir: Path, derived: dict[str, Any]) -> None:
+    """Refuse, naming the field, a manifest whose record of derived files has wrong types."""
+    try:
+        _DerivedRecord.model_validate(derived)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise RunFolderError(f"{Path(run_dir) / MANIFEST_NAME}: field 'derived.{where}': "
+                             f"{first['msg']}; the manifest is damaged, so the derived files "
+                             "cannot be checked; rerun the same command to rebuild them") from None
+    for name in derived["files"]:
+        parts = Path(name).parts
+        if Path(name).is_absolute() or ".." in parts or not parts:
+            raise RunFolderError(f"{Path(run_dir) / MANIFEST_NAME}: field 'derived.files': "
+                                 f"{name!r} is not a path inside the folder; the manifest is "
+                                 "damaged")
 
 
 def write_results(results: dict[str, Any], folder: Path) -> Path:

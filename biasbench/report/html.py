@@ -59,7 +59,9 @@ def _runs_section(plan: ReportPlan) -> Section:
     for group in plan.groups:
         for run in group.runs:
             short = run.results.get("signature", {}).get("short") or run.signature.short()
-            health = run.results.get("output_health") or {}  # empty/truncated/<think> shares
+            health = run.results.get("output_health") or {}
+            if not isinstance(health, dict):  # a damaged results file: shown as unknown
+                health = {}  # empty/truncated/<think> shares
             rows.append({"folder": str(run.path), "benchmark": run.benchmark,
                          "models": ", ".join(run.models), "status": run.status,
                          "outputs": "; ".join(f"{m}: {health_cell(h)}" for m, h in health.items())
