@@ -29,7 +29,7 @@ def check_gguf_file(path: str | Path) -> Path:
     try:
         info = path.stat()
     except OSError:
-        raise ModelSpecError(f"llamacpp:{path}: GGUF file not found") from None
+        raise ModelSpecError(f"GGUF file not found: {path}") from None
     if not stat.S_ISREG(info.st_mode):
         raise ModelSpecError(f"llamacpp:{path}: not a regular file (a GGUF model file is "
                              "needed)")

@@ -110,12 +110,12 @@ def check_model_spec(spec: str, options: ModelOptions | None = None) -> type[Mod
     cheap (nothing loads), so a caller can refuse a typo before slower work."""
     kind, arg = parse_model_spec(spec)
     model_args = (options or ModelOptions()).model_args
+    cls = backend_class(kind)
+    cls.check_model_args(model_args)
     if kind == "llamacpp":  # a file that is not GGUF, or a context no machine can hold
         from biasbench.models.gguf_check import check_llamacpp
 
         check_llamacpp(arg, model_args)
-    cls = backend_class(kind)
-    cls.check_model_args(model_args)
     return cls
 
 
