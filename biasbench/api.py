@@ -92,13 +92,24 @@ class Results:
 
 
 def _seeds(seeds: int | Sequence[int] | None) -> list[int] | None:
+    from biasbench.arguments import check_int, check_seeds
+
     if seeds is None:
         return None
-    if isinstance(seeds, int):
-        if seeds < 1:
-            raise ValueError("seeds must be at least 1")
-        return list(range(seeds))
-    return [int(s) for s in seeds]
+    if isinstance(seeds, int) and not isinstance(seeds, bool):
+        count = check_int("seeds", seeds, minimum=1, maximum=1_000_000, optional=False)
+        return list(range(count or 0))
+    return check_seeds(seeds)
+
+
+def _options_arguments(out: Any, model_args: Any) -> Path | None:
+    """``out`` as a Path and ``model_args`` checked, or one line naming the argument."""
+    from biasbench.arguments import check_path
+    from biasbench.errors import BiasbenchError
+
+    if model_args is not None and not isinstance(model_args, dict):
+        raise BiasbenchError(f"model_args must be a dict of -M options, not {model_args!r}")
+    return check_path("out", out)
 
 
 def run(benchmark: str, model: str = "llamacpp", *, out: Path | str | None = None,
@@ -122,10 +133,10 @@ def run(benchmark: str, model: str = "llamacpp", *, out: Path | str | None = Non
     from biasbench.models.registry import ModelOptions
     from biasbench.pipeline import run_benchmark
 
+    out = _options_arguments(out, model_args)
     options = ModelOptions(base_url=base_url, api=api, api_key_env=api_key_env, chat=chat,
                            hf_task=hf_task, model_args=dict(model_args or {}))
-    done = run_benchmark(benchmark, model, options=options,
-                         out=Path(out) if out is not None else None, limit=limit,
+    done = run_benchmark(benchmark, model, options=options, out=out, limit=limit,
                          concurrency=concurrency, seeds=_seeds(seeds),
                          temperature=temperature, max_tokens=max_tokens, progress=progress,
                          backend=backend, benchmark_options=benchmark_options, wait=wait)

@@ -23,6 +23,7 @@ from typing import Any
 import pandas as pd
 
 from biasbench.errors import BiasbenchError
+from biasbench.fsutil import read_regular
 from biasbench.runfolder import (
     LOCK_NAME,
     MANIFEST_NAME,
@@ -72,9 +73,17 @@ def _locked(run_dir: Path) -> bool:
     return False
 
 
+READ_MAX_BYTES = 64 << 20
+"""The most bytes of a manifest or results file ``runs`` reads (a larger one counts as torn)."""
+
+
 def _read(path: Path) -> dict[str, Any] | None:
+    """A JSON object from a regular file of at most :data:`READ_MAX_BYTES` (a FIFO, a device or
+    a huge file is never read: it would hang the listing or exhaust memory)."""
+    if not path.exists():
+        return None
     try:
-        found = json.loads(path.read_text(encoding="utf-8"))
+        found = json.loads(read_regular(path, READ_MAX_BYTES).decode("utf-8"))
     except (OSError, ValueError, RecursionError):  # unreadable: the status says torn
         return None
     return found if isinstance(found, dict) else None
@@ -125,7 +134,7 @@ def _status(run_dir: Path, manifest: dict[str, Any] | None,
             return "torn", f"no {MANIFEST_NAME} beside the store"
         return ("scored", "") if results is not None else ("torn", f"no {RESULTS_NAME}")
     state = str(manifest.get("status", "?"))
-    if state in ("running", "interrupted"):
+    if state in ("running", "interrupted", "scoring"):
         # "running" without a lock holder: the process died without saying why (SIGKILL).
         return "failed", str(manifest.get("error") or "the process stopped without a word")
     try:

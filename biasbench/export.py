@@ -26,8 +26,9 @@ from typing import Any, Literal
 import pandas as pd
 
 from biasbench.errors import BiasbenchError
-from biasbench.runfolder import STORE_NAME
+from biasbench.runfolder import STORE_NAME, output_target_refusal
 from biasbench.runs import RunFolder, load_run
+from biasbench.tables import write_csv
 
 Format = Literal["parquet", "csv", "jsonl", "hf"]
 FORMATS: tuple[str, ...] = ("parquet", "csv", "jsonl", "hf")
@@ -198,8 +199,11 @@ def export_runs(runs: Sequence[Path | str], fmt: str, out: Path) -> list[Path]:
     per table, loadable with ``datasets.load_from_disk(out)``. Returns what was written."""
     if fmt not in FORMATS:
         raise BiasbenchError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    tables = combined_tables(runs)
     out = Path(out)
+    refusal = output_target_refusal(out, "export")
+    if refusal:
+        raise BiasbenchError(refusal)
+    tables = combined_tables(runs)
     if fmt == "hf":
         if out.exists() and any(out.iterdir()):
             raise BiasbenchError(f"{out}: not empty; a datasets folder is written into a new "
@@ -217,7 +221,7 @@ def export_runs(runs: Sequence[Path | str], fmt: str, out: Path) -> list[Path]:
                 raise BiasbenchError("--format parquet needs pyarrow: pip install "
                                      "pyarrow") from None
         elif fmt == "csv":
-            frame.to_csv(path, index=False)
+            write_csv(frame, path)  # formula cells neutralised, CR/LF quoted
         else:
             frame.to_json(path, orient="records", lines=True, force_ascii=False)
         written.append(path)

@@ -21,6 +21,9 @@ from typing import Any
 
 import pandas as pd
 
+REDACTED = "[redacted]"
+"""The marker that replaces a credential a server echoed inside an answer (the OpenAI-compatible
+backend writes it; counted here as ``secrets_redacted``)."""
 _THINK_OPEN = re.compile(r"<think>", re.IGNORECASE)
 _THINK_CLOSE = re.compile(r"</think>", re.IGNORECASE)
 
@@ -74,6 +77,9 @@ def output_health(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
         for name, count in counts.items():
             entry[name] = count
             entry[f"{name}_pct"] = None if count is None or n == 0 else round(100 * count / n, 2)
+        secrets = sum(o.count(REDACTED) for o in rows["output"] if isinstance(o, str))
+        if secrets:  # a server echoed a credential inside answers: replaced before storing
+            entry["secrets_redacted"] = secrets
         found[str(model)] = entry
     return found
 
@@ -87,6 +93,8 @@ def health_line(model: str, health: dict[str, Any]) -> str | None:
         count = health.get(name)
         if count:
             parts.append(f"{count:,} ({health[f'{name}_pct']:.1f}%) {words}")
+    if health.get("secrets_redacted"):
+        parts.append(f"{health['secrets_redacted']:,} echoed secret(s) replaced by {REDACTED}")
     if not parts:
         return None
     return f"{model}: of {n:,} outputs, " + ", ".join(parts) + " (judged as they are; see " \

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pandas as pd
 
 import biasbench
+from biasbench.arguments import check_int, check_run_arguments
 from biasbench.benchmarks import Benchmark, get_benchmark
 from biasbench.errors import BiasbenchError, ModelSpecError
 from biasbench.jsonutil import write_json
@@ -35,17 +36,18 @@ from biasbench.output_health import health_line, is_truncated, output_health
 from biasbench.progress import heartbeat
 from biasbench.runfolder import (
     HISTORY_NAME,
-    LOCK_NAME,
     MANIFEST_NAME,
     STORE_NAME,
     RunFolderError,
     append_history,
     clean_leftovers,
+    folder_kind,
     identity,
     identity_conflict,
     publish,
     read_history,
     run_lock,
+    run_target_refusal,
     staging_dir,
     write_results,
 )
@@ -178,6 +180,8 @@ def plan_run(benchmark: str, model: str = DEFAULT_MODEL, *,
              ray_workers: int | None = None) -> RunPlan:
     """Load the benchmark and the model and decide the run's requests, decoding, signature
     and folder; nothing is sent and nothing is written."""
+    check_run_arguments(benchmark=benchmark, model=model, out=out, limit=limit, seeds=seeds,
+                        temperature=temperature, max_tokens=max_tokens)
     if options is not None and options.base_url:
         check_base_url(options.base_url, options.api_key_env)
     if backend is None:  # a bad spec or -M option fails before the benchmark loads its items
@@ -246,7 +250,7 @@ def dry_run(benchmark: str, model: str = DEFAULT_MODEL, **plan_options: Any) -> 
     plan = plan_run(benchmark, model, **plan_options)
     keys = plan.keys()
     distinct = set(keys)
-    stored, refusal = 0, None
+    stored, refusal = 0, run_target_refusal(plan.run_dir)
     store_path = plan.run_dir / STORE_NAME
     if store_path.is_file():
         with ResponseStore(store_path, readonly=True) as store:
@@ -312,6 +316,7 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
     results.json's ``run`` keeps the first invocation's timing and the latest's.
     """
     backend_given = backend is not None
+    check_int("concurrency", concurrency, minimum=1, optional=False)
     plan = plan_run(benchmark, model, options=options, out=out, limit=limit, seeds=seeds,
                     temperature=temperature, max_tokens=max_tokens, backend=backend,
                     benchmark_options=benchmark_options, ray_address=ray_address,
@@ -321,12 +326,19 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
         plan.distributed
     description = backend.describe()
     spec = None if backend_given else model  # a backend object has no spec
+    refusal = run_target_refusal(run_dir)  # before the folder is touched: no lock file left
+    if refusal:
+        raise RunFolderError(refusal)
     run_dir.mkdir(parents=True, exist_ok=True)
     wanted = identity(signature.model_dump(), limit)
     executor: dict[str, Any] = ({"kind": "ray", "address": ray_address,
                                  "workers": ray_workers or 2} if distributed
                                 else {"kind": "local", "concurrency": concurrency})
     with run_lock(run_dir, wait=wait):
+        refusal = run_target_refusal(run_dir)  # again under the lock: it may have changed
+        if refusal:
+            raise RunFolderError(refusal)
+        _check_manifest_identity(run_dir, wanted)
         store = ResponseStore(run_dir / STORE_NAME)
         try:
             _bind(store, wanted, run_dir, description, params.to_dict())
@@ -386,6 +398,7 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
                 write_results(results, staging)
                 files = publish(staging, run_dir)
                 store_ok = store.counts()["ok"]
+                store_sha256 = store.answers_digest()
             except BaseException as exc:
                 # Whatever stopped the run, finished responses are in the store: say why.
                 manifest.update(status="interrupted", error=stop_reason(exc),
@@ -404,12 +417,29 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
                             counts={**counts, "elapsed_s": round(stats.elapsed_s, 3),
                                     "output_health": health},
                             derived={"files": files, "store_ok": store_ok,
+                                     "store_sha256": store_sha256,
                                      "responses_scored": len(frame)})
             write_json(manifest, run_dir / MANIFEST_NAME)
             _append_history(run_dir, entry)
         finally:
             store.close()
     return RunResult(run_dir, stats, results, summary)
+
+
+def _check_manifest_identity(run_dir: Path, wanted: dict[str, Any]) -> None:
+    """A run folder whose store is gone still says, in its manifest, what it held: another
+    configuration is refused as the store would refuse it."""
+    if (run_dir / STORE_NAME).exists() or not (run_dir / MANIFEST_NAME).is_file():
+        return
+    try:
+        found = json.loads((run_dir / MANIFEST_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return
+    held = found.get("identity") if isinstance(found, dict) else None
+    if isinstance(held, dict):
+        conflict = identity_conflict(held, wanted, run_dir)
+        if conflict:
+            raise RunFolderError(conflict)
 
 
 def _append_history(run_dir: Path, entry: dict[str, Any]) -> None:
@@ -505,31 +535,21 @@ def score_into(out: Path, benchmark: str, produce: Callable[[Path], T]) -> T:
     """Run ``produce(folder)`` (scoring outputs produced elsewhere) and publish what it writes
     into ``out`` as a score folder: locked, atomic, recorded in a manifest like a run's.
 
-    ``out`` must be new, empty, or a score folder of biasbench: the files of a folder that is
-    not biasbench's are never replaced, and a run folder is never overwritten by a score.
+    ``out`` must be new, empty (leftovers of a killed writer aside), or a score folder of
+    biasbench: the files of a folder that is not biasbench's are never replaced, and a run
+    folder is never overwritten by a score. A manifest with status ``scoring`` is written before
+    any derived file moves in, so a kill at any point leaves a folder that the same command
+    scores again and that nobody reads as scored; the finished manifest is written last.
     """
     out = Path(out)
-    created = not out.exists()
-    if (not created and out.is_dir() and not (out / MANIFEST_NAME).is_file()
-            and any(p.name != LOCK_NAME for p in out.iterdir())):
-        # Checked before the lock too, so a refused folder is left without a lock file in it.
-        raise RunFolderError(f"{out}: not empty and not a biasbench score folder; score into "
-                             "a new or empty folder")
+    created = folder_kind(out) == "new"
+    _check_score_target(out)  # before the lock too, so a refused folder gets no lock file
     out.mkdir(parents=True, exist_ok=True)
     try:
         with run_lock(out):
-            previous = out / MANIFEST_NAME
-            if (out / STORE_NAME).exists():
-                raise RunFolderError(f"{out} is a run folder (it holds {STORE_NAME}); score "
-                                     "into another folder")
-            if previous.is_file():
-                if _manifest_kind(previous) != "score":
-                    raise RunFolderError(f"{out}: holds a manifest that is not a score "
-                                         "folder's; score into another folder")
-            elif any(p.name != LOCK_NAME for p in out.iterdir()):
-                raise RunFolderError(f"{out}: not empty and not a biasbench score folder; "
-                                     "score into a new or empty folder")
+            _check_score_target(out)
             clean_leftovers(out)
+            previous = out / MANIFEST_NAME
             started = time.time()
             staging = staging_dir(out)
             try:
@@ -537,12 +557,13 @@ def score_into(out: Path, benchmark: str, produce: Callable[[Path], T]) -> T:
             except BaseException:
                 shutil.rmtree(staging, ignore_errors=True)
                 raise
-            # The old manifest stays until the new files are all in place: a kill in between
-            # leaves files that do not match it, which readers refuse.
+            record = {"schema_version": 1, "biasbench": biasbench.__version__,
+                      "kind": "score", "benchmark": benchmark, "started_at": started}
+            # From here until the last write the folder is "scoring": its files are not
+            # vouched for, so readers refuse them, and a rerun replaces them.
+            write_json({**record, "status": "scoring"}, previous)
             files = publish(staging, out)
-            write_json({"schema_version": 1, "biasbench": biasbench.__version__,
-                        "kind": "score", "benchmark": benchmark, "status": "scored",
-                        "started_at": started, "finished_at": time.time(),
+            write_json({**record, "status": "scored", "finished_at": time.time(),
                         "derived": {"files": files}}, previous)
     except BaseException:
         if created:  # a failed first score leaves nothing behind
@@ -551,9 +572,16 @@ def score_into(out: Path, benchmark: str, produce: Callable[[Path], T]) -> T:
     return result
 
 
-def _manifest_kind(path: Path) -> str | None:
-    try:
-        found = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return found.get("kind") if isinstance(found, dict) else None
+def _check_score_target(out: Path) -> None:
+    kind = folder_kind(out)
+    if kind == "run":
+        raise RunFolderError(f"{out} is a run folder (it holds {STORE_NAME} or a run's "
+                             f"{MANIFEST_NAME}); score into another folder")
+    if kind == "file":
+        raise RunFolderError(f"{out}: a file, not a folder; score into a new or empty folder")
+    if kind == "other":
+        if (out / MANIFEST_NAME).exists():
+            raise RunFolderError(f"{out}: holds a manifest that is not a score folder's; "
+                                 "score into another folder")
+        raise RunFolderError(f"{out}: not empty and not a biasbench score folder; score into "
+                             "a new or empty folder")

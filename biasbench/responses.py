@@ -10,14 +10,34 @@ import codecs
 import contextlib
 import json
 import os
+import re
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from biasbench.errors import InputError
+from biasbench.errors import BiasbenchError, InputError
 
-MAX_LINE_BYTES = int(os.environ.get("BIASBENCH_MAX_LINE_BYTES", 16 * 1024 * 1024))
+_DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024
+
+
+def _max_line_bytes_from_environment() -> tuple[int, str | None]:
+    """The line cap ``BIASBENCH_MAX_LINE_BYTES`` sets, and the one-line refusal of a value that
+    is not a whole number of bytes (raised where files are read, never at import)."""
+    raw = os.environ.get("BIASBENCH_MAX_LINE_BYTES")
+    if raw is None:
+        return _DEFAULT_MAX_LINE_BYTES, None
+    try:
+        value = int(raw.strip().replace("_", ""))
+    except ValueError:
+        value = 0
+    if value < 1:
+        return _DEFAULT_MAX_LINE_BYTES, (f"BIASBENCH_MAX_LINE_BYTES={raw!r}: must be a whole "
+                                         "number of bytes, at least 1 (e.g. 33554432)")
+    return value, None
+
+
+MAX_LINE_BYTES, ENVIRONMENT_ERROR = _max_line_bytes_from_environment()
 """The most bytes read for one line of an input file (16 MiB unless the environment variable
 ``BIASBENCH_MAX_LINE_BYTES`` says otherwise): a longer line is refused, so a 100 MB line
 cannot take gigabytes of memory."""
@@ -60,6 +80,8 @@ def text_lines(path: str | Path, *, max_line_bytes: int | None = None) -> Iterat
     """
     path = Path(path)
     source = str(path)
+    if max_line_bytes is None:
+        check_environment()
     cap = max_line_bytes or MAX_LINE_BYTES
     if not path.is_file():
         raise InputError("file not found", file=source)
@@ -70,6 +92,12 @@ def text_lines(path: str | Path, *, max_line_bytes: int | None = None) -> Iterat
             if len(raw) > cap:
                 raise _size_cap(source, lineno, cap)
             yield _decode(raw, source, lineno)
+
+
+def check_environment() -> None:
+    """Refuse, in one line, a ``BIASBENCH_MAX_LINE_BYTES`` that is not a number of bytes."""
+    if ENVIRONMENT_ERROR is not None:
+        raise BiasbenchError(ENVIRONMENT_ERROR)
 
 
 def read_text(path: str | Path) -> str:
@@ -90,6 +118,25 @@ def parse_json(text: str, source: str, line: int | None = None) -> Any:
         raise InputError(f"not valid JSON ({exc})", file=source, line=line) from None
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _check_no_lone_surrogate(obj: Any, source: str, line: int) -> None:
+    """A JSON escape of half a UTF-16 pair (``\\ud800`` alone) is no character: UTF-8 cannot
+    write it, so it is refused here, naming the field, not when a label is written."""
+    items = obj.items() if isinstance(obj, dict) else enumerate(obj)
+    for name, value in items:
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise InputError(f"holds a lone UTF-16 surrogate (\\u{ord(value[exc.start]):04x}), "
+                                 "which is not a character", file=source, line=line,
+                                 field=str(name)) from None
+        elif isinstance(value, dict | list):
+            _check_no_lone_surrogate(value, source, line)
+
+
 def iter_json_objects(lines: Iterable[str], source: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield (line number, object) for every non-blank line; bad JSON names source and line."""
     for lineno, raw in enumerate(lines, start=1):
@@ -98,6 +145,8 @@ def iter_json_objects(lines: Iterable[str], source: str) -> Iterator[tuple[int, 
         obj = parse_json(raw, source, lineno)
         if not isinstance(obj, dict):
             raise InputError("expected a JSON object", file=source, line=lineno)
+        if "\\u" in raw and _SURROGATE_ESCAPE.search(raw):
+            _check_no_lone_surrogate(obj, source, lineno)
         yield lineno, obj
 
 
@@ -123,6 +172,13 @@ def check_fields(obj: dict[str, Any], *, path: str | Path, line: int,
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise InputError(f"expected an integer, got {value!r}", file=str(path), line=line,
                              field=name)
+        if isinstance(value, int) and not -INT64_MAX - 1 <= value <= INT64_MAX:
+            raise InputError(f"integer {value} is out of range (64-bit: at most {INT64_MAX:,})",
+                             file=str(path), line=line, field=name)
+
+
+INT64_MAX = 2**63 - 1
+"""The largest integer a field may hold (SQLite, Parquet and Arrow store 64 bits)."""
 
 
 def write_jsonl(rows: Sequence[dict[str, Any]] | Iterator[dict[str, Any]], path: str | Path) -> None:

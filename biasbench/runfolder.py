@@ -33,6 +33,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, ValidationError
+
 from biasbench.errors import BiasbenchError
 
 log = logging.getLogger(__name__)
@@ -199,11 +201,106 @@ def staging_dir(run_dir: Path) -> Path:
     return path
 
 
+def is_leftover(name: str) -> bool:
+    """Whether a file name is one biasbench's own writers leave behind: the lock, a staging or
+    retired folder, or the temporary file of an atomic write (``.NAME.XXXX.tmp``)."""
+    return (name == LOCK_NAME or name.startswith((STAGING_PREFIX, RETIRED_PREFIX))
+            or (name.startswith(".") and name.endswith(".tmp")))
+
+
 def clean_leftovers(run_dir: Path) -> None:
-    """Remove staging and retired folders a killed writer left behind (call under the lock)."""
+    """Remove staging and retired folders and atomic-write temporaries a killed writer left
+    behind (call under the lock); the lock itself stays."""
     for path in Path(run_dir).glob(".*"):
-        if path.name.startswith((STAGING_PREFIX, RETIRED_PREFIX)):
-            shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink()
+        if path.name != LOCK_NAME and is_leftover(path.name):
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+
+
+FolderKind = str
+"""``new`` (absent), ``empty`` (nothing but leftovers), ``run``, ``score``, ``file`` (not a
+folder) or ``other`` (a folder with someone else's files)."""
+
+
+def folder_kind(path: Path) -> FolderKind:
+    """What ``path`` is, as a target of biasbench's writers (reads nothing but names and the
+    manifest's ``kind``)."""
+    path = Path(path)
+    if not path.exists() and not path.is_symlink():
+        return "new"
+    if not path.is_dir():
+        return "file"
+    if (path / STORE_NAME).exists():
+        return "run"
+    manifest = path / MANIFEST_NAME
+    if manifest.exists():
+        kind = manifest_kind(manifest)
+        return kind if kind in ("run", "score") else "other"
+    try:
+        names = [p.name for p in path.iterdir()]
+    except OSError:
+        return "other"
+    return "empty" if all(is_leftover(n) for n in names) else "other"
+
+
+def manifest_kind(path: Path) -> str | None:
+    """The ``kind`` a manifest records (``run``/``score``), None when it cannot be read."""
+    from biasbench.fsutil import read_regular
+
+    try:
+        found = json.loads(read_regular(path, 1 << 24))
+    except (OSError, ValueError, RecursionError):
+        return None
+    kind = found.get("kind") if isinstance(found, dict) else None
+    return kind if isinstance(kind, str) else None
+
+
+def _shown(path: Path) -> str:
+    text = str(path)
+    return "the current folder (.)" if text in ("", ".") else text
+
+
+def run_target_refusal(out: Path) -> str | None:
+    """Why a run may not write into ``out``, or None: a run writes only into a new or empty
+    folder or a run folder (whose store then checks that it is this run's)."""
+    kind = folder_kind(out)
+    if kind in ("new", "empty", "run"):
+        return None
+    where = _shown(Path(out))
+    if kind == "file":
+        return f"--out {where}: a file, not a folder; a run writes into a new or empty folder"
+    if kind == "score":
+        return (f"--out {where} is a score folder (biasbench score); a run writes only into a "
+                "new or empty folder or its own run folder: pass another --out")
+    return (f"--out {where}: not empty and not a biasbench run folder; a run writes only into "
+            "a new or empty folder or its own run folder, and never replaces files it did not "
+            "write: pass another --out")
+
+
+def output_target_refusal(out: Path, what: str) -> str | None:
+    """Why ``what`` (export, report) may not write into ``out``: it is a run or score folder, or
+    lies inside one's derived folders (tables/, figures/) or hidden files, which only scoring
+    writes. A folder of its own inside a run folder (``RUN/report``) is left to the user."""
+    out = Path(out)
+    try:
+        resolved = out.resolve()
+    except (OSError, RuntimeError):
+        resolved = out.absolute()
+    for folder in (resolved, *resolved.parents):
+        kind = folder_kind(folder)
+        if kind not in ("run", "score"):
+            continue
+        if folder == resolved:
+            return (f"--out {_shown(out)} is a biasbench {kind} folder; {what} never writes "
+                    "into a run or score folder: pass another --out")
+        top = resolved.relative_to(folder).parts[0]
+        if top in DERIVED_NAMES or top.startswith("."):
+            return (f"--out {_shown(out)} is inside {folder / top}, a derived folder of a "
+                    f"biasbench {kind} folder; {what} never writes into a run or score "
+                    "folder: pass another --out")
+    return None
 
 
 def publish(staging: Path, run_dir: Path) -> dict[str, dict[str, Any]]:
@@ -259,6 +356,7 @@ def verify_derived(run_dir: Path, manifest: dict[str, Any] | None) -> None:
         status = manifest.get("status", "?")
         raise RunFolderError(f"{run_dir}: the run's derived files are not recorded as finished "
                              f"(status {status}): they may be partial or stale; {remedy}")
+    _check_derived_record(run_dir, derived)
     for name, expected in derived["files"].items():
         path = run_dir / name
         if not path.is_file():
@@ -271,14 +369,61 @@ def verify_derived(run_dir: Path, manifest: dict[str, Any] | None) -> None:
             raise RunFolderError(f"{path}: does not match the manifest ({detail}); it was "
                                  f"torn or edited and is not used; {remedy}")
     stored = derived.get("store_ok")
-    if stored is not None and (run_dir / STORE_NAME).is_file():
-        from biasbench.runner.store import ResponseStore
+    store_path = run_dir / STORE_NAME
+    if stored is None and manifest.get("kind") != "run":
+        return  # a score folder: its labels carry the outputs, there is no store
+    if not store_path.is_file():
+        what = "a folder, not a file" if store_path.is_dir() else (
+            "missing" if not store_path.exists() else "not a regular file")
+        raise RunFolderError(f"{store_path}: {what}, though the manifest records the answers "
+                             "its derived files were computed from; the run's answers are "
+                             "gone and nothing is published from it")
+    from biasbench.runner.store import ResponseStore
 
-        with ResponseStore(run_dir / STORE_NAME, readonly=True) as store:
-            now = store.counts()["ok"]
-        if now != stored:
+    with ResponseStore(store_path, readonly=True) as store:
+        now = store.counts()["ok"]
+        if stored is not None and now != stored:
             raise RunFolderError(f"{run_dir}: the store holds {now:,} answers but the derived "
                                  f"files were computed from {stored:,}; {remedy}")
+        recorded = derived.get("store_sha256")
+        if recorded is not None and store.answers_digest() != recorded:
+            raise RunFolderError(f"{run_dir}: the stored answers differ from those the derived "
+                                 f"files were computed from (an answer was edited); {remedy}")
+
+
+class _DerivedFile(BaseModel):
+    """One derived file as the manifest records it."""
+
+    model_config = ConfigDict(strict=True, extra="allow")
+    bytes: int
+    sha256: str
+    lines: int | None = None
+
+
+class _DerivedRecord(BaseModel):
+    model_config = ConfigDict(strict=True, extra="allow")
+    files: dict[str, _DerivedFile]
+    store_ok: int | None = None
+    store_sha256: str | None = None
+    responses_scored: int | None = None
+
+
+def _check_derived_record(run_dir: Path, derived: dict[str, Any]) -> None:
+    """Refuse, naming the field, a manifest whose record of derived files has wrong types."""
+    try:
+        _DerivedRecord.model_validate(derived)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise RunFolderError(f"{Path(run_dir) / MANIFEST_NAME}: field 'derived.{where}': "
+                             f"{first['msg']}; the manifest is damaged, so the derived files "
+                             "cannot be checked; rerun the same command to rebuild them") from None
+    for name in derived["files"]:
+        parts = Path(name).parts
+        if Path(name).is_absolute() or ".." in parts or not parts:
+            raise RunFolderError(f"{Path(run_dir) / MANIFEST_NAME}: field 'derived.files': "
+                                 f"{name!r} is not a path inside the folder; the manifest is "
+                                 "damaged")
 
 
 def write_results(results: dict[str, Any], folder: Path) -> Path:
@@ -294,31 +439,54 @@ def write_results(results: dict[str, Any], folder: Path) -> Path:
 def append_history(run_dir: Path, entry: dict[str, Any]) -> None:
     """Append one invocation's record to ``RUN_DIR/history.jsonl`` (call under the lock).
 
-    One ``write`` of one line with ``O_APPEND``: a kill leaves the previous lines intact and at
-    worst no new line. Values JSON cannot hold (paths) are written as text.
+    A whole line or nothing: the line is written with ``O_APPEND`` and, if the write comes back
+    short or fails (a full disk), the file is cut back to its old length. A last line a kill
+    left without its newline is closed first, so it never swallows the new one. Values JSON
+    cannot hold (paths) are written as text.
     """
-    line = json.dumps(entry, ensure_ascii=False, sort_keys=True, default=str) + "\n"
-    fd = os.open(Path(run_dir) / HISTORY_NAME, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    data = (json.dumps(entry, ensure_ascii=False, sort_keys=True, default=str) + "\n").encode(
+        "utf-8", "surrogatepass")
+    fd = os.open(Path(run_dir) / HISTORY_NAME, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
     try:
-        os.write(fd, line.encode("utf-8"))
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            data = b"\n" + data
+        try:
+            written = os.write(fd, data)
+            if written != len(data):
+                raise OSError(errno.ENOSPC, f"short write ({written} of {len(data)} bytes)")
+        except OSError:
+            os.ftruncate(fd, size)
+            raise
     finally:
         os.close(fd)
 
 
 def read_history(run_dir: Path) -> list[dict[str, Any]]:
-    """The folder's invocation records, oldest first (a torn last line is skipped)."""
+    """The folder's invocation records, oldest first. A damaged line (cut by a kill, even
+    inside a UTF-8 character, or edited) is skipped with a warning: the others still count."""
+    from biasbench.fsutil import read_regular
+
     path = Path(run_dir) / HISTORY_NAME
     if not path.is_file():
         return []
     entries = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for number, raw in enumerate(read_regular(path, HISTORY_MAX_BYTES).split(b"\n"), start=1):
+        if not raw.strip():
+            continue
         try:
-            found = json.loads(line)
-        except ValueError:  # a line cut by a kill or a full disk: the others still count
+            found = json.loads(raw.decode("utf-8"))
+        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+            log.warning("%s:%d: a damaged line (cut by a kill or edited) is skipped", path,
+                        number)
             continue
         if isinstance(found, dict):
             entries.append(found)
     return entries
+
+
+HISTORY_MAX_BYTES = 256 << 20
+"""The most of history.jsonl that is read (a larger one is refused in one line)."""
 
 
 def store_of(folder: Path) -> Path | None:

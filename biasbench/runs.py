@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from pydantic import ValidationError
 
 from biasbench.errors import InputError
-from biasbench.responses import iter_jsonl, parse_json, read_text
+from biasbench.responses import check_fields, iter_jsonl, parse_json, read_text
 from biasbench.runfolder import (
     LABELS_NAME,
     MANIFEST_NAME,
@@ -68,7 +69,18 @@ def _signature_from(data: dict[str, Any], path: Path) -> Signature:
     if missing:
         raise InputError(f"signature lacks {', '.join(missing)}", file=str(path),
                          field="signature")
-    return Signature(**fields)
+    try:
+        return Signature(**fields)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise InputError(f"{first['msg']} (got {_short_value(first.get('input'))})",
+                         file=str(path), field=f"signature.{where}") from None
+
+
+def _short_value(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass
@@ -120,7 +132,12 @@ class RunFolder:
         path = self.path / LABELS_NAME
         if not path.is_file():
             return None
-        rows = [obj for _, obj in iter_jsonl(path)]
+        rows = []
+        for line, obj in iter_jsonl(path):
+            # The fields every reader keys on, type-checked with the line named.
+            check_fields(obj, path=path, line=line, strings=("model", "item_id"),
+                         integers=("seed",))
+            rows.append(obj)
         if not rows:
             return None
         frame = pd.DataFrame(rows)

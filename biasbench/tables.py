@@ -61,17 +61,25 @@ def neutralise_frame(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+CSV_LINE_END = "\r\n"
+"""RFC 4180 line ends. With them the csv module (under pandas too) quotes every cell that holds
+a CR or an LF: with a bare "\n" it leaves a lone CR unquoted, and readers split the row there."""
+
+
 def csv_text(table: pd.DataFrame) -> str:
-    """``table`` as CSV text with every formula-like text cell neutralised (numbers untouched).
+    """``table`` as CSV text with every formula-like text cell neutralised (numbers untouched)
+    and every cell holding a CR or LF quoted.
 
-    Every CSV biasbench writes goes through here, so a model, occupation or template named
-    ``=cmd|' /C calc'!A0`` opens as text in a spreadsheet."""
-    return neutralise_frame(table).to_csv(index=False)
+    Every CSV biasbench writes goes through here (tables, exports, annotation sheets and keys),
+    so a model, occupation or template named ``=cmd|' /C calc'!A0`` opens as text in a
+    spreadsheet, and pandas and Python's csv module read back the rows that were written."""
+    return neutralise_frame(table).to_csv(index=False, lineterminator=CSV_LINE_END)
 
 
-def write_csv(table: pd.DataFrame, path: Path) -> None:
-    """Write :func:`csv_text` of ``table`` to ``path`` atomically."""
-    write_files_atomically({Path(path): csv_text(table).encode("utf-8")})
+def write_csv(table: pd.DataFrame, path: Path, *, encoding: str = "utf-8") -> None:
+    """Write :func:`csv_text` of ``table`` to ``path`` atomically (``utf-8-sig`` for a sheet a
+    spreadsheet opens)."""
+    write_files_atomically({Path(path): csv_text(table).encode(encoding, "surrogatepass")})
 
 
 def read_csv(path: Path, **options: Any) -> pd.DataFrame:

@@ -421,6 +421,9 @@ def main() -> None:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s: %(message)s")
     signals.install()
     try:
+        from biasbench.responses import check_environment
+
+        check_environment()
         app()
     except SystemExit as exc:
         # typer turns a KeyboardInterrupt inside a command into a silent exit 130.

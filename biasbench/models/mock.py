@@ -38,6 +38,25 @@ SCRIPTS: dict[str, Script] = {
 }
 
 
+def _read_script(path: Path, raw: bytes) -> dict[str, str]:
+    """A mock script file: one JSON object of prompt substring -> answer (``*``: the default),
+    every key and value text; anything else is one line naming the file."""
+    try:
+        table = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ModelSpecError(f"mock script {path}: not UTF-8 (byte {exc.start})") from None
+    except (ValueError, RecursionError) as exc:
+        raise ModelSpecError(f"mock script {path}: not valid JSON ({exc})") from None
+    if not isinstance(table, dict):
+        raise ModelSpecError(f"mock script {path}: expected a JSON object of prompt text -> "
+                             f"answer, not {type(table).__name__}")
+    for key, value in table.items():
+        if not isinstance(value, str):
+            raise ModelSpecError(f"mock script {path}: field {key!r}: the answer must be text, "
+                                 f"not {type(value).__name__}")
+    return table
+
+
 class MockBackend(ModelBackend):
     """Answers from a named script or a JSON file mapping prompt substrings to outputs."""
 
@@ -64,7 +83,7 @@ class MockBackend(ModelBackend):
                 raise ModelSpecError(f"mock script file not found: {path}")
             raw = path.read_bytes()
             self._file_sha256 = hashlib.sha256(raw).hexdigest()
-            table: dict[str, str] = json.loads(raw.decode("utf-8"))
+            table = _read_script(path, raw)
             default = table.pop("*", "")
 
             def lookup(prompt: Prompt, seed: int | None) -> str:

@@ -40,6 +40,7 @@ from biasbench.models.base import (
     text_from_content,
 )
 from biasbench.models.options import BackendOption, ModelOptions
+from biasbench.output_health import REDACTED
 
 ApiKind = Literal["chat", "completions"]
 
@@ -107,15 +108,81 @@ class _Secret:
         return "<redacted>"
 
 
-def _secret_forms(user: str, password: str) -> list[str]:
-    """Every form in which URL credentials may come back in a server's or library's message."""
-    pair = f"{user}:{password}"
-    forms = {password, pair, quote(password, safe=""), quote(pair, safe=":"),
-             base64.b64encode(pair.encode("utf-8")).decode("ascii")}
-    if not password:
-        forms.add(user)  # a token given as the user name
-    # Longest first, so that "user:secret" is replaced whole before "secret" alone.
+# REDACTED (from output_health): what a secret a server echoed becomes in a stored answer or
+# response field (errors say ``***``); output health counts the answers that hold it.
+
+
+def encoded_forms(secret: str) -> set[str]:
+    """``secret`` as a server may echo it: plain, percent-encoded, base64 (standard and
+    URL-safe, with and without padding) and as JSON string escapes (``\\"``-style and all
+    ``\\uXXXX``, lower and upper case)."""
+    raw = secret.encode("utf-8")
+    forms = {secret, quote(secret, safe=""), quote(secret, safe=":"), quote(secret),
+             json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=False)[1:-1]}
+    for encoded in (base64.b64encode(raw), base64.urlsafe_b64encode(raw)):
+        text = encoded.decode("ascii")
+        forms |= {text, text.rstrip("=")}
+    escaped = "".join(f"\\u{unit:04x}" for unit in _utf16_units(secret))
+    forms |= {escaped, escaped.upper().replace("\\U", "\\u")}
+    return forms
+
+
+def _utf16_units(text: str) -> list[int]:
+    data = text.encode("utf-16-be", "surrogatepass")
+    return [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data), 2)]
+
+
+def secret_forms(*, key: str | None = None, user: str = "", password: str = "") -> list[str]:
+    """Every form in which an API key or URL credentials may come back in a server's or a
+    library's message: each of the key, ``Bearer KEY``, the password, ``user:password`` and the
+    Basic header, in every encoding of :func:`encoded_forms`. Longest first, so that a longer
+    form is replaced whole before a shorter one inside it."""
+    secrets: set[str] = set()
+    if key:
+        secrets |= {key, f"Bearer {key}"}
+    if user or password:
+        pair = f"{user}:{password}"
+        secrets |= {password, pair,
+                    "Basic " + base64.b64encode(pair.encode("utf-8")).decode("ascii")}
+        if not password:
+            secrets.add(user)  # a token given as the user name
+    forms: set[str] = set()
+    for secret in secrets:
+        if len(secret) >= 3:
+            forms |= encoded_forms(secret)
     return sorted((f for f in forms if len(f) >= 3), key=len, reverse=True)
+
+
+def _secret_forms(user: str, password: str) -> list[str]:
+    return secret_forms(user=user, password=password)
+
+
+def redact_text(text: str, forms: list[str], marker: str) -> tuple[str, int]:
+    """``text`` with every form replaced by ``marker``, and the number of replacements."""
+    count = 0
+    for form in forms:
+        if form in text:
+            count += text.count(form)
+            text = text.replace(form, marker)
+    return text, count
+
+
+def redact_value(value: Any, forms: list[str], marker: str) -> tuple[Any, int]:
+    """``value`` (JSON: text, lists, objects, keys included) with secrets replaced."""
+    if isinstance(value, str):
+        return redact_text(value, forms, marker)
+    if isinstance(value, list):
+        pairs = [redact_value(v, forms, marker) for v in value]
+        return [v for v, _ in pairs], sum(n for _, n in pairs)
+    if isinstance(value, dict):
+        out, total = {}, 0
+        for k, v in value.items():
+            k2, n1 = redact_text(str(k), forms, marker)
+            v2, n2 = redact_value(v, forms, marker)
+            out[k2] = v2
+            total += n1 + n2
+        return out, total
+    return value, 0
 
 
 def parse_retry_after(headers: Any) -> float | None:
@@ -320,15 +387,20 @@ class OpenAIBackend(ModelBackend):
             headers["Authorization"] = self._auth.value
         return headers
 
-    def redact(self, message: str) -> str:
-        """``message`` without the API key or the URL's credentials, should a server or a
-        library echo them back."""
+    def _forms(self) -> list[str]:
         key = os.environ.get(self.api_key_env)
-        if key and len(key) >= 4:
-            message = message.replace(key, "***")
-        for secret in self._secrets.value:
-            message = message.replace(secret, "***")
-        return message
+        cached = getattr(self, "_forms_cache", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        forms = sorted(set(self._secrets.value) | set(
+            secret_forms(key=key) if key and len(key) >= 4 else []), key=len, reverse=True)
+        self._forms_cache = (key, forms)
+        return forms
+
+    def redact(self, message: str) -> str:
+        """``message`` without the API key or the URL's credentials, in any encoding of
+        :func:`secret_forms`, should a server or a library echo them back."""
+        return redact_text(message, self._forms(), "***")[0]
 
     _redact = redact
 
@@ -413,15 +485,16 @@ class OpenAIBackend(ModelBackend):
         return b"".join(chunks)
 
     def _raise_for_status(self, status: int, raw: bytes, headers: Any) -> None:
-        detail = raw[:500].decode("utf-8", "replace").strip()
+        # Redacted before it is cut: a cut through a secret would leave its start unredacted.
+        detail = self._redact(raw.decode("utf-8", "replace")).strip()[:500]
         try:
             payload = json.loads(raw)
             error = payload.get("error") if isinstance(payload, dict) else None
             if isinstance(error, dict) and error.get("message"):
-                detail = str(error["message"])
+                detail = self._redact(str(error["message"]))[:500]
             elif isinstance(error, str):
-                detail = error
-        except ValueError:
+                detail = self._redact(error)[:500]
+        except (ValueError, RecursionError):
             pass
         message = self._redact(f"HTTP {status} from {self.endpoint}: {detail}")
         if status in _TRANSIENT_4XX or (status >= 500 and status not in _PERMANENT_5XX):
@@ -440,7 +513,8 @@ class OpenAIBackend(ModelBackend):
             # A 200 with an unreadable body (garbled, cut, invalid UTF-8, no choices) is usually
             # a proxy hiccup: worth another try.
             raise TransientModelError(
-                self._redact(f"unreadable answer from {self.endpoint}: {raw[:200]!r}")) from None
+                self._redact(f"unreadable answer from {self.endpoint}: "
+                             f"{self._redact(raw.decode('utf-8', 'replace'))[:200]!r}")) from None
         info: dict[str, Any] = {}
         if self.api == "chat":
             message = choice.get("message")
@@ -461,7 +535,10 @@ class OpenAIBackend(ModelBackend):
             raise UnusableAnswerError(self._redact(f"{exc} (from {self.endpoint})"),
                                       raw=exc.raw) from None
         info.update(notes)
-        reported = choice.get("finish_reason")
+        forms = self._forms()
+        # Every field kept from the response, the answer included, is redacted before it is
+        # stored: a server that echoes the key must not put it in the store or an export.
+        reported, hidden = redact_value(choice.get("finish_reason"), forms, REDACTED)
         info["finish_reason"] = normalise_finish_reason(reported)
         if reported is not None and reported != info["finish_reason"]:
             info["finish_reason_raw"] = reported  # the server's own word, kept
@@ -470,4 +547,8 @@ class OpenAIBackend(ModelBackend):
                 info[name] = payload[name]
         if payload.get("model") and payload["model"] != self.model_name:
             info["response_model"] = payload["model"]  # the exact version the server used
+        info, in_info = redact_value(info, forms, REDACTED)
+        text, in_text = redact_text(text, forms, REDACTED)
+        if hidden + in_info + in_text:
+            info["secrets_redacted"] = hidden + in_info + in_text
         return Generation(text=text, prompt_text=prompt.text_for(self.mode), info=info)

@@ -10,6 +10,7 @@ null or JSON where the text looks like one, else the string itself.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -92,10 +93,14 @@ def _to_float(value: Any) -> float:
     if isinstance(value, bool):
         raise ValueError("expected a number")
     if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, str) and _FLOAT.match(value.strip()):
-        return float(value.strip())
-    raise ValueError("expected a number")
+        number = float(value)
+    elif isinstance(value, str) and _FLOAT.match(value.strip()):
+        number = float(value.strip())
+    else:
+        raise ValueError("expected a number")
+    if not math.isfinite(number):  # inf or nan: every request would fail (timeout=inf)
+        raise ValueError("expected a finite number")
+    return number
 
 
 def _to_str(value: Any) -> str:

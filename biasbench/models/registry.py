@@ -108,9 +108,14 @@ def parse_model_spec(spec: str) -> tuple[str, str | None]:
 def check_model_spec(spec: str, options: ModelOptions | None = None) -> type[ModelBackend]:
     """The backend class of ``spec`` once the spec parses and its ``-M`` options are valid;
     cheap (nothing loads), so a caller can refuse a typo before slower work."""
-    kind, _ = parse_model_spec(spec)
+    kind, arg = parse_model_spec(spec)
+    model_args = (options or ModelOptions()).model_args
     cls = backend_class(kind)
-    cls.check_model_args((options or ModelOptions()).model_args)
+    cls.check_model_args(model_args)
+    if kind == "llamacpp":  # a file that is not GGUF, or a context no machine can hold
+        from biasbench.models.gguf_check import check_llamacpp
+
+        check_llamacpp(arg, model_args)
     return cls
 
 

@@ -31,8 +31,10 @@ import pandas as pd
 import biasbench
 from biasbench.benchmarks import report_class
 from biasbench.display import Section, esc, html_table, json_for_script
+from biasbench.errors import BiasbenchError
 from biasbench.fsutil import write_text_atomically
 from biasbench.output_health import health_cell
+from biasbench.runfolder import output_target_refusal
 from biasbench.runs import ReportPlan, RunGroup, load_runs
 
 REPORT_NAME: Final = "report.html"
@@ -62,7 +64,9 @@ def _runs_section(plan: ReportPlan) -> Section:
     for group in plan.groups:
         for run in group.runs:
             short = run.results.get("signature", {}).get("short") or run.signature.short()
-            health = run.results.get("output_health") or {}  # empty/truncated/<think> shares
+            health = run.results.get("output_health") or {}
+            if not isinstance(health, dict):  # a damaged results file: shown as unknown
+                health = {}  # empty/truncated/<think> shares
             rows.append({"folder": str(run.path), "benchmark": run.benchmark,
                          "models": ", ".join(run.models), "status": run.status,
                          "scope": run_scope(run.signature.limit),
@@ -160,6 +164,9 @@ def build_report(run_dirs: Sequence[Path | str], out: Path | str) -> Path:
     Returns the path of the HTML file.
     """
     out = Path(out)
+    refusal = output_target_refusal(out, "report")
+    if refusal:
+        raise BiasbenchError(refusal)
     plan = load_runs(run_dirs)
     out.mkdir(parents=True, exist_ok=True)
     sections = [_runs_section(plan)] + [_group_section(g, out) for g in plan.groups]

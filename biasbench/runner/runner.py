@@ -25,6 +25,7 @@ The flow of :func:`run_requests`:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -285,6 +286,8 @@ class _Run:
         self.logged_unexpected = False
         self.store_error: BaseException | None = None
         """The first failure to write the store; once set, no new request is sent."""
+        self.stopping = False
+        """Set on Ctrl-C/SIGTERM: no new request or retry starts; answers in flight are kept."""
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -350,6 +353,8 @@ class _Run:
         for key, request, prompt_text in pending:
             if self.store_error is not None:
                 raise _StoreFailed  # never send a request whose answer cannot be saved
+            if self.stopping:
+                return
             await self.run_one(key, request, prompt_text)
 
     async def run_one(self, key: str, request: Request, prompt_text: str) -> None:
@@ -371,6 +376,8 @@ class _Run:
                     raise _Abort(EndpointError(backend.redact(
                         f"model endpoint {exc.endpoint} is unreachable ({exc}); no request was "
                         f"answered. Check --base-url and that the server is running."))) from None
+                if self.stopping:
+                    return  # stopping: not retried now and not recorded; a rerun asks again
                 if not retry.gives_up(attempts, retry.clock() - first_try):
                     await retry.sleep(retry.delay(attempts, exc.retry_after))
                     continue
@@ -437,6 +444,11 @@ class _Run:
             finished_at=time.time(), info=info))
 
 
+STOP_GRACE_S = 1.5
+"""How long requests in flight at Ctrl-C or SIGTERM may still finish (and be stored) before the
+run stops; a second Ctrl-C stops at once."""
+
+
 async def run_requests(backend: ModelBackend, requests: Sequence[Request],
                        params: GenerationParams, store: ResponseStore, *, concurrency: int = 8,
                        retry: RetryPolicy | None = None, progress: bool = True,
@@ -486,6 +498,7 @@ async def run_requests(backend: ModelBackend, requests: Sequence[Request],
 
     endpoint_error: EndpointError | None = None
     workers_done: asyncio.Future[list[None]] | None = None
+    interrupted = False
     try:
         if pending:
             iterator = iter(pending.values())
@@ -501,7 +514,18 @@ async def run_requests(backend: ModelBackend, requests: Sequence[Request],
                     endpoint_error = error.error
                 elif error is not None and not isinstance(error, _StoreFailed):
                     raise error
+    except asyncio.CancelledError:  # Ctrl-C or SIGTERM (asyncio's runner cancels the run)
+        interrupted = True
+        raise
     finally:
+        if interrupted and tasks:
+            # Answers the server has already sent (or is sending) are paid for: let the
+            # requests in flight finish for a moment, starting nothing new, and store them.
+            run.stopping = True
+            running = [t for t in tasks if not t.done()]
+            if running:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.wait(running, timeout=STOP_GRACE_S)
         for task in [*tasks, ticker]:
             if task is not None and not task.done():
                 task.cancel()

@@ -280,6 +280,20 @@ class ResponseStore:
         with self._reading():
             return {key: (output, reason) for key, output, reason in self._db.execute(sql)}
 
+    def answers_digest(self) -> str:
+        """sha256 of every answered request's key and output, in key order: what derived files
+        were computed from, so an edited answer (same count) is detected."""
+        import hashlib
+
+        digest = hashlib.sha256()
+        with self._reading():
+            for key, output in self._db.execute(
+                    "SELECT key, output FROM responses WHERE status = 'ok' ORDER BY key"):
+                for part in (key, output if output is not None else "\x00null"):
+                    data = str(part).encode("utf-8", "surrogatepass")
+                    digest.update(len(data).to_bytes(8, "big") + data)
+        return digest.hexdigest()
+
     def configurations(self) -> list[tuple[str, str]]:
         """Distinct (model JSON, params JSON) pairs of the stored rows."""
         with self._reading():

@@ -47,7 +47,7 @@ from biasbench.runfolder import FIGURES_DIR, LABELS_NAME, TABLES_DIR
 from biasbench.runner.runner import Request
 from biasbench.signature import Signature, common_signature
 from biasbench.tables import write_csv, write_table
-from biasbench.textutil import slug
+from biasbench.textutil import slug, unique_slug
 
 if TYPE_CHECKING:
     from biasbench.display import Section
@@ -255,7 +255,8 @@ class BBQBenchmark(Benchmark):
         write_csv(scored.unparsed_by_template, out / "unparsed_by_template.csv")
         write_table(category_table(scored), out / "by_category")
         for model, profile in profiles.items():
-            write_table(profile, out / f"bias_profile_{slug(model)}")
+            # unique: "m 1" and "m/1" must not overwrite each other
+            write_table(profile, out / f"bias_profile_{unique_slug(model)}")
 
     def _write_figures(self, scored: BBQResults, profiles: dict[str, pd.DataFrame],
                        out: Path) -> None:

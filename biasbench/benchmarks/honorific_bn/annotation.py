@@ -37,7 +37,7 @@ from biasbench.benchmarks.honorific_bn.classifier import Register
 from biasbench.benchmarks.honorific_bn.items import PAIRED_CONDITIONS
 from biasbench.errors import InputError
 from biasbench.responses import read_text
-from biasbench.tables import neutralise_frame
+from biasbench.tables import restore_formula, write_csv
 
 ANNOTATION_LABELS: tuple[str, ...] = tuple(label.value for label in Register)
 """The four labels, in the fixed order used by every confusion matrix."""
@@ -272,8 +272,7 @@ def write_annotation_sheet(sample: pd.DataFrame | AnnotationSample, path: str | 
     out = sheet.loc[:, list(SHEET_COLUMNS)].astype(object)
     out = out.where(out.notna(), "")  # a missing output is written as an empty cell
     # Annotators open it in a spreadsheet: model outputs must not run as formulas.
-    neutralise_frame(out).to_csv(Path(path), index=False, encoding="utf-8-sig",
-                                 quoting=csv.QUOTE_MINIMAL)
+    write_csv(out, Path(path), encoding="utf-8-sig")
 
 
 def read_annotation_key(path: str | PathLike[str]) -> pd.DataFrame:
@@ -284,6 +283,8 @@ def read_annotation_key(path: str | PathLike[str]) -> pd.DataFrame:
     if not text.strip():
         raise InputError("empty annotation key (no header, no rows)", file=file, line=1)
     key = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    key.columns = [restore_formula(c) for c in key.columns]
+    key = key.map(restore_formula)  # the key is written with formula cells neutralised
     missing = [name for name in ("sample_id", "rule_label") if name not in key.columns]
     if missing:
         raise InputError(f"missing column(s) {', '.join(missing)}", file=file, line=1,

@@ -54,7 +54,9 @@ def annotate_export(
     out.parent.mkdir(parents=True, exist_ok=True)
     key.parent.mkdir(parents=True, exist_ok=True)
     write_annotation_sheet(sample, out)
-    sample.key.to_csv(key, index=False)
+    from biasbench.tables import write_csv
+
+    write_csv(sample.key, key)  # formula cells neutralised, CR/LF quoted
     typer.echo(f"sheet: {out} ({len(sample.sheet)} outputs, labels hidden); key: {key}")
 
 

@@ -131,6 +131,9 @@ def read_samples(path: Path) -> pd.DataFrame:
     try:
         frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False,
                             encoding="utf-8-sig")
+    except pd.errors.EmptyDataError:
+        raise InputError("empty samples TSV (no header, no rows)", file=str(path),
+                         line=1) from None
     except (UnicodeDecodeError, pd.errors.ParserError) as exc:
         raise InputError(f"not a readable TSV ({exc})", file=str(path)) from None
     missing = [c for c in COLUMNS if c not in frame.columns]
