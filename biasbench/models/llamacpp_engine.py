@@ -41,7 +41,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -158,17 +158,6 @@ def _silence_logs(llama_cpp: Any) -> None:
 
     _SILENT_LOG = _discard
     llama_cpp.llama_log_set(_discard, ctypes.c_void_p())
-
-
-def check_gguf(path: Path) -> None:
-    """Refuse, in one line, a file that is not a GGUF model (before llama.cpp reads it)."""
-    try:
-        with path.open("rb") as fh:
-            magic = fh.read(4)
-    except OSError as exc:
-        raise BiasbenchError(f"cannot read the GGUF file {path}: {exc.strerror}") from None
-    if magic != b"GGUF":
-        raise BiasbenchError(f"{path} is not a GGUF model file (it does not start with 'GGUF')")
 
 
 class LlamaEngine:

@@ -525,7 +525,11 @@ async def run_requests(backend: ModelBackend, requests: Sequence[Request],
             running = [t for t in tasks if not t.done()]
             if running:
                 with contextlib.suppress(asyncio.CancelledError):
-                    await asyncio.wait(running, timeout=STOP_GRACE_S)
+                    # an in-process backend has sent nothing yet: what it has finished is
+                    # stored already, and its forward pass stops at once (Ctrl-C within 1 s)
+                    grace = 0.0 if backend.owns_concurrency else STOP_GRACE_S
+                    if grace:
+                        await asyncio.wait(running, timeout=grace)
         for task in [*tasks, ticker]:
             if task is not None and not task.done():
                 task.cancel()

@@ -105,8 +105,8 @@ def _one_pass_logprobs(backend: LlamaCppBackend, ids: list[int], start: int) -> 
 
     import numpy as np
 
-    from biasbench.models.llamacpp_engine import LlamaEngine
     from biasbench.models.cpu_threads import ThreadPolicy
+    from biasbench.models.llamacpp_engine import LlamaEngine
 
     engine = LlamaEngine(backend.path, n_ctx=backend.n_ctx, slots=1, threads=ThreadPolicy(1))
     try:

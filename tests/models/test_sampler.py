@@ -4,13 +4,9 @@ top_p 0.95, min_p 0.05 never act silently)."""
 
 from __future__ import annotations
 
-import asyncio
-from pathlib import Path
-from typing import Any
-
 import pytest
 
-from biasbench.models.base import GenerationParams, Prompt
+from biasbench.models.base import GenerationParams
 from biasbench.models.llamacpp import sampling_of
 from biasbench.models.llamacpp_engine import Sampling
 
