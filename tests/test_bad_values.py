@@ -116,7 +116,7 @@ def test_an_empty_kobbq_samples_file(tmp_path: Path, capsys: pytest.CaptureFixtu
     code, _, err = cli(capsys, "run", "kobbq", "--data", str(tmp_path), "--model",
                        "mock:hashed-letter", "--limit", "2", "--no-progress", "--out",
                        str(tmp_path / "u"))
-    assert_one_line(code, err, "KoBBQ_test_samples.tsv:1: empty samples TSV")
+    assert_one_line(code, err, "KoBBQ_test_samples.tsv:1: empty samples TSV")  # no warning
 
 
 @pytest.mark.parametrize(("arguments", "message"), [
