@@ -111,12 +111,14 @@ def test_bad_mock_script_files(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert_one_line(code, err, f"mock script {path}: {needle}")
 
 
-def test_an_empty_kobbq_samples_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_empty_kobbq_samples_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                     caplog: pytest.LogCaptureFixture) -> None:
     (tmp_path / "KoBBQ_test_samples.tsv").write_bytes(b"")
     code, _, err = cli(capsys, "run", "kobbq", "--data", str(tmp_path), "--model",
                        "mock:hashed-letter", "--limit", "2", "--no-progress", "--out",
                        str(tmp_path / "u"))
-    assert_one_line(code, err, "KoBBQ_test_samples.tsv:1: empty samples TSV")  # no warning
+    assert_one_line(code, err, "KoBBQ_test_samples.tsv:1: empty samples TSV")
+    assert not caplog.records  # no checksum warning before the one line
 
 
 @pytest.mark.parametrize(("arguments", "message"), [
