@@ -176,6 +176,10 @@ def _with(folder: Path, name: str, **fields: object) -> None:
     if name == "labels.jsonl":
         rows = [json.loads(x) for x in (folder / name).read_text().splitlines()]
         _rewrite(folder, name, "".join(json.dumps({**r, **fields}) + "\n" for r in rows))
+    elif name == "results":
+        results = json.loads((folder / "results.json").read_text())
+        results.update(fields)
+        _rewrite(folder, "results.json", json.dumps(results))
     elif name == "signature":
         results = json.loads((folder / "results.json").read_text())
         results["signature"].update(fields)
@@ -192,6 +196,8 @@ def _with(folder: Path, name: str, **fields: object) -> None:
     ("labels.jsonl", {"model": 5}, "labels.jsonl:1: field 'model': expected a string"),
     ("signature", {"seeds": "abc"}, "results.json: field 'signature.seeds'"),
     ("signature", {"model": [1]}, "results.json: field 'signature.model'"),
+    ("results", {"output_health": [1]}, "results.json: field 'output_health': expected an "
+     "object of per-model counts, got list"),
     ("manifest", {"files": {"labels.jsonl": "x"}},
      "manifest.json: field 'derived.files.labels.jsonl'"),
     ("manifest", {"files": {"labels.jsonl": {"bytes": "abc", "sha256": 5}}},
