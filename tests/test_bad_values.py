@@ -136,6 +136,8 @@ def test_an_empty_kobbq_samples_file(tmp_path: Path, capsys: pytest.CaptureFixtu
     ({"concurrency": 0}, "--concurrency must be at least 1, not 0"),
     ({"out": 3}, "--out must be a path, not 3"),
     ({"model_args": ["x"]}, "model_args must be a dict of -M options, not ['x']"),
+    ({"base_url": 5}, "--base-url must be text, not 5"),
+    ({"foo": 1}, "honorific-bn has no option 'foo' (its options: "),
 ])
 def test_python_api_arguments(tmp_path: Path, arguments: dict[str, object],
                               message: str) -> None:
@@ -144,6 +146,11 @@ def test_python_api_arguments(tmp_path: Path, arguments: dict[str, object],
         biasbench.run("honorific-bn", "mock:hashed-register", progress=False, **arguments)
     assert str(caught.value).startswith(message), str(caught.value)
     assert not (tmp_path / "u").exists()
+
+
+def test_load_takes_a_path() -> None:
+    with pytest.raises(BiasbenchError, match="--run-dir must be a path, not 5"):
+        biasbench.load(5)  # type: ignore[arg-type]
 
 
 def test_benchmark_and_model_must_be_text(tmp_path: Path) -> None:
