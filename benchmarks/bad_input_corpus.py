@@ -106,6 +106,7 @@ class Case:
     """``biasbench runs`` cases: the right answer is exit 0 with the folder listed as torn."""
     timeout_s: float = 300
     """Past this the child is killed and the case is a ``HANG``."""
+    round_two: bool = False
 
 
 @dataclass
@@ -214,7 +215,9 @@ def build_cases(base: Path, skip_big: bool, mem_cap_mib: int) -> list[Case]:
             damage(again)
             cases.append(Case(f"run resume / {name}", ["run", "honorific-bn", *mock, "--out",
                                                         str(again)]))
-    cases += round_two_cases(base, run, mock)
+    for case in round_two_cases(base, run, mock):
+        case.round_two = True
+        cases.append(case)
     port = closed_port()
     for shown, url, api_key in [
             ("invalid port 99999", "http://127.0.0.1:99999/v1", ""),
@@ -401,11 +404,15 @@ def main() -> None:
     parser.add_argument("--mem-cap-mib", type=int, default=2048,
                         help="address-space cap of the 100 MB-line child (2048)")
     parser.add_argument("--only", default="", help="run only cases whose label holds this")
+    parser.add_argument("--round-two", action="store_true",
+                        help="run only the cases round 2 added (round_two_cases)")
     args = parser.parse_args()
     tally: Counter[str] = Counter()
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         cases = build_cases(base, args.skip_big, args.mem_cap_mib)
+        if args.round_two:
+            cases = [c for c in cases if c.round_two]
         print("| case | class | exit | peak RSS MiB | stderr's last line |")
         print("|:---|:---|---:|---:|:---|")
         for case in (c for c in cases if args.only in c.label):

@@ -102,9 +102,14 @@ def _seeds(seeds: int | Sequence[int] | None) -> list[int] | None:
     return check_seeds(seeds)
 
 
-def _options_arguments(out: Any, model_args: Any) -> Path | None:
-    """``out`` as a Path and ``model_args`` checked, or one line naming the argument."""
-    from biasbench.arguments import check_path
+def _options_arguments(out: Any, model_args: Any, base_url: Any = None,
+                       api: Any = "chat") -> Path | None:
+    """``out`` as a Path and ``model_args``, ``base_url`` and ``api`` checked, or one line
+    naming the argument."""
+    from biasbench.arguments import check_path, check_text
+
+    check_text("base_url", base_url, optional=True)
+    check_text("api", api)
     from biasbench.errors import BiasbenchError
 
     if model_args is not None and not isinstance(model_args, dict):
@@ -133,7 +138,7 @@ def run(benchmark: str, model: str = "llamacpp", *, out: Path | str | None = Non
     from biasbench.models.registry import ModelOptions
     from biasbench.pipeline import run_benchmark
 
-    out = _options_arguments(out, model_args)
+    out = _options_arguments(out, model_args, base_url, api)
     options = ModelOptions(base_url=base_url, api=api, api_key_env=api_key_env, chat=chat,
                            hf_task=hf_task, model_args=dict(model_args or {}))
     done = run_benchmark(benchmark, model, options=options, out=out, limit=limit,
@@ -190,9 +195,10 @@ def score(benchmark: str, responses: Path | str, out: Path | str,
 
 def load(run_dir: Path | str) -> Results:
     """A finished run or score folder (its derived files verified against its manifest)."""
+    from biasbench.arguments import check_path
     from biasbench.runs import load_run
 
-    folder = load_run(run_dir)
+    folder = load_run(check_path("run_dir", run_dir) or Path(""))
     signature = folder.signature
     described = list(signature.model.values())
     if described and all(isinstance(d, dict) for d in described):

@@ -219,6 +219,12 @@ def load_run(path: Path | str) -> RunFolder:
         raise InputError("results have no signature", file=str(results_path), field="signature")
     if "models" not in results or not isinstance(results["models"], dict):
         raise InputError("results have no models", file=str(results_path), field="models")
+    health = results.get("output_health")
+    if health is not None and not (isinstance(health, dict)
+                                   and all(isinstance(h, dict) for h in health.values())):
+        raise InputError("expected an object of per-model counts, got "
+                         f"{type(health).__name__}", file=str(results_path),
+                         field="output_health")
     return RunFolder(path=path, results=results, signature=_signature_from(raw, results_path),
                      manifest=manifest)
 

@@ -13,6 +13,7 @@ import pytest
 
 import biasbench
 from biasbench.api import Results
+from biasbench.errors import BiasbenchError
 from biasbench.export import SIGNATURE_COLUMNS
 
 
@@ -87,7 +88,7 @@ def test_dry_run_through_the_api(tmp_path: Path) -> None:
 
 
 def test_seeds_as_a_count_or_a_list(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="at least 1"):
+    with pytest.raises(BiasbenchError, match="--seeds must be at least 1, not 0"):
         biasbench.run("honorific-bn", model="mock:honorific", seeds=0, out=tmp_path / "r")
     plan = biasbench.dry_run("honorific-bn", model="mock:hashed-register", limit=2,
                              seeds=[3, 4], temperature=0.7)

@@ -111,12 +111,14 @@ def test_bad_mock_script_files(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert_one_line(code, err, f"mock script {path}: {needle}")
 
 
-def test_an_empty_kobbq_samples_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_empty_kobbq_samples_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                     caplog: pytest.LogCaptureFixture) -> None:
     (tmp_path / "KoBBQ_test_samples.tsv").write_bytes(b"")
     code, _, err = cli(capsys, "run", "kobbq", "--data", str(tmp_path), "--model",
                        "mock:hashed-letter", "--limit", "2", "--no-progress", "--out",
                        str(tmp_path / "u"))
     assert_one_line(code, err, "KoBBQ_test_samples.tsv:1: empty samples TSV")
+    assert not caplog.records  # no checksum warning before the one line
 
 
 @pytest.mark.parametrize(("arguments", "message"), [
@@ -134,6 +136,8 @@ def test_an_empty_kobbq_samples_file(tmp_path: Path, capsys: pytest.CaptureFixtu
     ({"concurrency": 0}, "--concurrency must be at least 1, not 0"),
     ({"out": 3}, "--out must be a path, not 3"),
     ({"model_args": ["x"]}, "model_args must be a dict of -M options, not ['x']"),
+    ({"base_url": 5}, "--base-url must be text, not 5"),
+    ({"foo": 1}, "honorific-bn has no option 'foo' (its options: "),
 ])
 def test_python_api_arguments(tmp_path: Path, arguments: dict[str, object],
                               message: str) -> None:
@@ -142,6 +146,11 @@ def test_python_api_arguments(tmp_path: Path, arguments: dict[str, object],
         biasbench.run("honorific-bn", "mock:hashed-register", progress=False, **arguments)
     assert str(caught.value).startswith(message), str(caught.value)
     assert not (tmp_path / "u").exists()
+
+
+def test_load_takes_a_path() -> None:
+    with pytest.raises(BiasbenchError, match="--run-dir must be a path, not 5"):
+        biasbench.load(5)  # type: ignore[arg-type]
 
 
 def test_benchmark_and_model_must_be_text(tmp_path: Path) -> None:
@@ -174,6 +183,10 @@ def _with(folder: Path, name: str, **fields: object) -> None:
     if name == "labels.jsonl":
         rows = [json.loads(x) for x in (folder / name).read_text().splitlines()]
         _rewrite(folder, name, "".join(json.dumps({**r, **fields}) + "\n" for r in rows))
+    elif name == "results":
+        results = json.loads((folder / "results.json").read_text())
+        results.update(fields)
+        _rewrite(folder, "results.json", json.dumps(results))
     elif name == "signature":
         results = json.loads((folder / "results.json").read_text())
         results["signature"].update(fields)
@@ -190,6 +203,8 @@ def _with(folder: Path, name: str, **fields: object) -> None:
     ("labels.jsonl", {"model": 5}, "labels.jsonl:1: field 'model': expected a string"),
     ("signature", {"seeds": "abc"}, "results.json: field 'signature.seeds'"),
     ("signature", {"model": [1]}, "results.json: field 'signature.model'"),
+    ("results", {"output_health": [1]}, "results.json: field 'output_health': expected an "
+     "object of per-model counts, got list"),
     ("manifest", {"files": {"labels.jsonl": "x"}},
      "manifest.json: field 'derived.files.labels.jsonl'"),
     ("manifest", {"files": {"labels.jsonl": {"bytes": "abc", "sha256": 5}}},

@@ -54,5 +54,19 @@ def benchmark_classes() -> list[type[Benchmark]]:
 
 
 def get_benchmark(name: str, **options: Any) -> Benchmark:
-    """Instantiate the benchmark registered as ``name`` with its options."""
-    return benchmark_class(name)(**options)
+    """Instantiate the benchmark registered as ``name`` with its options; an option it does not
+    declare is one line naming it and those it takes (never a raw ``TypeError``)."""
+    import inspect
+
+    cls = benchmark_class(name)
+    parameters = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return cls(**options)
+    declared = {p.name for p in parameters if p.kind is not p.VAR_POSITIONAL}
+    unknown = sorted(set(options) - declared)
+    if unknown:
+        from biasbench.errors import BiasbenchError
+
+        taken = ", ".join(sorted(declared)) or "none"
+        raise BiasbenchError(f"{name} has no option {unknown[0]!r} (its options: {taken})")
+    return cls(**options)

@@ -18,13 +18,12 @@ on and ``benchmarks/score_kill_points.py`` prints as a table.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-from biasbench.runfolder import is_leftover
 
 KILLED = 137
 
@@ -83,9 +82,11 @@ def _arm(kill_at: int) -> None:
 
 
 def leftovers(folder: Path) -> list[str]:
-    """Names a killed writer leaves behind (the lock file aside), anywhere under ``folder``."""
+    """Names a killed writer leaves behind (the lock file aside), anywhere under ``folder``:
+    staging and retired folders and atomic-write temporaries. Judged by name here, not by
+    :func:`biasbench.runfolder.is_leftover`, so the series runs against older checkouts too."""
     return sorted(str(p.relative_to(folder)) for p in Path(folder).rglob(".*")
-                  if p.name != ".lock" and is_leftover(p.name))
+                  if p.name.startswith((".staging-", ".retired-")) or p.name.endswith(".tmp"))
 
 
 @dataclass
@@ -96,7 +97,8 @@ class KillOutcome:
     listed: str
     """What ``biasbench runs`` said of the folder right after the kill."""
     listed_finished_unverified: bool
-    """Listed as scored/complete while readers refuse its files (must never be true)."""
+    """Listed as scored/complete while readers refuse its files or no manifest vouches for
+    them (must never be true)."""
     rerun_exit: int
     leftovers_after_rerun: list[str]
     same_results: bool
@@ -115,7 +117,13 @@ def _listed(folder: Path) -> tuple[str, bool]:
         load_run(folder)
     except Exception:  # noqa: BLE001 - any refusal means the listing lied
         return status, True
-    return status, False
+    # Finished means a manifest vouches for every derived file: results.json alone is not.
+    try:
+        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return status, True
+    derived = manifest.get("derived") if isinstance(manifest, dict) else None
+    return status, not (isinstance(derived, dict) and isinstance(derived.get("files"), dict))
 
 
 def kill_point_series(scenario: str, args: Sequence[str], out: Path,

@@ -225,6 +225,12 @@ def resolve_kobbq_data(data_dir: Path | None = None, *, cache_dir: Path | None =
                        download: bool = True, base_url: str | None = None,
                        timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
     """A folder holding KoBBQ's test samples (see the module docstring). A local copy that
-    differs from the pinned file is used with a warning (not comparable with the paper)."""
+    differs from the pinned file is used with a warning (not comparable with the paper); an
+    empty samples file is refused first, in one line (no warning about its checksum)."""
+    if data_dir is not None:
+        samples = Path(data_dir) / TEST_FILE
+        if samples.is_file() and samples.stat().st_size == 0:
+            raise InputError("empty samples TSV (no header, no rows)", file=str(samples),
+                             line=1)
     return resolve_pinned_folder(KOBBQ_DATA, data_dir, cache_dir=cache_dir, download=download,
                                  base_url=base_url, timeout=timeout)
