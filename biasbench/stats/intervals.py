@@ -220,3 +220,49 @@ def wilson_pct(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
     """Wilson interval of ``k / n`` in percent; (NaN, NaN) when ``n == 0``."""
     low, high = wilson_interval(int(k), int(n), confidence)
     return (100.0 * low, 100.0 * high)
+
+
+ITEM_RATIO_METHOD: Final = (
+    "Student-t interval across items (df = items - 1) for a ratio of per-item totals over "
+    "seeds, sum(y_i) / sum(x_i), with the item-clustered (linearised) standard error "
+    "sqrt(sum((y_i - R x_i)^2) / (k (k - 1))) / mean(x_i), centred on the score and cut to its "
+    "range: it covers the score over a population of items like these, not only these items' "
+    "seeds (seeds are nested in items, so resampling items with all their seeds carries the "
+    "seed noise too)")
+"""What :func:`item_ratio_interval` computes, for the output's method field."""
+
+
+def item_ratio_interval(numerators: ArrayLike, denominators: ArrayLike,
+                        bounds: tuple[float, float], center: float | None = None,
+                        confidence: float = 0.95, min_items: int = MIN_SEEDS_FOR_INTERVAL,
+                        ) -> tuple[float, float, IntervalStatus, int]:
+    """An interval over items for ``R = sum(y_i) / sum(x_i)`` (per-item totals over seeds).
+
+    Items with ``x_i = 0`` carry nothing and are left out; ``k`` is the number that remain.
+    The standard error is the ratio estimator's linearised one, clustered by item; the interval
+    is ``center +- t_{k-1} SE`` (``center`` defaults to R), intersected with ``bounds``.
+    Returns ``(lo, hi, status, k)``: no interval (NaN) with fewer than ``min_items`` items
+    (``too_few_seeds``, read "too few units"), with no spread across items (``degenerate``),
+    or with nothing to divide (``undefined``).
+    """
+    y = np.asarray(numerators, dtype=float).ravel()
+    x = np.asarray(denominators, dtype=float).ravel()
+    keep = x > 0
+    y, x = y[keep], x[keep]
+    k = int(x.size)
+    if k == 0:
+        return math.nan, math.nan, IntervalStatus.UNDEFINED, 0
+    ratio = float(y.sum() / x.sum())
+    middle = ratio if center is None or not math.isfinite(center) else float(center)
+    if k < max(min_items, 2):
+        return math.nan, math.nan, IntervalStatus.TOO_FEW_SEEDS, k
+    residual = y - ratio * x
+    se = math.sqrt(float((residual**2).sum()) / (k * (k - 1))) / float(x.mean())
+    if se <= 1e-15:
+        return math.nan, math.nan, IntervalStatus.DEGENERATE, k
+    half = float(t.ppf(0.5 + confidence / 2, df=k - 1)) * se
+    raw_lo, raw_hi = middle - half, middle + half
+    lower, upper = bounds
+    status = (IntervalStatus.CLIPPED if raw_lo < lower or raw_hi > upper
+              else IntervalStatus.OK)
+    return max(lower, raw_lo), min(upper, raw_hi), status, k

@@ -12,6 +12,7 @@ from biasbench.stats import (
     bootstrap_interval,
     bounded_seed_interval,
     interval_reason,
+    item_ratio_interval,
     seed_interval,
     wilson_interval,
 )
@@ -139,3 +140,54 @@ def test_interval_reason(status: str, n: int, expected: str | None) -> None:
 def test_bounded_seed_interval_rejects_values_off_the_scale() -> None:
     with pytest.raises(ValueError, match="outside"):
         bounded_seed_interval([0.5, 1.5, 0.2], (0.0, 1.0))
+
+
+# --------------------------------------------------------------------------- round 3, item 1
+
+
+def _ratio_reference(y: list[float], x: list[float]) -> tuple[float, float]:
+    """Independent arithmetic: R +- t_{k-1} * linearised SE of sum(y) / sum(x)."""
+    from scipy.stats import t as student
+
+    ya, xa = np.asarray(y, float), np.asarray(x, float)
+    r, k = ya.sum() / xa.sum(), len(y)
+    se = np.sqrt(((ya - r * xa) ** 2).sum() / (k * (k - 1))) / xa.mean()
+    half = student.ppf(0.975, k - 1) * se
+    return r - half, r + half
+
+
+@pytest.mark.parametrize(("y", "x", "bounds", "status"), [
+    ([3, 2, 3, 1, 3, 2, 2, 3], [3] * 8, (0.0, 1.0), "ok"),  # accuracy over 8 items x 3 seeds
+    ([1, -1, 1, -1, 3, 1, -1, 1, 1, -1], [1, 1, 1, 1, 3, 1, 1, 1, 1, 1], (-1.0, 1.0),
+     "clipped"),                                                             # s_DIS, unequal
+    ([1, -1, 3, 1, 0, 1], [1, 1, 3, 3, 2, 1], (-1.0, 1.0), "clipped"),      # denominators
+    ([3, 2, 3, 1, 3], [3, 3, 3, 3, 3], (0.0, 1.0), "clipped"),     # 5 items: reaches past 1
+    ([1, 1, 1, 0], [1, 1, 1, 1], (0.0, 1.0), "clipped"),            # one seed, near 1
+])
+def test_item_ratio_interval_hand_values(y: list[float], x: list[float],
+                                         bounds: tuple[float, float], status: str) -> None:
+    low, high, got, k = item_ratio_interval(y, x, bounds)
+    ref_low, ref_high = _ratio_reference(y, x)
+    assert (str(got), k) == (status, len(y))
+    assert low == pytest.approx(max(bounds[0], ref_low))
+    assert high == pytest.approx(min(bounds[1], ref_high))
+
+
+@pytest.mark.parametrize(("y", "x", "status", "k"), [
+    ([3, 3, 3, 3], [3, 3, 3, 3], "degenerate", 4),   # every item right in every seed
+    ([1, 0], [1, 1], "too_few_seeds", 2),            # two items: too few units
+    ([0, 0], [0, 0], "undefined", 0),                # nothing to divide
+    ([1, 0, 2, 5], [1, 1, 0, 0], "too_few_seeds", 2),  # items with x = 0 carry nothing
+])
+def test_item_ratio_interval_undefined(y: list[float], x: list[float], status: str,
+                                       k: int) -> None:
+    low, high, got, n = item_ratio_interval(y, x, (0.0, 1.0))
+    assert (str(got), n) == (status, k) and math.isnan(low) and math.isnan(high)
+
+
+def test_item_ratio_interval_is_centred_on_the_given_score() -> None:
+    y = [3, 2, 3, 1, 3, 2, 2, 3]
+    low, high, _, _ = item_ratio_interval(y, [3] * 8, (0.0, 1.0), center=0.7)
+    ref_low, ref_high = _ratio_reference(y, [3] * 8)
+    assert (low + high) / 2 == pytest.approx(0.7)
+    assert high - low == pytest.approx(ref_high - ref_low)

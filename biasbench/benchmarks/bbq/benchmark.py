@@ -378,13 +378,23 @@ def _add_languages(results: dict[str, Any], scored: BBQResults, items: Sequence[
 
 
 def _fmt(stat: dict[str, Any], sign: str = "+") -> str:
-    """Mean [95% interval] and the seeds it rests on; bias scores carry their sign."""
+    """Mean [95% interval across seeds] and the seeds it rests on, then the interval over items
+    where there is one; bias scores carry their sign."""
     if stat["mean"] is None:
         return "undefined (0 seeds)"
     text = interval_text(stat["ci_low"], stat["ci_high"], stat["ci_status"], stat["n_seeds"],
                          stat["mean"], sign=sign)
     if stat["ci_status"] == "degenerate":
-        return text
+        return text + _items_text(stat, sign)
     if stat["ci_status"] == "too_few_seeds":
-        return f"{stat['mean']:{sign}.3f} (n={stat['n_seeds']} seeds: too few for an interval)"
-    return f"{stat['mean']:{sign}.3f} {text} n={stat['n_seeds']}"
+        return (f"{stat['mean']:{sign}.3f} (n={stat['n_seeds']} seeds: too few for an interval)"
+                + _items_text(stat, sign))
+    return f"{stat['mean']:{sign}.3f} {text} n={stat['n_seeds']}" + _items_text(stat, sign)
+
+
+def _items_text(stat: dict[str, Any], sign: str) -> str:
+    """", items [lo, hi] k=24": the interval over items (round 3), when there is one."""
+    if stat.get("items_ci_status") not in ("ok", "clipped"):
+        return ""
+    return (f", items [{stat['items_ci_low']:{sign}.3f}, {stat['items_ci_high']:{sign}.3f}] "
+            f"k={stat['n_items']}")

@@ -29,6 +29,13 @@ def category_display(frame: pd.DataFrame) -> pd.DataFrame:
                 frame[f"{score}_ci_status"], frame[f"{score}_n_seeds"], frame[f"{score}_mean"],
                 strict=True)]
         table[f"{title} seeds"] = frame[f"{score}_n_seeds"].astype("Int64")
+        if f"{score}_items_ci_status" in frame.columns:  # the interval over items (round 3)
+            table[f"{title} 95% CI (items)"] = [
+                f"[{lo:.3f}, {hi:.3f}] k={int(k)}" if str(st) in ("ok", "clipped") else "—"
+                for lo, hi, st, k in zip(frame[f"{score}_items_ci_low"],
+                                         frame[f"{score}_items_ci_high"],
+                                         frame[f"{score}_items_ci_status"],
+                                         frame[f"{score}_n_items"].fillna(0), strict=True)]
     table["seeds run"] = frame["seeds_run"].astype("Int64")
     table["unparsed %"] = frame["unparsed_pct"]
     if "few_items" in frame.columns:  # a context resting on fewer than MIN_ITEMS items

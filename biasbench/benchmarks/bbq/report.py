@@ -100,6 +100,10 @@ def _bbq_category_frame(group: RunGroup) -> pd.DataFrame:
                     # results schema 1 called the seeds behind a score "n" and had no status
                     row[f"{score}_n_seeds"] = stat.get("n_seeds", stat.get("n"))
                     row[f"{score}_ci_status"] = stat.get("ci_status") or _legacy_status(stat)
+                    row[f"{score}_items_ci_low"] = stat.get("items_ci_low")
+                    row[f"{score}_items_ci_high"] = stat.get("items_ci_high")
+                    row[f"{score}_items_ci_status"] = stat.get("items_ci_status") or "undefined"
+                    row[f"{score}_n_items"] = stat.get("n_items")
                 row.update(seeds_run=entry.get("seeds_run", entry.get("n_seeds")),
                            unparsed_pct=entry.get("unparsed_pct"),
                            few_items=entry.get("few_items"))
@@ -212,7 +216,10 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
                       "the same value (no spread, not certainty: no interval). '... seeds' "
                       "columns: the seeds each score is defined in; a score undefined in every "
                       "seed is shown as —; 'items' flags a context resting on fewer than "
-                      f"{MIN_ITEMS} items per seed.")
+                      f"{MIN_ITEMS} items per seed. These intervals cover the mean over seeds "
+                      "of the items run; '95% CI (items)' is the interval over items (Student-t "
+                      "across items on per-item totals, item-clustered), which covers the score "
+                      "over items like these (k = items).")
     output.figure(lambda: figs.bbq_scores_figure(categories, ("s_amb", "s_dis"), models),
                   "bias_scores", "s_AMB and s_DIS per category",
                   "Mean bias score across seeds with its 95% t-interval truncated to [-1, 1] "

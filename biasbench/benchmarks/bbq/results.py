@@ -33,6 +33,16 @@ class SeedStatistic(BaseModel):
     ci_reason: str | None = None
     """Why there is no interval, in words (degenerate, too_few_seeds, undefined); None when
     there is one. A degenerate interval is written as null, never as mean..mean."""
+    items_ci_low: float | None = None
+    """The 95% interval over items (Student-t across items on the ratio of per-item totals
+    over seeds, item-clustered SE, centred on ``mean``): it covers the score over items like
+    these, where ``ci_low``/``ci_high`` cover only these items' seeds. None without one."""
+    items_ci_high: float | None = None
+    items_ci_status: Literal["ok", "clipped", "degenerate", "too_few_seeds",
+                             "undefined"] | None = None
+    """As ``ci_status``, with items for seeds (too_few_seeds: fewer than 3 items)."""
+    n_items: int | None = None
+    """The items the interval over items rests on."""
 
 
 class CategoryScores(BaseModel):

@@ -48,6 +48,11 @@ def _responses(items: list[BBQItem], picks: list[list[int]]) -> pd.DataFrame:
                          for item, pick in zip(items, seed_picks, strict=True)])
 
 
+def seed_fields(stat: dict) -> dict:
+    """A score's across-seed fields (without the round-3 interval over items)."""
+    return {k: v for k, v in stat.items() if not k.startswith("items_") and k != "n_items"}
+
+
 def test_all_unknown_seed_counts_as_no_bias_in_the_mean() -> None:
     # the issue's example: biasbench said 1.0 (the all-unknown seed was dropped)
     entry = _entry(AMBIG4, [[UNKNOWN] * 4, [TARGET] * 4])
@@ -162,7 +167,7 @@ def test_degenerate_intervals_are_undefined_and_few_items_are_flagged(tmp_path: 
     scored = score_responses(AMBIG4, _responses(AMBIG4, [[UNKNOWN] * 4] * 3))
     doc = to_results_json(scored)
     entry = doc["models"]["m"]["Sexual_orientation"]
-    assert entry["acc_ambig"] == {
+    assert seed_fields(entry["acc_ambig"]) == {
         "mean": 1.0, "sd": 0.0, "ci_low": None, "ci_high": None, "n_seeds": 3,
         "ci_status": "degenerate",
         "ci_reason": "every one of the 3 seeds gave the same value: no spread across seeds, "
@@ -181,3 +186,22 @@ def test_degenerate_intervals_are_undefined_and_few_items_are_flagged(tmp_path: 
     many = [_item(i) for i in range(MIN_ITEMS)]
     doc = to_results_json(score_responses(many, _responses(many, [[UNKNOWN] * MIN_ITEMS] * 3)))
     assert doc["models"]["m"]["Sexual_orientation"]["few_items"] is None
+
+
+def test_every_score_has_an_interval_over_items() -> None:
+    """Round 3, item 1: beside the interval across seeds (these items' seeds), every category
+    score carries one over items, which exists with one seed too."""
+    items = [_item(i) for i in range(6)]
+    picks = [[UNKNOWN, UNKNOWN, TARGET, UNKNOWN, OTHER, UNKNOWN]]  # one seed: acc 4/6
+    acc = _entry(items, picks)["acc_ambig"]
+    assert acc["ci_status"] == "too_few_seeds" and acc["n_items"] == 6
+    correct = np.array([1, 1, 0, 1, 0, 1], float)
+    half = 2.570581835636314 * correct.std(ddof=1) / np.sqrt(6)   # t_{0.975, 5}
+    assert acc["items_ci_status"] == "clipped"  # reaches past 1
+    assert acc["items_ci_low"] == pytest.approx(4 / 6 - half)
+    assert acc["items_ci_high"] == 1.0
+    s_amb = _entry(items, picks)["s_amb"]   # per item 2 t - nu over 1 answer: 0,0,1,0,-1,0
+    per_item = np.array([0, 0, 1, 0, -1, 0], float)
+    half = 2.570581835636314 * per_item.std(ddof=1) / np.sqrt(6)
+    assert s_amb["items_ci_low"] == pytest.approx(-half)
+    assert s_amb["items_ci_high"] == pytest.approx(half)
