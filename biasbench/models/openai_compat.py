@@ -389,12 +389,12 @@ class OpenAIBackend(ModelBackend):
 
     def _forms(self) -> list[str]:
         key = os.environ.get(self.api_key_env)
-        cached = getattr(self, "_forms_cache", None)
-        if cached is not None and cached.value[0] == key:
-            return cached.value[1]
+        cache = getattr(self, "_forms_cache", None)  # a _Secret: never shown by vars() or repr
+        if cache is not None and cache.value[0] == key:
+            return cache.value[1]
         forms = sorted(set(self._secrets.value) | set(
             secret_forms(key=key) if key and len(key) >= 4 else []), key=len, reverse=True)
-        self._forms_cache = _Secret((key, forms))  # never shown by repr or vars()
+        self._forms_cache = _Secret((key, forms))
         return forms
 
     def redact(self, message: str) -> str:
