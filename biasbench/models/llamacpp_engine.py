@@ -24,7 +24,8 @@ batch and by a 1-row kernel otherwise, and the two differ by up to 4 logits on t
 sizes are multiples of 4 gave identical ones); and in a KV cache shared by all sequences a
 sequence's cells land at offsets that depend on its batch-mates, which changes the attention's
 summation order. So every forward pass here has a row count and an output count that are
-multiples of :data:`ROW_GROUP` (padding rows are added and discarded), and every sequence has
+multiples of :data:`ROW_GROUP` and at least :data:`MIN_ROWS` (padding rows are added and
+discarded; 4-row passes take yet another kernel), flash attention is off, and every sequence has
 a KV stream of its own (``kv_unified = false``), laid out the same way whatever runs beside it.
 Under that discipline a request's logits are bit-identical whether it runs alone, in a batch of
 16 or after any other request (``tests/models/test_llamacpp.py`` checks the stored answers).
@@ -37,7 +38,6 @@ from __future__ import annotations
 
 import ctypes
 import math
-import os
 import threading
 import time
 from collections import deque
@@ -667,8 +667,3 @@ def _common_prefix(sequences: list[list[int]]) -> int:
         if any(s[i] != token for s in sequences[1:]):
             return i
     return n
-
-
-def default_slots() -> int:
-    """Sequences decoded per forward pass by default (see benchmarks/local_speed.py)."""
-    return int(os.environ.get("BIASBENCH_LLAMACPP_SLOTS", "16"))
