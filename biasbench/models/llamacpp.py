@@ -12,8 +12,8 @@ batch or after any other request; the engine's docstring says how). The runner k
 It also scores options (``score_options``): the log-likelihood of each option's tokens as a
 continuation of the completion prompt, read from llama.cpp's logits.
 
-Threads: ``-M n_threads=N`` fixes them; by default the engine measures forward passes with
-1..(physical cores) threads during the run and keeps the fastest, re-probing every few seconds
+Threads: ``-M n_threads=N`` fixes them; by default every forward pass gets as many threads
+(1..physical cores) as there are CPUs other processes left free over the last half second
 (:mod:`biasbench.models.cpu_threads`), so a run beside other CPU-bound work does not collapse.
 """
 
@@ -102,7 +102,8 @@ class LlamaCppBackend(ModelBackend):
     spec_syntax = "llamacpp | llamacpp:FILE.gguf"
     model_options = (
         BackendOption("n_threads", "int", "CPU threads for every forward pass (default: "
-                      "measured during the run, 1 to the physical cores this process may use)",
+                      "the CPUs other processes leave free, re-read every half second: 1 to the "
+                      "physical cores this process may use)",
                       minimum=1),
         BackendOption("n_ctx", "int", "context window of each sequence, in tokens",
                       default=2048, minimum=16, changes_answers=True),
