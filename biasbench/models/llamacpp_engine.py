@@ -59,7 +59,23 @@ def padded_rows(n: int) -> int:
     """The rows a forward pass of ``n`` rows is padded to (whole groups, at least MIN_ROWS)."""
     return max(MIN_ROWS, n + (-n % ROW_GROUP))
 
-DECODER_VERSION = "batched-prefix-v1"
+SCORE_GROUP = 4
+"""Options scored in one forward pass (each in a sequence of its own)."""
+
+
+def score_shape(n_options: int, rows: int) -> tuple[int, int]:
+    """(sequences, rows each) of a scoring pass for ``n_options`` options of at most ``rows``
+    rows: every option padded to one length (llama.cpp's rule for one ubatch of several
+    sequences), padding sequences added, the total a whole number of row groups and at least
+    MIN_ROWS; the fewest rows, then the fewest sequences."""
+    shapes = [(n * length, n, length)
+              for n in range(n_options, SCORE_GROUP + 1)
+              for length in range(rows, rows + MIN_ROWS + 1)
+              if (n * length) % ROW_GROUP == 0 and n * length >= MIN_ROWS]
+    _, n, length = min(shapes)
+    return n, length
+
+DECODER_VERSION = "batched-prefix-v2"
 """Enters the model description: answers of this decoder are not pooled with other decoders'."""
 
 _PREFIX_MIN_TOKENS = 16
@@ -184,7 +200,7 @@ class LlamaEngine:
         self.n_vocab = lib.llama_vocab_n_tokens(self._vocab)
         # sequences: 0 holds the shared prefix, 1..slots serve requests, and up to
         # MIN_ROWS - 1 more hold a decode step's padding rows (see _decode_step)
-        n_seq = slots + MIN_ROWS
+        n_seq = self._n_seq = slots + MIN_ROWS
         ctx_params = lib.llama_context_default_params()
         ctx_params.n_ctx = n_ctx * n_seq
         ctx_params.n_batch = ctx_params.n_ubatch = 512
@@ -359,6 +375,7 @@ class LlamaEngine:
         if job.seq > 0:
             self.llama_cpp.llama_memory_seq_rm(self._mem, job.seq, -1, -1)
             self._free.append(job.seq)
+            self._free.sort()
             job.seq = -1
         if isinstance(job, _GenJob) and job.sampler is not None:
             self.llama_cpp.llama_sampler_free(job.sampler)
@@ -375,6 +392,7 @@ class LlamaEngine:
                     continue
                 admitted.append(job)
             pending = list(self._queue)
+        admitted = self._chain_by_prefix(admitted)
         for job in list(self._active.values()):
             if job.cancelled:
                 self._finish_cancelled(job)
@@ -395,6 +413,22 @@ class LlamaEngine:
                 _resolve(job.future, error=exc)
         if self._active:
             self._decode_step()
+
+    def _chain_by_prefix(self, jobs: list[_Job]) -> list[_Job]:
+        """Scoring jobs in an order where each shares the most tokens with the one before
+        (greedy, from the prefix): each scored prompt becomes the next one's prefix, and the
+        answers do not depend on the order (every pass has padded row counts)."""
+        scoring = [job for job in jobs if isinstance(job, _ScoreJob)]
+        if len(scoring) < 2:
+            return jobs
+        ordered = [job for job in jobs if not isinstance(job, _ScoreJob)]
+        last = self._prefix
+        while scoring:
+            best = max(scoring, key=lambda job: _common_prefix([last, job.tokens]))
+            scoring.remove(best)
+            ordered.append(best)
+            last = best.tokens
+        return ordered
 
     def _finish_cancelled(self, job: _GenJob) -> None:
         del self._active[job.seq]
@@ -607,37 +641,82 @@ class LlamaEngine:
     # ------------------------------------------------------------------------ scoring
 
     def _score(self, job: _ScoreJob) -> list[list[float]]:
-        """Every option's token log-probabilities, from one sequence.
+        """Every option's token log-probabilities (float64 log-softmax of the logits).
 
-        The tokens the options share are decoded once (on top of the prefix); then each
-        option's own tokens on top of them and removed again, so no option sees another.
-        Logits are read in float64 (log-softmax) at the rows that predict an option token.
+        The tokens all options share but the last are decoded once in the job's sequence, on
+        top of whatever the prefix sequence gives; that state then becomes the prefix for the
+        next job (items of one template share most of their prompt). The options are scored
+        in groups of up to :data:`SCORE_GROUP`, one forward pass a group: each option gets a
+        copy of the shared state in a sequence of its own and decodes, from the last shared
+        token on, the tokens that predict its own (see :meth:`_score_group`).
         """
         import numpy as np
 
         common = len(job.tokens)
         start = self._start_from_prefix(job)
-        shared_rows = [(t, start + i, job.seq, i == common - start - 1)
-                       for i, t in enumerate(job.tokens[start:])]
-        self._decode_rows(shared_rows, job.seq)
-        last_shared = self._log_softmax(np, self._last_row(len(shared_rows)))
+        rows = [(t, start + i, job.seq, False) for i, t in enumerate(job.tokens[start:-1])]
+        if rows:
+            self._decode_rows(rows, job.seq)
+        self._remember_prefix(job)
         results: list[list[float]] = []
-        for ids, first in job.options:
-            rows = [(t, common + i, job.seq, True) for i, t in enumerate(ids[common:])]
-            wanted: dict[int, Any] = {common - 1: last_shared}
-            if rows:
-                self._decode_rows(rows, job.seq)
-                if len(rows) > self._n_ubatch - ROW_GROUP:
-                    raise EngineError("an option longer than one batch cannot be scored")
-                for i in range(len(rows)):
-                    wanted[common + i] = self._log_softmax(np, i)
-                self.llama_cpp.llama_memory_seq_rm(self._mem, job.seq, common, -1)
-            results.append([float(wanted[i - 1][ids[i]]) for i in range(first, len(ids))])
+        for first in range(0, len(job.options), SCORE_GROUP):
+            results += self._score_group(np, job, job.options[first:first + SCORE_GROUP], common)
         return results
 
-    def _last_row(self, n_rows: int) -> int:
-        """The batch row of the last of ``n_rows`` rows just decoded by ``_decode_rows``."""
-        return (n_rows - 1) % (self._n_ubatch - ROW_GROUP)
+    def _remember_prefix(self, job: _Job) -> None:
+        """Make the job's decoded state (its tokens but the last) the shared prefix."""
+        lib = self.llama_cpp
+        lib.llama_memory_seq_rm(self._mem, 0, -1, -1)
+        lib.llama_memory_seq_cp(self._mem, job.seq, 0, -1, -1)
+        self._prefix = job.tokens[:-1]
+
+    def _score_group(self, np: Any, job: _ScoreJob, options: list[tuple[list[int], int]],
+                     common: int) -> list[list[float]]:
+        """One forward pass for up to SCORE_GROUP options of one job.
+
+        Option k decodes ``ids[common - 1:-1]`` (the last shared token and its own tokens but
+        the last) in sequence ``block + k``, a copy of the job's shared state, every row an
+        output: row i predicts ``ids[common + i]``. llama.cpp puts sequences of one pass in
+        one ubatch only when each brings as many rows as the others, so every option is padded
+        to one length, and padding sequences are added until the pass has whole row groups
+        (:func:`score_shape`); both depend only on the options, so an item's scores do not
+        depend on what else was scored.
+        """
+        lib = self.llama_cpp
+        longest = max(1, *(len(ids) - common for ids, _ in options))
+        n_seqs, length = score_shape(len(options), longest)
+        if n_seqs * length > self._n_ubatch:
+            raise EngineError("an option longer than one batch cannot be scored")
+        block = self._free_block(n_seqs, besides=job.seq)
+        rows: list[tuple[int, int, int, bool]] = []
+        for k in range(n_seqs):
+            seq = block + k
+            if k < len(options):
+                lib.llama_memory_seq_cp(self._mem, job.seq, seq, -1, -1)
+                own = options[k][0][common - 1:-1] or [job.tokens[-1]]
+            else:  # a padding sequence: any tokens, from position 0
+                own = [job.tokens[-1]]
+            first_pos = common - 1 if k < len(options) else 0
+            own = own + [own[-1]] * (length - len(own))
+            rows += [(t, first_pos + i, seq, True) for i, t in enumerate(own)]
+        try:
+            self._run_batch(rows)
+            results = []
+            for k, (ids, first) in enumerate(options):
+                results.append([float(self._log_softmax(np, k * length + i - common)[ids[i]])
+                                for i in range(first, len(ids))])
+            return results
+        finally:
+            for k in range(n_seqs):
+                lib.llama_memory_seq_rm(self._mem, block + k, -1, -1)
+
+    def _free_block(self, n: int, *, besides: int) -> int:
+        """The first of ``n`` consecutive sequences no request uses (nor the prefix's, 0)."""
+        taken = {0, besides, *self._active}
+        for first in range(1, self._n_seq - n + 1):
+            if not taken & set(range(first, first + n)):
+                return first
+        raise EngineError("no free sequences to score options in (-M slots)")  # pragma: no cover
 
     def _log_softmax(self, np: Any, row: int) -> Any:
         values = self._logits(row).astype(np.float64)
