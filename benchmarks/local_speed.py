@@ -3,17 +3,27 @@
 Prints, in one run, as Markdown tables:
 
 1. the machine (``uptime`` at the start) and the llama.cpp build;
-2. honorific-bn translations per second on the embedded model: a plain llama-cpp-python loop
+2. with ``--full``, the README's main job whole (2,016 honorific-bn items);
+3. honorific-bn translations per second on the embedded model: a plain llama-cpp-python loop
    (``Llama`` with its default threads, ``reset()`` before each prompt, greedy, stop at the
-   line end) beside ``biasbench run honorific-bn --limit N`` with threads 1, 2 and adaptive
-   (the default), quiet and beside busy processes (two at normal priority, two at nice 19, five
-   at normal priority), every command timed as a whole process (model load included);
-3. FilBBQ option scoring per second: the plain way (each option's text evaluated afresh from an
-   empty cache with llama-cpp-python) beside ``biasbench run filbbq --answer-by scores``
-   (needs FilBBQ's templates: ``--templates DIR``, default ``../shared/reference``);
-4. the CLI's start-up per command against ``python -c pass`` (median of 5).
+   line end) beside ``biasbench run honorific-bn --limit N`` with threads 1, 2 and auto (the
+   default; auto only beside five busy processes), quiet and beside busy processes (two at
+   normal priority, two at nice 19, five at normal priority), every command timed as a whole
+   process (start-up, model load and the report included); ``--before DIR`` adds the same
+   command run from an earlier checkout;
+4. FilBBQ option scoring per second, quiet and beside two busy processes: on a ``--limit``
+   sample (items from every template: only the instruction is shared) and in a whole run's
+   order (the first templates' items), ``biasbench run filbbq --answer-by scores`` beside the
+   earlier checkout and, once, the plain way (each option's text evaluated afresh from an empty
+   cache with llama-cpp-python); needs FilBBQ's templates (``--templates DIR``, default
+   ``../shared/reference/filbbq/templates``);
+5. the CLI's start-up per command against ``python -c pass`` (median of 5).
 
-    PYTHONPATH=$PWD python benchmarks/local_speed.py                # everything (~15 min)
+"x plain" is the rate over the plain way's in the same load; "x quiet" how many times slower
+than the same row on the quiet machine.
+
+    git worktree add ../before f46b479        # the engine before this work, for --before
+    PYTHONPATH=$PWD python benchmarks/local_speed.py --full --before ../before   # ~35 min
     PYTHONPATH=$PWD python benchmarks/local_speed.py --items 24 --loads quiet,busy2
 
 Ratios in one table were measured side by side in this run; absolute seconds depend on the
@@ -78,9 +88,9 @@ def busy(n: int, nice: int) -> list[subprocess.Popen[bytes]]:
             for _ in range(n)]
 
 
-def timed(cmd: list[str], env: dict[str, str] | None = None) -> float:
+def timed(cmd: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT) -> float:
     started = time.perf_counter()
-    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
     elapsed = time.perf_counter() - started
     if done.returncode not in (0, 3):
         sys.stderr.write(done.stderr[-2000:])
@@ -100,65 +110,123 @@ def honorific_prompts(n: int) -> list[str]:
     return [r.prompt.completion for r in get_benchmark("honorific-bn").requests(limit=n)]
 
 
-def filbbq_items(n: int, templates: Path) -> list[tuple[str, list[str]]]:
+def run_order_templates(work: Path, templates: Path) -> Path:
+    """A templates folder with FilBBQ's first templates only: a run over it scores items in
+    the order a whole run does (one template's items one after another), where a --limit
+    sample takes items from every template."""
+    import csv
+    import shutil
+
+    out = work / "templates-run-order"
+    out.mkdir()
+    for name in ("prompt.txt", "vocabulary_labels.csv", "vocabulary_proper_names.csv"):
+        shutil.copy(templates / name, out / name)
+    for name, rows in (("sexual_orientation.csv", 2), ("gender_identity.csv", 1)):
+        with (templates / name).open(newline="", encoding="utf-8") as f:
+            kept = list(csv.reader(f))[:1 + rows]
+        with (out / name).open("w", newline="", encoding="utf-8") as f:
+            csv.writer(f).writerows(kept)
+    return out
+
+
+def filbbq_items(templates: Path, limit: int | None, regenerate: bool
+                 ) -> list[tuple[str, list[str]]]:
     from biasbench.benchmarks.filbbq.benchmark import FilBBQBenchmark
 
-    bench = FilBBQBenchmark(templates=templates)
+    bench = FilBBQBenchmark(templates=templates, regenerate_items=regenerate)
     return [(bench.prompt(item).completion, [" " + a for a in item.answers])
-            for item in bench.selected_items(n)]
+            for item in bench.selected_items(limit)]
 
 
-def speed_table(items: int, loads: list[str], threads: list[str], templates: Path | None
-                ) -> list[str]:
+def biasbench_cmd(tree: Path, args: list[str]) -> tuple[list[str], dict[str, str]]:
+    """A biasbench command run from checkout ``tree`` (this one, or an earlier version's)."""
+    out = dict(os.environ)
+    out["PYTHONPATH"] = str(tree)
+    return [PY, "-m", "biasbench", *args], out
+
+
+def speed_table(items: int, score_items: int, loads: list[str], threads: list[str],
+                templates: Path | None, before: Path | None) -> list[str]:
     work = Path(tempfile.mkdtemp(prefix="local-speed-"))
     prompts_file = work / "prompts.json"
     prompts_file.write_text(json.dumps(honorific_prompts(items), ensure_ascii=False))
-    scoring_file = None
+    scoring: list[tuple[str, Path, list[str], int]] = []  # (what, items file, run args, n)
     if templates is not None and (templates / "gender_identity.csv").is_file():
-        scoring_file = work / "scoring.json"
-        scoring_file.write_text(json.dumps(filbbq_items(items, templates), ensure_ascii=False))
-    rows = ["| load | what | threads | items | wall s | items/s | x plain |",
-            "|:---|:---|:---|---:|---:|---:|---:|"]
+        ordered = run_order_templates(work, templates)
+        for what, folder, limit, regenerate in (
+                ("stratified --limit sample", templates, score_items, False),
+                ("run order (first templates)", ordered, None, True)):
+            listed = filbbq_items(folder, limit, regenerate)
+            path = work / f"scoring-{len(scoring)}.json"
+            path.write_text(json.dumps(listed, ensure_ascii=False))
+            args = ["run", "filbbq", "--answer-by", "scores", "--templates", str(folder),
+                    "--seeds", "1", "--no-progress"]
+            args += ["--limit", str(limit)] if limit else ["--regenerate-items"]
+            scoring.append((what, path, args, len(listed)))
+    trees = [("biasbench", ROOT)] + ([("biasbench before", before)] if before else [])
+    rows = ["| load | what | threads | items | wall s | items/s | x plain | x quiet |",
+            "|:---|:---|:---|---:|---:|---:|---:|---:|"]
+    quiet: dict[tuple[str, str], float] = {}
     run_id = 0
     for load in loads:
         n_busy, nice = LOADS[load]
         hogs = busy(n_busy, nice)
         try:
             time.sleep(1.0 if hogs else 0.0)
-            jobs: list[tuple[str, str, list[str]]] = [
-                ("generation: plain llama-cpp-python loop", "its default",
-                 [PY, "-c", PLAIN_GENERATION, str(prompts_file)])]
-            for t in threads:
-                run_id += 1
-                cmd = [PY, "-m", "biasbench", "run", "honorific-bn", "--limit", str(items),
-                       "--out", str(work / f"run{run_id}"), "--no-progress"]
-                if t != "auto":
-                    cmd += ["-M", f"n_threads={t}"]
-                jobs.append(("generation: biasbench run honorific-bn", t, cmd))
-            if scoring_file is not None:
-                jobs.append(("option scoring: plain (each option afresh)", "its default",
-                             [PY, "-c", PLAIN_SCORING, str(scoring_file)]))
-                run_id += 1
-                jobs.append(("option scoring: biasbench run filbbq", "auto",
-                             [PY, "-m", "biasbench", "run", "filbbq", "--limit", str(items),
-                              "--answer-by", "scores", "--templates", str(templates),
-                              "--seeds", "1", "--out", str(work / f"run{run_id}"),
-                              "--no-progress"]))
+            jobs: list[tuple[str, str, str, int, list[str], dict[str, str]]] = [
+                ("generation", "plain llama-cpp-python loop", "its default", items,
+                 [PY, "-c", PLAIN_GENERATION, str(prompts_file)], env())]
+            for label, tree in trees:
+                counts = threads if label == "biasbench" and load != "busy5" else ["auto"]
+                for t in counts:
+                    run_id += 1
+                    args = ["run", "honorific-bn", "--limit", str(items), "--no-progress",
+                            "--out", str(work / f"run{run_id}")]
+                    if t != "auto":
+                        args += ["-M", f"n_threads={t}"]
+                    jobs.append(("generation", f"{label} run honorific-bn", t, items,
+                                 *biasbench_cmd(tree, args)))
+            if load in ("quiet", "busy2"):
+                for what, path, args, n in scoring:
+                    kind = f"scoring, {what}"
+                    if load == "quiet" and "stratified" in what:  # minutes per run: once
+                        jobs.append((kind, "plain (each option afresh)", "its default", n,
+                                     [PY, "-c", PLAIN_SCORING, str(path)], env()))
+                    for label, tree in trees:
+                        run_id += 1
+                        jobs.append((kind, f"{label} run filbbq --answer-by scores", "auto", n,
+                                     *biasbench_cmd(tree, [*args, "--out",
+                                                           str(work / f"run{run_id}")])))
             plain: dict[str, float] = {}
-            for what, t, cmd in jobs:
-                seconds = timed(cmd, env())
-                kind = what.split(":")[0]
-                rate = items / seconds
-                if "plain" in what:
+            for kind, what, t, n, cmd, environ in jobs:
+                # ``python -m`` reads the package from its working directory first
+                tree = environ.get("PYTHONPATH", str(ROOT)).split(os.pathsep)[0]
+                seconds = timed(cmd, environ, Path(tree))
+                rate = n / seconds
+                if what.startswith("plain"):
                     plain[kind] = rate
+                key = (kind + what, t)
+                if load == "quiet":
+                    quiet[key] = rate
                 ratio = rate / plain[kind] if kind in plain else float("nan")
-                rows.append(f"| {load} | {what} | {t} | {items} | {seconds:.1f} | {rate:.2f} | "
-                            f"{ratio:.2f} |")
+                slower = quiet[key] / rate if key in quiet else float("nan")
+                rows.append(f"| {load} | {kind}: {what} | {t} | {n} | {seconds:.1f} | "
+                            f"{rate:.2f} | {ratio:.2f} | {slower:.2f} |")
                 print(rows[-1], flush=True)
         finally:
             for hog in hogs:
                 hog.kill()
     return rows
+
+
+def full_run() -> list[str]:
+    """The README's main job, whole: ``biasbench run honorific-bn`` (2,016 items)."""
+    work = Path(tempfile.mkdtemp(prefix="local-speed-full-"))
+    seconds = timed([PY, "-m", "biasbench", "run", "honorific-bn", "--no-progress",
+                     "--out", str(work / "run")], env())
+    return ["| job | wall s | items/s |", "|:---|---:|---:|",
+            f"| `biasbench run honorific-bn` (2,016 items) | {seconds:.1f} | "
+            f"{2016 / seconds:.2f} |"]
 
 
 def startup_table() -> list[str]:
@@ -180,12 +248,18 @@ def startup_table() -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--items", type=int, default=40)
+    parser.add_argument("--items", type=int, default=96, help="honorific-bn items")
+    parser.add_argument("--score-items", type=int, default=48,
+                        help="FilBBQ items of the stratified scoring sample")
+    parser.add_argument("--before", type=Path, help="a checkout of an earlier biasbench "
+                        "(e.g. `git worktree add ../before f46b479`): its rows beside these")
     parser.add_argument("--loads", default="quiet,busy2,nice2,busy5")
     parser.add_argument("--threads", default="1,2,auto")
     parser.add_argument("--templates", type=Path,
                         default=ROOT.parent / "shared" / "reference" / "filbbq" / "templates")
     parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument("--full", action="store_true",
+                        help="also time the whole 2,016-item honorific-bn run (minutes)")
     args = parser.parse_args()
     print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
     try:
@@ -197,9 +271,12 @@ def main() -> None:
     print()
     print("\n".join(startup_table()))
     print()
+    if args.full:
+        print("\n".join(full_run()))
+        print()
     if not args.skip_speed:
-        rows = speed_table(args.items, args.loads.split(","), args.threads.split(","),
-                           args.templates)
+        rows = speed_table(args.items, args.score_items, args.loads.split(","),
+                           args.threads.split(","), args.templates, args.before)
         print()
         print("\n".join(rows))
 
