@@ -160,6 +160,24 @@ def test_option_scores_equal_a_manual_computation(backend: LlamaCppBackend, filb
     assert again[::-1] == scores
 
 
+def test_scores_do_not_depend_on_which_items_are_scored_together(
+        backend: LlamaCppBackend, filbbq) -> None:  # type: ignore[no-untyped-def]
+    """Items queued together are chained by shared prefix (another order, another prefix for
+    each); scored one at a time in reverse order, every score is the same float."""
+    items = filbbq.selected_items(6)
+    prompts = [filbbq.prompt(item) for item in items]
+    options = [[" " + answer for answer in item.answers] for item in items]
+
+    async def together() -> list[list[float]]:
+        return list(await asyncio.gather(*[backend.score_options(p, o)
+                                           for p, o in zip(prompts, options, strict=True)]))
+
+    batched = asyncio.run(together())
+    alone = [asyncio.run(backend.score_options(p, o))
+             for p, o in zip(prompts[::-1], options[::-1], strict=True)][::-1]
+    assert batched == alone
+
+
 def test_filbbq_items_are_answered_by_scores(backend: LlamaCppBackend, templates: Path,
                                              tmp_path: Path) -> None:
     from biasbench.benchmarks.bbq.parser import LETTERS
