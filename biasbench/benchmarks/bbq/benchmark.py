@@ -378,23 +378,30 @@ def _add_languages(results: dict[str, Any], scored: BBQResults, items: Sequence[
 
 
 def _fmt(stat: dict[str, Any], sign: str = "+") -> str:
-    """Mean [95% interval across seeds] and the seeds it rests on, then the interval over items
-    where there is one; bias scores carry their sign."""
+    """Mean, its default interval named by what it covers (items+seeds, with the items it
+    rests on), then the interval across seeds for these items and the seeds; bias scores
+    carry their sign."""
     if stat["mean"] is None:
         return "undefined (0 seeds)"
-    text = interval_text(stat["ci_low"], stat["ci_high"], stat["ci_status"], stat["n_seeds"],
-                         stat["mean"], sign=sign)
-    if stat["ci_status"] == "degenerate":
-        return text + _items_text(stat, sign)
-    if stat["ci_status"] == "too_few_seeds":
-        return (f"{stat['mean']:{sign}.3f} (n={stat['n_seeds']} seeds: too few for an interval)"
-                + _items_text(stat, sign))
-    return f"{stat['mean']:{sign}.3f} {text} n={stat['n_seeds']}" + _items_text(stat, sign)
+    named = stat.get("interval", "seeds")
+    if named == "seeds":  # a slice without per-item counts
+        return f"{stat['mean']:{sign}.3f} {_seeds_text(stat, sign)}"
+    k = stat.get("n_items") or 0
+    default = interval_text(stat["ci_low"], stat["ci_high"], stat["ci_status"], k,
+                            stat["mean"], sign=sign)
+    if stat["ci_status"] == "ok":
+        default += f" {named} k={k}"
+    return f"{stat['mean']:{sign}.3f} {default}; seeds {_seeds_text(stat, sign)}"
 
 
-def _items_text(stat: dict[str, Any], sign: str) -> str:
-    """", items [lo, hi] k=24": the interval over items (round 3), when there is one."""
-    if stat.get("items_ci_status") not in ("ok", "clipped"):
-        return ""
-    return (f", items [{stat['items_ci_low']:{sign}.3f}, {stat['items_ci_high']:{sign}.3f}] "
-            f"k={stat['n_items']}")
+def _seeds_text(stat: dict[str, Any], sign: str) -> str:
+    """The interval across seeds: "[lo, hi] n=5", "all 3 seeds = 1.000", "n=1 (too few)"."""
+    status = stat.get("seeds_ci_status", stat.get("ci_status"))
+    low = stat.get("seeds_ci_low", stat.get("ci_low"))
+    high = stat.get("seeds_ci_high", stat.get("ci_high"))
+    n = stat["n_seeds"]
+    if status == "degenerate":
+        return interval_text(low, high, status, n, stat["mean"], sign=sign)
+    if status == "too_few_seeds":
+        return f"n={n} (too few for an interval)"
+    return f"{interval_text(low, high, status, n, stat['mean'], sign=sign)} n={n}"
