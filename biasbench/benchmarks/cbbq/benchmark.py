@@ -12,6 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
+import pandas as pd
+
 from biasbench.benchmarks.base import OptionSpec, Paper, Results
 from biasbench.benchmarks.bbq.dataset_scores import KEY, UNIT, DatasetScores, stat_text
 from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, data_option, packaged_file
@@ -132,7 +134,11 @@ class CBBQBenchmark(PromptedBBQBenchmark):
             f"target rule {self.target_rule!r}; the three summarised over the same seeds "
             "(those where all three are defined), so the means obey the same identity",
             METRIC_NAMES, dict.fromkeys(METRIC_NAMES, UNIT), COUNTS, joint=METRICS)
-        return spec.results(cbbq_scores(scored.responses, self.items), tables_dir,
+        def recompute(responses: pd.DataFrame) -> pd.DataFrame:
+            return cbbq_scores(responses, self.items)
+
+        return spec.results(recompute(scored.responses), tables_dir,
+                            responses=scored.responses, recompute=recompute,
                             target_rule=self.target_rule, target_rule_check=self.rule_check,
                             reversed_categories=reversed_categories(self.rule_check))
 
