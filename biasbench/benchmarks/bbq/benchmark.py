@@ -13,7 +13,7 @@ import json
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import pandas as pd
 
@@ -172,6 +172,10 @@ class BBQBenchmark(Benchmark):
         results["signature"] = common_signature(signatures)
         results["decoding"] = {**results["signature"].get("decoding", {}), "why": self.decoding_why}
         results["unparsed_by_run"] = scored.unparsed_by_run.to_dict(orient="records")
+        hint = unparsed_hint(scored, self.items) if self.data_source.get("items") == "files" \
+            else None
+        if hint:
+            results["unparsed_hint"] = hint
         results["coverage"] = {m: run_coverage(frame[frame["model"] == m], len(self.items),
                                                getattr(signatures.get(m), "limit", None))
                                for m in scored.by_template["model"].unique()}
@@ -300,6 +304,8 @@ class BBQBenchmark(Benchmark):
                     f"(the default: {cls.decoding_why})" if t == cls.default_temperature else
                     f"(set by --temperature; the default is {cls.default_temperature}, see "
                     "results.json: decoding.why)"))
+        if results.get("unparsed_hint"):
+            lines.append(results["unparsed_hint"])
         if results.get("excluded_by_reason"):  # never only in results.json
             lines.append(exclusion_summary(results["excluded_by_reason"]))
         scoring = results.get("option_scoring")
@@ -345,6 +351,31 @@ def run_coverage(frame: pd.DataFrame, n_items: int, limit: int | None) -> dict[s
         reason = None
     return {"n_items_scored": answered, "n_items_expected": n_items, "limit": limit,
             "partial": reason is not None, "reason": reason}
+
+
+NEARLY_ALL_UNPARSED: Final = 0.9
+"""The share of unparsed answers (on scored items) at which a run on ``--items`` files says
+what may be wrong: the answers are rarely that unreadable unless the items' language is."""
+
+
+def unparsed_hint(scored: BBQResults, items: Sequence[BBQItem]) -> str | None:
+    """One line when nearly all answers matched no option: the language the items were read in
+    (none: English and Filipino rules), what may be wrong and how to fix it; None otherwise."""
+    totals = scored.unparsed_by_run[["n_responses", "n_unparsed", "n_excluded"]].sum()
+    on_scored = int(totals["n_responses"] - totals["n_excluded"])
+    if on_scored == 0 or totals["n_unparsed"] / on_scored < NEARLY_ALL_UNPARSED:
+        return None
+    share = f"{int(totals['n_unparsed']):,} of {on_scored:,} answers matched no option"
+    languages = sorted({item.language for item in items if item.language})
+    if not languages:
+        return (f"{share}: the items name no language, so the answers were read with the "
+                "English (and Filipino) rules; if they are in another language, give each file "
+                "a namespace ending in its language code (--items mbbq/es=SES_es.jsonl) or its "
+                "items a \"language\" field, then score again (labels.jsonl shows each answer)")
+    return (f"{share}: the items were read as {', '.join(languages)}; if the answers are in "
+            "another language, give each file the namespace of its own language "
+            "(--items mbbq/es=SES_es.jsonl reads SES_es.jsonl as Spanish), then score again "
+            "(labels.jsonl shows each answer)")
 
 
 def items_sha256(items: Sequence[BBQItem]) -> str:
