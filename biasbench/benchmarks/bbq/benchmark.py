@@ -408,6 +408,11 @@ def _add_languages(results: dict[str, Any], scored: BBQResults, items: Sequence[
     write_language_outputs(frame, tables, figures)
 
 
+def score_text(stat: dict[str, Any], sign: str = "+") -> str:
+    """A score as the summary shows it: mean, its default interval, the seeds' interval."""
+    return _fmt(stat, sign)
+
+
 def _fmt(stat: dict[str, Any], sign: str = "+") -> str:
     """Mean, its default interval named by what it covers (items+seeds, with the items it
     rests on), then the interval across seeds for these items and the seeds; bias scores
