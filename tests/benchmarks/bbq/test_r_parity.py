@@ -167,7 +167,7 @@ def test_names_templates_reported_apart_as_the_r_script_does() -> None:
                     theirs.loc[key, "acc_bias"], abs=1e-9), key
                 compared += 1
     assert compared >= 12
-    pooled = to_results_json(scored)["models"]["unifiedqa-t5-11b_race"]
+    pooled = to_results_json(scored)["models"]["format_race"]
     assert {"Gender_identity", "Race_ethnicity", "SES"} <= set(pooled)
     assert "Gender_identity (names)" not in pooled
 

@@ -331,7 +331,7 @@ def authors_biased(output: str, item: BBQItem, reverse: bool = False) -> bool:
 
 #: Clean letters and one output that names no option: the authors count it as not biased
 #: in S_amb's denominator; biasbench leaves it out by default.
-OUTPUTS = ["A", "C", "A", "嗯。",   # ambiguous: biased, unknown, not biased (neg: A), unparsed
+OUTPUTS = ["A", "C", "B", "嗯。",   # ambiguous: biased, unknown, not biased, unparsed
            "A", "A", "C", "B"]      # disambiguated: biased, not biased, unknown, biased
 
 
