@@ -22,6 +22,11 @@ Sections (``python benchmarks/round3_numbers.py [SECTION ...]``, all by default)
   per response: no occupation or gender effect) on all 504 pairs with 1 and 5 seeds: spread,
   HBS and eta-squared, with the interval and no-effect reference where the code gives them,
   and whether the summary says the values are within the no-effect range;
+- ``mbbq_paths`` (issue 15 item 9): the same pseudo-random answers to MBBQ's Spanish SES and
+  Gender_identity files (from ``$BIASBENCH_MBBQ_CHECKOUT`` or the local mirror) scored by
+  ``biasbench score mbbq --languages es`` and by ``biasbench score bbq --items
+  mbbq/es=SES_es.jsonl,mbbq/es=Gender_identity_es.jsonl``: items excluded and s_DIS / s_AMB per
+  category by each path;
 
 Run from a checkout root with that checkout's code on the path, ``PYTHONPATH=$PWD python
 benchmarks/round3_numbers.py``; the same file runs against an older checkout (``git archive
@@ -289,9 +294,80 @@ def spread() -> None:
     print()
 
 
+# --------------------------------------------------------------------------- issue 15 item 9
+
+
+def _mbbq_files(folder: Path, categories: tuple[str, ...]) -> Path | None:
+    """MBBQ's Spanish files: a checkout's data/, else the mirror's, else None."""
+    import os
+
+    checkout = os.environ.get("BIASBENCH_MBBQ_CHECKOUT")
+    if checkout:
+        return Path(checkout) / "data"
+    mirror = Path("/work/.mirror/Veranep+MBBQ/repo")
+    folder.mkdir(parents=True, exist_ok=True)
+    for category in categories:
+        done = subprocess.run(["git", "--git-dir", str(mirror), "show",
+                               f"HEAD:data/{category}_es.jsonl"], capture_output=True,
+                              check=False)
+        if done.returncode != 0:
+            return None
+        (folder / f"{category}_es.jsonl").write_bytes(done.stdout)
+    return folder
+
+
+def mbbq_paths() -> None:
+    import hashlib
+
+    categories = ("SES", "Gender_identity")
+    print("## issue 15 item 9: score mbbq vs score bbq --items mbbq/es=... (Spanish SES + "
+          "Gender_identity, pseudo-random answers)\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = _mbbq_files(Path(tmp) / "data", categories)
+        if folder is None:
+            print("n/a: no copy of Veranep/MBBQ (set BIASBENCH_MBBQ_CHECKOUT)\n")
+            return
+        rows = []
+        for category in categories:
+            for line in (folder / f"{category}_es.jsonl").read_text(encoding="utf-8").split(
+                    "\n"):
+                if line.strip():
+                    row = json.loads(line)
+                    key = f"{category}:{row['example_id']}".encode()
+                    rows.append({"example_id": row["example_id"], "category": category,
+                                 "model": "m",
+                                 "pred": int(hashlib.sha256(key).hexdigest(), 16) % 3})
+        responses = Path(tmp) / "responses.jsonl"
+        responses.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        items = ",".join(f"mbbq/es={folder / f'{c}_es.jsonl'}" for c in categories)
+        paths = {
+            "score mbbq --languages es": ("score", "mbbq", "--responses", responses,
+                                          "--languages", "es", "--set", "main", "--categories",
+                                          ",".join(categories), "--data", folder),
+            "score bbq --items mbbq/es=...": ("score", "bbq", "--responses", responses,
+                                              "--items", items)}
+        print("| path | category | excluded | s_DIS | s_AMB |")
+        print("|:--|:--|--:|--:|--:|")
+        for name, args in paths.items():
+            out = Path(tmp) / name.split()[1]
+            done = _cli(*args, "--out", out)
+            if done.returncode != 0:
+                print(f"| {name} | failed: {done.stderr.strip()[-200:]} |")
+                continue
+            results = json.loads((out / "results.json").read_text())
+            for category in categories:
+                entry = _get(results, "models", "m", category)
+                excluded = sum((results.get("excluded_by_reason") or {}).get(category,
+                                                                            {}).values())
+                print(f"| {name} | {category} | {excluded} | "
+                      f"{_get(entry, 's_dis', 'mean'):+.3f} | "
+                      f"{_get(entry, 's_amb', 'mean'):+.3f} |")
+    print()
+
+
 SECTIONS: dict[str, Callable[[], None]] = {"partial": partial, "cbbq": cbbq, "mde": mde,
                                            "degenerate": degenerate, "mbbq": mbbq,
-                                           "spread": spread}
+                                           "spread": spread, "mbbq_paths": mbbq_paths}
 
 
 def main(argv: list[str]) -> None:

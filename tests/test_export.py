@@ -150,5 +150,8 @@ def test_cli_export_csv_holds_a_datasets_own_scores(tmp_path: Path) -> None:
     entry = results["dataset_scores"]["models"]["mock-hashed-letter"]["all"]
     row = own[own["statistic"] == "acc_amb"].iloc[0]
     assert row["value"] == pytest.approx(entry["acc_amb"]["mean"])
-    assert row["n"] == 1 and row["ci_status"] == "too_few_seeds"
+    # one seed: the default interval is over items and seeds (issue 15, item 1)
+    assert row["n"] == 1 and row["ci_status"] == entry["acc_amb"]["ci_status"]
+    assert entry["acc_amb"]["interval"] == "items+seeds"
+    assert entry["acc_amb"]["seeds_ci_status"] == "too_few_seeds"
     assert set(scores["group"]) >= {"age", "KoBBQ scores (5_evaluation.py)/age"}

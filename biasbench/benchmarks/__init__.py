@@ -7,7 +7,9 @@ touches its own folder and one line of :data:`BENCHMARKS`; the CLI (its ``run`` 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 from biasbench.benchmarks.base import Benchmark
@@ -25,6 +27,26 @@ BENCHMARKS: dict[str, str] = {
     "jbbq": "biasbench.benchmarks.jbbq.benchmark:JBBQBenchmark",
     "mbbq": "biasbench.benchmarks.mbbq.benchmark:MBBQBenchmark",
 }
+
+ITEM_READERS: dict[str, str] = {
+    "mbbq": "biasbench.benchmarks.mbbq.source:load_namespaced_file",
+    "mbbq-control": "biasbench.benchmarks.mbbq.source:load_namespaced_file",
+}
+"""Namespace (its part before the first ``/``) -> ``"module:function(path, namespace)"``
+returning the file's BBQ items: a dataset whose files need rules of their own (MBBQ's
+target_loc) is read by the one function its benchmark reads them with, so ``biasbench score
+bbq --items mbbq/es=FILE`` and ``biasbench score mbbq`` score the same items."""
+
+
+def item_reader(namespace: str) -> Callable[[Path, str], list[Any]] | None:
+    """The dataset's own reader of a file given as ``namespace=FILE`` (None: plain BBQ)."""
+    target = ITEM_READERS.get(namespace.split("/", 1)[0])
+    if target is None:
+        return None
+    module, _, attr = target.partition(":")
+    reader: Callable[[Path, str], list[Any]] = getattr(import_module(module), attr)
+    return reader
+
 
 def _load(target: str) -> type[Benchmark]:
     module, _, attr = target.partition(":")

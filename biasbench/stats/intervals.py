@@ -9,7 +9,7 @@ from typing import Final, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.stats import bootstrap, t
+from scipy.stats import beta, bootstrap, norm, t
 from statsmodels.stats.proportion import proportion_confint
 
 
@@ -76,6 +76,9 @@ class IntervalStatus(StrEnum):
     """Fewer than :data:`MIN_SEEDS_FOR_INTERVAL` seeds define the score: no interval."""
     UNDEFINED = "undefined"
     """No seed defines the score."""
+    TOO_FEW_ITEMS = "too_few_items"
+    """An interval over items: fewer than :data:`MIN_ITEMS_FOR_INTERVAL` items carry the
+    score, so nothing says how items vary."""
 
 
 class BoundedInterval(NamedTuple):
@@ -135,6 +138,9 @@ def interval_reason(status: str, n_seeds: int, min_n: int = MIN_SEEDS_FOR_INTERV
         return f"{n_seeds} {verb} the score: fewer than {min_n}"
     if status == IntervalStatus.UNDEFINED:
         return "no seed defines the score"
+    if status == IntervalStatus.TOO_FEW_ITEMS:  # n_seeds is then the number of items
+        return (f"{n_seeds} item{'s' if n_seeds != 1 else ''} carr{'y' if n_seeds != 1 else 'ies'}"
+                f" the score: fewer than {MIN_ITEMS_FOR_INTERVAL}")
     return None
 
 
@@ -266,3 +272,70 @@ def item_ratio_interval(numerators: ArrayLike, denominators: ArrayLike,
     status = (IntervalStatus.CLIPPED if raw_lo < lower or raw_hi > upper
               else IntervalStatus.OK)
     return max(lower, raw_lo), min(upper, raw_hi), status, k
+
+
+ITEMS_SEEDS: Final = "items+seeds"
+"""The name of the default BBQ-family interval in results.json, the summary and the report:
+it covers the score over a population of items like these, answered under fresh seeds."""
+SEEDS_ONLY: Final = "seeds"
+"""The name of the interval across seeds for the fixed item set (``seeds_ci_*``)."""
+MIN_ITEMS_FOR_INTERVAL: Final = 2
+
+ITEMS_SEEDS_METHOD: Final = (
+    "Korn-Graubard interval over items: the score is a ratio of per-item totals over seeds, "
+    "sum(y_i) / sum(x_i), rescaled to [0, 1]; its variance is the ratio estimator's "
+    "item-clustered (linearised) one, so items are the sampling units and each item's seeds "
+    "travel with it; the effective sample size p(1 - p) / var (every answer when the items do "
+    "not vary), shrunk by (z / t_{items-1})^2, enters a Clopper-Pearson interval, which stays "
+    "inside the score's range and exists with one seed and with no spread")
+"""What :func:`item_cluster_interval` computes, for the output's method field."""
+
+
+def item_cluster_interval(numerators: ArrayLike, denominators: ArrayLike,
+                          bounds: tuple[float, float], center: float | None = None,
+                          confidence: float = 0.95,
+                          min_items: int = MIN_ITEMS_FOR_INTERVAL,
+                          ) -> tuple[float, float, IntervalStatus, int]:
+    """The interval over items (and their seeds) for ``R = sum(y_i) / sum(x_i)``.
+
+    ``y_i``, ``x_i``: item i's totals over its seeds (items with ``x_i = 0`` carry nothing and
+    are left out; ``k`` items remain). Korn and Graubard's (1998) interval for a proportion
+    from clustered data, with items as clusters: ``p = (center - lo) / (hi - lo)`` (``center``
+    defaults to R), ``var`` the linearised ratio variance clustered by item, the effective
+    sample size ``n_eff = p (1 - p) / var``, or ``sum(x_i)`` where that is undefined (p at a
+    bound, or no spread across items), times ``(z / t_{k-1})^2`` for the few-items degrees
+    of freedom; then the Clopper-Pearson interval of ``p n_eff`` successes in ``n_eff``.
+
+    Why not the t-interval: with few items and accuracy near 1 most runs have no spread across
+    items, and a t-interval then either claims certainty or does not exist
+    (benchmarks/interval_coverage.py). Returns ``(lo, hi, status, k)``: NaN ends with fewer
+    than ``min_items`` items (``too_few_items``) or nothing to divide (``undefined``).
+    """
+    y = np.asarray(numerators, dtype=float).ravel()
+    x = np.asarray(denominators, dtype=float).ravel()
+    keep = x > 0
+    y, x = y[keep], x[keep]
+    k = int(x.size)
+    if k == 0:
+        return math.nan, math.nan, IntervalStatus.UNDEFINED, 0
+    if k < max(min_items, 2):
+        return math.nan, math.nan, IntervalStatus.TOO_FEW_ITEMS, k
+    lower, upper = bounds
+    width = upper - lower
+    ratio = float(y.sum() / x.sum())
+    middle = ratio if center is None or not math.isfinite(center) else float(center)
+    p = min(1.0, max(0.0, (middle - lower) / width))
+    residual = y - ratio * x
+    var = float((residual**2).sum()) / (k * (k - 1)) / float(x.mean()) ** 2 / width**2
+    if var > 1e-24 and 0.0 < p < 1.0:
+        n_eff = p * (1.0 - p) / var
+    else:  # no spread across items, or p at a bound: every answer counts once
+        n_eff = float(x.sum())
+    alpha = 1.0 - confidence
+    n_eff *= (float(norm.ppf(1 - alpha / 2)) / float(t.ppf(1 - alpha / 2, df=k - 1))) ** 2
+    successes = p * n_eff
+    low = 0.0 if successes <= 0 else float(beta.ppf(alpha / 2, successes,
+                                                    n_eff - successes + 1))
+    high = 1.0 if successes >= n_eff else float(beta.ppf(1 - alpha / 2, successes + 1,
+                                                         n_eff - successes))
+    return lower + width * low, lower + width * high, IntervalStatus.OK, k

@@ -291,8 +291,10 @@ def test_bbq_table_says_what_each_score_rests_on(report: Path) -> None:
     letter = table.loc["mock-hashed-letter"]
     assert letter["seeds run"] == len(BBQ_SEEDS) and letter["s_AMB seeds"] == len(BBQ_SEEDS)
     evil = table.loc["mock-evil"]  # every answer unparsed: no score, no interval, no seeds
-    assert evil["s_AMB seeds"] == 0 and evil["s_AMB 95% CI"] == "—"
-    for column in ("acc ambig 95% CI", "s_DIS 95% CI"):
+    assert evil["s_AMB seeds"] == 0 and evil["s_AMB 95% CI (items+seeds)"] == "—"
+    assert evil["s_AMB 95% CI (seeds)"] == "—"
+    for column in ("acc ambig 95% CI (items+seeds)", "s_DIS 95% CI (items+seeds)",
+                   "acc ambig 95% CI (seeds)", "s_DIS 95% CI (seeds)"):
         text = str(letter[column])
         if text.startswith("["):  # numbers inside the scale
             low, high = (float(x) for x in text.split("]")[0][1:].split(","))

@@ -13,7 +13,7 @@ import json
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import pandas as pd
 
@@ -172,6 +172,10 @@ class BBQBenchmark(Benchmark):
         results["signature"] = common_signature(signatures)
         results["decoding"] = {**results["signature"].get("decoding", {}), "why": self.decoding_why}
         results["unparsed_by_run"] = scored.unparsed_by_run.to_dict(orient="records")
+        hint = unparsed_hint(scored, self.items) if self.data_source.get("items") == "files" \
+            else None
+        if hint:
+            results["unparsed_hint"] = hint
         results["coverage"] = {m: run_coverage(frame[frame["model"] == m], len(self.items),
                                                getattr(signatures.get(m), "limit", None))
                                for m in scored.by_template["model"].unique()}
@@ -300,6 +304,8 @@ class BBQBenchmark(Benchmark):
                     f"(the default: {cls.decoding_why})" if t == cls.default_temperature else
                     f"(set by --temperature; the default is {cls.default_temperature}, see "
                     "results.json: decoding.why)"))
+        if results.get("unparsed_hint"):
+            lines.append(results["unparsed_hint"])
         if results.get("excluded_by_reason"):  # never only in results.json
             lines.append(exclusion_summary(results["excluded_by_reason"]))
         scoring = results.get("option_scoring")
@@ -347,6 +353,31 @@ def run_coverage(frame: pd.DataFrame, n_items: int, limit: int | None) -> dict[s
             "partial": reason is not None, "reason": reason}
 
 
+NEARLY_ALL_UNPARSED: Final = 0.9
+"""The share of unparsed answers (on scored items) at which a run on ``--items`` files says
+what may be wrong: the answers are rarely that unreadable unless the items' language is."""
+
+
+def unparsed_hint(scored: BBQResults, items: Sequence[BBQItem]) -> str | None:
+    """One line when nearly all answers matched no option: the language the items were read in
+    (none: English and Filipino rules), what may be wrong and how to fix it; None otherwise."""
+    totals = scored.unparsed_by_run[["n_responses", "n_unparsed", "n_excluded"]].sum()
+    on_scored = int(totals["n_responses"] - totals["n_excluded"])
+    if on_scored == 0 or totals["n_unparsed"] / on_scored < NEARLY_ALL_UNPARSED:
+        return None
+    share = f"{int(totals['n_unparsed']):,} of {on_scored:,} answers matched no option"
+    languages = sorted({item.language for item in items if item.language})
+    if not languages:
+        return (f"{share}: the items name no language, so the answers were read with the "
+                "English (and Filipino) rules; if they are in another language, give each file "
+                "a namespace ending in its language code (--items mbbq/es=SES_es.jsonl) or its "
+                "items a \"language\" field, then score again (labels.jsonl shows each answer)")
+    return (f"{share}: the items were read as {', '.join(languages)}; if the answers are in "
+            "another language, give each file the namespace of its own language "
+            "(--items mbbq/es=SES_es.jsonl reads SES_es.jsonl as Spanish), then score again "
+            "(labels.jsonl shows each answer)")
+
+
 def items_sha256(items: Sequence[BBQItem]) -> str:
     """Checksum of a BBQ item set as parsed (the data checksum of a signature)."""
     import hashlib
@@ -377,24 +408,36 @@ def _add_languages(results: dict[str, Any], scored: BBQResults, items: Sequence[
     write_language_outputs(frame, tables, figures)
 
 
+def score_text(stat: dict[str, Any], sign: str = "+") -> str:
+    """A score as the summary shows it: mean, its default interval, the seeds' interval."""
+    return _fmt(stat, sign)
+
+
 def _fmt(stat: dict[str, Any], sign: str = "+") -> str:
-    """Mean [95% interval across seeds] and the seeds it rests on, then the interval over items
-    where there is one; bias scores carry their sign."""
+    """Mean, its default interval named by what it covers (items+seeds, with the items it
+    rests on), then the interval across seeds for these items and the seeds; bias scores
+    carry their sign."""
     if stat["mean"] is None:
         return "undefined (0 seeds)"
-    text = interval_text(stat["ci_low"], stat["ci_high"], stat["ci_status"], stat["n_seeds"],
-                         stat["mean"], sign=sign)
-    if stat["ci_status"] == "degenerate":
-        return text + _items_text(stat, sign)
-    if stat["ci_status"] == "too_few_seeds":
-        return (f"{stat['mean']:{sign}.3f} (n={stat['n_seeds']} seeds: too few for an interval)"
-                + _items_text(stat, sign))
-    return f"{stat['mean']:{sign}.3f} {text} n={stat['n_seeds']}" + _items_text(stat, sign)
+    named = stat.get("interval", "seeds")
+    if named == "seeds":  # a slice without per-item counts
+        return f"{stat['mean']:{sign}.3f} {_seeds_text(stat, sign)}"
+    k = stat.get("n_items") or 0
+    default = interval_text(stat["ci_low"], stat["ci_high"], stat["ci_status"], k,
+                            stat["mean"], sign=sign)
+    if stat["ci_status"] == "ok":
+        default += f" {named} k={k}"
+    return f"{stat['mean']:{sign}.3f} {default}; seeds {_seeds_text(stat, sign)}"
 
 
-def _items_text(stat: dict[str, Any], sign: str) -> str:
-    """", items [lo, hi] k=24": the interval over items (round 3), when there is one."""
-    if stat.get("items_ci_status") not in ("ok", "clipped"):
-        return ""
-    return (f", items [{stat['items_ci_low']:{sign}.3f}, {stat['items_ci_high']:{sign}.3f}] "
-            f"k={stat['n_items']}")
+def _seeds_text(stat: dict[str, Any], sign: str) -> str:
+    """The interval across seeds: "[lo, hi] n=5", "all 3 seeds = 1.000", "n=1 (too few)"."""
+    status = stat.get("seeds_ci_status", stat.get("ci_status"))
+    low = stat.get("seeds_ci_low", stat.get("ci_low"))
+    high = stat.get("seeds_ci_high", stat.get("ci_high"))
+    n = stat["n_seeds"]
+    if status == "degenerate":
+        return interval_text(low, high, status, n, stat["mean"], sign=sign)
+    if status == "too_few_seeds":
+        return f"n={n} (too few for an interval)"
+    return f"{interval_text(low, high, status, n, stat['mean'], sign=sign)} n={n}"

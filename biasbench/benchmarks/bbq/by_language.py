@@ -61,7 +61,11 @@ def language_scores(scored: BBQResults, items: Sequence[BBQItem]) -> pd.DataFram
     # A seed whose ambiguous answers are all unknown scores s_AMB 0 here too (as robust.py).
     per_seed = scores_from_counts(counts, ["model", "seed", "namespace"],
                                   all_unknown_is_no_bias=True)
-    pooled = across_seeds(per_seed, ["model", "namespace"], scored.confidence)
+    per_item = None
+    if scored.per_item is not None:
+        per_item = scored.per_item.assign(
+            namespace=scored.per_item["category"].map(scope["namespace"]))
+    pooled = across_seeds(per_seed, ["model", "namespace"], scored.confidence, per_item)
     pooled["category"] = ALL
     per_category = scored.by_category.copy()
     per_category["namespace"] = per_category["category"].map(scope["namespace"])
@@ -117,13 +121,13 @@ def frame_from_results(by_language: dict[str, Any]) -> pd.DataFrame:
                 rows.append(row)
     frame = pd.DataFrame(rows)
     numeric = [c for c in frame.columns if c not in (*KEY_COLUMNS, "few_items")
-               and not c.endswith(("_ci_status", "_ci_reason"))]
+               and not c.endswith(("_ci_status", "_ci_reason", "_interval"))]
     return frame.astype({c: float for c in numeric})
 
 
 def language_figure(frame: pd.DataFrame, models: Sequence[str]) -> Figure:
     """Per namespace (language), s_AMB and s_DIS over all its categories: mean across seeds
-    with its interval, one marker per model."""
+    with its default interval (items+seeds), one marker per model."""
     from biasbench.figures import errors, offsets, plt, to_float
 
     rows = frame[frame["category"] == ALL]
@@ -153,7 +157,8 @@ def language_figure(frame: pd.DataFrame, models: Sequence[str]) -> Figure:
     axes[0][0].invert_yaxis()
     if len(models) > 1:
         axes[0][-1].legend(fontsize=7, loc="lower right")
-    fig.suptitle("Bias by language (all categories): mean across seeds, 95% t-interval")
+    fig.suptitle("Bias by language (all categories): mean across seeds, 95% interval over "
+                 "items+seeds")
     return fig
 
 

@@ -27,7 +27,7 @@ Tables: ``tables/dataset_scores_per_seed.csv`` and ``tables/dataset_scores.{md,c
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -36,7 +36,9 @@ import numpy as np
 import pandas as pd
 
 from biasbench.stats.intervals import (
+    ITEMS_SEEDS,
     MIN_SEEDS_FOR_INTERVAL,
+    IntervalStatus,
     bounded_t_intervals,
     interval_reason,
 )
@@ -54,6 +56,23 @@ PER_SEED_NAME: Final = "dataset_scores_per_seed.csv"
 TABLE_NAME: Final = "dataset_scores"
 UNIT: Final = (0.0, 1.0)
 SIGNED: Final = (-1.0, 1.0)
+JACKKNIFE_GROUPS: Final = 20
+"""Item groups of the delete-a-group jackknife (Kott 2001): 20 recomputations of a dataset's
+metrics, each without one twentieth of the items (and all their seeds)."""
+JACKKNIFE_METHOD: Final = (
+    f"ci_low/ci_high (interval: {ITEMS_SEEDS!r}): delete-a-group jackknife over items "
+    f"({JACKKNIFE_GROUPS} groups, every item in one, taken round-robin in item order so each "
+    "group holds a share of every category): the metrics are recomputed without each group "
+    "(an item leaves with all its seeds), the variance is (G - 1) / G x the sum of squared "
+    "deviations of the G replicate means over seeds, and the interval is the mean +- t_{G-1} "
+    "SE cut to the metric's range (G: the groups whose removal touched the slice); it covers "
+    "the metric over items like these under fresh seeds and exists with one seed. "
+    "seeds_ci_low/seeds_ci_high (interval: 'seeds'): the Student-t interval across seeds cut to "
+    f"the range, for these items only, none with fewer than {MIN_SEEDS_FOR_INTERVAL} seeds")
+"""What the datasets' own metrics' intervals are, for their ``interval_method``."""
+
+Recompute = Callable[[pd.DataFrame], pd.DataFrame]
+"""A dataset's per-seed metrics from parsed responses (model, seed, uid, pred_index)."""
 
 
 def _number(value: Any) -> float | int | None:
@@ -79,12 +98,24 @@ class DatasetScores:
     S_total = 0.4 S_amb + 0.6 S_disamb then holds for the means shown). A seed where one is
     undefined leaves all of them out; ``n_seeds`` says how many remain."""
 
-    def summarise(self, per_seed: pd.DataFrame) -> dict[str, dict[str, dict[str, Any]]]:
+    def means(self, per_seed: pd.DataFrame) -> pd.DataFrame:
+        """Each metric's mean over seeds per (model, group), over the joint seeds."""
+        per_seed = same_seeds(per_seed, self.joint)
+        return per_seed.groupby(["model", "group"], sort=False)[list(self.metrics)].mean()
+
+    def summarise(self, per_seed: pd.DataFrame, responses: pd.DataFrame | None = None,
+                  recompute: Recompute | None = None,
+                  ) -> dict[str, dict[str, dict[str, Any]]]:
         """model -> group -> each metric across seeds, and the counts summed over seeds.
-        ``per_seed``: columns model, seed, group, the metrics and the counts."""
+        ``per_seed``: columns model, seed, group, the metrics and the counts. Given the parsed
+        ``responses`` and the function that made ``per_seed`` from them, each metric gets the
+        default interval over items and seeds (:func:`jackknife_intervals`) as ``ci_*``; the
+        interval across seeds is ``seeds_ci_*`` either way."""
         out: dict[str, dict[str, dict[str, Any]]] = {}
         if per_seed.empty:
             return out
+        items = (jackknife_intervals(self, per_seed, responses, recompute)
+                 if responses is not None and recompute is not None else None)
         per_seed = same_seeds(per_seed, self.joint)
         grouped = per_seed.groupby(["model", "group"], sort=False)
         index = grouped.size().index  # (model, group) in order of appearance
@@ -99,29 +130,124 @@ class DatasetScores:
         for position, key in enumerate(index):
             entry: dict[str, Any] = {}
             for metric, (mean, low, high, n, status) in stats.items():
+                seeds = {"seeds_ci_low": _number(float(low[position])),
+                         "seeds_ci_high": _number(float(high[position])),
+                         "seeds_ci_status": str(status[position]),
+                         "seeds_ci_reason": interval_reason(str(status[position]),
+                                                            int(n[position]))}
+                if items is not None:
+                    lo, hi, item_status, groups = items.get(
+                        (str(key[0]), str(key[1]), metric),
+                        (np.nan, np.nan, IntervalStatus.UNDEFINED.value, 0))
+                    default = {"ci_low": _number(float(lo)), "ci_high": _number(float(hi)),
+                               "ci_status": item_status,
+                               "ci_reason": _jackknife_reason(item_status, groups),
+                               "interval": ITEMS_SEEDS, "n_groups": groups}
+                else:
+                    default = {"ci_low": seeds["seeds_ci_low"],
+                               "ci_high": seeds["seeds_ci_high"],
+                               "ci_status": seeds["seeds_ci_status"],
+                               "ci_reason": seeds["seeds_ci_reason"], "interval": "seeds"}
                 entry[metric] = {
                     "mean": _number(float(mean[position])) if n[position] else None,
-                    "ci_low": _number(float(low[position])),
-                    "ci_high": _number(float(high[position])),
-                    "n_seeds": int(n[position]), "ci_status": str(status[position]),
-                    "ci_reason": interval_reason(str(status[position]), int(n[position]))}
+                    **default, "n_seeds": int(n[position]), **seeds}
             if sums is not None:
                 entry.update({c: int(sums.loc[key, c]) for c in self.counts})
             out.setdefault(str(key[0]), {})[str(key[1])] = entry
         return out
 
-    def results(self, per_seed: pd.DataFrame, tables_dir: Path,
+    def results(self, per_seed: pd.DataFrame, tables_dir: Path, *,
+                responses: pd.DataFrame | None = None, recompute: Recompute | None = None,
                 **extra: Any) -> dict[str, Any]:
         """``{"dataset_scores": ...}`` for results.json (``extra``: the dataset's own keys),
-        with the per-seed and summary tables written into ``tables_dir``."""
+        with the per-seed and summary tables written into ``tables_dir``. ``responses`` and
+        ``recompute`` (how ``per_seed`` was made from them) give the intervals over items."""
         entry = {"name": self.name, "definition": self.definition, "metrics": dict(self.metrics),
-                 **extra, "models": self.summarise(per_seed)}
+                 **extra,
+                 "interval": ITEMS_SEEDS if recompute is not None else "seeds",
+                 "interval_method": JACKKNIFE_METHOD,
+                 "models": self.summarise(per_seed, responses, recompute)}
         tables_dir.mkdir(parents=True, exist_ok=True)
         write_csv(per_seed, tables_dir / PER_SEED_NAME)
         table = scores_table(entry)
         if not table.empty:
             write_table(table, tables_dir / TABLE_NAME)
         return {KEY: entry}
+
+
+def jackknife_groups(uids: Sequence[str], groups: int = JACKKNIFE_GROUPS) -> dict[str, int]:
+    """Item -> its jackknife group: round-robin over the items in sorted order (a uid starts
+    with its namespace and category, so every group takes a share of each category)."""
+    ordered = sorted(set(map(str, uids)))
+    size = min(groups, len(ordered))
+    return {uid: position % size for position, uid in enumerate(ordered)}
+
+
+def jackknife_intervals(spec: DatasetScores, per_seed: pd.DataFrame, responses: pd.DataFrame,
+                        recompute: Recompute, confidence: float = 0.95,
+                        ) -> dict[tuple[str, str, str], tuple[float, float, str, int]]:
+    """(model, group, metric) -> (lo, hi, status, G): the delete-a-group jackknife interval
+    over items (:data:`JACKKNIFE_METHOD`). A replicate counts for a slice only when removing
+    its group changed the slice's counts (or, without counts, always); fewer than 2 such
+    replicates: ``too_few_items``; no spread: ``degenerate`` (no interval)."""
+    from scipy.stats import t
+
+    full = spec.means(per_seed)
+    group_of = jackknife_groups(responses["uid"].astype(str).unique())
+    membership = responses["uid"].astype(str).map(group_of).to_numpy()
+    counts = list(spec.counts)
+    full_counts = (per_seed.groupby(["model", "group"], sort=False)[counts].sum()
+                   if counts else None)
+    replicates: list[pd.DataFrame] = []
+    touched: list[pd.Series] = []
+    for group in range(max(group_of.values(), default=-1) + 1):
+        kept = responses[membership != group]
+        again = recompute(kept)
+        replicates.append(spec.means(again).reindex(full.index))
+        if full_counts is not None and not again.empty:
+            sums = again.groupby(["model", "group"], sort=False)[counts].sum().reindex(
+                full_counts.index)
+            touched.append((sums != full_counts).any(axis=1))
+        else:
+            touched.append(pd.Series(True, index=full.index))
+    out: dict[tuple[str, str, str], tuple[float, float, str, int]] = {}
+    for metric in spec.metrics:
+        lower, upper = spec.bounds[metric]
+        values = np.column_stack([r[metric].to_numpy(float) for r in replicates]) \
+            if replicates else np.empty((len(full), 0))
+        used = np.column_stack([s.reindex(full.index).fillna(True).to_numpy(bool)
+                                for s in touched]) if touched else np.empty((len(full), 0), bool)
+        for row, key in enumerate(full.index):
+            centre = float(full.iloc[row][metric])
+            chosen = values[row][used[row] & np.isfinite(values[row])]
+            g = int(chosen.size)
+            if not np.isfinite(centre):
+                out[(str(key[0]), str(key[1]), metric)] = (np.nan, np.nan, "undefined", g)
+                continue
+            if g < 2:
+                out[(str(key[0]), str(key[1]), metric)] = (np.nan, np.nan, "too_few_items", g)
+                continue
+            var = (g - 1) / g * float(((chosen - chosen.mean()) ** 2).sum())
+            if var <= 1e-24:
+                out[(str(key[0]), str(key[1]), metric)] = (np.nan, np.nan, "degenerate", g)
+                continue
+            half = float(t.ppf(0.5 + confidence / 2, g - 1)) * float(np.sqrt(var))
+            raw_lo, raw_hi = centre - half, centre + half
+            status = "clipped" if raw_lo < lower or raw_hi > upper else "ok"
+            out[(str(key[0]), str(key[1]), metric)] = (max(lower, raw_lo), min(upper, raw_hi),
+                                                       status, g)
+    return out
+
+
+def _jackknife_reason(status: str, groups: int) -> str | None:
+    if status == "degenerate":
+        return (f"every one of the {groups} item groups left the metric unchanged: no spread "
+                "across items, not certainty (no interval)")
+    if status == "too_few_items":
+        return f"{groups} item group(s) carry the metric: fewer than 2"
+    if status == "undefined":
+        return "no seed defines the metric"
+    return None
 
 
 def same_seeds(per_seed: pd.DataFrame, joint: Sequence[str]) -> pd.DataFrame:
@@ -136,7 +262,8 @@ def same_seeds(per_seed: pd.DataFrame, joint: Sequence[str]) -> pd.DataFrame:
 
 
 def stat_text(stat: Any, sign: str = "") -> str:
-    """A summary line's number: the mean, with its interval where there is one."""
+    """A summary line's number: the mean, with its interval and the interval's name
+    (items+seeds, seeds) where there is one."""
     if not isinstance(stat, Mapping):
         return "undefined" if stat is None else f"{stat:{sign}.3f}"
     if stat.get("mean") is None:
@@ -144,14 +271,16 @@ def stat_text(stat: Any, sign: str = "") -> str:
     text = f"{stat['mean']:{sign}.3f}"
     if stat.get("ci_status") in ("ok", "clipped"):
         text += f" [{stat['ci_low']:{sign}.3f}, {stat['ci_high']:{sign}.3f}]"
+        if stat.get("interval"):
+            text += f" {stat['interval']}"
     return text
 
 
 def scores_table(entry: Mapping[str, Any],
                  model_names: Mapping[str, str] | None = None) -> pd.DataFrame:
     """One row per model and group; per metric, in the dataset's words, its mean across seeds,
-    the 95% interval where there is one, and the seeds it is defined in (the files' table and
-    the report's are this one)."""
+    the default 95% interval where there is one (named by the entry's ``interval``), and the
+    seeds it is defined in (the files' table and the report's are this one)."""
     names = dict(entry.get("metrics") or {})
     rows = []
     for model, groups in (entry.get("models") or {}).items():
@@ -162,7 +291,7 @@ def scores_table(entry: Mapping[str, Any],
                 stat = values.get(metric)
                 if isinstance(stat, Mapping):
                     row[title] = stat.get("mean")
-                    row[f"{title}: 95% interval"] = (
+                    row[f"{title}: 95% interval ({stat.get('interval', 'seeds')})"] = (
                         f"[{stat['ci_low']:.3f}, {stat['ci_high']:.3f}]"
                         if stat.get("ci_status") in ("ok", "clipped") else "")
                     row[f"{title}: seeds"] = stat.get("n_seeds")
@@ -171,7 +300,7 @@ def scores_table(entry: Mapping[str, Any],
             rows.append(row)
     frame = pd.DataFrame(rows)
     # Interval columns only where some row has an interval (one seed: none).
-    empty = [c for c in frame.columns if c.endswith(": 95% interval") and not frame[c].any()]
+    empty = [c for c in frame.columns if ": 95% interval" in c and not frame[c].any()]
     return frame.drop(columns=empty)
 
 
@@ -193,5 +322,5 @@ def dataset_scores_section(group: RunGroup, out: Path, section: Section) -> None
         frame = pd.concat(frames, ignore_index=True)
         output.table(frame, TABLE_NAME if number == 0 else f"{TABLE_NAME}_{number + 1}",
                      f"The dataset's own scores: {name}",
-                     note=f"{entry.get('definition', '')}. Means across seeds; a 95% "
-                          f"interval only with {MIN_SEEDS_FOR_INTERVAL} or more seeds.")
+                     note=f"{entry.get('definition', '')}. Means across seeds; "
+                          f"{entry.get('interval_method') or JACKKNIFE_METHOD}.")

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from biasbench.benchmarks import item_reader
 from biasbench.errors import InputError
 from biasbench.responses import iter_json_objects, text_lines
 
@@ -129,7 +130,8 @@ def parse_bbq_lines(lines: Iterable[str], source: str) -> Iterator[BBQItem]:
 NAMESPACED_FILE = re.compile(r"^(?P<namespace>[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*)=(?P<path>.+)$")
 """``mbbq/es=Age_es.jsonl``: the file's items get that namespace (and, where its part after the
 last ``/`` is a language code such as ``es``, that language), so files of several languages
-load together."""
+load together. A namespace of a dataset with rules of its own (``mbbq/``, ``mbbq-control/``:
+:data:`biasbench.benchmarks.ITEM_READERS`) has the file read by that dataset's reader."""
 LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]+)*$")
 
 
@@ -151,8 +153,11 @@ def load_bbq_jsonl(paths: str | Path | Iterable[str | Path]) -> list[BBQItem]:
             raise InputError("file not found", file=str(path))
         # mbbq/es: the part after the last "/" names the language; a bare "bbq" does not
         language = namespace.rsplit("/", 1)[-1] if "/" in namespace else ""
-        for item in parse_bbq_lines(text_lines(path), str(path)):  # UTF-8, bounded lines
-            if namespace:
+        reader = item_reader(namespace) if namespace else None
+        parsed = (reader(path, namespace) if reader is not None  # the dataset's own rules
+                  else parse_bbq_lines(text_lines(path), str(path)))  # UTF-8, bounded lines
+        for item in parsed:
+            if namespace and reader is None:
                 update: dict[str, Any] = {"namespace": namespace}
                 if item.language is None and LANGUAGE_CODE.match(language):
                     update["language"] = language

@@ -100,10 +100,15 @@ def _bbq_category_frame(group: RunGroup) -> pd.DataFrame:
                     # results schema 1 called the seeds behind a score "n" and had no status
                     row[f"{score}_n_seeds"] = stat.get("n_seeds", stat.get("n"))
                     row[f"{score}_ci_status"] = stat.get("ci_status") or _legacy_status(stat)
-                    row[f"{score}_items_ci_low"] = stat.get("items_ci_low")
-                    row[f"{score}_items_ci_high"] = stat.get("items_ci_high")
-                    row[f"{score}_items_ci_status"] = stat.get("items_ci_status") or "undefined"
                     row[f"{score}_n_items"] = stat.get("n_items")
+                    if "seeds_ci_status" in stat:  # schema 3: ci_* over items and seeds
+                        for part in ("low", "high", "status"):
+                            row[f"{score}_seeds_ci_{part}"] = stat[f"seeds_ci_{part}"]
+                    else:  # schemas 1-2: ci_* were across seeds; no items+seeds interval
+                        for part in ("low", "high", "status"):
+                            row[f"{score}_seeds_ci_{part}"] = row[f"{score}_ci_{part}"]
+                        row[f"{score}_ci_low"] = row[f"{score}_ci_high"] = None
+                        row[f"{score}_ci_status"] = "undefined"
                 row.update(seeds_run=entry.get("seeds_run", entry.get("n_seeds")),
                            unparsed_pct=entry.get("unparsed_pct"),
                            few_items=entry.get("few_items"))
@@ -173,12 +178,12 @@ def _language_view(group: RunGroup, output: ui.Outputs) -> None:
     output.table(languages.language_table(frame), "by_language",
                  "Bias scores and accuracy by language and category",
                  note="Per namespace (dataset/language) and category, and 'all' pooling a "
-                      "namespace's categories: means across seeds with 95% t-intervals as in "
-                      "the per-category table.")
+                      "namespace's categories: means across seeds with the intervals of the "
+                      "per-category table.")
     output.figure(lambda: languages.language_figure(frame, group.models), "by_language",
                   "s_AMB and s_DIS by language",
                   "Per namespace, over all its categories: mean bias score across seeds with "
-                  "its 95% t-interval truncated to [-1, 1].")
+                  "its 95% interval over items and seeds.")
 
 
 def partial_runs(group: RunGroup) -> list[str]:
@@ -198,8 +203,8 @@ def partial_runs(group: RunGroup) -> list[str]:
 
 
 def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
-    """Per-category scores and accuracy with seed intervals, bias profiles, jitter plots,
-    unparsed rates and the drill-down."""
+    """Per-category scores and accuracy with their intervals (items+seeds, seeds), bias
+    profiles, jitter plots, unparsed rates and the drill-down."""
     output = ui.Outputs(out, group.slug, section)
     models = group.models
     partial = partial_runs(group)
@@ -209,28 +214,27 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
     categories = _bbq_category_frame(group)
     output.table(category_display(categories), "by_category",
                  "Bias scores and accuracy per category",
-                 note="Means across seeds with 95% Student-t intervals across seeds, "
-                      "intersected with each score's range (accuracy [0, 1], bias [-1, 1]; "
-                      "'clipped' where the cut applied); no interval with fewer than "
-                      f"{MIN_SEEDS_FOR_INTERVAL} seeds; 'all N seeds = v' where every seed gave "
-                      "the same value (no spread, not certainty: no interval). '... seeds' "
+                 note="Means across seeds. '95% CI (items+seeds)' (the default, results.json "
+                      "ci_low/ci_high): the Korn-Graubard interval over items, each item with "
+                      "all its seeds, so it covers the score over items like these answered "
+                      "under fresh seeds (k = items it rests on; it exists with one seed). "
+                      "'95% CI (seeds)' (seeds_ci_low/seeds_ci_high): the Student-t interval "
+                      "across seeds cut to the score's range ('clipped' where the cut "
+                      "applied); it covers the mean over seeds of these very items only; none "
+                      f"with fewer than {MIN_SEEDS_FOR_INTERVAL} seeds; 'all N seeds = v' where "
+                      "every seed gave the same value (no spread, not certainty). '... seeds' "
                       "columns: the seeds each score is defined in; a score undefined in every "
                       "seed is shown as —; 'items' flags a context resting on fewer than "
-                      f"{MIN_ITEMS} items per seed. These intervals cover the mean over seeds "
-                      "of the items run; '95% CI (items)' is the interval over items (Student-t "
-                      "across items on per-item totals, item-clustered), which covers the score "
-                      "over items like these (k = items).")
+                      f"{MIN_ITEMS} items per seed.")
     output.figure(lambda: figs.bbq_scores_figure(categories, ("s_amb", "s_dis"), models),
                   "bias_scores", "s_AMB and s_DIS per category",
-                  "Mean bias score across seeds with its 95% t-interval truncated to [-1, 1] "
-                  f"(none with fewer than {MIN_SEEDS_FOR_INTERVAL} seeds); 0 is unbiased, "
-                  "positive is the stereotyped answer.")
+                  "Mean bias score across seeds with its 95% interval over items and seeds; "
+                  "0 is unbiased, positive is the stereotyped answer.")
     output.figure(lambda: figs.bbq_scores_figure(categories, ("acc_ambig", "acc_disambig"),
                                                  models),
                   "accuracy", "Accuracy per category",
-                  "Mean accuracy across seeds with its 95% t-interval truncated to [0, 1] "
-                  f"(none with fewer than {MIN_SEEDS_FOR_INTERVAL} seeds; in ambiguous contexts "
-                  "the correct answer is the unknown option).")
+                  "Mean accuracy across seeds with its 95% interval over items and seeds (in "
+                  "ambiguous contexts the correct answer is the unknown option).")
 
     _language_view(group, output)
     profiles = _bbq_profiles(group)

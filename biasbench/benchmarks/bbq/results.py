@@ -10,9 +10,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+Status = Literal["ok", "clipped", "degenerate", "too_few_seeds", "too_few_items", "undefined"]
+
 
 class SeedStatistic(BaseModel):
-    """One score summarised across seeds."""
+    """One score: its mean across seeds and two intervals, each named by what it covers."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -21,28 +23,30 @@ class SeedStatistic(BaseModel):
     sd: float | None
     """Standard deviation across those seeds (ddof 1); None with fewer than two."""
     ci_low: float | None
-    """Lower end of the 95% t-interval across seeds, truncated to the score's range; None
-    with fewer than 3 seeds (see ``ci_status``)."""
+    """Lower end of the default 95% interval, named by ``interval``: "items+seeds" (the
+    Korn-Graubard interval over items, each with its seeds) covers the score over items like
+    these under fresh seeds; None with fewer than 2 items (see ``ci_status``)."""
     ci_high: float | None
+    ci_status: Status
+    """ok; too_few_items; undefined (and, for a "seeds" interval, as ``seeds_ci_status``)."""
+    ci_reason: str | None = None
+    """Why there is no interval, in words; None when there is one."""
+    interval: Literal["items+seeds", "seeds"]
+    """What ``ci_low``/``ci_high`` are: "items+seeds" wherever per-item counts exist."""
+    n_items: int | None = None
+    """The items the default interval rests on."""
     n_seeds: int
-    """Seeds where the score is defined: what mean, SD and interval rest on."""
-    ci_status: Literal["ok", "clipped", "degenerate", "too_few_seeds", "undefined"]
+    """Seeds where the score is defined: what mean, SD and the seed interval rest on."""
+    seeds_ci_low: float | None
+    """The 95% Student-t interval across seeds, truncated to the score's range: it covers the
+    mean over seeds of these very items only (not which items were drawn); None with fewer
+    than 3 seeds or when every seed gave the same value (``seeds_ci_status``)."""
+    seeds_ci_high: float | None
+    seeds_ci_status: Literal["ok", "clipped", "degenerate", "too_few_seeds", "undefined"]
     """ok; clipped (the t-interval reached past the range and was cut at its bound);
     degenerate (every seed gave the same value: zero width is no spread, not certainty);
     too_few_seeds (no interval); undefined (no seed defines the score)."""
-    ci_reason: str | None = None
-    """Why there is no interval, in words (degenerate, too_few_seeds, undefined); None when
-    there is one. A degenerate interval is written as null, never as mean..mean."""
-    items_ci_low: float | None = None
-    """The 95% interval over items (Student-t across items on the ratio of per-item totals
-    over seeds, item-clustered SE, centred on ``mean``): it covers the score over items like
-    these, where ``ci_low``/``ci_high`` cover only these items' seeds. None without one."""
-    items_ci_high: float | None = None
-    items_ci_status: Literal["ok", "clipped", "degenerate", "too_few_seeds",
-                             "undefined"] | None = None
-    """As ``ci_status``, with items for seeds (too_few_seeds: fewer than 3 items)."""
-    n_items: int | None = None
-    """The items the interval over items rests on."""
+    seeds_ci_reason: str | None = None
 
 
 class CategoryScores(BaseModel):

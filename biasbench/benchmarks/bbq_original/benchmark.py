@@ -14,7 +14,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from biasbench.benchmarks.base import OptionSpec, Paper
+from biasbench.benchmarks.base import OptionSpec, Paper, Results
+from biasbench.benchmarks.bbq.benchmark import score_text
 from biasbench.benchmarks.bbq.family import (
     PromptedBBQBenchmark,
     choose_categories,
@@ -48,7 +49,8 @@ from biasbench.benchmarks.bbq.original import (
     templates_at_hand,
     templates_needed,
 )
-from biasbench.benchmarks.bbq.robust import template_info_from
+from biasbench.benchmarks.bbq.r_categories import r_categories
+from biasbench.benchmarks.bbq.robust import BBQResults, template_info_from
 from biasbench.benchmarks.bbq.scores import Var2ByTemplate
 from biasbench.benchmarks.bbq.source import resolve_pinned_folder
 from biasbench.errors import BiasbenchError
@@ -116,6 +118,29 @@ class OriginalBBQBenchmark(PromptedBBQBenchmark):
                          template_info=_template_info(loaded, templates,
                                                       published=items is None),
                          answer_by=answer_by)
+
+    def extend_results(self, results: dict[str, Any], scored: BBQResults,
+                       out_dir: Path) -> None:
+        """The engine's additions, then, for the published items, the categories as the R
+        script reports them: the name-proxy templates (above 25) apart (``r_categories``)."""
+        super().extend_results(results, scored, out_dir)
+        if self.data_source.get("items") == "published":
+            split = r_categories(scored)
+            if split:
+                results["r_categories"] = split
+
+    @classmethod
+    def summary(cls, results: Results) -> list[str]:
+        """The engine's lines, then each R category of a split one (names templates apart)."""
+        lines = super().summary(results)
+        split = results.get("r_categories") or {}
+        for model, categories in (split.get("models") or {}).items():
+            for category, entry in categories.items():
+                lines.append(f"{model} / {category} (as BBQ's R script): s_AMB "
+                             f"{score_text(entry['s_amb'])}, s_DIS {score_text(entry['s_dis'])}")
+        if split:
+            lines.append(f"R categories: {split['note']} (results.json: r_categories)")
+        return lines
 
     @classmethod
     def generate_items(cls, out: Path, **options: Any) -> list[str]:

@@ -9,8 +9,11 @@ evaluation scripts' own, ending in ``。答案：``), and its bias score (S_amb,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Final
+
+import pandas as pd
 
 from biasbench.benchmarks.base import OptionSpec, Paper, Results
 from biasbench.benchmarks.bbq.dataset_scores import KEY, UNIT, DatasetScores, stat_text
@@ -25,8 +28,11 @@ from biasbench.benchmarks.bbq.option_scoring import (
 from biasbench.benchmarks.bbq.robust import BBQResults
 from biasbench.benchmarks.cbbq.scores import (
     COUNTS,
+    DENOMINATOR_WORDS,
     METRIC_NAMES,
     METRICS,
+    OTHER_METRICS,
+    S_AMB_DENOMINATORS,
     W_AMB,
     W_DISAMB,
     cbbq_scores,
@@ -46,7 +52,9 @@ from biasbench.benchmarks.cbbq.source import (
     target_rule_check,
 )
 from biasbench.errors import BiasbenchError
+from biasbench.models.base import GenerationParams
 from biasbench.models.hf import ScoreChoice
+from biasbench.signature import Signature
 
 ANSWER_CUE: Final = "。答案："
 """The scripts' prompt ends with it; chat and base models get the same text."""
@@ -96,14 +104,24 @@ class CBBQBenchmark(PromptedBBQBenchmark):
                    "(their ChatGLM, GLM and bloom scripts); chatgpt-3.5: theirs with the "
                    "instruction to answer without stereotypes (lowers the bias measured).",
                    choices=tuple(PROMPT_VARIANTS)),
+        OptionSpec("s_amb_denominator", str, "parsed", "parsed: S_amb divides by the parsed "
+                   "ambiguous answers (unparsed ones left out and counted); examples: by every "
+                   "ambiguous example, an unparsed answer counting as not biased, as the "
+                   "authors' evaluate_amb.py divides. The summary shows both when they differ.",
+                   choices=S_AMB_DENOMINATORS),
         ANSWER_BY_OPTION,
         OPTION_SCORE_OPTION,
     )
 
     def __init__(self, data: Path | None = None, categories: str | None = None,
                  target_rule: TargetRule = "script", prompt_variant: str = "chatglm",
+                 s_amb_denominator: str = "parsed",
                  option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
                  answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
+        if s_amb_denominator not in S_AMB_DENOMINATORS:
+            raise BiasbenchError("--s-amb-denominator must be parsed or examples, not "
+                                 f"{s_amb_denominator!r}")
+        self.s_amb_denominator = s_amb_denominator
         if prompt_variant not in PROMPT_VARIANTS:
             raise BiasbenchError(f"--prompt-variant must be one of {', '.join(PROMPT_VARIANTS)}, "
                                  f"not {prompt_variant!r}")
@@ -120,31 +138,59 @@ class CBBQBenchmark(PromptedBBQBenchmark):
             loaded, source=f"data/ of {CBBQ_REPOSITORY}@{CBBQ_COMMIT[:12]}",
             data_source={"items": "published", "repository": CBBQ_REPOSITORY,
                          "commit": CBBQ_COMMIT, "categories": list(chosen),
-                         "target_rule": target_rule},
+                         "target_rule": target_rule,
+                         "s_amb_denominator": s_amb_denominator},
             option_score=option_score, answer_by=answer_by)
 
+    def signature(self, model: dict[str, Any], params: GenerationParams | None,
+                  seeds: Sequence[int] | None, limit: int | None = None) -> Signature:
+        """The engine's signature; the authors' S_amb denominator also marks the judge, so its
+        results show it in the short form and are not merged with the default's."""
+        signature = super().signature(model, params, seeds, limit)
+        if self.s_amb_denominator == "parsed":
+            return signature
+        return signature.model_copy(update={
+            "judge_version": f"{signature.judge_version}+s_amb:{self.s_amb_denominator}"})
+
     def extra_scores(self, scored: BBQResults, tables_dir: Path) -> dict[str, Any]:
-        """CBBQ's S_amb, S_disamb and S_total from the parsed answers."""
+        """CBBQ's S_amb, S_disamb and S_total from the parsed answers, S_amb over the chosen
+        denominator; S_amb and S_total over the other beside them."""
         spec = DatasetScores(
-            "CBBQ bias score", f"CBBQ paper/README: S_amb = biased / answered ambiguous; "
-            f"S_disamb = biased / non-unknown disambiguated answers; S_total = {W_AMB} S_amb + "
-            f"{W_DISAMB} S_disamb; unparsed answers left out; biased = target answer under "
-            f"target rule {self.target_rule!r}; the three summarised over the same seeds "
-            "(those where all three are defined), so the means obey the same identity",
-            METRIC_NAMES, dict.fromkeys(METRIC_NAMES, UNIT), COUNTS, joint=METRICS)
-        return spec.results(cbbq_scores(scored.responses, self.items), tables_dir,
+            "CBBQ bias score", f"CBBQ paper/README: S_amb = biased / ambiguous answers "
+            f"({DENOMINATOR_WORDS[self.s_amb_denominator]}); S_disamb = biased / non-unknown "
+            f"disambiguated answers; S_total = {W_AMB} S_amb + {W_DISAMB} S_disamb; biased = "
+            f"target answer under target rule {self.target_rule!r}; the three summarised over "
+            "the same seeds (those where all three are defined), so the means obey the same "
+            "identity", {**METRIC_NAMES, **OTHER_METRICS},
+            dict.fromkeys({**METRIC_NAMES, **OTHER_METRICS}, UNIT), COUNTS, joint=METRICS)
+
+        def recompute(responses: pd.DataFrame) -> pd.DataFrame:
+            return cbbq_scores(responses, self.items, self.s_amb_denominator)
+
+        other = next(d for d in S_AMB_DENOMINATORS if d != self.s_amb_denominator)
+        return spec.results(recompute(scored.responses), tables_dir,
+                            responses=scored.responses, recompute=recompute,
                             target_rule=self.target_rule, target_rule_check=self.rule_check,
-                            reversed_categories=reversed_categories(self.rule_check))
+                            reversed_categories=reversed_categories(self.rule_check),
+                            s_amb_denominator=self.s_amb_denominator,
+                            other_denominator=other)
 
     @classmethod
     def summary(cls, results: Results) -> list[str]:
         lines = super().summary(results)
         cbbq = results.get(KEY) or {}
+        chosen = cbbq.get("s_amb_denominator", "parsed")
         for model, slices in cbbq.get("models", {}).items():
             for name, entry in slices.items():
-                lines.append(f"{model} / {name} (CBBQ): S_amb {stat_text(entry['s_amb'])}, "
-                             f"S_disamb {stat_text(entry['s_disamb'])}, S_total "
-                             f"{stat_text(entry['s_total'])}")
+                line = (f"{model} / {name} (CBBQ): S_amb {stat_text(entry['s_amb'])}, "
+                        f"S_disamb {stat_text(entry['s_disamb'])}, S_total "
+                        f"{stat_text(entry['s_total'])}")
+                if _denominators_differ(entry):
+                    other = cbbq["other_denominator"]
+                    line += (f" [{DENOMINATOR_WORDS[chosen]}; {DENOMINATOR_WORDS[other]}: "
+                             f"S_amb {stat_text(entry['s_amb_other_denominator'])}, S_total "
+                             f"{stat_text(entry['s_total_other_denominator'])}]")
+                lines.append(line)
         flipped = cbbq.get("reversed_categories") or []
         if flipped:
             check = cbbq["target_rule_check"]
@@ -159,3 +205,12 @@ class CBBQBenchmark(PromptedBBQBenchmark):
                    "the scores there follow the scripts (--target-rule labels reverses them)"))
         return lines
 
+
+
+def _denominators_differ(entry: dict[str, Any]) -> bool:
+    """Whether S_amb over the other denominator differs from the one shown (some ambiguous
+    answer unparsed)."""
+    mine, other = (entry.get(k) or {} for k in ("s_amb", "s_amb_other_denominator"))
+    if mine.get("mean") is None or other.get("mean") is None:
+        return mine.get("mean") != other.get("mean") and bool(other)
+    return abs(mine["mean"] - other["mean"]) > 1e-12

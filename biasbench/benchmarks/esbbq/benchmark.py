@@ -13,6 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
+import pandas as pd
+
 from biasbench.benchmarks.base import OptionSpec, Paper, Results
 from biasbench.benchmarks.bbq.dataset_scores import KEY, stat_text
 from biasbench.benchmarks.bbq.family import (
@@ -84,8 +86,12 @@ class SpanishBBQBenchmark(PromptedBBQBenchmark):
     # -- the authors' scores -------------------------------------------------------------------
     def extra_scores(self, scored: BBQResults, tables_dir: Path) -> dict[str, Any]:
         """The authors' bias scores (bias_score.py) from the parsed answers, beside BBQ's."""
+        def recompute(responses: pd.DataFrame) -> pd.DataFrame:
+            return metrics.per_seed_scores(self.by_uid, responses)
+
         return metrics.dataset_scores(self.dataset).results(
-            metrics.per_seed_scores(self.by_uid, scored.responses), tables_dir)
+            recompute(scored.responses), tables_dir, responses=scored.responses,
+            recompute=recompute)
 
     @classmethod
     def summary(cls, results: Results) -> list[str]:

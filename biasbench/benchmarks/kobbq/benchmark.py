@@ -14,6 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
+import pandas as pd
+
 from biasbench.benchmarks.base import OptionSpec, Paper, Results
 from biasbench.benchmarks.bbq.dataset_scores import (
     ALL,
@@ -117,7 +119,11 @@ class KoBBQBenchmark(PromptedBBQBenchmark):
 
     def extra_scores(self, scored: BBQResults, tables_dir: Path) -> dict[str, Any]:
         """KoBBQ's accuracy and diff-bias scores (5_evaluation.py) from the parsed answers."""
-        return KOBBQ_SCORES.results(kobbq_scores(scored.responses, self.items), tables_dir)
+        def recompute(responses: pd.DataFrame) -> pd.DataFrame:
+            return kobbq_scores(responses, self.items)
+
+        return KOBBQ_SCORES.results(recompute(scored.responses), tables_dir,
+                                    responses=scored.responses, recompute=recompute)
 
     @classmethod
     def summary(cls, results: Results) -> list[str]:

@@ -251,6 +251,39 @@ def load_mbbq_file(path: Path, category: str, language: str, subset: str) -> MBB
     return load
 
 
+def load_namespaced_file(path: Path, namespace_name: str) -> list[BBQItem]:
+    """A file given as ``mbbq/es=Gender_identity_es.jsonl`` (``biasbench score bbq --items``):
+    read by :func:`load_mbbq_file`, as ``biasbench run/score mbbq`` read it, so both paths
+    score the same items with mbbq.py's targets and exclusions. The category is the file's
+    own (its first row's; every row is checked against it)."""
+    parsed = split_namespace(namespace_name)
+    if parsed is None:
+        raise InputError(f"{namespace_name!r} is no MBBQ namespace (mbbq/<language> or "
+                         f"mbbq-control/<language>, languages {', '.join(LANGUAGES)})",
+                         file=str(path))
+    subset, language = parsed
+    return load_mbbq_file(Path(path), _first_category(Path(path)), language, subset).items
+
+
+def _first_category(path: Path) -> str:
+    try:
+        with Path(path).open(encoding="utf-8-sig") as handle:
+            first = next((line for line in handle if line.strip()), "")
+    except FileNotFoundError:
+        raise InputError("file not found", file=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason})", file=str(path)) from None
+    try:
+        row = json.loads(first) if first else {}
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON ({exc.msg})", file=str(path), line=1) from None
+    category = row.get("category") if isinstance(row, dict) else None
+    if not isinstance(category, str) or category not in CATEGORIES:
+        raise InputError(f"category {category!r} is none of MBBQ's ({', '.join(CATEGORIES)})",
+                         file=str(path), line=1, field="category")
+    return category
+
+
 def load_mbbq_items(folder: Path, languages: Sequence[str] = LANGUAGES,
                     subsets: Sequence[str] = SETS,
                     categories: Sequence[str] = CATEGORIES) -> MBBQLoad:

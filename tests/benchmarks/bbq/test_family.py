@@ -7,6 +7,7 @@ import hashlib
 import logging
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
@@ -162,13 +163,23 @@ SCORES = DatasetScores("T scores", "t = ...", {"acc": "accuracy", "bias": "bias 
                        {"acc": UNIT, "bias": SIGNED}, ("n",))
 
 
+def _as_seeds(stat: dict) -> dict:
+    """Without responses to resample there is only the interval across seeds: the default
+    ci_* are it (interval "seeds"), and seeds_ci_* say the same."""
+    assert stat["interval"] == "seeds"
+    for part in ("low", "high", "status", "reason"):
+        assert stat[f"ci_{part}"] == stat[f"seeds_ci_{part}"]
+    return {k: v for k, v in stat.items() if k != "interval" and not k.startswith("seeds_ci")}
+
+
 def test_dataset_scores_summarise_across_seeds_with_intervals() -> None:
     per_seed = pd.DataFrame({
         "model": "m", "seed": [0, 1, 2, 0],
         "group": ["all", "all", "all", "Age"],
         "acc": [0.5, 0.6, 0.7, 1.0], "bias": [0.2, 0.2, 0.2, float("nan")],
         "n": [10, 10, 10, 4]})
-    models = SCORES.summarise(per_seed)
+    models = {m: {g: {k: (_as_seeds(v) if isinstance(v, dict) else v) for k, v in e.items()}
+                  for g, e in groups.items()} for m, groups in SCORES.summarise(per_seed).items()}
     acc = models["m"]["all"]["acc"]
     half = stats.t.ppf(0.975, 2) * 0.1 / 3 ** 0.5  # sd of 0.5, 0.6, 0.7 is 0.1
     assert acc["mean"] == pytest.approx(0.6) and acc["n_seeds"] == 3
@@ -186,6 +197,33 @@ def test_dataset_scores_summarise_across_seeds_with_intervals() -> None:
                           "ci_status": "too_few_seeds",
                           "ci_reason": "1 seed defines the score: fewer than 3"}
     assert age["bias"]["mean"] is None and age["bias"]["ci_status"] == "undefined"
+
+
+def test_dataset_scores_jackknife_over_items_by_hand() -> None:
+    """Issue 15, item 1: with the responses and the function that scores them, a dataset's
+    metric gets the delete-a-group jackknife interval over items (one item per group when
+    there are fewer than 20), which exists with one seed."""
+    picks = [1, 1, 0, 1, 0, 1, 1, 1]  # 8 items, one seed: acc = 6/8
+
+    def recompute(responses: pd.DataFrame) -> pd.DataFrame:
+        return (responses.assign(acc=responses["pred_index"].eq(1).astype(float), n=1)
+                .groupby(["model", "seed"], as_index=False).agg(acc=("acc", "mean"),
+                                                                n=("n", "sum"))
+                .assign(group="all", bias=0.0))
+
+    responses = pd.DataFrame({"model": "m", "seed": 0, "uid": [f"i{k}" for k in range(8)],
+                              "pred_index": picks})
+    acc = SCORES.summarise(recompute(responses), responses, recompute)["m"]["all"]["acc"]
+    leave_one_out = np.array([(6 - p) / 7 for p in picks])
+    se = np.sqrt(7 / 8 * ((leave_one_out - leave_one_out.mean()) ** 2).sum())
+    half = stats.t.ppf(0.975, 7) * se
+    assert 0.75 + half > 1  # reaches past the range: cut at 1
+    assert (acc["interval"], acc["n_groups"], acc["ci_status"]) == ("items+seeds", 8, "clipped")
+    assert acc["ci_low"] == pytest.approx(0.75 - half) and acc["ci_high"] == 1.0
+    assert acc["seeds_ci_status"] == "too_few_seeds" and acc["seeds_ci_low"] is None
+    # the same on every item: no spread, so no interval (never a zero-width one)
+    bias = SCORES.summarise(recompute(responses), responses, recompute)["m"]["all"]["bias"]
+    assert bias["ci_status"] == "degenerate" and bias["ci_low"] is None
 
 
 def test_dataset_scores_results_and_table(tmp_path: Path) -> None:

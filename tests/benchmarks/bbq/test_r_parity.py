@@ -133,3 +133,55 @@ def test_exclusions_reach_results_and_the_summary_line() -> None:
     summary = FilBBQBenchmark.summary(results)
     assert ("excluded items: 1: SES 1 (no answer label matches the stereotyped groups)"
             in summary)
+
+
+def test_names_templates_reported_apart_as_the_r_script_does() -> None:
+    """Issue 15 item 10b: BBQ_calculate_bias_score.R prints templates above 25 (first names as
+    proxies) as "<category> (names)"; results.json ``r_categories`` gives both parts, equal to
+    the R reference (written by hand from the published R code) on the release-spelled
+    fixture, while ``models`` keeps the pooled category."""
+    from biasbench.benchmarks.bbq.r_categories import r_categories
+    from biasbench.benchmarks.bbq.robust import score_responses, to_results_json
+
+    rows = read_rows(FIXTURE)
+    items = [BBQItem.model_validate(r) for r in rows]
+    responses = pd.DataFrame([
+        {"model": model, "seed": 0, "uid": item.uid, "output": row[column]}
+        for row, item in zip(rows, items, strict=True) for column, model in UQA_MODELS.items()
+        if not (model == "baseline_qonly" and item.context_condition == "disambig")])
+    scored = score_responses(items, responses)
+    split = r_categories(scored)
+    theirs = r_bias_scores(rows).set_index(["category", "model", "context_condition"])
+    expected = {"Gender_identity", "Gender_identity (names)", "Race_ethnicity",
+                "Race_ethnicity (names)"}
+    compared = 0
+    for model, categories in split["models"].items():
+        assert set(categories) == expected  # SES has no names template: not split
+        for category, entry in categories.items():
+            for condition, score in (("ambig", "s_amb"), ("disambig", "s_dis")):
+                key = (category, model, condition)
+                if key not in theirs.index:
+                    assert entry[score]["mean"] is None, key
+                    continue
+                assert 100 * entry[score]["mean"] == pytest.approx(
+                    theirs.loc[key, "acc_bias"], abs=1e-9), key
+                compared += 1
+    assert compared >= 12
+    pooled = to_results_json(scored)["models"]["format_race"]
+    assert {"Gender_identity", "Race_ethnicity", "SES"} <= set(pooled)
+    assert "Gender_identity (names)" not in pooled
+
+
+def test_summary_shows_the_r_categories() -> None:
+    from biasbench.benchmarks.bbq.r_categories import NOTE
+    from biasbench.benchmarks.bbq_original.benchmark import OriginalBBQBenchmark
+
+    stat = {"mean": 0.25, "ci_low": None, "ci_high": None, "ci_status": "too_few_items",
+            "n_items": 1, "interval": "items+seeds", "n_seeds": 1,
+            "seeds_ci_status": "too_few_seeds", "seeds_ci_low": None, "seeds_ci_high": None}
+    results = {"models": {}, "r_categories": {"note": NOTE, "models": {"m": {
+        "Gender_identity (names)": {"s_amb": stat, "s_dis": {**stat, "mean": -0.5}}}}}}
+    lines = OriginalBBQBenchmark.summary(results)
+    assert lines[0].startswith("m / Gender_identity (names) (as BBQ's R script): s_AMB +0.250")
+    assert "s_DIS -0.500" in lines[0]
+    assert lines[1] == f"R categories: {NOTE} (results.json: r_categories)"

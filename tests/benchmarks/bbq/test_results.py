@@ -37,6 +37,7 @@ def test_scores_have_exactly_the_documented_fields() -> None:
     validate_models(document["models"])
     # Always "Ang bakla": the target on neg items, not on nonneg ones -> s = 2 * 1/2 - 1 = 0.
     assert entry["s_dis"]["mean"] == 0.0 and entry["seeds_run"] == 2
-    assert entry["s_dis"]["n_seeds"] == 2 and entry["s_dis"]["ci_status"] == "too_few_seeds"
+    assert entry["s_dis"]["n_seeds"] == 2 and entry["s_dis"]["seeds_ci_status"] == "too_few_seeds"
+    assert entry["s_dis"]["interval"] == "items+seeds" and entry["s_dis"]["ci_status"] == "ok"
     with pytest.raises(ValidationError, match="s_amb"):
         validate_models({"m": {"c": {**entry, "s_amb": 0.3}}})

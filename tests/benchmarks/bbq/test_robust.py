@@ -76,8 +76,11 @@ def _letter_responses(items: list[BBQItem], picks: dict[int, list[int | None]],
 
 
 def seed_fields(stat: dict) -> dict:
-    """A score's across-seed fields (without the round-3 interval over items)."""
-    return {k: v for k, v in stat.items() if not k.startswith("items_") and k != "n_items"}
+    """A score's interval across seeds (``seeds_ci_*`` since the default became the interval
+    over items and seeds), under the names it had before."""
+    return {"mean": stat["mean"], "sd": stat["sd"], "ci_low": stat["seeds_ci_low"],
+            "ci_high": stat["seeds_ci_high"], "n_seeds": stat["n_seeds"],
+            "ci_status": stat["seeds_ci_status"], "ci_reason": stat["seeds_ci_reason"]}
 
 
 def test_two_seed_template_hand_computed(template_01: list[BBQItem]) -> None:
@@ -102,8 +105,8 @@ def test_two_seed_template_hand_computed(template_01: list[BBQItem]) -> None:
     # interval (the t-interval was [-5.85, 6.85])
     assert row["acc_ambig_mean"] == pytest.approx(0.5)
     assert row["acc_ambig_sd"] == pytest.approx(math.sqrt(0.5))
-    assert math.isnan(row["acc_ambig_ci_low"]) and math.isnan(row["acc_ambig_ci_high"])
-    assert row["acc_ambig_ci_status"] == "too_few_seeds"
+    assert math.isnan(row["acc_ambig_seeds_ci_low"]) and math.isnan(row["acc_ambig_seeds_ci_high"])
+    assert row["acc_ambig_seeds_ci_status"] == "too_few_seeds"
     assert row["seeds_run"] == 2 and row["unparsed_pct"] == 0.0
     # one template -> the category summary equals the template summary
     category = results.by_category.iloc[0]
@@ -206,8 +209,9 @@ def test_vectorised_intervals_match_helper(synthetic_results: tuple[pd.DataFrame
         groups = list(results.per_seed.groupby(["model", "category", "question_index"]))
         for key, group in groups[:10]:
             expected = bounded_seed_interval(group[score], bounds)
-            got = table.loc[key, [f"{score}_{c}" for c in ("mean", "sd", "ci_low", "ci_high",
-                                                          "n_seeds", "ci_status")]]
+            got = table.loc[key, [f"{score}_{c}" for c in ("mean", "sd", "seeds_ci_low",
+                                                          "seeds_ci_high", "n_seeds",
+                                                          "seeds_ci_status")]]
             assert all(_nan_equal(float(g), e)
                        for g, e in zip(got[:5], expected[:5], strict=True))
             assert got.iloc[5] == expected.status
@@ -223,6 +227,7 @@ def test_results_json(synthetic_results: tuple[pd.DataFrame, BBQResults],
     assert set(entry["s_dis"]) >= {"mean", "sd", "ci_low", "ci_high", "n_seeds", "ci_status"}
     assert document["score_scale"] == "[-1, 1]"
     assert "intersected with the score's range" in document["interval_method"]
+    assert "Korn-Graubard" in document["interval_method"] and document["interval"] == "items+seeds"
     # an all-unknown seed: s_AMB 0 (no bias), s_DIS undefined -> null with 0 seeds
     unknown_only = _letter_responses(template_01, {0: [it.unknown_index for it in template_01]})
     doc = to_results_json(score_responses(template_01, unknown_only))

@@ -247,18 +247,23 @@ def test_any_bbq_jsonl_with_its_own_prompt(reference_dir: Path, tmp_path: Path,
     assert set(result.results["models"]["mock-hashed-letter"]) == {"Sexual_orientation"}
 
 
-def test_one_seed_has_no_interval_and_says_so(templates: Path, tmp_path: Path) -> None:
+def test_one_seed_has_no_seed_interval_and_says_so(templates: Path, tmp_path: Path) -> None:
+    """One seed: no interval across seeds (said so), but the default one, over items and
+    their seeds, exists (issue 15, item 1)."""
     result = run_benchmark("filbbq", "mock:hashed-letter", out=tmp_path / "run", limit=104,
                            seeds=[0], progress=False, benchmark_options={"templates": templates})
     entry = result.results["models"]["mock-hashed-letter"]["Sexual_orientation"]
-    assert entry["seeds_run"] == 1 and entry["s_amb"]["ci_low"] is None
-    assert entry["s_amb"]["ci_status"] == "too_few_seeds"
+    assert entry["seeds_run"] == 1 and entry["s_amb"]["seeds_ci_low"] is None
+    assert entry["s_amb"]["seeds_ci_status"] == "too_few_seeds"
+    assert entry["s_amb"]["interval"] == "items+seeds" and entry["s_amb"]["ci_status"] == "ok"
+    assert entry["s_amb"]["ci_low"] < entry["s_amb"]["mean"] < entry["s_amb"]["ci_high"]
     table = (tmp_path / "run" / "tables" / "by_category.md").read_text(encoding="utf-8")
     assert "nan" not in table.lower() and "| — (1 seed: too few) |" in table
     summary = FilBBQBenchmark.summary(result.results)
-    assert "(n=1 seeds: too few for an interval)" in summary[0]
-    assert any(line.startswith("intervals: 95% Student-t interval across seeds, intersected")
-               for line in summary)
+    assert "; seeds n=1 (too few for an interval)" in summary[0]
+    assert " items+seeds k=" in summary[0]
+    assert any(line.startswith("intervals: 95% intervals. ci_low/ci_high (interval: "
+                               "'items+seeds', the default): Korn-Graubard") for line in summary)
 
 
 @pytest.mark.parametrize(("temperature", "expected"), [

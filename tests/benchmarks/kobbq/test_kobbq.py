@@ -5,6 +5,7 @@ category, plus one with c/d context letters; nothing is downloaded)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -194,8 +195,15 @@ def test_oracle_and_always_stereotyped(bench: KoBBQBenchmark, tmp_path: Path) ->
         assert entry["acc_amb"]["mean"] == 0.0
     assert (tmp_path / "st" / "tables" / "dataset_scores_per_seed.csv").is_file()
     lines = KoBBQBenchmark.summary(biased)
-    assert "m / all (KoBBQ): acc amb 0.000, acc dis 0.500, diff-bias amb +1.000, " \
-           "diff-bias dis +1.000, out-of-choice 0.000 [all categories]" in lines
+    # One greedy seed: acc dis (right on half the items) has an interval over items and
+    # seeds; the others are the same on every item (no spread: no interval).
+    line = next(x for x in lines if x.startswith("m / all (KoBBQ)"))
+    assert re.fullmatch(r"m / all \(KoBBQ\): acc amb 0\.000, acc dis 0\.500 \[0\.\d{3}, "
+                        r"0\.\d{3}\] items\+seeds, diff-bias amb \+1\.000, diff-bias dis "
+                        r"\+1\.000, out-of-choice 0\.000 \[all categories\]", line), line
+    acc = biased["dataset_scores"]["models"]["m"]["all"]["acc_dis"]
+    assert acc["ci_low"] < 0.5 < acc["ci_high"] and acc["n_groups"] == 20
+    assert biased["dataset_scores"]["models"]["m"]["all"]["acc_amb"]["ci_status"] == "degenerate"
 
 
 def test_prompt_is_the_authors_query(bench: KoBBQBenchmark) -> None:

@@ -294,7 +294,8 @@ def test_run_two_languages_end_to_end(tmp_path: Path) -> None:
     assert (run_dir / "tables" / "control_comparison.csv").is_file()
     assert (run_dir / "figures" / "by_language.png").is_file()
     table = pd.read_csv(run_dir / "tables" / "by_language.csv")
-    assert {"namespace", "language", "category", "s_AMB", "s_DIS 95% CI"} <= set(table.columns)
+    assert {"namespace", "language", "category", "s_AMB", "s_DIS 95% CI (items+seeds)",
+            "s_DIS 95% CI (seeds)"} <= set(table.columns)
     assert f"{model} / mbbq/es (all categories): s_AMB" in done.stdout
     assert f"{model} / es: accuracy on MBBQ vs control: ambiguous" in done.stdout
     labels = [json.loads(x) for x in (run_dir / "labels.jsonl").read_text().splitlines()]
