@@ -32,12 +32,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from biasbench.benchmarks.bbq.family import choose_categories
 from biasbench.benchmarks.bbq.items import UNKNOWN_GROUP, BBQItem
 from biasbench.benchmarks.bbq.source import (
     DOWNLOAD_TIMEOUT_S,
     PinnedFolder,
     PinnedRepository,
+    choose_categories,
     resolve_pinned_folder,
 )
 from biasbench.errors import InputError
