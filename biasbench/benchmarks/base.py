@@ -111,14 +111,20 @@ class Declaration:
     """Its own ``biasbench run`` (and ``score``) options."""
     data_options: tuple[OptionSpec, ...] = ()
     """The options of ``biasbench data NAME`` besides ``--out``."""
-    generates_items: bool = False
-    """Whether it has ``biasbench data NAME`` (its class overrides ``generate_items``)."""
+    data_help: str = ""
+    """The help of ``biasbench data NAME``; empty: it has no such command (its class does not
+    override ``generate_items``)."""
     limit_help: str = "the first N in published order"
     """Which items ``--limit N`` picks (the ``run NAME --help`` text)."""
     responses_help: str = "JSONL of responses produced elsewhere."
     """What ``biasbench score NAME --responses FILE`` reads (its help text)."""
     commands: tuple[Command, ...] = ()
     """Commands of its own that the CLI adds (``biasbench classify``...)."""
+
+    @property
+    def generates_items(self) -> bool:
+        """Whether it has ``biasbench data NAME``."""
+        return bool(self.data_help)
 
 
 _DECLARED = ("name", "languages", "paper", "items_summary", "output_language", "licence",
@@ -140,7 +146,7 @@ class Benchmark(ABC):
         for field in _DECLARED:
             setattr(cls, field, getattr(declaration, field))
         if cls.generates_items() != declaration.generates_items:
-            raise TypeError(f"{cls.__name__}: its declaration says generates_items="
+            raise TypeError(f"{cls.__name__}: its declaration (data_help) says generates_items="
                             f"{declaration.generates_items}, its class does not agree")
 
     name: ClassVar[str]

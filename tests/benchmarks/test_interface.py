@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -52,13 +53,21 @@ def test_language_is_data_of_the_benchmark(language: str, benchmark: str) -> Non
     assert language in benchmark_class(benchmark).languages
 
 
-def test_run_offers_every_declared_option() -> None:
-    help_text = " ".join(_cli("run", "--help").stdout.split())
-    flags = {spec.flag for cls in benchmark_classes() for spec in cls.options}
-    assert flags >= {"--items", "--templates", "--data-seed", "--prompt", "--published-data",
-                     "--regenerate-items", "--option-score"}
-    missing = [flag for flag in flags if flag not in help_text]
-    assert not missing
+@pytest.mark.parametrize("name", list(BENCHMARKS))
+def test_run_name_offers_its_own_options_and_no_other(name: str) -> None:
+    help_text = " ".join(_cli("run", name, "--help").stdout.split())
+    own = {spec.flag for spec in benchmark_class(name).options}
+    others = {spec.flag for cls in benchmark_classes() for spec in cls.options} - own
+    shown = set(re.findall(r"(?<![\w-])--[a-z][\w-]*", help_text))
+    assert own <= shown
+    assert shown & others == set()  # only its own: another benchmark's are not offered
+
+
+def test_filbbq_offers_its_declared_flags() -> None:
+    help_text = " ".join(_cli("run", "filbbq", "--help").stdout.split())
+    for flag in ("--items", "--templates", "--data-seed", "--prompt", "--published-data",
+                 "--regenerate-items", "--option-score"):
+        assert flag in help_text
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -164,34 +173,51 @@ def test_every_bbq_format_benchmark_offers_answer_by_and_option_score() -> None:
         assert "answer_by" in inspect.signature(cls.__init__).parameters, cls.name
 
 
-def _run_defaults() -> dict[str, object]:
-    """Every benchmark option of ``biasbench run`` at the value the CLI passes when not given."""
-    from biasbench.cli import run
+def _options_passed(monkeypatch: pytest.MonkeyPatch, *args: str) -> dict[str, object]:
+    """The benchmark options ``biasbench run ARGS`` hands to the pipeline."""
+    from typer.testing import CliRunner
 
-    names = {spec.name for cls in benchmark_classes() for spec in cls.options}
-    return {name: p.default for name, p in inspect.signature(run).parameters.items()
-            if name in names}
+    import biasbench.pipeline
+    from biasbench.cli import app
+
+    seen: dict[str, object] = {}
+
+    def fake_run(*_: object, benchmark_options: dict[str, object], **__: object) -> object:
+        seen.update(benchmark_options)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(biasbench.pipeline, "run_benchmark", fake_run)
+    result = CliRunner().invoke(app, ["run", *args, "--model", "mock:x"])
+    assert result.exit_code == 0, result.output
+    return seen
 
 
 @pytest.mark.parametrize("name", list(BENCHMARKS))
-def test_run_with_no_benchmark_option_given_passes_none(name: str) -> None:
+def test_run_with_no_benchmark_option_given_passes_none(monkeypatch: pytest.MonkeyPatch,
+                                                        name: str) -> None:
     # Found live: mbbq's --prompt-variant (a number) and cbbq's (a name) made every other
     # benchmark's plain `biasbench run` fail with "--prompt-variant is not an option of ...".
-    from biasbench.cli import _benchmark_options
-
-    assert _benchmark_options(name, _run_defaults()) == {}
+    assert _options_passed(monkeypatch, name) == {}
 
 
 @pytest.mark.parametrize(("benchmark", "given", "passed"), [
     ("mbbq", "2", 2),                        # read as mbbq's own type
     ("cbbq", "chatgpt-3.5", "chatgpt-3.5"),
 ])
-def test_a_shared_option_name_is_read_as_each_benchmarks_own(benchmark: str, given: str,
-                                                             passed: object) -> None:
-    from biasbench.cli import _benchmark_options
+def test_a_shared_option_name_is_read_as_each_benchmarks_own(
+        monkeypatch: pytest.MonkeyPatch, benchmark: str, given: str, passed: object) -> None:
+    assert _options_passed(monkeypatch, benchmark, "--prompt-variant", given) == {
+        "prompt_variant": passed}
 
-    chosen = _benchmark_options(benchmark, {**_run_defaults(), "prompt_variant": given})
-    assert chosen == {"prompt_variant": passed}
+
+@pytest.mark.parametrize(("args", "passed"), [
+    (["--model", "mock:y", "filbbq", "--data-seed", "4"], {"data_seed": 4}),  # options first
+    (["filbbq", "--no-regenerate-items"], {}),                                # the default
+    (["kobbq", "--no-permute"], {"permute": False}),
+])
+def test_options_reach_the_benchmark_wherever_given(monkeypatch: pytest.MonkeyPatch,
+                                                    args: list[str], passed: object) -> None:
+    assert _options_passed(monkeypatch, *args) == passed
 
 
 def test_a_shared_option_of_the_wrong_type_is_one_line() -> None:

@@ -43,5 +43,6 @@ DECLARATION = bbq_declaration(
         OptionSpec("seed", int, 0, "Seed of every random draw."),
         OptionSpec("categories", str, None, "Comma-separated categories (default: all 11)."),
     ),
-    generates_items=True,
+    data_help=("Generate BBQ items from the authors' template CSVs (the published count in "
+               "every category; reproducible for a seed)."),
 )

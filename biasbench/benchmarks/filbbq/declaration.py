@@ -39,5 +39,5 @@ DECLARATION = bbq_declaration(
                    "restriction (the paper's 7,952 gender items); --no-subcategory-filter "
                    "ignores it (8,088)."),
     ),
-    generates_items=True,
+    data_help="Generate FilBBQ items from the authors' templates (reproducible for a seed).",
 )

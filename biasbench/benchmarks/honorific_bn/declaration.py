@@ -27,7 +27,8 @@ DECLARATION = Declaration(
         OptionSpec("occupations", Path, None, "Your own occupations CSV (id,en,bn)."),
         OptionSpec("frames", Path, None, "Your own frames CSV."),
     ),
-    generates_items=True,
+    data_help=("Write the honorific-bn items (2,016 with the packaged definition) and report "
+               "inconsistencies."),
     # classify (the register judge on any Bengali text), annotate export|agree (human
     # validation of the judge)
     commands=(Command("classify", cli.classify),
