@@ -20,7 +20,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pandas as pd
 
-import biasbench
 from biasbench.arguments import check_int, check_run_arguments
 from biasbench.benchmarks import Benchmark, get_benchmark
 from biasbench.errors import BiasbenchError, ModelSpecError
@@ -32,6 +31,7 @@ from biasbench.models.registry import (
     check_model_spec,
     load_model,
 )
+from biasbench.models.urls import display_url
 from biasbench.output_health import health_line, is_truncated, output_health
 from biasbench.progress import heartbeat
 from biasbench.runfolder import (
@@ -57,6 +57,7 @@ from biasbench.runner.store import ResponseStore
 from biasbench.signals import received_signal_name
 from biasbench.signature import Signature
 from biasbench.textutil import slug
+from biasbench.version import __version__
 
 log = logging.getLogger(__name__)
 
@@ -277,8 +278,6 @@ def _history_options(model: str | None, options: ModelOptions | None, plan: RunP
     if options is not None:
         shown = {k: v for k, v in options.__dict__.items() if k != "model_args"}
         if options.base_url:
-            from biasbench.models.openai_compat import display_url
-
             shown["base_url"] = display_url(options.base_url)
         shown["model_args"] = {k: "***" if _SECRET.search(k) else v
                                for k, v in options.model_args.items()}
@@ -347,7 +346,7 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
             keys = request_keys(backend, requests, params)
             started = time.time()
             manifest: dict[str, Any] = {
-                "schema_version": 1, "biasbench": biasbench.__version__, "kind": "run",
+                "schema_version": 1, "biasbench": __version__, "kind": "run",
                 "benchmark": bench.name, "model_spec": spec, "model": description,
                 "signature": signature.model_dump(), "signature_short": signature.short(),
                 "identity": wanted, "limit": limit, "seeds": list(seeds or []),
@@ -357,7 +356,7 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
                 "first_started_at": history[0].get("started_at", started) if history
                 else started}
             entry: dict[str, Any] = {
-                "kind": "run", "biasbench": biasbench.__version__, "started_at": started,
+                "kind": "run", "biasbench": __version__, "started_at": started,
                 "pid": os.getpid(), "signature_short": signature.short(),
                 "options": _history_options(spec, options, plan, limit, concurrency,
                                             benchmark_options, executor)}
@@ -557,7 +556,7 @@ def score_into(out: Path, benchmark: str, produce: Callable[[Path], T]) -> T:
             except BaseException:
                 shutil.rmtree(staging, ignore_errors=True)
                 raise
-            record = {"schema_version": 1, "biasbench": biasbench.__version__,
+            record = {"schema_version": 1, "biasbench": __version__,
                       "kind": "score", "benchmark": benchmark, "started_at": started}
             # From here until the last write the folder is "scoring": its files are not
             # vouched for, so readers refuse them, and a rerun replaces them.

@@ -70,7 +70,7 @@ app = typer.Typer(cls=_Commands, add_completion=False, no_args_is_help=True,
 
 def _version(value: bool) -> None:
     if value:
-        from biasbench import __version__
+        from biasbench.version import __version__
 
         typer.echo(f"biasbench {__version__}")
         raise typer.Exit()
