@@ -10,7 +10,7 @@ from __future__ import annotations
 import inspect
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer._click.core import Command  # typer vendors its own click
@@ -120,40 +120,37 @@ def run_benchmark_command(declaration: Declaration) -> Command:
     return built
 
 
-def run_once(benchmark: str, options: dict[str, object],
+def run_once(benchmark: str, options: dict[str, Any],
              benchmark_options: dict[str, object]) -> None:
     """One ``biasbench run``: ``options`` are the common ones (:func:`_run_options`),
-    ``benchmark_options`` the benchmark's own that were set."""
+    ``benchmark_options`` the benchmark's own that were set; the run's one
+    :class:`~biasbench.runspec.RunSpec` is built here."""
+    from biasbench import pipeline
     from biasbench.models.registry import ModelOptions, parse_model_args
-    from biasbench.pipeline import run_benchmark
     from biasbench.runfolder import STORE_NAME
     from biasbench.runner.retry import RetryPolicy
+    from biasbench.runspec import RunSpec
 
     o = options
-    model_options = ModelOptions(
-        base_url=o["base_url"], api=o["api"], api_key_env=o["api_key_env"], chat=o["chat"],
-        hf_task=o["hf_task"], sampler_extras=o["sampler_extras"],
-        model_args=parse_model_args(o["model_arg"] or []))
-    seeds = list(range(o["seeds"])) if o["seeds"] else None  # type: ignore[call-overload]
+    spec = RunSpec(
+        benchmark, o["model"],
+        model_options=ModelOptions(
+            base_url=o["base_url"], api=o["api"], api_key_env=o["api_key_env"],
+            chat=o["chat"], hf_task=o["hf_task"], sampler_extras=o["sampler_extras"],
+            model_args=parse_model_args(o["model_arg"] or [])),
+        out=o["out"], limit=o["limit"], seeds=list(range(o["seeds"])) if o["seeds"] else None,
+        temperature=o["temperature"], max_tokens=o["max_tokens"],
+        concurrency=o["concurrency"], progress=o["progress"],
+        benchmark_options=benchmark_options,
+        retry=RetryPolicy(empty_retries=o["empty_retries"], retry_window_s=o["retry_window"]),
+        ray_address=o["ray_address"], ray_workers=o["ray_workers"], wait=o["wait"])
     if o["dry_run"]:
-        from biasbench.pipeline import dry_run as plan_only
-
-        plan = plan_only(
-            benchmark, o["model"], options=model_options, out=o["out"], limit=o["limit"],
-            seeds=seeds, temperature=o["temperature"], max_tokens=o["max_tokens"],
-            benchmark_options=benchmark_options, ray_address=o["ray_address"],
-            ray_workers=o["ray_workers"])
+        plan = pipeline.dry_run(spec)
         echo_lines(plan.lines())
         if plan.refusal:  # the run itself would stop here, with status 2
             fail(plan.refusal)
         return
-    result = run_benchmark(
-        benchmark, o["model"], options=model_options, out=o["out"], limit=o["limit"],
-        concurrency=o["concurrency"], seeds=seeds, temperature=o["temperature"],
-        max_tokens=o["max_tokens"], progress=o["progress"], benchmark_options=benchmark_options,
-        ray_address=o["ray_address"], ray_workers=o["ray_workers"], wait=o["wait"],
-        retry=RetryPolicy(empty_retries=o["empty_retries"],
-                          retry_window_s=o["retry_window"]))
+    result = pipeline.run(spec)
     echo_lines(result.summary)
     s = result.stats
     typer.echo(f"run folder: {result.run_dir}  ({s.total} requests: {s.cached} cached, "

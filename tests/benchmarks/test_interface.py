@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import ast
 import inspect
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,12 +15,7 @@ from biasbench.benchmarks.base import Benchmark, OptionSpec
 from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
 from biasbench.errors import BiasbenchError
 from biasbench.models import registry as models
-
-
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": "300"}  # rich's help would cut long option names
-    return subprocess.run([sys.executable, "-m", "biasbench", *args], capture_output=True,
-                          text=True, timeout=120, env=env)
+from tests.running import CliRun, spec_of
 
 
 @pytest.mark.parametrize("name", list(BENCHMARKS))
@@ -54,8 +46,8 @@ def test_language_is_data_of_the_benchmark(language: str, benchmark: str) -> Non
 
 
 @pytest.mark.parametrize("name", list(BENCHMARKS))
-def test_run_name_offers_its_own_options_and_no_other(name: str) -> None:
-    help_text = " ".join(_cli("run", name, "--help").stdout.split())
+def test_run_name_offers_its_own_options_and_no_other(biasbench_cli: CliRun, name: str) -> None:
+    help_text = " ".join(biasbench_cli("run", name, "--help").stdout.split())
     own = {spec.flag for spec in benchmark_class(name).options}
     others = {spec.flag for cls in benchmark_classes() for spec in cls.options} - own
     shown = set(re.findall(r"(?<![\w-])--[a-z][\w-]*", help_text))
@@ -63,8 +55,8 @@ def test_run_name_offers_its_own_options_and_no_other(name: str) -> None:
     assert shown & others == set()  # only its own: another benchmark's are not offered
 
 
-def test_filbbq_offers_its_declared_flags() -> None:
-    help_text = " ".join(_cli("run", "filbbq", "--help").stdout.split())
+def test_filbbq_offers_its_declared_flags(biasbench_cli: CliRun) -> None:
+    help_text = " ".join(biasbench_cli("run", "filbbq", "--help").stdout.split())
     for flag in ("--items", "--templates", "--data-seed", "--prompt", "--published-data",
                  "--regenerate-items", "--option-score"):
         assert flag in help_text
@@ -74,14 +66,15 @@ def test_filbbq_offers_its_declared_flags() -> None:
     (["honorific-bn", "--data-seed", "3"], "error: --data-seed is not an option of honorific-bn"),
     (["filbbq", "--option-score", "max"], "error: --option-score must be one of per_char, sum"),
 ])
-def test_an_option_the_benchmark_does_not_take_is_refused(args: list[str], message: str) -> None:
-    result = _cli("run", *args, "--model", "mock:x")
+def test_an_option_the_benchmark_does_not_take_is_refused(biasbench_cli: CliRun, args: list[str],
+                                                          message: str) -> None:
+    result = biasbench_cli("run", *args, "--model", "mock:x")
     assert result.returncode == 2
     assert message in result.stderr
 
 
-def test_list_shows_every_benchmark_and_backend() -> None:
-    result = _cli("list")
+def test_list_shows_every_benchmark_and_backend(biasbench_cli: CliRun) -> None:
+    result = biasbench_cli("list")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     for cls in benchmark_classes():
@@ -175,21 +168,7 @@ def test_every_bbq_format_benchmark_offers_answer_by_and_option_score() -> None:
 
 def _options_passed(monkeypatch: pytest.MonkeyPatch, *args: str) -> dict[str, object]:
     """The benchmark options ``biasbench run ARGS`` hands to the pipeline."""
-    from typer.testing import CliRunner
-
-    import biasbench.pipeline
-    from biasbench.cli import app
-
-    seen: dict[str, object] = {}
-
-    def fake_run(*_: object, benchmark_options: dict[str, object], **__: object) -> object:
-        seen.update(benchmark_options)
-        raise SystemExit(0)
-
-    monkeypatch.setattr(biasbench.pipeline, "run_benchmark", fake_run)
-    result = CliRunner().invoke(app, ["run", *args, "--model", "mock:x"])
-    assert result.exit_code == 0, result.output
-    return seen
+    return dict(spec_of(monkeypatch, *args, "--model", "mock:x").benchmark_options)
 
 
 @pytest.mark.parametrize("name", list(BENCHMARKS))
@@ -220,9 +199,9 @@ def test_options_reach_the_benchmark_wherever_given(monkeypatch: pytest.MonkeyPa
     assert _options_passed(monkeypatch, *args) == passed
 
 
-def test_a_shared_option_of_the_wrong_type_is_one_line() -> None:
-    result = _cli("run", "mbbq", "--model", "mock:hashed-letter", "--prompt-variant", "chatglm",
-                  "--dry-run")
+def test_a_shared_option_of_the_wrong_type_is_one_line(biasbench_cli: CliRun) -> None:
+    result = biasbench_cli("run", "mbbq", "--model", "mock:hashed-letter", "--prompt-variant",
+                           "chatglm", "--dry-run")
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
         "error: --prompt-variant of mbbq takes int values, not 'chatglm'"]
