@@ -6,8 +6,6 @@ bias score (S_amb, S_disamb, S_total) beside BBQ's, and runs end to end on the f
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -31,17 +29,13 @@ from biasbench.benchmarks.cbbq.source import (
 from biasbench.errors import InputError
 from biasbench.signature import Signature
 from tests.published_files import published_file
+from tests.running import CliRun
 
 FIXTURES = Path(__file__).parent / "fixtures" / "data"
 FIXTURE_CATEGORIES = ("SES", "disability", "disease", "educational_qualification", "ethnicity",
                       "gender", "physical_appearance", "region", "religion",
                       "sexual_orientation")
 CATEGORY_ARG = ",".join(FIXTURE_CATEGORIES)
-
-
-def _cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "biasbench", *map(str, args)],
-                          capture_output=True, text=True, check=False)
 
 
 def _record(i: int, polarity: str, condition: str, label: int, **extra: str) -> dict[str, str]:
@@ -241,10 +235,10 @@ def test_prompt_is_the_scripts_prompt(variant: str, opening: str, debiasing: boo
     assert prompt.completion == text
 
 
-def test_cli_run_end_to_end(tmp_path: Path) -> None:
+def test_cli_run_end_to_end(biasbench_cli: CliRun, tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
-    done = _cli("run", "cbbq", "--model", "mock:hashed-letter", "--limit", 40, "--data",
-                FIXTURES, "--categories", CATEGORY_ARG, "--out", run_dir)
+    done = biasbench_cli("run", "cbbq", "--model", "mock:hashed-letter", "--limit", 40, "--data",
+                         FIXTURES, "--categories", CATEGORY_ARG, "--out", run_dir)
     assert done.returncode == 0, done.stderr
     assert "(40 requests: 0 cached, 40 new, 0 failed" in done.stdout
     assert "mock-hashed-letter / all (CBBQ): S_amb " in done.stdout
@@ -254,9 +248,9 @@ def test_cli_run_end_to_end(tmp_path: Path) -> None:
     assert results["dataset_scores"]["target_rule"] == "script"
 
 
-def test_missing_category_files_are_one_line(tmp_path: Path) -> None:
-    done = _cli("run", "cbbq", "--model", "mock:hashed-letter", "--limit", 4, "--data",
-                FIXTURES, "--categories", "age", "--out", tmp_path / "run")
+def test_missing_category_files_are_one_line(biasbench_cli: CliRun, tmp_path: Path) -> None:
+    done = biasbench_cli("run", "cbbq", "--model", "mock:hashed-letter", "--limit", 4, "--data",
+                         FIXTURES, "--categories", "age", "--out", tmp_path / "run")
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "lacks age/ambiguous/ambiguous.json" in done.stderr
 
