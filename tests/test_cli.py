@@ -243,3 +243,16 @@ def test_limit_help_differs_between_benchmarks_as_declared() -> None:
 
     assert benchmark_class("honorific-bn").limit_help == "the first N in published order"
     assert benchmark_class("filbbq").limit_help.startswith("stratified over category")
+
+
+@pytest.mark.parametrize("option", ["limit", "out", "model", "dry_run"])
+def test_a_benchmark_option_may_not_shadow_a_run_option(option: str) -> None:
+    from dataclasses import replace
+
+    from biasbench.benchmarks import declaration
+    from biasbench.benchmarks.base import OptionSpec
+    from biasbench.cli.run import run_benchmark_command
+
+    mine = replace(declaration("honorific-bn"), options=(OptionSpec(option, str, None, "x"),))
+    with pytest.raises(TypeError, match=f"declares run options named {option}"):
+        run_benchmark_command(mine)

@@ -111,8 +111,11 @@ def run_benchmark_command(declaration: Declaration) -> Command:
         run_once(name, {k: v for k, v in values.items() if k not in own},
                  given_options(declaration, values))
 
-    parameters = [*_common_parameters(declaration),
-                  *option_parameters(declaration.options, name)]
+    common = _common_parameters(declaration)
+    shadowed = own & {p.name for p in common}
+    if shadowed:  # a benchmark option may not take the name of one every run has
+        raise TypeError(f"{name} declares run options named {', '.join(sorted(shadowed))}")
+    parameters = [*common, *option_parameters(declaration.options, name)]
     function = with_parameters(command, parameters, RUN_HELP.format(name=name))
     built = click_command(function, name, cls=BenchmarkCommand,
                           short_help=declaration.paper.title)
