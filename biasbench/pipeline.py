@@ -21,8 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pandas as pd
 
 from biasbench.arguments import check_int, check_run_arguments
-from biasbench.benchmarks import get_benchmark
-from biasbench.benchmarks.base import Benchmark
+from biasbench.benchmarks import Benchmark, get_benchmark
 from biasbench.errors import BiasbenchError, ModelSpecError
 from biasbench.jsonutil import write_json
 from biasbench.models.base import GenerationParams, ModelBackend
@@ -193,13 +192,15 @@ class RunPlan:
 def as_spec(benchmark: str | RunSpec, model: str = DEFAULT_MODEL,
             **fields: Any) -> RunSpec:
     """``benchmark`` when it is a spec already; else the spec of the keyword form
-    (``run_benchmark("honorific-bn", "mock:x", limit=4, options=...)``)."""
+    (``run_benchmark(NAME, "mock:x", limit=4, options=...)``)."""
     if isinstance(benchmark, RunSpec):
         if fields or model != DEFAULT_MODEL:
             raise TypeError("pass a RunSpec or keyword arguments, not both")
         return benchmark
     if "options" in fields:
         fields["model_options"] = fields.pop("options")
+    if "benchmark_options" in fields and fields["benchmark_options"] is None:
+        del fields["benchmark_options"]  # None, as the keyword form always took: none set
     return RunSpec(benchmark, model, **fields)
 
 

@@ -15,6 +15,9 @@ from typing import Any
 from biasbench.benchmarks.base import Benchmark, Declaration
 from biasbench.errors import BiasbenchError
 
+__all__ = ["BENCHMARKS", "DECLARATIONS", "Benchmark", "Declaration", "benchmark_class",
+           "benchmark_classes", "declaration", "declarations", "get_benchmark", "report_class"]
+
 # name -> "module:class", imported only when asked for.
 BENCHMARKS: dict[str, str] = {
     "honorific-bn": "biasbench.benchmarks.honorific_bn.benchmark:HonorificBenchmark",
