@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from biasbench.version import __version__
 
 _API = ("run", "score", "load", "dry_run", "Results")
 

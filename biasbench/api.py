@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from biasbench.pipeline import DryRun
     from biasbench.runner.runner import RunStats
     from biasbench.runs import RunFolder
+    from biasbench.runspec import RunSpec
     from biasbench.signature import Signature
 
 
@@ -135,16 +136,13 @@ def run(benchmark: str, model: str = "llamacpp", *, out: Path | str | None = Non
     ``progress`` writes to stderr: a bar on a terminal, a line every 30 s elsewhere (a
     notebook, a log).
     """
-    from biasbench.models.registry import ModelOptions
-    from biasbench.pipeline import run_benchmark
+    from biasbench.pipeline import run as run_spec
 
     out = _options_arguments(out, model_args, base_url, api)
-    options = ModelOptions(base_url=base_url, api=api, api_key_env=api_key_env, chat=chat,
-                           hf_task=hf_task, model_args=dict(model_args or {}))
-    done = run_benchmark(benchmark, model, options=options, out=out, limit=limit,
-                         concurrency=concurrency, seeds=_seeds(seeds),
-                         temperature=temperature, max_tokens=max_tokens, progress=progress,
-                         backend=backend, benchmark_options=benchmark_options, wait=wait)
+    spec = _spec(benchmark, model, out, limit, seeds, temperature, max_tokens, base_url, api,
+                 api_key_env, chat, model_args, hf_task, benchmark_options,
+                 concurrency=concurrency, progress=progress, wait=wait)
+    done = run_spec(spec, backend)
     found = load(done.run_dir)
     found.stats, found.summary = done.stats, done.summary
     return found
@@ -159,14 +157,29 @@ def dry_run(benchmark: str, model: str = "llamacpp", *, out: Path | str | None =
             backend: ModelBackend | None = None, **benchmark_options: Any) -> DryRun:
     """What :func:`run` would do (requests to send and already stored, the first prompt, the
     signature), sending nothing and writing nothing."""
-    from biasbench.models.registry import ModelOptions
     from biasbench.pipeline import dry_run as plan
+
+    spec = _spec(benchmark, model, Path(out) if out is not None else None, limit, seeds,
+                 temperature, max_tokens, base_url, api, api_key_env, chat, model_args, hf_task,
+                 benchmark_options)
+    return plan(spec, backend=backend)
+
+
+def _spec(benchmark: str, model: str, out: Path | None, limit: int | None,
+          seeds: int | Sequence[int] | None, temperature: float | None,
+          max_tokens: int | None, base_url: str | None, api: str, api_key_env: str,
+          chat: bool, model_args: dict[str, Any] | None, hf_task: str,
+          benchmark_options: dict[str, Any], **run_fields: Any) -> RunSpec:
+    """The one :class:`~biasbench.runspec.RunSpec` of an API call (:func:`run`,
+    :func:`dry_run`)."""
+    from biasbench.models.registry import ModelOptions
+    from biasbench.runspec import RunSpec
 
     options = ModelOptions(base_url=base_url, api=api, api_key_env=api_key_env, chat=chat,
                            hf_task=hf_task, model_args=dict(model_args or {}))
-    return plan(benchmark, model, options=options, out=Path(out) if out is not None else None,
-                limit=limit, seeds=_seeds(seeds), temperature=temperature,
-                max_tokens=max_tokens, backend=backend, benchmark_options=benchmark_options)
+    return RunSpec(benchmark, model, model_options=options, out=out, limit=limit,
+                   seeds=_seeds(seeds), temperature=temperature, max_tokens=max_tokens,
+                   benchmark_options=benchmark_options, **run_fields)
 
 
 def score(benchmark: str, responses: Path | str, out: Path | str,

@@ -11,7 +11,7 @@ import sys
 
 def main() -> None:
     if sys.argv[1:] == ["--version"]:
-        from biasbench import __version__
+        from biasbench.version import __version__
 
         sys.stdout.write(f"biasbench {__version__}\n")
         return

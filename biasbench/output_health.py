@@ -17,9 +17,10 @@ on; truncated outputs are also flagged on each label (``truncated: true``).
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:  # annotations only: the OpenAI backend reads REDACTED from here
+    import pandas as pd
 
 REDACTED = "[redacted]"
 """The marker that replaces a credential a server echoed inside an answer (the OpenAI-compatible

@@ -20,7 +20,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pandas as pd
 
-import biasbench
 from biasbench.arguments import check_int, check_run_arguments
 from biasbench.benchmarks import Benchmark, get_benchmark
 from biasbench.errors import BiasbenchError, ModelSpecError
@@ -32,8 +31,18 @@ from biasbench.models.registry import (
     check_model_spec,
     load_model,
 )
+from biasbench.models.urls import display_url
 from biasbench.output_health import health_line, is_truncated, output_health
 from biasbench.progress import heartbeat
+from biasbench.records import (
+    SCHEMA_VERSION,
+    HistoryEntry,
+    InvocationOptions,
+    RunManifest,
+    ScoreManifest,
+    history_entries,
+    read_manifest,
+)
 from biasbench.runfolder import (
     HISTORY_NAME,
     MANIFEST_NAME,
@@ -51,12 +60,13 @@ from biasbench.runfolder import (
     staging_dir,
     write_results,
 )
-from biasbench.runner.retry import RetryPolicy
 from biasbench.runner.runner import Request, RunStats, request_keys, run_requests_sync
 from biasbench.runner.store import ResponseStore
+from biasbench.runspec import RunSpec
 from biasbench.signals import received_signal_name
 from biasbench.signature import Signature
 from biasbench.textutil import slug
+from biasbench.version import __version__
 
 log = logging.getLogger(__name__)
 
@@ -156,58 +166,78 @@ def responses_frame(store: ResponseStore, requests: Sequence[Request], keys: Seq
 
 @dataclass
 class RunPlan:
-    """Everything a run is decided by, before anything is sent or written."""
+    """Everything a run is decided by, before anything is sent or written: the caller's
+    :class:`~biasbench.runspec.RunSpec` turned into a benchmark, a backend, decoding, requests,
+    a signature and a folder."""
 
+    spec: RunSpec
     bench: Benchmark
     backend: ModelBackend
     params: GenerationParams
     requests: list[Request]
     seeds: list[int] | None
+    """The seeds as asked (after a deterministic backend's one seed); the benchmark's own
+    default applies when None, and ``signature.seeds`` holds the effective ones."""
     signature: Signature
     run_dir: Path
-    distributed: bool
+
+    @property
+    def distributed(self) -> bool:
+        return self.spec.distributed
 
     def keys(self) -> list[str]:
         return request_keys(self.backend, self.requests, self.params)
 
 
-def plan_run(benchmark: str, model: str = DEFAULT_MODEL, *,
-             options: ModelOptions | None = None, out: Path | None = None,
-             limit: int | None = None, seeds: Sequence[int] | None = None,
-             temperature: float | None = None, max_tokens: int | None = None,
-             backend: ModelBackend | None = None,
-             benchmark_options: dict[str, Any] | None = None, ray_address: str | None = None,
-             ray_workers: int | None = None) -> RunPlan:
+def as_spec(benchmark: str | RunSpec, model: str = DEFAULT_MODEL,
+            **fields: Any) -> RunSpec:
+    """``benchmark`` when it is a spec already; else the spec of the keyword form
+    (``run_benchmark(NAME, "mock:x", limit=4, options=...)``)."""
+    if isinstance(benchmark, RunSpec):
+        if fields or model != DEFAULT_MODEL:
+            raise TypeError("pass a RunSpec or keyword arguments, not both")
+        return benchmark
+    if "options" in fields:
+        fields["model_options"] = fields.pop("options")
+    if "benchmark_options" in fields and fields["benchmark_options"] is None:
+        del fields["benchmark_options"]  # None, as the keyword form always took: none set
+    return RunSpec(benchmark, model, **fields)
+
+
+def plan_run(spec: RunSpec, backend: ModelBackend | None = None) -> RunPlan:
     """Load the benchmark and the model and decide the run's requests, decoding, signature
-    and folder; nothing is sent and nothing is written."""
-    check_run_arguments(benchmark=benchmark, model=model, out=out, limit=limit, seeds=seeds,
-                        temperature=temperature, max_tokens=max_tokens)
+    and folder; nothing is sent and nothing is written. ``backend`` replaces the model spec
+    with a backend object."""
+    s = spec
+    check_run_arguments(benchmark=s.benchmark, model=s.model, out=s.out, limit=s.limit,
+                        seeds=s.seeds, temperature=s.temperature, max_tokens=s.max_tokens)
+    options = s.model_options
     if options is not None and options.base_url:
         check_base_url(options.base_url, options.api_key_env)
     if backend is None:  # a bad spec or -M option fails before the benchmark loads its items
-        check_model_spec(model, options)
-    bench = get_benchmark(benchmark, **(benchmark_options or {}))
-    distributed = bool(ray_workers or ray_address)
-    if distributed and backend is not None:
+        check_model_spec(s.model, options)
+    bench = get_benchmark(s.benchmark, **dict(s.benchmark_options))
+    if s.distributed and backend is not None:
         raise BiasbenchError("a Ray run builds its models from the model spec; pass no backend")
-    backend = backend or load_model(model, options)
+    backend = backend or load_model(s.model, options)
     adapted = bench.adapt_backend(backend)
-    if distributed and adapted is not backend:
+    if s.distributed and adapted is not backend:
         raise BiasbenchError(f"{backend.model_id} answers by option scores, which runs "
                              "locally: drop --ray-workers/--ray-address (or, if it can "
                              "generate, pass --answer-by generate)")
     backend = adapted
+    seeds = s.seeds
     if backend.deterministic and (seeds is None or len(seeds) > 1):
         # Scoring options is deterministic: every seed would give the same answers.
         log.warning("%s answers deterministically; running one seed instead of many",
                     backend.model_id)
         seeds = [0]
-    params = bench.params_for(backend, temperature=temperature, max_tokens=max_tokens)
-    requests = bench.requests(limit=limit, seeds=seeds)
-    signature = bench.signature(backend.describe(), params, seeds, limit=limit)
-    run_dir = out or default_run_dir(bench.name, backend, limit=limit, seeds=seeds)
-    return RunPlan(bench, backend, params, requests, list(seeds) if seeds else None,
-                   signature, Path(run_dir), distributed)
+    params = bench.params_for(backend, temperature=s.temperature, max_tokens=s.max_tokens)
+    requests = bench.requests(limit=s.limit, seeds=seeds)
+    signature = bench.signature(backend.describe(), params, seeds, limit=s.limit)
+    run_dir = s.out or default_run_dir(bench.name, backend, limit=s.limit, seeds=seeds)
+    return RunPlan(s, bench, backend, params, requests, list(seeds) if seeds else None,
+                   signature, Path(run_dir))
 
 
 @dataclass
@@ -244,10 +274,11 @@ class DryRun:
         return lines
 
 
-def dry_run(benchmark: str, model: str = DEFAULT_MODEL, **plan_options: Any) -> DryRun:
+def dry_run(benchmark: str | RunSpec, model: str = DEFAULT_MODEL, *,
+            backend: ModelBackend | None = None, **fields: Any) -> DryRun:
     """What :func:`run_benchmark` with the same arguments would do, without sending a request or
     creating or changing anything (the store, when there is one, is opened read-only)."""
-    plan = plan_run(benchmark, model, **plan_options)
+    plan = plan_run(as_spec(benchmark, model, **fields), backend)
     keys = plan.keys()
     distinct = set(keys)
     stored, refusal = 0, run_target_refusal(plan.run_dir)
@@ -258,56 +289,81 @@ def dry_run(benchmark: str, model: str = DEFAULT_MODEL, **plan_options: Any) -> 
             held = store.get_meta("identity")
         if held is not None:
             refusal = identity_conflict(held, identity(plan.signature.model_dump(),
-                                                       plan_options.get("limit")), plan.run_dir)
+                                                       plan.spec.limit), plan.run_dir)
     first = plan.requests[0].prompt.text_for(plan.backend.mode) if plan.requests else None
     return DryRun(plan.run_dir, len(distinct), stored, first, plan.signature,
                   plan.run_dir.exists(), refusal)
 
 
-def _history_options(model: str | None, options: ModelOptions | None, plan: RunPlan,
-                     limit: int | None, concurrency: int,
-                     benchmark_options: dict[str, Any] | None,
-                     executor: dict[str, Any]) -> dict[str, Any]:
+def _history_options(plan: RunPlan, model_spec: str | None) -> InvocationOptions:
     """The options of an invocation, as the history records them (never a credential)."""
-    found: dict[str, Any] = {"benchmark": plan.bench.name, "model_spec": model,
-                             "limit": limit, "seeds": plan.seeds,
-                             "decoding": plan.params.to_dict(), "concurrency": concurrency,
-                             "executor": executor,
-                             "benchmark_options": dict(benchmark_options or {})}
+    s = plan.spec
+    found = InvocationOptions(benchmark=plan.bench.name, model_spec=model_spec, limit=s.limit,
+                              seeds=plan.seeds, decoding=plan.params.to_dict(),
+                              concurrency=s.concurrency, executor=s.executor,
+                              benchmark_options=dict(s.benchmark_options))
+    options = s.model_options
     if options is not None:
         shown = {k: v for k, v in options.__dict__.items() if k != "model_args"}
         if options.base_url:
-            from biasbench.models.openai_compat import display_url
-
             shown["base_url"] = display_url(options.base_url)
         shown["model_args"] = {k: "***" if _SECRET.search(k) else v
                                for k, v in options.model_args.items()}
-        found["model_options"] = shown
+        found.model_options = shown
     return found
 
 
 _SECRET = re.compile(r"key|token|secret|password|auth", re.IGNORECASE)
 
 
-def _timing(entry: dict[str, Any]) -> dict[str, Any]:
-    return {name: entry.get(name) for name in ("started_at", "finished_at", "elapsed_s",
-                                               "requests_elapsed_s", "biasbench")} | {
-        "completed": (entry.get("counts") or {}).get("completed")}
+def _timing(entry: HistoryEntry) -> dict[str, Any]:
+    return {name: getattr(entry, name) for name in ("started_at", "finished_at", "elapsed_s",
+                                                    "requests_elapsed_s", "biasbench")} | {
+        "completed": (entry.counts or {}).get("completed")}
 
 
-def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
-                  options: ModelOptions | None = None, out: Path | None = None,
-                  limit: int | None = None, concurrency: int = 8,
-                  seeds: Sequence[int] | None = None, temperature: float | None = None,
-                  max_tokens: int | None = None, progress: bool = True,
-                  backend: ModelBackend | None = None,
-                  benchmark_options: dict[str, Any] | None = None,
-                  retry: RetryPolicy | None = None, ray_address: str | None = None,
-                  ray_workers: int | None = None, wait: bool = False) -> RunResult:
-    """Run ``benchmark`` on ``model`` into ``out`` (resuming what is already stored), then score.
+def run_benchmark(benchmark: str | RunSpec, model: str = DEFAULT_MODEL, *,
+                  backend: ModelBackend | None = None, **fields: Any) -> RunResult:
+    """Run ``benchmark`` on ``model`` into ``out`` (resuming what is already stored), then score:
+    :func:`run` of the :class:`~biasbench.runspec.RunSpec` its arguments describe (``options``
+    is the spec's ``model_options``)."""
+    return run(as_spec(benchmark, model, **fields), backend)
+
+
+@dataclass
+class _OpenRun:
+    """A run folder opened for one invocation: locked, its store bound, the manifest saying
+    ``running``, the history entry begun."""
+
+    plan: RunPlan
+    store: ResponseStore
+    keys: list[str]
+    history: list[HistoryEntry]
+    manifest: RunManifest
+    entry: HistoryEntry
+
+
+@dataclass
+class _Scored:
+    """What scoring left in the staging folder, and what the manifest and summary say of it."""
+
+    staging: Path
+    stats: RunStats
+    results: dict[str, Any]
+    summary: list[str]
+    health: dict[str, Any]
+    counts: dict[str, int]
+    responses_scored: int
+
+
+def run(spec: RunSpec, backend: ModelBackend | None = None) -> RunResult:
+    """Run ``spec`` (resuming what its folder already stores), then score, in four stages:
+    :func:`_open` (lock, bind, manifest ``running``), :func:`_collect` (send what is missing,
+    read back), :func:`_score` (judge into a staging folder) and :func:`_publish` (move the
+    files into place, manifest and history).
 
     With ``ray_workers`` or ``ray_address`` the requests are sharded over Ray actors, each
-    building its own replica or client from ``model``; the store stays with this process.
+    building its own replica or client from the model spec; the store stays with this process.
 
     The folder is locked for the whole call (another writer fails with one line, or queues
     behind this one with ``wait``), bound to one configuration, and its derived files are
@@ -315,115 +371,155 @@ def run_benchmark(benchmark: str, model: str = DEFAULT_MODEL, *,
     gets the lock appends its options, counts and timing to the folder's ``history.jsonl``;
     results.json's ``run`` keeps the first invocation's timing and the latest's.
     """
-    backend_given = backend is not None
-    check_int("concurrency", concurrency, minimum=1, optional=False)
-    plan = plan_run(benchmark, model, options=options, out=out, limit=limit, seeds=seeds,
-                    temperature=temperature, max_tokens=max_tokens, backend=backend,
-                    benchmark_options=benchmark_options, ray_address=ray_address,
-                    ray_workers=ray_workers)
-    bench, backend, params, requests = plan.bench, plan.backend, plan.params, plan.requests
-    seeds, signature, run_dir, distributed = plan.seeds, plan.signature, plan.run_dir, \
-        plan.distributed
-    description = backend.describe()
-    spec = None if backend_given else model  # a backend object has no spec
-    refusal = run_target_refusal(run_dir)  # before the folder is touched: no lock file left
+    check_int("concurrency", spec.concurrency, minimum=1, optional=False)
+    plan = plan_run(spec, backend)
+    model_spec = None if backend is not None else spec.model  # a backend object has no spec
+    refusal = run_target_refusal(plan.run_dir)  # before the folder is touched: no lock file left
     if refusal:
         raise RunFolderError(refusal)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    wanted = identity(signature.model_dump(), limit)
-    executor: dict[str, Any] = ({"kind": "ray", "address": ray_address,
-                                 "workers": ray_workers or 2} if distributed
-                                else {"kind": "local", "concurrency": concurrency})
-    with run_lock(run_dir, wait=wait):
-        refusal = run_target_refusal(run_dir)  # again under the lock: it may have changed
-        if refusal:
-            raise RunFolderError(refusal)
-        _check_manifest_identity(run_dir, wanted)
-        store = ResponseStore(run_dir / STORE_NAME)
+    plan.run_dir.mkdir(parents=True, exist_ok=True)
+    with run_lock(plan.run_dir, wait=spec.wait):
+        opened = _open(plan, model_spec)
         try:
-            _bind(store, wanted, run_dir, description, params.to_dict())
-            clean_leftovers(run_dir)
-            history = _seed_history(run_dir)
-            keys = request_keys(backend, requests, params)
-            started = time.time()
-            manifest: dict[str, Any] = {
-                "schema_version": 1, "biasbench": biasbench.__version__, "kind": "run",
-                "benchmark": bench.name, "model_spec": spec, "model": description,
-                "signature": signature.model_dump(), "signature_short": signature.short(),
-                "identity": wanted, "limit": limit, "seeds": list(seeds or []),
-                "executor": executor,
-                "n_requests": len(requests), "n_unique_requests": len(set(keys)),
-                "status": "running", "pid": os.getpid(), "started_at": started,
-                "first_started_at": history[0].get("started_at", started) if history
-                else started}
-            entry: dict[str, Any] = {
-                "kind": "run", "biasbench": biasbench.__version__, "started_at": started,
-                "pid": os.getpid(), "signature_short": signature.short(),
-                "options": _history_options(spec, options, plan, limit, concurrency,
-                                            benchmark_options, executor)}
-            # Written before anything else: until scoring finishes, the folder's derived files
-            # are not vouched for (the manifest has no "derived" record), so readers refuse them.
-            write_json(manifest, run_dir / MANIFEST_NAME)
             stats: RunStats | None = None
             try:
-                stats, frame, label = _collect(store, backend, requests, keys, params, model,
-                                               options, distributed, ray_address, ray_workers,
-                                               concurrency, retry, progress)
-                staging = staging_dir(run_dir)
-                if frame.empty:
-                    results = {"schema_version": 1, "benchmark": bench.name, "models": {},
-                               "signature": {**signature.model_dump(),
-                                             "short": signature.short()},
-                               "note": "no successful responses to score"}
-                    summary = [f"{label}: no successful responses to score"]
-                else:
-                    with heartbeat(f"scoring {len(frame):,} responses", progress):
-                        results = bench.evaluate(frame, staging, {label: signature})
-                    summary = bench.summary(results)
-                health = output_health(frame) if not frame.empty else {}
-                results["output_health"] = health
-                summary += [line for m, h in health.items() if (line := health_line(m, h))]
-                counts = {"requests": stats.total, "cached": stats.cached,
-                          "completed": stats.completed, "failed": stats.failed}
-                finished = time.time()
-                entry.update(finished_at=finished, elapsed_s=round(finished - started, 3),
-                             requests_elapsed_s=round(stats.elapsed_s, 3),
-                             counts={**counts, "empty": stats.empty, "calls": stats.calls},
-                             status="complete" if stats.failed == 0 else "incomplete")
-                # The first invocation's timing is kept: a rerun that only rescored (0.1 s)
-                # must not replace the 31 minutes the answers took.
-                results["run"] = {**counts, "invocations": len(history) + 1,
-                                  "first": _timing(history[0] if history else entry),
-                                  "latest": _timing(entry)}
-                write_results(results, staging)
-                files = publish(staging, run_dir)
-                store_ok = store.counts()["ok"]
-                store_sha256 = store.answers_digest()
+                stats, frame, label = _collect(opened)
+                scored = _score(opened, stats, frame, label)
             except BaseException as exc:
-                # Whatever stopped the run, finished responses are in the store: say why.
-                manifest.update(status="interrupted", error=stop_reason(exc),
-                                stopped_at=time.time())
-                write_json(manifest, run_dir / MANIFEST_NAME)
-                stopped = time.time()
-                entry.update(status="interrupted", error=stop_reason(exc), finished_at=stopped,
-                             elapsed_s=round(stopped - started, 3))
-                if stats is not None:
-                    entry["counts"] = {"requests": stats.total, "cached": stats.cached,
-                                       "completed": stats.completed, "failed": stats.failed}
-                _append_history(run_dir, entry)
+                _interrupted(opened, exc, stats)
                 raise
-            manifest.update(status="complete" if stats.failed == 0 else "incomplete",
-                            finished_at=time.time(),
-                            counts={**counts, "elapsed_s": round(stats.elapsed_s, 3),
-                                    "output_health": health},
-                            derived={"files": files, "store_ok": store_ok,
-                                     "store_sha256": store_sha256,
-                                     "responses_scored": len(frame)})
-            write_json(manifest, run_dir / MANIFEST_NAME)
-            _append_history(run_dir, entry)
+            _publish(opened, scored)
         finally:
-            store.close()
-    return RunResult(run_dir, stats, results, summary)
+            opened.store.close()
+    return RunResult(plan.run_dir, scored.stats, scored.results, scored.summary)
+
+
+def _open(plan: RunPlan, model_spec: str | None) -> _OpenRun:
+    """Under the folder's lock: refuse another configuration, bind the store, clear a killed
+    writer's leftovers, and write the manifest saying ``running`` (until scoring finishes the
+    folder's derived files are not vouched for, so readers refuse them)."""
+    run_dir, signature = plan.run_dir, plan.signature
+    refusal = run_target_refusal(run_dir)  # again under the lock: it may have changed
+    if refusal:
+        raise RunFolderError(refusal)
+    wanted = identity(signature.model_dump(), plan.spec.limit)
+    _check_manifest_identity(run_dir, wanted)
+    store = ResponseStore(run_dir / STORE_NAME)
+    try:
+        description = plan.backend.describe()
+        _bind(store, wanted, run_dir, description, plan.params.to_dict())
+        clean_leftovers(run_dir)
+        history = _seed_history(run_dir)
+        keys = request_keys(plan.backend, plan.requests, plan.params)
+        started = time.time()
+        first = history[0].started_at if history else None
+        manifest = RunManifest(
+            schema_version=SCHEMA_VERSION, biasbench=__version__, kind="run",
+            benchmark=plan.bench.name, model_spec=model_spec, model=description,
+            signature=signature.model_dump(), signature_short=signature.short(),
+            identity=wanted, limit=plan.spec.limit,
+            seeds=list(signature.seeds or []),  # the effective seeds, as the signature's
+            executor=plan.spec.executor, n_requests=len(plan.requests),
+            n_unique_requests=len(set(keys)), status="running", pid=os.getpid(),
+            started_at=started, first_started_at=started if first is None else first)
+        entry = HistoryEntry(kind="run", biasbench=__version__, started_at=started,
+                             pid=os.getpid(), signature_short=signature.short(),
+                             options=_history_options(plan, model_spec))
+        write_json(manifest.to_json(), run_dir / MANIFEST_NAME)
+    except BaseException:
+        store.close()
+        raise
+    return _OpenRun(plan, store, keys, history, manifest, entry)
+
+
+def _collect(opened: _OpenRun) -> tuple[RunStats, pd.DataFrame, str]:
+    """Send what the store lacks (locally or on Ray) and read back this run's responses."""
+    plan, s = opened.plan, opened.plan.spec
+    if s.distributed:
+        from biasbench.runner.distributed import run_requests_ray
+
+        stats = run_requests_ray(s.model, s.model_options or ModelOptions(), plan.backend,
+                                 plan.requests, plan.params, opened.store,
+                                 address=s.ray_address, workers=s.ray_workers or 2,
+                                 concurrency=s.concurrency, retry=s.retry,
+                                 progress=s.progress)
+    else:
+        stats = run_requests_sync(plan.backend, plan.requests, plan.params, opened.store,
+                                  concurrency=s.concurrency, progress=s.progress, retry=s.retry)
+    label = model_label(plan.backend)
+    return stats, responses_frame(opened.store, plan.requests, opened.keys, label), label
+
+
+def _score(opened: _OpenRun, stats: RunStats, frame: pd.DataFrame, label: str) -> _Scored:
+    """Judge and score this run's responses into a staging folder, with output health and the
+    run's counts and timing in results.json."""
+    plan, entry, history = opened.plan, opened.entry, opened.history
+    signature = plan.signature
+    staging = staging_dir(plan.run_dir)
+    if frame.empty:
+        results = {"schema_version": 1, "benchmark": plan.bench.name, "models": {},
+                   "signature": {**signature.model_dump(), "short": signature.short()},
+                   "note": "no successful responses to score"}
+        summary = [f"{label}: no successful responses to score"]
+    else:
+        with heartbeat(f"scoring {len(frame):,} responses", plan.spec.progress):
+            results = plan.bench.evaluate(frame, staging, {label: signature})
+        summary = plan.bench.summary(results)
+    health = output_health(frame) if not frame.empty else {}
+    results["output_health"] = health
+    summary += [line for m, h in health.items() if (line := health_line(m, h))]
+    counts = {"requests": stats.total, "cached": stats.cached,
+              "completed": stats.completed, "failed": stats.failed}
+    finished = time.time()
+    entry.finished_at = finished
+    entry.elapsed_s = round(finished - (entry.started_at or finished), 3)
+    entry.requests_elapsed_s = round(stats.elapsed_s, 3)
+    entry.counts = {**counts, "empty": stats.empty, "calls": stats.calls}
+    entry.status = "complete" if stats.failed == 0 else "incomplete"
+    # The first invocation's timing is kept: a rerun that only rescored (0.1 s) must not
+    # replace the 31 minutes the answers took.
+    results["run"] = {**counts, "invocations": len(history) + 1,
+                      "first": _timing(history[0] if history else entry),
+                      "latest": _timing(entry)}
+    write_results(results, staging)
+    return _Scored(staging, stats, results, summary, health, counts, len(frame))
+
+
+def _publish(opened: _OpenRun, scored: _Scored) -> None:
+    """Move the staged files into place, then vouch for them in the manifest (each file's
+    bytes and digest, the store's ``ok`` count and digest) and append the history line."""
+    run_dir, manifest, store = opened.plan.run_dir, opened.manifest, opened.store
+    try:
+        files = publish(scored.staging, run_dir)
+        store_ok = store.counts()["ok"]
+        store_sha256 = store.answers_digest()
+    except BaseException as exc:
+        _interrupted(opened, exc, scored.stats)
+        raise
+    manifest.status = "complete" if scored.stats.failed == 0 else "incomplete"
+    manifest.finished_at = time.time()
+    manifest.counts = {**scored.counts, "elapsed_s": round(scored.stats.elapsed_s, 3),
+                       "output_health": scored.health}
+    manifest.derived = {"files": files, "store_ok": store_ok, "store_sha256": store_sha256,
+                        "responses_scored": scored.responses_scored}
+    write_json(manifest.to_json(), run_dir / MANIFEST_NAME)
+    _append_history(run_dir, opened.entry)
+
+
+def _interrupted(opened: _OpenRun, exc: BaseException, stats: RunStats | None) -> None:
+    """Whatever stopped the run, finished responses are in the store: the manifest and the
+    history say why."""
+    run_dir, manifest, entry = opened.plan.run_dir, opened.manifest, opened.entry
+    manifest.status, manifest.error, manifest.stopped_at = ("interrupted", stop_reason(exc),
+                                                            time.time())
+    write_json(manifest.to_json(), run_dir / MANIFEST_NAME)
+    stopped = time.time()
+    entry.status, entry.error, entry.finished_at = "interrupted", stop_reason(exc), stopped
+    entry.elapsed_s = round(stopped - (entry.started_at or stopped), 3)
+    if stats is not None:
+        entry.counts = {"requests": stats.total, "cached": stats.cached,
+                        "completed": stats.completed, "failed": stats.failed}
+    _append_history(run_dir, entry)
 
 
 def _check_manifest_identity(run_dir: Path, wanted: dict[str, Any]) -> None:
@@ -442,39 +538,39 @@ def _check_manifest_identity(run_dir: Path, wanted: dict[str, Any]) -> None:
             raise RunFolderError(conflict)
 
 
-def _append_history(run_dir: Path, entry: dict[str, Any]) -> None:
+def _append_history(run_dir: Path, entry: HistoryEntry) -> None:
     """Record the invocation; a history that cannot be written (full disk) is a warning, not a
     failed run: the answers and results are already saved, and an error here would hide why a
     run stopped."""
     try:
-        append_history(run_dir, entry)
+        append_history(run_dir, entry.to_json())
     except OSError as exc:
         log.warning("could not append to %s: %s", run_dir / HISTORY_NAME, exc)
 
 
-def _seed_history(run_dir: Path) -> list[dict[str, Any]]:
+def _seed_history(run_dir: Path) -> list[HistoryEntry]:
     """The folder's history; a folder written before histories existed gets one first line
     rebuilt from its manifest (the last invocation it recorded), so its timing is kept."""
-    history = read_history(run_dir)
+    history = history_entries(read_history(run_dir), run_dir / HISTORY_NAME)
     if history:
         return history
     try:
-        found = json.loads((run_dir / MANIFEST_NAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        found = read_manifest(run_dir / MANIFEST_NAME)
+    except (OSError, ValueError):  # pydantic's ValidationError is a ValueError
         return []
-    if not isinstance(found, dict) or found.get("kind") != "run" or "started_at" not in found:
+    if (not isinstance(found, RunManifest) or "kind" not in found.model_fields_set
+            or found.started_at is None):
         return []
-    end = found.get("finished_at") or found.get("stopped_at")
-    counts = found.get("counts") or {}
-    entry = {"kind": "run", "biasbench": found.get("biasbench"),
-             "started_at": found["started_at"], "finished_at": end,
-             "elapsed_s": round(end - found["started_at"], 3) if end else None,
-             "requests_elapsed_s": counts.get("elapsed_s"),
-             "status": found.get("status"), "counts": {k: v for k, v in counts.items()
-                                                        if k != "output_health"},
-             "signature_short": found.get("signature_short"),
-             "source": f"rebuilt from {MANIFEST_NAME} (written before {HISTORY_NAME} existed)"}
-    append_history(run_dir, entry)
+    end = found.finished_at or found.stopped_at
+    counts = found.counts or {}
+    entry = HistoryEntry(
+        kind="run", biasbench=found.biasbench, started_at=found.started_at, finished_at=end,
+        elapsed_s=round(end - found.started_at, 3) if end else None,
+        requests_elapsed_s=counts.get("elapsed_s"), status=found.status,
+        counts={k: v for k, v in counts.items() if k != "output_health"},
+        signature_short=found.signature_short,
+        source=f"rebuilt from {MANIFEST_NAME} (written before {HISTORY_NAME} existed)")
+    append_history(run_dir, entry.to_json())
     return [entry]
 
 
@@ -512,25 +608,6 @@ def _short_model(model_json: str) -> str:
         return "unknown model"
 
 
-def _collect(store: ResponseStore, backend: ModelBackend, requests: Sequence[Request],
-             keys: Sequence[str], params: Any, model: str, options: ModelOptions | None,
-             distributed: bool, ray_address: str | None, ray_workers: int | None,
-             concurrency: int, retry: RetryPolicy | None,
-             progress: bool) -> tuple[RunStats, pd.DataFrame, str]:
-    """Send what the store lacks (locally or on Ray) and read back this run's responses."""
-    if distributed:
-        from biasbench.runner.distributed import run_requests_ray
-
-        stats = run_requests_ray(model, options or ModelOptions(), backend, requests, params,
-                                 store, address=ray_address, workers=ray_workers or 2,
-                                 concurrency=concurrency, retry=retry, progress=progress)
-    else:
-        stats = run_requests_sync(backend, requests, params, store,
-                                  concurrency=concurrency, progress=progress, retry=retry)
-    label = model_label(backend)
-    return stats, responses_frame(store, requests, keys, label), label
-
-
 def score_into(out: Path, benchmark: str, produce: Callable[[Path], T]) -> T:
     """Run ``produce(folder)`` (scoring outputs produced elsewhere) and publish what it writes
     into ``out`` as a score folder: locked, atomic, recorded in a manifest like a run's.
@@ -557,14 +634,16 @@ def score_into(out: Path, benchmark: str, produce: Callable[[Path], T]) -> T:
             except BaseException:
                 shutil.rmtree(staging, ignore_errors=True)
                 raise
-            record = {"schema_version": 1, "biasbench": biasbench.__version__,
-                      "kind": "score", "benchmark": benchmark, "started_at": started}
+            record = ScoreManifest(schema_version=SCHEMA_VERSION, biasbench=__version__,
+                                   kind="score", benchmark=benchmark, started_at=started,
+                                   status="scoring")
             # From here until the last write the folder is "scoring": its files are not
             # vouched for, so readers refuse them, and a rerun replaces them.
-            write_json({**record, "status": "scoring"}, previous)
+            write_json(record.to_json(), previous)
             files = publish(staging, out)
-            write_json({**record, "status": "scored", "finished_at": time.time(),
-                        "derived": {"files": files}}, previous)
+            record.status, record.finished_at = "scored", time.time()
+            record.derived = {"files": files}
+            write_json(record.to_json(), previous)
     except BaseException:
         if created:  # a failed first score leaves nothing behind
             shutil.rmtree(out, ignore_errors=True)

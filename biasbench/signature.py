@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-import biasbench
+from biasbench.version import __version__
 
 SCHEMA_VERSION = 1
 # Fields that must agree for two runs' results to be merged into one comparison.
@@ -43,7 +43,7 @@ class Signature(BaseModel):
     data_source: dict[str, Any] | None = None
     """Where the items came from, e.g. FilBBQ's per category: published (file, commit, sha256)
     or regenerated (seed)."""
-    package_version: str = biasbench.__version__
+    package_version: str = __version__
     schema_version: int = SCHEMA_VERSION
 
     def short(self) -> str:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.running import CliRun, run_biasbench
+
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 SHARED_DIR = Path(os.environ.get("BIASBENCH_SHARED", PROJECT_ROOT.parent / "shared"))
 REFERENCE_DIR = SHARED_DIR / "reference"
@@ -19,3 +21,9 @@ def reference_dir() -> Path:
         pytest.skip(f"reference data not found at {REFERENCE_DIR} (set BIASBENCH_SHARED or place "
                     "the shared/ folder beside the project root)")
     return REFERENCE_DIR
+
+
+@pytest.fixture(scope="session")
+def biasbench_cli() -> CliRun:
+    """Run ``biasbench ARGS`` in a fresh interpreter (:func:`tests.running.run_biasbench`)."""
+    return run_biasbench

@@ -3,28 +3,23 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from biasbench.benchmarks import BENCHMARKS
 from biasbench.benchmarks.honorific_bn.items import load_definition
+from tests.running import CliRun, spec_of
 
 RESULT_KEYS = {"hai_pp", "gsr_pct", "b", "c", "n_pairs", "p_exact", "p_holm", "eta2_pronoun_pct",
                "eta2_occupation_pct", "occupation_spread_pp", "hbs", "mixed_pct",
                "min_detectable_hai_pp", "they"}
 
 
-def biasbench(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "biasbench", *args], capture_output=True,
-                          text=True, cwd=cwd, timeout=300)
-
-
-def test_data_honorific_writes_the_published_items(tmp_path: Path) -> None:
+def test_data_honorific_writes_the_published_items(biasbench_cli: CliRun, tmp_path: Path) -> None:
     out = tmp_path / "items.csv"
-    proc = biasbench("data", "honorific-bn", "--out", str(out))
+    proc = biasbench_cli("data", "honorific-bn", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     assert out.read_bytes() == load_definition().items_csv_bytes()
     assert "wrote 2016 items" in proc.stdout
@@ -32,10 +27,11 @@ def test_data_honorific_writes_the_published_items(tmp_path: Path) -> None:
     assert "potter" in proc.stderr  # the validator's finding is reported, not hidden
 
 
-def test_run_then_score_elsewhere_gives_the_same_numbers(tmp_path: Path) -> None:
+def test_run_then_score_elsewhere_gives_the_same_numbers(biasbench_cli: CliRun,
+                                                         tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
-    proc = biasbench("run", "honorific-bn", "--model", "mock:hashed-register", "--out",
-                     str(run_dir), "--limit", "224", "--no-progress")
+    proc = biasbench_cli("run", "honorific-bn", "--model", "mock:hashed-register", "--out",
+                         str(run_dir), "--limit", "224", "--no-progress")
     assert proc.returncode == 0, proc.stderr
     assert "mock-hashed-register [PARTIAL]: HAI" in proc.stdout  # --limit: issue 7 item 11
     results = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))
@@ -55,16 +51,16 @@ def test_run_then_score_elsewhere_gives_the_same_numbers(tmp_path: Path) -> None
                                              "output": r["output"]}, ensure_ascii=False) + "\n"
                                  for r in labels), encoding="utf-8")
     scored_dir = tmp_path / "scored"
-    proc = biasbench("score", "honorific-bn", "--responses", str(responses), "--out",
-                     str(scored_dir))
+    proc = biasbench_cli("score", "honorific-bn", "--responses", str(responses), "--out",
+                         str(scored_dir))
     assert proc.returncode == 0, proc.stderr
     scored = json.loads((scored_dir / "results.json").read_text(encoding="utf-8"))
     again = scored["models"]["mock-hashed-register"]
     for key in RESULT_KEYS - {"they"}:
         assert again[key] == model[key], key
     # Rerunning the same command calls no model: everything comes from the store.
-    proc = biasbench("run", "honorific-bn", "--model", "mock:hashed-register", "--out",
-                     str(run_dir), "--limit", "224", "--no-progress")
+    proc = biasbench_cli("run", "honorific-bn", "--model", "mock:hashed-register", "--out",
+                         str(run_dir), "--limit", "224", "--no-progress")
     assert "224 cached, 0 new, 0 failed" in proc.stdout
 
 
@@ -77,12 +73,12 @@ def test_run_then_score_elsewhere_gives_the_same_numbers(tmp_path: Path) -> None
     ('{"item_id": "judge|T1|male", "model": "m", "output": 5}\n',
      ":1: field 'output': expected a string"),
 ])
-def test_bad_responses_file_gets_one_clear_line(tmp_path: Path, content: str,
+def test_bad_responses_file_gets_one_clear_line(biasbench_cli: CliRun, tmp_path: Path, content: str,
                                                 expected: str) -> None:
     responses = tmp_path / "bad.jsonl"
     responses.write_text(content, encoding="utf-8")
-    proc = biasbench("score", "honorific-bn", "--responses", str(responses), "--out",
-                     str(tmp_path / "out"))
+    proc = biasbench_cli("score", "honorific-bn", "--responses", str(responses), "--out",
+                         str(tmp_path / "out"))
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0] == f"error: {responses}{expected}" or (
@@ -95,24 +91,25 @@ def test_bad_responses_file_gets_one_clear_line(tmp_path: Path, content: str,
     (["--model", "llamacpp:/nowhere/model.gguf"], "error: GGUF file not found: /nowhere/model.gguf"),
     (["--model", "openai:m", "--base-url", "http://127.0.0.1:9/v1"], "http://127.0.0.1:9/v1"),
 ])
-def test_bad_model_or_endpoint_gets_one_clear_line(tmp_path: Path, args: list[str],
+def test_bad_model_or_endpoint_gets_one_clear_line(biasbench_cli: CliRun, tmp_path: Path,
+                                                   args: list[str],
                                                    expected: str) -> None:
-    proc = biasbench("run", "honorific-bn", *args, "--out", str(tmp_path / "run"), "--limit", "4",
-                     "--no-progress")
+    proc = biasbench_cli("run", "honorific-bn", *args, "--out", str(tmp_path / "run"),
+                         "--limit", "4", "--no-progress")
     assert proc.returncode != 0
     last = proc.stderr.strip().splitlines()[-1]
     assert "Traceback" not in proc.stderr
     assert expected in last, proc.stderr
 
 
-def test_classify_command(tmp_path: Path) -> None:
+def test_classify_command(biasbench_cli: CliRun, tmp_path: Path) -> None:
     inp = tmp_path / "in.jsonl"
     rows = [{"output": "ডাক্তার বলেছেন যে তিনি নয়টায় আসবেন।", "condition": "male"},
             {"output": "ডাক্তার বলেছে যে সে নয়টায় আসবে।"},
             {"output": "তারা নয়টায় আসবে।", "condition": "they", "id": 7}]
     inp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
     out = tmp_path / "out.jsonl"
-    proc = biasbench("classify", "--input", str(inp), "--out", str(out))
+    proc = biasbench_cli("classify", "--input", str(inp), "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     got = [json.loads(line) for line in out.open(encoding="utf-8")]
     assert [g["label"] for g in got] == ["honorific", "ordinary", "ordinary"]
@@ -120,15 +117,15 @@ def test_classify_command(tmp_path: Path) -> None:
     assert got[2]["id"] == 7 and got[0]["evidence"]
 
 
-def test_annotation_round_trip(tmp_path: Path) -> None:
+def test_annotation_round_trip(biasbench_cli: CliRun, tmp_path: Path) -> None:
     import csv
 
     run_dir = tmp_path / "run"
-    assert biasbench("run", "honorific-bn", "--model", "mock:hashed-register", "--out",
-                     str(run_dir), "--limit", "280", "--no-progress").returncode == 0
+    assert biasbench_cli("run", "honorific-bn", "--model", "mock:hashed-register", "--out",
+                         str(run_dir), "--limit", "280", "--no-progress").returncode == 0
     sheet, key = tmp_path / "sheet.csv", tmp_path / "key.csv"
-    proc = biasbench("annotate", "export", str(run_dir), "--out", str(sheet), "--key", str(key),
-                     "--n", "40")
+    proc = biasbench_cli("annotate", "export", str(run_dir), "--out", str(sheet), "--key", str(key),
+                         "--n", "40")
     assert proc.returncode == 0, proc.stderr
     with sheet.open(encoding="utf-8-sig", newline="") as fh:
         rows = list(csv.DictReader(fh))
@@ -148,8 +145,8 @@ def test_annotation_round_trip(tmp_path: Path) -> None:
 
     fill(tmp_path / "a.csv", 0)
     fill(tmp_path / "b.csv", 2)
-    proc = biasbench("annotate", "agree", "--key", str(key), "--a", str(tmp_path / "a.csv"),
-                     "--b", str(tmp_path / "b.csv"), "--out", str(tmp_path / "agree.json"))
+    proc = biasbench_cli("annotate", "agree", "--key", str(key), "--a", str(tmp_path / "a.csv"),
+                         "--b", str(tmp_path / "b.csv"), "--out", str(tmp_path / "agree.json"))
     assert proc.returncode == 0, proc.stderr
     report = json.loads((tmp_path / "agree.json").read_text())
     assert (report["n_items"], report["annotators_agree"]) == (40, 38)
@@ -159,10 +156,10 @@ def test_annotation_round_trip(tmp_path: Path) -> None:
     assert (report["n_compared"], report["rule_agree"], report["rule_kappa"]) == (38, 38, 1.0)
 
 
-def test_version() -> None:
+def test_version(biasbench_cli: CliRun) -> None:
     import biasbench as package
 
-    proc = biasbench("--version")
+    proc = biasbench_cli("--version")
     assert proc.returncode == 0 and proc.stdout.strip() == f"biasbench {package.__version__}"
 
 
@@ -173,37 +170,29 @@ def test_version() -> None:
 ])
 def test_run_passes_the_retry_policy(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                      args: list[str], empty_retries: int, window: float) -> None:
-    from typer.testing import CliRunner
-
-    import biasbench.pipeline
-    from biasbench.cli import app
-
-    seen = {}
-
-    def fake_run(*_: object, retry: object = None, **__: object) -> object:
-        seen["retry"] = retry
-        raise SystemExit(0)
-
-    monkeypatch.setattr(biasbench.pipeline, "run_benchmark", fake_run)
-    CliRunner().invoke(app, ["run", "honorific-bn", "--model", "mock:honorific",
-                             "--out", str(tmp_path / "run"), *args])
-    retry = seen["retry"]
+    retry = spec_of(monkeypatch, "honorific-bn", "--model", "mock:honorific",
+                    "--out", str(tmp_path / "run"), *args).retry
+    assert retry is not None
     assert (retry.empty_retries, retry.retry_window_s) == (empty_retries, window)
 
 
 def _command_paths() -> list[list[str]]:
+    """Every command path, walked as click lists them (groups are lazy: each subcommand is
+    built when asked for)."""
     import typer.main
+    from typer._click.core import Context
 
     from biasbench.cli import app
 
-    def walk(command: Any, path: list[str]) -> list[list[str]]:
+    def walk(command: Any, path: list[str], parent: Context | None) -> list[list[str]]:
         found = [path]
-        if hasattr(command, "commands"):  # a group (typer vendors its own click)
-            for name, sub in command.commands.items():
-                found += walk(sub, [*path, name])
+        if hasattr(command, "list_commands"):  # a group (typer vendors its own click)
+            ctx = Context(command, parent=parent, info_name=path[-1] if path else "biasbench")
+            for name in command.list_commands(ctx):
+                found += walk(command.get_command(ctx, name), [*path, name], ctx)
         return found
 
-    return walk(typer.main.get_command(app), [])
+    return walk(typer.main.get_command(app), [], None)
 
 
 def test_every_command_is_built_from_the_registry() -> None:
@@ -235,14 +224,35 @@ def test_help_texts_read_well(path: list[str]) -> None:
     assert not re.search(r"\d\.\d{5,}", text), text
 
 
-def test_limit_help_says_what_each_benchmark_picks() -> None:
+@pytest.mark.parametrize("name", list(BENCHMARKS))
+def test_limit_help_says_what_each_benchmark_picks(name: str) -> None:
     from typer.testing import CliRunner
 
-    from biasbench.benchmarks import benchmark_classes
+    from biasbench.benchmarks import benchmark_class
     from biasbench.cli import app
 
-    text = " ".join(CliRunner().invoke(app, ["run", "--help"]).output.split())
+    cls = benchmark_class(name)
+    text = " ".join(CliRunner().invoke(app, ["run", name, "--help"],
+                                       env={"COLUMNS": "300"}).output.split())
     limit = text[text.index("--limit"):text.index("--concurrency")]
-    assert "the first N in published order" in limit and "stratified over category" in limit
-    for cls in benchmark_classes():  # from the registry: the CLI names no benchmark
-        assert cls.name in limit and " ".join(cls.limit_help.split()) in limit
+    assert " ".join(cls.limit_help.split()) in limit
+
+
+def test_limit_help_differs_between_benchmarks_as_declared() -> None:
+    from biasbench.benchmarks import benchmark_class
+
+    assert benchmark_class("honorific-bn").limit_help == "the first N in published order"
+    assert benchmark_class("filbbq").limit_help.startswith("stratified over category")
+
+
+@pytest.mark.parametrize("option", ["limit", "out", "model", "dry_run"])
+def test_a_benchmark_option_may_not_shadow_a_run_option(option: str) -> None:
+    from dataclasses import replace
+
+    from biasbench.benchmarks import declaration
+    from biasbench.benchmarks.base import OptionSpec
+    from biasbench.cli.run import run_benchmark_command
+
+    mine = replace(declaration("honorific-bn"), options=(OptionSpec(option, str, None, "x"),))
+    with pytest.raises(TypeError, match=f"declares run options named {option}"):
+        run_benchmark_command(mine)

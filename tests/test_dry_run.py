@@ -3,13 +3,12 @@ rendered prompt and the signature; nothing is sent and no trace is left (issue 1
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from biasbench.models.base import Generation, GenerationParams, Prompt
 from biasbench.models.mock import MockBackend
 from biasbench.pipeline import dry_run, run_benchmark
+from tests.running import CliRun
 
 
 class Refusing(MockBackend):
@@ -18,11 +17,6 @@ class Refusing(MockBackend):
     async def generate(self, prompt: Prompt, params: GenerationParams,
                        seed: int | None) -> Generation:
         raise AssertionError("a dry run sent a request")
-
-
-def _cli(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "biasbench", *map(str, args)],
-                          capture_output=True, text=True, check=False, cwd=cwd)
 
 
 def test_dry_run_sends_nothing_and_creates_no_folder(tmp_path: Path) -> None:
@@ -56,9 +50,9 @@ def test_dry_run_counts_what_is_stored_and_leaves_the_folder_unchanged(tmp_path:
     assert _files(out) == before
 
 
-def test_cli_dry_run(tmp_path: Path) -> None:
-    done = _cli("run", "honorific-bn", "-m", "mock:honorific", "--limit", "5", "--dry-run",
-                cwd=tmp_path)
+def test_cli_dry_run(biasbench_cli: CliRun, tmp_path: Path) -> None:
+    done = biasbench_cli("run", "honorific-bn", "-m", "mock:honorific", "--limit", "5", "--dry-run",
+                         cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "dry run: nothing sent, nothing written"
@@ -70,12 +64,13 @@ def test_cli_dry_run(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []  # no runs/ folder, nothing at all
 
 
-def test_cli_dry_run_into_a_folder_of_another_configuration(tmp_path: Path) -> None:
+def test_cli_dry_run_into_a_folder_of_another_configuration(biasbench_cli: CliRun,
+                                                            tmp_path: Path) -> None:
     out = tmp_path / "run"
     run_benchmark("honorific-bn", out=out, limit=3, progress=False,
                   backend=MockBackend("honorific"))
-    done = _cli("run", "honorific-bn", "-m", "mock:honorific", "--limit", "5", "--dry-run",
-                "--out", out)
+    done = biasbench_cli("run", "honorific-bn", "-m", "mock:honorific", "--limit", "5", "--dry-run",
+                         "--out", out)
     assert done.returncode == 2
     assert "requests: 5 (3 already stored, 2 would be sent)" in done.stdout
     assert done.stderr.startswith(f"error: run folder {out} holds honorific-bn answers")

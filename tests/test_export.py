@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -18,6 +16,7 @@ from biasbench.export import SIGNATURE_COLUMNS, combined_tables, export_runs
 from biasbench.models.mock import MockBackend
 from biasbench.pipeline import run_benchmark
 from biasbench.stats.intervals import wilson_interval
+from tests.running import CliRun
 
 
 @pytest.fixture(scope="module")
@@ -27,11 +26,6 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
         run_benchmark("honorific-bn", out=root / name, limit=40, progress=False,
                       backend=MockBackend(script))
     return [root / "a", root / "b"]
-
-
-def _cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "biasbench", *map(str, args)],
-                          capture_output=True, text=True, check=False)
 
 
 def test_tidy_scores_reads_intervals_and_plain_numbers() -> None:
@@ -103,16 +97,16 @@ def test_hf_dataset_loads_from_disk(runs: list[Path], tmp_path: Path) -> None:
         export_runs(runs, "hf", tmp_path / "hf")
 
 
-def test_cli_export(runs: list[Path], tmp_path: Path) -> None:
-    done = _cli("export", *runs, "--format", "csv", "--out", tmp_path / "x")
+def test_cli_export(biasbench_cli: CliRun, runs: list[Path], tmp_path: Path) -> None:
+    done = biasbench_cli("export", *runs, "--format", "csv", "--out", tmp_path / "x")
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [f"wrote {tmp_path / 'x' / n}.csv"
                                         for n in ("responses", "labels", "scores")]
-    bad = _cli("export", runs[0], "--format", "xlsx", "--out", tmp_path / "y")
+    bad = biasbench_cli("export", runs[0], "--format", "xlsx", "--out", tmp_path / "y")
     assert bad.returncode == 2
     assert bad.stderr.strip() == ("error: --format must be one of parquet, csv, jsonl, hf, "
                                   "not 'xlsx'")
-    missing = _cli("export", tmp_path / "none", "--out", tmp_path / "z")
+    missing = biasbench_cli("export", tmp_path / "none", "--out", tmp_path / "z")
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1
 
 
@@ -136,11 +130,11 @@ def test_tidy_scores_walk_a_datasets_own_scores() -> None:
     ]
 
 
-def test_cli_export_csv_holds_a_datasets_own_scores(tmp_path: Path) -> None:
+def test_cli_export_csv_holds_a_datasets_own_scores(biasbench_cli: CliRun, tmp_path: Path) -> None:
     fixtures = Path(__file__).parent / "benchmarks" / "kobbq" / "fixtures"
     run_benchmark("kobbq", "mock:hashed-letter", out=tmp_path / "run", limit=48,
                   progress=False, benchmark_options={"data": fixtures})
-    done = _cli("export", tmp_path / "run", "--format", "csv", "--out", tmp_path / "x")
+    done = biasbench_cli("export", tmp_path / "run", "--format", "csv", "--out", tmp_path / "x")
     assert done.returncode == 0, done.stderr
     scores = pd.read_csv(tmp_path / "x" / "scores.csv")
     own = scores[scores["group"] == "KoBBQ scores (5_evaluation.py)/all"]

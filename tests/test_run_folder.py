@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,11 +14,7 @@ from biasbench.pipeline import default_run_dir, folder_name, run_benchmark
 from biasbench.runfolder import RunFolderError, verify_derived
 from biasbench.runner.store import ResponseStore
 from biasbench.runs import load_run
-
-
-def biasbench(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "biasbench", *args], capture_output=True,
-                          text=True, timeout=300)
+from tests.running import CliRun
 
 
 class _Named(ModelBackend):
@@ -101,12 +95,12 @@ def test_the_same_command_still_resumes(tmp_path: Path) -> None:
     assert (again.stats.cached, again.stats.completed) == (4, 0)
 
 
-def test_cli_refusal_is_one_line(tmp_path: Path) -> None:
+def test_cli_refusal_is_one_line(biasbench_cli: CliRun, tmp_path: Path) -> None:
     out = str(tmp_path / "run")
-    assert biasbench("run", "honorific-bn", "--model", "mock:hashed-register", "--out", out,
-                     "--limit", "4", "--no-progress").returncode == 0
-    proc = biasbench("run", "honorific-bn", "--model", "mock:honorific", "--out", out,
-                     "--limit", "4", "--no-progress")
+    assert biasbench_cli("run", "honorific-bn", "--model", "mock:hashed-register", "--out", out,
+                         "--limit", "4", "--no-progress").returncode == 0
+    proc = biasbench_cli("run", "honorific-bn", "--model", "mock:honorific", "--out", out,
+                         "--limit", "4", "--no-progress")
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     assert proc.stderr.startswith(f"error: run folder {out} holds honorific-bn answers of "
@@ -141,13 +135,14 @@ def test_manifest_records_every_derived_file(full_run: Path) -> None:
     assert not [p for p in full_run.iterdir() if p.name.startswith((".staging", ".retired"))]
 
 
-def test_report_refuses_a_torn_labels_file(full_run: Path, tmp_path: Path) -> None:
+def test_report_refuses_a_torn_labels_file(biasbench_cli: CliRun, full_run: Path,
+                                           tmp_path: Path) -> None:
     run_dir = _copy(full_run, tmp_path)
     labels = run_dir / "labels.jsonl"
     lines = labels.read_text(encoding="utf-8").splitlines(keepends=True)
     labels.write_text("".join(lines[:265]), encoding="utf-8")  # all valid JSON, 265 of 2,016
     out = tmp_path / "report"
-    proc = biasbench("report", str(run_dir), "--out", str(out))
+    proc = biasbench_cli("report", str(run_dir), "--out", str(out))
     assert proc.returncode == 2, proc.stdout
     assert proc.stderr == (f"error: {labels}: does not match the manifest (265 lines, 2,016 "
                            "recorded); it was torn or edited and is not used; rerun the same "
@@ -156,13 +151,13 @@ def test_report_refuses_a_torn_labels_file(full_run: Path, tmp_path: Path) -> No
     assert not (out / "report.html").exists()
     for command in (["annotate", "export", str(run_dir), "--out", str(tmp_path / "s.csv"),
                      "--key", str(tmp_path / "k.csv")],):
-        proc = biasbench(*command)
+        proc = biasbench_cli(*command)
         assert proc.returncode == 2 and "does not match the manifest" in proc.stderr
     # Rerunning the command rebuilds every derived file from the store, calling no model.
     again = run_benchmark("honorific-bn", "mock:hashed-register", out=run_dir, progress=False)
     assert (again.stats.cached, again.stats.completed) == (2016, 0)
     assert labels.read_bytes() == (full_run / "labels.jsonl").read_bytes()
-    assert biasbench("report", str(run_dir), "--out", str(out)).returncode == 0
+    assert biasbench_cli("report", str(run_dir), "--out", str(out)).returncode == 0
 
 
 @pytest.mark.parametrize("damage", ["edit-results", "delete-table", "store-grew",
@@ -247,14 +242,16 @@ def test_a_kill_at_any_step_of_publishing_never_yields_mixed_files(
     assert step >= 4  # labels, results, tables (two renames): every one was interrupted
 
 
-def test_score_folders_are_published_whole_and_never_clobber_other_files(tmp_path: Path) -> None:
+def test_score_folders_are_published_whole_and_never_clobber_other_files(biasbench_cli: CliRun,
+                                                                         tmp_path: Path) -> None:
     responses = tmp_path / "r.jsonl"
     responses.write_text(json.dumps({"item_id": "judge|T1|male", "model": "m",
                                      "output": "তিনি আসবেন।"}, ensure_ascii=False) + "\n",
                          encoding="utf-8")
     out = tmp_path / "scored"
     for _ in range(2):  # scoring again into its own folder is fine
-        proc = biasbench("score", "honorific-bn", "--responses", str(responses), "--out", str(out))
+        proc = biasbench_cli("score", "honorific-bn", "--responses", str(responses), "--out",
+                             str(out))
         assert proc.returncode == 0, proc.stderr
     manifest = json.loads((out / "manifest.json").read_text())
     assert (manifest["kind"], manifest["status"]) == ("score", "scored")
@@ -266,7 +263,7 @@ def test_score_folders_are_published_whole_and_never_clobber_other_files(tmp_pat
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "notes.txt").write_text("keep me", encoding="utf-8")
-    proc = biasbench("score", "honorific-bn", "--responses", str(responses), "--out", str(mine))
+    proc = biasbench_cli("score", "honorific-bn", "--responses", str(responses), "--out", str(mine))
     assert proc.returncode == 2
     assert proc.stderr == (f"error: {mine}: not empty and not a biasbench score folder; score "
                            "into a new or empty folder\n")

@@ -1,8 +1,10 @@
 """Benchmarks registered by name; each lives in its own subpackage.
 
-Every benchmark is a subclass of :class:`biasbench.benchmarks.base.Benchmark`. Adding one
-touches its own folder and one line of :data:`BENCHMARKS`; the CLI (its ``run`` options,
-``biasbench list``), the pipeline and the HTML report read this registry.
+Every benchmark is a subclass of :class:`biasbench.benchmarks.base.Benchmark`, and declares
+what the CLI needs to know before loading it (name, paper, options, commands) in its package's
+light ``declaration.py`` (:class:`~biasbench.benchmarks.base.Declaration`). Adding one touches
+its own folder and one line each of :data:`BENCHMARKS` and :data:`DECLARATIONS`; the CLI (``run
+NAME`` and its options, ``biasbench list``), the pipeline and the HTML report read this registry.
 """
 
 from __future__ import annotations
@@ -12,8 +14,12 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from biasbench.benchmarks.base import Benchmark
+from biasbench.benchmarks.base import Benchmark, Declaration
 from biasbench.errors import BiasbenchError
+
+__all__ = ["BENCHMARKS", "DECLARATIONS", "Benchmark", "Declaration", "benchmark_class",
+           "benchmark_classes", "declaration", "declarations", "get_benchmark", "item_reader",
+           "report_class"]
 
 # name -> "module:class", imported only when asked for.
 BENCHMARKS: dict[str, str] = {
@@ -46,6 +52,38 @@ def item_reader(namespace: str) -> Callable[[Path, str], list[Any]] | None:
     module, _, attr = target.partition(":")
     reader: Callable[[Path, str], list[Any]] = getattr(import_module(module), attr)
     return reader
+
+
+# name -> "module:attribute" of its Declaration: light modules the CLI reads without loading
+# the benchmark (no pandas, scipy, matplotlib or model code; tests/test_cli_imports.py).
+DECLARATIONS: dict[str, str] = {
+    "honorific-bn": "biasbench.benchmarks.honorific_bn.declaration:DECLARATION",
+    "filbbq": "biasbench.benchmarks.filbbq.declaration:DECLARATION",
+    "bbq": "biasbench.benchmarks.bbq_original.declaration:DECLARATION",
+    "kobbq": "biasbench.benchmarks.kobbq.declaration:DECLARATION",
+    "cbbq": "biasbench.benchmarks.cbbq.declaration:DECLARATION",
+    "esbbq": "biasbench.benchmarks.esbbq.declaration:ESBBQ",
+    "cabbq": "biasbench.benchmarks.esbbq.declaration:CABBQ",
+    "jbbq": "biasbench.benchmarks.jbbq.declaration:DECLARATION",
+    "mbbq": "biasbench.benchmarks.mbbq.declaration:DECLARATION",
+}
+
+
+def declaration(name: str) -> Declaration:
+    """The declaration of benchmark ``name``, read without loading the benchmark (an unknown
+    name: one line naming the known ones)."""
+    if name not in DECLARATIONS:
+        raise BiasbenchError(f"unknown benchmark {name!r} (known: {', '.join(BENCHMARKS)})")
+    module, _, attr = DECLARATIONS[name].partition(":")
+    found = getattr(import_module(module), attr)
+    if not isinstance(found, Declaration) or found.name != name:
+        raise TypeError(f"{DECLARATIONS[name]} is not the Declaration of {name}")
+    return found
+
+
+def declarations() -> list[Declaration]:
+    """Every registered benchmark's declaration, in registry order."""
+    return [declaration(name) for name in DECLARATIONS]
 
 
 def _load(target: str) -> type[Benchmark]:

@@ -21,15 +21,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
-import pandas as pd
+if TYPE_CHECKING:
+    # Names for annotations only: this module is read by `biasbench list` and `--help`, which
+    # must load no pandas, and the report's building blocks are needed only by a report.
+    import pandas as pd
 
-from biasbench.models.base import GenerationParams, ModelBackend
-from biasbench.runner.runner import Request
-from biasbench.signature import Signature
-
-if TYPE_CHECKING:  # the report's building blocks are only needed when a report is built
     from biasbench.display import Section
+    from biasbench.models.base import GenerationParams, ModelBackend
+    from biasbench.runner.runner import Request
     from biasbench.runs import RunGroup
+    from biasbench.signature import Signature
 
 Results: TypeAlias = dict[str, Any]
 """A results.json document: ``schema_version``, ``benchmark``, ``signature``, ``models`` (each
@@ -84,8 +85,69 @@ class Paper:
     url: str = ""
 
 
+@dataclass(frozen=True)
+class Declaration:
+    """What the CLI and ``biasbench list`` know of a benchmark before loading it.
+
+    Each benchmark package declares it in its light ``declaration.py`` (importing no pandas,
+    scipy, matplotlib or model code), so ``biasbench --help``, ``list`` and ``run NAME --help``
+    read it without importing the benchmark; the class takes every field from it
+    (``class NameBenchmark(Benchmark, declaration=DECLARATION)``), so each is written once.
+    """
+
+    name: str
+    """Registry name (``biasbench run NAME``)."""
+    languages: tuple[str, ...]
+    """BCP 47 codes of the languages of its items and expected outputs."""
+    paper: Paper
+    """The publication it reproduces."""
+    items_summary: str
+    """How many items it defines, in words (no data is loaded)."""
+    output_language: str | None = None
+    """The language of the model outputs when it is not the page's English (HTML ``lang``)."""
+    licence: str = ""
+    """The licence of its data, with whose it is; empty: not stated by the authors."""
+    options: tuple[OptionSpec, ...] = ()
+    """Its own ``biasbench run`` (and ``score``) options."""
+    data_options: tuple[OptionSpec, ...] = ()
+    """The options of ``biasbench data NAME`` besides ``--out``."""
+    data_help: str = ""
+    """The help of ``biasbench data NAME``; empty: it has no such command (its class does not
+    override ``generate_items``)."""
+    limit_help: str = "the first N in published order"
+    """Which items ``--limit N`` picks (the ``run NAME --help`` text)."""
+    responses_help: str = "JSONL of responses produced elsewhere."
+    """What ``biasbench score NAME --responses FILE`` reads (its help text)."""
+    commands: tuple[Command, ...] = ()
+    """Commands of its own that the CLI adds (``biasbench classify``...)."""
+
+    @property
+    def generates_items(self) -> bool:
+        """Whether it has ``biasbench data NAME``."""
+        return bool(self.data_help)
+
+
+_DECLARED = ("name", "languages", "paper", "items_summary", "output_language", "licence",
+             "options", "data_options", "limit_help", "responses_help")
+"""The :class:`Declaration` fields a benchmark class takes as its class attributes."""
+
+
 class Benchmark(ABC):
     """A benchmark: items -> requests -> judged labels -> statistics -> tables and report."""
+
+    declaration: ClassVar[Declaration | None] = None
+    """What the CLI reads without importing the class (see :class:`Declaration`)."""
+
+    def __init_subclass__(cls, declaration: Declaration | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if declaration is None:
+            return
+        cls.declaration = declaration
+        for field in _DECLARED:
+            setattr(cls, field, getattr(declaration, field))
+        if cls.generates_items() != declaration.generates_items:
+            raise TypeError(f"{cls.__name__}: its declaration (data_help) says generates_items="
+                            f"{declaration.generates_items}, its class does not agree")
 
     name: ClassVar[str]
     """Registry name (``biasbench run NAME``)."""
@@ -181,9 +243,10 @@ class Benchmark(ABC):
     # -- command line --------------------------------------------------------------------------
     @classmethod
     def commands(cls) -> Sequence[Command]:
-        """Commands of its own that the CLI adds (``biasbench classify``...); default none.
-        Benchmarks sharing an engine may return the same commands: each is added once."""
-        return ()
+        """Commands of its own that the CLI adds (``biasbench classify``...): its declaration's,
+        default none. Benchmarks sharing an engine may return the same commands: each is added
+        once."""
+        return cls.declaration.commands if cls.declaration else ()
 
     @classmethod
     def score_rows(cls, results: Results, labels: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -229,7 +292,7 @@ class BenchmarkInfo:
     licence: str = ""
 
     @classmethod
-    def of(cls, benchmark: type[Benchmark]) -> BenchmarkInfo:
+    def of(cls, benchmark: type[Benchmark] | Declaration) -> BenchmarkInfo:
         return cls(benchmark.name, benchmark.items_summary, benchmark.languages, benchmark.paper,
                    benchmark.licence)
 
@@ -247,6 +310,8 @@ def tidy_scores(results: Results) -> pd.DataFrame:
     from its ``n_seeds`` or ``n``); every other number (not a flag) is a statistic without an
     interval. Text and lists (caveats, per-seed lists) are not scores and are left out.
     """
+    import pandas as pd
+
     rows: list[dict[str, Any]] = []
 
     def walk(model: str, path: tuple[str, ...], node: Any) -> None:

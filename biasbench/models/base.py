@@ -230,8 +230,8 @@ def text_from_content(content: Any) -> tuple[str, dict[str, Any]]:
         text = part.get("text") if isinstance(part, dict) else None
         if isinstance(text, str) and (kind is None or kind in _TEXT_PART_TYPES):
             texts.append(text)
-        elif kind == "refusal" and isinstance(part.get("refusal"), str):  # type: ignore[union-attr]
-            refusals.append(part["refusal"])  # type: ignore[index]
+        elif kind == "refusal" and isinstance(part.get("refusal"), str):
+            refusals.append(part["refusal"])
         elif isinstance(kind, str) and kind in _NON_ANSWER_PART_TYPES:
             skipped.append(kind)
         else:

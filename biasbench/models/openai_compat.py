@@ -40,6 +40,7 @@ from biasbench.models.base import (
     text_from_content,
 )
 from biasbench.models.options import BackendOption, ModelOptions
+from biasbench.models.urls import display_url as display_url
 from biasbench.output_health import REDACTED
 
 ApiKind = Literal["chat", "completions"]
@@ -76,24 +77,6 @@ def is_openai_api(base_url: str) -> bool:
             OPENAI_API_BASE_URL).hostname
     except ValueError:
         return False
-
-
-def display_url(url: str) -> str:
-    """``url`` without user info, query or fragment, safe to show in messages and logs."""
-    if "://" not in url:
-        # Without a scheme urlsplit reads "user:secret@host" as a path: drop any user info.
-        return url.rsplit("@", 1)[-1].split("?", 1)[0].split("#", 1)[0]
-    parts = urlsplit(url)
-    hostport = parts.netloc.rsplit("@", 1)[-1]
-    try:
-        port = parts.port
-    except ValueError:  # an invalid port: show it as written, still without credentials
-        return urlunsplit((parts.scheme, hostport, parts.path, "", ""))
-    host = parts.hostname or ""
-    if ":" in host:  # IPv6 literal
-        host = f"[{host}]"
-    netloc = host if port is None else f"{host}:{port}"
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 class _Secret:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from biasbench.errors import ModelSpecError
+from biasbench.models.urls import display_url
 
 _INT = re.compile(r"^[+-]?\d+$")
 _FLOAT = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$|^[+-]?(inf|nan)$", re.I)
@@ -213,8 +214,6 @@ class ModelOptions:
 
     def __repr__(self) -> str:
         # The base URL may carry credentials (user:password@host): never show them.
-        from biasbench.models.openai_compat import display_url
-
         shown = {**self.__dict__}
         if shown.get("base_url"):
             shown["base_url"] = display_url(shown["base_url"])

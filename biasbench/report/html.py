@@ -28,7 +28,6 @@ from typing import Final
 
 import pandas as pd
 
-import biasbench
 from biasbench.benchmarks import report_class
 from biasbench.display import Section, esc, html_table, json_for_script
 from biasbench.errors import BiasbenchError
@@ -36,6 +35,7 @@ from biasbench.fsutil import write_text_atomically
 from biasbench.output_health import health_cell
 from biasbench.runfolder import output_target_refusal
 from biasbench.runs import ReportPlan, RunGroup, load_runs
+from biasbench.version import __version__
 
 REPORT_NAME: Final = "report.html"
 
@@ -143,7 +143,7 @@ def render_page(plan: ReportPlan, sections: Sequence[Section]) -> str:
         "<body>",
         '<header class="page"><h1>biasbench report</h1>'
         f"<p>{len(plan.runs)} run folder(s); {esc(', '.join(benchmarks))}; "
-        f"biasbench {esc(biasbench.__version__)}. Model outputs are shown as text, never "
+        f"biasbench {esc(__version__)}. Model outputs are shown as text, never "
         "interpreted.</p></header>",
         f'<nav class="toc">{toc}</nav>',
         "<main>",

@@ -21,12 +21,12 @@ from typing import Any
 from biasbench.errors import BiasbenchError, EndpointError
 from biasbench.models.base import GenerationParams, ModelBackend
 from biasbench.models.registry import ModelOptions, load_model
+from biasbench.progress import progress_bar
 from biasbench.runner.retry import RetryPolicy
 from biasbench.runner.runner import (
     Request,
     RunStats,
     StoreWriteError,
-    progress_bar,
     request_keys,
     run_requests_sync,
     split_answered,

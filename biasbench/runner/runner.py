@@ -371,10 +371,10 @@ class _Run:
                 generation = await backend.generate(request.prompt, self.params, request.seed)
             except TransientModelError as exc:
                 latency = time.perf_counter() - t0
-                unreachable = isinstance(exc, EndpointUnreachableError)
+                unreachable = exc if isinstance(exc, EndpointUnreachableError) else None
                 if unreachable and not self.answered and attempts >= retry.unreachable_attempts:
                     raise _Abort(EndpointError(backend.redact(
-                        f"model endpoint {exc.endpoint} is unreachable ({exc}); no request was "
+                        f"model endpoint {unreachable.endpoint} is unreachable ({exc}); no request was "
                         f"answered. Check --base-url and that the server is running."))) from None
                 if self.stopping:
                     return  # stopping: not retried now and not recorded; a rerun asks again
@@ -386,7 +386,7 @@ class _Run:
                     self.unreachable_streak += 1
                     if self.unreachable_streak >= max(self.workers, 2):
                         raise _Abort(EndpointError(backend.redact(
-                            f"model endpoint {exc.endpoint} stopped answering ({exc}); "
+                            f"model endpoint {unreachable.endpoint} stopped answering ({exc}); "
                             f"finished responses are saved, rerun to continue"))) from None
                 return
             except PermanentModelError as exc:
@@ -507,7 +507,8 @@ async def run_requests(backend: ModelBackend, requests: Sequence[Request],
             # Ends when every worker is done, one raised (gather), or the ticker found the
             # store unwritable; the others are cancelled below.
             workers_done = asyncio.gather(*tasks)
-            await asyncio.wait([workers_done, ticker], return_when=asyncio.FIRST_COMPLETED)
+            waited: list[asyncio.Future[Any]] = [workers_done, ticker]
+            await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
             if workers_done.done() and not workers_done.cancelled():
                 error = workers_done.exception()
                 if isinstance(error, _Abort):

@@ -32,7 +32,17 @@ def run_cli_in_child(args: Sequence[str], *, kill_at: int | None = None,
                      stderr_path: Path | None = None) -> int:
     """Run ``biasbench ARGS`` in a forked child and return its exit status (137 when it was
     killed at its ``kill_at``-th rename)."""
-    import biasbench.cli  # noqa: F401 - imported once here, not again in every child
+    # Loaded once here, not again in every child: the CLI loads a command's modules (and the
+    # benchmark it runs) only when asked, so the parent loads them for its children.
+    from importlib import import_module
+
+    from biasbench.benchmarks import BENCHMARKS, benchmark_class
+
+    for module in ("biasbench.cli", "biasbench.cli.run", "biasbench.cli.score",
+                   "biasbench.pipeline"):
+        import_module(module)
+    if len(args) > 1 and args[0] in ("run", "score") and args[1] in BENCHMARKS:
+        benchmark_class(args[1])
 
     pid = os.fork()
     if pid == 0:  # the child: never returns

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import ast
 import inspect
-import os
-import subprocess
-import sys
+import re
 from pathlib import Path
 
 import pytest
@@ -17,12 +15,7 @@ from biasbench.benchmarks.base import Benchmark, OptionSpec
 from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
 from biasbench.errors import BiasbenchError
 from biasbench.models import registry as models
-
-
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": "300"}  # rich's help would cut long option names
-    return subprocess.run([sys.executable, "-m", "biasbench", *args], capture_output=True,
-                          text=True, timeout=120, env=env)
+from tests.running import CliRun, spec_of
 
 
 @pytest.mark.parametrize("name", list(BENCHMARKS))
@@ -52,27 +45,36 @@ def test_language_is_data_of_the_benchmark(language: str, benchmark: str) -> Non
     assert language in benchmark_class(benchmark).languages
 
 
-def test_run_offers_every_declared_option() -> None:
-    help_text = " ".join(_cli("run", "--help").stdout.split())
-    flags = {spec.flag for cls in benchmark_classes() for spec in cls.options}
-    assert flags >= {"--items", "--templates", "--data-seed", "--prompt", "--published-data",
-                     "--regenerate-items", "--option-score"}
-    missing = [flag for flag in flags if flag not in help_text]
-    assert not missing
+@pytest.mark.parametrize("name", list(BENCHMARKS))
+def test_run_name_offers_its_own_options_and_no_other(biasbench_cli: CliRun, name: str) -> None:
+    help_text = " ".join(biasbench_cli("run", name, "--help").stdout.split())
+    own = {spec.flag for spec in benchmark_class(name).options}
+    others = {spec.flag for cls in benchmark_classes() for spec in cls.options} - own
+    shown = set(re.findall(r"(?<![\w-])--[a-z][\w-]*", help_text))
+    assert own <= shown
+    assert shown & others == set()  # only its own: another benchmark's are not offered
+
+
+def test_filbbq_offers_its_declared_flags(biasbench_cli: CliRun) -> None:
+    help_text = " ".join(biasbench_cli("run", "filbbq", "--help").stdout.split())
+    for flag in ("--items", "--templates", "--data-seed", "--prompt", "--published-data",
+                 "--regenerate-items", "--option-score"):
+        assert flag in help_text
 
 
 @pytest.mark.parametrize(("args", "message"), [
     (["honorific-bn", "--data-seed", "3"], "error: --data-seed is not an option of honorific-bn"),
     (["filbbq", "--option-score", "max"], "error: --option-score must be one of per_char, sum"),
 ])
-def test_an_option_the_benchmark_does_not_take_is_refused(args: list[str], message: str) -> None:
-    result = _cli("run", *args, "--model", "mock:x")
+def test_an_option_the_benchmark_does_not_take_is_refused(biasbench_cli: CliRun, args: list[str],
+                                                          message: str) -> None:
+    result = biasbench_cli("run", *args, "--model", "mock:x")
     assert result.returncode == 2
     assert message in result.stderr
 
 
-def test_list_shows_every_benchmark_and_backend() -> None:
-    result = _cli("list")
+def test_list_shows_every_benchmark_and_backend(biasbench_cli: CliRun) -> None:
+    result = biasbench_cli("list")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     for cls in benchmark_classes():
@@ -164,39 +166,42 @@ def test_every_bbq_format_benchmark_offers_answer_by_and_option_score() -> None:
         assert "answer_by" in inspect.signature(cls.__init__).parameters, cls.name
 
 
-def _run_defaults() -> dict[str, object]:
-    """Every benchmark option of ``biasbench run`` at the value the CLI passes when not given."""
-    from biasbench.cli import run
-
-    names = {spec.name for cls in benchmark_classes() for spec in cls.options}
-    return {name: p.default for name, p in inspect.signature(run).parameters.items()
-            if name in names}
+def _options_passed(monkeypatch: pytest.MonkeyPatch, *args: str) -> dict[str, object]:
+    """The benchmark options ``biasbench run ARGS`` hands to the pipeline."""
+    return dict(spec_of(monkeypatch, *args, "--model", "mock:x").benchmark_options)
 
 
 @pytest.mark.parametrize("name", list(BENCHMARKS))
-def test_run_with_no_benchmark_option_given_passes_none(name: str) -> None:
+def test_run_with_no_benchmark_option_given_passes_none(monkeypatch: pytest.MonkeyPatch,
+                                                        name: str) -> None:
     # Found live: mbbq's --prompt-variant (a number) and cbbq's (a name) made every other
     # benchmark's plain `biasbench run` fail with "--prompt-variant is not an option of ...".
-    from biasbench.cli import _benchmark_options
-
-    assert _benchmark_options(name, _run_defaults()) == {}
+    assert _options_passed(monkeypatch, name) == {}
 
 
 @pytest.mark.parametrize(("benchmark", "given", "passed"), [
     ("mbbq", "2", 2),                        # read as mbbq's own type
     ("cbbq", "chatgpt-3.5", "chatgpt-3.5"),
 ])
-def test_a_shared_option_name_is_read_as_each_benchmarks_own(benchmark: str, given: str,
-                                                             passed: object) -> None:
-    from biasbench.cli import _benchmark_options
-
-    chosen = _benchmark_options(benchmark, {**_run_defaults(), "prompt_variant": given})
-    assert chosen == {"prompt_variant": passed}
+def test_a_shared_option_name_is_read_as_each_benchmarks_own(
+        monkeypatch: pytest.MonkeyPatch, benchmark: str, given: str, passed: object) -> None:
+    assert _options_passed(monkeypatch, benchmark, "--prompt-variant", given) == {
+        "prompt_variant": passed}
 
 
-def test_a_shared_option_of_the_wrong_type_is_one_line() -> None:
-    result = _cli("run", "mbbq", "--model", "mock:hashed-letter", "--prompt-variant", "chatglm",
-                  "--dry-run")
+@pytest.mark.parametrize(("args", "passed"), [
+    (["--model", "mock:y", "filbbq", "--data-seed", "4"], {"data_seed": 4}),  # options first
+    (["filbbq", "--no-regenerate-items"], {}),                                # the default
+    (["kobbq", "--no-permute"], {"permute": False}),
+])
+def test_options_reach_the_benchmark_wherever_given(monkeypatch: pytest.MonkeyPatch,
+                                                    args: list[str], passed: object) -> None:
+    assert _options_passed(monkeypatch, *args) == passed
+
+
+def test_a_shared_option_of_the_wrong_type_is_one_line(biasbench_cli: CliRun) -> None:
+    result = biasbench_cli("run", "mbbq", "--model", "mock:hashed-letter", "--prompt-variant",
+                           "chatglm", "--dry-run")
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
         "error: --prompt-variant of mbbq takes int values, not 'chatglm'"]

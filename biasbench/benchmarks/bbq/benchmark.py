@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import pandas as pd
 
-from biasbench.benchmarks.base import Benchmark, Command, Paper, Results
+from biasbench.benchmarks.base import Benchmark, Paper, Results
+from biasbench.benchmarks.bbq.declaration import LIMIT_HELP, RESPONSES_HELP
 from biasbench.benchmarks.bbq.display import PARTIAL_NOTE, category_display
 from biasbench.benchmarks.bbq.items import BBQItem
 from biasbench.benchmarks.bbq.labels import read_bbq_responses, write_bbq_labels
@@ -75,11 +76,8 @@ class BBQBenchmark(Benchmark):
         "Parrish et al., Findings of ACL 2022", "https://aclanthology.org/2022.findings-acl.165")
     items_summary: ClassVar[str] = "any BBQ-format jsonl"
     judge_version: ClassVar[str] = PARSER_VERSION
-    limit_help: ClassVar[str] = ("stratified over category x context condition x question "
-                                 "polarity, spread over templates, deterministic")
-    responses_help: ClassVar[str] = (
-        "JSONL: example_id, category, model, seed (optional), output or pred (the chosen "
-        "option, 0-2), and namespace or language where items of several languages are scored.")
+    limit_help: ClassVar[str] = LIMIT_HELP
+    responses_help: ClassVar[str] = RESPONSES_HELP
     default_seed_count: ClassVar[int] = 50
     """Seeds a run uses when none are given (the FilBBQ paper's protocol)."""
     default_temperature: ClassVar[float] = 1.0
@@ -324,14 +322,6 @@ class BBQBenchmark(Benchmark):
         from biasbench.benchmarks.bbq.report import bbq_section
 
         bbq_section(group, out, section)
-
-    @classmethod
-    def commands(cls) -> Sequence[Command]:
-        """``plot jitter``: per-seed scores of one template across run folders."""
-        from biasbench.benchmarks.bbq.cli import plot_jitter
-
-        return (Command("jitter", plot_jitter, group="plot",
-                        group_help="Figures from run folders."),)
 
     # -- responses produced elsewhere ----------------------------------------------------------
     def read_responses(self, path: Path) -> pd.DataFrame:

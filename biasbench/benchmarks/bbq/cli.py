@@ -1,15 +1,17 @@
 """The BBQ engine's own command, ``biasbench plot jitter`` (every BBQ-format benchmark adds it
-through :meth:`BBQBenchmark.commands`; the CLI names no benchmark)."""
+through its declaration, :mod:`biasbench.benchmarks.bbq.declaration`; the CLI names no benchmark)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from biasbench.errors import InputError
-from biasbench.runs import RunGroup, load_runs
+
+if TYPE_CHECKING:
+    from biasbench.runs import RunGroup
 
 PER_SEED_TABLE = "per_template_per_seed.csv"
 
@@ -39,6 +41,9 @@ def plot_jitter(
 def comparable_runs(run_dirs: list[Path]) -> RunGroup:
     """The one group of comparable runs among ``run_dirs`` (what ``report`` would merge); runs
     whose signatures disagree are one error line naming the fields, never drawn together."""
+    # Function-level: run folders are read with pandas, and `--help` reads this module.
+    from biasbench.runs import load_runs
+
     plan = load_runs(run_dirs)  # each folder's derived files must match its manifest
     first = plan.groups[0]
     for group in plan.groups[1:]:

@@ -16,48 +16,17 @@ The prompt hash of the signature is the prompt file's sha256 (first 12 hex digit
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 from typing import ClassVar
 
-from biasbench.benchmarks.base import OptionSpec
 from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
+from biasbench.benchmarks.bbq.declaration import data_option as data_option
+from biasbench.benchmarks.bbq.declaration import prompt_option as prompt_option
 from biasbench.benchmarks.bbq.items import BBQItem
 from biasbench.benchmarks.bbq.prompt import PromptTemplate, load_prompt_file
-from biasbench.errors import BiasbenchError
+from biasbench.benchmarks.bbq.source import choose_categories as choose_categories
+from biasbench.benchmarks.bbq.source import packaged_file as packaged_file
 from biasbench.models.base import Prompt
-
-
-def packaged_file(package: str, name: str) -> Path:
-    """A file shipped in a benchmark's package (``data/prompt_zh.txt``)."""
-    return Path(str(resources.files(package) / name))
-
-
-def choose_categories(text: str | None, known: Sequence[str], dataset: str) -> tuple[str, ...]:
-    """``--categories a,b``: the categories named (all of ``known`` when none is); an unknown
-    name is one error line listing the known ones."""
-    if not text:
-        return tuple(known)
-    chosen = tuple(c.strip() for c in text.split(",") if c.strip())
-    unknown = [c for c in chosen if c not in known]
-    if unknown:
-        raise BiasbenchError(f"unknown {dataset} categories {', '.join(unknown)} (known: "
-                             f"{', '.join(known)})")
-    return chosen
-
-
-def data_option(what: str, env: str) -> OptionSpec:
-    """``--data DIR``: a local copy of a dataset's folder (``what``), else ``$env``, else the
-    cache or a pinned download."""
-    return OptionSpec("data", Path, None, f"local copy of {what} (default: ${env}, the cache, "
-                      "or a pinned download).")
-
-
-def prompt_option(default: str) -> OptionSpec:
-    """``--prompt FILE``: another prompt file than the packaged ``default``."""
-    return OptionSpec("prompt", Path, None, "a prompt file in the format of FilBBQ's prompt.txt "
-                      f"(default: {default}).")
 
 
 class PromptedBBQBenchmark(BBQBenchmark):

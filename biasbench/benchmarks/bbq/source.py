@@ -21,8 +21,9 @@ import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 
 from biasbench.errors import BiasbenchError
@@ -299,3 +300,21 @@ def resolve_pinned_folder(spec: PinnedFolder, explicit: Path | None = None, *,
             instructions=lambda f, d, n: spec.instructions(f, d, n, base_url),
             download=download, base_url=base_url, timeout=timeout)
     return root
+
+
+def packaged_file(package: str, name: str) -> Path:
+    """A file shipped in a benchmark's package (``data/prompt_zh.txt``)."""
+    return Path(str(resources.files(package) / name))
+
+
+def choose_categories(text: str | None, known: Sequence[str], dataset: str) -> tuple[str, ...]:
+    """``--categories a,b``: the categories named (all of ``known`` when none is); an unknown
+    name is one error line listing the known ones."""
+    if not text:
+        return tuple(known)
+    chosen = tuple(c.strip() for c in text.split(",") if c.strip())
+    unknown = [c for c in chosen if c not in known]
+    if unknown:
+        raise BiasbenchError(f"unknown {dataset} categories {', '.join(unknown)} (known: "
+                             f"{', '.join(known)})")
+    return chosen

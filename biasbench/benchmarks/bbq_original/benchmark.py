@@ -14,19 +14,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from biasbench.benchmarks.base import OptionSpec, Paper, Results
+from biasbench.benchmarks.base import Results
 from biasbench.benchmarks.bbq.benchmark import score_text
 from biasbench.benchmarks.bbq.family import (
     PromptedBBQBenchmark,
     choose_categories,
-    prompt_option,
 )
 from biasbench.benchmarks.bbq.items import BBQItem, load_item_files
 from biasbench.benchmarks.bbq.option_scoring import (
-    ANSWER_BY_OPTION,
     DEFAULT_ANSWER_BY,
     DEFAULT_OPTION_SCORE,
-    OPTION_SCORE_OPTION,
     AnswerBy,
 )
 from biasbench.benchmarks.bbq.original import (
@@ -53,6 +50,7 @@ from biasbench.benchmarks.bbq.r_categories import r_categories
 from biasbench.benchmarks.bbq.robust import BBQResults, template_info_from
 from biasbench.benchmarks.bbq.scores import Var2ByTemplate
 from biasbench.benchmarks.bbq.source import resolve_pinned_folder
+from biasbench.benchmarks.bbq_original.declaration import DECLARATION
 from biasbench.errors import BiasbenchError
 from biasbench.models.hf import ScoreChoice
 
@@ -62,40 +60,12 @@ DECODING_WHY = (
 """Why the default decoding is what it is: shown in the summary and written to results.json."""
 
 
-class OriginalBBQBenchmark(PromptedBBQBenchmark):
+class OriginalBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     """The original English BBQ: the 11 published categories, the English prompt, greedy."""
 
-    name: ClassVar[str] = "bbq"
     version = "1.0"
-    languages: ClassVar[tuple[str, ...]] = ("en",)
-    paper: ClassVar[Paper] = Paper(
-        "BBQ: A Hand-Built Bias Benchmark for Question Answering",
-        "Parrish et al., Findings of ACL 2022",
-        "https://aclanthology.org/2022.findings-acl.165")
-    items_summary: ClassVar[str] = (
-        f"{sum(PUBLISHED_COUNTS.values()):,} ({len(CATEGORIES)} categories, the authors' "
-        f"published items at {BBQ_REPOSITORY}@{BBQ_COMMIT[:7]})")
-    licence: ClassVar[str] = "CC BY 4.0 (nyu-mll/BBQ)"
     decoding_why: ClassVar[str] = DECODING_WHY
     base_model_cue = BASE_MODEL_CUE
-    options: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("items", str, None, "BBQ-format jsonl file(s), comma-separated, instead of "
-                   "the published items; NAMESPACE=FILE (mbbq/es=Age_es.jsonl) for files of "
-                   "several languages."),
-        OptionSpec("data", Path, None, "local copy of BBQ's data/ folder (the 11 published "
-                   "item files; default: $BIASBENCH_BBQ_DATA, the cache, or a pinned download)."),
-        OptionSpec("templates", Path, None, "local copy of BBQ's templates/ folder (scoring the "
-                   "intersectional items reads their Known_stereotyped_var2 there)."),
-        prompt_option("the packaged English prompt"),
-        ANSWER_BY_OPTION,
-        OPTION_SCORE_OPTION,
-    )
-    data_options: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("templates", Path, None, "Local copy of BBQ's templates/ folder (default: "
-                   "$BIASBENCH_BBQ_TEMPLATES, the cache, or a pinned download)."),
-        OptionSpec("seed", int, 0, "Seed of every random draw."),
-        OptionSpec("categories", str, None, "Comma-separated categories (default: all 11)."),
-    )
 
     def __init__(self, items: str | Sequence[str | Path] | None = None,
                  data: Path | None = None, templates: Path | None = None,

@@ -15,33 +15,30 @@ from typing import Any, ClassVar, Final
 
 import pandas as pd
 
-from biasbench.benchmarks.base import OptionSpec, Paper, Results
+from biasbench.benchmarks.base import Results
 from biasbench.benchmarks.bbq.dataset_scores import KEY, UNIT, DatasetScores, stat_text
-from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, data_option, packaged_file
+from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, packaged_file
 from biasbench.benchmarks.bbq.option_scoring import (
-    ANSWER_BY_OPTION,
     DEFAULT_ANSWER_BY,
     DEFAULT_OPTION_SCORE,
-    OPTION_SCORE_OPTION,
     AnswerBy,
 )
 from biasbench.benchmarks.bbq.robust import BBQResults
+from biasbench.benchmarks.cbbq.declaration import DECLARATION, PROMPT_VARIANTS
 from biasbench.benchmarks.cbbq.scores import (
     COUNTS,
     DENOMINATOR_WORDS,
     METRIC_NAMES,
     METRICS,
     OTHER_METRICS,
-    S_AMB_DENOMINATORS,
     W_AMB,
     W_DISAMB,
     cbbq_scores,
 )
 from biasbench.benchmarks.cbbq.source import (
-    CATEGORIES,
     CBBQ_COMMIT,
     CBBQ_REPOSITORY,
-    ENV_DATA,
+    S_AMB_DENOMINATORS,
     TARGET_RULES,
     TargetRule,
     apply_target_rule,
@@ -64,54 +61,19 @@ DECODING_WHY: Final = (
     "--temperature/--seeds say otherwise")
 
 
-PROMPT_VARIANTS: Final = {"chatglm": "data/prompt_zh.txt",
-                           "chatgpt-3.5": "data/prompt_zh_chatgpt.txt"}
-"""The authors' two prompt wordings: ChatGLM's (also GLM's and bloom's) neutral one, the default,
-and chatgpt-3.5's, which adds a debiasing instruction (MOSS and bloomz add one too)."""
+# PROMPT_VARIANTS (declaration.py): the authors' two prompt wordings.
 
 
 def prompt_file(variant: str = "chatglm") -> Path:
     return packaged_file("biasbench.benchmarks.cbbq", PROMPT_VARIANTS[variant])
 
 
-class CBBQBenchmark(PromptedBBQBenchmark):
+class CBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     """CBBQ's 14 categories in Chinese, greedy, one seed; the scripts' positional targets."""
 
-    name: ClassVar[str] = "cbbq"
     version = "1.0"
-    languages: ClassVar[tuple[str, ...]] = ("zh",)
-    output_language: ClassVar[str | None] = "zh"
-    paper: ClassVar[Paper] = Paper(
-        "CBBQ: A Chinese Bias Benchmark Dataset Curated with Human-AI Collaboration for Large "
-        "Language Models", "Huang & Xiong, LREC-COLING 2024",
-        "https://aclanthology.org/2024.lrec-main.260")
-    licence: ClassVar[str] = "CC BY-SA 4.0 (YFHuangxxxx/CBBQ)"
-    items_summary: ClassVar[str] = (
-        f"about 100K (the README: 106,588; {len(CATEGORIES)} categories x ambiguous and "
-        f"disambiguated files, "
-        f"{CBBQ_REPOSITORY}@{CBBQ_COMMIT[:7]})")
     decoding_why: ClassVar[str] = DECODING_WHY
     answer_cue = ANSWER_CUE
-    options: ClassVar[tuple[OptionSpec, ...]] = (
-        data_option("CBBQ's data/ folder (<category>/{ambiguous,disambiguous}/*.json)",
-                    ENV_DATA),
-        OptionSpec("categories", str, None, "comma-separated CBBQ categories (default: all 14)."),
-        OptionSpec("target_rule", str, "script", "script: the biased answer is option A of a "
-                   "neg question and B of a non_neg one, as CBBQ's evaluation scripts count it; "
-                   "labels: reversed in categories whose disambiguated labels name that answer "
-                   "as correct (docs/bbq.md).", choices=TARGET_RULES),
-        OptionSpec("prompt_variant", str, "chatglm", "chatglm: the authors' neutral prompt "
-                   "(their ChatGLM, GLM and bloom scripts); chatgpt-3.5: theirs with the "
-                   "instruction to answer without stereotypes (lowers the bias measured).",
-                   choices=tuple(PROMPT_VARIANTS)),
-        OptionSpec("s_amb_denominator", str, "parsed", "parsed: S_amb divides by the parsed "
-                   "ambiguous answers (unparsed ones left out and counted); examples: by every "
-                   "ambiguous example, an unparsed answer counting as not biased, as the "
-                   "authors' evaluate_amb.py divides. The summary shows both when they differ.",
-                   choices=S_AMB_DENOMINATORS),
-        ANSWER_BY_OPTION,
-        OPTION_SCORE_OPTION,
-    )
 
     def __init__(self, data: Path | None = None, categories: str | None = None,
                  target_rule: TargetRule = "script", prompt_variant: str = "chatglm",

@@ -26,6 +26,7 @@ import pandas as pd
 
 from biasbench.benchmarks.bbq.dataset_scores import ALL
 from biasbench.benchmarks.bbq.items import BBQItem
+from biasbench.benchmarks.cbbq.source import S_AMB_DENOMINATORS
 
 W_AMB: Final = 0.4
 W_DISAMB: Final = 0.6
@@ -36,9 +37,6 @@ OTHER_METRICS: Final = {"s_amb_other_denominator": "S_amb (the other denominator
                         "s_total_other_denominator": "S_total (the other denominator)"}
 """S_amb and S_total under the S_amb denominator not chosen, shown beside when they differ."""
 COUNTS: Final = ("n", "n_unparsed", "n_amb", "n_amb_examples", "n_disamb_non_unknown")
-S_AMB_DENOMINATORS: Final = ("parsed", "examples")
-"""``parsed``: the parsed ambiguous answers (biasbench's default); ``examples``: every ambiguous
-example, unparsed answers counted as not biased (the authors' evaluate_amb.py)."""
 DENOMINATOR_WORDS: Final = {
     "parsed": "S_amb over parsed answers (unparsed left out)",
     "examples": "S_amb over every ambiguous example (unparsed counted as not biased, as "

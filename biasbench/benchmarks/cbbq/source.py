@@ -32,12 +32,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from biasbench.benchmarks.bbq.family import choose_categories
 from biasbench.benchmarks.bbq.items import UNKNOWN_GROUP, BBQItem
 from biasbench.benchmarks.bbq.source import (
     DOWNLOAD_TIMEOUT_S,
     PinnedFolder,
     PinnedRepository,
+    choose_categories,
     resolve_pinned_folder,
 )
 from biasbench.errors import InputError
@@ -56,6 +56,10 @@ UNKNOWN_WORDINGS: Final = frozenset({"不确定", "不知道", "无法判断", "
 BOM: Final = "\ufeff"
 TargetRule = Literal["script", "labels"]
 TARGET_RULES: Final = ("script", "labels")
+
+S_AMB_DENOMINATORS: Final = ("parsed", "examples")
+"""``parsed``: the parsed ambiguous answers (biasbench's default); ``examples``: every ambiguous
+example, unparsed answers counted as not biased (the authors' evaluate_amb.py)."""
 
 BLOBS: Final[Mapping[tuple[str, str], str]] = {
     ("SES", "ambiguous"): "ccdf1b2dfa114b0bc914b551f1a82f7873bc2003",

@@ -15,28 +15,22 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
-from biasbench.benchmarks.base import OptionSpec, Paper, Results
+from biasbench.benchmarks.base import Results
 from biasbench.benchmarks.bbq.dataset_scores import KEY, stat_text
 from biasbench.benchmarks.bbq.family import (
     PromptedBBQBenchmark,
-    data_option,
     packaged_file,
-    prompt_option,
 )
 from biasbench.benchmarks.bbq.option_scoring import (
-    ANSWER_BY_OPTION,
     DEFAULT_ANSWER_BY,
     DEFAULT_OPTION_SCORE,
-    OPTION_SCORE_OPTION,
     AnswerBy,
 )
 from biasbench.benchmarks.bbq.robust import BBQResults
 from biasbench.benchmarks.esbbq import metrics
+from biasbench.benchmarks.esbbq.declaration import CABBQ, ESBBQ
 from biasbench.benchmarks.esbbq.source import (
-    CATEGORIES,
     COMMIT,
-    ENV_DATA,
-    PUBLISHED_COUNTS,
     REPOSITORY,
     LoadReport,
     load_items,
@@ -44,10 +38,6 @@ from biasbench.benchmarks.esbbq.source import (
 )
 from biasbench.models.hf import ScoreChoice
 
-PAPER = Paper(
-    "EsBBQ and CaBBQ: The Spanish and Catalan Bias Benchmarks for Question Answering",
-    "Ruiz-Fernández et al., 2025 (arXiv:2507.11216)", "https://arxiv.org/abs/2507.11216")
-LICENCE = f"Apache-2.0 (data and code of {REPOSITORY})"
 DECODING_WHY = (
     "the authors score each option's log-likelihood (one deterministic run per model), so "
     "biasbench decodes greedily (temperature 0) under one seed unless --temperature/--seeds "
@@ -66,8 +56,6 @@ class SpanishBBQBenchmark(PromptedBBQBenchmark):
     language: ClassVar[str]
     dataset: ClassVar[str]
     """The dataset's own name (EsBBQ, CaBBQ)."""
-    paper: ClassVar[Paper] = PAPER
-    licence: ClassVar[str] = LICENCE
     version = "1.0"
     decoding_why: ClassVar[str] = DECODING_WHY
 
@@ -107,39 +95,18 @@ class SpanishBBQBenchmark(PromptedBBQBenchmark):
         return lines
 
 
-def _options(dataset: str, language: str) -> tuple[OptionSpec, ...]:
-    return (data_option(f"{dataset}'s data_{language}/ folder (or a checkout holding it)",
-                        ENV_DATA[language]),
-            prompt_option(f"the packaged {dataset} prompt"), ANSWER_BY_OPTION,
-            OPTION_SCORE_OPTION)
-
-
-def _summary(language: str) -> str:
-    counts = PUBLISHED_COUNTS[language]
-    return (f"{sum(counts.values()):,} ({len(CATEGORIES)} categories, the authors' published "
-            f"items at {REPOSITORY}@{COMMIT[:7]})")
-
-
-class EsBBQBenchmark(SpanishBBQBenchmark):
+class EsBBQBenchmark(SpanishBBQBenchmark, declaration=ESBBQ):
     """EsBBQ: the Spanish BBQ for the social context of Spain."""
 
-    name: ClassVar[str] = "esbbq"
     dataset: ClassVar[str] = "EsBBQ"
     language: ClassVar[str] = "es"
-    languages: ClassVar[tuple[str, ...]] = ("es",)
-    items_summary: ClassVar[str] = _summary("es")
-    options: ClassVar[tuple[OptionSpec, ...]] = _options("EsBBQ", "es")
 
 
-class CaBBQBenchmark(SpanishBBQBenchmark):
+class CaBBQBenchmark(SpanishBBQBenchmark, declaration=CABBQ):
     """CaBBQ: the Catalan BBQ, parallel to EsBBQ."""
 
-    name: ClassVar[str] = "cabbq"
     dataset: ClassVar[str] = "CaBBQ"
     language: ClassVar[str] = "ca"
-    languages: ClassVar[tuple[str, ...]] = ("ca",)
-    items_summary: ClassVar[str] = _summary("ca")
-    options: ClassVar[tuple[OptionSpec, ...]] = _options("CaBBQ", "ca")
 
 
 __all__ = ["CaBBQBenchmark", "EsBBQBenchmark", "LoadReport", "SpanishBBQBenchmark"]

@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-import pandas as pd
 from pydantic import ValidationError
 
 from biasbench.benchmarks.bbq.items import UNKNOWN_GROUP, BBQItem
@@ -247,6 +246,9 @@ CSV_INT_FIELDS: Final = ("instance_id", "template_id", "label")
 def _csv_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """The rows of a ``.full.csv`` as the jsonl's objects: ``answer_info.ansN`` columns folded
     into ``answer_info``, Python list reprs and numbers read back (pandas wrote them)."""
+    # Function-level: pandas loads when a file is read, not when `biasbench list` reads this module.
+    import pandas as pd
+
     source = str(path)
     try:
         frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")

@@ -15,17 +15,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from biasbench.benchmarks.base import OptionSpec, Paper
 from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark
 from biasbench.benchmarks.bbq.items import load_item_files
 from biasbench.benchmarks.bbq.option_scoring import (
-    ANSWER_BY_OPTION,
     DEFAULT_ANSWER_BY,
     DEFAULT_OPTION_SCORE,
-    OPTION_SCORE_OPTION,
     AnswerBy,
 )
 from biasbench.benchmarks.bbq.robust import template_info_from
+from biasbench.benchmarks.filbbq.declaration import DECLARATION
 from biasbench.benchmarks.filbbq.source import (
     FILBBQ_CATEGORIES,
     filbbq_items,
@@ -51,46 +49,15 @@ DECODING_WHY = (
 """Why the default decoding is what it is: shown in the summary and written to results.json."""
 
 
-class FilBBQBenchmark(PromptedBBQBenchmark):
+class FilBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     """FilBBQ (specs/bbq.md); with ``items=`` it serves any BBQ-format jsonl."""
 
-    name: ClassVar[str] = "filbbq"
     version = "1.0"
-    languages: ClassVar[tuple[str, ...]] = ("fil",)
-    paper: ClassVar[Paper] = Paper(
-        "FilBBQ: a Filipino bias benchmark for question answering, evaluated over many seeds",
-        "Gamboa, Feng, Lee, arXiv 2602.14466", "https://arxiv.org/abs/2602.14466")
-    items_summary: ClassVar[str] = ("10,576 (Gender_identity 7,952 regenerated; "
-                                    "Sexual_orientation 2,624 published)")
     default_seed_count: ClassVar[int] = DEFAULT_SEEDS
     default_temperature: ClassVar[float] = DEFAULT_TEMPERATURE
     decoding_why: ClassVar[str] = DECODING_WHY
     base_model_cue = "\nSagot:"
     """The authors' prompt is the user turn; base models continue it after "Sagot:"."""
-    options: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("items", str, None, "BBQ-format jsonl file(s), comma-separated, instead of "
-                   "items generated from the templates."),
-        OptionSpec("templates", Path, None, "local copy of FilBBQ's templates/ folder."),
-        OptionSpec("data_seed", int, 0, "seed of item generation."),
-        OptionSpec("prompt", Path, None, "a prompt file in the format of FilBBQ's prompt.txt "
-                   "(e.g. an English prompt for original BBQ items)."),
-        OptionSpec("published_data", Path, None, "local copy of FilBBQ's data/ folder (the "
-                   "published sexual-orientation items)."),
-        OptionSpec("regenerate_items", bool, False, "generate every category from the "
-                   "templates, not the published items."),
-        ANSWER_BY_OPTION,
-        OPTION_SCORE_OPTION,
-    )
-    data_options: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("out", Path, None, "Output folder for the generated jsonl files."),
-        OptionSpec("templates", Path, None, "Local copy of FilBBQ's templates/ folder, "
-                   "remembered in the cache when it matches the pinned checksums (default: "
-                   "$BIASBENCH_FILBBQ_TEMPLATES, the cache, or a pinned download)."),
-        OptionSpec("seed", int, 0, "Seed of every random draw."),
-        OptionSpec("subcategory_filter", bool, True, "Apply the templates' Subcategory "
-                   "restriction (the paper's 7,952 gender items); --no-subcategory-filter "
-                   "ignores it (8,088)."),
-    )
 
     def __init__(self, items: str | Sequence[str | Path] | None = None,
                  templates: Path | None = None, data_seed: int = 0,

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
-from biasbench.benchmarks.base import Benchmark, Command, OptionSpec, Paper
+from biasbench.benchmarks.base import Benchmark
 from biasbench.benchmarks.honorific_bn.classifier import JUDGE_VERSION, classify_register
+from biasbench.benchmarks.honorific_bn.declaration import DECLARATION
 from biasbench.benchmarks.honorific_bn.items import (
     Definition,
     HonorificItem,
@@ -38,23 +39,11 @@ LABEL_COLUMNS = ["model", "seed", "item_id", "occupation_en", "occupation_bn", "
                  "reason", "truncated"]
 
 
-class HonorificBenchmark(Benchmark):
-    """The Bengali honorific-register benchmark (specs/honorific-bn.md)."""
+class HonorificBenchmark(Benchmark, declaration=DECLARATION):
+    """The Bengali honorific-register benchmark (specs/honorific-bn.md); its name, paper,
+    options and commands are declared in :mod:`.declaration`."""
 
-    name: ClassVar[str] = "honorific-bn"
-    languages: ClassVar[tuple[str, ...]] = ("en", "bn")
-    output_language: ClassVar[str | None] = "bn"
-    paper: ClassVar[Paper] = Paper(
-        "Who Receives Respect? A Counterfactual Benchmark for Honorific Allocation Bias in "
-        "Bengali", "Abrar, Hasan, Mahmud, arXiv 2610.14769", "https://arxiv.org/abs/2610.14769")
-    items_summary: ClassVar[str] = "2,016 (English sources, Bengali translations judged)"
     judge_version: ClassVar[str] = JUDGE_VERSION
-    responses_help: ClassVar[str] = "JSONL: item_id, model, output, and optionally seed."
-    data_options: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("out", Path, None, "Where to write the items CSV."),
-        OptionSpec("occupations", Path, None, "Your own occupations CSV (id,en,bn)."),
-        OptionSpec("frames", Path, None, "Your own frames CSV."),
-    )
 
     def __init__(self, definition: Definition | None = None) -> None:
         self.definition = definition or load_definition()
@@ -222,17 +211,6 @@ class HonorificBenchmark(Benchmark):
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(defn.items_csv_bytes())
         return [f"wrote {len(defn.items())} items to {out} (sha256 {defn.checksum()})"]
-
-    @classmethod
-    def commands(cls) -> Sequence[Command]:
-        """``classify`` (the register judge on any Bengali text) and ``annotate export|agree``
-        (human validation of the judge)."""
-        from biasbench.benchmarks.honorific_bn import cli
-
-        group = "Human validation of the register judge."
-        return (Command("classify", cli.classify),
-                Command("export", cli.annotate_export, group="annotate", group_help=group),
-                Command("agree", cli.annotate_agree, group="annotate", group_help=group))
 
     # -- responses produced elsewhere ----------------------------------------------------------
     def read_responses(self, path: Path) -> pd.DataFrame:

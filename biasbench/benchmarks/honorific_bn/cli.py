@@ -5,12 +5,14 @@ through :meth:`HonorificBenchmark.commands`; it names neither."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import pandas as pd
 import typer
 
 from biasbench.errors import InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def classify(
@@ -86,7 +88,10 @@ def annotate_agree(
 def read_labels(run_dirs: list[Path]) -> pd.DataFrame:
     """The labels of honorific-bn run or score folders, with a ``response_id`` per response;
     a folder of another benchmark is one error line naming it and its benchmark."""
-    from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
+    import pandas as pd
+
+    # Function-level: the declaration imports this module for its commands.
+    from biasbench.benchmarks.honorific_bn.declaration import DECLARATION
     from biasbench.runfolder import LABELS_NAME
     from biasbench.runs import load_run
 
@@ -98,9 +103,9 @@ def read_labels(run_dirs: list[Path]) -> pd.DataFrame:
                              file=str(run_dir))
         # the labels must be the ones recorded after scoring, never torn
         run = load_run(run_dir)
-        if run.benchmark != HonorificBenchmark.name:
+        if run.benchmark != DECLARATION.name:
             raise InputError(f"a {run.benchmark} run; annotate export samples "
-                             f"{HonorificBenchmark.name} outputs for the register judge",
+                             f"{DECLARATION.name} outputs for the register judge",
                              file=str(run_dir))
         frames.append(pd.read_json(path, lines=True, dtype={"seed": "Int64"}))
     labels = pd.concat(frames, ignore_index=True)

@@ -30,38 +30,32 @@ from typing import Any, ClassVar, Final
 
 from pydantic import ValidationError
 
-from biasbench.benchmarks.base import OptionSpec, Paper
-from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, packaged_file, prompt_option
+from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, packaged_file
 from biasbench.benchmarks.bbq.items import BBQItem
 from biasbench.benchmarks.bbq.option_scoring import (
-    ANSWER_BY_OPTION,
     DEFAULT_ANSWER_BY,
     DEFAULT_OPTION_SCORE,
-    OPTION_SCORE_OPTION,
     AnswerBy,
 )
 from biasbench.benchmarks.bbq.source import local_copy
+from biasbench.benchmarks.jbbq.declaration import (
+    DECLARATION,
+    ENV_DATA,
+    LANGUAGE,
+    PUBLISHED_COUNTS,
+    REPOSITORY,
+)
 from biasbench.errors import BiasbenchError, InputError
 from biasbench.models.hf import ScoreChoice
 from biasbench.responses import iter_json_objects, parse_json, text_lines
 
 logger = logging.getLogger(__name__)
 
-REPOSITORY: Final = "ynklab/JBBQ_data"
 FORM_URL: Final = ("https://docs.google.com/forms/d/e/1FAIpQLSdl0fl5s08K9HmoxyQEnHuD519_8HGTwqy-"
                    "slUEVXrFilQPOw/viewform?usp=sf_link")
-ENV_DATA: Final = "BIASBENCH_JBBQ_DATA"
-LANGUAGE: Final = "ja"
-PUBLISHED_COUNTS: Final = {"Age": 28176, "Disability_status": 8064, "Gender_identity": 3912,
-                           "Physical_appearance": 7536, "Sexual_orientation": 3168}
-"""The README's counts (50,856 in all). Its English text calls them "question pairs (negative
-and non-negative questions)", its Japanese text 問題数 (number of questions); biasbench compares
-them with the number of items (rows) read and warns where they differ."""
 METADATA_SPELLINGS: Final = ("additional_metadeta", "additional_metadata")
 BASE_MODEL_CUE: Final = "\n答え："
 """What a base model's prompt ends with ("Answer:")."""
-LICENCE: Final = (f"data on request only, redistribution prohibited ({REPOSITORY} README: "
-                  "request form); not shipped or downloaded")
 DECODING_WHY: Final = (
     "JBBQ's evaluation is one run per model and setting, so biasbench decodes greedily "
     "(temperature 0) under one seed unless --temperature/--seeds say otherwise")
@@ -157,28 +151,12 @@ def prompt_path() -> Path:
     return packaged_file("biasbench.benchmarks.jbbq", "data/prompt_ja.txt")
 
 
-class JBBQBenchmark(PromptedBBQBenchmark):
+class JBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     """JBBQ from a local copy: 5 categories, a Japanese prompt, greedy, one seed."""
 
-    name: ClassVar[str] = "jbbq"
     version = "1.0"
-    languages: ClassVar[tuple[str, ...]] = (LANGUAGE,)
-    paper: ClassVar[Paper] = Paper(
-        "JBBQ: Japanese Bias Benchmark for Analyzing Social Biases in Large Language Models",
-        "Yanaka et al., GeBNLP 2025", "https://arxiv.org/abs/2406.02050")
-    licence: ClassVar[str] = LICENCE
-    items_summary: ClassVar[str] = (
-        f"{sum(PUBLISHED_COUNTS.values()):,} per the README ({len(PUBLISHED_COUNTS)} "
-        f"categories; a local copy: --data DIR or ${ENV_DATA})")
     decoding_why: ClassVar[str] = DECODING_WHY
     base_model_cue = BASE_MODEL_CUE
-    options: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("data", Path, None, "the folder of JBBQ's .jsonl files as the authors sent "
-                   f"them (default: ${ENV_DATA}; JBBQ is not downloadable: see its README)."),
-        prompt_option("the packaged Japanese prompt"),
-        ANSWER_BY_OPTION,
-        OPTION_SCORE_OPTION,
-    )
 
     def __init__(self, data: Path | None = None, prompt: Path | None = None,
                  option_score: ScoreChoice = DEFAULT_OPTION_SCORE,

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Final
 
 import pandas as pd
 
-from biasbench.benchmarks.base import OptionSpec, Paper, Results
+from biasbench.benchmarks.base import Results
 from biasbench.benchmarks.bbq.dataset_scores import (
     ALL,
     KEY,
@@ -25,22 +25,18 @@ from biasbench.benchmarks.bbq.dataset_scores import (
     DatasetScores,
     stat_text,
 )
-from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, data_option, packaged_file
+from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, packaged_file
 from biasbench.benchmarks.bbq.option_scoring import (
-    ANSWER_BY_OPTION,
     DEFAULT_ANSWER_BY,
     DEFAULT_OPTION_SCORE,
-    OPTION_SCORE_OPTION,
     AnswerBy,
 )
 from biasbench.benchmarks.bbq.robust import BBQResults
+from biasbench.benchmarks.kobbq.declaration import DECLARATION
 from biasbench.benchmarks.kobbq.scores import COUNTS, METRIC_NAMES, kobbq_scores
 from biasbench.benchmarks.kobbq.source import (
-    ENV_DATA,
     KOBBQ_COMMIT,
     KOBBQ_REPOSITORY,
-    PERMUTATIONS,
-    PUBLISHED_COUNTS,
     TEST_FILE,
     kobbq_items,
     resolve_kobbq_data,
@@ -73,31 +69,11 @@ def prompt_file(prompt_id: int) -> Path:
     return packaged_file("biasbench.benchmarks.kobbq", f"data/prompt_ko_{prompt_id}.txt")
 
 
-class KoBBQBenchmark(PromptedBBQBenchmark):
+class KoBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     """KoBBQ's test set (2,280 samples x 3 choice orders) in Korean, greedy, one seed."""
 
-    name: ClassVar[str] = "kobbq"
     version = "1.0"
-    languages: ClassVar[tuple[str, ...]] = ("ko",)
-    output_language: ClassVar[str | None] = "ko"
-    paper: ClassVar[Paper] = Paper(
-        "KoBBQ: Korean Bias Benchmark for Question Answering",
-        "Jin et al., TACL 2024", "https://doi.org/10.1162/tacl_a_00661")
-    licence: ClassVar[str] = "MIT (naver-ai/KoBBQ)"
-    items_summary: ClassVar[str] = (
-        f"{sum(PUBLISHED_COUNTS.values()) * PERMUTATIONS:,} ({sum(PUBLISHED_COUNTS.values()):,} "
-        f"test samples x {PERMUTATIONS} choice orders, {len(PUBLISHED_COUNTS)} categories, "
-        f"{KOBBQ_REPOSITORY}@{KOBBQ_COMMIT[:7]})")
     decoding_why: ClassVar[str] = DECODING_WHY
-    options: ClassVar[tuple[OptionSpec, ...]] = (
-        data_option(f"KoBBQ's data/ folder (holding {TEST_FILE})", ENV_DATA),
-        OptionSpec("prompt_id", int, 1, "KoBBQ's evaluation prompt 1-5 (0_evaluation_prompts"
-                   ".tsv), with its own wording of the unknown option."),
-        OptionSpec("permute", bool, True, "ask every sample in its 3 circulant choice orders, "
-                   "as the authors' 1_preprocess.py does (--no-permute: the file's order only)."),
-        ANSWER_BY_OPTION,
-        OPTION_SCORE_OPTION,
-    )
 
     def __init__(self, data: Path | None = None, prompt_id: int = 1, permute: bool = True,
                  option_score: ScoreChoice = DEFAULT_OPTION_SCORE,

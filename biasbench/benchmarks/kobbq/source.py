@@ -35,10 +35,7 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
-
-import pandas as pd
-import scipy.linalg
+from typing import TYPE_CHECKING, Any, Final
 
 from biasbench.benchmarks.bbq.items import UNKNOWN_GROUP, BBQItem
 from biasbench.benchmarks.bbq.source import (
@@ -48,6 +45,9 @@ from biasbench.benchmarks.bbq.source import (
     resolve_pinned_folder,
 )
 from biasbench.errors import InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 KOBBQ_REPOSITORY: Final = "naver-ai/KoBBQ"
 KOBBQ_COMMIT: Final = "0dd165aeaaacd1bd46c63513a9b2e9875eb6dce7"
@@ -126,6 +126,9 @@ def _row_error(path: Path, row: int, field: str, message: str) -> InputError:
 
 def read_samples(path: Path) -> pd.DataFrame:
     """The samples TSV as the authors read it (pandas, tab-separated), columns checked."""
+    # Function-level: pandas loads when a file is read, not when `biasbench list` reads this module.
+    import pandas as pd
+
     if not Path(path).is_file():
         raise InputError("file not found", file=str(path))
     try:
@@ -147,6 +150,8 @@ def kobbq_items(path: Path, unknown: str = DATASET_UNKNOWN, *,
     """Every sample of a KoBBQ samples TSV as canonical items: three per sample (the authors'
     circulant choice orders) unless ``permute`` is False (the file's own order only).
     ``unknown`` is the unknown option's wording in the prompt used."""
+    import scipy.linalg  # function-level, as pandas above
+
     path = Path(path)
     frame = read_samples(path)
     items: list[BBQItem] = []

@@ -19,14 +19,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
-from biasbench.benchmarks.base import OptionSpec, Paper, Results
-from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, choose_categories, data_option
+from biasbench.benchmarks.base import Results
+from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, choose_categories
 from biasbench.benchmarks.bbq.items import BBQItem
 from biasbench.benchmarks.bbq.option_scoring import (
-    ANSWER_BY_OPTION,
     DEFAULT_ANSWER_BY,
     DEFAULT_OPTION_SCORE,
-    OPTION_SCORE_OPTION,
     AnswerBy,
 )
 from biasbench.benchmarks.bbq.prompt import PromptTemplate, load_prompt_file
@@ -37,17 +35,14 @@ from biasbench.benchmarks.mbbq.control import (
     paired_differences,
     write_control,
 )
+from biasbench.benchmarks.mbbq.declaration import DECLARATION, SET_CHOICES
 from biasbench.benchmarks.mbbq.prompts import DEFAULT_VARIANT, author_prompt
 from biasbench.benchmarks.mbbq.source import (
     ANSWER_CUES,
     CATEGORIES,
-    CONTROL,
-    ENV_DATA,
     LANGUAGES,
-    MAIN,
     MBBQ_COMMIT,
     MBBQ_REPOSITORY,
-    PUBLISHED_COUNTS,
     SETS,
     load_mbbq_items,
     namespace,
@@ -70,7 +65,6 @@ DECODING_WHY = (
     "MBBQ's mbbq.py decodes greedily (do_sample=False, num_beams=1, max_new_tokens=100), one "
     "run per model and prompt, so biasbench decodes greedily (temperature 0) under one seed "
     "unless --temperature/--seeds say otherwise")
-SET_CHOICES = ("both", MAIN, CONTROL)
 
 
 def _languages(text: str | None) -> tuple[str, ...]:
@@ -84,38 +78,11 @@ def _languages(text: str | None) -> tuple[str, ...]:
     return chosen
 
 
-class MBBQBenchmark(PromptedBBQBenchmark):
+class MBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     """MBBQ and its control sets in en/es/nl/tr; the authors' prompt per language; greedy."""
 
-    name: ClassVar[str] = "mbbq"
     version = "1.0"
-    languages: ClassVar[tuple[str, ...]] = LANGUAGES
-    paper: ClassVar[Paper] = Paper(
-        "MBBQ: A Dataset for Cross-Lingual Comparison of Stereotypes in Generative LLMs",
-        "Neplenbroek, Bisazza and Fernández, COLM 2024",
-        "https://openreview.net/forum?id=X9yV4lFHt4")
-    licence: ClassVar[str] = (
-        f"no licence file in {MBBQ_REPOSITORY}@{MBBQ_COMMIT[:7]}; its README: for model "
-        "evaluation only, not for training")
-    items_summary: ClassVar[str] = (
-        f"{sum(PUBLISHED_COUNTS[MAIN].values()):,} per language + "
-        f"{sum(PUBLISHED_COUNTS[CONTROL].values()):,} control ({len(CATEGORIES)} categories x "
-        f"{len(LANGUAGES)} languages, {MBBQ_REPOSITORY}@{MBBQ_COMMIT[:7]})")
     decoding_why: ClassVar[str] = DECODING_WHY
-    options: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("languages", str, ",".join(LANGUAGES), "comma-separated MBBQ languages "
-                   f"({', '.join(LANGUAGES)}); all in one run, scored per language."),
-        OptionSpec("set", str, "both", "MBBQ proper (main), its control set (names instead of "
-                   "group words: task ability apart from bias), or both (the comparison).",
-                   choices=SET_CHOICES),
-        OptionSpec("prompt_variant", int, DEFAULT_VARIANT, "which of the authors' five "
-                   "prompts (1-5, answer_detection.py order; they average over all five) is "
-                   "sent, in each item's language."),
-        OptionSpec("categories", str, None, "comma-separated categories (default: all 6)."),
-        data_option("MBBQ's data/ folder", ENV_DATA),
-        ANSWER_BY_OPTION,
-        OPTION_SCORE_OPTION,
-    )
 
     def __init__(self, languages: str | None = None, set: str = "both",  # noqa: A002
                  categories: str | None = None, data: Path | None = None,

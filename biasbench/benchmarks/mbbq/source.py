@@ -29,13 +29,12 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 
-from biasbench.benchmarks.bbq.family import packaged_file
 from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.scores import exclusion_reason
 from biasbench.benchmarks.bbq.source import (
     DOWNLOAD_TIMEOUT_S,
     PinnedFolder,
     PinnedRepository,
+    packaged_file,
     resolve_pinned_folder,
 )
 from biasbench.errors import InputError
@@ -206,6 +205,9 @@ class MBBQLoad:
 
 def load_mbbq_file(path: Path, category: str, language: str, subset: str) -> MBBQLoad:
     """One published file, every row an item (a bad row is an error naming the line)."""
+    # Function-level: the scoring engine loads pandas, and `biasbench list` reads this module.
+    from biasbench.benchmarks.bbq.scores import exclusion_reason
+
     load = MBBQLoad(items=[])
     key = (subset, language, category)
     try:

@@ -5,9 +5,6 @@ bbq``, and runs end to end on items generated from the template slices the engin
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -19,22 +16,18 @@ from biasbench.benchmarks.bbq_original.benchmark import OriginalBBQBenchmark
 from biasbench.errors import BiasbenchError
 from biasbench.models.mock import MockBackend
 from biasbench.pipeline import run_benchmark
+from tests.running import CliRun
 
 FIXTURE = Path(__file__).parents[1] / "bbq" / "fixtures" / "bbq_templates"
 CATEGORIES = ("Disability_status", "SES", "Race_x_SES", "Race_x_gender")
 CATEGORY_ARG = ",".join(CATEGORIES)
 
 
-def _cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "biasbench", *map(str, args)],
-                          capture_output=True, text=True, check=False)
-
-
 @pytest.fixture(scope="module")
-def items_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def items_dir(biasbench_cli: CliRun, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("bbq_items")
-    done = _cli("data", "bbq", "--templates", FIXTURE, "--out", out, "--seed", 3,
-                "--categories", CATEGORY_ARG)
+    done = biasbench_cli("data", "bbq", "--templates", FIXTURE, "--out", out, "--seed", 3,
+                         "--categories", CATEGORY_ARG)
     assert done.returncode == 0, done.stderr
     return out
 
@@ -54,21 +47,21 @@ def test_registry_knows_bbq() -> None:
     assert (cls.default_seed_count, cls.default_temperature) == (1, 0.0)  # greedy, one run
 
 
-def test_list_shows_bbq() -> None:
-    done = _cli("list")
+def test_list_shows_bbq(biasbench_cli: CliRun) -> None:
+    done = biasbench_cli("list")
     assert done.returncode == 0, done.stderr
     line = next(x for x in done.stdout.splitlines() if x.strip().startswith("bbq:"))
     assert "items 58,492" in line and "languages en;" in line
     assert "Parrish et al., Findings of ACL 2022" in line
 
 
-def test_data_bbq_generates_the_generators_counts(items_dir: Path) -> None:
+def test_data_bbq_generates_the_generators_counts(biasbench_cli: CliRun, items_dir: Path) -> None:
     expected = {c: len(r.items) for c, r in generate_bbq_items(FIXTURE, 3, CATEGORIES).items()}
     written = {c: len((items_dir / f"{c}.jsonl").read_text().splitlines()) for c in CATEGORIES}
     assert written == expected == {"Disability_status": 20, "SES": 48, "Race_x_SES": 960,
                                    "Race_x_gender": 240}
-    again = _cli("data", "bbq", "--templates", FIXTURE, "--out", items_dir.parent / "again",
-                 "--seed", 3, "--categories", CATEGORY_ARG)
+    again = biasbench_cli("data", "bbq", "--templates", FIXTURE, "--out",
+                          items_dir.parent / "again", "--seed", 3, "--categories", CATEGORY_ARG)
     assert again.returncode == 0, again.stderr
     assert "Race_x_SES: 960 items (published 11,160)" in again.stdout
     assert "total: 1,268 items (seed 3;" in again.stdout
@@ -81,9 +74,9 @@ def test_data_bbq_generates_the_generators_counts(items_dir: Path) -> None:
     (("--categories", "Age,Nope"), "unknown BBQ categories Nope"),
     (("--categories", "Age"), "lacks new_templates - Age.csv"),
 ])
-def test_data_bbq_errors_are_one_line(tmp_path: Path, args: tuple[str, ...],
+def test_data_bbq_errors_are_one_line(biasbench_cli: CliRun, tmp_path: Path, args: tuple[str, ...],
                                       message: str) -> None:
-    done = _cli("data", "bbq", "--templates", FIXTURE, "--out", tmp_path, *args)
+    done = biasbench_cli("data", "bbq", "--templates", FIXTURE, "--out", tmp_path, *args)
     assert done.returncode != 0
     assert message in done.stderr and "Traceback" not in done.stderr
 
@@ -95,10 +88,10 @@ def test_intersectional_items_are_scored_with_the_templates(items_arg: str) -> N
         get_benchmark("bbq", items=items_arg, data=FIXTURE)
 
 
-def test_cli_run_end_to_end(items_arg: str, tmp_path: Path) -> None:
+def test_cli_run_end_to_end(biasbench_cli: CliRun, items_arg: str, tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
-    done = _cli("run", "bbq", "--model", "mock:hashed-letter", "--limit", 40, "--items",
-                items_arg, "--templates", FIXTURE, "--out", run_dir)
+    done = biasbench_cli("run", "bbq", "--model", "mock:hashed-letter", "--limit", 40, "--items",
+                         items_arg, "--templates", FIXTURE, "--out", run_dir)
     assert done.returncode == 0, done.stderr
     for category in CATEGORIES:
         assert f"mock-hashed-letter [PARTIAL] / {category}: s_AMB " in done.stdout  # --limit
@@ -153,12 +146,15 @@ def test_prompt_for_chat_and_base_models(items_arg: str) -> None:
     assert [r.seed for r in bench.requests(limit=3)] == [0, 0, 0]
 
 
-def test_run_help_gives_each_benchmarks_own_words_for_a_shared_option() -> None:
-    done = subprocess.run([sys.executable, "-m", "biasbench", "run", "--help"],
-                          capture_output=True, text=True, check=False,
-                          env={**os.environ, "COLUMNS": "2000"})
+@pytest.mark.parametrize(("name", "words"), [
+    ("filbbq", "--templates <path> local copy of FilBBQ's templates/ folder."),
+    ("bbq", "--templates <path> local copy of BBQ's templates/ folder (scoring the"),
+])
+def test_run_help_gives_each_benchmarks_own_words_for_a_shared_option(
+        biasbench_cli: CliRun, name: str, words: str) -> None:
+    done = biasbench_cli("run", name, "--help")
     assert done.returncode == 0, done.stderr
-    assert "filbbq: local copy of FilBBQ's templates/ folder. bbq: local copy of BBQ's" in done.stdout
+    assert words in " ".join(done.stdout.split())
 
 
 def test_bias_profiles_show_the_templates_stereotypes(items_arg: str, tmp_path: Path,

@@ -6,8 +6,6 @@ bias score (S_amb, S_disamb, S_total) beside BBQ's, and runs end to end on the f
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -32,17 +30,13 @@ from biasbench.benchmarks.cbbq.source import (
 from biasbench.errors import InputError
 from biasbench.signature import Signature
 from tests.published_files import published_file
+from tests.running import CliRun
 
 FIXTURES = Path(__file__).parent / "fixtures" / "data"
 FIXTURE_CATEGORIES = ("SES", "disability", "disease", "educational_qualification", "ethnicity",
                       "gender", "physical_appearance", "region", "religion",
                       "sexual_orientation")
 CATEGORY_ARG = ",".join(FIXTURE_CATEGORIES)
-
-
-def _cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "biasbench", *map(str, args)],
-                          capture_output=True, text=True, check=False)
 
 
 def _record(i: int, polarity: str, condition: str, label: int, **extra: str) -> dict[str, str]:
@@ -242,10 +236,10 @@ def test_prompt_is_the_scripts_prompt(variant: str, opening: str, debiasing: boo
     assert prompt.completion == text
 
 
-def test_cli_run_end_to_end(tmp_path: Path) -> None:
+def test_cli_run_end_to_end(biasbench_cli: CliRun, tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
-    done = _cli("run", "cbbq", "--model", "mock:hashed-letter", "--limit", 40, "--data",
-                FIXTURES, "--categories", CATEGORY_ARG, "--out", run_dir)
+    done = biasbench_cli("run", "cbbq", "--model", "mock:hashed-letter", "--limit", 40, "--data",
+                         FIXTURES, "--categories", CATEGORY_ARG, "--out", run_dir)
     assert done.returncode == 0, done.stderr
     assert "(40 requests: 0 cached, 40 new, 0 failed" in done.stdout
     assert "mock-hashed-letter / all (CBBQ): S_amb " in done.stdout
@@ -255,9 +249,9 @@ def test_cli_run_end_to_end(tmp_path: Path) -> None:
     assert results["dataset_scores"]["target_rule"] == "script"
 
 
-def test_missing_category_files_are_one_line(tmp_path: Path) -> None:
-    done = _cli("run", "cbbq", "--model", "mock:hashed-letter", "--limit", 4, "--data",
-                FIXTURES, "--categories", "age", "--out", tmp_path / "run")
+def test_missing_category_files_are_one_line(biasbench_cli: CliRun, tmp_path: Path) -> None:
+    done = biasbench_cli("run", "cbbq", "--model", "mock:hashed-letter", "--limit", 4, "--data",
+                         FIXTURES, "--categories", "age", "--out", tmp_path / "run")
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "lacks age/ambiguous/ambiguous.json" in done.stderr
 
@@ -336,7 +330,7 @@ OUTPUTS = ["A", "C", "B", "嗯。",   # ambiguous: biased, unknown, not biased, 
 
 
 @pytest.mark.parametrize(("denominator", "s_amb"), [("parsed", 1 / 3), ("examples", 1 / 4)])
-def test_s_amb_denominator_option_and_the_authors_scripts(tmp_path: Path, denominator: str,
+def test_s_amb_denominator_option_and_the_authors_scripts(biasbench_cli: CliRun, tmp_path: Path, denominator: str,
                                                           s_amb: float) -> None:
     """Issue 15 item 10a: ``--s-amb-denominator examples`` is the authors' S_amb (unparsed
     answers counted as not biased); the result names its denominator in the signature and the
@@ -349,7 +343,7 @@ def test_s_amb_denominator_option_and_the_authors_scripts(tmp_path: Path, denomi
         "example_id": i.example_id, "category": i.category, "model": "m", "output": o},
         ensure_ascii=False) + "\n" for i, o in zip(items, OUTPUTS, strict=True)),
         encoding="utf-8")
-    done = _cli("score", "cbbq", "--responses", responses, "--data", tmp_path, "--categories",
+    done = biasbench_cli("score", "cbbq", "--responses", responses, "--data", tmp_path, "--categories",
                 "SES", "--s-amb-denominator", denominator, "--out", tmp_path / "out")
     assert done.returncode == 0, done.stderr
     results = json.loads((tmp_path / "out" / "results.json").read_text())
@@ -372,7 +366,7 @@ def test_s_amb_denominator_option_and_the_authors_scripts(tmp_path: Path, denomi
     assert "S_amb over every ambiguous example" in line and "S_amb over parsed" in line
 
 
-def test_same_denominators_show_one_set_of_scores(tmp_path: Path) -> None:
+def test_same_denominators_show_one_set_of_scores(biasbench_cli: CliRun, tmp_path: Path) -> None:
     _write(tmp_path, "SES", "ambiguous", AMB)
     _write(tmp_path, "SES", "disambiguous", DIS)
     items = load_cbbq(tmp_path, ["SES"])
@@ -381,7 +375,7 @@ def test_same_denominators_show_one_set_of_scores(tmp_path: Path) -> None:
     responses.write_text("".join(json.dumps({
         "example_id": i.example_id, "category": i.category, "model": "m", "output": o}) + "\n"
         for i, o in zip(items, clean, strict=True)), encoding="utf-8")
-    done = _cli("score", "cbbq", "--responses", responses, "--data", tmp_path, "--categories",
+    done = biasbench_cli("score", "cbbq", "--responses", responses, "--data", tmp_path, "--categories",
                 "SES", "--out", tmp_path / "out")
     assert done.returncode == 0, done.stderr
     line = next(x for x in done.stdout.splitlines() if x.startswith("m / all (CBBQ)"))

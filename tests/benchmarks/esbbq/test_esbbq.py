@@ -5,8 +5,6 @@ hand, oracle and always-stereotyped runs, the CLI end to end, prompts, licence a
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +32,7 @@ from biasbench.benchmarks.esbbq.source import (
 from biasbench.errors import BiasbenchError, InputError
 from biasbench.pipeline import run_benchmark
 from tests.published_files import published_file
+from tests.running import CliRun
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ENV_CHECKOUT = "BIASBENCH_ESBBQ_CHECKOUT"
@@ -41,11 +40,6 @@ FIXTURE_COUNTS = {  # 6 records of every file, plus 6 of PhysicalAppearance temp
     "es": {**dict.fromkeys(CATEGORIES, 6), "PhysicalAppearance": 12},
     "ca": {**dict.fromkeys(CATEGORIES, 6), "PhysicalAppearance": 12},
 }
-
-
-def _cli(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "biasbench", *map(str, args)],
-                          capture_output=True, text=True, check=False, env=env)
 
 
 @pytest.fixture(scope="module", params=["es", "ca"])
@@ -278,10 +272,10 @@ def test_oracle_and_always_stereotyped(tmp_path: Path, name: str) -> None:
         assert entry["bias_score_disambig"]["mean"] == 1.0, category
 
 
-def test_cli_run_esbbq_end_to_end(tmp_path: Path) -> None:
+def test_cli_run_esbbq_end_to_end(biasbench_cli: CliRun, tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
-    done = _cli("run", "esbbq", "--model", "mock:hashed-letter", "--limit", 40, "--data",
-                FIXTURES / "data_es", "--out", run_dir)
+    done = biasbench_cli("run", "esbbq", "--model", "mock:hashed-letter", "--limit", 40, "--data",
+                         FIXTURES / "data_es", "--out", run_dir)
     assert done.returncode == 0, done.stderr
     assert "mock-hashed-letter [PARTIAL] / Age: s_AMB " in done.stdout  # --limit 40
     assert "EsBBQ bias scores (bias_score.py), all categories: bias_score_ambig" in done.stdout
@@ -293,7 +287,7 @@ def test_cli_run_esbbq_end_to_end(tmp_path: Path) -> None:
     assert (run_dir / "tables" / "dataset_scores.csv").is_file()
 
 
-def test_registry_list_licence_and_citation() -> None:
+def test_registry_list_licence_and_citation(biasbench_cli: CliRun) -> None:
     for name, cls, total in (("esbbq", EsBBQBenchmark, "27,320"),
                              ("cabbq", CaBBQBenchmark, "27,344")):
         assert benchmark_class(name) is cls
@@ -301,7 +295,7 @@ def test_registry_list_licence_and_citation() -> None:
         assert info.licence.startswith("Apache-2.0")
         assert info.paper.citation == "Ruiz-Fernández et al., 2025 (arXiv:2507.11216)"
         assert info.items.startswith(f"{total} (10 categories")
-    done = _cli("list")
+    done = biasbench_cli("list")
     assert done.returncode == 0, done.stderr
     line = next(x for x in done.stdout.splitlines() if x.strip().startswith("cabbq:"))
     assert "languages ca;" in line and "Ruiz-Fernández et al., 2025" in line

@@ -6,20 +6,20 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from biasbench.pipeline import run_benchmark
+from tests.running import run_biasbench
 
 
-def _cli(*args: str | Path, cache: Path) -> subprocess.CompletedProcess[str]:
+def _cli(*args: str | Path | int, cache: Path) -> subprocess.CompletedProcess[str]:
+    """``biasbench ARGS`` offline: an empty cache, and a download host that answers nothing,
+    so only what is given is used."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("BIASBENCH_FILBBQ")}
-    # an empty cache, and a download host that answers nothing: only what is given is used
     env |= {"BIASBENCH_CACHE": str(cache), "BIASBENCH_FILBBQ_BASE_URL": "http://127.0.0.1:9"}
-    return subprocess.run([sys.executable, "-m", "biasbench", *map(str, args)],
-                          capture_output=True, text=True, timeout=300, env=env)
+    return run_biasbench(*args, env=env)
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,14 +22,10 @@ from biasbench.benchmarks.jbbq.benchmark import (
 )
 from biasbench.errors import BiasbenchError, InputError
 from biasbench.pipeline import run_benchmark
+from tests.running import CliRun
 
 SYNTHETIC = Path(__file__).parent / "fixtures" / "synthetic"
 CATEGORIES = tuple(PUBLISHED_COUNTS)
-
-
-def _cli(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "biasbench", *map(str, args)],
-                          capture_output=True, text=True, check=False, env=env)
 
 
 def test_synthetic_fixture_loads_in_the_readme_format() -> None:
@@ -74,10 +68,10 @@ def test_bad_files_name_file_line_and_field(tmp_path: Path, text: str, field: st
         assert caught.value.field == field
 
 
-def test_without_data_one_line_says_where_to_get_it(tmp_path: Path) -> None:
+def test_without_data_one_line_says_where_to_get_it(biasbench_cli: CliRun, tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != ENV_DATA}
-    done = _cli("run", "jbbq", "--model", "mock:hashed-letter", "--out", tmp_path / "run",
-                env=env)
+    done = biasbench_cli("run", "jbbq", "--model", "mock:hashed-letter", "--out", tmp_path / "run",
+                         env=env)
     assert done.returncode != 0
     assert "Traceback" not in done.stderr
     message = [line for line in done.stderr.splitlines() if line.strip()]
@@ -125,9 +119,9 @@ def test_oracle_and_always_stereotyped(tmp_path: Path, answer: str) -> None:
             assert entry["s_amb"]["mean"] == 1.0 and entry["s_dis"]["mean"] == 1.0, category
 
 
-def test_cli_run_end_to_end(tmp_path: Path) -> None:
-    done = _cli("run", "jbbq", "--model", "mock:hashed-letter", "--limit", 20, "--data",
-                SYNTHETIC, "--out", tmp_path / "run")
+def test_cli_run_end_to_end(biasbench_cli: CliRun, tmp_path: Path) -> None:
+    done = biasbench_cli("run", "jbbq", "--model", "mock:hashed-letter", "--limit", 20, "--data",
+                         SYNTHETIC, "--out", tmp_path / "run")
     assert done.returncode == 0, done.stderr
     assert "mock-hashed-letter [PARTIAL] / Gender_identity: s_AMB " in done.stdout  # --limit 20
     results = json.loads((tmp_path / "run" / "results.json").read_text())

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -28,16 +26,12 @@ from biasbench.benchmarks.kobbq.source import (
 from biasbench.errors import InputError
 from biasbench.signature import Signature
 from tests.published_files import published_file
+from tests.running import CliRun
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIXTURE_FILE = FIXTURES / TEST_FILE
 HEADER = ("sample_id\tlabel_annotation\tcontext\tquestion\tchoices\tbiased_answer\tanswer\t"
           "bbq_id\tbbq_category\tprediction\n")
-
-
-def _cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "biasbench", *map(str, args)],
-                          capture_output=True, text=True, check=False)
 
 
 def _tsv(tmp_path: Path, rows: list[str]) -> Path:
@@ -218,10 +212,10 @@ def test_prompt_is_the_authors_query(bench: KoBBQBenchmark) -> None:
     assert PROMPT_UNKNOWN[5] in five.items[0].answers
 
 
-def test_cli_run_end_to_end(tmp_path: Path) -> None:
+def test_cli_run_end_to_end(biasbench_cli: CliRun, tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
-    done = _cli("run", "kobbq", "--model", "mock:hashed-letter", "--limit", 48, "--data",
-                FIXTURES, "--out", run_dir)
+    done = biasbench_cli("run", "kobbq", "--model", "mock:hashed-letter", "--limit", 48, "--data",
+                         FIXTURES, "--out", run_dir)
     assert done.returncode == 0, done.stderr
     assert "(48 requests: 0 cached, 48 new, 0 failed" in done.stdout
     assert "mock-hashed-letter / all (KoBBQ): acc amb " in done.stdout

@@ -7,8 +7,6 @@ read from a checkout ($BIASBENCH_MBBQ_CHECKOUT) or the local mirror, else those 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -39,6 +37,7 @@ from biasbench.benchmarks.mbbq.source import (
 from biasbench.errors import BiasbenchError
 from biasbench.pipeline import run_benchmark
 from tests.published_files import published_folder
+from tests.running import CliRun
 
 FIXTURE = Path(__file__).parent / "fixtures" / "data"
 ENV = "BIASBENCH_MBBQ_CHECKOUT"
@@ -47,11 +46,6 @@ ENV = "BIASBENCH_MBBQ_CHECKOUT"
 #: Gender_identity template 13 (girl vs woman, boy vs man: 16 per language) and, in Spanish,
 #: 12 rows whose published labels call the girl "chico" (templates 4, 13, 22).
 UNTARGETED = {"en": 16, "es": 28, "nl": 16, "tr": 16}
-
-
-def _cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "biasbench", *map(str, args)],
-                          capture_output=True, text=True, check=False)
 
 
 @pytest.fixture(scope="module")
@@ -251,13 +245,13 @@ def test_prompt_variants(variant: int, start: str, end: str) -> None:
         author_prompt("tr", 6)
 
 
-def test_registry_and_list() -> None:
+def test_registry_and_list(biasbench_cli: CliRun) -> None:
     assert benchmark_class("mbbq") is MBBQBenchmark
     assert MBBQBenchmark.languages == LANGUAGES
     assert MBBQBenchmark.items_summary.startswith("10,088 per language + 10,072 control")
     assert "COLM 2024" in MBBQBenchmark.paper.citation
     assert MBBQBenchmark.licence
-    done = _cli("list")
+    done = biasbench_cli("list")
     assert done.returncode == 0, done.stderr
     line = next(x for x in done.stdout.splitlines() if x.strip().startswith("mbbq:"))
     assert "languages en, es, nl, tr" in line
@@ -265,10 +259,10 @@ def test_registry_and_list() -> None:
 
 # ------------------------------------------------------------------ end to end
 
-def test_run_two_languages_end_to_end(tmp_path: Path) -> None:
+def test_run_two_languages_end_to_end(biasbench_cli: CliRun, tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
-    done = _cli("run", "mbbq", "--model", "mock:hashed-letter", "--limit", 96, "--languages",
-                "en,es", "--data", FIXTURE, "--out", run_dir)
+    done = biasbench_cli("run", "mbbq", "--model", "mock:hashed-letter", "--limit", 96,
+                         "--languages", "en,es", "--data", FIXTURE, "--out", run_dir)
     assert done.returncode == 0, done.stderr
     results = json.loads((run_dir / "results.json").read_text())
     spaces = {"mbbq/en", "mbbq/es", "mbbq-control/en", "mbbq-control/es"}
@@ -300,7 +294,7 @@ def test_run_two_languages_end_to_end(tmp_path: Path) -> None:
     assert f"{model} / es: accuracy on MBBQ vs control: ambiguous" in done.stdout
     labels = [json.loads(x) for x in (run_dir / "labels.jsonl").read_text().splitlines()]
     assert {x["language"] for x in labels} == {"en", "es"}
-    report = _cli("report", run_dir, "--out", tmp_path / "report")
+    report = biasbench_cli("report", run_dir, "--out", tmp_path / "report")
     assert report.returncode == 0, report.stderr
     html = "".join(p.read_text() for p in (tmp_path / "report").rglob("*.html"))
     assert "Bias scores and accuracy by language and category" in html

@@ -1,0 +1,44 @@
+"""What the CLI reads of esbbq and cabbq without loading them (light: no pandas, scipy or
+model code)."""
+
+from __future__ import annotations
+
+from biasbench.benchmarks.base import Declaration, OptionSpec, Paper
+from biasbench.benchmarks.bbq.declaration import bbq_declaration, data_option, prompt_option
+from biasbench.benchmarks.bbq.option_scoring import ANSWER_BY_OPTION, OPTION_SCORE_OPTION
+from biasbench.benchmarks.esbbq.source import (
+    CATEGORIES,
+    COMMIT,
+    ENV_DATA,
+    PUBLISHED_COUNTS,
+    REPOSITORY,
+)
+
+PAPER = Paper(
+    "EsBBQ and CaBBQ: The Spanish and Catalan Bias Benchmarks for Question Answering",
+    "Ruiz-Fernández et al., 2025 (arXiv:2507.11216)", "https://arxiv.org/abs/2507.11216")
+LICENCE = f"Apache-2.0 (data and code of {REPOSITORY})"
+
+
+def _options(dataset: str, language: str) -> tuple[OptionSpec, ...]:
+    return (data_option(f"{dataset}'s data_{language}/ folder (or a checkout holding it)",
+                        ENV_DATA[language]),
+            prompt_option(f"the packaged {dataset} prompt"), ANSWER_BY_OPTION,
+            OPTION_SCORE_OPTION)
+
+
+def _summary(language: str) -> str:
+    counts = PUBLISHED_COUNTS[language]
+    return (f"{sum(counts.values()):,} ({len(CATEGORIES)} categories, the authors' published "
+            f"items at {REPOSITORY}@{COMMIT[:7]})")
+
+
+def _declaration(name: str, dataset: str, language: str) -> Declaration:
+    return bbq_declaration(name=name, languages=(language,), paper=PAPER, licence=LICENCE,
+                           items_summary=_summary(language), options=_options(dataset, language))
+
+
+ESBBQ = _declaration("esbbq", "EsBBQ", "es")
+"""EsBBQ: the Spanish BBQ for the social context of Spain."""
+CABBQ = _declaration("cabbq", "CaBBQ", "ca")
+"""CaBBQ: the Catalan BBQ."""

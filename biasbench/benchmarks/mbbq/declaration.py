@@ -1,0 +1,50 @@
+"""What the CLI reads of mbbq without loading it (light: no pandas, scipy or model code)."""
+
+from __future__ import annotations
+
+from biasbench.benchmarks.base import OptionSpec, Paper
+from biasbench.benchmarks.bbq.declaration import bbq_declaration, data_option
+from biasbench.benchmarks.bbq.option_scoring import ANSWER_BY_OPTION, OPTION_SCORE_OPTION
+from biasbench.benchmarks.mbbq.prompts import DEFAULT_VARIANT
+from biasbench.benchmarks.mbbq.source import (
+    CATEGORIES,
+    CONTROL,
+    ENV_DATA,
+    LANGUAGES,
+    MAIN,
+    MBBQ_COMMIT,
+    MBBQ_REPOSITORY,
+    PUBLISHED_COUNTS,
+)
+
+SET_CHOICES = ("both", MAIN, CONTROL)
+"""``--set``: MBBQ proper, its control set, or both."""
+
+DECLARATION = bbq_declaration(
+    name="mbbq",
+    languages=LANGUAGES,
+    paper=Paper(
+        "MBBQ: A Dataset for Cross-Lingual Comparison of Stereotypes in Generative LLMs",
+        "Neplenbroek, Bisazza and Fernández, COLM 2024",
+        "https://openreview.net/forum?id=X9yV4lFHt4"),
+    licence=(f"no licence file in {MBBQ_REPOSITORY}@{MBBQ_COMMIT[:7]}; its README: for model "
+             "evaluation only, not for training"),
+    items_summary=(f"{sum(PUBLISHED_COUNTS[MAIN].values()):,} per language + "
+                   f"{sum(PUBLISHED_COUNTS[CONTROL].values()):,} control ({len(CATEGORIES)} "
+                   f"categories x {len(LANGUAGES)} languages, "
+                   f"{MBBQ_REPOSITORY}@{MBBQ_COMMIT[:7]})"),
+    options=(
+        OptionSpec("languages", str, ",".join(LANGUAGES), "comma-separated MBBQ languages "
+                   f"({', '.join(LANGUAGES)}); all in one run, scored per language."),
+        OptionSpec("set", str, "both", "MBBQ proper (main), its control set (names instead of "
+                   "group words: task ability apart from bias), or both (the comparison).",
+                   choices=SET_CHOICES),
+        OptionSpec("prompt_variant", int, DEFAULT_VARIANT, "which of the authors' five "
+                   "prompts (1-5, answer_detection.py order; they average over all five) is "
+                   "sent, in each item's language."),
+        OptionSpec("categories", str, None, "comma-separated categories (default: all 6)."),
+        data_option("MBBQ's data/ folder", ENV_DATA),
+        ANSWER_BY_OPTION,
+        OPTION_SCORE_OPTION,
+    ),
+)

@@ -1,0 +1,66 @@
+"""``biasbench score NAME --responses FILE --out DIR``: outputs produced elsewhere, scored as a
+run's are, with NAME's own ``run`` options (``score bbq --items FILES``: any BBQ-format items)."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from typer._click.core import Command  # typer vendors its own click
+
+from biasbench.cli.common import (
+    BenchmarkCommand,
+    BenchmarkGroup,
+    click_command,
+    echo_lines,
+    given_options,
+    option_parameters,
+    with_parameters,
+)
+
+if TYPE_CHECKING:
+    from biasbench.benchmarks.base import Declaration
+
+
+def score_benchmark_command(declaration: Declaration) -> Command:
+    """``biasbench score NAME`` for the benchmark ``declaration`` declares."""
+    name = declaration.name
+
+    def command(responses: Path, out: Path, **values: object) -> None:
+        from biasbench.benchmarks import benchmark_class
+        from biasbench.output_health import health_line
+        from biasbench.pipeline import score_into
+        from biasbench.runfolder import RESULTS_NAME, TABLES_DIR, write_results
+
+        bench = benchmark_class(name)(**given_options(declaration, values))
+        frame = bench.read_responses(responses)  # before the folder is touched: bad input
+
+        def produce(folder: Path) -> dict[str, Any]:
+            results: dict[str, Any] = bench.score(frame, folder, source=str(responses))
+            write_results(results, folder)
+            return results
+
+        results = score_into(out, name, produce)
+        health = results["output_health"]
+        echo_lines(bench.summary(results)
+                   + [line for m, h in health.items() if (line := health_line(m, h))])
+        typer.echo(f"wrote {out / RESULTS_NAME} and {out / TABLES_DIR}")
+
+    fixed = [
+        inspect.Parameter("responses", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[
+            Path, typer.Option(help=declaration.responses_help)]),
+        inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[
+            Path, typer.Option(help="Output folder (new, empty, or an earlier score folder).")]),
+    ]
+    doc = f"Score {name} outputs produced elsewhere, one or many models per file."
+    function = with_parameters(command, [*fixed, *option_parameters(declaration.options, name)],
+                               doc)
+    built = click_command(function, name, cls=BenchmarkCommand)
+    built.benchmark = name  # type: ignore[attr-defined]
+    return built
+
+
+score = BenchmarkGroup(name="score", build=score_benchmark_command,
+                       help="Score outputs produced elsewhere.")
