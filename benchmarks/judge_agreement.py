@@ -1,0 +1,141 @@
+"""Agreement of the honorific-bn register judge with labelled sets, before and after a change.
+
+    PYTHONPATH=$PWD python benchmarks/judge_agreement.py [REVISION]     (default: main)
+
+"Before" is ``classifier.py`` at REVISION (read with ``git show``, so uncommitted or stashed
+work does not leak into it), "after" the working tree. Agreement is the share of outputs
+whose label and plural flag equal the set's (label only where a set has no plural flag).
+Sets, all shipped in the repository:
+
+* the held-out set of issue 15 item 8 (``tests/benchmarks/honorific_bn/data/
+  held_out_issue15.jsonl``, written before its fixes), per class and look-alike group;
+* three rounds of blind probes written after the first fixes (``blind_probes_issue15.jsonl``);
+* the issue 15 test tables (``test_classifier_issue15.py``), per class;
+* the 177 pitfall rows (``test_classifier.CASES``), the issue 7 real-output tables
+  (``test_classifier_real_outputs.ALL_ROWS``), the ``spelling_mixed`` table, and three
+  simulated runs of 2,016 outputs each with known labels (``simulated_outputs.py``).
+
+Prints Markdown tables: n, agreement before and after, and how many labels changed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+TESTS = ROOT / "tests" / "benchmarks" / "honorific_bn"
+sys.path.insert(0, str(TESTS))
+
+import simulated_outputs  # noqa: E402
+import test_classifier  # noqa: E402
+import test_classifier_issue15  # noqa: E402
+import test_classifier_real_outputs  # noqa: E402
+import test_spelling_mixed  # noqa: E402
+
+from biasbench.benchmarks.honorific_bn import classifier as after  # noqa: E402
+
+Row = tuple[str | None, str | None, str, bool | None]  # condition, output, label, plural
+
+
+def judge_at(revision: str) -> ModuleType:
+    """classifier.py as committed at ``revision``, imported as a module of its own."""
+    source = subprocess.run(
+        ["git", "show", f"{revision}:biasbench/benchmarks/honorific_bn/classifier.py"],
+        cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    path = Path(tempfile.mkdtemp()) / "classifier_before.py"
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("classifier_before", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules["classifier_before"] = module
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def held_out(name: str = "held_out_issue15.jsonl") -> dict[str, list[Row]]:
+    groups: dict[str, list[Row]] = {}
+    path = TESTS / "data" / name
+    for line in path.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        groups.setdefault(row["class"], []).append(
+            (row["condition"], row["output"], row["label"], row["plural"]))
+    return groups
+
+
+def issue15_tables() -> dict[str, list[Row]]:
+    return {name: [(c.condition, c.output, c.label.value, c.plural) for c in cases]
+            for name, cases in test_classifier_issue15.CLASSES.items()}
+
+
+def existing_sets() -> dict[str, list[Row]]:
+    spelling = next(mark for mark in test_spelling_mixed.test_spelling_mixed_flag.pytestmark
+                    if mark.name == "parametrize").args[1]
+    sets: dict[str, list[Row]] = {
+        "pitfall table (test_classifier.CASES)": [
+            (c.condition, c.output, c.label.value, c.plural) for c in test_classifier.CASES],
+        "issue 7 real outputs (all classes)": [
+            (r.condition, r.output, r.label.value, r.plural)
+            for _, r in test_classifier_real_outputs.ALL_ROWS],
+        "spelling_mixed table": [(cond, out, label.value, None)
+                                 for out, cond, label, _ in spelling],
+    }
+    for style in simulated_outputs.STYLES:
+        sets[f"simulated {style} (2,016)"] = [
+            (s.item.gender, s.output, s.label, s.plural) for s in simulated_outputs.simulate(style)]
+    return sets
+
+
+def agreement(judge: ModuleType, rows: list[Row]) -> tuple[int, list[str]]:
+    """(outputs agreeing with the set, the labels given)."""
+    right, labels = 0, []
+    for condition, output, label, plural in rows:
+        result = judge.classify_register(output, condition)
+        labels.append(result.label.value)
+        right += result.label.value == label and (plural is None or result.plural is plural)
+    return right, labels
+
+
+def table(title: str, sets: dict[str, list[Row]], before: ModuleType,
+          fmt: Callable[[int, int], str]) -> dict[str, Any]:
+    print(f"\n### {title}\n")
+    print("| set | n | before | after | labels changed |")
+    print("|:---|---:|---:|---:|---:|")
+    total = {"n": 0, "before": 0, "after": 0, "changed": 0}
+    for name, rows in sets.items():
+        old, old_labels = agreement(before, rows)
+        new, new_labels = agreement(after, rows)
+        changed = sum(a != b for a, b in zip(old_labels, new_labels, strict=True))
+        n = len(rows)
+        print(f"| {name} | {n} | {fmt(old, n)} | {fmt(new, n)} | {changed} |")
+        for key, value in (("n", len(rows)), ("before", old), ("after", new), ("changed", changed)):
+            total[key] += value
+    n = total["n"]
+    print(f"| **all** | {n} | {fmt(total['before'], n)} | {fmt(total['after'], n)} | "
+          f"{total['changed']} |")
+    return total
+
+
+def _fmt(right: int, n: int) -> str:
+    return f"{right}/{n} ({100 * right / n:.1f}%)"
+
+
+def main(revision: str) -> None:
+    before = judge_at(revision)
+    print(f"judge `{before.JUDGE_VERSION}` ({revision}) -> `{after.JUDGE_VERSION}` (working tree)")
+    table("Held-out set, issue 15 item 8 (written before the fixes)", held_out(), before, _fmt)
+    table("Blind probes, issue 15 item 8 (written after the first fixes, each round labelled "
+          "before the judge saw it)", held_out("blind_probes_issue15.jsonl"), before, _fmt)
+    table("Issue 15 test tables", issue15_tables(), before, _fmt)
+    table("Labelled sets the repository already ships (must not drop)", existing_sets(), before,
+          _fmt)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "main")
