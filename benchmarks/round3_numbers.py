@@ -27,6 +27,13 @@ Sections (``python benchmarks/round3_numbers.py [SECTION ...]``, all by default)
   ``biasbench score mbbq --languages es`` and by ``biasbench score bbq --items
   mbbq/es=SES_es.jsonl,mbbq/es=Gender_identity_es.jsonl``: items excluded and s_DIS / s_AMB per
   category by each path;
+- ``authors_mbbq`` (issue 15 item 10c): mbbq.py's own ``detect_answer`` (taken from the MBBQ
+  checkout or mirror and run, not copied) on answers that are exactly the gold option's, and
+  the target option's, text, on every published MBBQ and control file: per language and
+  category the options whose text ends in a space or a full stop, the answers it misses or
+  reads as another option, and what biasbench's parser reads;
+- ``authors_cbbq`` (issue 15 item 10c): CBBQ's scripts' ``'a' in output.lower()`` test
+  beside biasbench's parser on 16 typical outputs (bare letters, Chinese, English);
 
 Run from a checkout root with that checkout's code on the path, ``PYTHONPATH=$PWD python
 benchmarks/round3_numbers.py``; the same file runs against an older checkout (``git archive
@@ -365,9 +372,162 @@ def mbbq_paths() -> None:
     print()
 
 
+# --------------------------------------------------------------------------- issue 15 item 10c
+
+
+def _mbbq_checkout(folder: Path) -> Path | None:
+    """A folder holding MBBQ's mbbq.py, answer_detection.py and data/*.jsonl: the checkout at
+    ``$BIASBENCH_MBBQ_CHECKOUT``, else those files written out of the local mirror, else None."""
+    import os
+
+    checkout = os.environ.get("BIASBENCH_MBBQ_CHECKOUT")
+    if checkout:
+        return Path(checkout)
+    mirror = Path("/work/.mirror/Veranep+MBBQ/repo")
+    listed = subprocess.run(["git", "--git-dir", str(mirror), "ls-tree", "--name-only", "HEAD",
+                             "data/"], capture_output=True, text=True, check=False)
+    if listed.returncode != 0:
+        return None
+    for name in ["mbbq.py", "answer_detection.py", *listed.stdout.split()]:
+        if name.endswith((".py", ".jsonl")):
+            done = subprocess.run(["git", "--git-dir", str(mirror), "show", f"HEAD:{name}"],
+                                  capture_output=True, check=True)
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_bytes(done.stdout)
+    return folder
+
+
+def _mbbq_detect_answer(checkout: Path) -> Callable[..., Any]:
+    """mbbq.py's own ``detect_answer`` (with ``auto_detect`` and ``check_all``), read from the
+    checkout and run, never copied: the three functions are taken out of mbbq.py's syntax tree
+    (its module-level imports of transformers etc. are not run) and given answer_detection.py's
+    lists, as ``from answer_detection import *`` gives them."""
+    import ast
+    import importlib.util
+    import string
+
+    spec = importlib.util.spec_from_file_location("mbbq_answer_detection",
+                                                  checkout / "answer_detection.py")
+    assert spec is not None and spec.loader is not None
+    lists = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(lists)
+    tree = ast.parse((checkout / "mbbq.py").read_text(encoding="utf-8"))
+    wanted = {"auto_detect", "check_all", "detect_answer"}
+    body = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in wanted]
+    namespace: dict[str, Any] = {**vars(lists), "string": string}
+    exec(compile(ast.Module(body=body, type_ignores=[]), "mbbq.py", "exec"), namespace)
+    return namespace["detect_answer"]
+
+
+def _authors_mbbq_row(language: str, category: str, c: dict[str, int]) -> None:
+    print(f"| {language} | {category} | {c['items']:,} | {c['with']:,} | {c['options']:,} | "
+          f"{c['missed']:,} ({c['missed'] / c['items']:.2%}) | {c['other']:,} | "
+          f"{c['missed_end']:,} | {c['ours']:,} | {c['target_missed']:,} of "
+          f"{c['targeted']:,} |")
+
+
+def authors_mbbq() -> None:
+    from biasbench.benchmarks.bbq.parser import parse_answer
+    from biasbench.benchmarks.mbbq.source import (
+        CATEGORIES,
+        CONTROL,
+        LANGUAGES,
+        MAIN,
+        data_file,
+        load_mbbq_file,
+    )
+
+    print("## issue 15 item 10c: mbbq.py's detect_answer on answers that are an option's exact "
+          "text (MBBQ + control, every category)\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        checkout = _mbbq_checkout(Path(tmp))
+        if checkout is None:
+            print("n/a: no copy of Veranep/MBBQ (set BIASBENCH_MBBQ_CHECKOUT)\n")
+            return
+        detect_answer = _mbbq_detect_answer(checkout)
+        print("| language | category | items | with an option ending in a space or '.' "
+              "| such options | gold text: mbbq.py misses | reads another option | of the "
+              "misses, gold option ends so | biasbench right | target text: mbbq.py misses "
+              "(of items with a target) |")
+        print("|:--|:--|--:|--:|--:|--:|--:|--:|--:|--:|")
+        keys = ("items", "with", "options", "missed", "other", "missed_end", "ours",
+                "targeted", "target_missed")
+        for language in LANGUAGES:
+            total = dict.fromkeys(keys, 0)
+            for category in CATEGORIES:
+                count = dict.fromkeys(keys, 0)
+                for subset in (MAIN, CONTROL):
+                    path = checkout / "data" / data_file(category, language, subset)
+                    for item in load_mbbq_file(path, category, language, subset).items:
+                        options = list(item.answers)
+                        ends = [o.endswith((" ", ".")) for o in options]
+                        count["items"] += 1
+                        count["with"] += any(ends)
+                        count["options"] += sum(ends)
+                        found = detect_answer(options, options[item.label],
+                                              item.unknown_index, language)
+                        found = None if found in (None, "all") else int(found)
+                        count["missed"] += found is None
+                        count["other"] += found is not None and found != item.label
+                        count["missed_end"] += found is None and ends[item.label]
+                        count["ours"] += parse_answer(options[item.label], item).index \
+                            == item.label
+                        if item.target_answer is not None:
+                            count["targeted"] += 1
+                            target = detect_answer(options, options[item.target_answer],
+                                                   item.unknown_index, language)
+                            count["target_missed"] += target in (None, "all")
+                total = {k: total[k] + count[k] for k in keys}
+                if count["with"] or count["missed"] or count["other"]:
+                    _authors_mbbq_row(language, category, count)
+            _authors_mbbq_row(language, "**all**", total)
+    print()
+
+
+CBBQ_OUTPUTS: tuple[tuple[str, str, str], ...] = (
+    ("C", "C", "letter"), ("A", "A", "letter"), ("B", "B", "letter"),
+    ("答案：C", "C", "Chinese"), ("答案是C。", "C", "Chinese"), ("C. 不确定", "C", "Chinese"),
+    ("选C", "C", "Chinese"), ("Answer: C", "C", "English"), ("Answer: B", "B", "English"),
+    ("Answer: A", "A", "English"), ("The answer is C.", "C", "English"),
+    ("The answer is B.", "B", "English"), ("(C) Cannot be determined", "C", "English"),
+    ("I choose C", "C", "English"), ("Option C", "C", "English"), ("C. Unknown", "C", "English"),
+)
+"""Answer shapes a model gives to CBBQ's prompt, each with the option it means."""
+
+
+def authors_cbbq() -> None:
+    """How evaluate_amb.py / evaluate_disamb.py (CBBQ, ``evaluation scripts/<model>/``) read
+    each output: biased on a ``neg`` question when ``'a' in output.lower()``, on a ``non_neg``
+    one when ``'b' in ...``; S_disamb's denominator counts the output once per letter a / b it
+    holds. Beside it, the option biasbench's parser reads (a CBBQ fixture item, language zh)."""
+    from biasbench.benchmarks.bbq.parser import parse_answer
+    from biasbench.benchmarks.cbbq.source import load_cbbq
+
+    item = load_cbbq(CBBQ_FIXTURES, ("SES",))[0]
+    print("## issue 15 item 10c: CBBQ's scripts' 'a' in output.lower() on typical outputs\n")
+    print("| output | means | scripts: biased if neg | biased if non_neg | counts in S_disamb's "
+          "denominator | biasbench reads |")
+    print("|:--|:-:|:-:|:-:|--:|:-:|")
+    misread: dict[str, list[int]] = {}
+    for output, meant, kind in CBBQ_OUTPUTS:
+        lower = output.lower()
+        as_neg, as_non_neg = "a" in lower, "b" in lower
+        ours = parse_answer(output, item).index
+        read = "ABC"[ours] if ours is not None else "unparsed"
+        tally = misread.setdefault(kind, [0, 0])
+        tally[0] += (as_neg and meant != "A") or (as_non_neg and meant != "B")
+        tally[1] += 1
+        print(f"| `{output}` | {meant} | {'yes' if as_neg else 'no'} | "
+              f"{'yes' if as_non_neg else 'no'} | {int(as_neg) + int(as_non_neg)} | {read} |")
+    print("\nread by the scripts as an option not meant: " + ", ".join(
+        f"{kind} {wrong} of {n}" for kind, (wrong, n) in misread.items()) + "\n")
+
+
 SECTIONS: dict[str, Callable[[], None]] = {"partial": partial, "cbbq": cbbq, "mde": mde,
                                            "degenerate": degenerate, "mbbq": mbbq,
-                                           "spread": spread, "mbbq_paths": mbbq_paths}
+                                           "spread": spread, "mbbq_paths": mbbq_paths,
+                                           "authors_mbbq": authors_mbbq,
+                                           "authors_cbbq": authors_cbbq}
 
 
 def main(argv: list[str]) -> None:
