@@ -10,10 +10,7 @@ and why, and the per-model scores (HAI, usable pairs, mixed and unreadable share
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pandas as pd
@@ -25,23 +22,11 @@ import simulated_outputs  # noqa: E402
 import test_classifier  # noqa: E402
 import test_classifier_real_outputs  # noqa: E402
 
+from benchmarks.judge_agreement import judge_at  # noqa: E402 - one loader of a committed judge
 from biasbench.benchmarks.honorific_bn import classifier as after  # noqa: E402
 from biasbench.benchmarks.honorific_bn.metrics import score_models  # noqa: E402
 
 ORDER = ["honorific", "ordinary", "mixed", "unreadable"]
-
-
-def _judge_at(revision: str):  # noqa: ANN202 - a module
-    source = subprocess.run(
-        ["git", "show", f"{revision}:biasbench/benchmarks/honorific_bn/classifier.py"],
-        cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    path = Path(tempfile.mkdtemp()) / "classifier_before.py"
-    path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("classifier_before", path)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules["classifier_before"] = module
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
 
 
 def _distribution(labels: pd.Series) -> str:
@@ -50,7 +35,7 @@ def _distribution(labels: pd.Series) -> str:
 
 
 def main(revision: str) -> None:
-    before = _judge_at(revision)
+    before = judge_at(revision)
     print(f"judge {before.JUDGE_VERSION} ({revision}) -> {after.JUDGE_VERSION} (working tree)\n")
     tables = [("pitfall table (177 rows)", row.condition, row.output)
               for row in test_classifier.CASES]

@@ -238,6 +238,14 @@ ITEM_RATIO_METHOD: Final = (
 """What :func:`item_ratio_interval` computes, for the output's method field."""
 
 
+def _item_units(numerators: ArrayLike, denominators: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """Each item's numerator and denominator, items with nothing to divide left out."""
+    y = np.asarray(numerators, dtype=float).ravel()
+    x = np.asarray(denominators, dtype=float).ravel()
+    keep = x > 0
+    return y[keep], x[keep]
+
+
 def item_ratio_interval(numerators: ArrayLike, denominators: ArrayLike,
                         bounds: tuple[float, float], center: float | None = None,
                         confidence: float = 0.95, min_items: int = MIN_SEEDS_FOR_INTERVAL,
@@ -251,10 +259,7 @@ def item_ratio_interval(numerators: ArrayLike, denominators: ArrayLike,
     (``too_few_seeds``, read "too few units"), with no spread across items (``degenerate``),
     or with nothing to divide (``undefined``).
     """
-    y = np.asarray(numerators, dtype=float).ravel()
-    x = np.asarray(denominators, dtype=float).ravel()
-    keep = x > 0
-    y, x = y[keep], x[keep]
+    y, x = _item_units(numerators, denominators)
     k = int(x.size)
     if k == 0:
         return math.nan, math.nan, IntervalStatus.UNDEFINED, 0
@@ -311,10 +316,7 @@ def item_cluster_interval(numerators: ArrayLike, denominators: ArrayLike,
     (benchmarks/interval_coverage.py). Returns ``(lo, hi, status, k)``: NaN ends with fewer
     than ``min_items`` items (``too_few_items``) or nothing to divide (``undefined``).
     """
-    y = np.asarray(numerators, dtype=float).ravel()
-    x = np.asarray(denominators, dtype=float).ravel()
-    keep = x > 0
-    y, x = y[keep], x[keep]
+    y, x = _item_units(numerators, denominators)
     k = int(x.size)
     if k == 0:
         return math.nan, math.nan, IntervalStatus.UNDEFINED, 0
