@@ -34,6 +34,11 @@ Sections (``python benchmarks/round3_numbers.py [SECTION ...]``, all by default)
   reads as another option, and what biasbench's parser reads;
 - ``authors_cbbq`` (issue 15 item 10c): CBBQ's scripts' ``'a' in output.lower()`` test
   beside biasbench's parser on 16 typical outputs (bare letters, Chinese, English);
+- ``authors_bbq`` (issue 15 item 10c): BBQ_results_metadata.R counts Gender_identity's
+  template 12 twice: the items that is and the weight it takes, and biasbench's s_AMB, s_DIS
+  and accuracy on the UnifiedQA predictions each item once and template 12 twice (where
+  ``results/UnifiedQA/preds_Gender_identity.jsonl`` is at hand, ``$BIASBENCH_BBQ_REPO`` or
+  the mirror);
 
 Run from a checkout root with that checkout's code on the path, ``PYTHONPATH=$PWD python
 benchmarks/round3_numbers.py``; the same file runs against an older checkout (``git archive
@@ -523,11 +528,145 @@ def authors_cbbq() -> None:
         f"{kind} {wrong} of {n}" for kind, (wrong, n) in misread.items()) + "\n")
 
 
+BBQ_TEMPLATE_TWICE = "12"
+"""Gender_identity's template with two ``Known_stereotyped_groups`` rows in its template CSV
+(``["transgender women", "trans"]`` and ``["transgender men", "trans"]``, both with Q_id 12):
+BBQ_results_metadata.R's ``merge(..., by=c("category","question_index"))`` joins each of its
+items to both rows."""
+
+BBQ_UQA_COLUMNS = ("unifiedqa-t5-11b_pred_race", "unifiedqa-t5-11b_pred_arc")
+"""The UnifiedQA prediction columns scored on both conditions (the question-only baseline is
+scored on ambiguous items only and is left out here)."""
+
+
+def _bbq_file(repo_path: str, folder: Path) -> Path | None:
+    """One nyu-mll/BBQ file from ``$BIASBENCH_BBQ_REPO``, else written out of the local mirror,
+    else None (the mirror may list a large file whose bytes it lacks)."""
+    import os
+
+    checkout = os.environ.get("BIASBENCH_BBQ_REPO")
+    if checkout:
+        path = Path(checkout) / repo_path
+        return path if path.is_file() else None
+    done = subprocess.run(["git", "--git-dir", "/work/.mirror/nyu-mll+BBQ/repo", "show",
+                           f"HEAD:{repo_path}"], capture_output=True, check=False)
+    if done.returncode != 0 or not done.stdout:
+        return None
+    path = folder / repo_path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(done.stdout)
+    return path
+
+
+def _twice(items: list[Any]) -> list[Any]:
+    """``items`` with a second copy of each template-12 item (a fresh example_id), as the R
+    join counts them."""
+    offset = 1 + max(item.example_id for item in items)
+    return items + [item.model_copy(update={"example_id": item.example_id + offset})
+                    for item in items if item.question_index == BBQ_TEMPLATE_TWICE]
+
+
+def _bbq_scores(items: list[Any], answers: dict[int, dict[str, str]]) -> dict[str, float]:
+    """biasbench's Gender_identity s_AMB, s_DIS and accuracy (all items) for one prediction
+    column; ``answers`` maps example_id -> column -> answer text (copies share their original's
+    answers: ids past the largest original id)."""
+    import pandas as pd
+
+    from biasbench.benchmarks.bbq.parser import parse_answer
+    from biasbench.benchmarks.bbq.scores import (
+        NO_INDEX,
+        count_statistics,
+        item_table,
+        scores_from_counts,
+    )
+
+    originals = sorted(answers)
+    out: dict[str, float] = {}
+    for column in BBQ_UQA_COLUMNS:
+        rows = []
+        for item in items:
+            source = item.example_id if item.example_id in answers else \
+                item.example_id - (1 + originals[-1])
+            index = parse_answer(answers[source][column], item).index
+            rows.append({"model": column, "uid": item.uid,
+                         "pred_index": NO_INDEX if index is None else index})
+        counts = count_statistics(pd.DataFrame(rows), item_table(items), keys=("model",))
+        scored = scores_from_counts(counts, ["model"]).iloc[0]
+        accuracy = (scored["n_correct_ambig"] + scored["n_correct_disambig"]) / \
+            (scored["n_ambig"] + scored["n_disambig"])
+        out[f"{column}:s_amb"] = float(scored["s_amb"])
+        out[f"{column}:s_dis"] = float(scored["s_dis"])
+        out[f"{column}:accuracy"] = float(accuracy)
+    return out
+
+
+def authors_bbq() -> None:
+    """BBQ_results_metadata.R counts Gender_identity's template 12 twice: biasbench's scores on
+    the authors' UnifiedQA predictions with each item once, and with template 12's items twice.
+    Where the prediction file is not at hand, the exact item counts (from the published items,
+    else generated from the templates, whose counts equal the published ones) and the weight the
+    second copies take in each condition's accuracy (s_DIS and s_AMB weight them by their share
+    of non-unknown answers, which needs the predictions)."""
+    from biasbench.benchmarks.bbq.items import BBQItem
+
+    print("## issue 15 item 10c: BBQ's metadata script counts Gender_identity's template 12 "
+          "twice\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        preds = _bbq_file("results/UnifiedQA/preds_Gender_identity.jsonl", Path(tmp))
+        data = _bbq_file("data/Gender_identity.jsonl", Path(tmp))
+        source = preds or data
+        if source is not None:
+            rows = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()
+                    if line.strip()]
+            items = [BBQItem.model_validate(row) for row in rows]
+            where = "the published " + ("predictions' items" if preds else "items")
+        else:
+            from biasbench.benchmarks.bbq.original import generate_bbq_items
+
+            templates = Path(tmp) / "templates"
+            for name in ("new_templates - Gender_identity.csv", "vocabulary.csv",
+                         "vocabulary_proper_names.csv"):
+                if _bbq_file(f"templates/{name}", Path(tmp)) is None:
+                    print("n/a: no copy of nyu-mll/BBQ's templates (set BIASBENCH_BBQ_REPO)\n")
+                    return
+            generated = generate_bbq_items(templates, 0, ("Gender_identity",))
+            items = [BBQItem.model_validate(row) for row in generated["Gender_identity"].items]
+            rows, where = [], "items generated from the templates (seed 0)"
+        twelve = sum(item.question_index == BBQ_TEMPLATE_TWICE for item in items)
+        by_condition = {c: (sum(i.context_condition == c for i in items),
+                            sum(i.context_condition == c and i.question_index ==
+                                BBQ_TEMPLATE_TWICE for i in items))
+                        for c in ("ambig", "disambig")}
+        print(f"Gender_identity items ({where}): {len(items):,}; template 12: {twelve:,} "
+              f"({twelve / len(items):.2%}); as the R join counts them: "
+              f"{len(items) + twelve:,}")
+        for condition, (n, n12) in by_condition.items():
+            weight = n12 / (n + n12)
+            print(f"- {condition}: {n:,} items, {n12:,} of template 12; the second copies' "
+                  f"weight in the accuracy w = {n12}/{n + n12} = {weight:.4f} (it moves by "
+                  f"w * (accuracy on template 12 - accuracy), at most {weight:.4f})")
+        if preds is None:
+            print("\nUnifiedQA scores: n/a (results/UnifiedQA/preds_Gender_identity.jsonl is "
+                  "not at hand: set BIASBENCH_BBQ_REPO to a checkout holding it)\n")
+            return
+        answers = {row["example_id"]: {c: row[c] for c in BBQ_UQA_COLUMNS} for row in rows}
+        once, doubled = _bbq_scores(items, answers), _bbq_scores(_twice(items), answers)
+        print("\n| prediction column | score | each item once | template 12 twice | "
+              "difference |")
+        print("|:--|:--|--:|--:|--:|")
+        for key, value in once.items():
+            column, score = key.split(":")
+            print(f"| {column} | {score} | {value:.4f} | {doubled[key]:.4f} | "
+                  f"{doubled[key] - value:+.4f} |")
+    print()
+
+
 SECTIONS: dict[str, Callable[[], None]] = {"partial": partial, "cbbq": cbbq, "mde": mde,
                                            "degenerate": degenerate, "mbbq": mbbq,
                                            "spread": spread, "mbbq_paths": mbbq_paths,
                                            "authors_mbbq": authors_mbbq,
-                                           "authors_cbbq": authors_cbbq}
+                                           "authors_cbbq": authors_cbbq,
+                                           "authors_bbq": authors_bbq}
 
 
 def main(argv: list[str]) -> None:
