@@ -2,8 +2,9 @@
 
     PYTHONPATH=$PWD python benchmarks/judge_agreement.py [REVISION]     (default: main)
 
-"Before" is ``classifier.py`` at REVISION (read with ``git show``, so uncommitted or stashed
-work does not leak into it), "after" the working tree. Agreement is the share of outputs
+"Before" is the whole judge at REVISION (its ``honorific_bn`` package read with ``git archive``,
+so uncommitted or stashed work does not leak into it; ``classifier.py`` alone before issue 19,
+the ``judge/`` package after), "after" the working tree. Agreement is the share of outputs
 whose label and plural flag equal the set's (label only where a set has no plural flag).
 Sets, all shipped in the repository:
 
@@ -20,10 +21,13 @@ Prints Markdown tables: n, agreement before and after, and how many labels chang
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
+import io
 import json
 import subprocess
 import sys
+import tarfile
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -45,18 +49,40 @@ from biasbench.benchmarks.honorific_bn import classifier as after  # noqa: E402
 Row = tuple[str | None, str | None, str, bool | None]  # condition, output, label, plural
 
 
+PACKAGE = "biasbench.benchmarks.honorific_bn"
+
+
 def judge_at(revision: str) -> ModuleType:
-    """classifier.py as committed at ``revision``, imported as a module of its own."""
-    source = subprocess.run(
-        ["git", "show", f"{revision}:biasbench/benchmarks/honorific_bn/classifier.py"],
-        cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    path = Path(tempfile.mkdtemp()) / "classifier_before.py"
-    path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("classifier_before", path)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules["classifier_before"] = module
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
+    """The whole judge as committed at ``revision``, imported apart from the working tree's.
+
+    ``git archive`` writes the revision's ``honorific_bn`` package (the single
+    ``classifier.py`` of older revisions, the ``judge/`` package behind the ``classifier``
+    facade of newer ones, ``items.py`` and ``data/``) into a temporary folder; it is imported
+    there under its own name with the working tree's modules of that package set aside, which
+    are put back afterwards. The returned ``classifier`` module keeps its own modules' globals.
+    """
+    folder = Path(tempfile.mkdtemp())
+    archive = subprocess.run(["git", "archive", revision, PACKAGE.replace(".", "/")],
+                             cwd=ROOT, capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    package_dir = folder / PACKAGE.replace(".", "/")
+    saved = {name: module for name, module in sys.modules.items()
+             if name == PACKAGE or name.startswith(PACKAGE + ".")}
+    for name in saved:
+        del sys.modules[name]
+    try:
+        spec = importlib.util.spec_from_file_location(
+            PACKAGE, package_dir / "__init__.py", submodule_search_locations=[str(package_dir)])
+        package = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+        sys.modules[PACKAGE] = package
+        spec.loader.exec_module(package)  # type: ignore[union-attr]
+        return importlib.import_module(PACKAGE + ".classifier")
+    finally:
+        for name in [name for name in sys.modules
+                     if name == PACKAGE or name.startswith(PACKAGE + ".")]:
+            del sys.modules[name]
+        sys.modules.update(saved)
 
 
 def held_out(name: str = "held_out_issue15.jsonl") -> dict[str, list[Row]]:
