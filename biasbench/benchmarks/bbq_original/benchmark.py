@@ -4,7 +4,7 @@ Only what is this benchmark's own lives here: where its items come from (the aut
 published items, pinned, checksummed and cached, or a local copy, through
 :mod:`biasbench.benchmarks.bbq.original`), its English prompt, its decoding defaults, its options
 and its paper. Requests, scoring (labels read as the authors' R analysis reads them), tables,
-summary and report come with the engine (:class:`~biasbench.benchmarks.bbq.benchmark.BBQBenchmark`).
+summary and report come with the engine (:class:`~biasbench.engines.bbq_family.benchmark.BBQBenchmark`).
 """
 
 from __future__ import annotations
@@ -15,17 +15,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from biasbench.benchmarks.base import Results
-from biasbench.benchmarks.bbq.benchmark import score_text
-from biasbench.benchmarks.bbq.family import (
-    PromptedBBQBenchmark,
-    choose_categories,
-)
-from biasbench.benchmarks.bbq.items import BBQItem, load_item_files
-from biasbench.benchmarks.bbq.option_scoring import (
-    DEFAULT_ANSWER_BY,
-    DEFAULT_OPTION_SCORE,
-    AnswerBy,
-)
 from biasbench.benchmarks.bbq.original import (
     BASE_MODEL_CUE,
     BBQ_COMMIT,
@@ -47,10 +36,21 @@ from biasbench.benchmarks.bbq.original import (
     templates_needed,
 )
 from biasbench.benchmarks.bbq.r_categories import r_categories
-from biasbench.benchmarks.bbq.robust import BBQResults, template_info_from
-from biasbench.benchmarks.bbq.scores import Var2ByTemplate
-from biasbench.benchmarks.bbq.source import resolve_pinned_folder
 from biasbench.benchmarks.bbq_original.declaration import DECLARATION
+from biasbench.engines.bbq_family.benchmark import score_text
+from biasbench.engines.bbq_family.family import (
+    PromptedBBQBenchmark,
+    choose_categories,
+)
+from biasbench.engines.bbq_family.items.items import BBQItem, load_item_files
+from biasbench.engines.bbq_family.items.source import resolve_pinned_folder
+from biasbench.engines.bbq_family.judging.option_scoring import (
+    DEFAULT_ANSWER_BY,
+    DEFAULT_OPTION_SCORE,
+    AnswerBy,
+)
+from biasbench.engines.bbq_family.scoring.bias_scores import Var2ByTemplate
+from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults, template_info_from
 from biasbench.errors import BiasbenchError
 from biasbench.models.hf import ScoreChoice
 

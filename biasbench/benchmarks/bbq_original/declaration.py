@@ -6,13 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from biasbench.benchmarks.base import OptionSpec, Paper
-from biasbench.benchmarks.bbq.declaration import bbq_declaration, prompt_option
-from biasbench.benchmarks.bbq.option_scoring import ANSWER_BY_OPTION, OPTION_SCORE_OPTION
 from biasbench.benchmarks.bbq.original import (
     BBQ_COMMIT,
     BBQ_REPOSITORY,
     CATEGORIES,
     PUBLISHED_COUNTS,
+)
+from biasbench.engines.bbq_family.declaration import bbq_declaration, prompt_option
+from biasbench.engines.bbq_family.judging.option_scoring import (
+    ANSWER_BY_OPTION,
+    OPTION_SCORE_OPTION,
 )
 
 DECLARATION = bbq_declaration(

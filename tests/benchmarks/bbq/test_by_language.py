@@ -12,11 +12,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from biasbench.benchmarks.bbq.items import load_bbq_jsonl
-from biasbench.benchmarks.bbq.labels import read_bbq_responses
-from biasbench.benchmarks.bbq.robust import score_responses
-from biasbench.benchmarks.bbq.sample import stratified_sample
-from biasbench.benchmarks.bbq.scores import item_table, target_index
+from biasbench.engines.bbq_family.items.items import load_bbq_jsonl
+from biasbench.engines.bbq_family.items.sample import stratified_sample
+from biasbench.engines.bbq_family.judging.labels import read_bbq_responses
+from biasbench.engines.bbq_family.scoring.bias_scores import item_table, target_index
+from biasbench.engines.bbq_family.scoring.multi_seed import score_responses
 from biasbench.errors import InputError
 
 MBBQ = Path(__file__).parents[1] / "mbbq" / "fixtures" / "data"

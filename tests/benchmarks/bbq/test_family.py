@@ -12,10 +12,19 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from biasbench.benchmarks.bbq.dataset_scores import SIGNED, UNIT, DatasetScores, scores_table
-from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, choose_categories
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.source import PinnedFolder, PinnedRepository, resolve_pinned_folder
+from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, choose_categories
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.items.source import (
+    PinnedFolder,
+    PinnedRepository,
+    resolve_pinned_folder,
+)
+from biasbench.engines.bbq_family.scoring.dataset_scores import (
+    SIGNED,
+    UNIT,
+    DatasetScores,
+    scores_table,
+)
 from biasbench.errors import BiasbenchError
 
 REPO = PinnedRepository("someone/data", "c" * 40, "BIASBENCH_T_BASE_URL", "t")

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from biasbench.benchmarks.bbq.generate import (
+from biasbench.benchmarks.filbbq.source import FILBBQ_UNKNOWN_POOL
+from biasbench.engines.bbq_family.items.generate import (
     BBQ_UNKNOWN_POOL,
     ITEM_FIELDS,
     GenerationResult,
@@ -23,9 +24,8 @@ from biasbench.benchmarks.bbq.generate import (
     serialize_items,
     write_jsonl,
 )
-from biasbench.benchmarks.bbq.items import parse_bbq_lines
-from biasbench.benchmarks.bbq.templates import read_template_csv
-from biasbench.benchmarks.filbbq.source import FILBBQ_UNKNOWN_POOL
+from biasbench.engines.bbq_family.items.items import parse_bbq_lines
+from biasbench.engines.bbq_family.items.templates import read_template_csv
 from biasbench.errors import InputError
 
 HEADER = ["Q_id", "Subcategory", "version", "Ambiguous_Context", "Disambiguating_Context",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from biasbench.benchmarks.bbq.benchmark import items_sha256
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.scores import (
+from biasbench.engines.bbq_family.benchmark import items_sha256
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.scoring.bias_scores import (
     EXCLUDED_NO_UNKNOWN,
     EXCLUDED_TARGET_IS_UNKNOWN,
     exclusion_reason,
@@ -74,7 +74,7 @@ def test_exclusions_printed_are_those_of_the_items_answered() -> None:
     # A --limit run answered 1 of 2 excluded items: the summary must say 1, not the dataset's 2.
     import pandas as pd
 
-    from biasbench.benchmarks.bbq.robust import score_responses
+    from biasbench.engines.bbq_family.scoring.multi_seed import score_responses
 
     excluded = [BBQItem(**{**BASE, "example_id": i}, target_answer=2) for i in (1, 2)]
     scored_item = BBQItem(**{**BASE, "example_id": 3})

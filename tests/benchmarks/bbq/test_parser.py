@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
-from biasbench.benchmarks.bbq.parser import (
+from biasbench.engines.bbq_family.items.items import BBQItem, load_bbq_jsonl
+from biasbench.engines.bbq_family.judging.parser import (
     PARSER_VERSION,
     AnswerOutcome,
     ParsedAnswer,

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.languages import LANGUAGES, language_code, parser_languages
-from biasbench.benchmarks.bbq.parser import AnswerOutcome, parse_answer
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.judging.languages import (
+    LANGUAGES,
+    language_code,
+    parser_languages,
+)
+from biasbench.engines.bbq_family.judging.parser import AnswerOutcome, parse_answer
 
 L, T, U, R = (AnswerOutcome.LETTER, AnswerOutcome.OPTION_TEXT, AnswerOutcome.UNKNOWN_PHRASE,
               AnswerOutcome.REFUSAL)
@@ -258,7 +262,7 @@ def test_scoring_parses_each_item_in_its_language() -> None:
     options in different languages must not share a parse."""
     import pandas as pd
 
-    from biasbench.benchmarks.bbq.robust import parse_responses
+    from biasbench.engines.bbq_family.scoring.multi_seed import parse_responses
 
     korean = ITEMS["ko"].model_copy(update={"language": "ko"})
     plain = ITEMS["ko"].model_copy(update={"example_id": 2, "language": ""})

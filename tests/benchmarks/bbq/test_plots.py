@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from matplotlib.collections import PathCollection
 
-from biasbench.benchmarks.bbq.plots import jitter_figure, jitter_plot
+from biasbench.engines.bbq_family.presenting.jitter import jitter_figure, jitter_plot
 from biasbench.errors import InputError
 
 # model -> per-seed s_amb for template T1 (one undefined seed for "beta")

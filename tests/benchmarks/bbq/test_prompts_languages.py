@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.languages import LANGUAGES
-from biasbench.benchmarks.bbq.parser import AnswerOutcome, parse_answer
-from biasbench.benchmarks.bbq.prompts import (
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.judging.languages import LANGUAGES
+from biasbench.engines.bbq_family.judging.parser import AnswerOutcome, parse_answer
+from biasbench.engines.bbq_family.prompting.language_prompts import (
     PROMPT_LANGUAGES,
     answer_cue,
     completion_prompt,

@@ -6,9 +6,13 @@ import pandas as pd
 import pytest
 from pydantic import ValidationError
 
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.results import CategoryScores, SeedStatistic, validate_models
-from biasbench.benchmarks.bbq.robust import score_responses, to_results_json
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.scoring.multi_seed import score_responses, to_results_json
+from biasbench.engines.bbq_family.scoring.results import (
+    CategoryScores,
+    SeedStatistic,
+    validate_models,
+)
 
 
 def _items() -> list[BBQItem]:

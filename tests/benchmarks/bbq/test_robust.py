@@ -11,9 +11,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
-from biasbench.benchmarks.bbq.parser import LETTERS
-from biasbench.benchmarks.bbq.robust import (
+from biasbench.engines.bbq_family.items.items import BBQItem, load_bbq_jsonl
+from biasbench.engines.bbq_family.judging.parser import LETTERS
+from biasbench.engines.bbq_family.scoring.bias_scores import target_index
+from biasbench.engines.bbq_family.scoring.multi_seed import (
     SCORES,
     BBQResults,
     SyntheticModel,
@@ -26,7 +27,6 @@ from biasbench.benchmarks.bbq.robust import (
     template_stereotypes,
     to_results_json,
 )
-from biasbench.benchmarks.bbq.scores import target_index
 from biasbench.errors import InputError
 from biasbench.stats import ACCURACY_BOUNDS, BIAS_BOUNDS, bounded_seed_interval, seed_interval
 from biasbench.tables import write_table

@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.sample import stratified_sample
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.items.sample import stratified_sample
 
 
 def bbq_like(categories: dict[str, int], slottings: int = 10) -> list[BBQItem]:

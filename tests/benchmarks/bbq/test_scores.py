@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
-from biasbench.benchmarks.bbq.scores import (
+from biasbench.engines.bbq_family.items.items import BBQItem, load_bbq_jsonl
+from biasbench.engines.bbq_family.scoring.bias_scores import (
     COUNT_COLUMNS,
     NO_INDEX,
     bias_score,

@@ -10,11 +10,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biasbench.benchmarks.bbq.benchmark import category_table
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.robust import score_responses, to_results_json
-from biasbench.benchmarks.bbq.scores import count_statistics, item_table, scores_from_counts
 from biasbench.benchmarks.filbbq.benchmark import FilBBQBenchmark
+from biasbench.engines.bbq_family.benchmark import category_table
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.scoring.bias_scores import (
+    count_statistics,
+    item_table,
+    scores_from_counts,
+)
+from biasbench.engines.bbq_family.scoring.multi_seed import score_responses, to_results_json
 
 OTHER, TARGET, UNKNOWN = 0, 1, 2  # neg items: B (bakla) is the target, C the unknown answer
 
@@ -166,7 +170,7 @@ def test_degenerate_intervals_are_undefined_and_few_items_are_flagged(tmp_path: 
     wrote ci_low = ci_high = mean (an interval that covered an accuracy near 1 21% of the
     time); now they write null/NaN with the reason, and the category, resting on fewer than
     MIN_ITEMS items, is flagged in results.json, the summary and the per-category table."""
-    from biasbench.benchmarks.bbq.robust import MIN_ITEMS
+    from biasbench.engines.bbq_family.scoring.multi_seed import MIN_ITEMS
     from biasbench.tables import read_csv, write_csv
 
     scored = score_responses(AMBIG4, _responses(AMBIG4, [[UNKNOWN] * 4] * 3))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from biasbench.benchmarks.bbq.templates import (
+from biasbench.engines.bbq_family.items.templates import (
     TEMPLATE_REQUIRED_COLUMNS,
     SlotLists,
     parse_group_list,

@@ -1,7 +1,7 @@
 """Per-language tables for the BBQ answer parser and prompts (issue 10, items 4 and 5).
 
 Each :class:`LanguageRules` entry is data: regular-expression *fragments* (never whole
-patterns) that :mod:`biasbench.benchmarks.bbq.parser` joins into its rules, plus the wording a
+patterns) that :mod:`biasbench.engines.bbq_family.judging.parser` joins into its rules, plus the wording a
 prompt needs (the base-model answer cue and the canonical "unknown" option text).
 
 Conventions for the fragments:

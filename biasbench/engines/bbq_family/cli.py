@@ -1,5 +1,5 @@
 """The BBQ engine's own command, ``biasbench plot jitter`` (every BBQ-format benchmark adds it
-through its declaration, :mod:`biasbench.benchmarks.bbq.declaration`; the CLI names no benchmark)."""
+through its declaration, :mod:`biasbench.engines.bbq_family.declaration`; the CLI names no benchmark)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def plot_jitter(
     category: Annotated[str | None, typer.Option(help="Category, when the id is in several.")] = None,
 ) -> None:
     """Per-seed bias scores of one template, one row per model (the paper's Figures 1-2)."""
-    from biasbench.benchmarks.bbq.plots import jitter_plot
+    from biasbench.engines.bbq_family.presenting.jitter import jitter_plot
 
     group = comparable_runs(run_dirs)
     missing = [str(run.path) for run in group.runs if run.file(PER_SEED_TABLE) is None]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from biasbench.benchmarks.bbq.robust import interval_text
+from biasbench.engines.bbq_family.scoring.multi_seed import interval_text
 from biasbench.stats import ITEMS_SEEDS
 
 PARTIAL_NOTE = "not comparable to a full run or to the paper's numbers"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.robust import BBQResults
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
 from biasbench.errors import InputError
 from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 

@@ -18,20 +18,21 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 import pandas as pd
 
 from biasbench.benchmarks.base import Benchmark, Paper, Results
-from biasbench.benchmarks.bbq.declaration import LIMIT_HELP, RESPONSES_HELP
-from biasbench.benchmarks.bbq.display import PARTIAL_NOTE, category_display
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.labels import read_bbq_responses, write_bbq_labels
-from biasbench.benchmarks.bbq.option_scoring import (
+from biasbench.engines.bbq_family.declaration import LIMIT_HELP, RESPONSES_HELP
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.items.sample import stratified_sample
+from biasbench.engines.bbq_family.judging.labels import read_bbq_responses, write_bbq_labels
+from biasbench.engines.bbq_family.judging.option_scoring import (
     DEFAULT_ANSWER_BY,
     DEFAULT_OPTION_SCORE,
     AnswerBy,
     OptionScoringBackend,
     resolve_answer_by,
 )
-from biasbench.benchmarks.bbq.parser import LETTERS, PARSER_VERSION
-from biasbench.benchmarks.bbq.results import validate_models
-from biasbench.benchmarks.bbq.robust import (
+from biasbench.engines.bbq_family.judging.parser import LETTERS, PARSER_VERSION
+from biasbench.engines.bbq_family.presenting.display import PARTIAL_NOTE, category_display
+from biasbench.engines.bbq_family.scoring.bias_scores import Var2ByTemplate, exclusion_summary
+from biasbench.engines.bbq_family.scoring.multi_seed import (
     PROFILE_RULE,
     BBQResults,
     bias_profile,
@@ -40,8 +41,7 @@ from biasbench.benchmarks.bbq.robust import (
     score_responses,
     to_results_json,
 )
-from biasbench.benchmarks.bbq.sample import stratified_sample
-from biasbench.benchmarks.bbq.scores import Var2ByTemplate, exclusion_summary
+from biasbench.engines.bbq_family.scoring.results import validate_models
 from biasbench.models.base import GenerationParams, ModelBackend, Prompt
 from biasbench.models.hf import ScoreChoice
 from biasbench.runfolder import FIGURES_DIR, LABELS_NAME, TABLES_DIR
@@ -133,7 +133,7 @@ class BBQBenchmark(Benchmark):
 
     def adapt_backend(self, backend: ModelBackend) -> ModelBackend:
         """Answer by generating, or by option scores (``answer_by``, see
-        :func:`~biasbench.benchmarks.bbq.option_scoring.resolve_answer_by`): masked LMs by the
+        :func:`~biasbench.engines.bbq_family.judging.option_scoring.resolve_answer_by`): masked LMs by the
         options' pseudo-log-likelihoods after the item's text, causal LMs by their
         log-likelihoods after the prompt's answer cue."""
         if resolve_answer_by(self.answer_by, backend) == "generate":
@@ -263,7 +263,9 @@ class BBQBenchmark(Benchmark):
     def _write_figures(self, scored: BBQResults, profiles: dict[str, pd.DataFrame],
                        out: Path) -> None:
         """Jitter plots (the paper's Figures 1-2) for the templates in any model's profile."""
-        from biasbench.benchmarks.bbq.plots import jitter_plot  # matplotlib only when drawing
+        from biasbench.engines.bbq_family.presenting.jitter import (
+            jitter_plot,  # matplotlib only when drawing
+        )
 
         out.mkdir(parents=True, exist_ok=True)
         wanted = {(r["category"], r["question_index"], "s_amb" if r["context"] == "ambiguous"
@@ -287,7 +289,7 @@ class BBQBenchmark(Benchmark):
                     f"({r['seeds_run']} seeds run, unparsed {r['unparsed_pct']:.1f}%"
                     + (f"; {r['few_items']}" if r.get("few_items") else "") + ")")
         if results.get("by_language"):  # several languages or datasets in one run
-            from biasbench.benchmarks.bbq.by_language import summary_lines
+            from biasbench.engines.bbq_family.scoring.by_language import summary_lines
 
             lines.extend(summary_lines(results["by_language"]))
         for model, cov in coverage.items():
@@ -319,7 +321,7 @@ class BBQBenchmark(Benchmark):
     def report_section(cls, group: RunGroup, out: Path, section: Section) -> None:
         """Per-category scores and accuracy with seed intervals, bias profiles, jitter plots,
         unparsed rates and the drill-down."""
-        from biasbench.benchmarks.bbq.report import bbq_section
+        from biasbench.engines.bbq_family.presenting.report import bbq_section
 
         bbq_section(group, out, section)
 
@@ -385,7 +387,7 @@ def _add_languages(results: dict[str, Any], scored: BBQResults, items: Sequence[
                    tables: Path, figures: Path) -> None:
     """Items of several namespaces (languages, datasets): results.json gets ``by_language``,
     tables/ and figures/ get ``by_language`` (nothing changes for items of one namespace)."""
-    from biasbench.benchmarks.bbq.by_language import (
+    from biasbench.engines.bbq_family.scoring.by_language import (
         language_results,
         language_scores,
         write_language_outputs,

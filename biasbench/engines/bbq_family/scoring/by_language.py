@@ -2,7 +2,7 @@
 
 A run whose items carry more than one namespace (``mbbq/en``, ``mbbq/es``, ``mbbq-control/es``,
 see :attr:`BBQItem.namespace`) is scored per namespace: the engine's category key becomes
-``<namespace>/<category>`` (:func:`~biasbench.benchmarks.bbq.scores.scoped_category`), so every
+``<namespace>/<category>`` (:func:`~biasbench.engines.bbq_family.scoring.bias_scores.scoped_category`), so every
 per-category table, profile and plot is per language as well, and this module adds the
 cross-language view: per model, namespace and category, and per model and namespace over all
 its categories ("all"), s_AMB, s_DIS and both accuracies with their intervals across seeds
@@ -22,10 +22,14 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from biasbench.benchmarks.bbq.display import category_display
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.robust import BBQResults, across_seeds, score_entry
-from biasbench.benchmarks.bbq.scores import is_scoped, scoped_category, scores_from_counts
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.presenting.display import category_display
+from biasbench.engines.bbq_family.scoring.bias_scores import (
+    is_scoped,
+    scoped_category,
+    scores_from_counts,
+)
+from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults, across_seeds, score_entry
 
 ALL: Final = "all"
 """The category of a namespace's row pooling all its categories (counts summed per seed)."""

@@ -42,7 +42,7 @@ from typing import Final
 import numpy as np
 import pandas as pd
 
-from biasbench.benchmarks.bbq.items import BBQItem
+from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.errors import InputError
 
 SCORE_SCALE: Final = "[-1, 1]"

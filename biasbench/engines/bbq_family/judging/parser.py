@@ -6,7 +6,7 @@ option), it is *unparsed* -- counted and reported, never folded into a class.
 
 Languages: ``parse_answer(output, item, language="es")`` reads the answer cues, unknown
 phrasings, refusals and negations of that language (en, tl/fil, es, ca, nl, tr, ko, zh, ja),
-always together with English; the tables are data in :mod:`biasbench.benchmarks.bbq.languages`.
+always together with English; the tables are data in :mod:`biasbench.engines.bbq_family.judging.languages`.
 Without a language (and no ``language`` attribute on the item) the rules are Filipino + English,
 the behaviour of ``bbq-parser/1.1``. Examples below are Filipino/English; every language has the
 same steps (``Respuesta: A``, ``정답은 C입니다``, ``答案：C``, ``A değil``, ``不是A``).
@@ -61,8 +61,8 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Final
 
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.languages import (
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.judging.languages import (
     CJK_CHARS,
     LANGUAGES,
     LATIN_WORD_CHARS,

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from biasbench.benchmarks.base import OptionSpec
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.parser import LETTERS
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.judging.parser import LETTERS
 from biasbench.errors import BiasbenchError, InputError
 from biasbench.models.base import (
     Generation,

@@ -8,7 +8,7 @@ unknown scores s_AMB = 0 (it expressed no bias); a score still undefined for a s
 every disambiguated answer was unknown) is left out of that score's mean, and the number of
 seeds where it is defined (``n_seeds``) is reported with every mean.
 
-Scores are on the [-1, 1] scale (:data:`~biasbench.benchmarks.bbq.scores.SCORE_SCALE`).
+Scores are on the [-1, 1] scale (:data:`~biasbench.engines.bbq_family.scoring.bias_scores.SCORE_SCALE`).
 """
 
 from __future__ import annotations
@@ -24,15 +24,15 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.parser import (
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.judging.parser import (
     LETTERS,
     PARSER_VERSION,
     AnswerOutcome,
     parse_answer,
     parse_pred,
 )
-from biasbench.benchmarks.bbq.scores import (
+from biasbench.engines.bbq_family.scoring.bias_scores import (
     NO_INDEX,
     SCORE_SCALE,
     Var2ByTemplate,
@@ -505,9 +505,9 @@ def template_info_from(folder: Path, files: Mapping[str, str]) -> dict[tuple[str
 
 def _parse_group_list(cell: Any) -> list[str]:
     """The template CSV's group list, read by the generator's own parser
-    (:func:`~biasbench.benchmarks.bbq.templates.parse_group_list`); a cell it refuses is shown
+    (:func:`~biasbench.engines.bbq_family.items.templates.parse_group_list`); a cell it refuses is shown
     as written (a profile only displays it, so it never stops a report)."""
-    from biasbench.benchmarks.bbq.templates import parse_group_list
+    from biasbench.engines.bbq_family.items.templates import parse_group_list
 
     text = str(cell or "").strip()
     if not text:

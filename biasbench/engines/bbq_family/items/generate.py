@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from biasbench.benchmarks.bbq.items import UNKNOWN_GROUP, BBQItem
-from biasbench.benchmarks.bbq.templates import (
+from biasbench.engines.bbq_family.items.items import UNKNOWN_GROUP, BBQItem
+from biasbench.engines.bbq_family.items.templates import (
     LabelEntry,
     LabelVocabulary,
     NameVocabulary,

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from biasbench.benchmarks.bbq.plots import jitter_figure
+from biasbench.engines.bbq_family.presenting.jitter import jitter_figure
 from biasbench.figures import errors, model_rows, offsets, plt, to_float
 
 BBQ_SCORE_TITLES: Final = {"s_amb": "s_AMB (ambiguous contexts)",

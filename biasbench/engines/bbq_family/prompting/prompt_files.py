@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from biasbench.benchmarks.bbq.items import BBQItem
+from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.errors import InputError
 
 #: Item fields a prompt may reference (``row["context"]`` ...).

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, TypeVar
 
-from biasbench.benchmarks.bbq.items import BBQItem
+from biasbench.engines.bbq_family.items.items import BBQItem
 
 CELLS: Final = (("ambig", "neg"), ("disambig", "nonneg"), ("ambig", "nonneg"),
                 ("disambig", "neg"))

@@ -2,7 +2,7 @@
 file in the dataset's language, the answer cue(s), and the options they all take.
 
 A family benchmark subclasses :class:`PromptedBBQBenchmark`, loads its items (its own reader, the
-pinned folder resolved by :func:`biasbench.benchmarks.bbq.source.resolve_pinned_folder`), reads
+pinned folder resolved by :func:`biasbench.engines.bbq_family.items.source.resolve_pinned_folder`), reads
 its prompt with :meth:`~PromptedBBQBenchmark.use_prompt` and says with class attributes how the
 prompt ends:
 
@@ -19,13 +19,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
-from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
-from biasbench.benchmarks.bbq.declaration import data_option as data_option
-from biasbench.benchmarks.bbq.declaration import prompt_option as prompt_option
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.prompt import PromptTemplate, load_prompt_file
-from biasbench.benchmarks.bbq.source import choose_categories as choose_categories
-from biasbench.benchmarks.bbq.source import packaged_file as packaged_file
+from biasbench.engines.bbq_family.benchmark import BBQBenchmark
+from biasbench.engines.bbq_family.declaration import data_option as data_option
+from biasbench.engines.bbq_family.declaration import prompt_option as prompt_option
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.items.source import choose_categories as choose_categories
+from biasbench.engines.bbq_family.items.source import packaged_file as packaged_file
+from biasbench.engines.bbq_family.prompting.prompt_files import PromptTemplate, load_prompt_file
 from biasbench.models.base import Prompt
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from biasbench.benchmarks.base import Command, Declaration, OptionSpec
-from biasbench.benchmarks.bbq import cli
+from biasbench.engines.bbq_family import cli
 
 LIMIT_HELP = ("stratified over category x context condition x question polarity, spread over "
               "templates, deterministic")

@@ -21,9 +21,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Final
 
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.languages import LANGUAGES, language_code, rules_for
-from biasbench.benchmarks.bbq.prompt import PromptTemplate, load_prompt_file
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.judging.languages import LANGUAGES, language_code, rules_for
+from biasbench.engines.bbq_family.prompting.prompt_files import PromptTemplate, load_prompt_file
 
 PROMPT_LANGUAGES: Final = ("en", "es", "ca", "nl", "tr", "ko", "zh", "ja")
 """Languages with a packaged prompt. Filipino's prompt is FilBBQ's own ``prompt.txt``, which
@@ -39,7 +39,8 @@ def prompt_path(language: str) -> Path:
     if code not in PROMPT_LANGUAGES:
         raise ValueError(f"no packaged prompt for {LANGUAGES[code].name} ({code}); packaged: "
                          f"{', '.join(PROMPT_LANGUAGES)} (Filipino uses FilBBQ's prompt.txt)")
-    return Path(str(resources.files("biasbench.benchmarks.bbq") / "data" / f"prompt_{code}.txt"))
+    package = resources.files("biasbench.engines.bbq_family.prompting")
+    return Path(str(package / "data" / f"prompt_{code}.txt"))
 
 
 def prompt_for(language: str) -> PromptTemplate:

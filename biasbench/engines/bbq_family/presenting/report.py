@@ -12,11 +12,15 @@ from typing import Any, Final
 import pandas as pd
 
 from biasbench import display as ui
-from biasbench.benchmarks.bbq import figures as figs
-from biasbench.benchmarks.bbq.dataset_scores import dataset_scores_section
-from biasbench.benchmarks.bbq.display import PARTIAL_NOTE, category_display
-from biasbench.benchmarks.bbq.parser import LETTERS
-from biasbench.benchmarks.bbq.robust import MIN_ITEMS, PROFILE_MIN_ITEMS, PROFILE_MIN_SEEDS
+from biasbench.engines.bbq_family.judging.parser import LETTERS
+from biasbench.engines.bbq_family.presenting import report_figures as figs
+from biasbench.engines.bbq_family.presenting.display import PARTIAL_NOTE, category_display
+from biasbench.engines.bbq_family.scoring.dataset_scores import dataset_scores_section
+from biasbench.engines.bbq_family.scoring.multi_seed import (
+    MIN_ITEMS,
+    PROFILE_MIN_ITEMS,
+    PROFILE_MIN_SEEDS,
+)
 from biasbench.runs import RunGroup
 from biasbench.stats.intervals import MIN_SEEDS_FOR_INTERVAL
 from biasbench.textutil import slug
@@ -163,7 +167,7 @@ def _jitter_targets(profiles: pd.DataFrame | None) -> list[tuple[str, str, str]]
 
 def _language_view(group: RunGroup, output: ui.Outputs) -> None:
     """Runs of several languages (namespaces): the cross-language table and figure."""
-    from biasbench.benchmarks.bbq import by_language as languages
+    from biasbench.engines.bbq_family.scoring import by_language as languages
 
     frames = []
     for index, run in enumerate(group.runs):
