@@ -173,8 +173,8 @@ def test_names_templates_reported_apart_as_the_r_script_does() -> None:
 
 
 def test_summary_shows_the_r_categories() -> None:
+    from biasbench.benchmarks.bbq.benchmark import OriginalBBQBenchmark
     from biasbench.benchmarks.bbq.r_categories import NOTE
-    from biasbench.benchmarks.bbq_original.benchmark import OriginalBBQBenchmark
 
     stat = {"mean": 0.25, "ci_low": None, "ci_high": None, "ci_status": "too_few_items",
             "n_items": 1, "interval": "items+seeds", "n_seeds": 1,

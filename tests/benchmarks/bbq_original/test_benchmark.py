@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from biasbench.benchmarks import benchmark_class, get_benchmark
+from biasbench.benchmarks.bbq.benchmark import OriginalBBQBenchmark
 from biasbench.benchmarks.bbq.original import generate_bbq_items
-from biasbench.benchmarks.bbq_original.benchmark import OriginalBBQBenchmark
 from biasbench.errors import BiasbenchError
 from biasbench.models.mock import MockBackend
 from biasbench.pipeline import run_benchmark
@@ -181,7 +181,7 @@ def test_bias_profiles_show_the_templates_stereotypes(items_arg: str, tmp_path: 
     # Templates at hand only: nothing is downloaded to show a stereotype.
     monkeypatch.setenv("BIASBENCH_CACHE", str(tmp_path / "empty"))
     monkeypatch.delenv("BIASBENCH_BBQ_TEMPLATES", raising=False)
-    from biasbench.benchmarks.bbq_original.benchmark import _template_info
+    from biasbench.benchmarks.bbq.benchmark import _template_info
 
     assert _template_info(bench.items, None) == {}
     # Other items (--items) take no stereotypes from the cached BBQ templates: their ids may

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from biasbench.benchmarks.base import Results
+from biasbench.benchmarks.bbq.declaration import DECLARATION
 from biasbench.benchmarks.bbq.original import (
     BASE_MODEL_CUE,
     BBQ_COMMIT,
@@ -36,7 +37,6 @@ from biasbench.benchmarks.bbq.original import (
     templates_needed,
 )
 from biasbench.benchmarks.bbq.r_categories import r_categories
-from biasbench.benchmarks.bbq_original.declaration import DECLARATION
 from biasbench.engines.bbq_family.benchmark import score_text
 from biasbench.engines.bbq_family.family import (
     PromptedBBQBenchmark,
