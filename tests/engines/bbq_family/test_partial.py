@@ -14,7 +14,7 @@ from biasbench.catalog import list_runs
 from biasbench.pipeline import run_benchmark
 from biasbench.report.html import build_report
 
-FIXTURES = Path(__file__).parents[1] / "cbbq" / "fixtures" / "data"
+FIXTURES = Path(__file__).parents[2] / "benchmarks" / "cbbq" / "fixtures" / "data"
 CATEGORIES = "SES,disability"
 
 

@@ -18,7 +18,7 @@ from biasbench.models.mock import MockBackend
 from biasbench.pipeline import run_benchmark
 from tests.running import CliRun
 
-FIXTURE = Path(__file__).parents[1] / "bbq" / "fixtures" / "bbq_templates"
+FIXTURE = Path(__file__).parent / "fixtures" / "bbq_templates"
 CATEGORIES = ("Disability_status", "SES", "Race_x_SES", "Race_x_gender")
 CATEGORY_ARG = ",".join(CATEGORIES)
 

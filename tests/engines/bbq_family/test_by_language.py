@@ -19,7 +19,7 @@ from biasbench.engines.bbq_family.scoring.bias_scores import item_table, target_
 from biasbench.engines.bbq_family.scoring.multi_seed import score_responses
 from biasbench.errors import InputError
 
-MBBQ = Path(__file__).parents[1] / "mbbq" / "fixtures" / "data"
+MBBQ = Path(__file__).parents[2] / "benchmarks" / "mbbq" / "fixtures" / "data"
 
 
 def _items(*entries: str) -> list:
