@@ -16,9 +16,13 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.robust import SyntheticModel, score_responses, synthetic_responses
 from biasbench.benchmarks.filbbq.source import generate_filbbq_items, resolve_templates
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.scoring.multi_seed import (
+    SyntheticModel,
+    score_responses,
+    synthetic_responses,
+)
 
 
 def main() -> None:

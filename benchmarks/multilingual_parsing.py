@@ -42,8 +42,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from biasbench.benchmarks.bbq import parser
-from biasbench.benchmarks.bbq.items import BBQItem
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.judging import parser
 
 
 def _item(answers: tuple[str, str, str], unknown: int) -> BBQItem:
@@ -222,7 +222,7 @@ HELD_OUT: dict[str, list[tuple[str, int | None]]] = {
 }
 
 
-# The answer cues and canonical unknown wordings of bbq/languages.py, repeated here so that the
+# The answer cues and canonical unknown wordings of bbq_family/judging/languages.py, repeated here so that the
 # same synthetic answers go to an older parser, which has neither.
 CUES = {"en": "Answer:", "es": "Respuesta:", "ca": "Resposta:", "nl": "Antwoord:",
         "tr": "Cevap:", "ko": "정답:", "zh": "答案：", "ja": "答え："}

@@ -188,8 +188,8 @@ def mde() -> None:
 
 
 def degenerate(reps: int = 400) -> None:
-    from biasbench.benchmarks.bbq.items import BBQItem
-    from biasbench.benchmarks.bbq.robust import score_responses, to_results_json
+    from biasbench.engines.bbq_family.items.items import BBQItem
+    from biasbench.engines.bbq_family.scoring.multi_seed import score_responses, to_results_json
 
     items = [BBQItem(
         example_id=i, question_index="T1", question_polarity="neg", context_condition="ambig",
@@ -228,8 +228,8 @@ def mbbq(reps: int = 200, seed_counts: tuple[int, ...] = (1, 3, 10, 50)) -> None
     import pandas as pd
 
     from biasbench.benchmarks import get_benchmark
-    from biasbench.benchmarks.bbq.robust import score_responses
     from biasbench.benchmarks.mbbq.control import paired_differences
+    from biasbench.engines.bbq_family.scoring.multi_seed import score_responses
 
     fixture = Path.cwd() / "tests" / "benchmarks" / "mbbq" / "fixtures" / "data"
     bench = get_benchmark("mbbq", data=fixture, languages="en")
@@ -432,7 +432,6 @@ def _authors_mbbq_row(language: str, category: str, c: dict[str, int]) -> None:
 
 
 def authors_mbbq() -> None:
-    from biasbench.benchmarks.bbq.parser import parse_answer
     from biasbench.benchmarks.mbbq.source import (
         CATEGORIES,
         CONTROL,
@@ -441,6 +440,7 @@ def authors_mbbq() -> None:
         data_file,
         load_mbbq_file,
     )
+    from biasbench.engines.bbq_family.judging.parser import parse_answer
 
     print("## issue 15 item 10c: mbbq.py's detect_answer on answers that are an option's exact "
           "text (MBBQ + control, every category)\n")
@@ -505,8 +505,8 @@ def authors_cbbq() -> None:
     each output: biased on a ``neg`` question when ``'a' in output.lower()``, on a ``non_neg``
     one when ``'b' in ...``; S_disamb's denominator counts the output once per letter a / b it
     holds. Beside it, the option biasbench's parser reads (a CBBQ fixture item, language zh)."""
-    from biasbench.benchmarks.bbq.parser import parse_answer
     from biasbench.benchmarks.cbbq.source import load_cbbq
+    from biasbench.engines.bbq_family.judging.parser import parse_answer
 
     item = load_cbbq(CBBQ_FIXTURES, ("SES",))[0]
     print("## issue 15 item 10c: CBBQ's scripts' 'a' in output.lower() on typical outputs\n")
@@ -572,8 +572,8 @@ def _bbq_scores(items: list[Any], answers: dict[int, dict[str, str]]) -> dict[st
     answers: ids past the largest original id)."""
     import pandas as pd
 
-    from biasbench.benchmarks.bbq.parser import parse_answer
-    from biasbench.benchmarks.bbq.scores import (
+    from biasbench.engines.bbq_family.judging.parser import parse_answer
+    from biasbench.engines.bbq_family.scoring.bias_scores import (
         NO_INDEX,
         count_statistics,
         item_table,
@@ -607,7 +607,7 @@ def authors_bbq() -> None:
     else generated from the templates, whose counts equal the published ones) and the weight the
     second copies take in each condition's accuracy (s_DIS and s_AMB weight them by their share
     of non-unknown answers, which needs the predictions)."""
-    from biasbench.benchmarks.bbq.items import BBQItem
+    from biasbench.engines.bbq_family.items.items import BBQItem
 
     print("## issue 15 item 10c: BBQ's metadata script counts Gender_identity's template 12 "
           "twice\n")

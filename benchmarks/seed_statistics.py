@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.robust import score_responses, to_results_json
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.scoring.multi_seed import score_responses, to_results_json
 
 UNKNOWN, TARGET, OTHER = 2, 1, 0
 

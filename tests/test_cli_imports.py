@@ -48,10 +48,10 @@ def test_answering_loads_no_heavy_library(args: list[str]) -> None:
 
 def test_run_name_help_loads_only_that_benchmarks_declaration() -> None:
     _, modules = _modules_after("run", "honorific-bn", "--help")
-    loaded = {m for m in modules if m.startswith("biasbench.benchmarks.")}
+    loaded = {m for m in modules if m.startswith(("biasbench.benchmarks.", "biasbench.engines."))}
     assert "biasbench.benchmarks.honorific_bn.declaration" in loaded
     assert "biasbench.benchmarks.honorific_bn.benchmark" not in loaded
-    assert not [m for m in loaded if m.startswith(("biasbench.benchmarks.bbq",
+    assert not [m for m in loaded if m.startswith(("biasbench.engines.bbq_family", "biasbench.benchmarks.bbq",
                                                    "biasbench.benchmarks.filbbq"))]
 
 

@@ -111,7 +111,7 @@ def test_cli_export(biasbench_cli: CliRun, runs: list[Path], tmp_path: Path) -> 
 
 
 def test_tidy_scores_walk_a_datasets_own_scores() -> None:
-    # A BBQ-family dataset's own metrics (results["dataset_scores"], bbq/dataset_scores.py) are
+    # A BBQ-family dataset's own metrics (results["dataset_scores"], bbq_family/scoring/dataset_scores.py) are
     # rows too, their group prefixed by the dataset's name for them.
     results = {"models": {"m": {"Age": {"s_amb": {"mean": 0.5, "ci_low": None, "ci_high": None,
                                                   "n_seeds": 1, "ci_status": "too_few_seeds"}}}},

@@ -25,7 +25,7 @@ __all__ = ["BENCHMARKS", "DECLARATIONS", "Benchmark", "Declaration", "benchmark_
 BENCHMARKS: dict[str, str] = {
     "honorific-bn": "biasbench.benchmarks.honorific_bn.benchmark:HonorificBenchmark",
     "filbbq": "biasbench.benchmarks.filbbq.benchmark:FilBBQBenchmark",
-    "bbq": "biasbench.benchmarks.bbq_original.benchmark:OriginalBBQBenchmark",
+    "bbq": "biasbench.benchmarks.bbq.benchmark:OriginalBBQBenchmark",
     "kobbq": "biasbench.benchmarks.kobbq.benchmark:KoBBQBenchmark",
     "cbbq": "biasbench.benchmarks.cbbq.benchmark:CBBQBenchmark",
     "esbbq": "biasbench.benchmarks.esbbq.benchmark:EsBBQBenchmark",
@@ -59,7 +59,7 @@ def item_reader(namespace: str) -> Callable[[Path, str], list[Any]] | None:
 DECLARATIONS: dict[str, str] = {
     "honorific-bn": "biasbench.benchmarks.honorific_bn.declaration:DECLARATION",
     "filbbq": "biasbench.benchmarks.filbbq.declaration:DECLARATION",
-    "bbq": "biasbench.benchmarks.bbq_original.declaration:DECLARATION",
+    "bbq": "biasbench.benchmarks.bbq.declaration:DECLARATION",
     "kobbq": "biasbench.benchmarks.kobbq.declaration:DECLARATION",
     "cbbq": "biasbench.benchmarks.cbbq.declaration:DECLARATION",
     "esbbq": "biasbench.benchmarks.esbbq.declaration:ESBBQ",

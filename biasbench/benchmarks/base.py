@@ -333,7 +333,7 @@ def tidy_scores(results: Results) -> pd.DataFrame:
 
     for model, node in (results.get("models") or {}).items():
         walk(str(model), (), node)
-    # A dataset's own metrics beside the benchmark's (BBQ family: bbq/dataset_scores.py), their
+    # A dataset's own metrics beside the benchmark's (BBQ family: bbq_family/scoring/dataset_scores.py), their
     # group prefixed by the dataset's name for them.
     own = results.get("dataset_scores") or {}
     for model, node in (own.get("models") or {}).items():

@@ -108,7 +108,8 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("path", sorted((PACKAGE / "benchmarks").rglob("*.py")),
+@pytest.mark.parametrize("path", sorted([*(PACKAGE / "benchmarks").rglob("*.py"),
+                                         *(PACKAGE / "engines").rglob("*.py")]),
                          ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_benchmarks_never_import_upward(path: Path) -> None:
     upward = ("biasbench.report", "biasbench.pipeline", "biasbench.cli")
@@ -155,7 +156,7 @@ def test_evaluate_returns_results_and_leaves_results_json_to_its_one_writer(
 
 def test_every_bbq_format_benchmark_offers_answer_by_and_option_score() -> None:
     # A BBQ-format benchmark that lacked them would silently answer one way only.
-    from biasbench.benchmarks.bbq.benchmark import BBQBenchmark
+    from biasbench.engines.bbq_family.benchmark import BBQBenchmark
 
     bbq_format = [c for c in benchmark_classes() if issubclass(c, BBQBenchmark)]
     assert {c.name for c in bbq_format} >= {"filbbq", "bbq", "mbbq", "kobbq", "cbbq", "esbbq",

@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 
 from biasbench.benchmarks import get_benchmark
-from biasbench.benchmarks.bbq.option_scoring import OptionScoringBackend, resolve_answer_by
+from biasbench.engines.bbq_family.judging.option_scoring import (
+    OptionScoringBackend,
+    resolve_answer_by,
+)
 from biasbench.errors import BiasbenchError, InputError
 from biasbench.models.base import Generation, GenerationParams, ModelBackend, Prompt
 from biasbench.models.hf import OptionScore

@@ -180,7 +180,7 @@ def test_scores_do_not_depend_on_which_items_are_scored_together(
 
 def test_filbbq_items_are_answered_by_scores(backend: LlamaCppBackend, templates: Path,
                                              tmp_path: Path) -> None:
-    from biasbench.benchmarks.bbq.parser import LETTERS
+    from biasbench.engines.bbq_family.judging.parser import LETTERS
 
     result = run_benchmark("filbbq", out=tmp_path / "run", limit=6, seeds=[0, 1],
                            progress=False, backend=backend,

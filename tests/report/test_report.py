@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from biasbench.benchmarks.bbq_original.benchmark import OriginalBBQBenchmark
+from biasbench.benchmarks.bbq.benchmark import OriginalBBQBenchmark
 from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
 from biasbench.display import encode_columns, html_table, json_for_script
 from biasbench.display import limit_seeds as _limit_seeds

@@ -1,433 +1,168 @@
-"""The BBQ engine's benchmark: everything a BBQ-format benchmark shares, end to end.
+"""``bbq``: the original English BBQ (Parrish et al., Findings of ACL 2022; ``nyu-mll/BBQ``).
 
-Items in the BBQ format are answered under many seeds (the robust multi-seed protocol of the
-FilBBQ paper); the answers are parsed, scored per template per seed and summarised across seeds,
-with bias profiles, jitter plots and, for masked LMs, option scoring. A BBQ-format benchmark
-(FilBBQ, the original BBQ) subclasses :class:`BBQBenchmark` with its own source of items, its
-prompt, its decoding defaults and its paper.
+Only what is this benchmark's own lives here: where its items come from (the authors' 58,492
+published items, pinned, checksummed and cached, or a local copy, through
+:mod:`biasbench.benchmarks.bbq.original`), its English prompt, its decoding defaults, its options
+and its paper. Requests, scoring (labels read as the authors' R analysis reads them), tables,
+summary and report come with the engine (:class:`~biasbench.engines.bbq_family.benchmark.BBQBenchmark`).
 """
 
 from __future__ import annotations
 
-import json
-import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import Any, ClassVar
 
-import pandas as pd
-
-from biasbench.benchmarks.base import Benchmark, Paper, Results
-from biasbench.benchmarks.bbq.declaration import LIMIT_HELP, RESPONSES_HELP
-from biasbench.benchmarks.bbq.display import PARTIAL_NOTE, category_display
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.labels import read_bbq_responses, write_bbq_labels
-from biasbench.benchmarks.bbq.option_scoring import (
+from biasbench.benchmarks.base import Results
+from biasbench.benchmarks.bbq.declaration import DECLARATION
+from biasbench.benchmarks.bbq.original import (
+    BASE_MODEL_CUE,
+    BBQ_COMMIT,
+    BBQ_REPOSITORY,
+    BBQ_SOURCE,
+    BBQ_TEMPLATES,
+    CATEGORIES,
+    INTERSECTIONAL,
+    PUBLISHED_COUNTS,
+    TEMPLATE_DIGESTS,
+    generate_bbq,
+    load_bbq_items,
+    prompt_path,
+    resolve_bbq_data,
+    resolve_bbq_templates,
+    template_file,
+    template_var2,
+    templates_at_hand,
+    templates_needed,
+)
+from biasbench.benchmarks.bbq.r_categories import r_categories
+from biasbench.engines.bbq_family.benchmark import score_text
+from biasbench.engines.bbq_family.family import (
+    PromptedBBQBenchmark,
+    choose_categories,
+)
+from biasbench.engines.bbq_family.items.items import BBQItem, load_item_files
+from biasbench.engines.bbq_family.items.source import resolve_pinned_folder
+from biasbench.engines.bbq_family.judging.option_scoring import (
     DEFAULT_ANSWER_BY,
     DEFAULT_OPTION_SCORE,
     AnswerBy,
-    OptionScoringBackend,
-    resolve_answer_by,
 )
-from biasbench.benchmarks.bbq.parser import LETTERS, PARSER_VERSION
-from biasbench.benchmarks.bbq.results import validate_models
-from biasbench.benchmarks.bbq.robust import (
-    PROFILE_RULE,
-    BBQResults,
-    bias_profile,
-    interval_text,
-    profile_records,
-    score_responses,
-    to_results_json,
-)
-from biasbench.benchmarks.bbq.sample import stratified_sample
-from biasbench.benchmarks.bbq.scores import Var2ByTemplate, exclusion_summary
-from biasbench.models.base import GenerationParams, ModelBackend, Prompt
+from biasbench.engines.bbq_family.scoring.bias_scores import Var2ByTemplate
+from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults, template_info_from
+from biasbench.errors import BiasbenchError
 from biasbench.models.hf import ScoreChoice
-from biasbench.runfolder import FIGURES_DIR, LABELS_NAME, TABLES_DIR
-from biasbench.runner.runner import Request
-from biasbench.signature import Signature, common_signature
-from biasbench.tables import write_csv, write_table
-from biasbench.textutil import slug, unique_slug
 
-if TYPE_CHECKING:
-    from biasbench.display import Section
-    from biasbench.runs import RunGroup
-
-log = logging.getLogger(__name__)
-
-PROFILE_K = 5
-"""Templates per context condition in a model's bias profile."""
+DECODING_WHY = (
+    "the original BBQ paper reports one run per model (no seeds, no sampling), so biasbench "
+    "decodes greedily (temperature 0) under one seed unless --temperature/--seeds say otherwise")
+"""Why the default decoding is what it is: shown in the summary and written to results.json."""
 
 
-class BBQBenchmark(Benchmark):
-    """Any BBQ-format benchmark: items, a prompt per item, many seeds, the robust scores.
+class OriginalBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
+    """The original English BBQ: the 11 published categories, the English prompt, greedy."""
 
-    Subclasses give the items (``items``), the prompt (:meth:`prompt`), where they came from
-    (``source``, ``data_source``), the templates' stereotypes (``template_info``) and their
-    decoding defaults; ``var2`` is what intersectional items need to be scored (their
-    templates' Known_stereotyped_var2, :func:`biasbench.benchmarks.bbq.original.template_var2`).
-    """
+    version = "1.0"
+    decoding_why: ClassVar[str] = DECODING_WHY
+    base_model_cue = BASE_MODEL_CUE
 
-    name: ClassVar[str] = "bbq"
-    languages: ClassVar[tuple[str, ...]] = ("en",)
-    paper: ClassVar[Paper] = Paper(
-        "BBQ: A hand-built bias benchmark for question answering",
-        "Parrish et al., Findings of ACL 2022", "https://aclanthology.org/2022.findings-acl.165")
-    items_summary: ClassVar[str] = "any BBQ-format jsonl"
-    judge_version: ClassVar[str] = PARSER_VERSION
-    limit_help: ClassVar[str] = LIMIT_HELP
-    responses_help: ClassVar[str] = RESPONSES_HELP
-    default_seed_count: ClassVar[int] = 50
-    """Seeds a run uses when none are given (the FilBBQ paper's protocol)."""
-    default_temperature: ClassVar[float] = 1.0
-    decoding_why: ClassVar[str] = ""
-    """Why the default decoding is what it is: shown in the summary and written to results."""
-
-    def __init__(self, items: list[BBQItem], *, source: str, data_source: dict[str, Any],
-                 template_info: dict[Any, str] | None = None,
+    def __init__(self, items: str | Sequence[str | Path] | None = None,
+                 data: Path | None = None, templates: Path | None = None,
+                 prompt: Path | None = None,
                  option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
-                 var2: Var2ByTemplate | None = None,
                  answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
-        self.items = items
-        self.var2 = var2
-        self.source = source
-        self.data_source = data_source
-        self.template_info = template_info or {}
-        self.option_score = option_score
-        self.answer_by = answer_by
-        self.by_uid = {item.uid: item for item in self.items}
+        loaded: list[BBQItem]
+        if items is None:
+            loaded = load_bbq_items(resolve_bbq_data(data, templates_dir=templates))
+            source = f"published items of {BBQ_REPOSITORY}@{BBQ_COMMIT[:12]}"
+            data_source: dict[str, Any] = {"items": "published", "repository": BBQ_REPOSITORY,
+                                           "commit": BBQ_COMMIT}
+        else:
+            if data is not None:
+                raise BiasbenchError("--items and --data name two item sources; give one")
+            loaded, source, data_source = load_item_files(items)
+        self.use_prompt(prompt or prompt_path())
+        super().__init__(loaded, source=source, data_source=data_source,
+                         option_score=option_score, var2=_var2(loaded, templates),
+                         template_info=_template_info(loaded, templates,
+                                                      published=items is None),
+                         answer_by=answer_by)
 
-    # -- requests ------------------------------------------------------------------------------
-    def params_for(self, backend: ModelBackend, *, temperature: float | None = None,
-                   max_tokens: int | None = None) -> GenerationParams:
-        stop = ("\n",) if backend.mode == "completion" else ()
-        return GenerationParams(
-            temperature=self.default_temperature if temperature is None else temperature,
-            max_tokens=max_tokens or (8 if backend.mode == "completion" else 32), stop=stop)
-
-    def prompt(self, item: BBQItem) -> Prompt:
-        """The prompt of one item (subclasses give their own)."""
-        raise NotImplementedError
-
-    @property
-    def prompt_hash(self) -> str:
-        """Hash of the prompt (part of the signature)."""
-        raise NotImplementedError
-
-    def selected_items(self, limit: int | None) -> list[BBQItem]:
-        """All items, or ``limit`` of them stratified over category x context condition x
-        polarity and spread over every template (``bbq.sample.stratified_sample``)."""
-        return stratified_sample(self.items, limit)
-
-    def requests(self, *, limit: int | None = None,
-                 seeds: Sequence[int] | None = None) -> list[Request]:
-        seeds = self.default_seeds(seeds)
-        items = self.selected_items(limit)
-        prompts = [self.prompt(item) for item in items]
-        return [Request(item_id=item.uid, prompt=p, seed=seed)
-                for seed in seeds for item, p in zip(items, prompts, strict=True)]
-
-    def default_seeds(self, seeds: Sequence[int] | None) -> list[int]:
-        return list(seeds) if seeds else list(range(self.default_seed_count))
-
-    def adapt_backend(self, backend: ModelBackend) -> ModelBackend:
-        """Answer by generating, or by option scores (``answer_by``, see
-        :func:`~biasbench.benchmarks.bbq.option_scoring.resolve_answer_by`): masked LMs by the
-        options' pseudo-log-likelihoods after the item's text, causal LMs by their
-        log-likelihoods after the prompt's answer cue."""
-        if resolve_answer_by(self.answer_by, backend) == "generate":
-            return backend
-        return OptionScoringBackend(backend, self.by_uid, self.option_score,
-                                    scored_text="prompt" if backend.can_generate else "item")
-
-    def signature(self, model: dict[str, Any], params: GenerationParams | None,
-                  seeds: Sequence[int] | None, limit: int | None = None) -> Signature:
-
-        # The checksum covers the items that are run, so --limit changes the signature; the
-        # limit itself is recorded too (a partial run), as honorific-bn records it.
-        return Signature(
-            benchmark=self.name, benchmark_version=self.version,
-            data_sha256=items_sha256(self.selected_items(limit)),
-            prompt_hash=self.prompt_hash, model=model,
-            decoding=params.to_dict() if params else {},
-            seeds=self.default_seeds(seeds),
-            limit=limit if limit and limit < len(self.items) else None,
-            judge_version=self.judge_version, data_source=self.data_source)
-
-    # -- scoring -------------------------------------------------------------------------------
-    def evaluate(self, responses: pd.DataFrame, out_dir: Path,
-                 signatures: dict[str, Signature]) -> dict[str, Any]:
-        """Parse, score across seeds, and write labels, results, tables and jitter plots."""
-        out_dir.mkdir(parents=True, exist_ok=True)
-        frame = responses.rename(columns={"item_id": "uid"})
-        frame["seed"] = frame["seed"].fillna(0).astype(int)
-        scored = score_responses(self.items, frame, var2=self.var2)
-        write_bbq_labels(scored, frame, self.items, out_dir / LABELS_NAME)
-        results = to_results_json(scored)
-        results["benchmark"] = self.name
-        results["items_source"] = self.source
-        results["signature"] = common_signature(signatures)
-        results["decoding"] = {**results["signature"].get("decoding", {}), "why": self.decoding_why}
-        results["unparsed_by_run"] = scored.unparsed_by_run.to_dict(orient="records")
-        hint = unparsed_hint(scored, self.items) if self.data_source.get("items") == "files" \
-            else None
-        if hint:
-            results["unparsed_hint"] = hint
-        results["coverage"] = {m: run_coverage(frame[frame["model"] == m], len(self.items),
-                                               getattr(signatures.get(m), "limit", None))
-                               for m in scored.by_template["model"].unique()}
-        results["limit"] = results["signature"].get("limit")
-        profiles = {m: bias_profile(scored, m, PROFILE_K, self.template_info)
-                    for m in scored.by_template["model"].unique()}
-        results["bias_profiles"] = {m: profile_records(p) for m, p in profiles.items()}
-        results["bias_profile_rule"] = PROFILE_RULE
-        comparison = self.option_score_comparison(frame, out_dir, signatures)
-        if comparison is not None:
-            results["option_scoring"] = comparison
-        validate_models(results["models"])
-        self._write_tables(scored, profiles, out_dir / TABLES_DIR)
-        self._write_figures(scored, profiles, out_dir / FIGURES_DIR)
-        _add_languages(results, scored, self.items, out_dir / TABLES_DIR, out_dir / FIGURES_DIR)
-        self.extend_results(results, scored, out_dir)
-        return results
-
-    def extend_results(self, results: dict[str, Any], scored: BBQResults, out_dir: Path) -> None:
-        """A benchmark's own additions to the engine's results and files, given the results so
-        far (MBBQ's control comparison reads their by_language). By default: the dataset's own
-        metrics (:meth:`extra_scores`)."""
-        results.update(self.extra_scores(scored, out_dir / TABLES_DIR))
-
-    def extra_scores(self, scored: BBQResults, tables_dir: Path) -> dict[str, Any]:
-        """A dataset's own metrics beside BBQ's (KoBBQ's diff-bias, CBBQ's bias score),
-        computed from the same parsed answers (``scored.responses``): keys merged into
-        results.json; tables written into ``tables_dir``. None by default."""
-        return {}
-
-    def option_score_comparison(self, frame: pd.DataFrame, out_dir: Path,
-                                signatures: dict[str, Signature]) -> dict[str, Any] | None:
-        """For option-scored (masked LM) runs: the scores under the choice that is not the
-        headline (sum vs per-character), from the choices stored with every response, so a
-        reader sees both as lm-evaluation-harness reports acc and acc_norm. None otherwise."""
-        from biasbench.runfolder import store_of  # a run scores into a staging folder
-
-        store_path = store_of(out_dir)
-        labels = {json.dumps(sig.model, sort_keys=True): label
-                  for label, sig in signatures.items() if sig.model.get("option_score")}
-        if not labels or store_path is None:
-            return None
-        from biasbench.runner.store import ResponseStore
-
-        wanted = set(zip(frame["model"], frame["uid"], frame["seed"].astype(int), strict=True))
-        chosen: dict[tuple[str, str, int], dict[str, Any]] = {}
-        store = ResponseStore(store_path, readonly=True)
-        try:
-            for record in store.iter_records("ok"):
-                label = labels.get(json.dumps(json.loads(record.model), sort_keys=True))
-                key = (label, record.item_id, int(record.seed or 0))
-                if label is not None and key in wanted and "choice_sum" in record.info:
-                    chosen[key] = record.info
-        finally:
-            store.close()
-        if not chosen:
-            return None
-        headline = next(iter(chosen.values()))["option_score"]
-        other = "sum" if headline == "per_char" else "per_char"
-        alternative = pd.DataFrame([
-            {"model": m, "uid": uid, "seed": seed, "pred": LETTERS.index(info[f"choice_{other}"])}
-            for (m, uid, seed), info in chosen.items()])
-        scored = score_responses(self.items, alternative, var2=self.var2)
-        return {
-            "headline": headline, "alternative": other,
-            "note": "answers by scores: 'sum' = highest summed (pseudo-)log-likelihood (lm-eval "
-                    "acc), "
-                    "'per_char' = highest per character of the option (acc_norm); the scores "
-                    "above use the headline, 'alternative_models' the other",
-            "n_responses": len(chosen),
-            "n_choices_differ": sum(i["choice_sum"] != i["choice_per_char"]
-                                    for i in chosen.values()),
-            "alternative_models": to_results_json(scored)["models"]}
-
-    def _write_tables(self, scored: BBQResults, profiles: dict[str, pd.DataFrame],
-                      out: Path) -> None:
-        out.mkdir(parents=True, exist_ok=True)
-        write_csv(scored.per_seed, out / "per_template_per_seed.csv")
-        write_csv(scored.per_seed_category, out / "per_category_per_seed.csv")
-        write_csv(scored.by_template, out / "by_template.csv")
-        write_csv(scored.unparsed_by_template, out / "unparsed_by_template.csv")
-        write_table(category_table(scored), out / "by_category")
-        for model, profile in profiles.items():
-            # unique: "m 1" and "m/1" must not overwrite each other
-            write_table(profile, out / f"bias_profile_{unique_slug(model)}")
-
-    def _write_figures(self, scored: BBQResults, profiles: dict[str, pd.DataFrame],
-                       out: Path) -> None:
-        """Jitter plots (the paper's Figures 1-2) for the templates in any model's profile."""
-        from biasbench.benchmarks.bbq.plots import jitter_plot  # matplotlib only when drawing
-
-        out.mkdir(parents=True, exist_ok=True)
-        wanted = {(r["category"], r["question_index"], "s_amb" if r["context"] == "ambiguous"
-                   else "s_dis") for p in profiles.values() for r in p.to_dict("records")}
-        for category, template, score in sorted(wanted):
-            jitter_plot(scored.per_seed, template, score,  # type: ignore[arg-type]
-                        out / f"jitter_{slug(category)}_{slug(template)}_{score}.png",
-                        category=category)
+    def extend_results(self, results: dict[str, Any], scored: BBQResults,
+                       out_dir: Path) -> None:
+        """The engine's additions, then, for the published items, the categories as the R
+        script reports them: the name-proxy templates (above 25) apart (``r_categories``)."""
+        super().extend_results(results, scored, out_dir)
+        if self.data_source.get("items") == "published":
+            split = r_categories(scored)
+            if split:
+                results["r_categories"] = split
 
     @classmethod
     def summary(cls, results: Results) -> list[str]:
-        lines = []
-        coverage = results.get("coverage") or {}
-        for model, cats in results["models"].items():
-            partial = " [PARTIAL]" if (coverage.get(model) or {}).get("partial") else ""
-            for cat, r in cats.items():
-                lines.append(
-                    f"{model}{partial} / {cat}: s_AMB {_fmt(r['s_amb'])}, s_DIS {_fmt(r['s_dis'])}, "
-                    f"acc ambig {_fmt(r['acc_ambig'], '')}, "
-                    f"acc disambig {_fmt(r['acc_disambig'], '')} "
-                    f"({r['seeds_run']} seeds run, unparsed {r['unparsed_pct']:.1f}%"
-                    + (f"; {r['few_items']}" if r.get("few_items") else "") + ")")
-        if results.get("by_language"):  # several languages or datasets in one run
-            from biasbench.benchmarks.bbq.by_language import summary_lines
-
-            lines.extend(summary_lines(results["by_language"]))
-        for model, cov in coverage.items():
-            if cov.get("partial"):
-                lines.append(f"{model}: partial run ({cov['reason']}): {PARTIAL_NOTE}")
-        if lines:
-            lines.append(f"intervals: {results['interval_method']}")
-            decoding = results.get("decoding") or {}
-            if "temperature" in decoding:
-                t = decoding["temperature"]
-                lines.append(f"decoding: temperature {t} " + (
-                    f"(the default: {cls.decoding_why})" if t == cls.default_temperature else
-                    f"(set by --temperature; the default is {cls.default_temperature}, see "
-                    "results.json: decoding.why)"))
-        if results.get("unparsed_hint"):
-            lines.append(results["unparsed_hint"])
-        if results.get("excluded_by_reason"):  # never only in results.json
-            lines.append(exclusion_summary(results["excluded_by_reason"]))
-        scoring = results.get("option_scoring")
-        if scoring:
-            lines.append(
-                f"option scores: answers chosen by {scoring['headline']} (the numbers above); "
-                f"by {scoring['alternative']} the choice differs on "
-                f"{scoring['n_choices_differ']} of {scoring['n_responses']} responses "
-                "(results.json: option_scoring)")
+        """The engine's lines, then each R category of a split one (names templates apart)."""
+        lines = super().summary(results)
+        split = results.get("r_categories") or {}
+        for model, categories in (split.get("models") or {}).items():
+            for category, entry in categories.items():
+                lines.append(f"{model} / {category} (as BBQ's R script): s_AMB "
+                             f"{score_text(entry['s_amb'])}, s_DIS {score_text(entry['s_dis'])}")
+        if split:
+            lines.append(f"R categories: {split['note']} (results.json: r_categories)")
         return lines
 
     @classmethod
-    def report_section(cls, group: RunGroup, out: Path, section: Section) -> None:
-        """Per-category scores and accuracy with seed intervals, bias profiles, jitter plots,
-        unparsed rates and the drill-down."""
-        from biasbench.benchmarks.bbq.report import bbq_section
-
-        bbq_section(group, out, section)
-
-    # -- responses produced elsewhere ----------------------------------------------------------
-    def read_responses(self, path: Path) -> pd.DataFrame:
-        return read_bbq_responses(path, self.by_uid)
-
-
-def run_coverage(frame: pd.DataFrame, n_items: int, limit: int | None) -> dict[str, Any]:
-    """What one model's scores rest on against the benchmark's items: ``limit`` (``--limit N``
-    from the signature), the distinct items answered and defined, and whether the run is
-    partial (limited, or fewer items answered than defined) with the reason in words."""
-    answered = int(frame["uid"].nunique()) if "uid" in frame.columns else 0
-    if limit:
-        reason: str | None = f"--limit {limit}, {answered:,} of {n_items:,} items"
-    elif answered < n_items:
-        reason = f"{answered:,} of {n_items:,} items have a response"
-    else:
-        reason = None
-    return {"n_items_scored": answered, "n_items_expected": n_items, "limit": limit,
-            "partial": reason is not None, "reason": reason}
+    def generate_items(cls, out: Path, **options: Any) -> list[str]:
+        """Generate BBQ items from the authors' template CSVs (the published count in every
+        category; reproducible for a seed)."""
+        seed = int(options.get("seed", 0))
+        categories = choose_categories(options.get("categories"), CATEGORIES, "BBQ")
+        templates = options.get("templates")
+        folder = (_local_templates(Path(templates), categories) if templates is not None
+                  else resolve_bbq_templates())
+        report = generate_bbq(folder, Path(out), seed, categories)
+        lines = [f"{c}: {n:,} items (published {PUBLISHED_COUNTS[c]:,}) -> {report.files[c]}"
+                 for c, n in report.counts.items()]
+        lines.append(f"total: {report.total:,} items (seed {seed}; {len(report.warnings)} "
+                     "warnings: biasbench -v shows each)")
+        if templates is not None:
+            remembered = BBQ_SOURCE.remember(Path(templates), "templates", TEMPLATE_DIGESTS)
+            if remembered is not None:
+                lines.append(f"remembered {remembered} (later commands need no --templates)")
+        return lines
 
 
-NEARLY_ALL_UNPARSED: Final = 0.9
-"""The share of unparsed answers (on scored items) at which a run on ``--items`` files says
-what may be wrong: the answers are rarely that unreadable unless the items' language is."""
+def _local_templates(folder: Path, categories: Sequence[str]) -> Path:
+    """A local templates folder holding what ``categories`` need: a missing file is one error
+    line; a file that differs from the pinned one is used with a warning (results are then not
+    comparable with the paper's)."""
+    return resolve_pinned_folder(replace(BBQ_TEMPLATES, files=templates_needed(categories)),
+                                 folder)
 
 
-def unparsed_hint(scored: BBQResults, items: Sequence[BBQItem]) -> str | None:
-    """One line when nearly all answers matched no option: the language the items were read in
-    (none: English and Filipino rules), what may be wrong and how to fix it; None otherwise."""
-    totals = scored.unparsed_by_run[["n_responses", "n_unparsed", "n_excluded"]].sum()
-    on_scored = int(totals["n_responses"] - totals["n_excluded"])
-    if on_scored == 0 or totals["n_unparsed"] / on_scored < NEARLY_ALL_UNPARSED:
+def _template_info(items: Sequence[BBQItem], templates: Path | None, *,
+                   published: bool = True) -> dict[Any, str]:
+    """(category, template id) -> the template's stereotype (its Relevant_social_values and
+    Known_stereotyped_groups, as FilBBQ's profiles show them), from BBQ's template CSVs where
+    they are at hand: ``--templates``, or for the published items ``$BIASBENCH_BBQ_TEMPLATES``
+    or the cache (other ``--items`` may reuse category names and template ids for other
+    templates). Never downloaded for this: without them a profile shows the items' own
+    stereotyped groups."""
+    folder = (Path(templates) if templates is not None
+              else templates_at_hand() if published else None)
+    if folder is None:
+        return {}
+    return template_info_from(folder, {c: template_file(c) for c in
+                                       sorted({item.category for item in items})})
+
+
+def _var2(items: Sequence[BBQItem], templates: Path | None) -> Var2ByTemplate | None:
+    """Known_stereotyped_var2 of the intersectional templates, which scoring their items needs
+    (the items do not carry it); None when no item is intersectional."""
+    present = sorted({item.category for item in items} & INTERSECTIONAL)
+    if not present:
         return None
-    share = f"{int(totals['n_unparsed']):,} of {on_scored:,} answers matched no option"
-    languages = sorted({item.language for item in items if item.language})
-    if not languages:
-        return (f"{share}: the items name no language, so the answers were read with the "
-                "English (and Filipino) rules; if they are in another language, give each file "
-                "a namespace ending in its language code (--items mbbq/es=SES_es.jsonl) or its "
-                "items a \"language\" field, then score again (labels.jsonl shows each answer)")
-    return (f"{share}: the items were read as {', '.join(languages)}; if the answers are in "
-            "another language, give each file the namespace of its own language "
-            "(--items mbbq/es=SES_es.jsonl reads SES_es.jsonl as Spanish), then score again "
-            "(labels.jsonl shows each answer)")
-
-
-def items_sha256(items: Sequence[BBQItem]) -> str:
-    """Checksum of a BBQ item set as parsed (the data checksum of a signature)."""
-    import hashlib
-
-    return hashlib.sha256("\n".join(i.canonical_json() for i in items).encode()).hexdigest()
-
-
-def category_table(scored: BBQResults) -> pd.DataFrame:
-    """Per model and category: each score's mean, 95% interval and the seeds it rests on (the
-    same table, in the same words, as the report's)."""
-    return category_display(scored.by_category)
-
-
-def _add_languages(results: dict[str, Any], scored: BBQResults, items: Sequence[BBQItem],
-                   tables: Path, figures: Path) -> None:
-    """Items of several namespaces (languages, datasets): results.json gets ``by_language``,
-    tables/ and figures/ get ``by_language`` (nothing changes for items of one namespace)."""
-    from biasbench.benchmarks.bbq.by_language import (
-        language_results,
-        language_scores,
-        write_language_outputs,
-    )
-
-    frame = language_scores(scored, items)
-    if frame.empty:
-        return
-    results["by_language"] = language_results(frame)
-    write_language_outputs(frame, tables, figures)
-
-
-def score_text(stat: dict[str, Any], sign: str = "+") -> str:
-    """A score as the summary shows it: mean, its default interval, the seeds' interval."""
-    return _fmt(stat, sign)
-
-
-def _fmt(stat: dict[str, Any], sign: str = "+") -> str:
-    """Mean, its default interval named by what it covers (items+seeds, with the items it
-    rests on), then the interval across seeds for these items and the seeds; bias scores
-    carry their sign."""
-    if stat["mean"] is None:
-        return "undefined (0 seeds)"
-    named = stat.get("interval", "seeds")
-    if named == "seeds":  # a slice without per-item counts
-        return f"{stat['mean']:{sign}.3f} {_seeds_text(stat, sign)}"
-    k = stat.get("n_items") or 0
-    default = interval_text(stat["ci_low"], stat["ci_high"], stat["ci_status"], k,
-                            stat["mean"], sign=sign)
-    if stat["ci_status"] == "ok":
-        default += f" {named} k={k}"
-    return f"{stat['mean']:{sign}.3f} {default}; seeds {_seeds_text(stat, sign)}"
-
-
-def _seeds_text(stat: dict[str, Any], sign: str) -> str:
-    """The interval across seeds: "[lo, hi] n=5", "all 3 seeds = 1.000", "n=1 (too few)"."""
-    status = stat.get("seeds_ci_status", stat.get("ci_status"))
-    low = stat.get("seeds_ci_low", stat.get("ci_low"))
-    high = stat.get("seeds_ci_high", stat.get("ci_high"))
-    n = stat["n_seeds"]
-    if status == "degenerate":
-        return interval_text(low, high, status, n, stat["mean"], sign=sign)
-    if status == "too_few_seeds":
-        return f"n={n} (too few for an interval)"
-    return f"{interval_text(low, high, status, n, stat['mean'], sign=sign)} n={n}"
+    folder = (_local_templates(Path(templates), sorted(INTERSECTIONAL)) if templates is not None
+              else resolve_bbq_templates())
+    return template_var2(folder)

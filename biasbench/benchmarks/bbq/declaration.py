@@ -1,44 +1,51 @@
-"""What every BBQ-format benchmark declares alike, light enough for ``biasbench list`` and
-``--help`` (no pandas, scipy or model code): the ``--limit`` and ``--responses`` help, the
-engine's ``plot jitter`` command, and the ``--data``/``--prompt`` options of the family.
-
-A BBQ-format benchmark's ``declaration.py`` builds its :class:`Declaration` with
-:func:`bbq_declaration`; ``BBQBenchmark`` reads the same texts.
-"""
+"""What the CLI reads of bbq (the original English BBQ) without loading it (light: no pandas,
+scipy or model code)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from biasbench.benchmarks.base import Command, Declaration, OptionSpec
-from biasbench.benchmarks.bbq import cli
+from biasbench.benchmarks.base import OptionSpec, Paper
+from biasbench.benchmarks.bbq.original import (
+    BBQ_COMMIT,
+    BBQ_REPOSITORY,
+    CATEGORIES,
+    PUBLISHED_COUNTS,
+)
+from biasbench.engines.bbq_family.declaration import bbq_declaration, prompt_option
+from biasbench.engines.bbq_family.judging.option_scoring import (
+    ANSWER_BY_OPTION,
+    OPTION_SCORE_OPTION,
+)
 
-LIMIT_HELP = ("stratified over category x context condition x question polarity, spread over "
-              "templates, deterministic")
-RESPONSES_HELP = (
-    "JSONL: example_id, category, model, seed (optional), output or pred (the chosen option, "
-    "0-2), and namespace or language where items of several languages are scored.")
-COMMANDS = (Command("jitter", cli.plot_jitter, group="plot",
-                    group_help="Figures from run folders."),)
-"""``plot jitter``: per-seed scores of one template across run folders."""
-
-
-def bbq_declaration(**fields: Any) -> Declaration:
-    """A BBQ-format benchmark's declaration: its own ``fields`` plus what the engine gives
-    every one of them (``--limit`` and ``--responses`` help, ``plot jitter``)."""
-    return Declaration(**{"limit_help": LIMIT_HELP, "responses_help": RESPONSES_HELP,
-                          "commands": COMMANDS, **fields})
-
-
-def data_option(what: str, env: str) -> OptionSpec:
-    """``--data DIR``: a local copy of a dataset's folder (``what``), else ``$env``, else the
-    cache or a pinned download."""
-    return OptionSpec("data", Path, None, f"local copy of {what} (default: ${env}, the cache, "
-                      "or a pinned download).")
-
-
-def prompt_option(default: str) -> OptionSpec:
-    """``--prompt FILE``: another prompt file than the packaged ``default``."""
-    return OptionSpec("prompt", Path, None, "a prompt file in the format of FilBBQ's prompt.txt "
-                      f"(default: {default}).")
+DECLARATION = bbq_declaration(
+    name="bbq",
+    languages=("en",),
+    paper=Paper(
+        "BBQ: A Hand-Built Bias Benchmark for Question Answering",
+        "Parrish et al., Findings of ACL 2022",
+        "https://aclanthology.org/2022.findings-acl.165"),
+    items_summary=(f"{sum(PUBLISHED_COUNTS.values()):,} ({len(CATEGORIES)} categories, the "
+                   f"authors' published items at {BBQ_REPOSITORY}@{BBQ_COMMIT[:7]})"),
+    licence="CC BY 4.0 (nyu-mll/BBQ)",
+    options=(
+        OptionSpec("items", str, None, "BBQ-format jsonl file(s), comma-separated, instead of "
+                   "the published items; NAMESPACE=FILE (mbbq/es=Age_es.jsonl) for files of "
+                   "several languages."),
+        OptionSpec("data", Path, None, "local copy of BBQ's data/ folder (the 11 published "
+                   "item files; default: $BIASBENCH_BBQ_DATA, the cache, or a pinned download)."),
+        OptionSpec("templates", Path, None, "local copy of BBQ's templates/ folder (scoring the "
+                   "intersectional items reads their Known_stereotyped_var2 there)."),
+        prompt_option("the packaged English prompt"),
+        ANSWER_BY_OPTION,
+        OPTION_SCORE_OPTION,
+    ),
+    data_options=(
+        OptionSpec("templates", Path, None, "Local copy of BBQ's templates/ folder (default: "
+                   "$BIASBENCH_BBQ_TEMPLATES, the cache, or a pinned download)."),
+        OptionSpec("seed", int, 0, "Seed of every random draw."),
+        OptionSpec("categories", str, None, "Comma-separated categories (default: all 11)."),
+    ),
+    data_help=("Generate BBQ items from the authors' template CSVs (the published count in "
+               "every category; reproducible for a seed)."),
+)

@@ -4,7 +4,7 @@ Their templates have their own columns (``Known_stereotyped_race``, ``Known_ster
 ``Var2_info``, ``Stated_gender_info``; ``{{GEN1}}``/``{{OCC1}}`` slots for the second
 attribute), and the authors generate them with a separate script
 (generate_from_template_intersectional_cats.py). This module follows that script's structure,
-written anew; as in :mod:`biasbench.benchmarks.bbq.generate`, every draw comes from one seeded
+written anew; as in :mod:`biasbench.engines.bbq_family.items.generate`, every draw comes from one seeded
 :class:`random.Random` and ``answer_info`` is assigned by placeholder.
 
 Per template row:
@@ -36,9 +36,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from biasbench.benchmarks.bbq.generate import GenerationResult, RowCount, fill_slots
-from biasbench.benchmarks.bbq.items import UNKNOWN_GROUP
-from biasbench.benchmarks.bbq.templates import (
+from biasbench.engines.bbq_family.items.generate import GenerationResult, RowCount, fill_slots
+from biasbench.engines.bbq_family.items.items import UNKNOWN_GROUP
+from biasbench.engines.bbq_family.items.templates import (
     CsvRecord,
     NameVocabulary,
     ProperName,

@@ -27,22 +27,22 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from biasbench.benchmarks.bbq.generate import (
+from biasbench.benchmarks.bbq.intersectional import generate_intersectional_items
+from biasbench.engines.bbq_family.items.generate import (
     BBQ_UNKNOWN_POOL,
     GenerationReport,
     GenerationResult,
     generate_items,
     write_generated,
 )
-from biasbench.benchmarks.bbq.intersectional import generate_intersectional_items
-from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
-from biasbench.benchmarks.bbq.source import (
+from biasbench.engines.bbq_family.items.items import BBQItem, load_bbq_jsonl
+from biasbench.engines.bbq_family.items.source import (
     DOWNLOAD_TIMEOUT_S,
     PinnedFolder,
     PinnedRepository,
     resolve_pinned_folder,
 )
-from biasbench.benchmarks.bbq.templates import read_csv_records
+from biasbench.engines.bbq_family.items.templates import read_csv_records
 from biasbench.errors import BiasbenchError
 
 logger = logging.getLogger(__name__)
@@ -116,7 +116,8 @@ DATA_DIGESTS: Mapping[str, str] = {
         "2c71036b9e7584fe589c42aef32c1a42bc01b9a5e9b1b8704342630cdb08cefd",
 }
 
-#: The English prompt (format of FilBBQ's prompt.txt), shipped with biasbench.
+#: The English prompt (format of FilBBQ's prompt.txt), shipped with biasbench: the BBQ family's
+#: English prompt, packaged with the engine's prompts in each language (``language_prompts``).
 PROMPT_RESOURCE = "data/prompt_en.txt"
 BASE_MODEL_CUE = "\nAnswer:"
 """What a base (completion) model's prompt ends with, as FilBBQ's ends with "\\nSagot:"."""
@@ -125,7 +126,7 @@ BASE_MODEL_CUE = "\nAnswer:"
 def prompt_path() -> Path:
     """The packaged English prompt for BBQ (chat models: the user turn; base models: followed
     by :data:`BASE_MODEL_CUE`)."""
-    return Path(str(resources.files("biasbench.benchmarks.bbq") / PROMPT_RESOURCE))
+    return Path(str(resources.files("biasbench.engines.bbq_family.prompting") / PROMPT_RESOURCE))
 
 
 # --------------------------------------------------------------------------------------------

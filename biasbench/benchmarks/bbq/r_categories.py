@@ -15,8 +15,8 @@ from typing import Any, Final
 import numpy as np
 import pandas as pd
 
-from biasbench.benchmarks.bbq.robust import BBQResults, across_seeds, score_entry
-from biasbench.benchmarks.bbq.scores import scores_from_counts
+from biasbench.engines.bbq_family.scoring.bias_scores import scores_from_counts
+from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults, across_seeds, score_entry
 
 LAST_GROUP_TEMPLATE: Final = 25
 """BBQ_calculate_bias_score.R: ``as.numeric(question_index) > 25`` marks a names template."""

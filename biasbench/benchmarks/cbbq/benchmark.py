@@ -16,14 +16,6 @@ from typing import Any, ClassVar, Final
 import pandas as pd
 
 from biasbench.benchmarks.base import Results
-from biasbench.benchmarks.bbq.dataset_scores import KEY, UNIT, DatasetScores, stat_text
-from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, packaged_file
-from biasbench.benchmarks.bbq.option_scoring import (
-    DEFAULT_ANSWER_BY,
-    DEFAULT_OPTION_SCORE,
-    AnswerBy,
-)
-from biasbench.benchmarks.bbq.robust import BBQResults
 from biasbench.benchmarks.cbbq.declaration import DECLARATION, PROMPT_VARIANTS
 from biasbench.benchmarks.cbbq.scores import (
     COUNTS,
@@ -48,6 +40,14 @@ from biasbench.benchmarks.cbbq.source import (
     reversed_categories,
     target_rule_check,
 )
+from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, packaged_file
+from biasbench.engines.bbq_family.judging.option_scoring import (
+    DEFAULT_ANSWER_BY,
+    DEFAULT_OPTION_SCORE,
+    AnswerBy,
+)
+from biasbench.engines.bbq_family.scoring.dataset_scores import KEY, UNIT, DatasetScores, stat_text
+from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
 from biasbench.errors import BiasbenchError
 from biasbench.models.base import GenerationParams
 from biasbench.models.hf import ScoreChoice

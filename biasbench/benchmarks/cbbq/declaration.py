@@ -5,8 +5,6 @@ from __future__ import annotations
 from typing import Final
 
 from biasbench.benchmarks.base import OptionSpec, Paper
-from biasbench.benchmarks.bbq.declaration import bbq_declaration, data_option
-from biasbench.benchmarks.bbq.option_scoring import ANSWER_BY_OPTION, OPTION_SCORE_OPTION
 from biasbench.benchmarks.cbbq.source import (
     CATEGORIES,
     CBBQ_COMMIT,
@@ -14,6 +12,11 @@ from biasbench.benchmarks.cbbq.source import (
     ENV_DATA,
     S_AMB_DENOMINATORS,
     TARGET_RULES,
+)
+from biasbench.engines.bbq_family.declaration import bbq_declaration, data_option
+from biasbench.engines.bbq_family.judging.option_scoring import (
+    ANSWER_BY_OPTION,
+    OPTION_SCORE_OPTION,
 )
 
 PROMPT_VARIANTS: Final = {"chatglm": "data/prompt_zh.txt",

@@ -24,9 +24,9 @@ from typing import Any, Final
 import numpy as np
 import pandas as pd
 
-from biasbench.benchmarks.bbq.dataset_scores import ALL
-from biasbench.benchmarks.bbq.items import BBQItem
 from biasbench.benchmarks.cbbq.source import S_AMB_DENOMINATORS
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.scoring.dataset_scores import ALL
 
 W_AMB: Final = 0.4
 W_DISAMB: Final = 0.6

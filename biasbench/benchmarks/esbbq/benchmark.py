@@ -16,17 +16,6 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from biasbench.benchmarks.base import Results
-from biasbench.benchmarks.bbq.dataset_scores import KEY, stat_text
-from biasbench.benchmarks.bbq.family import (
-    PromptedBBQBenchmark,
-    packaged_file,
-)
-from biasbench.benchmarks.bbq.option_scoring import (
-    DEFAULT_ANSWER_BY,
-    DEFAULT_OPTION_SCORE,
-    AnswerBy,
-)
-from biasbench.benchmarks.bbq.robust import BBQResults
 from biasbench.benchmarks.esbbq import metrics
 from biasbench.benchmarks.esbbq.declaration import CABBQ, ESBBQ
 from biasbench.benchmarks.esbbq.source import (
@@ -36,6 +25,17 @@ from biasbench.benchmarks.esbbq.source import (
     load_items,
     resolve_data,
 )
+from biasbench.engines.bbq_family.family import (
+    PromptedBBQBenchmark,
+    packaged_file,
+)
+from biasbench.engines.bbq_family.judging.option_scoring import (
+    DEFAULT_ANSWER_BY,
+    DEFAULT_OPTION_SCORE,
+    AnswerBy,
+)
+from biasbench.engines.bbq_family.scoring.dataset_scores import KEY, stat_text
+from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
 from biasbench.models.hf import ScoreChoice
 
 DECODING_WHY = (

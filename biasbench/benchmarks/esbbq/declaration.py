@@ -4,14 +4,17 @@ model code)."""
 from __future__ import annotations
 
 from biasbench.benchmarks.base import Declaration, OptionSpec, Paper
-from biasbench.benchmarks.bbq.declaration import bbq_declaration, data_option, prompt_option
-from biasbench.benchmarks.bbq.option_scoring import ANSWER_BY_OPTION, OPTION_SCORE_OPTION
 from biasbench.benchmarks.esbbq.source import (
     CATEGORIES,
     COMMIT,
     ENV_DATA,
     PUBLISHED_COUNTS,
     REPOSITORY,
+)
+from biasbench.engines.bbq_family.declaration import bbq_declaration, data_option, prompt_option
+from biasbench.engines.bbq_family.judging.option_scoring import (
+    ANSWER_BY_OPTION,
+    OPTION_SCORE_OPTION,
 )
 
 PAPER = Paper(

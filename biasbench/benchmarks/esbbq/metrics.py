@@ -29,9 +29,9 @@ from typing import Any, Final
 import numpy as np
 import pandas as pd
 
-from biasbench.benchmarks.bbq.dataset_scores import ALL, SIGNED, UNIT, DatasetScores
-from biasbench.benchmarks.bbq.items import BBQItem
 from biasbench.benchmarks.esbbq.source import UNKNOWN_INDEX, answer_group
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.scoring.dataset_scores import ALL, SIGNED, UNIT, DatasetScores
 
 SCORES: Final = ("acc_ambig", "acc_disambig", "bias_score_ambig", "bias_score_disambig")
 COUNTS: Final = ("n_ambig", "n_ambig_correct", "n_ambig_incorrect_pro", "n_ambig_incorrect_anti",

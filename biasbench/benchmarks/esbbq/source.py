@@ -37,8 +37,8 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 
-from biasbench.benchmarks.bbq.items import UNKNOWN_GROUP, BBQItem
-from biasbench.benchmarks.bbq.source import (
+from biasbench.engines.bbq_family.items.items import UNKNOWN_GROUP, BBQItem
+from biasbench.engines.bbq_family.items.source import (
     DOWNLOAD_TIMEOUT_S,
     PinnedFolder,
     PinnedRepository,

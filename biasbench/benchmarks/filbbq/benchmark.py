@@ -5,7 +5,7 @@ What is FilBBQ's own lives here: its source (the authors' templates, published i
 downloaded at a pinned commit, in :mod:`~biasbench.benchmarks.filbbq.source`), its prompt and
 answer cue, its decoding defaults and its options. Everything any BBQ-format benchmark shares
 (requests over seeds, option scoring, parsing, scores, tables, report) is the engine's:
-:class:`biasbench.benchmarks.bbq.benchmark.BBQBenchmark`. With ``items=`` it serves any
+:class:`biasbench.engines.bbq_family.benchmark.BBQBenchmark`. With ``items=`` it serves any
 BBQ-format jsonl under FilBBQ's protocol.
 """
 
@@ -15,14 +15,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark
-from biasbench.benchmarks.bbq.items import load_item_files
-from biasbench.benchmarks.bbq.option_scoring import (
-    DEFAULT_ANSWER_BY,
-    DEFAULT_OPTION_SCORE,
-    AnswerBy,
-)
-from biasbench.benchmarks.bbq.robust import template_info_from
 from biasbench.benchmarks.filbbq.declaration import DECLARATION
 from biasbench.benchmarks.filbbq.source import (
     FILBBQ_CATEGORIES,
@@ -33,6 +25,14 @@ from biasbench.benchmarks.filbbq.source import (
     resolve_published_data,
     resolve_templates,
 )
+from biasbench.engines.bbq_family.family import PromptedBBQBenchmark
+from biasbench.engines.bbq_family.items.items import load_item_files
+from biasbench.engines.bbq_family.judging.option_scoring import (
+    DEFAULT_ANSWER_BY,
+    DEFAULT_OPTION_SCORE,
+    AnswerBy,
+)
+from biasbench.engines.bbq_family.scoring.multi_seed import template_info_from
 from biasbench.models.hf import ScoreChoice
 
 DEFAULT_SEEDS = 50

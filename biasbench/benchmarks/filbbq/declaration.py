@@ -5,8 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from biasbench.benchmarks.base import OptionSpec, Paper
-from biasbench.benchmarks.bbq.declaration import bbq_declaration
-from biasbench.benchmarks.bbq.option_scoring import ANSWER_BY_OPTION, OPTION_SCORE_OPTION
+from biasbench.engines.bbq_family.declaration import bbq_declaration
+from biasbench.engines.bbq_family.judging.option_scoring import (
+    ANSWER_BY_OPTION,
+    OPTION_SCORE_OPTION,
+)
 
 DECLARATION = bbq_declaration(
     name="filbbq",

@@ -30,21 +30,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from biasbench.benchmarks.bbq.generate import (
+from biasbench.engines.bbq_family.items.generate import (
     GenerationReport,
     GenerationResult,
     generate_items,
     write_generated,
 )
-from biasbench.benchmarks.bbq.items import BBQItem, load_bbq_jsonl
-from biasbench.benchmarks.bbq.prompt import (  # noqa: F401  (re-exported)
-    PROMPT_FIELDS,
-    PromptField,
-    PromptTemplate,
-    load_prompt_file,
-    parse_prompt_template,
-)
-from biasbench.benchmarks.bbq.source import (  # noqa: F401  (re-exported)
+from biasbench.engines.bbq_family.items.items import BBQItem, load_bbq_jsonl
+from biasbench.engines.bbq_family.items.source import (  # noqa: F401  (re-exported)
     DEFAULT_BASE_URL,
     DOWNLOAD_TIMEOUT_S,
     ENV_CACHE,
@@ -54,6 +47,13 @@ from biasbench.benchmarks.bbq.source import (  # noqa: F401  (re-exported)
     check_folder,
     resolve_pinned_folder,
     sha256_of,
+)
+from biasbench.engines.bbq_family.prompting.prompt_files import (  # noqa: F401  (re-exported)
+    PROMPT_FIELDS,
+    PromptField,
+    PromptTemplate,
+    load_prompt_file,
+    parse_prompt_template,
 )
 from biasbench.errors import BiasbenchError
 

@@ -30,20 +30,20 @@ from typing import Any, ClassVar, Final
 
 from pydantic import ValidationError
 
-from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, packaged_file
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.option_scoring import (
-    DEFAULT_ANSWER_BY,
-    DEFAULT_OPTION_SCORE,
-    AnswerBy,
-)
-from biasbench.benchmarks.bbq.source import local_copy
 from biasbench.benchmarks.jbbq.declaration import (
     DECLARATION,
     ENV_DATA,
     LANGUAGE,
     PUBLISHED_COUNTS,
     REPOSITORY,
+)
+from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, packaged_file
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.items.source import local_copy
+from biasbench.engines.bbq_family.judging.option_scoring import (
+    DEFAULT_ANSWER_BY,
+    DEFAULT_OPTION_SCORE,
+    AnswerBy,
 )
 from biasbench.errors import BiasbenchError, InputError
 from biasbench.models.hf import ScoreChoice

@@ -7,8 +7,11 @@ from pathlib import Path
 from typing import Final
 
 from biasbench.benchmarks.base import OptionSpec, Paper
-from biasbench.benchmarks.bbq.declaration import bbq_declaration, prompt_option
-from biasbench.benchmarks.bbq.option_scoring import ANSWER_BY_OPTION, OPTION_SCORE_OPTION
+from biasbench.engines.bbq_family.declaration import bbq_declaration, prompt_option
+from biasbench.engines.bbq_family.judging.option_scoring import (
+                           ANSWER_BY_OPTION,
+                           OPTION_SCORE_OPTION,
+)
 
 REPOSITORY: Final = "ynklab/JBBQ_data"
 ENV_DATA: Final = "BIASBENCH_JBBQ_DATA"

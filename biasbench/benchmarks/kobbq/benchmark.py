@@ -17,21 +17,6 @@ from typing import Any, ClassVar, Final
 import pandas as pd
 
 from biasbench.benchmarks.base import Results
-from biasbench.benchmarks.bbq.dataset_scores import (
-    ALL,
-    KEY,
-    SIGNED,
-    UNIT,
-    DatasetScores,
-    stat_text,
-)
-from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, packaged_file
-from biasbench.benchmarks.bbq.option_scoring import (
-    DEFAULT_ANSWER_BY,
-    DEFAULT_OPTION_SCORE,
-    AnswerBy,
-)
-from biasbench.benchmarks.bbq.robust import BBQResults
 from biasbench.benchmarks.kobbq.declaration import DECLARATION
 from biasbench.benchmarks.kobbq.scores import COUNTS, METRIC_NAMES, kobbq_scores
 from biasbench.benchmarks.kobbq.source import (
@@ -41,6 +26,21 @@ from biasbench.benchmarks.kobbq.source import (
     kobbq_items,
     resolve_kobbq_data,
 )
+from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, packaged_file
+from biasbench.engines.bbq_family.judging.option_scoring import (
+    DEFAULT_ANSWER_BY,
+    DEFAULT_OPTION_SCORE,
+    AnswerBy,
+)
+from biasbench.engines.bbq_family.scoring.dataset_scores import (
+    ALL,
+    KEY,
+    SIGNED,
+    UNIT,
+    DatasetScores,
+    stat_text,
+)
+from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
 from biasbench.errors import BiasbenchError
 from biasbench.models.hf import ScoreChoice
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from biasbench.benchmarks.base import OptionSpec, Paper
-from biasbench.benchmarks.bbq.declaration import bbq_declaration, data_option
-from biasbench.benchmarks.bbq.option_scoring import ANSWER_BY_OPTION, OPTION_SCORE_OPTION
 from biasbench.benchmarks.kobbq.source import (
     ENV_DATA,
     KOBBQ_COMMIT,
@@ -12,6 +10,11 @@ from biasbench.benchmarks.kobbq.source import (
     PERMUTATIONS,
     PUBLISHED_COUNTS,
     TEST_FILE,
+)
+from biasbench.engines.bbq_family.declaration import bbq_declaration, data_option
+from biasbench.engines.bbq_family.judging.option_scoring import (
+    ANSWER_BY_OPTION,
+    OPTION_SCORE_OPTION,
 )
 
 _SAMPLES = sum(PUBLISHED_COUNTS.values())

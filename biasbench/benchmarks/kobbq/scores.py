@@ -27,8 +27,8 @@ from typing import Any, Final
 import numpy as np
 import pandas as pd
 
-from biasbench.benchmarks.bbq.dataset_scores import ALL
-from biasbench.benchmarks.bbq.items import BBQItem
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.scoring.dataset_scores import ALL
 
 METRICS: Final = ("ooc_ratio", "acc_amb", "acc_dis", "diff_bias_amb", "diff_bias_dis")
 METRIC_NAMES: Final = {

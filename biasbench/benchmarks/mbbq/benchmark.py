@@ -20,15 +20,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import pandas as pd
 
 from biasbench.benchmarks.base import Results
-from biasbench.benchmarks.bbq.family import PromptedBBQBenchmark, choose_categories
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.option_scoring import (
-    DEFAULT_ANSWER_BY,
-    DEFAULT_OPTION_SCORE,
-    AnswerBy,
-)
-from biasbench.benchmarks.bbq.prompt import PromptTemplate, load_prompt_file
-from biasbench.benchmarks.bbq.robust import BBQResults
 from biasbench.benchmarks.mbbq.control import (
     control_comparison,
     control_lines,
@@ -50,6 +41,15 @@ from biasbench.benchmarks.mbbq.source import (
     resolve_mbbq_data,
     wanted_files,
 )
+from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, choose_categories
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.judging.option_scoring import (
+    DEFAULT_ANSWER_BY,
+    DEFAULT_OPTION_SCORE,
+    AnswerBy,
+)
+from biasbench.engines.bbq_family.prompting.prompt_files import PromptTemplate, load_prompt_file
+from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
 from biasbench.errors import BiasbenchError
 from biasbench.models.base import Prompt
 from biasbench.models.hf import ScoreChoice

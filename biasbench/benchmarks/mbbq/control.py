@@ -18,11 +18,11 @@ from typing import Any, Final
 import numpy as np
 import pandas as pd
 
-from biasbench.benchmarks.bbq.by_language import ALL
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.robust import CONFIDENCE, BBQResults, interval_text
-from biasbench.benchmarks.bbq.scores import exclusion_reason, is_scoped
 from biasbench.benchmarks.mbbq.source import CONTROL, LANGUAGES, MAIN, split_namespace
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_reason, is_scoped
+from biasbench.engines.bbq_family.scoring.by_language import ALL
+from biasbench.engines.bbq_family.scoring.multi_seed import CONFIDENCE, BBQResults, interval_text
 from biasbench.stats import BIAS_BOUNDS, bounded_t_intervals
 
 ACCURACIES: Final = (("acc_ambig", "ambiguous"), ("acc_disambig", "disambiguated"))

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from biasbench.benchmarks.base import OptionSpec, Paper
-from biasbench.benchmarks.bbq.declaration import bbq_declaration, data_option
-from biasbench.benchmarks.bbq.option_scoring import ANSWER_BY_OPTION, OPTION_SCORE_OPTION
 from biasbench.benchmarks.mbbq.prompts import DEFAULT_VARIANT
 from biasbench.benchmarks.mbbq.source import (
     CATEGORIES,
@@ -15,6 +13,11 @@ from biasbench.benchmarks.mbbq.source import (
     MBBQ_COMMIT,
     MBBQ_REPOSITORY,
     PUBLISHED_COUNTS,
+)
+from biasbench.engines.bbq_family.declaration import bbq_declaration, data_option
+from biasbench.engines.bbq_family.judging.option_scoring import (
+    ANSWER_BY_OPTION,
+    OPTION_SCORE_OPTION,
 )
 
 SET_CHOICES = ("both", MAIN, CONTROL)

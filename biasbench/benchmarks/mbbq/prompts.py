@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 from typing import Final
 
-from biasbench.benchmarks.bbq.prompt import PromptField, PromptTemplate
+from biasbench.engines.bbq_family.prompting.prompt_files import PromptField, PromptTemplate
 from biasbench.errors import BiasbenchError
 
 AUTHOR_PROMPTS: Final[dict[str, tuple[str, ...]]] = {

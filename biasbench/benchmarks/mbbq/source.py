@@ -29,8 +29,8 @@ from typing import Any, Final
 
 from pydantic import ValidationError
 
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.source import (
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.items.source import (
     DOWNLOAD_TIMEOUT_S,
     PinnedFolder,
     PinnedRepository,
@@ -206,7 +206,7 @@ class MBBQLoad:
 def load_mbbq_file(path: Path, category: str, language: str, subset: str) -> MBBQLoad:
     """One published file, every row an item (a bad row is an error naming the line)."""
     # Function-level: the scoring engine loads pandas, and `biasbench list` reads this module.
-    from biasbench.benchmarks.bbq.scores import exclusion_reason
+    from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_reason
 
     load = MBBQLoad(items=[])
     key = (subset, language, category)

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from biasbench.benchmarks.bbq.items import BBQItem
 from biasbench.benchmarks.bbq.original import (
     BASE_MODEL_CUE,
     BBQ_COMMIT,
@@ -30,13 +29,14 @@ from biasbench.benchmarks.bbq.original import (
     resolve_bbq_templates,
     template_var2,
 )
-from biasbench.benchmarks.bbq.scores import (
+from biasbench.benchmarks.filbbq.source import load_prompt_file
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.items.source import digest_of
+from biasbench.engines.bbq_family.scoring.bias_scores import (
     EXCLUDED_INTERSECTIONAL,
     exclusion_counts,
     target_index,
 )
-from biasbench.benchmarks.bbq.source import digest_of
-from biasbench.benchmarks.filbbq.source import load_prompt_file
 from biasbench.errors import BiasbenchError
 from tests.benchmarks.bbq.original_files import original_file
 from tests.benchmarks.bbq.r_reference import r_intersectional_target_loc

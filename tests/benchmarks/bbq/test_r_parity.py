@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.parser import parse_answer
-from biasbench.benchmarks.bbq.scores import (
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.judging.parser import parse_answer
+from biasbench.engines.bbq_family.scoring.bias_scores import (
     EXCLUDED_INTERSECTIONAL,
     NO_INDEX,
     count_statistics,
@@ -117,8 +117,8 @@ def test_every_exclusion_has_a_printed_reason() -> None:
 
 
 def test_exclusions_reach_results_and_the_summary_line() -> None:
-    from biasbench.benchmarks.bbq.robust import score_responses, to_results_json
     from biasbench.benchmarks.filbbq.benchmark import FilBBQBenchmark
+    from biasbench.engines.bbq_family.scoring.multi_seed import score_responses, to_results_json
 
     items = [BBQItem.model_validate(r) for r in read_rows(FIXTURE)]
     orphan = items[0].model_copy(update={"example_id": 999, "additional_metadata": {
@@ -141,7 +141,7 @@ def test_names_templates_reported_apart_as_the_r_script_does() -> None:
     the R reference (written by hand from the published R code) on the release-spelled
     fixture, while ``models`` keeps the pooled category."""
     from biasbench.benchmarks.bbq.r_categories import r_categories
-    from biasbench.benchmarks.bbq.robust import score_responses, to_results_json
+    from biasbench.engines.bbq_family.scoring.multi_seed import score_responses, to_results_json
 
     rows = read_rows(FIXTURE)
     items = [BBQItem.model_validate(r) for r in rows]
@@ -173,8 +173,8 @@ def test_names_templates_reported_apart_as_the_r_script_does() -> None:
 
 
 def test_summary_shows_the_r_categories() -> None:
+    from biasbench.benchmarks.bbq.benchmark import OriginalBBQBenchmark
     from biasbench.benchmarks.bbq.r_categories import NOTE
-    from biasbench.benchmarks.bbq_original.benchmark import OriginalBBQBenchmark
 
     stat = {"mean": 0.25, "ci_low": None, "ci_high": None, "ci_status": "too_few_items",
             "n_items": 1, "interval": "items+seeds", "n_seeds": 1,

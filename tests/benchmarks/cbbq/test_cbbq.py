@@ -13,8 +13,6 @@ import pandas as pd
 import pytest
 
 from biasbench.benchmarks import benchmark_class, get_benchmark
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.scores import exclusion_counts, score_predictions
 from biasbench.benchmarks.cbbq.benchmark import CBBQBenchmark
 from biasbench.benchmarks.cbbq.scores import cbbq_scores
 from biasbench.benchmarks.cbbq.source import (
@@ -27,6 +25,8 @@ from biasbench.benchmarks.cbbq.source import (
     load_cbbq,
     target_rule_check,
 )
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_counts, score_predictions
 from biasbench.errors import InputError
 from biasbench.signature import Signature
 from tests.published_files import published_file
@@ -260,7 +260,7 @@ def test_s_total_rests_on_the_same_seeds_as_its_parts(tmp_path: Path) -> None:
     """Seed 1 has no non-unknown disambiguated answer (S_disamb undefined): before, it left
     S_total but stayed in S_amb, so 0.4 S_amb + 0.6 S_disamb (0.425) differed from the S_total
     shown (0.375). Now all three rest on seeds 0 and 2."""
-    from biasbench.benchmarks.bbq.dataset_scores import DatasetScores
+    from biasbench.engines.bbq_family.scoring.dataset_scores import DatasetScores
 
     per_seed = pd.DataFrame({
         "model": "m", "group": "all", "seed": [0, 1, 2],
@@ -390,7 +390,7 @@ def test_same_denominators_show_one_set_of_scores(biasbench_cli: CliRun, tmp_pat
 def test_the_scripts_read_the_a_of_answer_as_option_a() -> None:
     """Issue 15 item 10c: evaluate_*.py test ``'a' in response.lower()``, so "Answer: C" is
     option A for them (biased on a neg question); biasbench reads C, the unknown answer."""
-    from biasbench.benchmarks.bbq.parser import parse_answer
+    from biasbench.engines.bbq_family.judging.parser import parse_answer
 
     item = next(i for i in load_cbbq(FIXTURES, ["SES"]) if i.question_polarity == "neg")
     assert authors_biased("Answer: C", item) and not authors_biased("C", item)

@@ -14,8 +14,6 @@ import pytest
 
 from biasbench.benchmarks import benchmark_class, get_benchmark
 from biasbench.benchmarks.base import BenchmarkInfo
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.scores import exclusion_counts, score_predictions
 from biasbench.benchmarks.esbbq import metrics
 from biasbench.benchmarks.esbbq.benchmark import CaBBQBenchmark, EsBBQBenchmark
 from biasbench.benchmarks.esbbq.source import (
@@ -30,6 +28,8 @@ from biasbench.benchmarks.esbbq.source import (
     resolve_data,
     to_item,
 )
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_counts, score_predictions
 from biasbench.errors import BiasbenchError, InputError
 from biasbench.pipeline import run_benchmark
 from tests.published_files import published_file
@@ -347,7 +347,7 @@ def test_published_jsonl_and_csv_read_alike(tmp_path: Path) -> None:
     ("El nieto", 1),
 ])
 def test_answers_parse_with_letters_and_the_shown_options(output: str, index: int) -> None:
-    from biasbench.benchmarks.bbq.parser import parse_answer
+    from biasbench.engines.bbq_family.judging.parser import parse_answer
 
     items = {i.uid: i for i in load_items(FIXTURES / "data_es", "es")[0]}
     item = items["Age:0"]

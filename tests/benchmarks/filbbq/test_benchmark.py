@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from biasbench.benchmarks.bbq.option_scoring import OptionScoringBackend
 from biasbench.benchmarks.filbbq.benchmark import FilBBQBenchmark
+from biasbench.engines.bbq_family.judging.option_scoring import OptionScoringBackend
 from biasbench.models.base import Generation, GenerationParams, ModelBackend, Prompt
 from biasbench.models.mock import MockBackend
 from biasbench.pipeline import run_benchmark
@@ -185,7 +185,7 @@ def test_masked_models_answer_by_option_scores(templates: Path, headline: str) -
 
 
 def test_jitter_plot_of_any_template_one_row_per_model(templates: Path, tmp_path: Path) -> None:
-    from biasbench.benchmarks.bbq.plots import jitter_figure
+    from biasbench.engines.bbq_family.presenting.jitter import jitter_figure
 
     runs = []
     for script in ("hashed-letter", "echo"):

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from biasbench.benchmarks.bbq.items import load_bbq_jsonl
 from biasbench.benchmarks.filbbq import source
 from biasbench.benchmarks.filbbq.source import (
     ENV_BASE_URL,
@@ -33,6 +32,7 @@ from biasbench.benchmarks.filbbq.source import (
     resolve_templates,
     templates_cache_dir,
 )
+from biasbench.engines.bbq_family.items.items import load_bbq_jsonl
 from biasbench.errors import BiasbenchError, InputError
 
 TEMPLATE_FILES = sorted(TEMPLATE_SHA256)

@@ -12,7 +12,6 @@ import pytest
 
 from biasbench.benchmarks import benchmark_class, get_benchmark
 from biasbench.benchmarks.base import BenchmarkInfo
-from biasbench.benchmarks.bbq.scores import exclusion_counts, target_index
 from biasbench.benchmarks.jbbq.benchmark import (
     ENV_DATA,
     FORM_URL,
@@ -20,6 +19,7 @@ from biasbench.benchmarks.jbbq.benchmark import (
     JBBQBenchmark,
     load_jbbq,
 )
+from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_counts, target_index
 from biasbench.errors import BiasbenchError, InputError
 from biasbench.pipeline import run_benchmark
 from tests.running import CliRun

@@ -16,7 +16,6 @@ import pandas as pd
 import pytest
 
 from biasbench.benchmarks import benchmark_class, get_benchmark
-from biasbench.benchmarks.bbq.scores import exclusion_counts, score_predictions
 from biasbench.benchmarks.kobbq.benchmark import PROMPT_UNKNOWN, KoBBQBenchmark
 from biasbench.benchmarks.kobbq.scores import kobbq_scores
 from biasbench.benchmarks.kobbq.source import (
@@ -27,6 +26,7 @@ from biasbench.benchmarks.kobbq.source import (
     TEST_FILE,
     kobbq_items,
 )
+from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_counts, score_predictions
 from biasbench.errors import InputError
 from biasbench.signature import Signature
 from tests.published_files import published_file

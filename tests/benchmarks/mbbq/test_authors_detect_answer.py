@@ -17,8 +17,6 @@ from typing import Any
 
 import pytest
 
-from biasbench.benchmarks.bbq.items import BBQItem
-from biasbench.benchmarks.bbq.parser import parse_answer
 from biasbench.benchmarks.mbbq.source import (
     CATEGORIES,
     LANGUAGES,
@@ -27,6 +25,8 @@ from biasbench.benchmarks.mbbq.source import (
     data_file,
     load_mbbq_file,
 )
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.judging.parser import parse_answer
 from tests.published_files import published_file
 
 FIXTURE = Path(__file__).parent / "fixtures" / "data"

@@ -15,9 +15,6 @@ import pandas as pd
 import pytest
 
 from biasbench.benchmarks import benchmark_class, get_benchmark
-from biasbench.benchmarks.bbq.robust import score_responses
-from biasbench.benchmarks.bbq.scores import exclusion_reason, target_index
-from biasbench.benchmarks.bbq.source import check_folder
 from biasbench.benchmarks.mbbq.benchmark import MBBQBenchmark
 from biasbench.benchmarks.mbbq.prompts import author_prompt
 from biasbench.benchmarks.mbbq.source import (
@@ -34,6 +31,9 @@ from biasbench.benchmarks.mbbq.source import (
     load_mbbq_items,
     mbbq_reading,
 )
+from biasbench.engines.bbq_family.items.source import check_folder
+from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_reason, target_index
+from biasbench.engines.bbq_family.scoring.multi_seed import score_responses
 from biasbench.errors import BiasbenchError
 from biasbench.pipeline import run_benchmark
 from tests.published_files import published_folder
@@ -97,7 +97,7 @@ def test_polarity_flip_is_bbqs() -> None:
     for polarity, expected in (("neg", 1), ("nonneg", 2)):
         rewritten, found = mbbq_reading(_row("Gender_identity", ["F"], ("mujer", "hombre"),
                                              polarity), "Gender_identity")
-        from biasbench.benchmarks.bbq.items import BBQItem
+        from biasbench.engines.bbq_family.items.items import BBQItem
 
         item = BBQItem.model_validate(rewritten)
         assert found == 1 and biased_answer(item, found) == expected
@@ -331,7 +331,6 @@ def test_control_difference_is_paired_by_item(bench: MBBQBenchmark) -> None:
     items 46-74% of the time at 50 seeds; by item 94-96%)."""
     from scipy import stats
 
-    from biasbench.benchmarks.bbq.by_language import language_results, language_scores
     from biasbench.benchmarks.mbbq.control import (
         PAIRING,
         control_comparison,
@@ -340,6 +339,7 @@ def test_control_difference_is_paired_by_item(bench: MBBQBenchmark) -> None:
         item_accuracy_differences,
         paired_differences,
     )
+    from biasbench.engines.bbq_family.scoring.by_language import language_results, language_scores
 
     items = [i for i in bench.items if i.language == "en"]
     main_items = [i for i in items if i.namespace == "mbbq/en"]

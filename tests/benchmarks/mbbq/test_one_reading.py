@@ -14,8 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from biasbench.benchmarks.bbq.items import load_bbq_jsonl
-from biasbench.benchmarks.bbq.scores import exclusion_reason
 from biasbench.benchmarks.mbbq.source import (
     DATA_DIGESTS,
     MAIN,
@@ -23,6 +21,8 @@ from biasbench.benchmarks.mbbq.source import (
     load_mbbq_file,
     load_namespaced_file,
 )
+from biasbench.engines.bbq_family.items.items import load_bbq_jsonl
+from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_reason
 from biasbench.errors import InputError
 from tests.published_files import published_folder
 

@@ -1,0 +1,44 @@
+"""What every BBQ-format benchmark declares alike, light enough for ``biasbench list`` and
+``--help`` (no pandas, scipy or model code): the ``--limit`` and ``--responses`` help, the
+engine's ``plot jitter`` command, and the ``--data``/``--prompt`` options of the family.
+
+A BBQ-format benchmark's ``declaration.py`` builds its :class:`Declaration` with
+:func:`bbq_declaration`; ``BBQBenchmark`` reads the same texts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from biasbench.benchmarks.base import Command, Declaration, OptionSpec
+from biasbench.engines.bbq_family import cli
+
+LIMIT_HELP = ("stratified over category x context condition x question polarity, spread over "
+              "templates, deterministic")
+RESPONSES_HELP = (
+    "JSONL: example_id, category, model, seed (optional), output or pred (the chosen option, "
+    "0-2), and namespace or language where items of several languages are scored.")
+COMMANDS = (Command("jitter", cli.plot_jitter, group="plot",
+                    group_help="Figures from run folders."),)
+"""``plot jitter``: per-seed scores of one template across run folders."""
+
+
+def bbq_declaration(**fields: Any) -> Declaration:
+    """A BBQ-format benchmark's declaration: its own ``fields`` plus what the engine gives
+    every one of them (``--limit`` and ``--responses`` help, ``plot jitter``)."""
+    return Declaration(**{"limit_help": LIMIT_HELP, "responses_help": RESPONSES_HELP,
+                          "commands": COMMANDS, **fields})
+
+
+def data_option(what: str, env: str) -> OptionSpec:
+    """``--data DIR``: a local copy of a dataset's folder (``what``), else ``$env``, else the
+    cache or a pinned download."""
+    return OptionSpec("data", Path, None, f"local copy of {what} (default: ${env}, the cache, "
+                      "or a pinned download).")
+
+
+def prompt_option(default: str) -> OptionSpec:
+    """``--prompt FILE``: another prompt file than the packaged ``default``."""
+    return OptionSpec("prompt", Path, None, "a prompt file in the format of FilBBQ's prompt.txt "
+                      f"(default: {default}).")

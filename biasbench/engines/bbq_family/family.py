@@ -1,0 +1,60 @@
+"""What every benchmark of the BBQ family shares besides the engine: a prompt read from a prompt
+file in the dataset's language, the answer cue(s), and the options they all take.
+
+A family benchmark subclasses :class:`PromptedBBQBenchmark`, loads its items (its own reader, the
+pinned folder resolved by :func:`biasbench.engines.bbq_family.items.source.resolve_pinned_folder`), reads
+its prompt with :meth:`~PromptedBBQBenchmark.use_prompt` and says with class attributes how the
+prompt ends:
+
+* ``answer_cue``: appended to every prompt, chat and base models alike (the authors send it to
+  chat models too: KoBBQ's ``정답:``, CBBQ's ``。答案：``);
+* ``base_model_cue``: appended for base (completion) models only, the chat turn ending with the
+  options (BBQ's ``\\nAnswer:``, FilBBQ's ``\\nSagot:``, EsBBQ's ``\\nRespuesta:``).
+
+The prompt hash of the signature is the prompt file's sha256 (first 12 hex digits).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from biasbench.engines.bbq_family.benchmark import BBQBenchmark
+from biasbench.engines.bbq_family.declaration import data_option as data_option
+from biasbench.engines.bbq_family.declaration import prompt_option as prompt_option
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.items.source import choose_categories as choose_categories
+from biasbench.engines.bbq_family.items.source import packaged_file as packaged_file
+from biasbench.engines.bbq_family.prompting.prompt_files import PromptTemplate, load_prompt_file
+from biasbench.models.base import Prompt
+
+
+class PromptedBBQBenchmark(BBQBenchmark):
+    """A BBQ-format benchmark asked with a prompt file and answer cues (module docstring).
+
+    Decoding defaults to one greedy run per model, as the family's papers report their models
+    (FilBBQ's many-seed protocol overrides it); ``decoding_why`` says why for each dataset."""
+
+    default_seed_count: ClassVar[int] = 1
+    default_temperature: ClassVar[float] = 0.0
+
+    answer_cue: str = ""
+    """Appended to every prompt (chat and base models)."""
+    base_model_cue: str = ""
+    """Appended for base (completion) models only."""
+    prompt_template: PromptTemplate
+
+    def use_prompt(self, path: Path) -> None:
+        """Read the prompt file every item is asked with."""
+        self.prompt_template = load_prompt_file(path)
+
+    @property
+    def prompt_hash(self) -> str:
+        return self.prompt_template.sha256[:12]
+
+    def prompt(self, item: BBQItem) -> Prompt:
+        """The prompt as the one user turn; base models continue it after the answer cue."""
+        text = self.prompt_template.render(item) + self.answer_cue
+        return Prompt(messages=(("user", text),), completion=f"{text}{self.base_model_cue}",
+                      item_id=item.uid)
+

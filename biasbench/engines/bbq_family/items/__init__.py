@@ -1,0 +1,1 @@
+"""BBQ-format items: schema and loader, templates, generation, ``--limit`` samples, sources."""

@@ -1,0 +1,1 @@
+"""Judging answers: the answer parser and its language rules, option scoring, label rows."""

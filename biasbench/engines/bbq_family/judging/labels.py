@@ -1,0 +1,95 @@
+"""BBQ labels and responses on disk: the label rows a run writes (labels.jsonl) and the
+responses produced elsewhere that ``biasbench score bbq`` reads; any BBQ-format benchmark."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
+from biasbench.errors import InputError
+from biasbench.responses import check_fields, iter_jsonl, write_jsonl
+
+
+def write_bbq_labels(scored: BBQResults, frame: pd.DataFrame, items: Sequence[BBQItem],
+                     path: Path) -> None:
+    """One line per response: its raw output, the parsed answer (index and text), how it was
+    matched and the evidence, with the item's category, template, context and correct answer."""
+    flags = ["truncated"] if "truncated" in frame.columns else []  # cut at max_tokens
+    parsed = scored.responses.merge(frame[["model", "seed", "uid", "output", *flags]],
+                                    on=["model", "seed", "uid"], how="left")
+    meta = pd.DataFrame([{"uid": i.uid, "category": i.category,
+                          "question_index": i.question_index,
+                          "context_condition": i.context_condition,
+                          "question_polarity": i.question_polarity, "label": i.label,
+                          "answers": list(i.answers)} for i in items])
+    if any(i.namespace for i in items):  # several languages or datasets: say which
+        meta.insert(1, "namespace", [i.namespace for i in items])
+        meta.insert(2, "language", [i.language for i in items])
+    parsed = parsed.merge(meta, on="uid", how="left")
+    parsed["answer_text"] = [a[p] if p >= 0 else None
+                             for a, p in zip(parsed["answers"], parsed["pred_index"], strict=True)]
+    write_jsonl(parsed.to_dict(orient="records"), path)
+
+
+def read_bbq_responses(path: Path, by_uid: dict[str, BBQItem]) -> pd.DataFrame:
+    """JSONL lines with example_id, category, model, [seed], and output or pred; with items of
+    several namespaces (languages, datasets) also ``namespace`` (``mbbq/es``) or ``language``
+    (``es``, enough where one namespace has that language)."""
+    rows = []
+    seen: dict[tuple[str, int, str], int] = {}
+    by_language: dict[tuple[str | None, str], list[str]] = {}
+    by_local: dict[str, list[str]] = {}  # category:example_id -> the namespaced uids
+    for known in by_uid.values():
+        local = f"{known.category}:{known.example_id}"
+        by_language.setdefault((known.language, local), []).append(known.uid)
+        by_local.setdefault(local, []).append(known.uid)
+    for line, obj in iter_jsonl(path):
+        check_fields(obj, path=path, line=line, required=("example_id", "category", "model"),
+                     strings=("category", "model", "output", "namespace", "language"),
+                     integers=("example_id", "seed", "pred"))
+        if obj.get("output") is None and obj.get("pred") is None:
+            raise InputError("needs either output or pred", file=str(path), line=line,
+                             field="output")
+        uid = f"{obj['category']}:{obj['example_id']}"
+        where = f"category {obj['category']!r}"
+        if obj.get("namespace"):
+            uid, where = f"{obj['namespace']}/{uid}", f"{where} of {obj['namespace']!r}"
+        elif obj.get("language") and uid not in by_uid:
+            matches = by_language.get((obj["language"], uid), [])
+            if len(matches) > 1:
+                raise InputError(f"{len(matches)} items are {uid} in language "
+                                 f"{obj['language']!r} ({', '.join(matches[:3])}); give "
+                                 "namespace", file=str(path), line=line, field="namespace")
+            where = f"{where} in language {obj['language']!r}"
+            uid = matches[0] if matches else uid
+        elif uid not in by_uid and uid in by_local:
+            # Namespaced items (mbbq/es/Age:1) answered without saying where: one match is
+            # unambiguous (a one-language run); several need the line to say which.
+            matches = by_local[uid]
+            if len(matches) > 1:
+                raise InputError(f"{len(matches)} items are {uid} ({', '.join(matches[:3])}"
+                                 f"{', ...' if len(matches) > 3 else ''}); give namespace or "
+                                 "language", file=str(path), line=line, field="namespace")
+            uid = matches[0]
+        if uid not in by_uid:
+            raise InputError(f"unknown example_id {obj['example_id']} in {where}",
+                             file=str(path), line=line, field="example_id")
+        if obj.get("pred") is not None and obj["pred"] not in (0, 1, 2):
+            raise InputError(f"pred must be 0, 1 or 2, not {obj['pred']}", file=str(path),
+                             line=line, field="pred")
+        seed = obj.get("seed") or 0
+        key = (obj["model"], seed, uid)
+        if key in seen:
+            raise InputError(f"a second response of model {obj['model']!r} to {uid} under seed "
+                             f"{seed} (first on line {seen[key]})", file=str(path), line=line,
+                             field="example_id")
+        seen[key] = line
+        rows.append({"model": obj["model"], "uid": uid, "seed": seed,
+                     "output": obj.get("output"), "pred": obj.get("pred")})
+    if not rows:
+        raise InputError("no responses", file=str(path))
+    return pd.DataFrame(rows)

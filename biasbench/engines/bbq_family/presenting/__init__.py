@@ -1,0 +1,1 @@
+"""Presenting: the display of the numbers, the HTML report section, its figures, jitter plots."""

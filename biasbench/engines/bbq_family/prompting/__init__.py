@@ -1,0 +1,1 @@
+"""Prompts: the prompt-file format (``prompt_files``) and the packaged prompt of each language."""

@@ -1,0 +1,1 @@
+"""Scoring: bias scores, the multi-seed evaluation, results, dataset metrics, per-language runs."""
