@@ -78,19 +78,19 @@ def own_cpu_seconds() -> float:
     return times.user + times.system
 
 
-CpuSample = tuple[float, float | None, float]
-"""(wall-clock seconds, machine busy CPU-seconds or None, this process's CPU-seconds)."""
+CpuSample = tuple[float | None, float]
+"""(machine busy CPU-seconds or None, this process's CPU-seconds)."""
 
 
 def sample_cpu() -> CpuSample:
-    return time.monotonic(), machine_cpu_seconds(), own_cpu_seconds()
+    return machine_cpu_seconds(), own_cpu_seconds()
 
 
 class ThreadPolicy:
     """Thread count for the next forward pass: fixed, or the CPUs others leave free.
 
-    ``record(rows, seconds)`` is told after each forward pass; it returns a new count when the
-    count should change, else None. Adaptive mode, at most every ``window_s`` seconds, reads
+    ``after_pass()`` is called after each forward pass; it returns a new count when the count
+    should change, else None (between windows it only reads the clock). Adaptive mode, at most every ``window_s`` seconds, reads
     the CPU time others took over the last window (machine busy time minus this process's)
     and wants ``round(free CPUs)`` threads, at least 1 and at most ``max_threads`` (the
     physical cores); a new count is taken when two windows in a row want it, so one burst
@@ -99,14 +99,16 @@ class ThreadPolicy:
 
     def __init__(self, fixed: int | None = None, *, max_threads: int | None = None,
                  window_s: float = 0.5, cpus: int | None = None,
-                 sampler: Callable[[], CpuSample] = sample_cpu) -> None:
+                 sampler: Callable[[], CpuSample] = sample_cpu,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.fixed = fixed
         self.max_threads = fixed or max_threads or physical_cores()
         self.current = self.max_threads
         self.window_s = window_s
         self.cpus = cpus or _allowed_cpus()
         self._sampler = sampler
-        self._last = sampler() if not fixed else None
+        self._clock = clock
+        self._last = (clock(), *sampler()) if not fixed else None
         self._wanted: int | None = None
         self.history: list[tuple[int, float]] = []
         """(threads wanted, CPUs others took) of every finished window, for benchmarks and
@@ -119,14 +121,14 @@ class ThreadPolicy:
     def describe(self) -> str:
         return f"{self.fixed} (fixed)" if self.fixed else f"free CPUs, 1..{self.max_threads}"
 
-    def record(self, rows: int, seconds: float) -> int | None:
+    def after_pass(self) -> int | None:
         if not self.adaptive or self._last is None:
             return None
-        now = self._sampler()
-        wall = now[0] - self._last[0]
+        wall = self._clock() - self._last[0]
         if wall < self.window_s:
             return None
-        before, self._last = self._last, now
+        before = self._last
+        now = self._last = (before[0] + wall, *self._sampler())
         if now[1] is None or before[1] is None:
             return None
         others = max(0.0, (now[1] - before[1]) - (now[2] - before[2])) / wall

@@ -39,7 +39,6 @@ from __future__ import annotations
 import ctypes
 import math
 import threading
-import time
 from collections import deque
 from collections.abc import Sequence
 from concurrent.futures import Future, InvalidStateError
@@ -512,14 +511,13 @@ class LlamaEngine:
             batch.n_seq_id[j] = 1
             batch.seq_id[j][0] = seq
             batch.logits[j] = logits
-        started = time.perf_counter()
         status = lib.llama_decode(self._ctx, batch)
         if status == 2 or self._abort_now:
             raise EngineAborted("stopped")
         if status != 0:
             raise EngineError(f"llama.cpp could not decode a batch of {len(rows)} tokens "
                               f"(status {status})")
-        new = self.threads.record(len(rows), time.perf_counter() - started)
+        new = self.threads.after_pass()
         if new is not None:
             lib.llama_set_n_threads(self._ctx, new, new)
 

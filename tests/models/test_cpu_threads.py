@@ -17,8 +17,11 @@ class FakeCpu:
         self.machine = 0.0
         self.own = 0.0
 
-    def __call__(self) -> tuple[float, float | None, float]:
-        return self.wall, self.machine, self.own
+    def __call__(self) -> tuple[float | None, float]:
+        return self.machine, self.own
+
+    def clock(self) -> float:
+        return self.wall
 
     def advance(self, seconds: float, *, others: float, own: float) -> None:
         self.wall += seconds
@@ -42,31 +45,32 @@ CASES = [
 def test_threads_follow_the_cpus_others_leave_free(name: str, others: list[float],
                                                    expected: list[int]) -> None:
     cpu = FakeCpu()
-    policy = ThreadPolicy(max_threads=2, cpus=2, sampler=cpu)
+    policy = ThreadPolicy(max_threads=2, cpus=2, sampler=cpu, clock=cpu.clock)
     seen = []
     for load in others:
         # this process's own CPU time never counts as someone else's
         cpu.advance(0.5, others=load, own=min(2.0 - min(load, 2.0), policy.current) + 0.0)
-        policy.record(8, 0.05)
+        policy.after_pass()
         seen.append(policy.current)
     assert seen == expected
 
 
 def test_short_windows_and_fixed_counts_change_nothing() -> None:
     cpu = FakeCpu()
-    policy = ThreadPolicy(max_threads=2, cpus=2, sampler=cpu)
+    policy = ThreadPolicy(max_threads=2, cpus=2, sampler=cpu, clock=cpu.clock)
     cpu.advance(0.2, others=2.0, own=0.0)  # shorter than a window: not read yet
-    assert policy.record(8, 0.05) is None and policy.history == []
-    fixed = ThreadPolicy(2, sampler=cpu)
+    assert policy.after_pass() is None and policy.history == []
+    fixed = ThreadPolicy(2, sampler=cpu, clock=cpu.clock)
     for _ in range(4):
         cpu.advance(0.5, others=2.0, own=0.0)
-        assert fixed.record(8, 0.05) is None
+        assert fixed.after_pass() is None
     assert fixed.current == 2 and fixed.describe() == "2 (fixed)"
 
 
 def test_no_proc_stat_keeps_the_physical_cores() -> None:
-    policy = ThreadPolicy(max_threads=2, cpus=2, sampler=lambda: (0.0, None, 0.0))
-    assert policy.record(8, 0.05) is None and policy.current == 2
+    policy = ThreadPolicy(max_threads=2, cpus=2, sampler=lambda: (None, 0.0),
+                          clock=iter(range(0, 100)).__next__)  # a window passes every call
+    assert policy.after_pass() is None and policy.current == 2
 
 
 @pytest.mark.parametrize(("line", "expected"), [
