@@ -138,11 +138,12 @@ def filbbq_items(templates: Path, limit: int | None, regenerate: bool
             for item in bench.selected_items(limit)]
 
 
-def biasbench_cmd(tree: Path, args: list[str]) -> tuple[list[str], dict[str, str]]:
-    """A biasbench command run from checkout ``tree`` (this one, or an earlier version's)."""
+def biasbench_cmd(tree: Path, args: list[str]) -> tuple[list[str], dict[str, str], Path]:
+    """A biasbench command run from checkout ``tree`` (this one, or an earlier version's), in
+    that folder: ``python -m`` reads the package from its working directory first."""
     out = dict(os.environ)
     out["PYTHONPATH"] = str(tree)
-    return [PY, "-m", "biasbench", *args], out
+    return [PY, "-m", "biasbench", *args], out, tree
 
 
 def speed_table(items: int, score_items: int, loads: list[str], threads: list[str],
@@ -173,9 +174,9 @@ def speed_table(items: int, score_items: int, loads: list[str], threads: list[st
         hogs = busy(n_busy, nice)
         try:
             time.sleep(1.0 if hogs else 0.0)
-            jobs: list[tuple[str, str, str, int, list[str], dict[str, str]]] = [
+            jobs: list[tuple[str, str, str, int, list[str], dict[str, str], Path]] = [
                 ("generation", "plain llama-cpp-python loop", "its default", items,
-                 [PY, "-c", PLAIN_GENERATION, str(prompts_file)], env())]
+                 [PY, "-c", PLAIN_GENERATION, str(prompts_file)], env(), ROOT)]
             for label, tree in trees:
                 counts = threads if label == "biasbench" and load != "busy5" else ["auto"]
                 for t in counts:
@@ -191,17 +192,15 @@ def speed_table(items: int, score_items: int, loads: list[str], threads: list[st
                     kind = f"scoring, {what}"
                     if load == "quiet" and "stratified" in what:  # minutes per run: once
                         jobs.append((kind, "plain (each option afresh)", "its default", n,
-                                     [PY, "-c", PLAIN_SCORING, str(path)], env()))
+                                     [PY, "-c", PLAIN_SCORING, str(path)], env(), ROOT))
                     for label, tree in trees:
                         run_id += 1
                         jobs.append((kind, f"{label} run filbbq --answer-by scores", "auto", n,
                                      *biasbench_cmd(tree, [*args, "--out",
                                                            str(work / f"run{run_id}")])))
             plain: dict[str, float] = {}
-            for kind, what, t, n, cmd, environ in jobs:
-                # ``python -m`` reads the package from its working directory first
-                tree = environ.get("PYTHONPATH", str(ROOT)).split(os.pathsep)[0]
-                seconds = timed(cmd, environ, Path(tree))
+            for kind, what, t, n, cmd, environ, cwd in jobs:
+                seconds = timed(cmd, environ, cwd)
                 rate = n / seconds
                 if what.startswith("plain"):
                     plain[kind] = rate
