@@ -44,6 +44,7 @@ from typing import Any
 
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.judging import parser
+from biasbench.engines.bbq_family.judging.languages import LANGUAGES
 
 
 def _item(answers: tuple[str, str, str], unknown: int) -> BBQItem:
@@ -222,13 +223,12 @@ HELD_OUT: dict[str, list[tuple[str, int | None]]] = {
 }
 
 
-# The answer cues and canonical unknown wordings of bbq_family/judging/languages.py, repeated here so that the
-# same synthetic answers go to an older parser, which has neither.
-CUES = {"en": "Answer:", "es": "Respuesta:", "ca": "Resposta:", "nl": "Antwoord:",
-        "tr": "Cevap:", "ko": "정답:", "zh": "答案：", "ja": "答え："}
-UNKNOWN = {"en": "Cannot be determined", "es": "No hay suficiente información",
-           "ca": "No hi ha prou informació", "nl": "Niet te bepalen", "tr": "Belirlenemez",
-           "ko": "알 수 없음", "zh": "无法确定", "ja": "判断できない"}
+# The answer cues and canonical unknown wordings, read from the one language table of the
+# checkout this file runs in; the synthetic answers are built from them and the same answers go
+# to an older parser too.
+CUES = {code: LANGUAGES[code].answer_cue.strip()
+        for code in ("en", "es", "ca", "nl", "tr", "ko", "zh", "ja")}
+UNKNOWN = {code: LANGUAGES[code].unknown_text for code in CUES}
 _CBBQ_UNKNOWN = {"不确定", "不知道", "无法判断", "没有足够信息", "无法确定", "未知", "不能确定"}
 
 
@@ -268,7 +268,7 @@ def _published(args: argparse.Namespace) -> dict[tuple[str, str], list[BBQItem]]
                 with path.open(encoding="utf-8") as handle:
                     for row in csv.DictReader(handle):
                         # ans2 is the literal "unknown": shown in the language, as
-                        # prompts.localise_unknown does
+                        # esbbq.source.to_item does
                         unknown = row["ans2"] if row["ans2"] != "unknown" else UNKNOWN[language]
                         name = "esbbq" if language == "es" else "cabbq"
                         sets[(name, language)].append(

@@ -17,7 +17,6 @@ from typing import Any, ClassVar
 from biasbench.benchmarks.base import Results
 from biasbench.benchmarks.bbq.declaration import DECLARATION
 from biasbench.benchmarks.bbq.original import (
-    BASE_MODEL_CUE,
     BBQ_COMMIT,
     BBQ_REPOSITORY,
     BBQ_SOURCE,
@@ -65,7 +64,6 @@ class OriginalBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
 
     version = "1.0"
     decoding_why: ClassVar[str] = DECODING_WHY
-    base_model_cue = BASE_MODEL_CUE
 
     def __init__(self, items: str | Sequence[str | Path] | None = None,
                  data: Path | None = None, templates: Path | None = None,

@@ -23,7 +23,6 @@ import logging
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +39,7 @@ from biasbench.engines.bbq_family.items.source import (
     DOWNLOAD_TIMEOUT_S,
     PinnedFolder,
     PinnedRepository,
+    packaged_file,
     resolve_pinned_folder,
 )
 from biasbench.engines.bbq_family.items.templates import read_csv_records
@@ -116,17 +116,14 @@ DATA_DIGESTS: Mapping[str, str] = {
         "2c71036b9e7584fe589c42aef32c1a42bc01b9a5e9b1b8704342630cdb08cefd",
 }
 
-#: The English prompt (format of FilBBQ's prompt.txt), shipped with biasbench: the BBQ family's
-#: English prompt, packaged with the engine's prompts in each language (``language_prompts``).
+#: BBQ's English prompt (the prompt-file format of FilBBQ's prompt.txt), packaged in this folder.
 PROMPT_RESOURCE = "data/prompt_en.txt"
-BASE_MODEL_CUE = "\nAnswer:"
-"""What a base (completion) model's prompt ends with, as FilBBQ's ends with "\\nSagot:"."""
 
 
 def prompt_path() -> Path:
     """The packaged English prompt for BBQ (chat models: the user turn; base models: followed
-    by :data:`BASE_MODEL_CUE`)."""
-    return Path(str(resources.files("biasbench.engines.bbq_family.prompting") / PROMPT_RESOURCE))
+    by English's answer cue from the language table, ``"\\nAnswer:"``)."""
+    return packaged_file("biasbench.benchmarks.bbq", PROMPT_RESOURCE)
 
 
 # --------------------------------------------------------------------------------------------

@@ -54,7 +54,8 @@ from biasbench.models.hf import ScoreChoice
 from biasbench.signature import Signature
 
 ANSWER_CUE: Final = "。答案："
-"""The scripts' prompt ends with it; chat and base models get the same text."""
+"""An override of Chinese's ``answer_cue`` in the language table (``答案：``): the scripts'
+prompt runs into it after a full stop, and chat and base models get the same text."""
 DECODING_WHY: Final = (
     "CBBQ's scripts sample (GPT-3.5 at temperature 0.5, others 0.35-0.7) once per item; "
     "biasbench decodes greedily (temperature 0) under one seed so a run is reproducible, unless "

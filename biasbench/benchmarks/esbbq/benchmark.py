@@ -42,8 +42,6 @@ DECODING_WHY = (
     "the authors score each option's log-likelihood (one deterministic run per model), so "
     "biasbench decodes greedily (temperature 0) under one seed unless --temperature/--seeds "
     "say otherwise")
-BASE_MODEL_CUE: dict[str, str] = {"es": "\nRespuesta:", "ca": "\nResposta:"}
-"""What a base model's prompt ends with: the last line of the harness's ``doc_to_text``."""
 
 
 def prompt_path(language: str) -> Path:
@@ -65,7 +63,6 @@ class SpanishBBQBenchmark(PromptedBBQBenchmark):
         folder = resolve_data(self.language, data)
         loaded, self.load_report = load_items(folder, self.language)
         self.use_prompt(prompt or prompt_path(self.language))
-        self.base_model_cue = BASE_MODEL_CUE[self.language]
         source = f"{self.dataset} items of {REPOSITORY}@{COMMIT[:12]} ({folder})"
         super().__init__(loaded, source=source, option_score=option_score, answer_by=answer_by,
                          data_source={"items": "published", "repository": REPOSITORY,

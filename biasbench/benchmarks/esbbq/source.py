@@ -15,8 +15,9 @@ lm-evaluation-harness ``esbbq`` / ``cabbq`` tasks' ``utils.py``):
 * the unknown option is always ``ans2`` (``_model_answer`` caps the chosen index at 2 "because
   options [2:] are all different wordings of unknown"), written as the literal ``unknown``;
   the harness's task config (``_esbbq_common_yaml`` / ``_cabbq_common_yaml``) never shows that
-  literal: it offers nine phrasings in the dataset's language instead, the first of which
-  (:data:`UNKNOWN_TEXT`) is shown here;
+  literal: it offers nine phrasings in the dataset's language instead (:data:`UNKNOWN_PHRASINGS`),
+  the first of which is shown here: the language's ``unknown_text`` in the language table
+  (:mod:`biasbench.engines.bbq_family.judging.languages`);
 * the target ("pro-stereo") answer, as ``_model_answer_type`` decides it: in a disambiguated
   context by ``question_type`` (pro-stereo: the correct answer is the stereotyped one;
   anti-stereo: the other answer is); in an ambiguous context by the answer's group -- the last
@@ -45,6 +46,7 @@ from biasbench.engines.bbq_family.items.source import (
     check_folder,
     resolve_pinned_folder,
 )
+from biasbench.engines.bbq_family.judging.languages import rules_for
 from biasbench.errors import InputError
 from biasbench.responses import iter_json_objects, text_lines
 
@@ -73,9 +75,6 @@ PUBLISHED_COUNTS: Final[Mapping[str, Mapping[str, int]]] = {
 }
 
 UNKNOWN_LITERAL: Final = "unknown"
-UNKNOWN_TEXT: Final[Mapping[str, str]] = {
-    "es": "No hay suficiente información", "ca": "No hi ha prou informació"}
-"""The unknown option as shown: the first of the harness's nine phrasings per language."""
 UNKNOWN_PHRASINGS: Final[Mapping[str, tuple[str, ...]]] = {
     "es": ("No hay suficiente información", "No hay información suficiente", "No lo sé",
            "No sé", "Falta información", "No se puede responder", "No se sabe",
@@ -213,7 +212,7 @@ def to_item(record: Mapping[str, Any], language: str, source: str, line: int) ->
         raise fail("not an integer", "label") from None
     if label not in (0, 1, 2):
         raise fail("must be 0, 1 or 2", "label")
-    unknown_text = UNKNOWN_TEXT[language]
+    unknown_text = rules_for(language).unknown_text
     answer_info = {f"ans{i}": [str(v) for v in info[f"ans{i}"]] for i in range(3)}
     answer_info["ans2"] = [unknown_text, UNKNOWN_GROUP]
     metadata = {k: v for k, v in record.items() if k not in BBQ_FIELDS}

@@ -56,8 +56,6 @@ class FilBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     default_seed_count: ClassVar[int] = DEFAULT_SEEDS
     default_temperature: ClassVar[float] = DEFAULT_TEMPERATURE
     decoding_why: ClassVar[str] = DECODING_WHY
-    base_model_cue = "\nSagot:"
-    """The authors' prompt is the user turn; base models continue it after "Sagot:"."""
 
     def __init__(self, items: str | Sequence[str | Path] | None = None,
                  templates: Path | None = None, data_seed: int = 0,

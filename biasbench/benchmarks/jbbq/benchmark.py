@@ -54,8 +54,6 @@ logger = logging.getLogger(__name__)
 FORM_URL: Final = ("https://docs.google.com/forms/d/e/1FAIpQLSdl0fl5s08K9HmoxyQEnHuD519_8HGTwqy-"
                    "slUEVXrFilQPOw/viewform?usp=sf_link")
 METADATA_SPELLINGS: Final = ("additional_metadeta", "additional_metadata")
-BASE_MODEL_CUE: Final = "\n答え："
-"""What a base model's prompt ends with ("Answer:")."""
 DECODING_WHY: Final = (
     "JBBQ's evaluation is one run per model and setting, so biasbench decodes greedily "
     "(temperature 0) under one seed unless --temperature/--seeds say otherwise")
@@ -156,7 +154,6 @@ class JBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
 
     version = "1.0"
     decoding_why: ClassVar[str] = DECODING_WHY
-    base_model_cue = BASE_MODEL_CUE
 
     def __init__(self, data: Path | None = None, prompt: Path | None = None,
                  option_score: ScoreChoice = DEFAULT_OPTION_SCORE,

@@ -47,9 +47,12 @@ from biasbench.models.hf import ScoreChoice
 PROMPT_UNKNOWN: Final = {1: "알 수 없음", 2: "보기 중 답을 찾을 수 없음",
                          3: "주어진 정보만으로는 답을 알 수 없음", 4: "정답 없음",
                          5: "답을 확정할 수 없음"}
-"""Each evaluation prompt's wording of the unknown option (0_evaluation_prompts.tsv ``unknown``)."""
+"""Each evaluation prompt's wording of the unknown option (0_evaluation_prompts.tsv ``unknown``):
+an override of Korean's ``unknown_text`` in the language table, as the authors word it per
+prompt (prompt 1's is the table's)."""
 PROMPT_CUE: Final = {1: "\n정답:", 2: "\n정답:", 3: "\n답:", 4: "\n답:", 5: "\n답:"}
-"""Each prompt's last line, the answer cue (``answer`` column): the authors send it to chat
+"""Each prompt's last line, the answer cue (``answer`` column): an override of Korean's
+``answer_cue`` in the language table, set as ``answer_cue`` because the authors send it to chat
 models too, so chat and base models get the same text ending in it."""
 
 DECODING_WHY: Final = (

@@ -29,7 +29,6 @@ from biasbench.benchmarks.mbbq.control import (
 from biasbench.benchmarks.mbbq.declaration import DECLARATION, SET_CHOICES
 from biasbench.benchmarks.mbbq.prompts import DEFAULT_VARIANT, author_prompt
 from biasbench.benchmarks.mbbq.source import (
-    ANSWER_CUES,
     CATEGORIES,
     LANGUAGES,
     MBBQ_COMMIT,
@@ -43,6 +42,7 @@ from biasbench.benchmarks.mbbq.source import (
 )
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, choose_categories
 from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.judging.languages import rules_for
 from biasbench.engines.bbq_family.judging.option_scoring import (
     DEFAULT_ANSWER_BY,
     DEFAULT_OPTION_SCORE,
@@ -124,10 +124,11 @@ class MBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     def prompt(self, item: BBQItem) -> Prompt:
         """The authors' prompt in the item's language as the user turn (mbbq.py sends it
         through the chat template as is); it ends with the answer cue ("Respuesta:"), which a
-        base model continues."""
+        base model continues. The cue is the language's, from the language table: the word
+        the authors' prompts end with (answer_detection.py ``trans_prompt_dict``)."""
         language = item.language or "en"
         text = self.prompts[language].render(item)
-        cue = ANSWER_CUES[language]
+        cue = rules_for(language).answer_cue.lstrip("\n")
         completion = text if text.rstrip().endswith(cue) else f"{text}\n{cue}"
         return Prompt(messages=(("user", text),), completion=completion, item_id=item.uid)
 

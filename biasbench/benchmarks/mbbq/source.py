@@ -49,7 +49,6 @@ MBBQ_SOURCE: Final = PinnedRepository(MBBQ_REPOSITORY, MBBQ_COMMIT, ENV_BASE_URL
 
 LANGUAGES: Final = ("en", "es", "nl", "tr")
 """MBBQ's languages, in the order of its README (mbbq.py ``-lang`` choices)."""
-LANGUAGE_NAMES: Final = {"en": "English", "es": "Spanish", "nl": "Dutch", "tr": "Turkish"}
 MAIN: Final = "main"
 CONTROL: Final = "control"
 SETS: Final = (MAIN, CONTROL)
@@ -323,9 +322,6 @@ def resolve_mbbq_data(data_dir: Path | None, expected: Mapping[str, str], *,
 
 
 PROMPT_FILE: Final = "data/prompt_{language}.txt"
-ANSWER_CUES: Final = {"en": "Answer:", "es": "Respuesta:", "nl": "Antwoord:", "tr": "Cevap:"}
-"""The word the authors' prompts end with in each language (answer_detection.py
-``trans_prompt_dict``): a base model continues after it."""
 
 
 def prompt_path(language: str) -> Path:

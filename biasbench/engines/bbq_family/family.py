@@ -6,10 +6,14 @@ pinned folder resolved by :func:`biasbench.engines.bbq_family.items.source.resol
 its prompt with :meth:`~PromptedBBQBenchmark.use_prompt` and says with class attributes how the
 prompt ends:
 
-* ``answer_cue``: appended to every prompt, chat and base models alike (the authors send it to
-  chat models too: KoBBQ's ``정답:``, CBBQ's ``。答案：``);
 * ``base_model_cue``: appended for base (completion) models only, the chat turn ending with the
-  options (BBQ's ``\\nAnswer:``, FilBBQ's ``\\nSagot:``, EsBBQ's ``\\nRespuesta:``).
+  options. By default it is the answer cue of the benchmark's language in the one language
+  table (:data:`biasbench.engines.bbq_family.judging.languages.LANGUAGES`: BBQ's ``\\nAnswer:``,
+  FilBBQ's ``\\nSagot:``, EsBBQ's ``\\nRespuesta:``, JBBQ's ``\\n答え：``), so a benchmark
+  declares none;
+* ``answer_cue``: an override, for authors who send their own cue to every model, chat and base
+  alike (KoBBQ's ``\\n정답:``/``\\n답:`` per prompt, CBBQ's ``。答案：``); then base models get
+  no second cue.
 
 The prompt hash of the signature is the prompt file's sha256 (first 12 hex digits).
 """
@@ -25,6 +29,7 @@ from biasbench.engines.bbq_family.declaration import prompt_option as prompt_opt
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.items.source import choose_categories as choose_categories
 from biasbench.engines.bbq_family.items.source import packaged_file as packaged_file
+from biasbench.engines.bbq_family.judging.languages import rules_for
 from biasbench.engines.bbq_family.prompting.prompt_files import PromptTemplate, load_prompt_file
 from biasbench.models.base import Prompt
 
@@ -39,9 +44,10 @@ class PromptedBBQBenchmark(BBQBenchmark):
     default_temperature: ClassVar[float] = 0.0
 
     answer_cue: str = ""
-    """Appended to every prompt (chat and base models)."""
-    base_model_cue: str = ""
-    """Appended for base (completion) models only."""
+    """Appended to every prompt (chat and base models): the authors' own cue, an override."""
+    base_model_cue: str | None = None
+    """Appended for base (completion) models only; None: the answer cue of the prompt's
+    language from the language table, unless ``answer_cue`` already ends every prompt."""
     prompt_template: PromptTemplate
 
     def use_prompt(self, path: Path) -> None:
@@ -52,9 +58,20 @@ class PromptedBBQBenchmark(BBQBenchmark):
     def prompt_hash(self) -> str:
         return self.prompt_template.sha256[:12]
 
+    @property
+    def prompt_language(self) -> str:
+        """The language the prompt is written in: the benchmark's (first) language."""
+        return self.languages[0]
+
+    def completion_cue(self) -> str:
+        """What base models' prompts end with after ``answer_cue`` (module docstring)."""
+        if self.base_model_cue is not None:
+            return self.base_model_cue
+        return "" if self.answer_cue else rules_for(self.prompt_language).answer_cue
+
     def prompt(self, item: BBQItem) -> Prompt:
         """The prompt as the one user turn; base models continue it after the answer cue."""
         text = self.prompt_template.render(item) + self.answer_cue
-        return Prompt(messages=(("user", text),), completion=f"{text}{self.base_model_cue}",
+        return Prompt(messages=(("user", text),), completion=f"{text}{self.completion_cue()}",
                       item_id=item.uid)
 

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from biasbench.benchmarks.bbq.original import (
-    BASE_MODEL_CUE,
     BBQ_COMMIT,
     BBQ_REPOSITORY,
     CATEGORIES,
@@ -203,7 +202,6 @@ def test_english_prompt_is_packaged_and_parses() -> None:
     assert text.startswith("Choose the correct answer. Answer with A, B or C only")
     assert text.endswith(f"A. {item.ans0} B. {item.ans1} C. {item.ans2}")
     assert f"{item.context} {item.question}" in text
-    assert BASE_MODEL_CUE == "\nAnswer:"
 
 
 def test_intersectional_targets_follow_the_r_analysis() -> None:

@@ -20,7 +20,7 @@ from biasbench.benchmarks.esbbq.source import (
     CATEGORIES,
     PUBLISHED_COUNTS,
     REPOSITORY,
-    UNKNOWN_TEXT,
+    UNKNOWN_PHRASINGS,
     answer_group,
     data_file,
     load_items,
@@ -29,6 +29,7 @@ from biasbench.benchmarks.esbbq.source import (
     to_item,
 )
 from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.judging.languages import rules_for
 from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_counts, score_predictions
 from biasbench.errors import BiasbenchError, InputError
 from biasbench.pipeline import run_benchmark
@@ -54,6 +55,16 @@ def fixture_items(language: str) -> list[BBQItem]:
 
 
 # ------------------------------------------------------------------------------ loading
+
+#: The unknown option as shown: the first of the harness's phrasings in each language.
+UNKNOWN_TEXT = {"es": "No hay suficiente información", "ca": "No hi ha prou informació"}
+
+
+def test_the_shown_unknown_is_the_languages_and_the_harness_first(language: str) -> None:
+    """The wording shown is the language table's (one source), which is the authors' first."""
+    assert rules_for(language).unknown_text == UNKNOWN_TEXT[language]
+    assert UNKNOWN_PHRASINGS[language][0] == UNKNOWN_TEXT[language]
+
 
 def test_fixture_slices_load_every_category(language: str) -> None:
     items, report = load_items(FIXTURES / f"data_{language}", language)

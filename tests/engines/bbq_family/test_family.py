@@ -141,13 +141,17 @@ def test_choose_categories() -> None:
 class _Prompted(PromptedBBQBenchmark):
     name = "t"
     version = "1"
+    languages = ("ja",)
 
 
 @pytest.mark.parametrize(("answer_cue", "base_cue", "chat", "completion"), [
-    ("", "\nAnswer:", "C Q A B U", "C Q A B U\nAnswer:"),   # BBQ, FilBBQ, EsBBQ, JBBQ
+    ("", "\nAnswer:", "C Q A B U", "C Q A B U\nAnswer:"),   # a cue set by hand
     ("。答案：", "", "C Q A B U。答案：", "C Q A B U。答案："),  # CBBQ, KoBBQ: both end in it
+    # none set (BBQ, FilBBQ, EsBBQ, JBBQ): the language's answer cue, from the language table
+    ("", None, "C Q A B U", "C Q A B U\n答え："),
+    ("。答案：", None, "C Q A B U。答案：", "C Q A B U。答案："),  # an answer cue: no second one
 ])
-def test_prompt_cues(tmp_path: Path, answer_cue: str, base_cue: str, chat: str,
+def test_prompt_cues(tmp_path: Path, answer_cue: str, base_cue: str | None, chat: str,
                      completion: str) -> None:
     prompt_file = tmp_path / "prompt.txt"
     prompt_file.write_text('row["context"] + " " + row["question"] + " " + row["ans0"] + " " '

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
 
+from biasbench.errors import BiasbenchError
+
 #: Characters that make a letter part of a word: Latin (with accents and Turkish letters),
 #: Greek, Cyrillic, digits. CJK characters and Hangul are *not* word characters for a letter,
 #: so the ``A`` of ``答案是A`` or ``A가`` stands alone while the ``A`` of ``Ask`` does not.
@@ -453,9 +455,22 @@ DEFAULT_LANGUAGES: Final = ("tl", "en")
 _ALIASES: Final = {alias: rules.code for rules in LANGUAGES.values() for alias in rules.aliases}
 
 
+class UnknownLanguageError(BiasbenchError, ValueError):
+    """A language the table has no entry for (a ``ValueError`` too, as before it had a name)."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        known = ", ".join(f"{code} ({rules.name})" for code, rules in sorted(LANGUAGES.items()))
+        super().__init__(
+            f"unknown language {language!r}: no answer cue, unknown wording or parsing rules "
+            f"for it; supported: {known} (a new language is one LanguageRules entry in "
+            f"biasbench/engines/bbq_family/judging/languages.py)")
+
+
 @lru_cache(maxsize=256)
 def language_code(language: str) -> str:
-    """The table key for ``language`` (``"es"``, ``"es-ES"``, ``"fil"``, ``"zh-Hans"``)."""
+    """The table key for ``language`` (``"es"``, ``"es-ES"``, ``"fil"``, ``"zh-Hans"``);
+    :class:`UnknownLanguageError` for a language the table lacks."""
     key = language.strip().lower().replace("_", "-")
     if key in LANGUAGES:
         return key
@@ -466,8 +481,7 @@ def language_code(language: str) -> str:
         return base
     if base in _ALIASES:
         return _ALIASES[base]
-    raise ValueError(f"no answer-parsing rules for language {language!r}; supported: "
-                     f"{', '.join(sorted(LANGUAGES))}")
+    raise UnknownLanguageError(language)
 
 
 @lru_cache(maxsize=256)

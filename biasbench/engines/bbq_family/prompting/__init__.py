@@ -1,1 +1,2 @@
-"""Prompts: the prompt-file format (``prompt_files``) and the packaged prompt of each language."""
+"""Prompts: the prompt-file format (``prompt_files``); each benchmark keeps its own prompt files
+in its folder, and each language's answer cue is in the language table (``judging/languages``)."""
