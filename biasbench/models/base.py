@@ -115,6 +115,16 @@ class Generation:
     """Backend extras: token usage, finish reason, system fingerprint."""
 
 
+@dataclass(frozen=True)
+class OptionScore:
+    """The score of one answer option."""
+
+    logprob: float
+    """Summed log-probability (causal) or pseudo-log-likelihood (masked) of the option's tokens."""
+    n_tokens: int
+    """How many tokens were scored, so a caller can length-normalise if its protocol says so."""
+
+
 class TransientModelError(Exception):
     """A failure worth retrying (429, 5xx, timeout, connection reset)."""
 

@@ -16,8 +16,8 @@ environment allows it; ``HF_HUB_OFFLINE=1`` makes loading use the cache alone. t
 transformers are imported lazily, so ``import biasbench.models.hf`` stays light.
 
 Batching: requests the runner has in flight at once are gathered into batches of up to
-``batch_size`` (``-M batch_size=N``) by a micro-batcher (:class:`_MicroBatcher`): option scoring
-of several items shares forward passes, and greedy generations run as one left-padded
+``batch_size`` (``-M batch_size=N``) by a micro-batcher (``hf_batching.MicroBatcher``): option
+scoring of several items shares forward passes, and greedy generations run as one left-padded
 ``generate`` call. A batch never changes an answer: padding is masked out, and what could
 depend on batch-mates runs one at a time -- sampled generation (each request has its own seed)
 and a repetition penalty (which would count the padding as seen tokens).
@@ -27,19 +27,19 @@ with the request's sampler (temperature, top_p, top_k, min_p; repetition_penalty
 decoding too). Sampling shapers a checkpoint's ``generation_config.json`` may set beyond those
 (typical_p, epsilon/eta cutoffs, n-gram bans) are neutralised, because they are not part of a
 run's signature and would make two runs with the same signature decode differently.
+
+The backend is built here from its stages, one module each: ``hf_loading`` (task, device,
+identity), ``hf_generation`` (text generation), ``hf_option_scoring`` (causal and masked-LM
+option scores) and ``hf_batching`` (the micro-batcher); this module holds the class, its
+options, loading and prompt rendering, and the choice of an answer from option scores.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import math
-import re
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from biasbench.errors import ModelSpecError
@@ -47,36 +47,33 @@ from biasbench.models.base import (
     Generation,
     GenerationParams,
     ModelBackend,
+    OptionScore,
     PermanentModelError,
     Prompt,
 )
+from biasbench.models.hf_batching import MicroBatcher
+from biasbench.models.hf_generation import CausalGeneration
+from biasbench.models.hf_loading import (
+    DTYPES,
+    Task,
+    TaskChoice,
+    detect_task,
+    model_identity,
+    resolve_device,
+)
+from biasbench.models.hf_option_scoring import OptionScoring
 from biasbench.models.options import BackendOption, ModelOptions
 
 if TYPE_CHECKING:  # pragma: no cover - typing only; the runtime imports are lazy
     import torch
 
-Task = Literal["causal", "masked"]
-TaskChoice = Literal["auto", "causal", "masked"]
+# OptionScore is defined with the model interface (models/base.py); it stays importable from
+# here, where the engine's option scoring, the llamacpp backend and the tests import it.
+
 _T = TypeVar("_T")
 
-# Files that define a local model's behaviour (weights, config, tokenizer, chat template, remote
-# code). A README or a training log changing must not change the model's identity.
-_FINGERPRINT_SUFFIXES = (".json", ".safetensors", ".bin", ".pt", ".model", ".txt", ".tiktoken",
-                         ".py", ".jinja")
-_SNAPSHOT_COMMIT = re.compile(r"snapshots/([0-9a-f]{40})/")
-_DTYPES = ("auto", "float32", "float16", "bfloat16")
 # Tokenizers without a real limit report this huge sentinel as model_max_length.
 _UNBOUNDED_LENGTH = 10**9
-
-
-@dataclass(frozen=True)
-class OptionScore:
-    """The score of one answer option."""
-
-    logprob: float
-    """Summed log-probability (causal) or pseudo-log-likelihood (masked) of the option's tokens."""
-    n_tokens: int
-    """How many tokens were scored, so a caller can length-normalise if its protocol says so."""
 
 
 def answer_by_scores(scores: Sequence[float]) -> int:
@@ -132,94 +129,7 @@ def generation_from_choice(prompt_text: str, options: Sequence[str],
     )
 
 
-def detect_task(config: Any) -> Task:
-    """Whether a transformers config describes a causal or a masked LM.
-
-    Order of evidence: the saved ``architectures`` (``...ForMaskedLM`` vs ``...ForCausalLM`` /
-    ``...LMHeadModel``), then ``is_decoder``, then which auto-model mapping knows the
-    ``model_type`` (encoder families such as BERT appear in both; they are masked unless
-    ``is_decoder`` is set).
-    """
-    from transformers.models.auto.modeling_auto import (
-        MODEL_FOR_CAUSAL_LM_MAPPING_NAMES,
-        MODEL_FOR_MASKED_LM_MAPPING_NAMES,
-    )
-
-    architectures = list(getattr(config, "architectures", None) or [])
-    if any(name.endswith("ForMaskedLM") for name in architectures):
-        return "masked"
-    if any(name.endswith(("ForCausalLM", "LMHeadModel")) for name in architectures):
-        return "causal"
-    if getattr(config, "is_decoder", False):
-        return "causal"
-    model_type = getattr(config, "model_type", "")
-    if model_type in MODEL_FOR_MASKED_LM_MAPPING_NAMES:
-        return "masked"
-    if model_type in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES:
-        return "causal"
-    raise ModelSpecError(
-        f"cannot tell whether model type {model_type!r} (architectures {architectures}) is a "
-        "causal or a masked LM; pass task='causal' or task='masked'")
-
-
-def default_device() -> str:
-    """``cuda`` when a CUDA device is available, else ``mps`` (Apple), else ``cpu``."""
-    import torch
-
-    if torch.cuda.is_available():
-        return "cuda"
-    mps = getattr(torch.backends, "mps", None)
-    if mps is not None and mps.is_available():
-        return "mps"
-    return "cpu"
-
-
-def resolve_device(device: str | None) -> Any:
-    """The torch device for ``device`` (None or ``auto``: :func:`default_device`); a device this
-    machine does not have is one clear error, not a crash mid-run."""
-    import torch
-
-    name = default_device() if device in (None, "auto") else str(device)
-    try:
-        resolved = torch.device(name)
-    except (RuntimeError, ValueError):
-        raise ModelSpecError(f"hf: -M device={name!r} is not a torch device (cpu, cuda, "
-                             "cuda:1, mps)") from None
-    if resolved.type == "cuda" and (not torch.cuda.is_available() or (
-            resolved.index is not None and resolved.index >= torch.cuda.device_count())):
-        raise ModelSpecError(f"hf: -M device={name}: no such CUDA device on this machine")
-    if resolved.type == "mps" and not (getattr(torch.backends, "mps", None)
-                                       and torch.backends.mps.is_available()):
-        raise ModelSpecError(f"hf: -M device={name}: MPS is not available on this machine")
-    return resolved
-
-
-def local_model_fingerprint(folder: Path, length: int = 12) -> str:
-    """Short SHA-256 over the names and full contents of the files that define a local model.
-
-    Weights are hashed in full (not sampled) so two fine-tunes of one base never share an id;
-    this reads the weights once more at load time, which the page cache usually makes cheap.
-    """
-    digest = hashlib.sha256()
-    files = sorted(path for path in folder.iterdir()
-                   if path.is_file() and path.name.endswith(_FINGERPRINT_SUFFIXES))
-    for path in files:
-        digest.update(path.name.encode() + b"\0")
-        with path.open("rb") as handle:
-            digest.update(hashlib.file_digest(handle, "sha256").digest())
-    return digest.hexdigest()[:length]
-
-
-def truncate_at_stop(text: str, stops: Sequence[str]) -> tuple[str, bool]:
-    """Cut ``text`` at the earliest occurrence of any stop string; report whether one was found."""
-    positions = [text.find(stop) for stop in stops if stop]
-    positions = [position for position in positions if position >= 0]
-    if not positions:
-        return text, False
-    return text[:min(positions)], True
-
-
-class HFBackend(ModelBackend):
+class HFBackend(CausalGeneration, OptionScoring, ModelBackend):
     """A local transformers model (causal or masked LM) behind the async backend interface."""
 
     kind = "hf"
@@ -230,7 +140,7 @@ class HFBackend(ModelBackend):
         BackendOption("device", "str", "torch device: cpu, cuda, cuda:1, mps (default: cuda "
                       "when available, else mps, else cpu)", default="auto"),
         BackendOption("dtype", "str", "weights dtype; auto keeps the checkpoint's on an "
-                      "accelerator and uses float32 on CPU", default="auto", choices=_DTYPES,
+                      "accelerator and uses float32 on CPU", default="auto", choices=DTYPES,
                       changes_answers=True),
         BackendOption("revision", "str", "branch, tag or commit of a named model",
                       changes_answers=True),
@@ -280,8 +190,8 @@ class HFBackend(ModelBackend):
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ModelSpecError("the hf backend needs torch and transformers: install "
                                  "biasbench[hf] and a torch build for your machine") from exc
-        if dtype not in _DTYPES:
-            raise ModelSpecError(f"dtype must be one of {', '.join(_DTYPES)}, not {dtype!r}")
+        if dtype not in DTYPES:
+            raise ModelSpecError(f"dtype must be one of {', '.join(DTYPES)}, not {dtype!r}")
         if batch_size < 1:
             raise ModelSpecError(f"batch_size must be at least 1, not {batch_size}")
 
@@ -290,7 +200,7 @@ class HFBackend(ModelBackend):
         self.batch_size = batch_size
         self.max_concurrency = batch_size  # what the micro-batcher can gather at once
         self._lock = threading.Lock()  # torch RNG forking and the model are not shared safely
-        self._batcher = _MicroBatcher(batch_size, self._run_batch)
+        self._batcher = MicroBatcher(batch_size, self._run_batch)
         common: dict[str, Any] = {"trust_remote_code": trust_remote_code, "revision": revision}
         try:
             config = transformers.AutoConfig.from_pretrained(name_or_path, **common)
@@ -319,7 +229,7 @@ class HFBackend(ModelBackend):
         if self.task == "masked" and self.tokenizer.mask_token_id is None:
             raise ModelSpecError(f"{name_or_path!r} has no mask token, so it cannot be scored "
                                  "as a masked LM")
-        self._model_id = self._identify(name_or_path, revision)
+        self._model_id = model_identity(name_or_path, revision)
 
     # ----------------------------------------------------------------- identity
 
@@ -331,23 +241,6 @@ class HFBackend(ModelBackend):
     def describe(self) -> dict[str, Any]:
         """Signature fields: what changes this backend's answers (task and dtype included)."""
         return {**super().describe(), "task": self.task, "dtype": self.dtype}
-
-    @staticmethod
-    def _identify(name_or_path: str, revision: str | None) -> str:
-        folder = Path(name_or_path)
-        if folder.is_dir():
-            # The folder's name, not its absolute path, so the id is the same on every machine.
-            return f"{folder.resolve().name}#{local_model_fingerprint(folder)}"
-        try:
-            from transformers.utils import cached_file
-
-            resolved = cached_file(name_or_path, "config.json", revision=revision)
-        except (OSError, ValueError):
-            resolved = None
-        match = _SNAPSHOT_COMMIT.search(Path(resolved).as_posix()) if resolved else None
-        if match:
-            return f"{name_or_path}@{match.group(1)[:12]}"
-        return f"{name_or_path}@{revision}" if revision else name_or_path
 
     def _torch_dtype(self, dtype: str) -> Any:
         import torch
@@ -380,40 +273,6 @@ class HFBackend(ModelBackend):
         if limit is not None and n_tokens > limit:
             raise PermanentModelError(f"{what} is {n_tokens} tokens; {self.model_id} accepts "
                                       f"at most {limit}")
-
-    def encode_with_option(self, prompt_text: str, option: str,
-                           add_special_tokens: bool) -> tuple[list[int], list[int]]:
-        """Token ids of ``prompt_text + option`` and the positions of the option's tokens.
-
-        The two strings are tokenised together, as the model would read them, so tokenizer
-        boundary effects are real: a token that straddles the boundary (``"Sagot: "`` + ``"A"``
-        read as ``"Sagot:"`` + ``" A"``) belongs to the option. Special tokens the tokenizer adds
-        (``<s>``, ``</s>``) never do.
-        """
-        full_text = prompt_text + option
-        boundary = len(prompt_text)
-        if getattr(self.tokenizer, "is_fast", False):
-            encoded = self.tokenizer(full_text, add_special_tokens=add_special_tokens,
-                                     return_offsets_mapping=True)
-            ids = list(encoded["input_ids"])
-            # Added special tokens carry (0, 0) offsets, so "ends past the boundary" skips them.
-            positions = [index for index, (_, end) in enumerate(encoded["offset_mapping"])
-                         if end > boundary]
-        else:  # slow tokenizers have no offsets: the option starts where the ids diverge
-            prompt_ids = self.tokenizer(prompt_text, add_special_tokens=add_special_tokens)
-            ids = list(self.tokenizer(full_text, add_special_tokens=add_special_tokens)
-                       ["input_ids"])
-            shared = 0
-            for left, right in zip(prompt_ids["input_ids"], ids, strict=False):
-                if left != right:
-                    break
-                shared += 1
-            special = set(self.tokenizer.all_special_ids)
-            positions = [index for index in range(shared, len(ids)) if ids[index] not in special]
-        if not positions:
-            raise PermanentModelError(f"option {option!r} produced no tokens to score")
-        self._check_length(len(ids), "prompt plus option")
-        return ids, positions
 
     # ----------------------------------------------------------------- the interface
 
@@ -487,333 +346,3 @@ class HFBackend(ModelBackend):
                 return work(*args)
 
         return await asyncio.to_thread(locked)
-
-    # ----------------------------------------------------------------- generation
-
-    @contextmanager
-    def _seeded(self, seed: int | None) -> Iterator[None]:
-        """Seed torch for one request without disturbing the process-wide RNG state."""
-        if seed is None:
-            yield
-            return
-        import torch
-
-        on_cpu = self.device.type == "cpu"
-        with torch.random.fork_rng(devices=[] if on_cpu else [self.device.index or 0],
-                                   device_type=None if on_cpu else self.device.type):
-            torch.manual_seed(seed)  # seeds the CPU and every accelerator generator
-            yield
-
-    def _decoding_kwargs(self, params: GenerationParams) -> dict[str, Any]:
-        """generate() arguments that make the request's parameters the only decoding shapers."""
-        pad_id = self.tokenizer.pad_token_id
-        if pad_id is None:
-            pad_id = self.tokenizer.eos_token_id
-        kwargs: dict[str, Any] = {
-            "max_new_tokens": params.max_tokens,
-            "num_beams": 1,
-            "repetition_penalty": params.repetition_penalty,
-            "no_repeat_ngram_size": 0,
-            "pad_token_id": pad_id,
-        }
-        if params.temperature > 0:
-            kwargs.update(do_sample=True, temperature=params.temperature, top_p=params.top_p,
-                          top_k=params.top_k, min_p=params.min_p, typical_p=1.0,
-                          epsilon_cutoff=0.0, eta_cutoff=0.0)
-        else:
-            kwargs.update(do_sample=False)
-        if params.stop:
-            # Lets generation halt early; the text is still cut at the first stop string below.
-            kwargs.update(stop_strings=list(params.stop), tokenizer=self.tokenizer)
-        return kwargs
-
-    def _generate_sync(self, prompt: Prompt, params: GenerationParams,
-                       seed: int | None) -> Generation:
-        import torch
-
-        prompt_text, add_special = self.render(prompt)
-        encoded = self.tokenizer(prompt_text, add_special_tokens=add_special, return_tensors="pt")
-        prompt_ids = encoded["input_ids"]
-        self._check_length(prompt_ids.shape[1], "the prompt")
-        with torch.inference_mode(), self._seeded(seed):
-            output = self.model.generate(input_ids=prompt_ids.to(self.device),
-                                         attention_mask=encoded["attention_mask"].to(self.device),
-                                         **self._decoding_kwargs(params))
-        new_ids = output[0, prompt_ids.shape[1]:].tolist()
-        return self._generation(prompt_text, prompt_ids[0].tolist(), new_ids, params, seed)
-
-    def _eos_ids(self) -> set[int]:
-        eos_ids = self.model.generation_config.eos_token_id
-        return set(eos_ids if isinstance(eos_ids, list) else [eos_ids])
-
-    def _generation(self, prompt_text: str, prompt_ids: list[int], new_ids: list[int],
-                    params: GenerationParams, seed: int | None) -> Generation:
-        text, stopped = truncate_at_stop(self._decode_continuation(prompt_ids, new_ids),
-                                         params.stop)
-        ended = stopped or bool(new_ids and new_ids[-1] in self._eos_ids())
-        return Generation(text=text, prompt_text=prompt_text, info={
-            "seed": seed,
-            **params.sampler(),
-            "sampling": "sample" if params.temperature > 0 else "greedy",
-            "n_prompt_tokens": len(prompt_ids),
-            "n_tokens": len(new_ids),
-            "finish_reason": "stop" if ended or len(new_ids) < params.max_tokens else "length",
-        })
-
-    def _generate_batch_sync(self, jobs: list[tuple[Prompt, int | None]],
-                             params: GenerationParams) -> list[Generation | Exception]:
-        """Greedy generation of several prompts in one left-padded ``generate`` call.
-
-        Each row ends where generating it alone would have ended (its end-of-sequence token or
-        first stop string); what ``generate`` appends to a row finished before its batch-mates
-        (padding) is dropped, so text, token counts and finish reasons are the unbatched ones.
-        A prompt that cannot be sent (too long) fails alone.
-        """
-        import torch
-
-        results: list[Generation | Exception | None] = [None] * len(jobs)
-        rows: list[tuple[int, str, list[int]]] = []  # index, prompt text, prompt ids
-        for index, (prompt, _) in enumerate(jobs):
-            try:
-                prompt_text, add_special = self.render(prompt)
-                ids = list(self.tokenizer(prompt_text, add_special_tokens=add_special)
-                           ["input_ids"])
-                self._check_length(len(ids), "the prompt")
-            except PermanentModelError as exc:
-                results[index] = exc
-                continue
-            rows.append((index, prompt_text, ids))
-        if rows:
-            kwargs = self._decoding_kwargs(params)
-            width = max(len(ids) for _, _, ids in rows)
-            input_ids = torch.full((len(rows), width), kwargs["pad_token_id"], dtype=torch.long)
-            attention = torch.zeros((len(rows), width), dtype=torch.long)
-            for row, (_, _, ids) in enumerate(rows):  # left padding: every row ends together
-                input_ids[row, width - len(ids):] = torch.tensor(ids, dtype=torch.long)
-                attention[row, width - len(ids):] = 1
-            with torch.inference_mode():
-                output = self.model.generate(input_ids=input_ids.to(self.device),
-                                             attention_mask=attention.to(self.device), **kwargs)
-            for row, (index, prompt_text, ids) in enumerate(rows):
-                new_ids = self._unpadded(ids, output[row, width:].tolist(), params)
-                results[index] = self._generation(prompt_text, ids, new_ids, params,
-                                                  jobs[index][1])
-        return results  # type: ignore[return-value]
-
-    def _unpadded(self, prompt_ids: list[int], new_ids: list[int],
-                  params: GenerationParams) -> list[int]:
-        """A batched row's new tokens up to where it would have stopped on its own."""
-        eos_ids = self._eos_ids()
-        cut = next((k + 1 for k, token in enumerate(new_ids) if token in eos_ids), len(new_ids))
-        new_ids = new_ids[:cut]
-        if params.stop and truncate_at_stop(self._decode_continuation(prompt_ids, new_ids),
-                                            params.stop)[1]:
-            # stopped by a stop string: at the first token whose text completes one
-            for k in range(1, len(new_ids) + 1):
-                if truncate_at_stop(self._decode_continuation(prompt_ids, new_ids[:k]),
-                                    params.stop)[1]:
-                    return new_ids[:k]
-        return new_ids
-
-    def _decode_continuation(self, prompt_ids: list[int], new_ids: list[int]) -> str:
-        """The new text exactly as it continues the prompt.
-
-        Decoding the new ids alone can lose a leading space (SentencePiece), so the whole
-        sequence is decoded and the decoded prompt removed from its front.
-        """
-        whole = self.tokenizer.decode(prompt_ids + new_ids, skip_special_tokens=True)
-        head = self.tokenizer.decode(prompt_ids, skip_special_tokens=True)
-        if whole.startswith(head):
-            return whole[len(head):]
-        return self.tokenizer.decode(new_ids, skip_special_tokens=True)
-
-    # ----------------------------------------------------------------- scoring
-
-    def _score_sync(self, prompt: Prompt, options: list[str]) -> list[OptionScore]:
-        prompt_text, add_special = self.render(prompt)
-        encoded = [self.encode_with_option(prompt_text, option, add_special) for option in options]
-        if self.task == "causal":
-            return self._causal_scores(encoded)
-        return self._pseudo_log_likelihoods(encoded)
-
-    def _score_batch_sync(self, jobs: list[tuple[Prompt, list[str]]]
-                          ) -> list[list[OptionScore] | Exception]:
-        """The options of several requests scored together: their sequences share forward
-        passes of ``batch_size`` rows. A request whose text cannot be scored fails alone."""
-        results: list[list[OptionScore] | Exception | None] = [None] * len(jobs)
-        encoded: list[tuple[list[int], list[int]]] = []
-        owners: list[tuple[int, int]] = []  # (job index, options in it)
-        for index, (prompt, options) in enumerate(jobs):
-            try:
-                prompt_text, add_special = self.render(prompt)
-                mine = [self.encode_with_option(prompt_text, option, add_special)
-                        for option in options]
-            except PermanentModelError as exc:
-                results[index] = exc
-                continue
-            encoded.extend(mine)
-            owners.append((index, len(mine)))
-        if encoded:
-            scores = (self._causal_scores(encoded) if self.task == "causal"
-                      else self._pseudo_log_likelihoods(encoded))
-            start = 0
-            for index, count in owners:
-                results[index] = scores[start:start + count]
-                start += count
-        return results  # type: ignore[return-value]
-
-    def _causal_scores(self, encoded: list[tuple[list[int], list[int]]]) -> list[OptionScore]:
-        """Sum of log p(token | everything before it) over each option's tokens."""
-        rows: list[tuple[list[int], list[int], list[int]]] = []  # ids, positions, targets
-        for ids, positions in encoded:
-            if positions[0] == 0:
-                # Nothing precedes the first token: condition it on BOS (or EOS, as GPT-2 does).
-                start = self.tokenizer.bos_token_id
-                if start is None:
-                    start = self.tokenizer.eos_token_id
-                if start is None:
-                    raise PermanentModelError("an option at the very start of the text needs a "
-                                              "BOS or EOS token to condition on; this tokenizer "
-                                              "has neither")
-                ids = [start, *ids]
-                positions = [position + 1 for position in positions]
-            # The logits at position p - 1 predict the token at position p.
-            rows.append((ids, [position - 1 for position in positions],
-                         [ids[position] for position in positions]))
-        totals = self._gather_log_probs(rows)
-        return [OptionScore(total, len(row[1])) for total, row in zip(totals, rows, strict=True)]
-
-    def _pseudo_log_likelihoods(self,
-                                encoded: list[tuple[list[int], list[int]]]) -> list[OptionScore]:
-        """Salazar et al.'s PLL restricted to the option: mask each option token, sum log p(true)."""
-        mask_id = self.tokenizer.mask_token_id
-        rows: list[tuple[list[int], list[int], list[int]]] = []
-        owners: list[int] = []  # which option each masked copy belongs to
-        for option_index, (ids, positions) in enumerate(encoded):
-            for position in positions:
-                masked = list(ids)
-                masked[position] = mask_id
-                rows.append((masked, [position], [ids[position]]))
-                owners.append(option_index)
-        sums = [0.0] * len(encoded)
-        for owner, value in zip(owners, self._gather_log_probs(rows), strict=True):
-            sums[owner] += value
-        return [OptionScore(total, len(positions))
-                for total, (_, positions) in zip(sums, encoded, strict=True)]
-
-    def _gather_log_probs(self, rows: list[tuple[list[int], list[int], list[int]]]) -> list[float]:
-        """For each (ids, read positions, target ids) row: sum of log-softmax[position, target].
-
-        Rows are right-padded into batches of ``batch_size``; padding is masked out of attention
-        and never read, so a row's score does not depend on its batch-mates. Rows are batched
-        in order of length (rows of several requests differ), so little is padding.
-        """
-        import torch
-
-        pad_id = self.tokenizer.pad_token_id
-        if pad_id is None:
-            pad_id = self.tokenizer.eos_token_id or 0
-        order = sorted(range(len(rows)), key=lambda index: len(rows[index][0]))
-        totals = [0.0] * len(rows)
-        for start in range(0, len(rows), self.batch_size):
-            indices = order[start:start + self.batch_size]
-            batch = [rows[index] for index in indices]
-            width = max(len(ids) for ids, _, _ in batch)
-            input_ids = torch.full((len(batch), width), pad_id, dtype=torch.long)
-            attention = torch.zeros((len(batch), width), dtype=torch.long)
-            for row_index, (ids, _, _) in enumerate(batch):
-                input_ids[row_index, :len(ids)] = torch.tensor(ids, dtype=torch.long)
-                attention[row_index, :len(ids)] = 1
-            with torch.inference_mode():
-                logits = self.model(input_ids=input_ids.to(self.device),
-                                    attention_mask=attention.to(self.device)).logits
-            for row_index, (_, positions, targets) in enumerate(batch):
-                # Only the rows read are normalised, in float32 whatever the model's dtype.
-                selected = logits[row_index, positions].float().log_softmax(dim=-1)
-                rows_read = torch.arange(len(targets), device=selected.device)
-                picked = selected[rows_read, torch.tensor(targets, device=selected.device)]
-                totals[indices[row_index]] = float(picked.sum())
-        return totals
-
-
-class _MicroBatcher:
-    """Gathers requests made concurrently on one event loop into batches.
-
-    ``submit(key, payload)`` queues a payload; requests with equal keys may share a batch.
-    A drain task waits until ``expected`` requests are queued or the queue stops growing for a
-    few event-loop turns (the runner's workers are all waiting, or there is no more work), then
-    runs batches of up to ``size`` in a worker thread through ``run(key, payloads)``, which
-    returns one result or exception per payload. If a whole batch raises, its requests are
-    retried one by one, so one bad request fails alone.
-    """
-
-    _IDLE_TURNS = 3
-    """Event-loop turns without a new request after which a partial batch runs."""
-
-    def __init__(self, size: int,
-                 run: Callable[[tuple[Any, ...], list[Any]], list[Any]]) -> None:
-        self.size = size
-        self.expected = size
-        self._run = run
-        self._queue: dict[tuple[Any, ...], list[tuple[Any, asyncio.Future[Any]]]] = {}
-        self._drainer: asyncio.Task[None] | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-
-    async def submit(self, key: tuple[Any, ...], payload: Any) -> Any:
-        loop = asyncio.get_running_loop()
-        if loop is not self._loop:  # a later run on another event loop starts afresh
-            self._loop, self._queue, self._drainer = loop, {}, None
-        future: asyncio.Future[Any] = loop.create_future()
-        self._queue.setdefault(key, []).append((payload, future))
-        if self._drainer is None or self._drainer.done():
-            self._drainer = loop.create_task(self._drain())
-        return await future
-
-    def _queued(self) -> int:
-        return sum(len(jobs) for jobs in self._queue.values())
-
-    async def _drain(self) -> None:
-        while self._queue:
-            idle, seen = 0, self._queued()
-            while seen < min(self.expected, self.size) and idle < self._IDLE_TURNS:
-                await asyncio.sleep(0)
-                now = self._queued()
-                idle, seen = (0, now) if now > seen else (idle + 1, seen)
-            key = max(self._queue, key=lambda k: len(self._queue[k]))  # the fullest batch first
-            jobs = self._queue[key][:self.size]
-            rest = self._queue[key][self.size:]
-            if rest:
-                self._queue[key] = rest
-            else:
-                del self._queue[key]
-            jobs = [(payload, future) for payload, future in jobs if not future.cancelled()]
-            if jobs:
-                await self._run_jobs(key, jobs)
-
-    async def _run_jobs(self, key: tuple[Any, ...],
-                        jobs: list[tuple[Any, asyncio.Future[Any]]]) -> None:
-        payloads = [payload for payload, _ in jobs]
-        try:
-            results = await asyncio.to_thread(self._run, key, payloads)
-        except Exception as exc:  # the batch as a whole failed: find the request that did
-            if len(jobs) == 1:
-                results = [exc]
-            else:
-                results = []
-                for payload in payloads:
-                    try:
-                        results.extend(await asyncio.to_thread(self._run, key, [payload]))
-                    except Exception as single:
-                        results.append(single)
-        except BaseException as exc:  # cancelled: every waiting request learns it
-            for _, future in jobs:
-                if not future.done():
-                    future.cancel()
-            raise exc
-        for (_, future), result in zip(jobs, results, strict=True):
-            if future.done():
-                continue
-            if isinstance(result, Exception):
-                future.set_exception(result)
-            else:
-                future.set_result(result)

@@ -28,11 +28,13 @@ from biasbench.models.hf import (  # noqa: E402
     HFBackend,
     OptionScore,
     answer_by_scores,
+    option_choices,
+)
+from biasbench.models.hf_generation import truncate_at_stop  # noqa: E402
+from biasbench.models.hf_loading import (  # noqa: E402
     default_device,
     detect_task,
     local_model_fingerprint,
-    option_choices,
-    truncate_at_stop,
 )
 
 SENTENCES = [
