@@ -125,8 +125,22 @@ class MBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         """The authors' prompt in the item's language as the user turn (mbbq.py sends it
         through the chat template as is); it ends with the answer cue ("Respuesta:"), which a
         base model continues."""
+        return self._authors_prompt(item, self.prompts[item.language or "en"])
+
+    def prompt_variants(self) -> tuple[str, ...]:
+        """The authors' five prompts (the one asked for first), in each item's language."""
+        return tuple(str(v) for v in (self.prompt_variant, *(
+            v for v in range(1, 6) if v != self.prompt_variant)))
+
+    def variant_prompt(self, item: BBQItem, variant: str) -> Prompt:
         language = item.language or "en"
-        text = self.prompts[language].render(item)
+        template = (self.prompts[language] if int(variant) == self.prompt_variant
+                    else author_prompt(language, int(variant)))
+        return self._authors_prompt(item, template)
+
+    def _authors_prompt(self, item: BBQItem, template: PromptTemplate) -> Prompt:
+        language = item.language or "en"
+        text = template.render(item)
         cue = ANSWER_CUES[language]
         completion = text if text.rstrip().endswith(cue) else f"{text}\n{cue}"
         return Prompt(messages=(("user", text),), completion=completion, item_id=item.uid)
