@@ -28,12 +28,12 @@ from biasbench.benchmarks.kobbq.source import (
 )
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, packaged_file
 from biasbench.engines.bbq_family.items.items import BBQItem
-from biasbench.engines.bbq_family.prompting.prompt_files import load_prompt_file
 from biasbench.engines.bbq_family.judging.option_scoring import (
     DEFAULT_ANSWER_BY,
     DEFAULT_OPTION_SCORE,
     AnswerBy,
 )
+from biasbench.engines.bbq_family.prompting.prompt_files import load_prompt_file
 from biasbench.engines.bbq_family.scoring.dataset_scores import (
     ALL,
     KEY,

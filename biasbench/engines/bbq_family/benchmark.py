@@ -47,12 +47,12 @@ from biasbench.engines.bbq_family.scoring.multi_seed import (
     to_results_json,
 )
 from biasbench.engines.bbq_family.scoring.results import validate_models
+from biasbench.errors import BiasbenchError
 from biasbench.models.base import GenerationParams, ModelBackend, Prompt
 from biasbench.models.hf import ScoreChoice
 from biasbench.runfolder import FIGURES_DIR, LABELS_NAME, TABLES_DIR
 from biasbench.runner.runner import Request
 from biasbench.signature import Signature, common_signature
-from biasbench.errors import BiasbenchError
 from biasbench.tables import write_csv, write_table
 from biasbench.textutil import slug, unique_slug
 
