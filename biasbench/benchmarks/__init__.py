@@ -115,10 +115,20 @@ def benchmark_classes() -> list[type[Benchmark]]:
 
 def get_benchmark(name: str, **options: Any) -> Benchmark:
     """Instantiate the benchmark registered as ``name`` with its options; an option it does not
-    declare is one line naming it and those it takes (never a raw ``TypeError``)."""
+    declare is one line naming it and those it takes (never a raw ``TypeError``). Options its
+    engine declares for every benchmark it serves (``configured_options``) are applied after
+    construction (:meth:`Benchmark.configure`)."""
+    cls = benchmark_class(name)
+    configured = {k: options.pop(k) for k in list(options) if k in cls.configured_options}
+    bench = _construct(cls, name, options)
+    if configured:
+        bench.configure(**configured)
+    return bench
+
+
+def _construct(cls: type[Benchmark], name: str, options: dict[str, Any]) -> Benchmark:
     import inspect
 
-    cls = benchmark_class(name)
     parameters = list(inspect.signature(cls.__init__).parameters.values())[1:]
     if any(p.kind is p.VAR_KEYWORD for p in parameters):
         return cls(**options)

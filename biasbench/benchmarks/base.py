@@ -174,6 +174,14 @@ class Benchmark(ABC):
 
     items: Sequence[Any]
     """The items the benchmark defines."""
+    configured_options: ClassVar[tuple[str, ...]] = ()
+    """Options an engine declares for all its benchmarks (the BBQ engine's ``--vary``): given
+    to :meth:`configure` after construction, not to each benchmark's constructor."""
+
+    def configure(self, **options: Any) -> None:
+        """Apply :attr:`configured_options` (none by default)."""
+        if options:
+            raise TypeError(f"{self.name} takes no option {sorted(options)[0]!r}")
 
     # -- identity ------------------------------------------------------------------------------
     @property

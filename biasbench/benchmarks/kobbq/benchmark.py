@@ -27,11 +27,13 @@ from biasbench.benchmarks.kobbq.source import (
     resolve_kobbq_data,
 )
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, packaged_file
+from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.judging.option_scoring import (
     DEFAULT_ANSWER_BY,
     DEFAULT_OPTION_SCORE,
     AnswerBy,
 )
+from biasbench.engines.bbq_family.prompting.prompt_files import load_prompt_file
 from biasbench.engines.bbq_family.scoring.dataset_scores import (
     ALL,
     KEY,
@@ -42,6 +44,7 @@ from biasbench.engines.bbq_family.scoring.dataset_scores import (
 )
 from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
 from biasbench.errors import BiasbenchError
+from biasbench.models.base import Prompt
 from biasbench.models.hf import ScoreChoice
 
 PROMPT_UNKNOWN: Final = {1: "알 수 없음", 2: "보기 중 답을 찾을 수 없음",
@@ -95,6 +98,26 @@ class KoBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
                          "commit": KOBBQ_COMMIT, "file": TEST_FILE, "prompt_id": prompt_id,
                          "permute": permute},
             option_score=option_score, answer_by=answer_by)
+
+    # -- the robustness grid: KoBBQ's five prompts, each with its unknown wording -----------
+    def prompt_variants(self) -> tuple[str, ...]:
+        return tuple(str(i) for i in (self.prompt_id, *(p for p in PROMPT_UNKNOWN
+                                                          if p != self.prompt_id)))
+
+    def variant_item(self, item: BBQItem, variant: str) -> BBQItem:
+        unknown = item.unknown_index
+        if int(variant) == self.prompt_id or unknown is None:
+            return item
+        wording = PROMPT_UNKNOWN[int(variant)]
+        info = {**item.answer_info, f"ans{unknown}": [wording,
+                                                      *item.answer_info[f"ans{unknown}"][1:]]}
+        return item.model_copy(update={f"ans{unknown}": wording, "answer_info": info})
+
+    def variant_prompt(self, item: BBQItem, variant: str) -> Prompt:
+        v = int(variant)
+        text = load_prompt_file(prompt_file(v)).render(item) + PROMPT_CUE[v]
+        return Prompt(messages=(("user", text),), completion=f"{text}{self.base_model_cue}",
+                      item_id=item.uid)
 
     def extra_scores(self, scored: BBQResults, tables_dir: Path) -> dict[str, Any]:
         """KoBBQ's accuracy and diff-bias scores (5_evaluation.py) from the parsed answers."""

@@ -126,8 +126,22 @@ class MBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         through the chat template as is); it ends with the answer cue ("Respuesta:"), which a
         base model continues. The cue is the language's, from the language table: the word
         the authors' prompts end with (answer_detection.py ``trans_prompt_dict``)."""
+        return self._authors_prompt(item, self.prompts[item.language or "en"])
+
+    def prompt_variants(self) -> tuple[str, ...]:
+        """The authors' five prompts (the one asked for first), in each item's language."""
+        return tuple(str(v) for v in (self.prompt_variant, *(
+            v for v in range(1, 6) if v != self.prompt_variant)))
+
+    def variant_prompt(self, item: BBQItem, variant: str) -> Prompt:
         language = item.language or "en"
-        text = self.prompts[language].render(item)
+        template = (self.prompts[language] if int(variant) == self.prompt_variant
+                    else author_prompt(language, int(variant)))
+        return self._authors_prompt(item, template)
+
+    def _authors_prompt(self, item: BBQItem, template: PromptTemplate) -> Prompt:
+        language = item.language or "en"
+        text = template.render(item)
         cue = rules_for(language).answer_cue.lstrip("\n")
         completion = text if text.rstrip().endswith(cue) else f"{text}\n{cue}"
         return Prompt(messages=(("user", text),), completion=completion, item_id=item.uid)

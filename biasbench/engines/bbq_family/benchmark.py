@@ -18,7 +18,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 import pandas as pd
 
 from biasbench.benchmarks.base import Benchmark, Paper, Results
-from biasbench.engines.bbq_family.declaration import LIMIT_HELP, RESPONSES_HELP
+from biasbench.engines.bbq_family.declaration import (
+    GRID_OPTION_NAMES,
+    LIMIT_HELP,
+    RESPONSES_HELP,
+)
+from biasbench.engines.bbq_family.items.grid import Grid, Order, parse_vary, permuted_item
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.items.sample import stratified_sample
 from biasbench.engines.bbq_family.judging.labels import read_bbq_responses, write_bbq_labels
@@ -42,6 +47,7 @@ from biasbench.engines.bbq_family.scoring.multi_seed import (
     to_results_json,
 )
 from biasbench.engines.bbq_family.scoring.results import validate_models
+from biasbench.errors import BiasbenchError
 from biasbench.models.base import GenerationParams, ModelBackend, Prompt
 from biasbench.models.hf import ScoreChoice
 from biasbench.runfolder import FIGURES_DIR, LABELS_NAME, TABLES_DIR
@@ -83,6 +89,9 @@ class BBQBenchmark(Benchmark):
     default_temperature: ClassVar[float] = 1.0
     decoding_why: ClassVar[str] = ""
     """Why the default decoding is what it is: shown in the summary and written to results."""
+    configured_options: ClassVar[tuple[str, ...]] = GRID_OPTION_NAMES
+    grid: Grid | None = None
+    """The robustness grid asked for (``--vary``), or None: a plain run."""
 
     def __init__(self, items: list[BBQItem], *, source: str, data_source: dict[str, Any],
                  template_info: dict[Any, str] | None = None,
@@ -97,6 +106,64 @@ class BBQBenchmark(Benchmark):
         self.option_score = option_score
         self.answer_by = answer_by
         self.by_uid = {item.uid: item for item in self.items}
+
+    # -- the robustness grid (--vary; items/grid.py, scoring/robustness.py) -------------------
+    def configure(self, *, vary: str | None = None, orders: str = "all",
+                  grid_budget: int | None = None) -> None:
+        """``--vary seeds,order,prompt`` (with ``--orders``, ``--grid-budget``): ask every item
+        under each cell of the grid instead of once per seed."""
+        if vary is None:
+            if orders != "all" or grid_budget is not None:
+                raise BiasbenchError("--orders and --grid-budget need --vary")
+            return
+        self.grid = Grid(parse_vary(vary), orders, grid_budget)
+
+    def prompt_variants(self) -> tuple[str, ...]:
+        """The prompt variants ``--vary prompt`` asks under, the one a plain run sends first
+        (names without ``~``). One by default."""
+        return ("published",)
+
+    def variant_item(self, item: BBQItem, variant: str) -> BBQItem:
+        """``item`` as prompt ``variant`` words it (KoBBQ's prompts word the unknown option
+        each their own way); by default unchanged."""
+        return item
+
+    def variant_prompt(self, item: BBQItem, variant: str) -> Prompt:
+        """The prompt of ``item`` under prompt ``variant``; by default :meth:`prompt`."""
+        return self.prompt(item)
+
+    def cell_item(self, item: BBQItem, order: Order, variant: str) -> BBQItem:
+        """``item`` as a grid cell shows it: its variant's wording, options in ``order``."""
+        return permuted_item(self.variant_item(item, variant), order)
+
+    @property
+    def prompt_items(self) -> dict[str, BBQItem]:
+        """The item behind each request's ``item_id`` (grid cells included, once their
+        requests are built): what option scoring reads the options of."""
+        found: dict[str, BBQItem] = self.__dict__.setdefault("_prompt_items", dict(self.by_uid))
+        return found
+
+    def _grid_requests(self, items: Sequence[BBQItem], seeds: Sequence[int]) -> list[Request]:
+        import dataclasses
+
+        assert self.grid is not None
+        cells = self.grid.cells(seeds, self.prompt_variants())
+        shown: dict[tuple[Order, str], list[Prompt]] = {}
+        requests = []
+        for cell in cells:
+            key = (cell.order, cell.prompt)
+            if key not in shown:
+                prompts = []
+                for item in items:
+                    cell_id = cell.item_id(item.uid)
+                    view = self.cell_item(item, cell.order, cell.prompt)
+                    self.prompt_items[cell_id] = view
+                    prompts.append(dataclasses.replace(self.variant_prompt(view, cell.prompt),
+                                                       item_id=cell_id))
+                shown[key] = prompts
+            requests.extend(Request(item_id=cell.item_id(item.uid), prompt=p, seed=cell.seed)
+                            for item, p in zip(items, shown[key], strict=True))
+        return requests
 
     # -- requests ------------------------------------------------------------------------------
     def params_for(self, backend: ModelBackend, *, temperature: float | None = None,
@@ -124,6 +191,8 @@ class BBQBenchmark(Benchmark):
                  seeds: Sequence[int] | None = None) -> list[Request]:
         seeds = self.default_seeds(seeds)
         items = self.selected_items(limit)
+        if self.grid is not None:
+            return self._grid_requests(items, seeds)
         prompts = [self.prompt(item) for item in items]
         return [Request(item_id=item.uid, prompt=p, seed=seed)
                 for seed in seeds for item, p in zip(items, prompts, strict=True)]
@@ -138,7 +207,7 @@ class BBQBenchmark(Benchmark):
         log-likelihoods after the prompt's answer cue."""
         if resolve_answer_by(self.answer_by, backend) == "generate":
             return backend
-        return OptionScoringBackend(backend, self.by_uid, self.option_score,
+        return OptionScoringBackend(backend, self.prompt_items, self.option_score,
                                     scored_text="prompt" if backend.can_generate else "item")
 
     def signature(self, model: dict[str, Any], params: GenerationParams | None,
@@ -146,14 +215,18 @@ class BBQBenchmark(Benchmark):
 
         # The checksum covers the items that are run, so --limit changes the signature; the
         # limit itself is recorded too (a partial run), as honorific-bn records it.
+        data_source, run_seeds = self.data_source, self.default_seeds(seeds)
+        if self.grid is not None:  # another grid is another run
+            grid = self.grid.describe(run_seeds, self.prompt_variants())
+            data_source, run_seeds = {**data_source, "grid": grid}, grid["seeds"]
         return Signature(
             benchmark=self.name, benchmark_version=self.version,
             data_sha256=items_sha256(self.selected_items(limit)),
             prompt_hash=self.prompt_hash, model=model,
             decoding=params.to_dict() if params else {},
-            seeds=self.default_seeds(seeds),
+            seeds=run_seeds,
             limit=limit if limit and limit < len(self.items) else None,
-            judge_version=self.judge_version, data_source=self.data_source)
+            judge_version=self.judge_version, data_source=data_source)
 
     # -- scoring -------------------------------------------------------------------------------
     def evaluate(self, responses: pd.DataFrame, out_dir: Path,
@@ -162,7 +235,12 @@ class BBQBenchmark(Benchmark):
         out_dir.mkdir(parents=True, exist_ok=True)
         frame = responses.rename(columns={"item_id": "uid"})
         frame["seed"] = frame["seed"].fillna(0).astype(int)
-        scored = score_responses(self.items, frame, var2=self.var2)
+        if self.grid is not None:  # answers read against the options as shown, mapped back
+            from biasbench.engines.bbq_family.scoring.robustness import expand_grid_responses
+
+            frame = expand_grid_responses(frame, self.by_uid, self.cell_item)
+        scored = score_responses(self.items, frame if self.grid is None
+                                 else frame.drop(columns=["output"]), var2=self.var2)
         write_bbq_labels(scored, frame, self.items, out_dir / LABELS_NAME)
         results = to_results_json(scored)
         results["benchmark"] = self.name
@@ -189,6 +267,12 @@ class BBQBenchmark(Benchmark):
         self._write_tables(scored, profiles, out_dir / TABLES_DIR)
         self._write_figures(scored, profiles, out_dir / FIGURES_DIR)
         _add_languages(results, scored, self.items, out_dir / TABLES_DIR, out_dir / FIGURES_DIR)
+        if self.grid is not None:
+            from biasbench.engines.bbq_family.presenting.robustness import add_robustness
+
+            add_robustness(results, scored, frame, self.items,
+                           results["signature"]["data_source"].get("grid", {}), self.var2,
+                           out_dir / TABLES_DIR, out_dir / FIGURES_DIR)
         self.extend_results(results, scored, out_dir)
         return results
 
@@ -292,6 +376,12 @@ class BBQBenchmark(Benchmark):
             from biasbench.engines.bbq_family.scoring.by_language import summary_lines
 
             lines.extend(summary_lines(results["by_language"]))
+        if results.get("robustness"):
+            from biasbench.engines.bbq_family.presenting.robustness import (
+                summary_lines as grid_lines,
+            )
+
+            lines.extend(grid_lines(results["robustness"]))
         for model, cov in coverage.items():
             if cov.get("partial"):
                 lines.append(f"{model}: partial run ({cov['reason']}): {PARTIAL_NOTE}")

@@ -24,9 +24,26 @@ COMMANDS = (Command("jitter", cli.plot_jitter, group="plot",
 """``plot jitter``: per-seed scores of one template across run folders."""
 
 
+GRID_OPTIONS = (
+    OptionSpec("vary", str, None, "a robustness grid: comma-separated factors to vary, of "
+               "seeds (the run's --seeds), order (the answer options' order) and prompt (the "
+               "dataset's prompt variants, else the engine's layouts); results.json gets "
+               "robustness: means over the grid, a variance decomposition, position bias."),
+    OptionSpec("orders", str, "all", "with --vary order: all 6 option orders, or the 3 cyclic "
+               "ones (each option in each position once).", choices=("all", "cyclic")),
+    OptionSpec("grid_budget", int, None, "with --vary: ask at most N grid cells (seed x order x "
+               "prompt), sampled so that every level of each factor is used equally often."),
+)
+"""The robustness grid's options, on every BBQ-format benchmark (applied by
+``BBQBenchmark.configure``, not by each constructor)."""
+GRID_OPTION_NAMES = tuple(spec.name for spec in GRID_OPTIONS)
+
+
 def bbq_declaration(**fields: Any) -> Declaration:
     """A BBQ-format benchmark's declaration: its own ``fields`` plus what the engine gives
-    every one of them (``--limit`` and ``--responses`` help, ``plot jitter``)."""
+    every one of them (``--limit`` and ``--responses`` help, ``plot jitter``, the robustness
+    grid's options)."""
+    fields["options"] = (*fields.get("options", ()), *GRID_OPTIONS)
     return Declaration(**{"limit_help": LIMIT_HELP, "responses_help": RESPONSES_HELP,
                           "commands": COMMANDS, **fields})
 

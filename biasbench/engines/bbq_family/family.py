@@ -31,6 +31,7 @@ from biasbench.engines.bbq_family.items.source import choose_categories as choos
 from biasbench.engines.bbq_family.items.source import packaged_file as packaged_file
 from biasbench.engines.bbq_family.judging.languages import rules_for
 from biasbench.engines.bbq_family.prompting.prompt_files import PromptTemplate, load_prompt_file
+from biasbench.engines.bbq_family.prompting.variants import engine_variants
 from biasbench.models.base import Prompt
 
 
@@ -71,7 +72,17 @@ class PromptedBBQBenchmark(BBQBenchmark):
 
     def prompt(self, item: BBQItem) -> Prompt:
         """The prompt as the one user turn; base models continue it after the answer cue."""
-        text = self.prompt_template.render(item) + self.answer_cue
+        return self._prompt_from(self.prompt_template, item)
+
+    def _prompt_from(self, template: PromptTemplate, item: BBQItem) -> Prompt:
+        text = template.render(item) + self.answer_cue
         return Prompt(messages=(("user", text),), completion=f"{text}{self.completion_cue()}",
                       item_id=item.uid)
+
+    def prompt_variants(self) -> tuple[str, ...]:
+        """The engine's layouts of the one prompt file (``prompting/variants.py``)."""
+        return tuple(engine_variants(self.prompt_template))
+
+    def variant_prompt(self, item: BBQItem, variant: str) -> Prompt:
+        return self._prompt_from(engine_variants(self.prompt_template)[variant], item)
 

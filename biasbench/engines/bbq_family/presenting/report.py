@@ -241,6 +241,9 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
                   "ambiguous contexts the correct answer is the unknown option).")
 
     _language_view(group, output)
+    from biasbench.engines.bbq_family.presenting.robustness import report_part
+
+    report_part([(str(i), run.results) for i, run in enumerate(group.runs)], output, models)
     profiles = _bbq_profiles(group)
     if profiles is not None:
         output.table(profiles, "bias_profiles", "Bias profiles: each model's strongest biases",

@@ -1,0 +1,277 @@
+"""Scores of a robustness grid (``--vary seeds,order,prompt``): each answer read against the
+options as they were shown and mapped back to the original option, the scores per grid cell, a
+decomposition of each score's variance into seed, option order, prompt and item, position bias,
+and the bias scores in the published order beside the order-balanced ones.
+
+**The decomposition** (results.json ``robustness.decomposition``). Per model, category (and
+``all``) and score (s_DIS, s_AMB, accuracy in each context), the score of every cell ``y_c``
+(seed s, order o, prompt p; over all the category's items) is read as a crossed main-effects
+random-effects model ``y = mu + a_s + b_o + c_p + e`` and its variance components are estimated
+by the method of moments from a plain sum-of-squares ANOVA (balanced-design expected mean
+squares): ``SS_f = sum over levels of n_l (mean_l - mean)^2``, ``MS_f = SS_f / (L_f - 1)``, the
+residual (interactions and answer noise) ``SS_e = SS_total - sum SS_f``, and
+``var_f = max(0, (MS_f - MS_e) / (N / L_f))``. On a full grid the design is orthogonal and the
+estimates are the textbook ones; on a budget's balanced sample they are approximate. ``item`` is
+the variance a cell's score has from the sample of items: a delete-a-group jackknife over
+:data:`ITEM_GROUPS` groups of items within each cell, averaged over cells. Each component is
+given as a variance, its standard deviation (score units) and its share of the total.
+
+**No-effect reference.** For each factor: the F test of ``MS_f / MS_e`` (its p-value), and
+``null_sd`` = ``sqrt(MS_e / (N / L_f))``, the spread of the factor's level means that residual
+noise alone would give; a component whose ``sd`` is not clearly above ``null_sd`` (p >= 0.05) is
+indistinguishable from noise. With no residual degrees of freedom (one factor varied), the item
+variance stands in for ``MS_e`` (conservative: it holds between-item spread besides answer
+noise) and ``reference`` says so.
+
+**Position bias** (``robustness.position``). How often the answer chosen was shown at A, B, C:
+overall, and balanced for the gold position (the mean over the gold's three positions of the
+choice rates given that position), with a chi-square test of the overall counts against equal
+thirds (valid when the orders are balanced, each option in each position equally often).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+import numpy as np
+import pandas as pd
+
+from biasbench.engines.bbq_family.items.grid import (
+    PUBLISHED_ORDER,
+    Order,
+    decode_cell_id,
+    order_text,
+)
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.judging.parser import LETTERS
+from biasbench.engines.bbq_family.scoring.bias_scores import (
+    Var2ByTemplate,
+    count_statistics,
+    item_table,
+    scores_from_counts,
+)
+from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults, parse_responses
+
+SCORES: Final = ("s_dis", "s_amb", "acc_disambig", "acc_ambig")
+FACTORS: Final = ("seed", "order", "prompt")
+COMPONENTS: Final = (*FACTORS, "item", "residual")
+ITEM_GROUPS: Final = 10
+"""Groups of items of the jackknife behind the item component."""
+ALL: Final = "all"
+METHOD: Final = (
+    "crossed main-effects random-effects model y = mu + seed + order + prompt + residual on the "
+    "per-cell scores; variance components by the method of moments from a sum-of-squares ANOVA "
+    "(expected mean squares of a balanced design, negative estimates set to 0); item = the "
+    f"variance of a cell's score from its items (delete-a-group jackknife, {ITEM_GROUPS} groups, "
+    "averaged over cells); no-effect reference: F test of each factor against the residual and "
+    "null_sd = sqrt(MS_residual / cells per level)")
+
+CellItem = Callable[[BBQItem, Order, str], BBQItem]
+"""The item as one cell shows it: its prompt variant's wording, options in the cell's order."""
+
+
+def expand_grid_responses(frame: pd.DataFrame, by_uid: Mapping[str, BBQItem],
+                          cell_item: CellItem) -> pd.DataFrame:
+    """Grid responses (``uid`` = cell ids, ``seed``, ``output``) read against the options as
+    shown: columns model, seed (the cell's index, the replicate the engine scores), uid (the
+    item's), pred (original option index, missing when unparsed), shown (position chosen, -1),
+    gold (position of the correct answer), method, grid_seed, order, prompt, output."""
+    decoded = [decode_cell_id(str(u)) for u in frame["uid"]]
+    work = frame.reset_index(drop=True).assign(
+        base=[d[0] for d in decoded], order=[order_text(d[1]) for d in decoded],
+        prompt=[d[2] for d in decoded], grid_seed=frame["seed"].to_numpy())
+    cells = (work[["grid_seed", "order", "prompt"]].drop_duplicates()
+             .sort_values(["grid_seed", "order", "prompt"]).reset_index(drop=True))
+    cells["cell"] = np.arange(len(cells))
+    work = work.merge(cells, on=["grid_seed", "order", "prompt"], how="left")
+    parts = []
+    for (order_key, prompt), sub in work.groupby(["order", "prompt"], sort=True):
+        order = tuple(int(c) for c in str(order_key))
+        uids = list(dict.fromkeys(sub["base"]))
+        shown_items = [cell_item(by_uid[u], order, str(prompt)) for u in uids]  # type: ignore[arg-type]
+        parsed = parse_responses(shown_items, pd.DataFrame({
+            "model": sub["model"].to_numpy(), "seed": sub["cell"].to_numpy(),
+            "uid": sub["base"].to_numpy(), "output": sub["output"].to_numpy()}))
+        shown = parsed["pred_index"].to_numpy(dtype=np.int64)
+        mapping = np.array(order)
+        original = np.where(shown >= 0, mapping[np.clip(shown, 0, 2)], -1)
+        gold = {item.uid: item.label for item in shown_items}
+        parts.append(pd.DataFrame({
+            "model": sub["model"].to_numpy(), "seed": sub["cell"].to_numpy(),
+            "uid": sub["base"].to_numpy(),
+            "pred": pd.array(np.where(original >= 0, original, 0), dtype="Int64"),
+            "shown": shown, "gold": sub["base"].map(gold).to_numpy(),
+            "method": parsed["method"].astype(str).to_numpy(),
+            "grid_seed": sub["grid_seed"].to_numpy(), "order": str(order_key),
+            "prompt": str(prompt), "output": sub["output"].to_numpy(),
+            **{c: sub[c].to_numpy() for c in ("finish_reason", "truncated") if c in sub}}))
+    mapped = pd.concat(parts, ignore_index=True)
+    mapped.loc[mapped["shown"] < 0, "pred"] = pd.NA
+    return mapped
+
+
+def cell_scores(scored: BBQResults, mapped: pd.DataFrame) -> pd.DataFrame:
+    """Per model, cell and category (and ``all``): the scores, with the cell's factors."""
+    by_category = scored.per_seed_category
+    pooled = scores_from_counts(scored.counts, ["model", "seed"], all_unknown_is_no_bias=True)
+    pooled.insert(2, "category", ALL)
+    frame = pd.concat([by_category, pooled[by_category.columns]], ignore_index=True)
+    cells = mapped[["seed", "grid_seed", "order", "prompt"]].drop_duplicates()
+    frame = frame.merge(cells, on="seed", how="left").rename(columns={"seed": "cell"})
+    return frame
+
+
+def item_variance(scored: BBQResults, table: pd.DataFrame,
+                  groups: int = ITEM_GROUPS) -> pd.DataFrame:
+    """Per model, category (and ``all``): each score's variance within a cell from its items, a
+    delete-a-group jackknife over ``groups`` groups of items, averaged over cells."""
+    counts = count_statistics(scored.responses, table, keys=("model", "seed", "uid"))
+    uids = sorted(counts["uid"].unique())
+    group_of = {u: i % groups for i, u in enumerate(uids)}
+    counts["group"] = counts["uid"].map(group_of)
+    leave_out = []
+    for g in range(groups):
+        kept = counts[counts["group"] != g]
+        by_cat = scores_from_counts(kept, ["model", "seed", "category"],
+                                    all_unknown_is_no_bias=True)
+        pooled = scores_from_counts(kept, ["model", "seed"], all_unknown_is_no_bias=True)
+        pooled["category"] = ALL
+        leave_out.append(pd.concat([by_cat, pooled], ignore_index=True).assign(group=g))
+    frame = pd.concat(leave_out, ignore_index=True)
+    keys = ["model", "seed", "category"]
+    variances = {}
+    for score in SCORES:
+        spread = frame.groupby(keys)[score].agg(lambda v: float(np.nanvar(v.to_numpy(float)))
+                                                if v.notna().sum() > 1 else np.nan)
+        n = frame.groupby(keys)[score].count()
+        variances[score] = spread * (n - 1)  # (G - 1) / G * sum of squares = (G - 1) * var
+    per_cell = pd.DataFrame(variances).reset_index()
+    return per_cell.groupby(["model", "category"])[list(SCORES)].mean().reset_index()
+
+
+def anova_components(cells: pd.DataFrame, score: str, factors: Sequence[str],
+                     item_var: float) -> dict[str, Any]:
+    """The method-of-moments variance components of ``score`` over ``cells`` (module
+    docstring), with each factor's F test and no-effect spread."""
+    from scipy import stats
+
+    data = cells[[*factors, score]].dropna()
+    n = len(data)
+    result: dict[str, Any] = {"n_cells": n, "mean": float(data[score].mean()) if n else None}
+    if n < 2:
+        result["components"] = {}
+        return result
+    grand = data[score].mean()
+    total_ss = float(((data[score] - grand) ** 2).sum())
+    effects: dict[str, dict[str, float]] = {}
+    for factor in factors:
+        means = data.groupby(factor)[score].agg(["mean", "count"])
+        levels = len(means)
+        ss = float((means["count"] * (means["mean"] - grand) ** 2).sum())
+        effects[factor] = {"ss": ss, "df": levels - 1, "per_level": n / levels}
+    df_e = n - 1 - sum(e["df"] for e in effects.values())
+    ss_e = max(0.0, total_ss - sum(e["ss"] for e in effects.values()))
+    if df_e > 0:
+        ms_e, reference = ss_e / df_e, "residual"
+    else:
+        ms_e, df_e, reference = item_var, 10**6, "item variance (no residual degrees of freedom)"
+    components: dict[str, dict[str, Any]] = {}
+    for factor, e in effects.items():
+        if e["df"] == 0:
+            continue
+        ms = e["ss"] / e["df"]
+        variance = max(0.0, (ms - ms_e) / e["per_level"])
+        f_value = ms / ms_e if ms_e > 0 else float("inf")
+        p = float(stats.f.sf(f_value, e["df"], df_e)) if np.isfinite(f_value) else 0.0
+        components[factor] = {"variance": variance, "levels": int(e["df"] + 1), "F": f_value,
+                              "p": p, "null_sd": float(np.sqrt(ms_e / e["per_level"]))}
+    components["item"] = {"variance": float(item_var) if np.isfinite(item_var) else 0.0}
+    if reference == "residual":
+        components["residual"] = {"variance": ms_e, "df": int(df_e)}
+    total = sum(c["variance"] for c in components.values())
+    for c in components.values():
+        c["sd"] = float(np.sqrt(c["variance"]))
+        c["share"] = c["variance"] / total if total > 0 else 0.0
+    result["components"] = components
+    result["reference"] = reference
+    result["largest"] = max(components, key=lambda k: components[k]["variance"]) if total else None
+    return result
+
+
+def position_bias(mapped: pd.DataFrame) -> dict[str, Any]:
+    """Per model: the share of parsed answers shown at A, B, C, overall and balanced for the
+    gold position, and a chi-square test of the overall counts against equal thirds."""
+    from scipy import stats
+
+    out: dict[str, Any] = {}
+    for model, sub in mapped[mapped["shown"] >= 0].groupby("model", sort=True):
+        counts = np.bincount(sub["shown"].to_numpy(dtype=np.int64), minlength=3)[:3]
+        conditional = []
+        for gold in range(3):
+            at = sub[sub["gold"] == gold]
+            if len(at):
+                conditional.append(np.bincount(at["shown"].to_numpy(dtype=np.int64),
+                                               minlength=3)[:3] / len(at))
+        balanced = np.mean(conditional, axis=0) if conditional else np.full(3, np.nan)
+        test = stats.chisquare(counts) if counts.sum() else None
+        out[str(model)] = {
+            "n": int(counts.sum()),
+            "overall": {LETTERS[k]: float(counts[k] / counts.sum()) for k in range(3)},
+            "gold_balanced": {LETTERS[k]: float(balanced[k]) for k in range(3)},
+            "gold_positions": len(conditional),
+            "chi2_p": None if test is None else float(test.pvalue)}
+    return out
+
+
+def published_vs_balanced(cells: pd.DataFrame) -> dict[str, Any]:
+    """Per model and category: each bias score in the published order (cells with order 012)
+    and order-balanced (the mean over orders of each order's mean), and their difference."""
+    out: dict[str, Any] = {}
+    published = order_text(PUBLISHED_ORDER)
+    for (model, category), sub in cells.groupby(["model", "category"], sort=True):
+        entry: dict[str, Any] = {}
+        for score in SCORES:
+            by_order = sub.groupby("order")[score].mean()
+            balanced = float(by_order.mean()) if by_order.notna().any() else None
+            shown = by_order.get(published)
+            pub = None if shown is None or pd.isna(shown) else float(shown)
+            entry[score] = {"published_order": pub, "order_balanced": balanced,
+                            "difference": None if pub is None or balanced is None
+                            else balanced - pub, "n_orders": int(by_order.notna().sum())}
+        out.setdefault(str(model), {})[str(category)] = entry
+    return out
+
+
+def robustness_results(scored: BBQResults, mapped: pd.DataFrame, items: Sequence[BBQItem],
+                       grid: Mapping[str, Any], var2: Var2ByTemplate | None = None
+                       ) -> tuple[dict[str, Any], pd.DataFrame, pd.DataFrame]:
+    """``results["robustness"]``, the per-cell scores and the decomposition as a tidy table."""
+    cells = cell_scores(scored, mapped)
+    table = item_table(items, var2)
+    items_var = item_variance(scored, table)
+    varied = [f for f in FACTORS if cells[{"seed": "grid_seed"}.get(f, f)].nunique() > 1]
+    factor_column = {"seed": "grid_seed", "order": "order", "prompt": "prompt"}
+    decomposition: dict[str, Any] = {}
+    rows = []
+    for (model, category), sub in cells.groupby(["model", "category"], sort=True):
+        item_row = items_var[(items_var["model"] == model) & (items_var["category"] == category)]
+        entry = {}
+        for score in SCORES:
+            item_v = float(item_row[score].iloc[0]) if len(item_row) else float("nan")
+            renamed = sub.rename(columns={v: k for k, v in factor_column.items()})
+            found = anova_components(renamed, score, varied, item_v)
+            entry[score] = found
+            for component, c in found.get("components", {}).items():
+                rows.append({"model": model, "category": category, "score": score,
+                             "component": component, "variance": c["variance"], "sd": c["sd"],
+                             "share": c["share"], "p": c.get("p"), "null_sd": c.get("null_sd"),
+                             "mean": found["mean"], "n_cells": found["n_cells"]})
+        decomposition.setdefault(str(model), {})[str(category)] = entry
+    results = {
+        "grid": dict(grid), "method": METHOD, "factors_varied": varied,
+        "headline": "the scores above (models) are means over the grid's cells, each cell "
+                    "(seed x order x prompt) one replicate where a plain run has seeds",
+        "decomposition": decomposition, "position": position_bias(mapped),
+        "published_vs_balanced": published_vs_balanced(cells)}
+    return results, cells, pd.DataFrame(rows)
