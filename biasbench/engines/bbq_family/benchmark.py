@@ -83,6 +83,9 @@ class BBQBenchmark(Benchmark):
     default_temperature: ClassVar[float] = 1.0
     decoding_why: ClassVar[str] = ""
     """Why the default decoding is what it is: shown in the summary and written to results."""
+    control_datasets: ClassVar[dict[str, str]] = {}
+    """Dataset -> its control dataset (namespaces ``<dataset>/<lang>``): the cross-language
+    comparison adds control-adjusted differences for these (MBBQ: ``mbbq-control``)."""
 
     def __init__(self, items: list[BBQItem], *, source: str, data_source: dict[str, Any],
                  template_info: dict[Any, str] | None = None,
@@ -189,6 +192,7 @@ class BBQBenchmark(Benchmark):
         self._write_tables(scored, profiles, out_dir / TABLES_DIR)
         self._write_figures(scored, profiles, out_dir / FIGURES_DIR)
         _add_languages(results, scored, self.items, out_dir / TABLES_DIR, out_dir / FIGURES_DIR)
+        _cross_language(results, scored, self.items, out_dir, self.control_datasets)
         self.extend_results(results, scored, out_dir)
         return results
 
@@ -398,6 +402,16 @@ def _add_languages(results: dict[str, Any], scored: BBQResults, items: Sequence[
         return
     results["by_language"] = language_results(frame)
     write_language_outputs(frame, tables, figures)
+
+
+def _cross_language(results: dict[str, Any], scored: BBQResults, items: Sequence[BBQItem],
+                    out_dir: Path, controls: dict[str, str]) -> None:
+    """Datasets of several languages: ``results.json: cross_language`` (paired differences with
+    tests, Holm across categories), tables/ and figures/ ``cross_language*``."""
+    from biasbench.engines.bbq_family.scoring.cross_language import add_cross_language
+
+    add_cross_language(results, scored, items, out_dir / TABLES_DIR, out_dir / FIGURES_DIR,
+                       controls)
 
 
 def score_text(stat: dict[str, Any], sign: str = "+") -> str:
