@@ -116,7 +116,7 @@ class KoBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     def variant_prompt(self, item: BBQItem, variant: str) -> Prompt:
         v = int(variant)
         text = load_prompt_file(prompt_file(v)).render(item) + PROMPT_CUE[v]
-        return Prompt(messages=(("user", text),), completion=f"{text}{self.base_model_cue}",
+        return Prompt(messages=(("user", text),), completion=f"{text}{self.completion_cue()}",
                       item_id=item.uid)
 
     def extra_scores(self, scored: BBQResults, tables_dir: Path) -> dict[str, Any]:

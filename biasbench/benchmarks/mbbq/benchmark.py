@@ -30,9 +30,12 @@ from biasbench.benchmarks.mbbq.declaration import DECLARATION, SET_CHOICES
 from biasbench.benchmarks.mbbq.prompts import DEFAULT_VARIANT, author_prompt
 from biasbench.benchmarks.mbbq.source import (
     CATEGORIES,
+    CONTROL,
     LANGUAGES,
+    MAIN,
     MBBQ_COMMIT,
     MBBQ_REPOSITORY,
+    NAMESPACE_PREFIX,
     SETS,
     load_mbbq_items,
     namespace,
@@ -83,6 +86,7 @@ class MBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
 
     version = "1.0"
     decoding_why: ClassVar[str] = DECODING_WHY
+    control_datasets: ClassVar[dict[str, str]] = {NAMESPACE_PREFIX[MAIN]: NAMESPACE_PREFIX[CONTROL]}
 
     def __init__(self, languages: str | None = None, set: str = "both",  # noqa: A002
                  categories: str | None = None, data: Path | None = None,

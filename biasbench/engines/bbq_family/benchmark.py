@@ -92,6 +92,9 @@ class BBQBenchmark(Benchmark):
     configured_options: ClassVar[tuple[str, ...]] = GRID_OPTION_NAMES
     grid: Grid | None = None
     """The robustness grid asked for (``--vary``), or None: a plain run."""
+    control_datasets: ClassVar[dict[str, str]] = {}
+    """Dataset -> its control dataset (namespaces ``<dataset>/<lang>``): the cross-language
+    comparison adds control-adjusted differences for these (MBBQ: ``mbbq-control``)."""
 
     def __init__(self, items: list[BBQItem], *, source: str, data_source: dict[str, Any],
                  template_info: dict[Any, str] | None = None,
@@ -273,6 +276,7 @@ class BBQBenchmark(Benchmark):
             add_robustness(results, scored, frame, self.items,
                            results["signature"]["data_source"].get("grid", {}), self.var2,
                            out_dir / TABLES_DIR, out_dir / FIGURES_DIR)
+        _cross_language(results, scored, self.items, out_dir, self.control_datasets)
         self.extend_results(results, scored, out_dir)
         return results
 
@@ -488,6 +492,16 @@ def _add_languages(results: dict[str, Any], scored: BBQResults, items: Sequence[
         return
     results["by_language"] = language_results(frame)
     write_language_outputs(frame, tables, figures)
+
+
+def _cross_language(results: dict[str, Any], scored: BBQResults, items: Sequence[BBQItem],
+                    out_dir: Path, controls: dict[str, str]) -> None:
+    """Datasets of several languages: ``results.json: cross_language`` (paired differences with
+    tests, Holm across categories), tables/ and figures/ ``cross_language*``."""
+    from biasbench.engines.bbq_family.scoring.cross_language import add_cross_language
+
+    add_cross_language(results, scored, items, out_dir / TABLES_DIR, out_dir / FIGURES_DIR,
+                       controls)
 
 
 def score_text(stat: dict[str, Any], sign: str = "+") -> str:

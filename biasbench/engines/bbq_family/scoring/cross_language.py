@@ -1,0 +1,307 @@
+"""Cross-language comparison with a test: per model and category, the difference in s_AMB,
+s_DIS and both accuracies between two languages of the same dataset, paired by item.
+
+Which items pair: a namespace ``<dataset>/<lang>`` (``mbbq/en``, ``mbbq/es``) names a dataset
+and a language; two items of the same dataset in different languages pair when they share
+category, example id, template (``question_index``) and context condition (MBBQ's four
+languages share ids and templates). Per model, dataset and pair of languages (b minus a, a
+earlier in the items' order: English first for MBBQ), per category and over all categories
+(``all``), each score is the ratio of totals over the paired items and their seeds (the
+engine's per-item units, :data:`~biasbench.engines.bbq_family.scoring.multi_seed.ITEM_SCORES`),
+with the interval and p-value of :func:`biasbench.stats.paired_ratio_difference` (a paired
+cluster bootstrap and a within-pair permutation test; seeds travel with their item). p-values
+are Holm-corrected across the categories (``all`` left out of the family) per model, dataset,
+language pair and score.
+
+**Control-adjusted** (datasets with a control set: MBBQ's ``mbbq-control``, whose items are
+the main items with first names, so they measure the task apart from bias): per language, a
+score minus the same score on the control items paired with the same item; the difference
+between languages of that (a difference in differences), with the unit being the item in both
+languages and both sets. A language that is worse at the task in both sets has no adjusted
+accuracy gap; a bias that the group words bring in only the main set stays.
+
+``results.json: cross_language``, ``tables/cross_language.*``, ``figures/cross_language_*``
+(heat maps: languages x categories, significance after Holm marked). Runs of one namespace
+never reach this module.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.scoring.by_language import ALL
+from biasbench.engines.bbq_family.scoring.multi_seed import ITEM_SCORES, BBQResults
+from biasbench.stats import holm
+from biasbench.stats.paired import PAIRED_METHOD, paired_ratio_difference
+
+SCORES: Final = ("s_amb", "s_dis", "acc_ambig", "acc_disambig")
+SCORE_LABELS: Final = {"s_amb": "s_AMB", "s_dis": "s_DIS", "acc_ambig": "acc ambig",
+                       "acc_disambig": "acc disambig"}
+ALPHA: Final = 0.05
+N_RESAMPLES: Final = 2000
+PAIR_KEY: Final = ("category", "example_id", "question_index", "context_condition")
+RAW: Final = "raw"
+ADJUSTED: Final = "control-adjusted"
+
+METHOD: Final = (
+    "difference = language b minus language a (a earlier in the items' order), each score a "
+    "ratio of totals over the items answered in both languages and their seeds; "
+    f"{PAIRED_METHOD}; p_holm: Holm across the categories ('all' not in the family) per "
+    f"model, dataset, language pair, score and kind; significant: p_holm < {ALPHA}. "
+    f"kind '{ADJUSTED}': each language's score minus the same score on its control items "
+    "(the same item with first names, measuring the task apart from bias), then b minus a, "
+    "paired by item across both languages and both sets")
+"""results.json ``cross_language.method``."""
+
+
+def split_language(item: BBQItem) -> tuple[str, str] | None:
+    """(dataset, language) of an item: ``mbbq/es`` -> (``mbbq``, ``es``); None without both."""
+    dataset, _, last = item.namespace.rpartition("/")
+    language = item.language or last
+    return (dataset, language) if dataset and language else None
+
+
+def item_units(scored: BBQResults, items: Sequence[BBQItem]) -> pd.DataFrame:
+    """Per model and item with a dataset and a language: its totals over seeds (``n``,
+    ``n_correct``, ``n_non_unknown``, ``bias_numerator``), the plain category and pair key."""
+    rows = []
+    for item in items:
+        parsed = split_language(item)
+        if parsed is not None:
+            rows.append({"uid": item.uid, "dataset": parsed[0], "language": parsed[1],
+                         "category": item.category, "example_id": item.example_id,
+                         "question_index": item.question_index,
+                         "context_condition": item.context_condition})
+    if not rows or scored.per_item is None:
+        return pd.DataFrame()
+    keys = pd.DataFrame(rows).set_index("uid")
+    per_item = scored.per_item[["model", "uid", "n", "n_correct", "n_non_unknown",
+                                "n_target"]].join(keys, on="uid", how="inner")
+    return per_item.assign(bias_numerator=2 * per_item["n_target"] - per_item["n_non_unknown"])
+
+
+def _rng_seed(*parts: object) -> int:
+    """A fixed bootstrap seed per comparison: the same inputs give the same numbers."""
+    return zlib.crc32("|".join(map(str, parts)).encode())
+
+
+def _wide(units: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
+    """One row per pair key, ``columns`` per side (``<col>@<side>``), sides present in all."""
+    table = units.set_index([*PAIR_KEY, "side"])[list(columns)].unstack("side")
+    table.columns = [f"{col}@{side}" for col, side in table.columns]
+    return table.dropna()
+
+
+def _compare(units: pd.DataFrame, sides: Sequence[str], signs: Sequence[float],
+             seed_parts: tuple[object, ...]) -> list[dict[str, Any]]:
+    """Per category (and ``all``) and score: the paired difference of ``sides`` = (a
+    components..., b components...), each component's sign in ``signs``."""
+    out = []
+    half = len(sides) // 2
+    categories = [*dict.fromkeys(units["category"]), ALL]
+    for category in categories:
+        part = units if category == ALL else units[units["category"] == category]
+        for score in SCORES:
+            context, numerator, denominator = ITEM_SCORES[score]
+            rows = part[part["context_condition"] == context]
+            if rows.empty:
+                continue
+            wide = _wide(rows, [numerator, denominator])
+            if wide.empty:
+                continue
+
+            def stack(column: str, chosen: Sequence[str], wide: pd.DataFrame = wide) -> Any:
+                return np.column_stack([wide[f"{column}@{side}"].to_numpy(float)
+                                        for side in chosen])
+
+            a, b = sides[:half], sides[half:]
+            result = paired_ratio_difference(
+                stack(numerator, a), stack(denominator, a), stack(numerator, b),
+                stack(denominator, b), signs=signs[:half], n_resamples=N_RESAMPLES,
+                rng=_rng_seed(*seed_parts, category, score))
+            out.append({"category": category, "score": score,
+                        "score_a": result.score_a, "score_b": result.score_b,
+                        "difference": result.difference, "ci_low": result.ci_low,
+                        "ci_high": result.ci_high, "p_value": result.p_value,
+                        "n_pairs": result.n_pairs})
+    return out
+
+
+def cross_language_frame(scored: BBQResults, items: Sequence[BBQItem],
+                         controls: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """Every comparison as one row: model, dataset, kind, language_a, language_b, category,
+    score, score_a, score_b, difference, ci_low, ci_high, p_value, p_holm, significant,
+    n_pairs, n_seeds. ``controls``: main dataset -> its control dataset (MBBQ:
+    ``{"mbbq": "mbbq-control"}``), for the control-adjusted rows. Empty when no dataset has
+    two languages."""
+    controls = dict(controls or {})
+    units = item_units(scored, items)
+    if units.empty:
+        return pd.DataFrame()
+    seeds = scored.responses.groupby("model")["seed"].nunique()
+    languages = {dataset: list(dict.fromkeys(part["language"]))
+                 for dataset, part in units.groupby("dataset", sort=False)}
+    rows: list[dict[str, Any]] = []
+    for model, by_model in units.groupby("model", sort=False):
+        for dataset, codes in languages.items():
+            base = {"model": model, "dataset": dataset, "n_seeds": int(seeds.get(model, 0))}
+            for i, first in enumerate(codes):
+                for second in codes[i + 1:]:
+                    pair = {**base, "language_a": first, "language_b": second}
+                    chosen = by_model[(by_model["dataset"] == dataset)
+                                      & by_model["language"].isin([first, second])]
+                    sides = chosen.assign(side=np.where(chosen["language"] == first, "a", "b"))
+                    rows.extend({**pair, "kind": RAW, **row} for row in _compare(
+                        sides, ("a", "b"), (1.0, 1.0), (model, dataset, first, second, RAW)))
+                    control = controls.get(dataset)
+                    if control is None:
+                        continue
+                    both = by_model[by_model["dataset"].isin([dataset, control])
+                                    & by_model["language"].isin([first, second])]
+                    side = (np.where(both["language"] == first, "a", "b").astype(object)
+                            + np.where(both["dataset"] == dataset, "main", "control"))
+                    rows.extend({**pair, "kind": ADJUSTED, **row} for row in _compare(
+                        both.assign(side=side), ("amain", "acontrol", "bmain", "bcontrol"),
+                        (1.0, -1.0, 1.0, -1.0), (model, dataset, first, second, ADJUSTED)))
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        return frame
+    return _with_holm(frame)
+
+
+def _with_holm(frame: pd.DataFrame) -> pd.DataFrame:
+    """``p_holm`` across the categories of each family (``all`` left out) and ``significant``."""
+    frame = frame.assign(p_holm=np.nan)
+    family = ["model", "dataset", "kind", "language_a", "language_b", "score"]
+    categories = frame["category"] != ALL
+    for _, index in frame[categories].groupby(family, sort=False).groups.items():
+        frame.loc[index, "p_holm"] = holm(frame.loc[index, "p_value"].to_list())
+    frame.loc[~categories, "p_holm"] = frame.loc[~categories, "p_value"]
+    frame["significant"] = frame["p_holm"] < ALPHA
+    leading = ["model", "dataset", "kind", "language_a", "language_b", "category", "score",
+               "score_a", "score_b", "difference", "ci_low", "ci_high", "p_value", "p_holm",
+               "significant", "n_pairs", "n_seeds"]
+    return frame[leading].reset_index(drop=True)
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, int | np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating):
+        return None if not np.isfinite(value) else float(value)
+    return value
+
+
+def cross_language_results(frame: pd.DataFrame) -> dict[str, Any]:
+    """``results.json: cross_language``: the method in words and one record per row."""
+    return {"method": METHOD, "alpha": ALPHA, "n_resamples": N_RESAMPLES,
+            "rows": [{key: _number(value) for key, value in row.items()}
+                     for row in frame.to_dict("records")]}
+
+
+def frame_from_results(cross_language: Mapping[str, Any]) -> pd.DataFrame:
+    """``results.json: cross_language`` back as :func:`cross_language_frame`'s rows."""
+    frame = pd.DataFrame(list(cross_language.get("rows") or []))
+    numeric = ["score_a", "score_b", "difference", "ci_low", "ci_high", "p_value", "p_holm"]
+    return frame.astype({c: float for c in numeric if c in frame.columns})
+
+
+def cross_language_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """The table of the files and the report: one row per comparison."""
+    table = frame.copy()
+    table["score"] = table["score"].map(SCORE_LABELS)
+    table["comparison"] = table["language_b"] + " - " + table["language_a"]
+    table["95% CI (paired bootstrap)"] = [
+        "—" if pd.isna(lo) else f"[{lo:+.3f}, {hi:+.3f}]"
+        for lo, hi in zip(table["ci_low"], table["ci_high"], strict=True)]
+    table["significant"] = ["yes" if s else "no" for s in table["significant"]]
+    return table[["model", "dataset", "kind", "comparison", "category", "score", "score_a",
+                  "score_b", "difference", "95% CI (paired bootstrap)", "p_value", "p_holm",
+                  "significant", "n_pairs", "n_seeds"]]
+
+
+def heatmap_figure(frame: pd.DataFrame, model: str, dataset: str, kind: str) -> Figure:
+    """Languages (each minus the first) x categories, one panel per score: the difference as
+    colour and number, ``*`` where significant after Holm (``all``: unadjusted)."""
+    from biasbench.figures import plt
+
+    rows = frame[(frame["model"] == model) & (frame["dataset"] == dataset)
+                 & (frame["kind"] == kind)]
+    reference = rows["language_a"].iloc[0]
+    rows = rows[rows["language_a"] == reference]
+    languages = list(dict.fromkeys(rows["language_b"]))
+    categories = [c for c in dict.fromkeys(rows["category"]) if c != ALL] + [ALL]
+    scores = [s for s in SCORES if s in set(rows["score"])]
+    fig, axes = plt.subplots(1, len(scores), figsize=(2.2 + 0.75 * len(categories) * len(scores),
+                                                     1.6 + 0.45 * len(languages)),
+                             layout="constrained", squeeze=False)
+    image = None
+    for ax, score in zip(axes[0], scores, strict=True):
+        part = rows[rows["score"] == score].set_index(["language_b", "category"])
+        values = np.full((len(languages), len(categories)), np.nan)
+        for i, language in enumerate(languages):
+            for j, category in enumerate(categories):
+                if (language, category) not in part.index:
+                    continue
+                cell = part.loc[(language, category)]
+                values[i, j] = cell["difference"]
+                if np.isfinite(cell["difference"]):
+                    mark = "*" if bool(cell["significant"]) else ""
+                    ax.text(j, i, f"{cell['difference']:+.2f}{mark}", ha="center",
+                            va="center", fontsize=7)
+        limit = max(0.05, float(np.nanmax(np.abs(values))) if np.isfinite(values).any()
+                    else 0.05)
+        image = ax.imshow(np.ma.masked_invalid(values), cmap="RdBu_r", vmin=-limit,
+                          vmax=limit, aspect="auto")
+        ax.set_xticks(range(len(categories)), categories, rotation=45, ha="right", fontsize=7)
+        ax.set_yticks(range(len(languages)), [f"{code} - {reference}" for code in languages],
+                      fontsize=8)
+        ax.set_title(SCORE_LABELS[score], fontsize=9)
+        fig.colorbar(image, ax=ax, shrink=0.8)
+    fig.suptitle(f"{model} / {dataset} ({kind}): difference between languages, paired by "
+                 f"item; * p_holm < {ALPHA}", fontsize=9)
+    return fig
+
+
+def heatmaps(frame: pd.DataFrame) -> list[tuple[str, str, str]]:
+    """(model, dataset, kind) of every heat map :func:`heatmap_figure` draws."""
+    keys = frame[["model", "dataset", "kind"]].drop_duplicates()
+    return [(str(m), str(d), str(k)) for m, d, k in keys.itertuples(index=False)]
+
+
+def write_cross_language(frame: pd.DataFrame, tables: Path, figures: Path) -> None:
+    """tables/cross_language.{csv,md,tex} and figures/cross_language_<model>_<dataset>_<kind>."""
+    from biasbench.figures import save_figure
+    from biasbench.tables import write_table
+    from biasbench.textutil import unique_slug
+
+    write_table(cross_language_table(frame), tables / "cross_language")
+    for model, dataset, kind in heatmaps(frame):
+        stem = unique_slug(f"{model}_{dataset}_{kind}")
+        save_figure(heatmap_figure(frame, model, dataset, kind),
+                    figures / f"cross_language_{stem}",
+                    f"{model} / {dataset}: differences between languages ({kind})")
+
+
+def add_cross_language(results: dict[str, Any], scored: BBQResults, items: Sequence[BBQItem],
+                       tables: Path, figures: Path,
+                       controls: Mapping[str, str] | None = None) -> None:
+    """The engine's hook: ``results['cross_language']`` and its files, when some dataset of
+    the run has two languages (nothing otherwise)."""
+    if len({item.namespace for item in items}) < 2:
+        return
+    frame = cross_language_frame(scored, items, controls)
+    if frame.empty:
+        return
+    results["cross_language"] = cross_language_results(frame)
+    write_cross_language(frame, tables, figures)
