@@ -109,6 +109,9 @@ class BBQBenchmark(Benchmark):
         self.option_score = option_score
         self.answer_by = answer_by
         self.by_uid = {item.uid: item for item in self.items}
+        self.prompt_items: dict[str, BBQItem] = dict(self.by_uid)
+        """The item behind each request's ``item_id`` (grid cells added as their requests are
+        built): what option scoring reads the options of."""
 
     # -- the robustness grid (--vary; items/grid.py, scoring/robustness.py) -------------------
     def configure(self, *, vary: str | None = None, orders: str = "all",
@@ -138,13 +141,6 @@ class BBQBenchmark(Benchmark):
     def cell_item(self, item: BBQItem, order: Order, variant: str) -> BBQItem:
         """``item`` as a grid cell shows it: its variant's wording, options in ``order``."""
         return permuted_item(self.variant_item(item, variant), order)
-
-    @property
-    def prompt_items(self) -> dict[str, BBQItem]:
-        """The item behind each request's ``item_id`` (grid cells included, once their
-        requests are built): what option scoring reads the options of."""
-        found: dict[str, BBQItem] = self.__dict__.setdefault("_prompt_items", dict(self.by_uid))
-        return found
 
     def _grid_requests(self, items: Sequence[BBQItem], seeds: Sequence[int]) -> list[Request]:
         import dataclasses
