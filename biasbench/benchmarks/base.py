@@ -120,6 +120,9 @@ class Declaration:
     """What ``biasbench score NAME --responses FILE`` reads (its help text)."""
     commands: tuple[Command, ...] = ()
     """Commands of its own that the CLI adds (``biasbench classify``...)."""
+    harness_logs: tuple[str, ...] = ()
+    """Other harnesses whose logs ``biasbench score NAME --from HARNESS`` reads (the BBQ
+    engine's: ``lm-eval``, ``inspect``); empty: no ``--from`` option."""
 
     @property
     def generates_items(self) -> bool:

@@ -19,6 +19,7 @@ from biasbench.cli.common import (
     option_parameters,
     with_parameters,
 )
+from biasbench.engines.bbq_family.declaration import FROM_HELP
 
 if TYPE_CHECKING:
     from biasbench.benchmarks.base import Declaration
@@ -28,13 +29,16 @@ def score_benchmark_command(declaration: Declaration) -> Command:
     """``biasbench score NAME`` for the benchmark ``declaration`` declares."""
     name = declaration.name
 
-    def command(responses: Path, out: Path, **values: object) -> None:
+    def command(responses: Path, out: Path, harness: str | None = None,
+                **values: object) -> None:
         from biasbench.benchmarks import benchmark_class
         from biasbench.output_health import health_line
         from biasbench.pipeline import score_into
         from biasbench.runfolder import RESULTS_NAME, TABLES_DIR, write_results
 
         bench = benchmark_class(name)(**given_options(declaration, values))
+        if harness is not None:  # another harness's log (BBQ engine: harness_logs/)
+            return score_harness(bench, harness, responses, out)
         frame = bench.read_responses(responses)  # before the folder is touched: bad input
 
         def produce(folder: Path) -> dict[str, Any]:
@@ -54,12 +58,43 @@ def score_benchmark_command(declaration: Declaration) -> Command:
         inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[
             Path, typer.Option(help="Output folder (new, empty, or an earlier score folder).")]),
     ]
+    if declaration.harness_logs:
+        fixed.append(inspect.Parameter(
+            "harness", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
+                str | None, typer.Option("--from", help=FROM_HELP)]))
     doc = f"Score {name} outputs produced elsewhere, one or many models per file."
     function = with_parameters(command, [*fixed, *option_parameters(declaration.options, name)],
                                doc)
     built = click_command(function, name, cls=BenchmarkCommand)
     built.benchmark = name  # type: ignore[attr-defined]
     return built
+
+
+def score_harness(bench: Any, harness: str, responses: Path, out: Path) -> None:
+    """``score NAME --from HARNESS``: the log read and mapped before the folder is touched,
+    scored by the engine, the harness's metrics beside (BBQ engine, ``harness_logs/``)."""
+    from biasbench.engines.bbq_family.harness_logs.compare import summary_lines
+    from biasbench.engines.bbq_family.harness_logs.rescore import (
+        read_harness_log,
+        score_harness_log,
+    )
+    from biasbench.output_health import health_line
+    from biasbench.pipeline import score_into
+    from biasbench.runfolder import RESULTS_NAME, TABLES_DIR, write_results
+
+    log = read_harness_log(harness, responses, bench)
+
+    def produce(folder: Path) -> dict[str, Any]:
+        results = score_harness_log(bench, log, folder, source=f"{harness}:{responses}")
+        write_results(results, folder)
+        return results
+
+    results = score_into(out, bench.name, produce)
+    health = results["output_health"]
+    echo_lines(bench.summary(results)
+               + [line for m, h in health.items() if (line := health_line(m, h))]
+               + summary_lines(results["harness_log"]["comparison"], harness))
+    typer.echo(f"wrote {out / RESULTS_NAME} and {out / TABLES_DIR}")
 
 
 score = BenchmarkGroup(name="score", build=score_benchmark_command,

@@ -19,6 +19,11 @@ LIMIT_HELP = ("stratified over category x context condition x question polarity,
 RESPONSES_HELP = (
     "JSONL: example_id, category, model, seed (optional), output or pred (the chosen option, "
     "0-2), and namespace or language where items of several languages are scored.")
+HARNESS_LOGS = ("lm-eval", "inspect")
+"""The harnesses whose logs ``score NAME --from`` reads (:mod:`.harness_logs`)."""
+FROM_HELP = ("read --responses as another harness's log and set its own metrics beside "
+             "biasbench's: lm-eval (a samples_<task>_<date>.jsonl of --log_samples, or the "
+             "--output_path folder holding them) or inspect (an eval log, .json or .eval).")
 COMMANDS = (Command("jitter", cli.plot_jitter, group="plot",
                     group_help="Figures from run folders."),)
 """``plot jitter``: per-seed scores of one template across run folders."""
@@ -45,7 +50,7 @@ def bbq_declaration(**fields: Any) -> Declaration:
     grid's options)."""
     fields["options"] = (*fields.get("options", ()), *GRID_OPTIONS)
     return Declaration(**{"limit_help": LIMIT_HELP, "responses_help": RESPONSES_HELP,
-                          "commands": COMMANDS, **fields})
+                          "commands": COMMANDS, "harness_logs": HARNESS_LOGS, **fields})
 
 
 def data_option(what: str, env: str) -> OptionSpec:

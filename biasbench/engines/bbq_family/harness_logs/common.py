@@ -14,7 +14,6 @@ from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.errors import InputError
 
 HarnessName = Literal["lm-eval", "inspect"]
-HARNESSES: tuple[HarnessName, ...] = ("lm-eval", "inspect")
 
 
 @dataclass(frozen=True)

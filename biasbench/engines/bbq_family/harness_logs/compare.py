@@ -113,6 +113,9 @@ def comparison_rows(log: HarnessLog, results: Mapping[str, Any],
         categories = sorted({by_uid[u].category for u in uids})
         reported = log.reported.get((model, task), {})
         for metric in sorted(set(found) | set(reported)):
+            _, _, suffix = metric.partition("_score_")
+            if suffix and suffix not in categories and not _defined(reported.get(metric)):
+                continue  # a category the log has no sample of (lm-eval reports NaN)
             builtin = found.get(metric)
             harness = reported.get(metric) if metric in reported else (
                 builtin.value if builtin is not None else None)

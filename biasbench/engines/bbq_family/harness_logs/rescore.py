@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from biasbench.engines.bbq_family.harness_logs.common import HARNESSES, HarnessLog
+from biasbench.engines.bbq_family.declaration import HARNESS_LOGS
+from biasbench.engines.bbq_family.harness_logs.common import HarnessLog
 from biasbench.engines.bbq_family.harness_logs.compare import COLUMNS, comparison_rows
 from biasbench.errors import BiasbenchError
 from biasbench.responses import iter_jsonl
@@ -34,7 +35,7 @@ def read_harness_log(harness: str, path: Path, bench: BBQBenchmark) -> HarnessLo
         from biasbench.engines.bbq_family.harness_logs.inspect_logs import read_inspect
 
         return read_inspect(path, bench.by_uid)
-    raise BiasbenchError(f"--from {harness}: biasbench reads {' and '.join(HARNESSES)} logs")
+    raise BiasbenchError(f"--from {harness}: biasbench reads {' and '.join(HARNESS_LOGS)} logs")
 
 
 def score_harness_log(bench: BBQBenchmark, log: HarnessLog, folder: Path,
