@@ -3,6 +3,7 @@ responses produced elsewhere that ``biasbench score bbq`` reads; any BBQ-format 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -32,7 +33,10 @@ def write_bbq_labels(scored: BBQResults, frame: pd.DataFrame, items: Sequence[BB
     parsed = parsed.merge(meta, on="uid", how="left")
     parsed["answer_text"] = [a[p] if p >= 0 else None
                              for a, p in zip(parsed["answers"], parsed["pred_index"], strict=True)]
-    write_jsonl(parsed.to_dict(orient="records"), path)
+    # A missing value is null, never NaN (which no strict JSON reader accepts): pandas turns
+    # the None of an unparsed answer's text into NaN.
+    write_jsonl([{k: None if isinstance(v, float) and math.isnan(v) else v
+                  for k, v in row.items()} for row in parsed.to_dict(orient="records")], path)
 
 
 def read_bbq_responses(path: Path, by_uid: dict[str, BBQItem]) -> pd.DataFrame:
