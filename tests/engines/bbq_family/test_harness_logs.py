@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
+from biasbench.benchmarks import benchmark_class
 from biasbench.benchmarks.bbq.benchmark import OriginalBBQBenchmark
 from biasbench.benchmarks.esbbq.benchmark import SpanishBBQBenchmark
-from biasbench.benchmarks import benchmark_class
 from biasbench.engines.bbq_family.harness_logs.builtin import builtin_metrics
 from biasbench.engines.bbq_family.harness_logs.inspect_logs import read_inspect
 from biasbench.engines.bbq_family.harness_logs.lm_eval import read_lm_eval

@@ -116,7 +116,7 @@ def _sum(rows: list[list[Any]], position: int) -> float:
 def lm_eval_spanish(samples: Sequence[HarnessSample]) -> dict[str, Builtin]:
     """An esbbq_* / cabbq_* subtask's four metrics from the logged tuples."""
     found: dict[str, Builtin] = {}
-    for name, context in (("acc_ambig", "ambiguous"), ("acc_disambig", "disambiguated")):
+    for name in ("acc_ambig", "acc_disambig"):
         rows = _tuples(samples, name)
         if rows:
             total = _sum(rows, 1)
