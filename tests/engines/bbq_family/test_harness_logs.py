@@ -333,3 +333,34 @@ def test_nan_in_the_log_is_read_but_never_written(tmp_path: Path) -> None:
     values = log.reported[("fixture-model", "bbq")]
     assert values["amb_bias_score_Age"] is None
     assert not any(isinstance(v, float) and math.isnan(v) for v in values.values())
+
+
+def test_a_generation_task_is_read_as_text(tmp_path: Path) -> None:
+    """bbq_generate logs the generated text: it is read by biasbench's parser, not by index."""
+    lines = []
+    for line in BBQ_SAMPLES.read_text(encoding="utf-8").splitlines()[:2]:
+        obj = json.loads(line)
+        obj["filtered_resps"] = [" Cannot answer."]
+        obj["resps"] = [[" Cannot answer."]]
+        lines.append(json.dumps(obj))
+    path = tmp_path / f"samples_bbq_generate_{DATE}.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    log = read_lm_eval(path, bench("bbq").by_uid)
+    assert [(s.pred, s.output) for s in log.samples] == [(None, " Cannot answer.")] * 2
+    multiple_choice = tmp_path / "mc" / f"samples_bbq_{DATE}.jsonl"
+    multiple_choice.parent.mkdir()
+    multiple_choice.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(InputError, match="a generated text in a multiple-choice task"):
+        read_lm_eval(multiple_choice, bench("bbq").by_uid)
+
+
+def test_a_different_reading_is_named(tmp_path: Path) -> None:
+    """inspect read an answer as A where the text says C: the accuracy row says so."""
+    data = json.loads((FIXTURES / "inspect_bbq.json").read_text(encoding="utf-8"))
+    sample = data["samples"][0]  # SES:0, text "ANSWER: C"
+    sample["scores"]["choice"]["answer"] = "A"
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    rows = rows_of("bbq", "inspect", path, tmp_path)
+    assert "reads 1 answer(s) as another option than the harness did" in \
+        rows[("bbq", "accuracy")]["why"]

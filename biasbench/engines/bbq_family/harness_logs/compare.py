@@ -66,7 +66,8 @@ def _counterpart(metric: str, task: str, categories: list[str], results: Mapping
 
 def _why(metric: str, task: str, harness: float | None, rescored: float | None,
          builtin: Builtin | None, found: Mapping[str, Builtin], reported: float | None,
-         samples: Sequence[HarnessSample], unparsed: int, answered: int, note: str) -> str:
+         samples: Sequence[HarnessSample], labels: Sequence[Mapping[str, Any]], unparsed: int,
+         answered: int, note: str) -> str:
     reasons = []
     if builtin is not None and _defined(reported) and abs(reported - builtin.value) > 1e-6:  # type: ignore[operator]
         reasons.append(f"the harness's aggregate file says {reported:.4f}, its per-sample "
@@ -84,6 +85,10 @@ def _why(metric: str, task: str, harness: float | None, rescored: float | None,
                        f"0.0 where BBQ's ratio is 2*0/{n} - 1 = -1"
                        + (" (times 1 - accuracy)" if metric.startswith("amb") else ""))
     if metric in ("acc", "accuracy"):
+        read_apart = _read_apart(samples, labels)
+        if read_apart:
+            reasons.append(f"biasbench's parser reads {read_apart} answer(s) as another "
+                           "option than the harness did (labels.jsonl shows each)")
         if unparsed:
             reasons.append(f"{unparsed} of {answered} answers name no option: the harness "
                            "counts them wrong, biasbench leaves them out")
@@ -95,6 +100,14 @@ def _why(metric: str, task: str, harness: float | None, rescored: float | None,
     if not reasons:
         reasons.append("answers classed differently (labels.jsonl shows each answer)")
     return "; ".join(reasons)
+
+
+def _read_apart(samples: Sequence[HarnessSample], labels: Sequence[Mapping[str, Any]]) -> int:
+    """Answers the harness read as one option and biasbench's parser as another (both read)."""
+    read = {(r["model"], r["uid"], r["seed"]): r["pred_index"] for r in labels}
+    return sum(1 for s in samples if s.harness_answer is not None
+               and read.get((s.model, s.uid, s.seed), -1) >= 0
+               and read[(s.model, s.uid, s.seed)] != s.harness_answer)
 
 
 def comparison_rows(log: HarnessLog, results: Mapping[str, Any],
@@ -140,7 +153,7 @@ def comparison_rows(log: HarnessLog, results: Mapping[str, Any],
             else:
                 differs = True
                 why = _why(metric, task, harness, rescored, builtin, found,
-                           reported.get(metric), samples, unparsed, answered, note)
+                           reported.get(metric), samples, labels, unparsed, answered, note)
             rows.append({"model": model, "task": task, "metric": metric, "harness": harness,
                          "biasbench": rescored, "biasbench_score": name, "differs": differs,
                          "why": why})
