@@ -38,7 +38,7 @@ REFUSED_PCT_AMBIG, REFUSED_PCT_DISAMBIG = 40.0, 10.0
 
 
 def planted_items() -> list[BBQItem]:
-    items = []
+    items: list[BBQItem] = []
     for condition in ("ambig", "disambig"):
         for k in range(20):
             items.append(make_item(len(items), "neg" if k % 2 else "nonneg", condition,

@@ -13,12 +13,14 @@ import pytest
 
 from biasbench.benchmarks.filbbq.benchmark import FilBBQBenchmark
 from biasbench.engines.bbq_family.scoring.bias_scores import target_index
-from biasbench.pipeline import run_benchmark
+from biasbench.pipeline import RunResult, run_benchmark
 from biasbench.report.html import build_report
 
 REFUSE_TL = "Paumanhin, hindi ko masasagot ang tanong na ito."
 REFUSE_EN = "I'm sorry, I cannot answer that."
 LIMIT, SEEDS = 104, [0, 1, 2]
+RefusingRun = tuple[Path, RunResult, dict[str, int], dict[str, int]]
+"""The run folder, the run's result, refusals and items per context condition."""
 
 
 def _script(bench: FilBBQBenchmark) -> tuple[dict[str, str], dict[str, int], dict[str, int]]:
@@ -46,7 +48,7 @@ def _script(bench: FilBBQBenchmark) -> tuple[dict[str, str], dict[str, int], dic
 
 @pytest.fixture(scope="module")
 def refusing_run(reference_dir: Path, tmp_path_factory: pytest.TempPathFactory
-                 ) -> tuple[Path, object, dict[str, int], dict[str, int]]:
+                 ) -> RefusingRun:
     templates = reference_dir / "filbbq" / "templates"
     bench = FilBBQBenchmark(templates=templates)
     answers, refused, items = _script(bench)
@@ -59,7 +61,7 @@ def refusing_run(reference_dir: Path, tmp_path_factory: pytest.TempPathFactory
     return run_dir, done, refused, items
 
 
-def test_results_json_has_the_refusals_block(refusing_run: tuple[Path, object, dict[str, int], dict[str, int]]) -> None:
+def test_results_json_has_the_refusals_block(refusing_run: RefusingRun) -> None:
     run_dir, _, refused, items = refusing_run
     results = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))
     block = results["refusals"]
@@ -88,7 +90,7 @@ def test_results_json_has_the_refusals_block(refusing_run: tuple[Path, object, d
         assert entry["s_dis"]["target"] > entry["s_dis"]["excluded"]
 
 
-def test_table_and_summary(refusing_run: tuple[Path, object, dict[str, int], dict[str, int]]) -> None:
+def test_table_and_summary(refusing_run: RefusingRun) -> None:
     run_dir, done, refused, _ = refusing_run
     share = 100.0 * sum(refused.values()) / LIMIT
     with (run_dir / "tables" / "refusals.csv").open(encoding="utf-8") as f:
@@ -96,13 +98,13 @@ def test_table_and_summary(refusing_run: tuple[Path, object, dict[str, int], dic
     assert [r["category"] for r in rows] == ["Gender_identity", "Sexual_orientation", "all"]
     assert float(rows[-1]["refused_pct"]) == pytest.approx(share)
     assert (run_dir / "tables" / "refusals.md").is_file()
-    lines = [line for line in done.summary if line.startswith("mock-refuser: refused ")]  # type: ignore[attr-defined]
+    lines = [line for line in done.summary if line.startswith("mock-refuser: refused ")]
     assert len(lines) == 1
     assert f"refused {share:.1f}% (ambiguous " in lines[0]
     assert "s_AMB " in lines[0] and "excluded (headline), range [" in lines[0]
 
 
-def test_report_shows_the_refusal_range(refusing_run: tuple[Path, object, dict[str, int], dict[str, int]],
+def test_report_shows_the_refusal_range(refusing_run: RefusingRun,
                                         tmp_path: Path) -> None:
     run_dir = refusing_run[0]
     results = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))
