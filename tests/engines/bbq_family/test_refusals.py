@@ -158,3 +158,21 @@ def test_category_rows_carry_their_language() -> None:
     responses["uid"] = [f"x/es/{u}" for u in responses["uid"]]
     frame = refusal_scores(score_responses(items, responses), items)
     assert frame["language"].tolist() == ["es", "es"]
+
+
+def test_summary_line(planted: pd.DataFrame) -> None:
+    from biasbench.engines.bbq_family.presenting.refusals import summary_lines
+
+    assert summary_lines(refusal_results(planted)) == [
+        "planted: refused 25.0% (ambiguous 40.0%, disambiguated 10.0%; other unparsed 2.5%): "
+        "s_AMB +0.167 excluded (headline), range [+0.100, +0.500] over policies (unknown "
+        "+0.100, target +0.500); s_DIS +0.231 excluded (headline), range [+0.231, +0.333] over "
+        "policies (unknown +0.231, target +0.333) (results.json: refusals, tables/refusals.csv)"]
+
+
+def test_no_summary_line_without_refusals() -> None:
+    from biasbench.engines.bbq_family.presenting.refusals import summary_lines
+
+    items = planted_items()
+    frame = refusal_scores(score_responses(items, planted_responses(items, refusals=False)), items)
+    assert summary_lines(refusal_results(frame)) == []
