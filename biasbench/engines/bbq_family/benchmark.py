@@ -273,7 +273,8 @@ class BBQBenchmark(Benchmark):
                            results["signature"]["data_source"].get("grid", {}), self.var2,
                            out_dir / TABLES_DIR, out_dir / FIGURES_DIR)
         _cross_language(results, scored, self.items, out_dir, self.control_datasets)
-        _refusals(results, scored, self.items, self.var2, out_dir / TABLES_DIR)
+        _refusals(results, scored, self.items, self.var2, out_dir / TABLES_DIR,
+                  frame if self.grid is not None else None)
         self.extend_results(results, scored, out_dir)
         return results
 
@@ -508,12 +509,13 @@ def _cross_language(results: dict[str, Any], scored: BBQResults, items: Sequence
 
 
 def _refusals(results: dict[str, Any], scored: BBQResults, items: Sequence[BBQItem],
-              var2: Var2ByTemplate | None, tables: Path) -> None:
+              var2: Var2ByTemplate | None, tables: Path,
+              grid_responses: pd.DataFrame | None) -> None:
     """results.json ``refusals`` and tables/refusals: refusal and unparsed rates, s_AMB/s_DIS
     under three policies for the refusals (presenting/refusals.py)."""
     from biasbench.engines.bbq_family.presenting.refusals import add_refusals
 
-    add_refusals(results, scored, items, var2, tables)
+    add_refusals(results, scored, items, var2, tables, grid_responses)
 
 
 def score_text(stat: dict[str, Any], sign: str = "+") -> str:

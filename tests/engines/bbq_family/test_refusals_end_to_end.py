@@ -12,9 +12,14 @@ from pathlib import Path
 import pytest
 
 from biasbench.benchmarks.filbbq.benchmark import FilBBQBenchmark
+from biasbench.engines.bbq_family.items.grid import decode_cell_id
 from biasbench.engines.bbq_family.scoring.bias_scores import target_index
+from biasbench.models.base import Generation, GenerationParams, Prompt
 from biasbench.pipeline import RunResult, run_benchmark
 from biasbench.report.html import build_report
+from tests.engines.bbq_family.test_robustness import PlantedAnswerer
+from tests.engines.bbq_family.test_robustness import _items as grid_items
+from tests.engines.bbq_family.test_robustness import _write as write_items
 
 REFUSE_TL = "Paumanhin, hindi ko masasagot ang tanong na ito."
 REFUSE_EN = "I'm sorry, I cannot answer that."
@@ -113,3 +118,35 @@ def test_report_shows_the_refusal_range(refusing_run: RefusingRun,
     assert "<h3>Refusals apart</h3>" in page
     assert f"[{entry['low']:+.3f}, {entry['high']:+.3f}]" in page
     assert "refusals counted as the target (stereotyped) answer" in page
+
+
+class RefusingGridAnswerer(PlantedAnswerer):
+    """The grid's planted model, but refusing every fifth ambiguous item in every cell and
+    otherwise answering the unknown option there."""
+
+    async def generate(self, prompt: Prompt, params: GenerationParams,
+                       seed: int | None) -> Generation:
+        uid, _, _ = decode_cell_id(prompt.item_id or "")
+        item = self.by_uid[uid]
+        if item.context_condition == "ambig" and item.example_id % 5 == 0:
+            return Generation(text=REFUSE_EN, prompt_text=prompt.text_for("chat"),
+                              info={"finish_reason": "stop"})
+        return await super().generate(prompt, params, seed)
+
+
+def test_grid_run_counts_refusals_per_cell(tmp_path: Path) -> None:
+    """A grid run scores option indices; its refusals are read from each cell's parse."""
+    items = grid_items(40)  # 40 ambiguous, 40 disambiguated
+    path = write_items(items, tmp_path / "items.jsonl")
+    backend = RefusingGridAnswerer(items, position_a=0.0)
+    result = run_benchmark("bbq", backend=backend, out=tmp_path / "run", seeds=[0, 1],
+                           progress=False, benchmark_options={
+                               "items": str(path), "vary": "seeds,order", "orders": "cyclic"})
+    entry = result.results["refusals"]["models"]["planted"]["Age"]
+    assert entry["refused_pct_ambig"] == pytest.approx(20.0)  # 8 of 40 in every cell
+    assert entry["refused_pct_disambig"] == 0.0 and entry["refused_pct"] == pytest.approx(10.0)
+    # ambiguous answers otherwise all unknown: s_AMB 0 unless a refusal counts as the target,
+    # then acc 32/40 and s = 1: s_AMB 0.2
+    s_amb = entry["s_amb"]
+    assert (s_amb["excluded"], s_amb["unknown"]) == (0.0, 0.0)
+    assert s_amb["target"] == pytest.approx(0.2)

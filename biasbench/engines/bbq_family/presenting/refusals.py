@@ -21,6 +21,7 @@ from biasbench.engines.bbq_family.scoring.refusals import (
     frame_from_results,
     refusal_results,
     refusal_scores,
+    with_grid_methods,
 )
 from biasbench.tables import write_table
 
@@ -40,9 +41,14 @@ NOTE: Final = (
 
 
 def add_refusals(results: dict[str, Any], scored: BBQResults, items: Sequence[BBQItem],
-                 var2: Var2ByTemplate | None, tables: Path) -> None:
-    """results.json gets ``refusals``; tables/ gets ``refusals.csv`` (with .md and .tex)."""
-    frame = refusal_scores(scored, items, var2)
+                 var2: Var2ByTemplate | None, tables: Path,
+                 grid_responses: pd.DataFrame | None = None) -> None:
+    """results.json gets ``refusals``; tables/ gets ``refusals.csv`` (with .md and .tex).
+    ``grid_responses``: a grid run's answers as ``expand_grid_responses`` reads them (their
+    parser outcomes; the scores themselves come from ``scored``)."""
+    responses = (None if grid_responses is None
+                 else with_grid_methods(scored.responses, grid_responses))
+    frame = refusal_scores(scored, items, var2, responses)
     results["refusals"] = refusal_results(frame)
     write_table(frame, tables / TABLE_NAME)
 

@@ -92,15 +92,32 @@ def _language_of_categories(items: Sequence[BBQItem]) -> dict[str, str]:
             languages.items()}
 
 
+def with_grid_methods(responses: pd.DataFrame, mapped: pd.DataFrame) -> pd.DataFrame:
+    """A grid run's parsed responses with each answer's own outcome: the engine scores a grid
+    from option indices (``pred``), so its ``method`` says ``no_answer`` for every unparsed
+    answer; ``mapped`` (``expand_grid_responses``) keeps the parser's outcome per cell."""
+    keys = [*RUN_KEYS, "uid"]
+    methods = mapped[[*keys, "method"]].drop_duplicates(keys)
+    out = responses.drop(columns=["method"]).merge(methods, on=keys, how="left")
+    # merge kept the responses' order (a left merge on unique keys)
+    out["method"] = out["method"].fillna(
+        pd.Series(responses["method"].astype(str).to_numpy(), index=out.index))
+    return out
+
+
 def refusal_scores(scored: BBQResults, items: Sequence[BBQItem],
-                   var2: Var2ByTemplate | None = None) -> pd.DataFrame:
+                   var2: Var2ByTemplate | None = None,
+                   responses: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per model and category (and per model over all categories, ``all``): the
     responses, refusals and other unparsed answers (counts and % of responses, refusals also
     per context condition), and each of s_AMB / s_DIS under every policy with its range
-    (``{score}_{policy}``, ``{score}_low``, ``{score}_high``, ``{score}_differs``)."""
+    (``{score}_{policy}``, ``{score}_low``, ``{score}_high``, ``{score}_differs``).
+    ``responses``: the parsed answers (default ``scored.responses``; a grid run's from
+    :func:`with_grid_methods`)."""
     items = list(items)
     table = item_table(items, var2)
-    counts = {policy: count_statistics(policy_predictions(scored.responses, table, policy),
+    responses = scored.responses if responses is None else responses
+    counts = {policy: count_statistics(policy_predictions(responses, table, policy),
                                        table, keys=RUN_KEYS) for policy in POLICIES}
     frames = []
     for by, pooled in ((["model", "category"], False), (["model"], True)):
