@@ -273,6 +273,8 @@ class BBQBenchmark(Benchmark):
                            results["signature"]["data_source"].get("grid", {}), self.var2,
                            out_dir / TABLES_DIR, out_dir / FIGURES_DIR)
         _cross_language(results, scored, self.items, out_dir, self.control_datasets)
+        _refusals(results, scored, self.items, self.var2, out_dir / TABLES_DIR,
+                  frame if self.grid is not None else None)
         self.extend_results(results, scored, out_dir)
         return results
 
@@ -382,6 +384,12 @@ class BBQBenchmark(Benchmark):
             )
 
             lines.extend(grid_lines(results["robustness"]))
+        if results.get("refusals"):
+            from biasbench.engines.bbq_family.presenting.refusals import (
+                summary_lines as refusal_lines,
+            )
+
+            lines.extend(refusal_lines(results["refusals"]))
         for model, cov in coverage.items():
             if cov.get("partial"):
                 lines.append(f"{model}: partial run ({cov['reason']}): {PARTIAL_NOTE}")
@@ -498,6 +506,16 @@ def _cross_language(results: dict[str, Any], scored: BBQResults, items: Sequence
 
     add_cross_language(results, scored, items, out_dir / TABLES_DIR, out_dir / FIGURES_DIR,
                        controls)
+
+
+def _refusals(results: dict[str, Any], scored: BBQResults, items: Sequence[BBQItem],
+              var2: Var2ByTemplate | None, tables: Path,
+              grid_responses: pd.DataFrame | None) -> None:
+    """results.json ``refusals`` and tables/refusals: refusal and unparsed rates, s_AMB/s_DIS
+    under three policies for the refusals (presenting/refusals.py)."""
+    from biasbench.engines.bbq_family.presenting.refusals import add_refusals
+
+    add_refusals(results, scored, items, var2, tables, grid_responses)
 
 
 def score_text(stat: dict[str, Any], sign: str = "+") -> str:

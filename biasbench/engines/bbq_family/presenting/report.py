@@ -266,6 +266,10 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
                 "(the FilBBQ paper's Figures 1-2).")
 
     dataset_scores_section(group, out, section)  # a dataset's own metrics (KoBBQ, CBBQ...)
+    # Refusals beside the unparsed rates: rates and the scores' range over three policies.
+    from biasbench.engines.bbq_family.presenting.refusals import report_part as refusals_part
+
+    refusals_part(group, output)
     unparsed = _bbq_unparsed_by_run(group)
     if unparsed is not None:
         output.figure(lambda: figs.unparsed_figure(unparsed, models), "unparsed",
