@@ -382,6 +382,12 @@ class BBQBenchmark(Benchmark):
             )
 
             lines.extend(grid_lines(results["robustness"]))
+        if results.get("cross_language"):
+            from biasbench.engines.bbq_family.presenting.cross_language import (
+                summary_lines as language_lines,
+            )
+
+            lines.extend(language_lines(results["cross_language"]))
         for model, cov in coverage.items():
             if cov.get("partial"):
                 lines.append(f"{model}: partial run ({cov['reason']}): {PARTIAL_NOTE}")
