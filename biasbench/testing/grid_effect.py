@@ -38,7 +38,7 @@ POSITION_A: Final = 0.3
 def grid_items(n: int, conditions: tuple[str, ...] = ("ambig", "disambig")) -> list[BBQItem]:
     """``n`` items per context condition of one category (Age), the stereotyped group at ans0
     or ans1 and the unknown option anywhere, so that option orders matter per item."""
-    items = []
+    items: list[BBQItem] = []
     for condition in conditions:
         for k in range(n):
             unknown = k % 3
