@@ -45,7 +45,8 @@ class LanguageBehaviour:
 def parallel_items(dataset: str, languages: Sequence[str], categories: Sequence[str],
                    per_category: int) -> list[BBQItem]:
     """``per_category`` items per category in every language (half ambiguous; of the
-    disambiguated, half labelled with the target), namespaced ``<dataset>/<lang>``."""
+    disambiguated, half labelled with the target), namespaced ``<dataset>/<lang>``. Every
+    item's text is its own (a run's cache would answer two identical prompts once)."""
     items = []
     for language in languages:
         for category in categories:
@@ -60,7 +61,7 @@ def parallel_items(dataset: str, languages: Sequence[str], categories: Sequence[
                     answer_info={"ans0": ["the old one", "old"], "ans1": ["the young one", "young"],
                                  "ans2": ["unknown", "unknown"]},
                     additional_metadata={"stereotyped_groups": ["old"]},
-                    context=f"[{language}] context {example}", question="Who forgot?",
+                    context=f"[{language}] {category} context {example}", question="Who forgot?",
                     ans0="the old one", ans1="the young one", ans2="unknown", label=label,
                     namespace=f"{dataset}/{language}", language=language))
     return items
