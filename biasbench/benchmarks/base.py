@@ -54,6 +54,9 @@ class OptionSpec:
     default: Any
     help: str
     choices: tuple[str, ...] = ()
+    run_only: str | None = None
+    """Why the option means something only to ``biasbench run`` (what it asks the model):
+    ``biasbench score`` refuses it in one line saying so. None: both take it."""
 
     @property
     def flag(self) -> str:

@@ -15,6 +15,7 @@ from biasbench.cli.common import (
     BenchmarkGroup,
     click_command,
     echo_lines,
+    fail,
     given_options,
     option_parameters,
     with_parameters,
@@ -36,7 +37,12 @@ def score_benchmark_command(declaration: Declaration) -> Command:
         from biasbench.pipeline import score_into
         from biasbench.runfolder import RESULTS_NAME, TABLES_DIR, write_results
 
-        bench = benchmark_class(name)(**given_options(declaration, values))
+        given = given_options(declaration, values)
+        refused = next((spec for spec in declaration.options
+                        if spec.run_only and spec.name in given), None)
+        if refused is not None:  # before anything is read or written
+            fail(f"{refused.flag} is for biasbench run, not score: {refused.run_only}")
+        bench = benchmark_class(name)(**given)
         if harness is not None:  # another harness's log (BBQ engine: harness_logs/)
             return score_harness(bench, harness, responses, out)
         frame = bench.read_responses(responses)  # before the folder is touched: bad input

@@ -9,6 +9,7 @@ item population, so a planted difference between two languages is known.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -16,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.models.base import Generation, GenerationParams, ModelBackend, Prompt
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,8 @@ class LanguageBehaviour:
 def parallel_items(dataset: str, languages: Sequence[str], categories: Sequence[str],
                    per_category: int) -> list[BBQItem]:
     """``per_category`` items per category in every language (half ambiguous; of the
-    disambiguated, half labelled with the target), namespaced ``<dataset>/<lang>``."""
+    disambiguated, half labelled with the target), namespaced ``<dataset>/<lang>``. Every
+    item's text is its own (a run's cache would answer two identical prompts once)."""
     items = []
     for language in languages:
         for category in categories:
@@ -58,7 +61,7 @@ def parallel_items(dataset: str, languages: Sequence[str], categories: Sequence[
                     answer_info={"ans0": ["the old one", "old"], "ans1": ["the young one", "young"],
                                  "ans2": ["unknown", "unknown"]},
                     additional_metadata={"stereotyped_groups": ["old"]},
-                    context=f"[{language}] context {example}", question="Who forgot?",
+                    context=f"[{language}] {category} context {example}", question="Who forgot?",
                     ans0="the old one", ans1="the young one", ans2="unknown", label=label,
                     namespace=f"{dataset}/{language}", language=language))
     return items
@@ -100,3 +103,44 @@ def planted_answers(items: Sequence[BBQItem],
         pred = (draw > cumulative).sum(axis=1).clip(0, 2)
         frames.append(pd.DataFrame({"model": model, "seed": seed, "uid": uids, "pred": pred}))
     return pd.concat(frames, ignore_index=True)
+
+
+class LanguageAnswerer(ModelBackend):
+    """A model for whole runs (``biasbench run``, the report): answers each request as
+    :func:`planted_answers` would, with a letter. Its draws hash the item and seed, so every
+    run gives the same answers; the item offsets of :func:`planted_answers` are left out (the
+    pairing's gain is then smaller, the planted differences the same)."""
+
+    kind = "planted-language"
+    mode = "chat"
+
+    def __init__(self, items: Sequence[BBQItem],
+                 behaviour: Callable[[BBQItem], LanguageBehaviour], *,
+                 name: str = "planted-language") -> None:
+        self.by_uid = {item.uid: item for item in items}
+        self.behaviour = behaviour
+        self.name = name
+
+    @property
+    def model_id(self) -> str:
+        return self.name
+
+    def describe(self) -> dict[str, object]:
+        return {"kind": self.kind, "name": self.name}
+
+    async def generate(self, prompt: Prompt, params: GenerationParams,
+                       seed: int | None) -> Generation:
+        item = self.by_uid[prompt.item_id or ""]
+        draw = int(hashlib.sha256(f"{item.uid}|{seed}".encode()).hexdigest()[:12], 16)
+        u = (draw % 10**6) / 10**6
+        b = self.behaviour(item)
+        if item.context_condition == "ambig":
+            p = [(1 - b.p_unknown_ambig) * b.p_target_ambig,
+                 (1 - b.p_unknown_ambig) * (1 - b.p_target_ambig), b.p_unknown_ambig]
+        else:
+            correct = b.p_correct_disambig + (b.disambig_bias if item.label == 0
+                                              else -b.disambig_bias)
+            p = [correct, 1 - correct, 0.0] if item.label == 0 else [1 - correct, correct, 0.0]
+        choice = int(np.searchsorted(np.cumsum(p), u, side="right").clip(0, 2))
+        return Generation(text="ABC"[choice], prompt_text=prompt.text_for("chat"),
+                          info={"finish_reason": "stop"})

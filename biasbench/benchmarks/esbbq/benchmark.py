@@ -10,8 +10,9 @@ decoding defaults, the paper and licence, and the authors' own bias scores besid
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import pandas as pd
 
@@ -29,13 +30,19 @@ from biasbench.engines.bbq_family.family import (
     PromptedBBQBenchmark,
     packaged_file,
 )
+from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.judging.languages import rules_for
 from biasbench.engines.bbq_family.judging.option_scoring import (
     DEFAULT_ANSWER_BY,
     DEFAULT_OPTION_SCORE,
     AnswerBy,
 )
+from biasbench.engines.bbq_family.prompting.prompt_files import PromptTemplate, load_prompt_file
+from biasbench.engines.bbq_family.prompting.variants import engine_variants
 from biasbench.engines.bbq_family.scoring.dataset_scores import KEY, stat_text
 from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
+from biasbench.errors import BiasbenchError
+from biasbench.models.base import Prompt
 from biasbench.models.hf import ScoreChoice
 
 DECODING_WHY = (
@@ -44,12 +51,20 @@ DECODING_WHY = (
     "say otherwise")
 
 
+LANGUAGES: Final = ("es", "ca")
+DATASETS: Final = {"es": "EsBBQ", "ca": "CaBBQ"}
+PARALLEL_DATASET: Final = "esbbq-cabbq"
+"""The dataset a ``--parallel`` run's items name (namespaces ``esbbq-cabbq/es`` and
+``esbbq-cabbq/ca``): one dataset in two languages, so the engine compares them by item."""
+
+
 def prompt_path(language: str) -> Path:
     return packaged_file("biasbench.benchmarks.esbbq", f"data/prompt_{language}.txt")
 
 
 class SpanishBBQBenchmark(PromptedBBQBenchmark):
-    """EsBBQ or CaBBQ: their 10 categories, a prompt in their language, greedy, one seed."""
+    """EsBBQ or CaBBQ: their 10 categories, a prompt in their language, greedy, one seed;
+    with ``parallel``, the other dataset's items too, for the cross-language comparison."""
 
     language: ClassVar[str]
     dataset: ClassVar[str]
@@ -59,24 +74,75 @@ class SpanishBBQBenchmark(PromptedBBQBenchmark):
 
     def __init__(self, data: Path | None = None, prompt: Path | None = None,
                  option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
-                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
-        folder = resolve_data(self.language, data)
-        loaded, self.load_report = load_items(folder, self.language)
+                 answer_by: AnswerBy = DEFAULT_ANSWER_BY, parallel: bool = False) -> None:
+        if parallel and prompt is not None:
+            raise BiasbenchError("--prompt names one language's prompt; with --parallel each "
+                                 "language is asked with its packaged prompt")
+        codes = (self.language, *(c for c in LANGUAGES if c != self.language)) if parallel \
+            else (self.language,)
+        loaded, folders = [], []
+        for code in codes:
+            folder = resolve_data(code, data)
+            items, report = load_items(folder, code)
+            if code == self.language:
+                self.load_report = report
+            if parallel:  # one dataset in two languages: the engine pairs them by item
+                items = [i.model_copy(update={"namespace": f"{PARALLEL_DATASET}/{code}"})
+                         for i in items]
+            loaded.extend(items)
+            folders.append(str(folder))
         self.use_prompt(prompt or prompt_path(self.language))
-        source = f"{self.dataset} items of {REPOSITORY}@{COMMIT[:12]} ({folder})"
+        self.prompts = {code: load_prompt_file(prompt or prompt_path(code)) for code in codes}
+        self.parallel = parallel
+        names = " and ".join(DATASETS[c] for c in codes)
+        source = f"{names} items of {REPOSITORY}@{COMMIT[:12]} ({', '.join(folders)})"
+        data_source: dict[str, Any] = {"items": "published", "repository": REPOSITORY,
+                                       "commit": COMMIT, "language": self.language}
+        if parallel:
+            data_source["languages"] = list(codes)
         super().__init__(loaded, source=source, option_score=option_score, answer_by=answer_by,
-                         data_source={"items": "published", "repository": REPOSITORY,
-                                      "commit": COMMIT, "language": self.language})
+                         data_source=data_source)
+
+    # -- the prompt in each item's language (one language unless --parallel) -----------------
+    @property
+    def prompt_hash(self) -> str:
+        if not self.parallel:
+            return super().prompt_hash
+        joined = "".join(f"{c}:{t.sha256}" for c, t in sorted(self.prompts.items()))
+        return hashlib.sha256(joined.encode()).hexdigest()[:12]
+
+    def prompt(self, item: BBQItem) -> Prompt:
+        if not self.parallel:
+            return super().prompt(item)
+        return self._prompt_from(self.prompts[item.language or self.language], item)
+
+    def variant_prompt(self, item: BBQItem, variant: str) -> Prompt:
+        if not self.parallel:
+            return super().variant_prompt(item, variant)
+        template = self.prompts[item.language or self.language]
+        return self._prompt_from(engine_variants(template)[variant], item)
+
+    def _prompt_from(self, template: PromptTemplate, item: BBQItem) -> Prompt:
+        if not self.parallel:
+            return super()._prompt_from(template, item)
+        text = template.render(item)
+        cue = rules_for(item.language or self.language).answer_cue  # Respuesta: / Resposta:
+        return Prompt(messages=(("user", text),), completion=f"{text}{cue}", item_id=item.uid)
 
     # -- the authors' scores -------------------------------------------------------------------
     def extra_scores(self, scored: BBQResults, tables_dir: Path) -> dict[str, Any]:
         """The authors' bias scores (bias_score.py) from the parsed answers, beside BBQ's."""
-        def recompute(responses: pd.DataFrame) -> pd.DataFrame:
-            return metrics.per_seed_scores(self.by_uid, responses)
+        own = {uid: item for uid, item in self.by_uid.items()
+               if (item.language or self.language) == self.language}
 
+        def recompute(responses: pd.DataFrame) -> pd.DataFrame:
+            return metrics.per_seed_scores(own, responses)
+
+        # with --parallel, the other dataset's items are BBQ-scored and compared, but the
+        # authors' scores stay this dataset's (the other's come from its own run)
+        responses = scored.responses[scored.responses["uid"].isin(own)]
         return metrics.dataset_scores(self.dataset).results(
-            recompute(scored.responses), tables_dir, responses=scored.responses,
-            recompute=recompute)
+            recompute(responses), tables_dir, responses=responses, recompute=recompute)
 
     @classmethod
     def summary(cls, results: Results) -> list[str]:

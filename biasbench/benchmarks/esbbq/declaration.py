@@ -27,7 +27,15 @@ def _options(dataset: str, language: str) -> tuple[OptionSpec, ...]:
     return (data_option(f"{dataset}'s data_{language}/ folder (or a checkout holding it)",
                         ENV_DATA[language]),
             prompt_option(f"the packaged {dataset} prompt"), ANSWER_BY_OPTION,
-            OPTION_SCORE_OPTION)
+            OPTION_SCORE_OPTION,
+            OptionSpec("parallel", bool, False, f"also the {PARALLEL[language]} items (the two "
+                       "datasets share templates and ids) in the same run, each language with "
+                       "its own prompt: results.json cross_language pairs them by item; --data "
+                       "then names a folder holding data_es/ and data_ca/."))
+
+
+PARALLEL = {"es": "CaBBQ (Catalan)", "ca": "EsBBQ (Spanish)"}
+"""The other dataset a ``--parallel`` run adds."""
 
 
 def _summary(language: str) -> str:

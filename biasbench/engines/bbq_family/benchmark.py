@@ -384,6 +384,12 @@ class BBQBenchmark(Benchmark):
             )
 
             lines.extend(grid_lines(results["robustness"]))
+        if results.get("cross_language"):
+            from biasbench.engines.bbq_family.presenting.cross_language import (
+                summary_lines as language_lines,
+            )
+
+            lines.extend(language_lines(results["cross_language"]))
         if results.get("refusals"):
             from biasbench.engines.bbq_family.presenting.refusals import (
                 summary_lines as refusal_lines,

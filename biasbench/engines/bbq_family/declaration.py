@@ -29,15 +29,23 @@ COMMANDS = (Command("jitter", cli.plot_jitter, group="plot",
 """``plot jitter``: per-seed scores of one template across run folders."""
 
 
+GRID_RUN_ONLY = (
+    "the grid's cells (option order, prompt variant) are what the run asks the model, and "
+    "responses produced elsewhere name no cell; to score a grid run's stored responses again, "
+    "run the same biasbench run command: every answer comes from its store, none from the model")
+"""Why ``biasbench score`` refuses the grid's options."""
 GRID_OPTIONS = (
     OptionSpec("vary", str, None, "a robustness grid: comma-separated factors to vary, of "
                "seeds (the run's --seeds), order (the answer options' order) and prompt (the "
                "dataset's prompt variants, else the engine's layouts); results.json gets "
-               "robustness: means over the grid, a variance decomposition, position bias."),
+               "robustness: means over the grid, a variance decomposition, position bias.",
+               run_only=GRID_RUN_ONLY),
     OptionSpec("orders", str, "all", "with --vary order: all 6 option orders, or the 3 cyclic "
-               "ones (each option in each position once).", choices=("all", "cyclic")),
+               "ones (each option in each position once).", choices=("all", "cyclic"),
+               run_only=GRID_RUN_ONLY),
     OptionSpec("grid_budget", int, None, "with --vary: ask at most N grid cells (seed x order x "
-               "prompt), sampled so that every level of each factor is used equally often."),
+               "prompt), sampled so that every level of each factor is used equally often.",
+               run_only=GRID_RUN_ONLY),
 )
 """The robustness grid's options, on every BBQ-format benchmark (applied by
 ``BBQBenchmark.configure``, not by each constructor)."""

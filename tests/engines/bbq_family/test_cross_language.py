@@ -178,3 +178,34 @@ def test_one_namespace_adds_nothing(tmp_path: Path) -> None:
     results: dict = {}
     add_cross_language(results, scored, items, tmp_path / "tables", tmp_path / "figures")
     assert "cross_language" not in results and not (tmp_path / "tables").exists()
+
+
+def _shifted(items: list[BBQItem], language: str, first: int) -> list[BBQItem]:
+    """``language``'s items from example id ``first`` on shifted by 2 (as CaBBQ's extra
+    PhysicalAppearance items shift its ids against EsBBQ's): ids keep their template and
+    context, but now ask the other polarity."""
+    out = []
+    for item in items:
+        if item.language == language and item.example_id >= first:
+            flipped = "nonneg" if item.question_polarity == "neg" else "neg"
+            item = item.model_copy(update={"question_polarity": flipped})
+        out.append(item)
+    return out
+
+
+def test_items_that_ask_otherwise_under_one_id_do_not_pair() -> None:
+    items = _shifted(parallel_items("ds", ["es", "ca"], ("Age",), 80), "ca", 40)
+    scored = score_responses(items, planted_answers(items, lambda _: BASE, range(2), 7))
+    frame = cross_language_frame(scored, items)
+    # 40 items per context condition in each language; 20 of each condition shifted
+    for score in ("s_amb", "s_dis", "acc_ambig", "acc_disambig"):
+        assert _row(frame, "ca", "Age", score, a="es")["n_pairs"] == 20
+    # the answers' order may differ between languages: the same item still pairs
+    swapped = [item.model_copy(update={"ans0": item.ans1, "ans1": item.ans0, "answer_info": {
+        "ans0": item.answer_info["ans1"], "ans1": item.answer_info["ans0"],
+        "ans2": item.answer_info["ans2"]}, "label": {0: 1, 1: 0}.get(item.label, item.label)})
+        if item.language == "ca" else item for item in parallel_items("ds", ["es", "ca"],
+                                                                     ("Age",), 80)]
+    scored = score_responses(swapped, planted_answers(swapped, lambda _: BASE, range(2), 7))
+    assert _row(cross_language_frame(scored, swapped), "ca", "Age", "s_dis", a="es")[
+        "n_pairs"] == 40

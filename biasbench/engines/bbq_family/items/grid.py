@@ -130,7 +130,7 @@ class Grid:
                ) -> tuple[list[int], list[Order], list[str]]:
         """The levels of each factor: a factor not varied keeps its first level."""
         if "seeds" in self.vary and len(seeds) < 2:
-            raise BiasbenchError("--vary seeds needs at least 2 seeds (give --seeds 0-4)")
+            raise BiasbenchError("--vary seeds needs at least 2 seeds (give --seeds 5: seeds 0-4)")
         if "prompt" in self.vary and len(prompts) < 2:
             raise BiasbenchError("--vary prompt: this benchmark offers one prompt only")
         return (list(seeds) if "seeds" in self.vary else list(seeds[:1]),

@@ -241,9 +241,10 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
                   "ambiguous contexts the correct answer is the unknown option).")
 
     _language_view(group, output)
-    from biasbench.engines.bbq_family.presenting.robustness import report_part
+    from biasbench.engines.bbq_family.presenting import cross_language, robustness
 
-    report_part([(str(i), run.results) for i, run in enumerate(group.runs)], output, models)
+    cross_language.report_part(group, output)  # paired differences, heat maps
+    robustness.report_part(group, output)  # the grid's decomposition, position bias
     profiles = _bbq_profiles(group)
     if profiles is not None:
         output.table(profiles, "bias_profiles", "Bias profiles: each model's strongest biases",

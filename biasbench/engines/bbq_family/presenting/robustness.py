@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from biasbench.display import Outputs
+    from biasbench.runs import RunGroup
 
 SCORE_NAMES: Final = {"s_dis": "s_DIS", "s_amb": "s_AMB", "acc_disambig": "acc disambig",
                       "acc_ambig": "acc ambig"}
@@ -160,29 +161,41 @@ def summary_lines(robustness: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def report_part(group_runs: Sequence[tuple[str, Mapping[str, Any]]], output: Outputs,
-                models: Sequence[str]) -> None:
-    """The report's robustness tables and decomposition figures, for the runs that have a grid
-    (``(model name prefix, results)`` pairs)."""
+def report_part(group: RunGroup, output: Outputs) -> None:
+    """The report's robustness tables and decomposition figures, for the runs of ``group``
+    that have a grid (models under their report names)."""
     frames, positions, published = [], [], []
-    for _, results in group_runs:
-        robustness = results.get("robustness")
+    for index, run in enumerate(group.runs):
+        robustness = run.results.get("robustness")
         if not robustness:
             continue
-        rows = pd.DataFrame([
-            {"model": model, "category": category, "score": score, "component": component,
-             **component_entry, "mean": entry.get("mean"), "n_cells": entry.get("n_cells")}
-            for model, categories in robustness["decomposition"].items()
-            for category, scores in categories.items()
-            for score, entry in scores.items()
-            for component, component_entry in (entry.get("components") or {}).items()])
+        def named(frame: pd.DataFrame, index: int = index) -> pd.DataFrame:
+            return group.rename(index, frame) if "model" in frame else frame
+
+        rows = _decomposition_rows(robustness)
         if not rows.empty:
-            frames.append(rows)
-        positions.append(position_table(robustness.get("position") or {}))
-        published.append(published_table(robustness.get("published_vs_balanced") or {}))
+            frames.append(named(rows))
+        positions.append(named(position_table(robustness.get("position") or {})))
+        published.append(named(published_table(robustness.get("published_vs_balanced") or {})))
     if not frames:
         return
-    rows = pd.concat(frames, ignore_index=True)
+    _show_grid(pd.concat(frames, ignore_index=True), positions, published, output)
+
+
+def _decomposition_rows(robustness: Mapping[str, Any]) -> pd.DataFrame:
+    """``results.json: robustness.decomposition`` as the tidy rows of :func:`add_robustness`."""
+    return pd.DataFrame([
+        {"model": model, "category": category, "score": score, "component": component,
+         **component_entry, "mean": entry.get("mean"), "n_cells": entry.get("n_cells")}
+        for model, categories in robustness["decomposition"].items()
+        for category, scores in categories.items()
+        for score, entry in scores.items()
+        for component, component_entry in (entry.get("components") or {}).items()])
+
+
+def _show_grid(rows: pd.DataFrame, positions: Sequence[pd.DataFrame],
+               published: Sequence[pd.DataFrame], output: Outputs) -> None:
+    """The decomposition table, one figure per model, position bias, published vs balanced."""
     for column in ("p", "null_sd"):
         if column not in rows:
             rows[column] = None

@@ -3,8 +3,9 @@ s_DIS and both accuracies between two languages of the same dataset, paired by i
 
 Which items pair: a namespace ``<dataset>/<lang>`` (``mbbq/en``, ``mbbq/es``) names a dataset
 and a language; two items of the same dataset in different languages pair when they share
-category, example id, template (``question_index``) and context condition (MBBQ's four
-languages share ids and templates). Per model, dataset and pair of languages (b minus a, a
+category, example id, template (``question_index``), context condition, question polarity
+and the role of the correct answer (:data:`PAIR_KEY`; MBBQ's four languages share ids and
+templates, EsBBQ and CaBBQ too except where CaBBQ's extra items shift the ids). Per model, dataset and pair of languages (b minus a, a
 earlier in the items' order: English first for MBBQ), per category and over all categories
 (``all``), each score is the ratio of totals over the paired items and their seeds (the
 engine's per-item units, :data:`~biasbench.engines.bbq_family.scoring.multi_seed.ITEM_SCORES`),
@@ -37,6 +38,10 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.scoring.bias_scores import (
+    INTERSECTIONAL_CATEGORIES,
+    target_index,
+)
 from biasbench.engines.bbq_family.scoring.by_language import ALL
 from biasbench.engines.bbq_family.scoring.multi_seed import ITEM_SCORES, BBQResults
 from biasbench.stats import holm
@@ -47,7 +52,18 @@ SCORE_LABELS: Final = {"s_amb": "s_AMB", "s_dis": "s_DIS", "acc_ambig": "acc amb
                        "acc_disambig": "acc disambig"}
 ALPHA: Final = 0.05
 N_RESAMPLES: Final = 2000
-PAIR_KEY: Final = ("category", "example_id", "question_index", "context_condition")
+PAIR_KEY: Final = ("category", "example_id", "question_index", "context_condition",
+                   "question_polarity", "gold_role")
+"""What two items of one dataset in two languages share to pair: the key, and what the item
+asks (polarity, and whether the correct answer is the unknown option, the target or the
+other group), so that ids that shifted between languages (CaBBQ's PhysicalAppearance template
+20 holds 24 items more than EsBBQ's, and every later id names another item) never pair two
+different items. The answers' order may differ (MBBQ's Turkish items reorder them). A main
+item and its control item need not agree on the role (the control set's names can make the
+other answer the target): they pair on the key without it, each set having paired across the
+languages on the whole key."""
+ITEM_KEY: Final = PAIR_KEY[:4]
+"""An item in every language and set, as the datasets number it."""
 RAW: Final = "raw"
 ADJUSTED: Final = "control-adjusted"
 
@@ -69,6 +85,21 @@ def split_language(item: BBQItem) -> tuple[str, str] | None:
     return (dataset, language) if dataset and language else None
 
 
+def gold_role(item: BBQItem) -> str:
+    """What the correct answer of ``item`` is, in words every language shares: ``unknown``,
+    ``target`` (the stereotyped answer after the polarity flip), ``other``; ``group`` for
+    intersectional items (their target needs the templates) and ``excluded`` for items the
+    scores leave out."""
+    if item.label == item.unknown_index:
+        return "unknown"
+    if item.category in INTERSECTIONAL_CATEGORIES:
+        return "group"
+    target = target_index(item)
+    if target is None:
+        return "excluded"
+    return "target" if item.label == target else "other"
+
+
 def item_units(scored: BBQResults, items: Sequence[BBQItem]) -> pd.DataFrame:
     """Per model and item with a dataset and a language: its totals over seeds (``n``,
     ``n_correct``, ``n_non_unknown``, ``bias_numerator``), the plain category and pair key."""
@@ -79,7 +110,9 @@ def item_units(scored: BBQResults, items: Sequence[BBQItem]) -> pd.DataFrame:
             rows.append({"uid": item.uid, "dataset": parsed[0], "language": parsed[1],
                          "category": item.category, "example_id": item.example_id,
                          "question_index": item.question_index,
-                         "context_condition": item.context_condition})
+                         "context_condition": item.context_condition,
+                         "question_polarity": item.question_polarity,
+                         "gold_role": gold_role(item)})
     if not rows or scored.per_item is None:
         return pd.DataFrame()
     keys = pd.DataFrame(rows).set_index("uid")
@@ -95,9 +128,19 @@ def _rng_seed(*parts: object) -> int:
 
 def _wide(units: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
     """One row per pair key, ``columns`` per side (``<col>@<side>``), sides present in all."""
-    table = units.set_index([*PAIR_KEY, "side"])[list(columns)].unstack("side")
+    table = units.set_index([*ITEM_KEY, "side"])[list(columns)].unstack("side")
     table.columns = [f"{col}@{side}" for col, side in table.columns]
     return table.dropna()
+
+
+def _agreeing(units: pd.DataFrame) -> pd.DataFrame:
+    """The rows of items whose languages agree, per dataset, on the whole :data:`PAIR_KEY`
+    (the same item id asking the same thing); the others cannot pair and are left out."""
+    if units.empty:
+        return units
+    asks = units.groupby(["dataset", *ITEM_KEY], sort=False)[list(PAIR_KEY[4:])].transform(
+        "nunique")
+    return units[(asks == 1).all(axis=1)]
 
 
 def _compare(units: pd.DataFrame, sides: Sequence[str], signs: Sequence[float],
@@ -147,8 +190,12 @@ def cross_language_frame(scored: BBQResults, items: Sequence[BBQItem],
     if units.empty:
         return pd.DataFrame()
     seeds = scored.responses.groupby("model")["seed"].nunique()
-    languages = {dataset: list(dict.fromkeys(part["language"]))
-                 for dataset, part in units.groupby("dataset", sort=False)}
+    in_order = [found for item in items if (found := split_language(item)) is not None]
+    languages: dict[str, list[str]] = {}  # per dataset, in the items' order (as documented)
+    answered = set(units["dataset"])
+    for dataset, language in dict.fromkeys(in_order):
+        if dataset in answered:
+            languages.setdefault(dataset, []).append(language)
     rows: list[dict[str, Any]] = []
     for model, by_model in units.groupby("model", sort=False):
         for dataset, codes in languages.items():
@@ -158,14 +205,15 @@ def cross_language_frame(scored: BBQResults, items: Sequence[BBQItem],
                     pair = {**base, "language_a": first, "language_b": second}
                     chosen = by_model[(by_model["dataset"] == dataset)
                                       & by_model["language"].isin([first, second])]
+                    chosen = _agreeing(chosen)
                     sides = chosen.assign(side=np.where(chosen["language"] == first, "a", "b"))
                     rows.extend({**pair, "kind": RAW, **row} for row in _compare(
                         sides, ("a", "b"), (1.0, 1.0), (model, dataset, first, second, RAW)))
                     control = controls.get(dataset)
                     if control is None:
                         continue
-                    both = by_model[by_model["dataset"].isin([dataset, control])
-                                    & by_model["language"].isin([first, second])]
+                    both = _agreeing(by_model[by_model["dataset"].isin([dataset, control])
+                                              & by_model["language"].isin([first, second])])
                     side = (np.where(both["language"] == first, "a", "b").astype(object)
                             + np.where(both["dataset"] == dataset, "main", "control"))
                     rows.extend({**pair, "kind": ADJUSTED, **row} for row in _compare(
