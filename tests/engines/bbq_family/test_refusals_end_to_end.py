@@ -17,9 +17,7 @@ from biasbench.engines.bbq_family.scoring.bias_scores import target_index
 from biasbench.models.base import Generation, GenerationParams, Prompt
 from biasbench.pipeline import RunResult, run_benchmark
 from biasbench.report.html import build_report
-from tests.engines.bbq_family.test_robustness import PlantedAnswerer
-from tests.engines.bbq_family.test_robustness import _items as grid_items
-from tests.engines.bbq_family.test_robustness import _write as write_items
+from biasbench.testing.grid_effect import PlantedAnswerer, grid_items, write_items
 
 REFUSE_TL = "Paumanhin, hindi ko masasagot ang tanong na ito."
 REFUSE_EN = "I'm sorry, I cannot answer that."
