@@ -34,7 +34,12 @@ from biasbench.models.registry import (
 from biasbench.models.urls import display_url
 from biasbench.output_health import health_line, is_truncated, output_health
 from biasbench.progress import heartbeat
-from biasbench.records import (
+from biasbench.runfolder import HISTORY_NAME, MANIFEST_NAME, STORE_NAME, RunFolderError
+from biasbench.runfolder.derived import clean_leftovers, publish, staging_dir, write_results
+from biasbench.runfolder.history import append_history, read_history
+from biasbench.runfolder.identity import identity, identity_conflict
+from biasbench.runfolder.lock import run_lock
+from biasbench.runfolder.records import (
     SCHEMA_VERSION,
     HistoryEntry,
     InvocationOptions,
@@ -43,23 +48,7 @@ from biasbench.records import (
     history_entries,
     read_manifest,
 )
-from biasbench.runfolder import (
-    HISTORY_NAME,
-    MANIFEST_NAME,
-    STORE_NAME,
-    RunFolderError,
-    append_history,
-    clean_leftovers,
-    folder_kind,
-    identity,
-    identity_conflict,
-    publish,
-    read_history,
-    run_lock,
-    run_target_refusal,
-    staging_dir,
-    write_results,
-)
+from biasbench.runfolder.targets import folder_kind, run_target_refusal
 from biasbench.runner.runner import Request, RunStats, request_keys, run_requests_sync
 from biasbench.runner.store import ResponseStore
 from biasbench.runspec import RunSpec

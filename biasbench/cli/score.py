@@ -32,7 +32,8 @@ def score_benchmark_command(declaration: Declaration) -> Command:
         from biasbench.benchmarks import benchmark_class
         from biasbench.output_health import health_line
         from biasbench.pipeline import score_into
-        from biasbench.runfolder import RESULTS_NAME, TABLES_DIR, write_results
+        from biasbench.runfolder import RESULTS_NAME, TABLES_DIR
+        from biasbench.runfolder.derived import write_results
 
         bench = benchmark_class(name)(**given_options(declaration, values))
         frame = bench.read_responses(responses)  # before the folder is touched: bad input

@@ -143,7 +143,8 @@ def test_evaluate_returns_results_and_leaves_results_json_to_its_one_writer(
         tmp_path: Path) -> None:
     import pandas as pd
 
-    from biasbench.runfolder import LABELS_NAME, RESULTS_NAME, write_results
+    from biasbench.runfolder import LABELS_NAME, RESULTS_NAME
+    from biasbench.runfolder.derived import write_results
 
     bench = HonorificBenchmark()
     frame = pd.DataFrame({"model": "m", "item_id": [i.item_id for i in bench.items[:8]],
