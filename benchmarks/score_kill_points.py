@@ -18,7 +18,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from biasbench.runs import load_run
+from biasbench.runfolder.reading import load_run
 from biasbench.testing.kills import kill_point_series, run_cli_in_child
 
 ROWS = [{"item_id": f"{t}|T{n}|{g}", "model": m, "output": "তিনি আসবেন।"}

@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 
     from biasbench.models.base import ModelBackend
     from biasbench.pipeline import DryRun
+    from biasbench.runfolder.reading import RunFolder
     from biasbench.runner.runner import RunStats
-    from biasbench.runs import RunFolder
     from biasbench.runspec import RunSpec
     from biasbench.signature import Signature
 
@@ -58,7 +58,7 @@ class Results:
 
     @cached_property
     def folder(self) -> RunFolder:
-        from biasbench.runs import load_run
+        from biasbench.runfolder.reading import load_run
 
         return load_run(self.run_dir)
 
@@ -189,7 +189,7 @@ def score(benchmark: str, responses: Path | str, out: Path | str,
     (e.g. ``items=`` for a BBQ-format benchmark)."""
     from biasbench.benchmarks import get_benchmark
     from biasbench.pipeline import score_into
-    from biasbench.runfolder import write_results
+    from biasbench.runfolder.derived import write_results
 
     bench = get_benchmark(benchmark, **benchmark_options)
     path = Path(responses)
@@ -209,7 +209,7 @@ def score(benchmark: str, responses: Path | str, out: Path | str,
 def load(run_dir: Path | str) -> Results:
     """A finished run or score folder (its derived files verified against its manifest)."""
     from biasbench.arguments import check_path
-    from biasbench.runs import load_run
+    from biasbench.runfolder.reading import load_run
 
     folder = load_run(check_path("run_dir", run_dir) or Path(""))
     signature = folder.signature

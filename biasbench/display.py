@@ -25,7 +25,7 @@ import pandas as pd
 
 from biasbench import figures as figs
 from biasbench.runfolder import LABELS_NAME, TABLES_DIR
-from biasbench.runs import RunGroup
+from biasbench.runfolder.grouping import RunGroup
 from biasbench.tables import is_undefined, write_table
 
 MAX_DRILLDOWN_ROWS: Final = 60_000

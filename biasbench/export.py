@@ -26,8 +26,9 @@ from typing import Any, Literal
 import pandas as pd
 
 from biasbench.errors import BiasbenchError
-from biasbench.runfolder import STORE_NAME, output_target_refusal
-from biasbench.runs import RunFolder, load_run
+from biasbench.runfolder import STORE_NAME
+from biasbench.runfolder.reading import RunFolder, load_run
+from biasbench.runfolder.targets import output_target_refusal
 from biasbench.tables import write_csv
 
 Format = Literal["parquet", "csv", "jsonl", "hf"]

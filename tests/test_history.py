@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 import biasbench
-from biasbench.catalog import list_runs
 from biasbench.models.mock import MockBackend
 from biasbench.pipeline import run_benchmark
-from biasbench.runfolder import HISTORY_NAME, read_history
+from biasbench.runfolder import HISTORY_NAME
+from biasbench.runfolder.catalog import list_runs
+from biasbench.runfolder.history import read_history
 
 
 def _run(out: Path, limit: int = 6, script: str = "honorific") -> None:

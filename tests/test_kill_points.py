@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from biasbench.runs import load_run
+from biasbench.runfolder.reading import load_run
 from biasbench.testing.kills import kill_point_series, leftovers, run_cli_in_child
 
 ROWS = [{"item_id": f"judge|T1|{g}", "model": m, "output": "তিনি আসবেন।"}

@@ -27,7 +27,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"errors", "fsutil", "jsonutil", "textutil", "version", "arguments", "signals",
                "progress", "responses", "output_health"}),
     frozenset({"models", "runner", "stats", "signature", "tables", "figures"}),
-    frozenset({"runfolder", "runs", "display", "catalog", "runspec", "records"}),
+    frozenset({"runfolder", "display", "runspec"}),
     frozenset({"benchmarks", "benchmarks.base"}),
     frozenset({"engines"}),
     frozenset({"benchmarks.*"}),
@@ -171,11 +171,14 @@ def test_nothing_imports_upward() -> None:
 
 
 @pytest.mark.parametrize(("source", "expected"), [
-    ("import biasbench.runs\n", {("biasbench.runs", False)}),
+    ("import biasbench.runfolder.reading\n", {("biasbench.runfolder.reading", False)}),
     ("from biasbench import display\n", {("biasbench.display", False)}),
-    ("from biasbench.runs import load_run\n", {("biasbench.runs", False)}),
-    ("def f():\n    from biasbench import runs\n", {("biasbench.runs", True)}),
-    ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import biasbench.runs\n", set()),
+    ("from biasbench.runfolder.reading import load_run\n",
+     {("biasbench.runfolder.reading", False)}),
+    ("def f():\n    from biasbench.runfolder import reading\n",
+     {("biasbench.runfolder.reading", True)}),
+    ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import biasbench.runfolder\n",
+     set()),
 ])
 def test_imports_are_read_as_python_runs_them(tmp_path: Path, source: str,
                                              expected: set[tuple[str, bool]]) -> None:

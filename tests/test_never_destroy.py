@@ -14,19 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from biasbench.catalog import describe_folder
 from biasbench.errors import BiasbenchError
 from biasbench.export import export_runs
 from biasbench.pipeline import run_benchmark
 from biasbench.report.html import build_report
-from biasbench.runfolder import (
-    HISTORY_NAME,
-    RunFolderError,
-    append_history,
-    read_history,
-    run_target_refusal,
-)
-from biasbench.runs import load_run
+from biasbench.runfolder import HISTORY_NAME, RunFolderError
+from biasbench.runfolder.catalog import describe_folder
+from biasbench.runfolder.history import append_history, read_history
+from biasbench.runfolder.reading import load_run
+from biasbench.runfolder.targets import run_target_refusal
 
 MOCK = {"model": "mock:hashed-register", "limit": 4, "progress": False}
 

@@ -1,5 +1,6 @@
-"""The run folder's records, typed (biasbench/records.py): what a previous biasbench wrote
-reads back into the models with the same values, and what is written reads back the same."""
+"""The run folder's records, typed (biasbench/runfolder/records.py): what a previous biasbench
+wrote reads back into the models with the same values, and what is written reads back the
+same."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from biasbench import records
 from biasbench.pipeline import run_benchmark
-from biasbench.records import (
+from biasbench.runfolder import HISTORY_NAME, MANIFEST_NAME, records
+from biasbench.runfolder.history import read_history
+from biasbench.runfolder.records import (
     HistoryEntry,
     InvocationOptions,
     RunManifest,
@@ -21,7 +23,6 @@ from biasbench.records import (
     history_entries,
     read_manifest,
 )
-from biasbench.runfolder import HISTORY_NAME, MANIFEST_NAME, read_history
 
 DATA = Path(__file__).parent / "data" / "records"
 OLD_MANIFEST = DATA / "run_manifest_0.1.0.json"

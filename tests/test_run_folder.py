@@ -11,9 +11,10 @@ import pytest
 
 from biasbench.models.base import ModelBackend
 from biasbench.pipeline import default_run_dir, folder_name, run_benchmark
-from biasbench.runfolder import RunFolderError, verify_derived
+from biasbench.runfolder import RunFolderError
+from biasbench.runfolder.derived import verify_derived
+from biasbench.runfolder.reading import load_run
 from biasbench.runner.store import ResponseStore
-from biasbench.runs import load_run
 from tests.running import CliRun
 
 
@@ -197,7 +198,7 @@ def test_a_kill_at_any_step_of_publishing_never_yields_mixed_files(
         full_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Rescoring is stopped at every rename it makes: the folder is then either refused by
     readers, or (stopped before any rename) still the complete old run."""
-    import biasbench.runfolder as runfolder
+    import biasbench.runfolder.derived as runfolder  # publish: the renames to stop
 
     reference = load_run(full_run).results["models"]
     real_replace, real_rename = os.replace, os.rename

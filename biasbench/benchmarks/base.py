@@ -9,8 +9,9 @@ with the drill-down rows. The pipeline, the CLI and the report only ever talk to
 through the registry in :mod:`biasbench.benchmarks`; none of them names a benchmark.
 
 Layers point one way: a benchmark may use :mod:`biasbench.tables`, :mod:`biasbench.display`,
-:mod:`biasbench.figures`, :mod:`biasbench.runs` and :mod:`biasbench.runfolder`; it never imports
-:mod:`biasbench.report`, :mod:`biasbench.pipeline` or :mod:`biasbench.cli`.
+:mod:`biasbench.figures` and :mod:`biasbench.runfolder` (reading and grouping run folders among
+its modules); it never imports :mod:`biasbench.report`, :mod:`biasbench.pipeline` or
+:mod:`biasbench.cli`.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ if TYPE_CHECKING:
 
     from biasbench.display import Section
     from biasbench.models.base import GenerationParams, ModelBackend
+    from biasbench.runfolder.grouping import RunGroup
     from biasbench.runner.runner import Request
-    from biasbench.runs import RunGroup
     from biasbench.signature import Signature
 
 Results: TypeAlias = dict[str, Any]

@@ -1,5 +1,5 @@
 """``biasbench runs``: the run folders under a folder, a thin command over
-:mod:`biasbench.catalog`."""
+:mod:`biasbench.runfolder.catalog`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ def runs(
     root: Annotated[Path, typer.Argument(help="Folder to search for run folders.")] = Path("runs"),
 ) -> None:
     """List run folders: benchmark, model, status, counts, invocations and signature."""
-    from biasbench.catalog import format_table, list_runs
+    from biasbench.runfolder.catalog import format_table, list_runs
 
     table = list_runs(root)
     if table.empty:

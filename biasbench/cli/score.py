@@ -35,7 +35,8 @@ def score_benchmark_command(declaration: Declaration) -> Command:
         from biasbench.benchmarks import benchmark_class
         from biasbench.output_health import health_line
         from biasbench.pipeline import score_into
-        from biasbench.runfolder import RESULTS_NAME, TABLES_DIR, write_results
+        from biasbench.runfolder import RESULTS_NAME, TABLES_DIR
+        from biasbench.runfolder.derived import write_results
 
         given = given_options(declaration, values)
         refused = next((spec for spec in declaration.options

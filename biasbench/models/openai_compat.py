@@ -22,7 +22,7 @@ import json
 import os
 import time
 from typing import Any, Literal
-from urllib.parse import quote, unquote, urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import aiohttp
 
@@ -40,6 +40,7 @@ from biasbench.models.base import (
     text_from_content,
 )
 from biasbench.models.options import BackendOption, ModelOptions
+from biasbench.models.redaction import Secret, redact_text, redact_value, secret_forms
 from biasbench.models.urls import display_url as display_url
 from biasbench.output_health import REDACTED
 
@@ -77,95 +78,6 @@ def is_openai_api(base_url: str) -> bool:
             OPENAI_API_BASE_URL).hostname
     except ValueError:
         return False
-
-
-class _Secret:
-    """Holds a credential without ever showing it (repr, vars(), logs)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def __repr__(self) -> str:
-        return "<redacted>"
-
-
-# REDACTED (from output_health): what a secret a server echoed becomes in a stored answer or
-# response field (errors say ``***``); output health counts the answers that hold it.
-
-
-def encoded_forms(secret: str) -> set[str]:
-    """``secret`` as a server may echo it: plain, percent-encoded, base64 (standard and
-    URL-safe, with and without padding) and as JSON string escapes (``\\"``-style and all
-    ``\\uXXXX``, lower and upper case)."""
-    raw = secret.encode("utf-8")
-    forms = {secret, quote(secret, safe=""), quote(secret, safe=":"), quote(secret),
-             json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=False)[1:-1]}
-    for encoded in (base64.b64encode(raw), base64.urlsafe_b64encode(raw)):
-        text = encoded.decode("ascii")
-        forms |= {text, text.rstrip("=")}
-    escaped = "".join(f"\\u{unit:04x}" for unit in _utf16_units(secret))
-    forms |= {escaped, escaped.upper().replace("\\U", "\\u")}
-    return forms
-
-
-def _utf16_units(text: str) -> list[int]:
-    data = text.encode("utf-16-be", "surrogatepass")
-    return [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data), 2)]
-
-
-def secret_forms(*, key: str | None = None, user: str = "", password: str = "") -> list[str]:
-    """Every form in which an API key or URL credentials may come back in a server's or a
-    library's message: each of the key, ``Bearer KEY``, the password, ``user:password`` and the
-    Basic header, in every encoding of :func:`encoded_forms`. Longest first, so that a longer
-    form is replaced whole before a shorter one inside it."""
-    secrets: set[str] = set()
-    if key:
-        secrets |= {key, f"Bearer {key}"}
-    if user or password:
-        pair = f"{user}:{password}"
-        secrets |= {password, pair,
-                    "Basic " + base64.b64encode(pair.encode("utf-8")).decode("ascii")}
-        if not password:
-            secrets.add(user)  # a token given as the user name
-    forms: set[str] = set()
-    for secret in secrets:
-        if len(secret) >= 3:
-            forms |= encoded_forms(secret)
-    return sorted((f for f in forms if len(f) >= 3), key=len, reverse=True)
-
-
-def _secret_forms(user: str, password: str) -> list[str]:
-    return secret_forms(user=user, password=password)
-
-
-def redact_text(text: str, forms: list[str], marker: str) -> tuple[str, int]:
-    """``text`` with every form replaced by ``marker``, and the number of replacements."""
-    count = 0
-    for form in forms:
-        if form in text:
-            count += text.count(form)
-            text = text.replace(form, marker)
-    return text, count
-
-
-def redact_value(value: Any, forms: list[str], marker: str) -> tuple[Any, int]:
-    """``value`` (JSON: text, lists, objects, keys included) with secrets replaced."""
-    if isinstance(value, str):
-        return redact_text(value, forms, marker)
-    if isinstance(value, list):
-        pairs = [redact_value(v, forms, marker) for v in value]
-        return [v for v, _ in pairs], sum(n for _, n in pairs)
-    if isinstance(value, dict):
-        out, total = {}, 0
-        for k, v in value.items():
-            k2, n1 = redact_text(str(k), forms, marker)
-            v2, n2 = redact_value(v, forms, marker)
-            out[k2] = v2
-            total += n1 + n2
-        return out, total
-    return value, 0
 
 
 def parse_retry_after(headers: Any) -> float | None:
@@ -266,8 +178,8 @@ class OpenAIBackend(ModelBackend):
                 f"base URL has an invalid port: {display_url(base_url)}") from None
         if not parts.hostname:
             raise ModelSpecError(f"base URL has no host: {display_url(base_url)}")
-        self._secrets = _Secret([])
-        self._auth: _Secret | None = None  # the Basic Authorization header value
+        self._secrets = Secret([])
+        self._auth: Secret | None = None  # the Basic Authorization header value
         if parts.username is not None or parts.password is not None:
             user, password = unquote(parts.username or ""), unquote(parts.password or "")
             if os.environ.get(api_key_env):
@@ -276,8 +188,8 @@ class OpenAIBackend(ModelBackend):
                     f"is set too: use one of them (unset {api_key_env}, or remove user:password "
                     f"from the URL)")
             pair = f"{user}:{password}".encode()
-            self._auth = _Secret("Basic " + base64.b64encode(pair).decode("ascii"))
-            self._secrets = _Secret(_secret_forms(user, password))
+            self._auth = Secret("Basic " + base64.b64encode(pair).decode("ascii"))
+            self._secrets = Secret(secret_forms(user=user, password=password))
             # The URL requests go to carries no credentials: library errors that quote it
             # cannot leak them.
             base_url = urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], parts.path,
@@ -372,12 +284,12 @@ class OpenAIBackend(ModelBackend):
 
     def _forms(self) -> list[str]:
         key = os.environ.get(self.api_key_env)
-        cache = getattr(self, "_forms_cache", None)  # a _Secret: never shown by vars() or repr
+        cache = getattr(self, "_forms_cache", None)  # a Secret: never shown by vars() or repr
         if cache is not None and cache.value[0] == key:
             return cache.value[1]
         forms = sorted(set(self._secrets.value) | set(
             secret_forms(key=key) if key and len(key) >= 4 else []), key=len, reverse=True)
-        self._forms_cache = _Secret((key, forms))
+        self._forms_cache = Secret((key, forms))
         return forms
 
     def redact(self, message: str) -> str:

@@ -33,8 +33,8 @@ from biasbench.display import Section, esc, html_table, json_for_script
 from biasbench.errors import BiasbenchError
 from biasbench.fsutil import write_text_atomically
 from biasbench.output_health import health_cell
-from biasbench.runfolder import output_target_refusal
-from biasbench.runs import ReportPlan, RunGroup, load_runs
+from biasbench.runfolder.grouping import ReportPlan, RunGroup, load_runs
+from biasbench.runfolder.targets import output_target_refusal
 from biasbench.version import __version__
 
 REPORT_NAME: Final = "report.html"

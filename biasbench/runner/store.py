@@ -5,7 +5,7 @@ rerun reads it to skip what is already answered. SQLite in WAL mode with ``synch
 makes each committed batch survive a killed process (SIGKILL loses at most the batch not yet
 written), while keeping commits cheap enough for thousands of responses per second.
 
-Rows are keyed by the request key (see :func:`biasbench.runner.runner.request_key`), so a
+Rows are keyed by the request key (see :func:`biasbench.runner.keys.request_key`), so a
 response can never be stored twice. An ``ok`` row is final; a ``failed`` row is replaced when a
 later run gets an answer.
 """

@@ -115,8 +115,8 @@ class KillOutcome:
 
 
 def _listed(folder: Path) -> tuple[str, bool]:
-    from biasbench.catalog import describe_folder
-    from biasbench.runs import load_run
+    from biasbench.runfolder.catalog import describe_folder
+    from biasbench.runfolder.reading import load_run
 
     if not folder.exists():
         return "absent", False
@@ -142,7 +142,7 @@ def kill_point_series(scenario: str, args: Sequence[str], out: Path,
     """Kill ``biasbench ARGS`` (which writes ``out``) at its 1st, 2nd, ... rename; ``prepare``
     resets ``out`` before each (e.g. removes it, or copies a scored folder); ``reference`` is
     the ``models`` of an uninterrupted run's results."""
-    from biasbench.runs import load_run
+    from biasbench.runfolder.reading import load_run
 
     outcomes = []
     stderr = (work or out.parent) / f".kill-stderr-{os.getpid()}"

@@ -116,8 +116,9 @@ def test_benchmarks_never_import_upward(path: Path) -> None:
     assert not [name for name in _imports(path) if name.startswith(upward)]
 
 
-@pytest.mark.parametrize("module", ["report/html.py", "runs.py", "display.py", "tables.py",
-                                    "figures.py", "pipeline.py"])
+@pytest.mark.parametrize("module", [
+    "report/html.py", "runfolder/reading.py", "runfolder/grouping.py", "display.py", "tables.py",
+    "figures.py", *sorted(f"pipeline/{p.name}" for p in (PACKAGE / "pipeline").glob("*.py"))])
 def test_the_shared_layers_name_no_benchmark(module: str) -> None:
     text = (PACKAGE / module).read_text(encoding="utf-8")
     names = [*BENCHMARKS, "bbq", "honorific", "Honorific", "FilBBQ", 'lang="bn"', "'bn'", '"bn"']
@@ -143,7 +144,8 @@ def test_evaluate_returns_results_and_leaves_results_json_to_its_one_writer(
         tmp_path: Path) -> None:
     import pandas as pd
 
-    from biasbench.runfolder import LABELS_NAME, RESULTS_NAME, write_results
+    from biasbench.runfolder import LABELS_NAME, RESULTS_NAME
+    from biasbench.runfolder.derived import write_results
 
     bench = HonorificBenchmark()
     frame = pd.DataFrame({"model": "m", "item_id": [i.item_id for i in bench.items[:8]],

@@ -281,11 +281,12 @@ def test_cli_model_arg_errors_exit_2_with_one_line(tmp_path: Path, args: list[st
 def test_a_bad_model_option_is_refused_before_the_benchmark_loads(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import biasbench.pipeline as pipeline
+    import biasbench.pipeline.plan as planning  # plan_run loads the benchmark
 
     def no_benchmark(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("the benchmark was loaded before the model options were checked")
 
-    monkeypatch.setattr(pipeline, "get_benchmark", no_benchmark)
+    monkeypatch.setattr(planning, "get_benchmark", no_benchmark)
     with pytest.raises(ModelSpecError, match=r"^hf: unknown model option -M devcie "):
         pipeline.run_benchmark("filbbq", "hf:some/model", out=tmp_path / "run",
                                options=ModelOptions(model_args={"devcie": "cuda"}))

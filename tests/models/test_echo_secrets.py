@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from biasbench.models.openai_compat import secret_forms
+from biasbench.models.redaction import secret_forms
 from biasbench.output_health import REDACTED, health_line, output_health
 from biasbench.testing.echo_secrets import echo_secret_leaks
 

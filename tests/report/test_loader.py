@@ -12,13 +12,8 @@ from biasbench.errors import InputError
 from biasbench.models.registry import ModelOptions
 from biasbench.pipeline import run_benchmark
 from biasbench.runfolder import RunFolderError
-from biasbench.runs import (
-    FieldDifference,
-    RunFolder,
-    group_runs,
-    load_run,
-    load_runs,
-)
+from biasbench.runfolder.grouping import FieldDifference, group_runs, load_runs
+from biasbench.runfolder.reading import RunFolder, load_run
 from biasbench.signature import Signature
 
 BASE: dict[str, Any] = {

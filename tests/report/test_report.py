@@ -21,7 +21,7 @@ from biasbench.display import limit_seeds as _limit_seeds
 from biasbench.errors import InputError
 from biasbench.pipeline import run_benchmark
 from biasbench.report.html import REPORT_NAME, build_report
-from biasbench.runfolder import write_results
+from biasbench.runfolder.derived import write_results
 
 PAYLOAD = "<script>alert(1)</script><img src=x onerror=alert(2)>"
 HONORIFIC_LIMIT = 56  # two occupations x 7 frames x 4 conditions = 14 he/she pairs
@@ -430,7 +430,7 @@ def test_a_run_without_successful_responses_is_reported_not_merged(
     (empty / "results.json").write_text(json.dumps({
         "schema_version": 1, "benchmark": "honorific-bn", "models": {}, "signature": signature,
         "note": "no successful responses to score"}), encoding="utf-8")
-    from biasbench.runfolder import describe_files
+    from biasbench.runfolder.derived import describe_files
 
     (empty / "manifest.json").write_text(json.dumps({
         "status": "incomplete", "derived": {"files": describe_files(empty)}}), encoding="utf-8")

@@ -394,7 +394,7 @@ def test_bad_bytes_and_odd_shapes_end_stored(store: ResponseStore, body: bytes, 
 
 def test_prompt_with_a_lone_surrogate_is_keyed_and_stored(store: ResponseStore) -> None:
     from biasbench.models.mock import MockBackend
-    from biasbench.runner.runner import _KeyMaker, request_key
+    from biasbench.runner.keys import _KeyMaker, request_key
 
     prompt = "bad \ud800 prompt"
     assert _KeyMaker({"m": 1}, PARAMS)(prompt, None) == request_key({"m": 1}, prompt, PARAMS,

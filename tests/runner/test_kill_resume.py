@@ -161,7 +161,7 @@ def test_wait_queues_behind_the_holder(tmp_path: Path) -> None:
     out.mkdir()
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys; from pathlib import Path; "
-         "from biasbench.runfolder import run_lock\n"
+         "from biasbench.runfolder.lock import run_lock\n"
          f"with run_lock(Path({str(out)!r})):\n print('held', flush=True); sys.stdin.readline()"],
         cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert holder.stdout is not None and holder.stdout.readline() == "held\n"

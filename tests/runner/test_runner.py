@@ -23,11 +23,11 @@ from biasbench.models.base import (
     Prompt,
 )
 from biasbench.models.openai_compat import OpenAIBackend
+from biasbench.runner.keys import _KeyMaker
 from biasbench.runner.retry import EndpointUnreachableError, RetryPolicy
 from biasbench.runner.runner import (
     Request,
     RunStats,
-    _KeyMaker,
     request_key,
     request_keys,
     run_requests,

@@ -36,9 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from pydantic import ValidationError
-
-from biasbench.engines.bbq_family.items.items import UNKNOWN_GROUP, BBQItem
+from biasbench.engines.bbq_family.items.items import UNKNOWN_GROUP, BBQItem, validated_item
 from biasbench.engines.bbq_family.items.source import (
     DOWNLOAD_TIMEOUT_S,
     PinnedFolder,
@@ -227,11 +225,7 @@ def to_item(record: Mapping[str, Any], language: str, source: str, line: int) ->
         "label": label, "language": language,
         "target_answer": authors_target({**record, "label": label}),
     }
-    try:
-        return BBQItem.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise fail(err["msg"], ".".join(str(p) for p in err["loc"]) or "item") from None
+    return validated_item(data, file=source, line=line, whole="item")
 
 
 # --------------------------------------------------------------------------------------------

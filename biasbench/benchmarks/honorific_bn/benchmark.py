@@ -30,7 +30,7 @@ from biasbench.signature import Signature, common_signature
 
 if TYPE_CHECKING:
     from biasbench.display import Section
-    from biasbench.runs import RunGroup
+    from biasbench.runfolder.grouping import RunGroup
 
 log = logging.getLogger(__name__)
 

@@ -93,7 +93,7 @@ def read_labels(run_dirs: list[Path]) -> pd.DataFrame:
     # Function-level: the declaration imports this module for its commands.
     from biasbench.benchmarks.honorific_bn.declaration import DECLARATION
     from biasbench.runfolder import LABELS_NAME
-    from biasbench.runs import load_run
+    from biasbench.runfolder.reading import load_run
 
     frames = []
     for run_dir in run_dirs:

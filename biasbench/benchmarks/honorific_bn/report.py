@@ -41,7 +41,7 @@ from biasbench.display import (
     with_prompts,
 )
 from biasbench.runfolder import LABELS_NAME
-from biasbench.runs import RunGroup
+from biasbench.runfolder.grouping import RunGroup
 from biasbench.stats import (
     paired_difference_interval,
     proportion_design_effect,

@@ -28,8 +28,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
-from pydantic import ValidationError
-
 from biasbench.benchmarks.jbbq.declaration import (
     DECLARATION,
     ENV_DATA,
@@ -38,7 +36,7 @@ from biasbench.benchmarks.jbbq.declaration import (
     REPOSITORY,
 )
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, packaged_file
-from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.items.items import BBQItem, validated_item
 from biasbench.engines.bbq_family.items.source import local_copy
 from biasbench.engines.bbq_family.judging.option_scoring import (
     DEFAULT_ANSWER_BY,
@@ -109,12 +107,7 @@ def load_jbbq(folder: Path) -> tuple[list[BBQItem], dict[str, int], list[str]]:
                     filled[name] += 1
             data["additional_metadata"] = metadata
             data["language"] = LANGUAGE
-            try:
-                item = BBQItem.model_validate(data)
-            except ValidationError as exc:
-                err = exc.errors()[0]
-                raise InputError(err["msg"], file=str(path), line=line,
-                                 field=".".join(str(p) for p in err["loc"]) or None) from None
+            item = validated_item(data, file=str(path), line=line)
             if item.uid in seen:
                 raise InputError(f"duplicate example {item.uid} (also in {seen[item.uid]})",
                                  file=str(path), line=line, field="example_id")

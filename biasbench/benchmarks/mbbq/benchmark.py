@@ -60,7 +60,7 @@ from biasbench.runfolder import TABLES_DIR
 
 if TYPE_CHECKING:
     from biasbench.display import Section
-    from biasbench.runs import RunGroup
+    from biasbench.runfolder.grouping import RunGroup
 
 logger = logging.getLogger(__name__)
 

@@ -27,9 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from pydantic import ValidationError
-
-from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.items.items import BBQItem, validated_item
 from biasbench.engines.bbq_family.items.source import (
     DOWNLOAD_TIMEOUT_S,
     PinnedFolder,
@@ -229,12 +227,7 @@ def load_mbbq_file(path: Path, category: str, language: str, subset: str) -> MBB
                              file=str(path), line=lineno, field="category")
         rewritten, target_loc = mbbq_reading(row, category)
         rewritten.update(namespace=namespace(subset, language), language=language)
-        try:
-            item = BBQItem.model_validate(rewritten)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            raise InputError(err["msg"], file=str(path), line=lineno,
-                             field=".".join(str(p) for p in err["loc"]) or None) from None
+        item = validated_item(rewritten, file=str(path), line=lineno)
         if target_loc is not None and item.unknown_index is not None:
             item = item.model_copy(update={"target_answer": biased_answer(item, target_loc)})
         reason = exclusion_reason(item)

@@ -11,7 +11,7 @@ import typer
 from biasbench.errors import InputError
 
 if TYPE_CHECKING:
-    from biasbench.runs import RunGroup
+    from biasbench.runfolder.grouping import RunGroup
 
 PER_SEED_TABLE = "per_template_per_seed.csv"
 
@@ -42,7 +42,7 @@ def comparable_runs(run_dirs: list[Path]) -> RunGroup:
     """The one group of comparable runs among ``run_dirs`` (what ``report`` would merge); runs
     whose signatures disagree are one error line naming the fields, never drawn together."""
     # Function-level: run folders are read with pandas, and `--help` reads this module.
-    from biasbench.runs import load_runs
+    from biasbench.runfolder.grouping import load_runs
 
     plan = load_runs(run_dirs)  # each folder's derived files must match its manifest
     first = plan.groups[0]

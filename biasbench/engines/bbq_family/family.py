@@ -21,7 +21,7 @@ The prompt hash of the signature is the prompt file's sha256 (first 12 hex digit
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from biasbench.engines.bbq_family.benchmark import BBQBenchmark
 from biasbench.engines.bbq_family.declaration import data_option as data_option
@@ -29,7 +29,7 @@ from biasbench.engines.bbq_family.declaration import prompt_option as prompt_opt
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.items.source import choose_categories as choose_categories
 from biasbench.engines.bbq_family.items.source import packaged_file as packaged_file
-from biasbench.engines.bbq_family.judging.languages import rules_for
+from biasbench.engines.bbq_family.judging.languages import LanguageRules, add_language, rules_for
 from biasbench.engines.bbq_family.prompting.prompt_files import PromptTemplate, load_prompt_file
 from biasbench.engines.bbq_family.prompting.variants import engine_variants
 from biasbench.models.base import Prompt
@@ -50,6 +50,15 @@ class PromptedBBQBenchmark(BBQBenchmark):
     """Appended for base (completion) models only; None: the answer cue of the prompt's
     language from the language table, unless ``answer_cue`` already ends every prompt."""
     prompt_template: PromptTemplate
+    language_rules: ClassVar[tuple[LanguageRules, ...]] = ()
+    """Languages new to the engine that the benchmark's data is in, defined in its own folder
+    (e.g. ``benchmarks/NAME/languages.py``): each is added to the one language table when the
+    class is defined, so the parser reads it and the prompt takes its answer cue from it."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for rules in cls.__dict__.get("language_rules", ()):
+            add_language(rules)
 
     def use_prompt(self, path: Path) -> None:
         """Read the prompt file every item is asked with."""

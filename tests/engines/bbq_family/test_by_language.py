@@ -125,7 +125,7 @@ def test_score_bbq_over_files_of_several_languages(tmp_path: Path) -> None:
 
 def test_one_namespace_writes_no_language_view(tmp_path: Path) -> None:
     from biasbench.benchmarks.bbq.benchmark import OriginalBBQBenchmark
-    from biasbench.runfolder import write_results
+    from biasbench.runfolder.derived import write_results
 
     items = _items(str(MBBQ / "SES_en.jsonl"))
     responses = tmp_path / "responses.jsonl"

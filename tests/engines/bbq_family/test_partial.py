@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from biasbench.catalog import list_runs
 from biasbench.pipeline import run_benchmark
 from biasbench.report.html import build_report
+from biasbench.runfolder.catalog import list_runs
 
 FIXTURES = Path(__file__).parents[2] / "benchmarks" / "cbbq" / "fixtures" / "data"
 CATEGORIES = "SES,disability"

@@ -116,15 +116,25 @@ class BBQItem(BaseModel):
         return None
 
 
+def validated_item(data: Any, *, file: str, line: int | None,
+                   whole: str | None = None) -> BBQItem:
+    """``data`` as a :class:`BBQItem`, or one :class:`InputError` naming ``file``, ``line`` and
+    the first invalid field (``whole``, when given, names an error about the item as a whole).
+
+    Every reader of a BBQ-format dataset validates its rows through here, so a bad row reads
+    the same whichever benchmark's file it is in."""
+    try:
+        return BBQItem.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(p) for p in err["loc"]) or whole
+        raise InputError(err["msg"], file=file, line=line, field=field) from None
+
+
 def parse_bbq_lines(lines: Iterable[str], source: str) -> Iterator[BBQItem]:
     """Parse BBQ jsonl lines; errors name ``source``, the line and the field."""
     for lineno, obj in iter_json_objects(lines, source):
-        try:
-            yield BBQItem.model_validate(obj)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            field = ".".join(str(p) for p in err["loc"]) or None
-            raise InputError(err["msg"], file=source, line=lineno, field=field) from None
+        yield validated_item(obj, file=source, line=lineno)
 
 
 NAMESPACED_FILE = re.compile(r"^(?P<namespace>[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*)=(?P<path>.+)$")

@@ -475,8 +475,9 @@ class UnknownLanguageError(BiasbenchError, ValueError):
         known = ", ".join(f"{code} ({rules.name})" for code, rules in sorted(LANGUAGES.items()))
         super().__init__(
             f"unknown language {language!r}: no answer cue, unknown wording or parsing rules "
-            f"for it; supported: {known} (a new language is one LanguageRules entry in "
-            f"biasbench/engines/bbq_family/judging/languages.py)")
+            f"for it; supported: {known} (a new language is one LanguageRules entry: in "
+            f"biasbench/engines/bbq_family/judging/languages.py, or in a benchmark's own "
+            f"folder, named by its class's language_rules)")
 
 
 @lru_cache(maxsize=256)
@@ -509,3 +510,28 @@ def parser_languages(language: str | None) -> tuple[str, ...]:
 def rules_for(language: str) -> LanguageRules:
     """The table of one language."""
     return LANGUAGES[language_code(language)]
+
+
+def add_language(rules: LanguageRules) -> LanguageRules:
+    """Add ``rules`` to the table: how a benchmark brings a language new to the engine from its
+    own folder (:attr:`~biasbench.engines.bbq_family.family.PromptedBBQBenchmark.language_rules`,
+    added when its class is defined). The same entry twice is one entry; a code or an alias that
+    the table already gives other rules is a ``TypeError`` at import (one source per fact: a
+    benchmark overrides the wording it differs in, e.g. ``answer_cue``, not a shared language)."""
+    held = LANGUAGES.get(rules.code)
+    if held is not None:
+        if held == rules:
+            return held
+        raise TypeError(f"language {rules.code!r} ({rules.name}) is in the language table "
+                        "already, with other rules: extend that entry, or override only the "
+                        "benchmark's own wording (answer_cue, base_model_cue)")
+    taken = [alias for alias in (rules.code, *rules.aliases)
+             if _ALIASES.get(alias, rules.code) != rules.code or alias in LANGUAGES]
+    if taken:
+        raise TypeError(f"language {rules.code!r} ({rules.name}): {taken[0]!r} already names "
+                        f"{language_code(taken[0])!r} in the language table")
+    LANGUAGES[rules.code] = rules
+    _ALIASES.update({alias: rules.code for alias in rules.aliases})
+    language_code.cache_clear()
+    parser_languages.cache_clear()
+    return rules

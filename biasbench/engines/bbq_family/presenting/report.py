@@ -21,7 +21,7 @@ from biasbench.engines.bbq_family.scoring.multi_seed import (
     PROFILE_MIN_ITEMS,
     PROFILE_MIN_SEEDS,
 )
-from biasbench.runs import RunGroup
+from biasbench.runfolder.grouping import RunGroup
 from biasbench.stats.intervals import MIN_SEEDS_FOR_INTERVAL
 from biasbench.textutil import slug
 

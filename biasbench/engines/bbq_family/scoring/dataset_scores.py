@@ -46,7 +46,7 @@ from biasbench.tables import write_csv, write_table
 
 if TYPE_CHECKING:
     from biasbench.display import Section
-    from biasbench.runs import RunGroup
+    from biasbench.runfolder.grouping import RunGroup
 
 ALL: Final = "all"
 """The group of every category."""

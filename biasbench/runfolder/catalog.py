@@ -24,14 +24,9 @@ import pandas as pd
 
 from biasbench.errors import BiasbenchError
 from biasbench.fsutil import read_regular
-from biasbench.runfolder import (
-    LOCK_NAME,
-    MANIFEST_NAME,
-    RESULTS_NAME,
-    STORE_NAME,
-    read_history,
-    verify_derived,
-)
+from biasbench.runfolder import LOCK_NAME, MANIFEST_NAME, RESULTS_NAME, STORE_NAME
+from biasbench.runfolder.derived import verify_derived
+from biasbench.runfolder.history import read_history
 
 _MARKERS = (MANIFEST_NAME, RESULTS_NAME, STORE_NAME)
 

@@ -35,7 +35,8 @@ class _Record(BaseModel):
 
 class RunManifest(_Record):
     """``manifest.json`` of a run folder: what the run is, its state and, once scoring
-    finished, the record of its derived files (:func:`biasbench.runfolder.verify_derived`)."""
+    finished, the record of its derived files
+    (:func:`biasbench.runfolder.derived.verify_derived`)."""
 
     schema_version: int = SCHEMA_VERSION
     """The layout's version."""
@@ -177,8 +178,8 @@ def read_manifest(path: Path) -> RunManifest | ScoreManifest:
 
 
 def history_entries(lines: list[dict[str, Any]], where: Path | str = "history.jsonl") -> list[HistoryEntry]:
-    """The typed entries of history lines (:func:`biasbench.runfolder.read_history`); a line
-    whose fields have wrong types is skipped with a warning, as a damaged line is."""
+    """The typed entries of history lines (:func:`biasbench.runfolder.history.read_history`); a
+    line whose fields have wrong types is skipped with a warning, as a damaged line is."""
     found = []
     for number, line in enumerate(lines, start=1):
         try:
