@@ -87,7 +87,8 @@ def score_harness(bench: Any, harness: str, responses: Path, out: Path) -> None:
     )
     from biasbench.output_health import health_line
     from biasbench.pipeline import score_into
-    from biasbench.runfolder import RESULTS_NAME, TABLES_DIR, write_results
+    from biasbench.runfolder import RESULTS_NAME, TABLES_DIR
+    from biasbench.runfolder.derived import write_results
 
     log = read_harness_log(harness, responses, bench)
 

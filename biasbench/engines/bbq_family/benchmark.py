@@ -58,7 +58,7 @@ from biasbench.textutil import slug, unique_slug
 
 if TYPE_CHECKING:
     from biasbench.display import Section
-    from biasbench.runs import RunGroup
+    from biasbench.runfolder.grouping import RunGroup
 
 log = logging.getLogger(__name__)
 

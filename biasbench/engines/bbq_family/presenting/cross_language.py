@@ -23,7 +23,7 @@ from biasbench.textutil import unique_slug
 
 if TYPE_CHECKING:
     from biasbench.display import Outputs
-    from biasbench.runs import RunGroup
+    from biasbench.runfolder.grouping import RunGroup
 
 TABLE_NOTE: Final = (
     "Per model, dataset and pair of languages: each score in language a and b over the items "

@@ -27,7 +27,7 @@ from biasbench.tables import write_table
 
 if TYPE_CHECKING:
     from biasbench.display import Outputs
-    from biasbench.runs import RunGroup
+    from biasbench.runfolder.grouping import RunGroup
 
 TABLE_NAME: Final = "refusals"
 SCORE_NAMES: Final = {"s_amb": "s_AMB", "s_dis": "s_DIS"}

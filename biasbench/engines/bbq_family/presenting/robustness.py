@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from biasbench.display import Outputs
-    from biasbench.runs import RunGroup
+    from biasbench.runfolder.grouping import RunGroup
 
 SCORE_NAMES: Final = {"s_dis": "s_DIS", "s_amb": "s_AMB", "acc_disambig": "acc disambig",
                       "acc_ambig": "acc ambig"}
