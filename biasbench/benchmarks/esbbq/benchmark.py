@@ -11,13 +11,10 @@ decoding defaults, the paper and licence, and the authors' own bias scores besid
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
-import pandas as pd
-
-from biasbench.benchmarks.base import Results
-from biasbench.benchmarks.esbbq import metrics
 from biasbench.benchmarks.esbbq.declaration import CABBQ, ESBBQ
+from biasbench.benchmarks.esbbq.metrics import scores_of
 from biasbench.benchmarks.esbbq.source import (
     COMMIT,
     REPOSITORY,
@@ -34,8 +31,6 @@ from biasbench.engines.bbq_family.judging.option_scoring import (
     DEFAULT_OPTION_SCORE,
     AnswerBy,
 )
-from biasbench.engines.bbq_family.scoring.dataset_scores import KEY, stat_text
-from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
 from biasbench.models.hf import ScoreChoice
 
 DECODING_WHY = (
@@ -68,35 +63,13 @@ class SpanishBBQBenchmark(PromptedBBQBenchmark):
                          data_source={"items": "published", "repository": REPOSITORY,
                                       "commit": COMMIT, "language": self.language})
 
-    # -- the authors' scores -------------------------------------------------------------------
-    def extra_scores(self, scored: BBQResults, tables_dir: Path) -> dict[str, Any]:
-        """The authors' bias scores (bias_score.py) from the parsed answers, beside BBQ's."""
-        def recompute(responses: pd.DataFrame) -> pd.DataFrame:
-            return metrics.per_seed_scores(self.by_uid, responses)
-
-        return metrics.dataset_scores(self.dataset).results(
-            recompute(scored.responses), tables_dir, responses=scored.responses,
-            recompute=recompute)
-
-    @classmethod
-    def summary(cls, results: Results) -> list[str]:
-        lines = super().summary(results)
-        scores = results.get(KEY) or {}
-        for model, categories in scores.get("models", {}).items():
-            entry = categories.get(metrics.ALL)
-            if entry:
-                lines.append(
-                    f"{model} / {scores['name']}, all categories: bias_score_ambig "
-                    f"{stat_text(entry['bias_score_ambig'], '+')}, bias_score_disambig "
-                    f"{stat_text(entry['bias_score_disambig'], '+')} (tables/dataset_scores)")
-        return lines
-
 
 class EsBBQBenchmark(SpanishBBQBenchmark, declaration=ESBBQ):
     """EsBBQ: the Spanish BBQ for the social context of Spain."""
 
     dataset: ClassVar[str] = "EsBBQ"
     language: ClassVar[str] = "es"
+    dataset_scores = scores_of(dataset)
 
 
 class CaBBQBenchmark(SpanishBBQBenchmark, declaration=CABBQ):
@@ -104,6 +77,7 @@ class CaBBQBenchmark(SpanishBBQBenchmark, declaration=CABBQ):
 
     dataset: ClassVar[str] = "CaBBQ"
     language: ClassVar[str] = "ca"
+    dataset_scores = scores_of(dataset)
 
 
 __all__ = ["CaBBQBenchmark", "EsBBQBenchmark", "LoadReport", "SpanishBBQBenchmark"]

@@ -37,6 +37,8 @@ from biasbench.engines.bbq_family.judging.option_scoring import (
 from biasbench.engines.bbq_family.judging.parser import LETTERS, PARSER_VERSION
 from biasbench.engines.bbq_family.presenting.display import PARTIAL_NOTE, category_display
 from biasbench.engines.bbq_family.scoring.bias_scores import Var2ByTemplate, exclusion_summary
+from biasbench.engines.bbq_family.scoring.dataset_scores import KEY as DATASET_SCORES_KEY
+from biasbench.engines.bbq_family.scoring.dataset_scores import DatasetScores
 from biasbench.engines.bbq_family.scoring.multi_seed import (
     PROFILE_RULE,
     BBQResults,
@@ -92,6 +94,11 @@ class BBQBenchmark(Benchmark):
     configured_options: ClassVar[tuple[str, ...]] = GRID_OPTION_NAMES
     grid: Grid | None = None
     """The robustness grid asked for (``--vary``), or None: a plain run."""
+    dataset_scores: ClassVar[DatasetScores | None] = None
+    """The dataset's own metrics beside BBQ's (KoBBQ's diff-bias, CBBQ's bias score), declared as
+    data: the engine computes them from the parsed answers and writes results.json's
+    ``dataset_scores``, the tables, the summary lines and the export rows from it. None: BBQ's
+    scores only."""
     control_datasets: ClassVar[dict[str, str]] = {}
     """Dataset -> its control dataset (namespaces ``<dataset>/<lang>``): the cross-language
     comparison adds control-adjusted differences for these (MBBQ: ``mbbq-control``)."""
@@ -273,20 +280,17 @@ class BBQBenchmark(Benchmark):
                            results["signature"]["data_source"].get("grid", {}), self.var2,
                            out_dir / TABLES_DIR, out_dir / FIGURES_DIR)
         _cross_language(results, scored, self.items, out_dir, self.control_datasets)
+        if self.dataset_scores is not None:
+            results.update(self.dataset_scores.evaluate(self, scored.responses,
+                                                        out_dir / TABLES_DIR))
         self.extend_results(results, scored, out_dir)
         return results
 
     def extend_results(self, results: dict[str, Any], scored: BBQResults, out_dir: Path) -> None:
-        """A benchmark's own additions to the engine's results and files, given the results so
-        far (MBBQ's control comparison reads their by_language). By default: the dataset's own
-        metrics (:meth:`extra_scores`)."""
-        results.update(self.extra_scores(scored, out_dir / TABLES_DIR))
-
-    def extra_scores(self, scored: BBQResults, tables_dir: Path) -> dict[str, Any]:
-        """A dataset's own metrics beside BBQ's (KoBBQ's diff-bias, CBBQ's bias score),
-        computed from the same parsed answers (``scored.responses``): keys merged into
-        results.json; tables written into ``tables_dir``. None by default."""
-        return {}
+        """A benchmark's own additions to the engine's results and files that are not its
+        metrics (those are :attr:`dataset_scores`), given the results so far: MBBQ's item
+        counts and control comparison (which reads their by_language), BBQ's R categories.
+        Nothing by default."""
 
     def option_score_comparison(self, frame: pd.DataFrame, out_dir: Path,
                                 signatures: dict[str, Signature]) -> dict[str, Any] | None:
@@ -405,6 +409,8 @@ class BBQBenchmark(Benchmark):
                 f"by {scoring['alternative']} the choice differs on "
                 f"{scoring['n_choices_differ']} of {scoring['n_responses']} responses "
                 "(results.json: option_scoring)")
+        if cls.dataset_scores is not None:
+            lines.extend(cls.dataset_scores.summary_lines(results.get(DATASET_SCORES_KEY) or {}))
         return lines
 
     @classmethod
