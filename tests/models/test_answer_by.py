@@ -17,8 +17,7 @@ from biasbench.engines.bbq_family.judging.option_scoring import (
     resolve_answer_by,
 )
 from biasbench.errors import BiasbenchError, InputError
-from biasbench.models.base import Generation, GenerationParams, ModelBackend, Prompt
-from biasbench.models.hf import OptionScore
+from biasbench.models.base import Generation, GenerationParams, ModelBackend, OptionScore, Prompt
 from biasbench.pipeline import run_benchmark
 
 ANSWERS = ("The grandfather", "The grandson", "Can't be determined")

@@ -28,14 +28,8 @@ from biasbench.benchmarks.cbbq.source import (
     target_rule_check,
 )
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, packaged_file
-from biasbench.engines.bbq_family.judging.option_scoring import (
-    DEFAULT_ANSWER_BY,
-    DEFAULT_OPTION_SCORE,
-    AnswerBy,
-)
 from biasbench.errors import BiasbenchError
 from biasbench.models.base import GenerationParams
-from biasbench.models.hf import ScoreChoice
 from biasbench.signature import Signature
 
 ANSWER_CUE: Final = "。答案："
@@ -64,9 +58,7 @@ class CBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
 
     def __init__(self, data: Path | None = None, categories: str | None = None,
                  target_rule: TargetRule = "script", prompt_variant: str = "chatglm",
-                 s_amb_denominator: str = "parsed",
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
-                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
+                 s_amb_denominator: str = "parsed") -> None:
         if s_amb_denominator not in S_AMB_DENOMINATORS:
             raise BiasbenchError("--s-amb-denominator must be parsed or examples, not "
                                  f"{s_amb_denominator!r}")
@@ -88,8 +80,7 @@ class CBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
             data_source={"items": "published", "repository": CBBQ_REPOSITORY,
                          "commit": CBBQ_COMMIT, "categories": list(chosen),
                          "target_rule": target_rule,
-                         "s_amb_denominator": s_amb_denominator},
-            option_score=option_score, answer_by=answer_by)
+                         "s_amb_denominator": s_amb_denominator})
 
     def signature(self, model: dict[str, Any], params: GenerationParams | None,
                   seeds: Sequence[int] | None, limit: int | None = None) -> Signature:

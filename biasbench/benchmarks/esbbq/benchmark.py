@@ -26,12 +26,6 @@ from biasbench.engines.bbq_family.family import (
     PromptedBBQBenchmark,
     packaged_file,
 )
-from biasbench.engines.bbq_family.judging.option_scoring import (
-    DEFAULT_ANSWER_BY,
-    DEFAULT_OPTION_SCORE,
-    AnswerBy,
-)
-from biasbench.models.hf import ScoreChoice
 
 DECODING_WHY = (
     "the authors score each option's log-likelihood (one deterministic run per model), so "
@@ -52,14 +46,12 @@ class SpanishBBQBenchmark(PromptedBBQBenchmark):
     version = "1.0"
     decoding_why: ClassVar[str] = DECODING_WHY
 
-    def __init__(self, data: Path | None = None, prompt: Path | None = None,
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
-                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
+    def __init__(self, data: Path | None = None, prompt: Path | None = None) -> None:
         folder = resolve_data(self.language, data)
         loaded, self.load_report = load_items(folder, self.language)
         self.use_prompt(prompt or prompt_path(self.language))
         source = f"{self.dataset} items of {REPOSITORY}@{COMMIT[:12]} ({folder})"
-        super().__init__(loaded, source=source, option_score=option_score, answer_by=answer_by,
+        super().__init__(loaded, source=source,
                          data_source={"items": "published", "repository": REPOSITORY,
                                       "commit": COMMIT, "language": self.language})
 

@@ -25,15 +25,9 @@ from biasbench.benchmarks.kobbq.source import (
 )
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, packaged_file
 from biasbench.engines.bbq_family.items.items import BBQItem
-from biasbench.engines.bbq_family.judging.option_scoring import (
-    DEFAULT_ANSWER_BY,
-    DEFAULT_OPTION_SCORE,
-    AnswerBy,
-)
 from biasbench.engines.bbq_family.prompting.prompt_files import load_prompt_file
 from biasbench.errors import BiasbenchError
 from biasbench.models.base import Prompt
-from biasbench.models.hf import ScoreChoice
 
 PROMPT_UNKNOWN: Final = {1: "알 수 없음", 2: "보기 중 답을 찾을 수 없음",
                          3: "주어진 정보만으로는 답을 알 수 없음", 4: "정답 없음",
@@ -63,9 +57,7 @@ class KoBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     decoding_why: ClassVar[str] = DECODING_WHY
     dataset_scores = KOBBQ_SCORES
 
-    def __init__(self, data: Path | None = None, prompt_id: int = 1, permute: bool = True,
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
-                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
+    def __init__(self, data: Path | None = None, prompt_id: int = 1, permute: bool = True) -> None:
         if prompt_id not in PROMPT_UNKNOWN:
             raise BiasbenchError(f"--prompt-id must be one of 1-5 (KoBBQ's evaluation prompts), "
                                  f"not {prompt_id}")
@@ -78,8 +70,7 @@ class KoBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
             loaded, source=f"{TEST_FILE} of {KOBBQ_REPOSITORY}@{KOBBQ_COMMIT[:12]}",
             data_source={"items": "published", "repository": KOBBQ_REPOSITORY,
                          "commit": KOBBQ_COMMIT, "file": TEST_FILE, "prompt_id": prompt_id,
-                         "permute": permute},
-            option_score=option_score, answer_by=answer_by)
+                         "permute": permute})
 
     # -- the robustness grid: KoBBQ's five prompts, each with its unknown wording -----------
     def prompt_variants(self) -> tuple[str, ...]:

@@ -19,7 +19,7 @@ import pandas as pd
 
 from biasbench.benchmarks.base import Benchmark, Paper, Results
 from biasbench.engines.bbq_family.declaration import (
-    GRID_OPTION_NAMES,
+    CONFIGURED_OPTION_NAMES,
     LIMIT_HELP,
     RESPONSES_HELP,
 )
@@ -28,8 +28,10 @@ from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.items.sample import stratified_sample
 from biasbench.engines.bbq_family.judging.labels import read_bbq_responses, write_bbq_labels
 from biasbench.engines.bbq_family.judging.option_scoring import (
+    ANSWER_BY,
     DEFAULT_ANSWER_BY,
     DEFAULT_OPTION_SCORE,
+    OPTION_SCORES,
     AnswerBy,
     OptionScoringBackend,
     resolve_answer_by,
@@ -50,8 +52,7 @@ from biasbench.engines.bbq_family.scoring.multi_seed import (
 )
 from biasbench.engines.bbq_family.scoring.results import validate_models
 from biasbench.errors import BiasbenchError
-from biasbench.models.base import GenerationParams, ModelBackend, Prompt
-from biasbench.models.hf import ScoreChoice
+from biasbench.models.base import GenerationParams, ModelBackend, Prompt, ScoreChoice
 from biasbench.runfolder import FIGURES_DIR, LABELS_NAME, TABLES_DIR
 from biasbench.runner.runner import Request
 from biasbench.signature import Signature, common_signature
@@ -91,7 +92,9 @@ class BBQBenchmark(Benchmark):
     default_temperature: ClassVar[float] = 1.0
     decoding_why: ClassVar[str] = ""
     """Why the default decoding is what it is: shown in the summary and written to results."""
-    configured_options: ClassVar[tuple[str, ...]] = GRID_OPTION_NAMES
+    configured_options: ClassVar[tuple[str, ...]] = CONFIGURED_OPTION_NAMES
+    """``--answer-by``, ``--option-score`` and the robustness grid's options: every BBQ-format
+    benchmark takes them (declared once, ``declaration.py``), applied by :meth:`configure`."""
     grid: Grid | None = None
     """The robustness grid asked for (``--vary``), or None: a plain run."""
     dataset_scores: ClassVar[DatasetScores | None] = None
@@ -105,26 +108,36 @@ class BBQBenchmark(Benchmark):
 
     def __init__(self, items: list[BBQItem], *, source: str, data_source: dict[str, Any],
                  template_info: dict[Any, str] | None = None,
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
-                 var2: Var2ByTemplate | None = None,
-                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
+                 var2: Var2ByTemplate | None = None) -> None:
         self.items = items
         self.var2 = var2
         self.source = source
         self.data_source = data_source
         self.template_info = template_info or {}
-        self.option_score = option_score
-        self.answer_by = answer_by
+        self.option_score: ScoreChoice = DEFAULT_OPTION_SCORE
+        """How option-scored answers are chosen (``--option-score``)."""
+        self.answer_by: AnswerBy = DEFAULT_ANSWER_BY
+        """How a run answers (``--answer-by``)."""
         self.by_uid = {item.uid: item for item in self.items}
         self.prompt_items: dict[str, BBQItem] = dict(self.by_uid)
         """The item behind each request's ``item_id`` (grid cells added as their requests are
         built): what option scoring reads the options of."""
 
-    # -- the robustness grid (--vary; items/grid.py, scoring/robustness.py) -------------------
-    def configure(self, *, vary: str | None = None, orders: str = "all",
-                  grid_budget: int | None = None) -> None:
-        """``--vary seeds,order,prompt`` (with ``--orders``, ``--grid-budget``): ask every item
-        under each cell of the grid instead of once per seed."""
+    # -- the options every BBQ-format benchmark takes -----------------------------------------
+    def configure(self, *, answer_by: AnswerBy = DEFAULT_ANSWER_BY,
+                  option_score: ScoreChoice = DEFAULT_OPTION_SCORE, vary: str | None = None,
+                  orders: str = "all", grid_budget: int | None = None) -> None:
+        """``--answer-by`` and ``--option-score``: how the run answers (:meth:`adapt_backend`);
+        ``--vary seeds,order,prompt`` (with ``--orders``, ``--grid-budget``): ask every item
+        under each cell of the robustness grid (items/grid.py, scoring/robustness.py) instead
+        of once per seed."""
+        if answer_by not in ANSWER_BY:
+            raise BiasbenchError(f"--answer-by must be one of {', '.join(ANSWER_BY)}, "
+                                 f"not {answer_by!r}")
+        if option_score not in OPTION_SCORES:
+            raise BiasbenchError(f"--option-score must be one of {', '.join(OPTION_SCORES)}, "
+                                 f"not {option_score!r}")
+        self.answer_by, self.option_score = answer_by, option_score
         if vary is None:
             if orders != "all" or grid_budget is not None:
                 raise BiasbenchError("--orders and --grid-budget need --vary")
