@@ -279,7 +279,7 @@ class BBQBenchmark(Benchmark):
                     for m in scored.by_template["model"].unique()}
         results["bias_profiles"] = {m: profile_records(p) for m, p in profiles.items()}
         results["bias_profile_rule"] = PROFILE_RULE
-        comparison = self.option_score_comparison(frame, out_dir, signatures)
+        comparison = self.option_score_comparison(frame, signatures)
         if comparison is not None:
             results["option_scoring"] = comparison
         validate_models(results["models"])
@@ -305,31 +305,22 @@ class BBQBenchmark(Benchmark):
         counts and control comparison (which reads their by_language), BBQ's R categories.
         Nothing by default."""
 
-    def option_score_comparison(self, frame: pd.DataFrame, out_dir: Path,
+    def option_score_comparison(self, frame: pd.DataFrame,
                                 signatures: dict[str, Signature]) -> dict[str, Any] | None:
         """For option-scored (masked LM) runs: the scores under the choice that is not the
-        headline (sum vs per-character), from the choices stored with every response, so a
-        reader sees both as lm-evaluation-harness reports acc and acc_norm. None otherwise."""
-        from biasbench.runfolder import store_of  # a run scores into a staging folder
-
-        store_path = store_of(out_dir)
-        labels = {json.dumps(sig.model, sort_keys=True): label
-                  for label, sig in signatures.items() if sig.model.get("option_score")}
-        if not labels or store_path is None:
+        headline (sum vs per-character), from the choices stored with every response (the
+        responses' ``info``), so a reader sees both as lm-evaluation-harness reports acc and
+        acc_norm. None otherwise (and for responses produced elsewhere, which carry none)."""
+        labels = {label for label, sig in signatures.items() if sig.model.get("option_score")}
+        if not labels or "info" not in frame.columns:
             return None
-        from biasbench.runner.store import ResponseStore
-
-        wanted = set(zip(frame["model"], frame["uid"], frame["seed"].astype(int), strict=True))
+        scored_rows = frame[frame["model"].isin(labels) & frame["info"].notna()]
         chosen: dict[tuple[str, str, int], dict[str, Any]] = {}
-        store = ResponseStore(store_path, readonly=True)
-        try:
-            for record in store.iter_records("ok"):
-                label = labels.get(json.dumps(json.loads(record.model), sort_keys=True))
-                key = (label, record.item_id, int(record.seed or 0))
-                if label is not None and key in wanted and "choice_sum" in record.info:
-                    chosen[key] = record.info
-        finally:
-            store.close()
+        for model, uid, seed, text in zip(scored_rows["model"], scored_rows["uid"],
+                                          scored_rows["seed"], scored_rows["info"], strict=True):
+            info = json.loads(text) if isinstance(text, str) else text
+            if isinstance(info, dict) and "choice_sum" in info:
+                chosen[(str(model), str(uid), int(seed))] = info
         if not chosen:
             return None
         headline = next(iter(chosen.values()))["option_score"]
