@@ -78,7 +78,9 @@ class BBQBenchmark(Benchmark):
     templates' Known_stereotyped_var2, :func:`biasbench.benchmarks.bbq.original.template_var2`).
     """
 
-    name: ClassVar[str] = "bbq"
+    name: ClassVar[str] = "bbq_family"
+    """The engine's own name, not a benchmark's: every benchmark it serves takes its registered
+    name (``bbq``, ``kobbq``...) from its declaration, so no run is named after the engine."""
     languages: ClassVar[tuple[str, ...]] = ("en",)
     paper: ClassVar[Paper] = Paper(
         "BBQ: A hand-built bias benchmark for question answering",
