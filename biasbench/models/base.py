@@ -125,6 +125,12 @@ class OptionScore:
     """How many tokens were scored, so a caller can length-normalise if its protocol says so."""
 
 
+ScoreChoice = Literal["sum", "per_char"]
+"""How an option is chosen from its scores: ``sum`` -- the highest summed (pseudo-)log-likelihood
+(lm-evaluation-harness's ``acc``); ``per_char`` -- the highest log-likelihood per character of
+the option as appended (``acc_norm``), which does not penalise a long option for its length."""
+
+
 class TransientModelError(Exception):
     """A failure worth retrying (429, 5xx, timeout, connection reset)."""
 

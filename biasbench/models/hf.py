@@ -40,7 +40,7 @@ import asyncio
 import math
 import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from biasbench.errors import ModelSpecError
 from biasbench.models.base import (
@@ -67,9 +67,6 @@ from biasbench.models.options import BackendOption, ModelOptions
 if TYPE_CHECKING:  # pragma: no cover - typing only; the runtime imports are lazy
     import torch
 
-# OptionScore is defined with the model interface (models/base.py); it stays importable from
-# here, where the engine's option scoring, the llamacpp backend and the tests import it.
-
 _T = TypeVar("_T")
 
 # Tokenizers without a real limit report this huge sentinel as model_max_length.
@@ -87,12 +84,6 @@ def answer_by_scores(scores: Sequence[float]) -> int:
     if best_index is None:
         raise ValueError(f"no option has a usable score: {list(scores)!r}")
     return best_index
-
-
-ScoreChoice = Literal["sum", "per_char"]
-"""How an option is chosen from its scores: ``sum`` -- the highest summed (pseudo-)log-likelihood
-(lm-evaluation-harness's ``acc``); ``per_char`` -- the highest log-likelihood per character of
-the option as appended (``acc_norm``), which does not penalise a long option for its length."""
 
 
 def option_choices(scores: Sequence[OptionScore], options: Sequence[str]) -> dict[str, Any]:

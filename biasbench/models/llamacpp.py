@@ -32,13 +32,13 @@ from biasbench.models.base import (
     Generation,
     GenerationParams,
     ModelBackend,
+    OptionScore,
     PermanentModelError,
     Prompt,
     normalise_finish_reason,
 )
 from biasbench.models.cpu_threads import ThreadPolicy, physical_cores
 from biasbench.models.gguf_check import MAX_N_CTX, MIN_N_CTX, check_gguf_file
-from biasbench.models.hf import OptionScore
 from biasbench.models.llamacpp_engine import (
     DECODER_VERSION,
     EngineAborted,

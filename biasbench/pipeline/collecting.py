@@ -39,11 +39,14 @@ def responses_frame(store: ResponseStore, requests: Sequence[Request], keys: Seq
 
     Joined through each request's key, so two items whose prompts coincide each get the answer.
     Each row carries the backend's ``finish_reason`` and a ``truncated`` flag (stopped at
-    ``max_tokens``), so judges can flag labels that rest on a cut-off output.
+    ``max_tokens``), so judges can flag labels that rest on a cut-off output, and ``info``, the
+    backend's extras as stored (JSON text: an option-scored answer's choices under both rules,
+    which the BBQ engine compares), so no judge reopens the store.
     """
     answers = store.answers()
     rows = [{"model": model, "item_id": r.item_id, "seed": r.seed, "output": answers[k][0],
-             "finish_reason": answers[k][1], "truncated": is_truncated(answers[k][1])}
+             "finish_reason": answers[k][1], "truncated": is_truncated(answers[k][1]),
+             "info": answers[k][2]}
             for r, k in zip(requests, keys, strict=True) if k in answers]
     return pd.DataFrame(rows, columns=["model", "item_id", "seed", "output", "finish_reason",
-                                       "truncated"])
+                                       "truncated", "info"])

@@ -272,13 +272,16 @@ class ResponseStore:
         records = [r.__dict__ for r in self.iter_records()]
         return pd.DataFrame.from_records(records, columns=list(_COLUMNS))
 
-    def answers(self) -> dict[str, tuple[str, str | None]]:
-        """key -> (raw output, normalised finish reason or None) of every answered request:
-        what scoring needs, without decoding each row's parameters and extras."""
+    def answers(self) -> dict[str, tuple[str, str | None, str]]:
+        """key -> (raw output, normalised finish reason or None, the backend's extras as stored:
+        JSON text) of every answered request: what scoring needs, without decoding each row's
+        parameters and extras (a judge decodes the extras it reads)."""
         sql = ("SELECT key, output, CASE WHEN json_valid(info) THEN "
-               "json_extract(info, '$.finish_reason') END FROM responses WHERE status = 'ok'")
+               "json_extract(info, '$.finish_reason') END, info FROM responses "
+               "WHERE status = 'ok'")
         with self._reading():
-            return {key: (output, reason) for key, output, reason in self._db.execute(sql)}
+            return {key: (output, reason, info)
+                    for key, output, reason, info in self._db.execute(sql)}
 
     def answers_digest(self) -> str:
         """sha256 of every answered request's key and output, in key order: what derived files

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import inspect
 import re
 from pathlib import Path
 
@@ -166,7 +165,17 @@ def test_every_bbq_format_benchmark_offers_answer_by_and_option_score() -> None:
     for cls in bbq_format:
         names = {spec.name for spec in cls.options}
         assert {"answer_by", "option_score"} <= names, cls.name
-        assert "answer_by" in inspect.signature(cls.__init__).parameters, cls.name
+        # declared once by the engine and applied after construction, never by the constructor
+        assert {"answer_by", "option_score"} <= set(cls.configured_options), cls.name
+
+
+def test_answer_options_are_applied_after_construction_and_checked() -> None:
+    kobbq = Path(__file__).parent / "kobbq" / "fixtures"
+    bench = get_benchmark("kobbq", data=kobbq, answer_by="scores", option_score="sum")
+    assert (bench.answer_by, bench.option_score) == ("scores", "sum")  # type: ignore[attr-defined]
+    with pytest.raises(BiasbenchError, match="--option-score must be one of per_char, sum, "
+                                             "not 'avg'"):
+        bench.configure(option_score="avg")
 
 
 def _options_passed(monkeypatch: pytest.MonkeyPatch, *args: str) -> dict[str, object]:

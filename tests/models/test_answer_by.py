@@ -17,8 +17,7 @@ from biasbench.engines.bbq_family.judging.option_scoring import (
     resolve_answer_by,
 )
 from biasbench.errors import BiasbenchError, InputError
-from biasbench.models.base import Generation, GenerationParams, ModelBackend, Prompt
-from biasbench.models.hf import OptionScore
+from biasbench.models.base import Generation, GenerationParams, ModelBackend, OptionScore, Prompt
 from biasbench.pipeline import run_benchmark
 
 ANSWERS = ("The grandfather", "The grandson", "Can't be determined")
@@ -176,3 +175,32 @@ def test_cli_answer_by_is_a_bbq_option(items: str, tmp_path: Path) -> None:
                   "scores", "--out", str(tmp_path / "c"))
     assert refused.returncode == 2
     assert "cannot score options" in refused.stderr and "--answer-by generate" in refused.stderr
+
+
+def test_option_score_comparison_reads_the_responses_info_not_the_store(
+        items: str, tmp_path: Path) -> None:
+    """The choices under both rules travel with the responses (``info``): evaluating into a
+    folder with no response store still compares them."""
+    import pandas as pd
+
+    from biasbench.signature import Signature
+
+    bench = get_benchmark("bbq", items=items)
+    choices = {0: ("A", "C"), 1: ("A", "B"), 2: ("C", "C"), 3: ("B", "B")}  # (sum, per_char)
+    frame = pd.DataFrame([{"model": "m", "item_id": item.uid, "seed": 0,
+                           "output": choices[n][1],
+                           "info": json.dumps({"choice_sum": choices[n][0],
+                                               "choice_per_char": choices[n][1],
+                                               "option_score": "per_char"})}
+                          for n, item in enumerate(bench.items)])
+    signature = Signature(benchmark="bbq", benchmark_version="1.0", data_sha256="x",
+                          prompt_hash="x", model={"id": "m", "option_score": "per_char"},
+                          seeds=[0], judge_version="x")
+    comparison = bench.evaluate(frame, tmp_path / "out", {"m": signature})["option_scoring"]
+    assert (comparison["headline"], comparison["alternative"]) == ("per_char", "sum")
+    assert (comparison["n_responses"], comparison["n_choices_differ"]) == (4, 2)
+    # by sum: A, A, C, B -> right on one ambiguous item (C) and one disambiguated one (B)
+    age = comparison["alternative_models"]["m"]["Age"]
+    assert (age["acc_ambig"]["mean"], age["acc_disambig"]["mean"]) == (0.5, 0.5)
+    assert "option_scoring" not in bench.evaluate(frame.drop(columns=["info"]),
+                                                  tmp_path / "plain", {"m": signature})

@@ -43,15 +43,9 @@ from biasbench.engines.bbq_family.family import (
 )
 from biasbench.engines.bbq_family.items.items import BBQItem, load_item_files
 from biasbench.engines.bbq_family.items.source import resolve_pinned_folder
-from biasbench.engines.bbq_family.judging.option_scoring import (
-    DEFAULT_ANSWER_BY,
-    DEFAULT_OPTION_SCORE,
-    AnswerBy,
-)
 from biasbench.engines.bbq_family.scoring.bias_scores import Var2ByTemplate
 from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults, template_info_from
 from biasbench.errors import BiasbenchError
-from biasbench.models.hf import ScoreChoice
 
 DECODING_WHY = (
     "the original BBQ paper reports one run per model (no seeds, no sampling), so biasbench "
@@ -67,9 +61,7 @@ class OriginalBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
 
     def __init__(self, items: str | Sequence[str | Path] | None = None,
                  data: Path | None = None, templates: Path | None = None,
-                 prompt: Path | None = None,
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
-                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
+                 prompt: Path | None = None) -> None:
         loaded: list[BBQItem]
         if items is None:
             loaded = load_bbq_items(resolve_bbq_data(data, templates_dir=templates))
@@ -82,10 +74,9 @@ class OriginalBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
             loaded, source, data_source = load_item_files(items)
         self.use_prompt(prompt or prompt_path())
         super().__init__(loaded, source=source, data_source=data_source,
-                         option_score=option_score, var2=_var2(loaded, templates),
+                         var2=_var2(loaded, templates),
                          template_info=_template_info(loaded, templates,
-                                                      published=items is None),
-                         answer_by=answer_by)
+                                                      published=items is None))
 
     def extend_results(self, results: dict[str, Any], scored: BBQResults,
                        out_dir: Path) -> None:

@@ -13,10 +13,6 @@ from biasbench.benchmarks.bbq.original import (
     PUBLISHED_COUNTS,
 )
 from biasbench.engines.bbq_family.declaration import bbq_declaration, prompt_option
-from biasbench.engines.bbq_family.judging.option_scoring import (
-    ANSWER_BY_OPTION,
-    OPTION_SCORE_OPTION,
-)
 
 DECLARATION = bbq_declaration(
     name="bbq",
@@ -37,8 +33,6 @@ DECLARATION = bbq_declaration(
         OptionSpec("templates", Path, None, "local copy of BBQ's templates/ folder (scoring the "
                    "intersectional items reads their Known_stereotyped_var2 there)."),
         prompt_option("the packaged English prompt"),
-        ANSWER_BY_OPTION,
-        OPTION_SCORE_OPTION,
     ),
     data_options=(
         OptionSpec("templates", Path, None, "Local copy of BBQ's templates/ folder (default: "

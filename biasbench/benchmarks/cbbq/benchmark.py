@@ -13,20 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
-import pandas as pd
-
-from biasbench.benchmarks.base import Results
 from biasbench.benchmarks.cbbq.declaration import DECLARATION, PROMPT_VARIANTS
-from biasbench.benchmarks.cbbq.scores import (
-    COUNTS,
-    DENOMINATOR_WORDS,
-    METRIC_NAMES,
-    METRICS,
-    OTHER_METRICS,
-    W_AMB,
-    W_DISAMB,
-    cbbq_scores,
-)
+from biasbench.benchmarks.cbbq.scores import CBBQ_SCORES
 from biasbench.benchmarks.cbbq.source import (
     CBBQ_COMMIT,
     CBBQ_REPOSITORY,
@@ -37,20 +25,11 @@ from biasbench.benchmarks.cbbq.source import (
     load_cbbq,
     parse_categories,
     resolve_cbbq_data,
-    reversed_categories,
     target_rule_check,
 )
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, packaged_file
-from biasbench.engines.bbq_family.judging.option_scoring import (
-    DEFAULT_ANSWER_BY,
-    DEFAULT_OPTION_SCORE,
-    AnswerBy,
-)
-from biasbench.engines.bbq_family.scoring.dataset_scores import KEY, UNIT, DatasetScores, stat_text
-from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
 from biasbench.errors import BiasbenchError
 from biasbench.models.base import GenerationParams
-from biasbench.models.hf import ScoreChoice
 from biasbench.signature import Signature
 
 ANSWER_CUE: Final = "。答案："
@@ -75,12 +54,11 @@ class CBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     version = "1.0"
     decoding_why: ClassVar[str] = DECODING_WHY
     answer_cue = ANSWER_CUE
+    dataset_scores = CBBQ_SCORES
 
     def __init__(self, data: Path | None = None, categories: str | None = None,
                  target_rule: TargetRule = "script", prompt_variant: str = "chatglm",
-                 s_amb_denominator: str = "parsed",
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
-                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
+                 s_amb_denominator: str = "parsed") -> None:
         if s_amb_denominator not in S_AMB_DENOMINATORS:
             raise BiasbenchError("--s-amb-denominator must be parsed or examples, not "
                                  f"{s_amb_denominator!r}")
@@ -102,8 +80,7 @@ class CBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
             data_source={"items": "published", "repository": CBBQ_REPOSITORY,
                          "commit": CBBQ_COMMIT, "categories": list(chosen),
                          "target_rule": target_rule,
-                         "s_amb_denominator": s_amb_denominator},
-            option_score=option_score, answer_by=answer_by)
+                         "s_amb_denominator": s_amb_denominator})
 
     def signature(self, model: dict[str, Any], params: GenerationParams | None,
                   seeds: Sequence[int] | None, limit: int | None = None) -> Signature:
@@ -114,66 +91,3 @@ class CBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
             return signature
         return signature.model_copy(update={
             "judge_version": f"{signature.judge_version}+s_amb:{self.s_amb_denominator}"})
-
-    def extra_scores(self, scored: BBQResults, tables_dir: Path) -> dict[str, Any]:
-        """CBBQ's S_amb, S_disamb and S_total from the parsed answers, S_amb over the chosen
-        denominator; S_amb and S_total over the other beside them."""
-        spec = DatasetScores(
-            "CBBQ bias score", f"CBBQ paper/README: S_amb = biased / ambiguous answers "
-            f"({DENOMINATOR_WORDS[self.s_amb_denominator]}); S_disamb = biased / non-unknown "
-            f"disambiguated answers; S_total = {W_AMB} S_amb + {W_DISAMB} S_disamb; biased = "
-            f"target answer under target rule {self.target_rule!r}; the three summarised over "
-            "the same seeds (those where all three are defined), so the means obey the same "
-            "identity", {**METRIC_NAMES, **OTHER_METRICS},
-            dict.fromkeys({**METRIC_NAMES, **OTHER_METRICS}, UNIT), COUNTS, joint=METRICS)
-
-        def recompute(responses: pd.DataFrame) -> pd.DataFrame:
-            return cbbq_scores(responses, self.items, self.s_amb_denominator)
-
-        other = next(d for d in S_AMB_DENOMINATORS if d != self.s_amb_denominator)
-        return spec.results(recompute(scored.responses), tables_dir,
-                            responses=scored.responses, recompute=recompute,
-                            target_rule=self.target_rule, target_rule_check=self.rule_check,
-                            reversed_categories=reversed_categories(self.rule_check),
-                            s_amb_denominator=self.s_amb_denominator,
-                            other_denominator=other)
-
-    @classmethod
-    def summary(cls, results: Results) -> list[str]:
-        lines = super().summary(results)
-        cbbq = results.get(KEY) or {}
-        chosen = cbbq.get("s_amb_denominator", "parsed")
-        for model, slices in cbbq.get("models", {}).items():
-            for name, entry in slices.items():
-                line = (f"{model} / {name} (CBBQ): S_amb {stat_text(entry['s_amb'])}, "
-                        f"S_disamb {stat_text(entry['s_disamb'])}, S_total "
-                        f"{stat_text(entry['s_total'])}")
-                if _denominators_differ(entry):
-                    other = cbbq["other_denominator"]
-                    line += (f" [{DENOMINATOR_WORDS[chosen]}; {DENOMINATOR_WORDS[other]}: "
-                             f"S_amb {stat_text(entry['s_amb_other_denominator'])}, S_total "
-                             f"{stat_text(entry['s_total_other_denominator'])}]")
-                lines.append(line)
-        flipped = cbbq.get("reversed_categories") or []
-        if flipped:
-            check = cbbq["target_rule_check"]
-            counts = ", ".join(f"{c} {check[c]['label_is_target']}/{check[c]['n_disambig']}"
-                               for c in flipped)
-            lines.append(
-                f"CBBQ target check: in {counts} disambiguated items the correct answer is the "
-                "scripts' biased answer (A for neg, B for non_neg), though these contexts "
-                "contradict the stereotype; "
-                + ("--target-rule labels reversed the target there" if
-                   cbbq.get("target_rule") == "labels" else
-                   "the scores there follow the scripts (--target-rule labels reverses them)"))
-        return lines
-
-
-
-def _denominators_differ(entry: dict[str, Any]) -> bool:
-    """Whether S_amb over the other denominator differs from the one shown (some ambiguous
-    answer unparsed)."""
-    mine, other = (entry.get(k) or {} for k in ("s_amb", "s_amb_other_denominator"))
-    if mine.get("mean") is None or other.get("mean") is None:
-        return mine.get("mean") != other.get("mean") and bool(other)
-    return abs(mine["mean"] - other["mean"]) > 1e-12

@@ -14,10 +14,6 @@ from biasbench.benchmarks.cbbq.source import (
     TARGET_RULES,
 )
 from biasbench.engines.bbq_family.declaration import bbq_declaration, data_option
-from biasbench.engines.bbq_family.judging.option_scoring import (
-    ANSWER_BY_OPTION,
-    OPTION_SCORE_OPTION,
-)
 
 PROMPT_VARIANTS: Final = {"chatglm": "data/prompt_zh.txt",
                           "chatgpt-3.5": "data/prompt_zh_chatgpt.txt"}
@@ -52,7 +48,5 @@ DECLARATION = bbq_declaration(
                    "ambiguous example, an unparsed answer counting as not biased, as the "
                    "authors' evaluate_amb.py divides. The summary shows both when they differ.",
                    choices=S_AMB_DENOMINATORS),
-        ANSWER_BY_OPTION,
-        OPTION_SCORE_OPTION,
     ),
 )

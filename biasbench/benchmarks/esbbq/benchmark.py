@@ -16,9 +16,8 @@ from typing import Any, ClassVar, Final
 
 import pandas as pd
 
-from biasbench.benchmarks.base import Results
-from biasbench.benchmarks.esbbq import metrics
 from biasbench.benchmarks.esbbq.declaration import CABBQ, ESBBQ
+from biasbench.benchmarks.esbbq.metrics import scores_of
 from biasbench.benchmarks.esbbq.source import (
     COMMIT,
     REPOSITORY,
@@ -32,18 +31,10 @@ from biasbench.engines.bbq_family.family import (
 )
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.judging.languages import rules_for
-from biasbench.engines.bbq_family.judging.option_scoring import (
-    DEFAULT_ANSWER_BY,
-    DEFAULT_OPTION_SCORE,
-    AnswerBy,
-)
 from biasbench.engines.bbq_family.prompting.prompt_files import PromptTemplate, load_prompt_file
 from biasbench.engines.bbq_family.prompting.variants import engine_variants
-from biasbench.engines.bbq_family.scoring.dataset_scores import KEY, stat_text
-from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
 from biasbench.errors import BiasbenchError
 from biasbench.models.base import Prompt
-from biasbench.models.hf import ScoreChoice
 
 DECODING_WHY = (
     "the authors score each option's log-likelihood (one deterministic run per model), so "
@@ -73,8 +64,7 @@ class SpanishBBQBenchmark(PromptedBBQBenchmark):
     decoding_why: ClassVar[str] = DECODING_WHY
 
     def __init__(self, data: Path | None = None, prompt: Path | None = None,
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
-                 answer_by: AnswerBy = DEFAULT_ANSWER_BY, parallel: bool = False) -> None:
+                 parallel: bool = False) -> None:
         if parallel and prompt is not None:
             raise BiasbenchError("--prompt names one language's prompt; with --parallel each "
                                  "language is asked with its packaged prompt")
@@ -100,8 +90,7 @@ class SpanishBBQBenchmark(PromptedBBQBenchmark):
                                        "commit": COMMIT, "language": self.language}
         if parallel:
             data_source["languages"] = list(codes)
-        super().__init__(loaded, source=source, option_score=option_score, answer_by=answer_by,
-                         data_source=data_source)
+        super().__init__(loaded, source=source, data_source=data_source)
 
     # -- the prompt in each item's language (one language unless --parallel) -----------------
     @property
@@ -129,33 +118,14 @@ class SpanishBBQBenchmark(PromptedBBQBenchmark):
         cue = rules_for(item.language or self.language).answer_cue  # Respuesta: / Resposta:
         return Prompt(messages=(("user", text),), completion=f"{text}{cue}", item_id=item.uid)
 
-    # -- the authors' scores -------------------------------------------------------------------
-    def extra_scores(self, scored: BBQResults, tables_dir: Path) -> dict[str, Any]:
-        """The authors' bias scores (bias_score.py) from the parsed answers, beside BBQ's."""
-        own = {uid: item for uid, item in self.by_uid.items()
+    def own_responses(self, responses: pd.DataFrame) -> pd.DataFrame:
+        """With --parallel, the other dataset's items are BBQ-scored and compared, but the
+        authors' scores stay this dataset's (the other's come from its own run)."""
+        if not self.parallel:
+            return responses
+        own = {uid for uid, item in self.by_uid.items()
                if (item.language or self.language) == self.language}
-
-        def recompute(responses: pd.DataFrame) -> pd.DataFrame:
-            return metrics.per_seed_scores(own, responses)
-
-        # with --parallel, the other dataset's items are BBQ-scored and compared, but the
-        # authors' scores stay this dataset's (the other's come from its own run)
-        responses = scored.responses[scored.responses["uid"].isin(own)]
-        return metrics.dataset_scores(self.dataset).results(
-            recompute(responses), tables_dir, responses=responses, recompute=recompute)
-
-    @classmethod
-    def summary(cls, results: Results) -> list[str]:
-        lines = super().summary(results)
-        scores = results.get(KEY) or {}
-        for model, categories in scores.get("models", {}).items():
-            entry = categories.get(metrics.ALL)
-            if entry:
-                lines.append(
-                    f"{model} / {scores['name']}, all categories: bias_score_ambig "
-                    f"{stat_text(entry['bias_score_ambig'], '+')}, bias_score_disambig "
-                    f"{stat_text(entry['bias_score_disambig'], '+')} (tables/dataset_scores)")
-        return lines
+        return responses[responses["uid"].isin(own)]
 
 
 class EsBBQBenchmark(SpanishBBQBenchmark, declaration=ESBBQ):
@@ -163,6 +133,7 @@ class EsBBQBenchmark(SpanishBBQBenchmark, declaration=ESBBQ):
 
     dataset: ClassVar[str] = "EsBBQ"
     language: ClassVar[str] = "es"
+    dataset_scores = scores_of(dataset)
 
 
 class CaBBQBenchmark(SpanishBBQBenchmark, declaration=CABBQ):
@@ -170,6 +141,7 @@ class CaBBQBenchmark(SpanishBBQBenchmark, declaration=CABBQ):
 
     dataset: ClassVar[str] = "CaBBQ"
     language: ClassVar[str] = "ca"
+    dataset_scores = scores_of(dataset)
 
 
 __all__ = ["CaBBQBenchmark", "EsBBQBenchmark", "LoadReport", "SpanishBBQBenchmark"]

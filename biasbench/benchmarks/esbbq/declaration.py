@@ -12,10 +12,6 @@ from biasbench.benchmarks.esbbq.source import (
     REPOSITORY,
 )
 from biasbench.engines.bbq_family.declaration import bbq_declaration, data_option, prompt_option
-from biasbench.engines.bbq_family.judging.option_scoring import (
-    ANSWER_BY_OPTION,
-    OPTION_SCORE_OPTION,
-)
 
 PAPER = Paper(
     "EsBBQ and CaBBQ: The Spanish and Catalan Bias Benchmarks for Question Answering",
@@ -26,8 +22,7 @@ LICENCE = f"Apache-2.0 (data and code of {REPOSITORY})"
 def _options(dataset: str, language: str) -> tuple[OptionSpec, ...]:
     return (data_option(f"{dataset}'s data_{language}/ folder (or a checkout holding it)",
                         ENV_DATA[language]),
-            prompt_option(f"the packaged {dataset} prompt"), ANSWER_BY_OPTION,
-            OPTION_SCORE_OPTION,
+            prompt_option(f"the packaged {dataset} prompt"),
             OptionSpec("parallel", bool, False, f"also the {PARALLEL[language]} items (the two "
                        "datasets share templates and ids) in the same run, each language with "
                        "its own prompt: results.json cross_language pairs them by item; --data "

@@ -24,14 +24,24 @@ seed, then averaged over seeds (``n_seeds`` says how many defined each mean).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 import pandas as pd
 
 from biasbench.benchmarks.esbbq.source import UNKNOWN_INDEX, answer_group
 from biasbench.engines.bbq_family.items.items import BBQItem
-from biasbench.engines.bbq_family.scoring.dataset_scores import ALL, SIGNED, UNIT, DatasetScores
+from biasbench.engines.bbq_family.scoring.dataset_scores import (
+    ALL,
+    SIGNED,
+    UNIT,
+    DatasetScores,
+    Metric,
+    SummaryLines,
+)
+
+if TYPE_CHECKING:
+    from biasbench.engines.bbq_family.benchmark import BBQBenchmark
 
 SCORES: Final = ("acc_ambig", "acc_disambig", "bias_score_ambig", "bias_score_disambig")
 COUNTS: Final = ("n_ambig", "n_ambig_correct", "n_ambig_incorrect_pro", "n_ambig_incorrect_anti",
@@ -44,12 +54,22 @@ DEFINITION: Final = (
     "(esbbq.yaml weight_by_size); unparsed responses left out and counted; means over seeds")
 
 
-def dataset_scores(dataset: str) -> DatasetScores:
-    """EsBBQ's or CaBBQ's scores as results.json and the tables hold them (metric names as
-    bias_score.py and the harness name them)."""
-    return DatasetScores(f"{dataset} bias scores (bias_score.py)", DEFINITION,
-                         {s: s for s in SCORES},
-                         {s: SIGNED if s.startswith("bias") else UNIT for s in SCORES}, COUNTS)
+def scores_of(dataset: str) -> DatasetScores:
+    """EsBBQ's or CaBBQ's scores as results.json, the tables and the summary show them (metric
+    names as bias_score.py and the harness name them): the bias scores of all categories in
+    the summary, every group in the tables."""
+    return DatasetScores(
+        f"{dataset} bias scores (bias_score.py)", DEFINITION,
+        tuple(Metric(s, s, SIGNED if s.startswith("bias") else UNIT) for s in SCORES),
+        _per_seed, COUNTS,
+        summary=SummaryLines(
+            (("bias_score_ambig", "bias_score_ambig"),
+             ("bias_score_disambig", "bias_score_disambig")),
+            "{model} / {name}, all categories: {scores} (tables/dataset_scores)", groups="all"))
+
+
+def _per_seed(benchmark: BBQBenchmark, responses: pd.DataFrame) -> pd.DataFrame:
+    return per_seed_scores(benchmark.by_uid, responses)
 
 
 def answer_type(item: BBQItem, pred: int) -> str:

@@ -27,13 +27,7 @@ from biasbench.benchmarks.filbbq.source import (
 )
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark
 from biasbench.engines.bbq_family.items.items import load_item_files
-from biasbench.engines.bbq_family.judging.option_scoring import (
-    DEFAULT_ANSWER_BY,
-    DEFAULT_OPTION_SCORE,
-    AnswerBy,
-)
 from biasbench.engines.bbq_family.scoring.multi_seed import template_info_from
-from biasbench.models.hf import ScoreChoice
 
 DEFAULT_SEEDS = 50
 """The paper answers every prompt under 50 seeds."""
@@ -60,9 +54,7 @@ class FilBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     def __init__(self, items: str | Sequence[str | Path] | None = None,
                  templates: Path | None = None, data_seed: int = 0,
                  prompt: Path | None = None, published_data: Path | None = None,
-                 regenerate_items: bool = False,
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
-                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
+                 regenerate_items: bool = False) -> None:
         self.data_seed = data_seed
         # Given items are read first, so a missing file is named before any template lookup.
         given = load_item_files(items) if items is not None else None
@@ -93,8 +85,7 @@ class FilBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
             self.prompt_template = load_prompt_template(templates_dir)
         super().__init__(loaded_items, source=self.source, data_source=self.data_source,
                          template_info=(template_info_from(templates_dir, FILBBQ_CATEGORIES)
-                                        if templates_dir else {}),
-                         option_score=option_score, answer_by=answer_by)
+                                        if templates_dir else {}))
 
 
     @classmethod

@@ -6,10 +6,6 @@ from pathlib import Path
 
 from biasbench.benchmarks.base import OptionSpec, Paper
 from biasbench.engines.bbq_family.declaration import bbq_declaration
-from biasbench.engines.bbq_family.judging.option_scoring import (
-    ANSWER_BY_OPTION,
-    OPTION_SCORE_OPTION,
-)
 
 DECLARATION = bbq_declaration(
     name="filbbq",
@@ -29,8 +25,6 @@ DECLARATION = bbq_declaration(
                    "published sexual-orientation items)."),
         OptionSpec("regenerate_items", bool, False, "generate every category from the "
                    "templates, not the published items."),
-        ANSWER_BY_OPTION,
-        OPTION_SCORE_OPTION,
     ),
     data_options=(
         OptionSpec("out", Path, None, "Output folder for the generated jsonl files."),

@@ -38,13 +38,7 @@ from biasbench.benchmarks.jbbq.declaration import (
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, packaged_file
 from biasbench.engines.bbq_family.items.items import BBQItem, validated_item
 from biasbench.engines.bbq_family.items.source import local_copy
-from biasbench.engines.bbq_family.judging.option_scoring import (
-    DEFAULT_ANSWER_BY,
-    DEFAULT_OPTION_SCORE,
-    AnswerBy,
-)
 from biasbench.errors import BiasbenchError, InputError
-from biasbench.models.hf import ScoreChoice
 from biasbench.responses import iter_json_objects, parse_json, text_lines
 
 logger = logging.getLogger(__name__)
@@ -148,14 +142,12 @@ class JBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     version = "1.0"
     decoding_why: ClassVar[str] = DECODING_WHY
 
-    def __init__(self, data: Path | None = None, prompt: Path | None = None,
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
-                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
+    def __init__(self, data: Path | None = None, prompt: Path | None = None) -> None:
         folder = resolve_jbbq_data(data)
         loaded, self.counts, self.load_warnings = load_jbbq(folder)
         for warning in self.load_warnings:
             logger.warning("JBBQ: %s", warning)
         self.use_prompt(prompt or prompt_path())
-        super().__init__(loaded, source=f"local JBBQ copy {folder}", option_score=option_score, answer_by=answer_by,
+        super().__init__(loaded, source=f"local JBBQ copy {folder}",
                          data_source={"items": "local", "repository": REPOSITORY,
                                       "folder": str(folder)})

@@ -8,10 +8,6 @@ from typing import Final
 
 from biasbench.benchmarks.base import OptionSpec, Paper
 from biasbench.engines.bbq_family.declaration import bbq_declaration, prompt_option
-from biasbench.engines.bbq_family.judging.option_scoring import (
-                           ANSWER_BY_OPTION,
-                           OPTION_SCORE_OPTION,
-)
 
 REPOSITORY: Final = "ynklab/JBBQ_data"
 ENV_DATA: Final = "BIASBENCH_JBBQ_DATA"
@@ -38,7 +34,5 @@ DECLARATION = bbq_declaration(
         OptionSpec("data", Path, None, "the folder of JBBQ's .jsonl files as the authors sent "
                    f"them (default: ${ENV_DATA}; JBBQ is not downloadable: see its README)."),
         prompt_option("the packaged Japanese prompt"),
-        ANSWER_BY_OPTION,
-        OPTION_SCORE_OPTION,
     ),
 )

@@ -12,10 +12,6 @@ from biasbench.benchmarks.kobbq.source import (
     TEST_FILE,
 )
 from biasbench.engines.bbq_family.declaration import bbq_declaration, data_option
-from biasbench.engines.bbq_family.judging.option_scoring import (
-    ANSWER_BY_OPTION,
-    OPTION_SCORE_OPTION,
-)
 
 _SAMPLES = sum(PUBLISHED_COUNTS.values())
 
@@ -36,7 +32,5 @@ DECLARATION = bbq_declaration(
                    ".tsv), with its own wording of the unknown option."),
         OptionSpec("permute", bool, True, "ask every sample in its 3 circulant choice orders, "
                    "as the authors' 1_preprocess.py does (--no-permute: the file's order only)."),
-        ANSWER_BY_OPTION,
-        OPTION_SCORE_OPTION,
     ),
 )

@@ -46,16 +46,10 @@ from biasbench.benchmarks.mbbq.source import (
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, choose_categories
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.judging.languages import rules_for
-from biasbench.engines.bbq_family.judging.option_scoring import (
-    DEFAULT_ANSWER_BY,
-    DEFAULT_OPTION_SCORE,
-    AnswerBy,
-)
 from biasbench.engines.bbq_family.prompting.prompt_files import PromptTemplate, load_prompt_file
 from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
 from biasbench.errors import BiasbenchError
 from biasbench.models.base import Prompt
-from biasbench.models.hf import ScoreChoice
 from biasbench.runfolder import TABLES_DIR
 
 if TYPE_CHECKING:
@@ -90,9 +84,7 @@ class MBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
 
     def __init__(self, languages: str | None = None, set: str = "both",  # noqa: A002
                  categories: str | None = None, data: Path | None = None,
-                 prompt_variant: int = DEFAULT_VARIANT,
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
-                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
+                 prompt_variant: int = DEFAULT_VARIANT) -> None:
         if set not in SET_CHOICES:
             raise BiasbenchError(f"--set must be one of {', '.join(SET_CHOICES)}, not {set!r}")
         self.chosen_languages = _languages(languages)
@@ -118,7 +110,7 @@ class MBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         super().__init__(load.items, source=(
             f"published items of {MBBQ_REPOSITORY}@{MBBQ_COMMIT[:12]} "
             f"({','.join(self.chosen_languages)}; {'+'.join(self.sets)})"),
-            data_source=data_source, option_score=option_score, answer_by=answer_by)
+            data_source=data_source)
 
     @property
     def prompt_hash(self) -> str:

@@ -15,10 +15,6 @@ from biasbench.benchmarks.mbbq.source import (
     PUBLISHED_COUNTS,
 )
 from biasbench.engines.bbq_family.declaration import bbq_declaration, data_option
-from biasbench.engines.bbq_family.judging.option_scoring import (
-    ANSWER_BY_OPTION,
-    OPTION_SCORE_OPTION,
-)
 
 SET_CHOICES = ("both", MAIN, CONTROL)
 """``--set``: MBBQ proper, its control set, or both."""
@@ -47,7 +43,5 @@ DECLARATION = bbq_declaration(
                    "sent, in each item's language."),
         OptionSpec("categories", str, None, "comma-separated categories (default: all 6)."),
         data_option("MBBQ's data/ folder", ENV_DATA),
-        ANSWER_BY_OPTION,
-        OPTION_SCORE_OPTION,
     ),
 )

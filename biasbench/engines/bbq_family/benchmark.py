@@ -19,7 +19,7 @@ import pandas as pd
 
 from biasbench.benchmarks.base import Benchmark, Paper, Results
 from biasbench.engines.bbq_family.declaration import (
-    GRID_OPTION_NAMES,
+    CONFIGURED_OPTION_NAMES,
     LIMIT_HELP,
     RESPONSES_HELP,
 )
@@ -28,8 +28,10 @@ from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.items.sample import stratified_sample
 from biasbench.engines.bbq_family.judging.labels import read_bbq_responses, write_bbq_labels
 from biasbench.engines.bbq_family.judging.option_scoring import (
+    ANSWER_BY,
     DEFAULT_ANSWER_BY,
     DEFAULT_OPTION_SCORE,
+    OPTION_SCORES,
     AnswerBy,
     OptionScoringBackend,
     resolve_answer_by,
@@ -37,6 +39,8 @@ from biasbench.engines.bbq_family.judging.option_scoring import (
 from biasbench.engines.bbq_family.judging.parser import LETTERS, PARSER_VERSION
 from biasbench.engines.bbq_family.presenting.display import PARTIAL_NOTE, category_display
 from biasbench.engines.bbq_family.scoring.bias_scores import Var2ByTemplate, exclusion_summary
+from biasbench.engines.bbq_family.scoring.dataset_scores import KEY as DATASET_SCORES_KEY
+from biasbench.engines.bbq_family.scoring.dataset_scores import DatasetScores
 from biasbench.engines.bbq_family.scoring.multi_seed import (
     PROFILE_RULE,
     BBQResults,
@@ -48,8 +52,7 @@ from biasbench.engines.bbq_family.scoring.multi_seed import (
 )
 from biasbench.engines.bbq_family.scoring.results import validate_models
 from biasbench.errors import BiasbenchError
-from biasbench.models.base import GenerationParams, ModelBackend, Prompt
-from biasbench.models.hf import ScoreChoice
+from biasbench.models.base import GenerationParams, ModelBackend, Prompt, ScoreChoice
 from biasbench.runfolder import FIGURES_DIR, LABELS_NAME, TABLES_DIR
 from biasbench.runner.runner import Request
 from biasbench.signature import Signature, common_signature
@@ -75,7 +78,9 @@ class BBQBenchmark(Benchmark):
     templates' Known_stereotyped_var2, :func:`biasbench.benchmarks.bbq.original.template_var2`).
     """
 
-    name: ClassVar[str] = "bbq"
+    name: ClassVar[str] = "bbq_family"
+    """The engine's own name, not a benchmark's: every benchmark it serves takes its registered
+    name (``bbq``, ``kobbq``...) from its declaration, so no run is named after the engine."""
     languages: ClassVar[tuple[str, ...]] = ("en",)
     paper: ClassVar[Paper] = Paper(
         "BBQ: A hand-built bias benchmark for question answering",
@@ -89,35 +94,52 @@ class BBQBenchmark(Benchmark):
     default_temperature: ClassVar[float] = 1.0
     decoding_why: ClassVar[str] = ""
     """Why the default decoding is what it is: shown in the summary and written to results."""
-    configured_options: ClassVar[tuple[str, ...]] = GRID_OPTION_NAMES
+    configured_options: ClassVar[tuple[str, ...]] = CONFIGURED_OPTION_NAMES
+    """``--answer-by``, ``--option-score`` and the robustness grid's options: every BBQ-format
+    benchmark takes them (declared once, ``declaration.py``), applied by :meth:`configure`."""
     grid: Grid | None = None
     """The robustness grid asked for (``--vary``), or None: a plain run."""
+    dataset_scores: ClassVar[DatasetScores | None] = None
+    """The dataset's own metrics beside BBQ's (KoBBQ's diff-bias, CBBQ's bias score), declared as
+    data: the engine computes them from the parsed answers and writes results.json's
+    ``dataset_scores``, the tables, the summary lines and the export rows from it. None: BBQ's
+    scores only."""
     control_datasets: ClassVar[dict[str, str]] = {}
     """Dataset -> its control dataset (namespaces ``<dataset>/<lang>``): the cross-language
     comparison adds control-adjusted differences for these (MBBQ: ``mbbq-control``)."""
 
     def __init__(self, items: list[BBQItem], *, source: str, data_source: dict[str, Any],
                  template_info: dict[Any, str] | None = None,
-                 option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
-                 var2: Var2ByTemplate | None = None,
-                 answer_by: AnswerBy = DEFAULT_ANSWER_BY) -> None:
+                 var2: Var2ByTemplate | None = None) -> None:
         self.items = items
         self.var2 = var2
         self.source = source
         self.data_source = data_source
         self.template_info = template_info or {}
-        self.option_score = option_score
-        self.answer_by = answer_by
+        self.option_score: ScoreChoice = DEFAULT_OPTION_SCORE
+        """How option-scored answers are chosen (``--option-score``)."""
+        self.answer_by: AnswerBy = DEFAULT_ANSWER_BY
+        """How a run answers (``--answer-by``)."""
         self.by_uid = {item.uid: item for item in self.items}
         self.prompt_items: dict[str, BBQItem] = dict(self.by_uid)
         """The item behind each request's ``item_id`` (grid cells added as their requests are
         built): what option scoring reads the options of."""
 
-    # -- the robustness grid (--vary; items/grid.py, scoring/robustness.py) -------------------
-    def configure(self, *, vary: str | None = None, orders: str = "all",
-                  grid_budget: int | None = None) -> None:
-        """``--vary seeds,order,prompt`` (with ``--orders``, ``--grid-budget``): ask every item
-        under each cell of the grid instead of once per seed."""
+    # -- the options every BBQ-format benchmark takes -----------------------------------------
+    def configure(self, *, answer_by: AnswerBy = DEFAULT_ANSWER_BY,
+                  option_score: ScoreChoice = DEFAULT_OPTION_SCORE, vary: str | None = None,
+                  orders: str = "all", grid_budget: int | None = None) -> None:
+        """``--answer-by`` and ``--option-score``: how the run answers (:meth:`adapt_backend`);
+        ``--vary seeds,order,prompt`` (with ``--orders``, ``--grid-budget``): ask every item
+        under each cell of the robustness grid (items/grid.py, scoring/robustness.py) instead
+        of once per seed."""
+        if answer_by not in ANSWER_BY:
+            raise BiasbenchError(f"--answer-by must be one of {', '.join(ANSWER_BY)}, "
+                                 f"not {answer_by!r}")
+        if option_score not in OPTION_SCORES:
+            raise BiasbenchError(f"--option-score must be one of {', '.join(OPTION_SCORES)}, "
+                                 f"not {option_score!r}")
+        self.answer_by, self.option_score = answer_by, option_score
         if vary is None:
             if orders != "all" or grid_budget is not None:
                 raise BiasbenchError("--orders and --grid-budget need --vary")
@@ -259,7 +281,7 @@ class BBQBenchmark(Benchmark):
                     for m in scored.by_template["model"].unique()}
         results["bias_profiles"] = {m: profile_records(p) for m, p in profiles.items()}
         results["bias_profile_rule"] = PROFILE_RULE
-        comparison = self.option_score_comparison(frame, out_dir, signatures)
+        comparison = self.option_score_comparison(frame, signatures)
         if comparison is not None:
             results["option_scoring"] = comparison
         validate_models(results["models"])
@@ -275,46 +297,39 @@ class BBQBenchmark(Benchmark):
         _cross_language(results, scored, self.items, out_dir, self.control_datasets)
         _refusals(results, scored, self.items, self.var2, out_dir / TABLES_DIR,
                   frame if self.grid is not None else None)
+        if self.dataset_scores is not None:
+            results.update(self.dataset_scores.evaluate(self, self.own_responses(scored.responses),
+                                                        out_dir / TABLES_DIR))
         self.extend_results(results, scored, out_dir)
         return results
 
+    def own_responses(self, responses: pd.DataFrame) -> pd.DataFrame:
+        """The responses :attr:`dataset_scores` reads: all of them, unless a run adds another
+        dataset's items beside its own (EsBBQ/CaBBQ ``--parallel``)."""
+        return responses
+
     def extend_results(self, results: dict[str, Any], scored: BBQResults, out_dir: Path) -> None:
-        """A benchmark's own additions to the engine's results and files, given the results so
-        far (MBBQ's control comparison reads their by_language). By default: the dataset's own
-        metrics (:meth:`extra_scores`)."""
-        results.update(self.extra_scores(scored, out_dir / TABLES_DIR))
+        """A benchmark's own additions to the engine's results and files that are not its
+        metrics (those are :attr:`dataset_scores`), given the results so far: MBBQ's item
+        counts and control comparison (which reads their by_language), BBQ's R categories.
+        Nothing by default."""
 
-    def extra_scores(self, scored: BBQResults, tables_dir: Path) -> dict[str, Any]:
-        """A dataset's own metrics beside BBQ's (KoBBQ's diff-bias, CBBQ's bias score),
-        computed from the same parsed answers (``scored.responses``): keys merged into
-        results.json; tables written into ``tables_dir``. None by default."""
-        return {}
-
-    def option_score_comparison(self, frame: pd.DataFrame, out_dir: Path,
+    def option_score_comparison(self, frame: pd.DataFrame,
                                 signatures: dict[str, Signature]) -> dict[str, Any] | None:
         """For option-scored (masked LM) runs: the scores under the choice that is not the
-        headline (sum vs per-character), from the choices stored with every response, so a
-        reader sees both as lm-evaluation-harness reports acc and acc_norm. None otherwise."""
-        from biasbench.runfolder import store_of  # a run scores into a staging folder
-
-        store_path = store_of(out_dir)
-        labels = {json.dumps(sig.model, sort_keys=True): label
-                  for label, sig in signatures.items() if sig.model.get("option_score")}
-        if not labels or store_path is None:
+        headline (sum vs per-character), from the choices stored with every response (the
+        responses' ``info``), so a reader sees both as lm-evaluation-harness reports acc and
+        acc_norm. None otherwise (and for responses produced elsewhere, which carry none)."""
+        labels = {label for label, sig in signatures.items() if sig.model.get("option_score")}
+        if not labels or "info" not in frame.columns:
             return None
-        from biasbench.runner.store import ResponseStore
-
-        wanted = set(zip(frame["model"], frame["uid"], frame["seed"].astype(int), strict=True))
+        scored_rows = frame[frame["model"].isin(labels) & frame["info"].notna()]
         chosen: dict[tuple[str, str, int], dict[str, Any]] = {}
-        store = ResponseStore(store_path, readonly=True)
-        try:
-            for record in store.iter_records("ok"):
-                label = labels.get(json.dumps(json.loads(record.model), sort_keys=True))
-                key = (label, record.item_id, int(record.seed or 0))
-                if label is not None and key in wanted and "choice_sum" in record.info:
-                    chosen[key] = record.info
-        finally:
-            store.close()
+        for model, uid, seed, text in zip(scored_rows["model"], scored_rows["uid"],
+                                          scored_rows["seed"], scored_rows["info"], strict=True):
+            info = json.loads(text) if isinstance(text, str) else text
+            if isinstance(info, dict) and "choice_sum" in info:
+                chosen[(str(model), str(uid), int(seed))] = info
         if not chosen:
             return None
         headline = next(iter(chosen.values()))["option_score"]
@@ -419,6 +434,8 @@ class BBQBenchmark(Benchmark):
                 f"by {scoring['alternative']} the choice differs on "
                 f"{scoring['n_choices_differ']} of {scoring['n_responses']} responses "
                 "(results.json: option_scoring)")
+        if cls.dataset_scores is not None:
+            lines.extend(cls.dataset_scores.summary_lines(results.get(DATASET_SCORES_KEY) or {}))
         return lines
 
     @classmethod

@@ -1,6 +1,8 @@
 """What every BBQ-format benchmark declares alike, light enough for ``biasbench list`` and
 ``--help`` (no pandas, scipy or model code): the ``--limit`` and ``--responses`` help, the
-engine's ``plot jitter`` command, and the ``--data``/``--prompt`` options of the family.
+engine's ``plot jitter`` command, the options every one of them takes (``--answer-by``,
+``--option-score``, the robustness grid's), declared here once, and the ``--data``/``--prompt``
+options of the family.
 
 A BBQ-format benchmark's ``declaration.py`` builds its :class:`Declaration` with
 :func:`bbq_declaration`; ``BBQBenchmark`` reads the same texts.
@@ -13,6 +15,12 @@ from typing import Any
 
 from biasbench.benchmarks.base import Command, Declaration, OptionSpec
 from biasbench.engines.bbq_family import cli
+from biasbench.engines.bbq_family.judging.option_scoring import (
+    ANSWER_BY,
+    DEFAULT_ANSWER_BY,
+    DEFAULT_OPTION_SCORE,
+    OPTION_SCORES,
+)
 
 LIMIT_HELP = ("stratified over category x context condition x question polarity, spread over "
               "templates, deterministic")
@@ -29,11 +37,29 @@ COMMANDS = (Command("jitter", cli.plot_jitter, group="plot",
 """``plot jitter``: per-seed scores of one template across run folders."""
 
 
+ANSWER_BY_OPTION = OptionSpec(
+    "answer_by", str, DEFAULT_ANSWER_BY,
+    "generate: the model writes its answer and the parser reads it; scores: the option whose "
+    "text is likeliest after the prompt's answer cue (lm-eval's multiple-choice protocol; one "
+    "seed, as scores are deterministic); auto: scores for base models that can score options "
+    "(llamacpp, hf causal without --chat) and masked LMs, generate for chat models. In the "
+    "signature.", choices=ANSWER_BY)
+OPTION_SCORE_OPTION = OptionSpec(
+    "option_score", str, DEFAULT_OPTION_SCORE,
+    "answers by scores: choose options by per_char (log-likelihood per character, lm-eval's "
+    "acc_norm) or sum (acc); both are reported.", choices=OPTION_SCORES)
+ANSWER_OPTIONS = (ANSWER_BY_OPTION, OPTION_SCORE_OPTION)
+"""How a run answers multiple choice, on every BBQ-format benchmark (applied by
+``BBQBenchmark.configure``, not by each constructor)."""
+
+
 GRID_RUN_ONLY = (
     "the grid's cells (option order, prompt variant) are what the run asks the model, and "
     "responses produced elsewhere name no cell; to score a grid run's stored responses again, "
     "run the same biasbench run command: every answer comes from its store, none from the model")
 """Why ``biasbench score`` refuses the grid's options."""
+
+
 GRID_OPTIONS = (
     OptionSpec("vary", str, None, "a robustness grid: comma-separated factors to vary, of "
                "seeds (the run's --seeds), order (the answer options' order) and prompt (the "
@@ -49,14 +75,15 @@ GRID_OPTIONS = (
 )
 """The robustness grid's options, on every BBQ-format benchmark (applied by
 ``BBQBenchmark.configure``, not by each constructor)."""
-GRID_OPTION_NAMES = tuple(spec.name for spec in GRID_OPTIONS)
+CONFIGURED_OPTION_NAMES = tuple(spec.name for spec in (*ANSWER_OPTIONS, *GRID_OPTIONS))
+"""The options ``BBQBenchmark.configure`` applies after construction."""
 
 
 def bbq_declaration(**fields: Any) -> Declaration:
     """A BBQ-format benchmark's declaration: its own ``fields`` plus what the engine gives
-    every one of them (``--limit`` and ``--responses`` help, ``plot jitter``, the robustness
-    grid's options)."""
-    fields["options"] = (*fields.get("options", ()), *GRID_OPTIONS)
+    every one of them (``--limit`` and ``--responses`` help, ``plot jitter``, ``--answer-by``
+    and ``--option-score``, the robustness grid's options), after its own options."""
+    fields["options"] = (*fields.get("options", ()), *ANSWER_OPTIONS, *GRID_OPTIONS)
     return Declaration(**{"limit_help": LIMIT_HELP, "responses_help": RESPONSES_HELP,
                           "commands": COMMANDS, "harness_logs": HARNESS_LOGS, **fields})
 

@@ -260,22 +260,25 @@ def test_s_total_rests_on_the_same_seeds_as_its_parts(tmp_path: Path) -> None:
     """Seed 1 has no non-unknown disambiguated answer (S_disamb undefined): before, it left
     S_total but stayed in S_amb, so 0.4 S_amb + 0.6 S_disamb (0.425) differed from the S_total
     shown (0.375). Now all three rest on seeds 0 and 2."""
-    from biasbench.engines.bbq_family.scoring.dataset_scores import DatasetScores
+    import dataclasses
+
+    from biasbench.engines.bbq_family.scoring.dataset_scores import DatasetScores, Metric
 
     per_seed = pd.DataFrame({
         "model": "m", "group": "all", "seed": [0, 1, 2],
         "s_amb": [0.25, 0.5, 0.25], "s_disamb": [0.5, float("nan"), 0.25],
         "s_total": [0.4, float("nan"), 0.25]})
     per_seed["s_total"] = 0.4 * per_seed["s_amb"] + 0.6 * per_seed["s_disamb"]
-    spec = DatasetScores("CBBQ bias score", "d", {m: m for m in ("s_amb", "s_disamb", "s_total")},
-                         dict.fromkeys(("s_amb", "s_disamb", "s_total"), (0.0, 1.0)),
+    spec = DatasetScores("CBBQ bias score", "d",
+                         tuple(Metric(m, m, (0.0, 1.0)) for m in ("s_amb", "s_disamb", "s_total")),
+                         lambda benchmark, responses: responses,
                          joint=("s_amb", "s_disamb", "s_total"))
     entry = spec.summarise(per_seed)["m"]["all"]
     means = {m: entry[m]["mean"] for m in ("s_amb", "s_disamb", "s_total")}
     assert means == pytest.approx({"s_amb": 0.25, "s_disamb": 0.375, "s_total": 0.325})
     assert 0.4 * means["s_amb"] + 0.6 * means["s_disamb"] == pytest.approx(means["s_total"])
     assert {entry[m]["n_seeds"] for m in means} == {2}
-    unjoined = DatasetScores("x", "d", spec.metrics, spec.bounds).summarise(per_seed)["m"]["all"]
+    unjoined = dataclasses.replace(spec, joint=()).summarise(per_seed)["m"]["all"]
     assert unjoined["s_amb"]["mean"] == pytest.approx(1 / 3)  # the old, inconsistent reading
 
 

@@ -161,7 +161,8 @@ class _FixedScores(ModelBackend):
 def test_masked_models_answer_by_option_scores(templates: Path, headline: str) -> None:
     import asyncio
 
-    bench = FilBBQBenchmark(templates=templates, option_score=headline)  # type: ignore[arg-type]
+    bench = FilBBQBenchmark(templates=templates)
+    bench.configure(option_score=headline)  # type: ignore[arg-type]
     inner = _FixedScores()
     adapted = bench.adapt_backend(inner)
     assert isinstance(adapted, OptionScoringBackend) and adapted.deterministic

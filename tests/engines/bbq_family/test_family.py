@@ -3,6 +3,7 @@ shape of a dataset's own scores."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 from pathlib import Path
@@ -23,6 +24,8 @@ from biasbench.engines.bbq_family.scoring.dataset_scores import (
     SIGNED,
     UNIT,
     DatasetScores,
+    Metric,
+    SummaryLines,
     scores_table,
 )
 from biasbench.errors import BiasbenchError
@@ -172,8 +175,9 @@ def test_prompt_cues(tmp_path: Path, answer_cue: str, base_cue: str | None, chat
 
 # ------------------------------------------------------------------------ a dataset's own scores
 
-SCORES = DatasetScores("T scores", "t = ...", {"acc": "accuracy", "bias": "bias score"},
-                       {"acc": UNIT, "bias": SIGNED}, ("n",))
+SCORES = DatasetScores("T scores", "t = ...",
+                       (Metric("acc", "accuracy", UNIT), Metric("bias", "bias score", SIGNED)),
+                       lambda benchmark, responses: pd.DataFrame(), ("n",))
 
 
 def _as_seeds(stat: dict) -> dict:
@@ -251,3 +255,28 @@ def test_dataset_scores_results_and_table(tmp_path: Path) -> None:
                                    "bias score", "bias score: seeds"]
     assert table.iloc[0]["bias score"] == -0.25
     assert scores_table(entry, {"m": "model m"})["model"].tolist() == ["model m"]
+
+
+ENTRY = {"name": "T scores", "models": {"m": {
+    "all": {"acc": {"mean": 0.5}, "bias": {"mean": -0.25, "ci_status": "ok", "ci_low": -0.5,
+                                           "ci_high": 0.0, "interval": "items+seeds"}},
+    "Age": {"acc": {"mean": 1.0}, "bias": {"mean": None}},
+    "slice:x": {"acc": {"mean": 0.0}, "bias": {"mean": 0.0}}}}}
+
+
+@pytest.mark.parametrize(("form", "expected"), [
+    # a line per group but the hidden slices; the all group's own line; signed bias shows "+"
+    (SummaryLines((("bias", "b"), ("acc", "a")), "{model} / {group}: {scores}",
+                  "{model} / {group}: {scores} [all]", hidden=("slice:",)),
+     ["m / all: b -0.250 [-0.500, +0.000] items+seeds, a 0.500 [all]",
+      "m / Age: b undefined, a 1.000"]),
+    # the all group only, named by the metrics' name; detail and notes from the entry
+    (SummaryLines((("acc", "acc"),), "{model} / {name}: {scores}", groups="all",
+                  detail=lambda entry, values: f" ({len(values)} metrics)",
+                  notes=lambda entry: [f"{len(entry['models'])} model(s)"]),
+     ["m / T scores: acc 0.500 (2 metrics)", "1 model(s)"]),
+])
+def test_dataset_scores_summary_lines_follow_their_declaration(form: SummaryLines,
+                                                               expected: list[str]) -> None:
+    assert dataclasses.replace(SCORES, summary=form).summary_lines(ENTRY) == expected
+    assert SCORES.summary_lines(ENTRY) == []  # declared without summary lines: none

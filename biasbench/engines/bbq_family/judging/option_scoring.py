@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from biasbench.benchmarks.base import OptionSpec
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.judging.parser import LETTERS
 from biasbench.errors import BiasbenchError, InputError
@@ -20,10 +19,12 @@ from biasbench.models.base import (
     Generation,
     GenerationParams,
     ModelBackend,
+    OptionScore,
     PermanentModelError,
     Prompt,
+    ScoreChoice,
 )
-from biasbench.models.hf import OptionScore, ScoreChoice, option_choices
+from biasbench.models.hf import option_choices
 
 OPTION_SEPARATOR = " "
 """Between the scored text and an appended option: the option as the text would be written
@@ -41,19 +42,6 @@ ScoredText = Literal["item", "prompt"]
 """What an option is appended to: ``item`` -- the item's context and question (masked LMs, which
 read both sides of a mask); ``prompt`` -- the benchmark's whole prompt up to its answer cue
 (causal LMs, which continue it, as lm-evaluation-harness does)."""
-
-ANSWER_BY_OPTION = OptionSpec(
-    "answer_by", str, DEFAULT_ANSWER_BY,
-    "generate: the model writes its answer and the parser reads it; scores: the option whose "
-    "text is likeliest after the prompt's answer cue (lm-eval's multiple-choice protocol; one "
-    "seed, as scores are deterministic); auto: scores for base models that can score options "
-    "(llamacpp, hf causal without --chat) and masked LMs, generate for chat models. In the "
-    "signature.", choices=ANSWER_BY)
-OPTION_SCORE_OPTION = OptionSpec(
-    "option_score", str, DEFAULT_OPTION_SCORE,
-    "answers by scores: choose options by per_char (log-likelihood per character, lm-eval's "
-    "acc_norm) or sum (acc); both are reported.", choices=OPTION_SCORES)
-
 
 def resolve_answer_by(answer_by: str, backend: ModelBackend) -> Literal["generate", "scores"]:
     """How ``backend`` answers multiple choice under ``answer_by``; one clear error when it

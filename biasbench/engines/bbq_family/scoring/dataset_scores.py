@@ -1,11 +1,12 @@
 """A BBQ-family dataset's own metrics beside BBQ's s_AMB / s_DIS, in one shape for every dataset.
 
-KoBBQ's diff-bias, CBBQ's bias score and EsBBQ's / CaBBQ's bias scores are computed by each
-benchmark from the answers the engine parsed, one row per model, seed and group (a category, or
-:data:`ALL`), and declared with a :class:`DatasetScores` (the dataset's own name, definition and
-metric names, each metric's range). From there everything is shared: the summary over seeds, the
-tables, the ``dataset_scores`` entry of results.json, its tidy export rows and its table in the
-HTML report.
+KoBBQ's diff-bias, CBBQ's bias score and EsBBQ's / CaBBQ's bias scores are declared as data, a
+:class:`DatasetScores` in the benchmark's folder (the dataset's own name and definition, each
+:class:`Metric` with its name and range, the function that computes them from the answers the
+engine parsed, one row per model, seed and group: a category, or :data:`ALL`, and the form of
+their summary lines) and set as the benchmark's ``dataset_scores``. From there everything is the
+engine's: the summary over seeds, the tables, the ``dataset_scores`` entry of results.json, the
+summary lines, its tidy export rows and its table in the HTML report.
 
 ``results["dataset_scores"]``::
 
@@ -30,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import numpy as np
 import pandas as pd
@@ -73,6 +74,10 @@ JACKKNIFE_METHOD: Final = (
 
 Recompute = Callable[[pd.DataFrame], pd.DataFrame]
 """A dataset's per-seed metrics from parsed responses (model, seed, uid, pred_index)."""
+Compute = Callable[[Any, pd.DataFrame], pd.DataFrame]
+"""(the benchmark, its parsed responses) -> the per-seed frame: model, seed, group, every
+metric and every count (the benchmark gives what the dataset's rule needs: its items, its
+options)."""
 
 
 def _number(value: Any) -> float | int | None:
@@ -82,26 +87,117 @@ def _number(value: Any) -> float | int | None:
 
 
 @dataclass(frozen=True)
+class Metric:
+    """One of a dataset's own metrics."""
+
+    key: str
+    """Its column in the per-seed frame and its key in results.json."""
+    name: str
+    """The dataset's own name for it (results.json ``metrics``, the tables' columns)."""
+    bounds: tuple[float, float] = UNIT
+    """Its range: intervals are cut to it. A signed range (from below 0) shows the sign in the
+    summary lines (+0.250)."""
+
+    @property
+    def sign(self) -> str:
+        return "+" if self.bounds[0] < 0 else ""
+
+
+@dataclass(frozen=True)
+class SummaryLines:
+    """How the run's summary shows a dataset's metrics: one line per model and group, after the
+    engine's lines. A line is :attr:`line` (or :attr:`all_line` for group ``all``) with
+    ``{model}``, ``{group}``, ``{name}`` (the metrics' name) and ``{scores}`` filled in;
+    ``{scores}`` is "label value, label value" over :attr:`scores` (:func:`stat_text`)."""
+
+    scores: tuple[tuple[str, str], ...]
+    """(metric key, its label in the line), in the line's order."""
+    line: str = "{model} / {group}: {scores}"
+    all_line: str | None = None
+    """The line of group ``all``; None: :attr:`line`."""
+    groups: Literal["every", "all"] = "every"
+    """``every``: a line per group (but those starting with one of :attr:`hidden`); ``all``:
+    group ``all`` only."""
+    hidden: tuple[str, ...] = ()
+    detail: Callable[[Mapping[str, Any], Mapping[str, Any]], str] | None = None
+    """Text added to a group's line, from the whole results entry and the group's values (CBBQ:
+    S_amb and S_total over the other denominator where it differs)."""
+    notes: Callable[[Mapping[str, Any]], list[str]] | None = None
+    """Lines after the groups' lines, from the whole results entry (CBBQ's target check)."""
+
+
+@dataclass(frozen=True)
 class DatasetScores:
-    """A dataset's own metrics: its name for them, their definition and names, their ranges."""
+    """A dataset's own metrics, declared as data: its name for them, their definition, each
+    metric (its name, its range), how they are computed and how the summary shows them. The
+    engine writes results.json's ``dataset_scores``, the tables, the summary lines, the export
+    rows and the report's table from it (``BBQBenchmark.dataset_scores``)."""
 
     name: str
-    definition: str
-    metrics: Mapping[str, str]
-    """Metric key (a column of the per-seed frame) -> the dataset's own name for it."""
-    bounds: Mapping[str, tuple[float, float]]
-    """Metric key -> its range (intervals are cut to it)."""
+    definition: str | Callable[[Any], str]
+    """One line: how they are computed; a function of the benchmark where its options change
+    them (CBBQ's S_amb denominator and target rule)."""
+    metrics: tuple[Metric, ...]
+    compute: Compute
     counts: tuple[str, ...] = ()
     """Count columns of the per-seed frame, summed over seeds."""
     joint: tuple[str, ...] = ()
     """Metrics summarised over the same seeds: those where every one of them is defined (CBBQ's
     S_total = 0.4 S_amb + 0.6 S_disamb then holds for the means shown). A seed where one is
     undefined leaves all of them out; ``n_seeds`` says how many remain."""
+    extras: Callable[[Any], Mapping[str, Any]] | None = None
+    """The dataset's own keys of the results entry, from the benchmark (CBBQ: its target rule
+    and the check of it)."""
+    summary: SummaryLines | None = None
+    """Its summary lines; None: none."""
+
+    @property
+    def names(self) -> dict[str, str]:
+        """Metric key -> the dataset's own name for it."""
+        return {metric.key: metric.name for metric in self.metrics}
+
+    @property
+    def bounds(self) -> dict[str, tuple[float, float]]:
+        """Metric key -> its range."""
+        return {metric.key: metric.bounds for metric in self.metrics}
+
+    def evaluate(self, benchmark: Any, responses: pd.DataFrame,
+                 tables_dir: Path) -> dict[str, Any]:
+        """``{"dataset_scores": ...}`` for results.json from ``benchmark``'s parsed
+        ``responses``, with the intervals over items, and the tables written into
+        ``tables_dir``."""
+        def recompute(frame: pd.DataFrame) -> pd.DataFrame:
+            return self.compute(benchmark, frame)
+
+        definition = (self.definition(benchmark) if callable(self.definition)
+                      else self.definition)
+        extras = dict(self.extras(benchmark)) if self.extras is not None else {}
+        return self.results(recompute(responses), tables_dir, responses=responses,
+                            recompute=recompute, definition=definition, **extras)
+
+    def summary_lines(self, entry: Mapping[str, Any]) -> list[str]:
+        """The summary's lines of a results entry (``results["dataset_scores"]``)."""
+        form = self.summary
+        if form is None or not entry:
+            return []
+        signs = {metric.key: metric.sign for metric in self.metrics}
+        lines = []
+        for model, groups in (entry.get("models") or {}).items():
+            for group, values in groups.items():
+                if (form.groups == "all" and group != ALL) or group.startswith(form.hidden):
+                    continue
+                scores = ", ".join(f"{label} {stat_text(values.get(key), signs[key])}"
+                                   for key, label in form.scores)
+                template = form.all_line if group == ALL and form.all_line else form.line
+                line = template.format(model=model, group=group, name=entry.get("name", ""),
+                                       scores=scores)
+                lines.append(line + (form.detail(entry, values) if form.detail else ""))
+        return lines + (form.notes(entry) if form.notes else [])
 
     def means(self, per_seed: pd.DataFrame) -> pd.DataFrame:
         """Each metric's mean over seeds per (model, group), over the joint seeds."""
         per_seed = same_seeds(per_seed, self.joint)
-        return per_seed.groupby(["model", "group"], sort=False)[list(self.metrics)].mean()
+        return per_seed.groupby(["model", "group"], sort=False)[list(self.names)].mean()
 
     def summarise(self, per_seed: pd.DataFrame, responses: pd.DataFrame | None = None,
                   recompute: Recompute | None = None,
@@ -120,7 +216,7 @@ class DatasetScores:
         grouped = per_seed.groupby(["model", "group"], sort=False)
         index = grouped.size().index  # (model, group) in order of appearance
         stats: dict[str, tuple[Any, ...]] = {}
-        for metric in self.metrics:
+        for metric in self.names:
             values = grouped[metric]
             mean = values.mean().reindex(index)
             sd, n = values.std(ddof=1).reindex(index), values.count().reindex(index)
@@ -158,11 +254,18 @@ class DatasetScores:
 
     def results(self, per_seed: pd.DataFrame, tables_dir: Path, *,
                 responses: pd.DataFrame | None = None, recompute: Recompute | None = None,
-                **extra: Any) -> dict[str, Any]:
+                definition: str | None = None, **extra: Any) -> dict[str, Any]:
         """``{"dataset_scores": ...}`` for results.json (``extra``: the dataset's own keys),
         with the per-seed and summary tables written into ``tables_dir``. ``responses`` and
-        ``recompute`` (how ``per_seed`` was made from them) give the intervals over items."""
-        entry = {"name": self.name, "definition": self.definition, "metrics": dict(self.metrics),
+        ``recompute`` (how ``per_seed`` was made from them) give the intervals over items;
+        ``definition``: the definition's text where it depends on the benchmark
+        (:meth:`evaluate`)."""
+        if definition is None:
+            if callable(self.definition):
+                raise TypeError(f"{self.name}: the definition depends on the benchmark; "
+                                "give its text (or call evaluate)")
+            definition = self.definition
+        entry = {"name": self.name, "definition": definition, "metrics": self.names,
                  **extra,
                  "interval": ITEMS_SEEDS if recompute is not None else "seeds",
                  "interval_method": JACKKNIFE_METHOD,
@@ -211,8 +314,7 @@ def jackknife_intervals(spec: DatasetScores, per_seed: pd.DataFrame, responses: 
         else:
             touched.append(pd.Series(True, index=full.index))
     out: dict[tuple[str, str, str], tuple[float, float, str, int]] = {}
-    for metric in spec.metrics:
-        lower, upper = spec.bounds[metric]
+    for metric, (lower, upper) in spec.bounds.items():
         values = np.column_stack([r[metric].to_numpy(float) for r in replicates]) \
             if replicates else np.empty((len(full), 0))
         used = np.column_stack([s.reindex(full.index).fillna(True).to_numpy(bool)
