@@ -180,6 +180,25 @@ class DetectableDifference:
         return math.nan if self.value is None else self.value
 
 
+def _discordant_share(value: float) -> float:
+    """``value`` as the share of discordant pairs psi, which must lie in [0, 1]."""
+    psi = float(value)
+    if not 0.0 <= psi <= 1.0:
+        raise ValueError(f"discordant_share must be in [0, 1], got {value}")
+    return psi
+
+
+def _nothing_to_detect(n_pairs: float, psi: float) -> DetectableDifference | None:
+    """The two reasons both searches share: no usable pair, or no discordant pair (then no
+    difference can be seen); None when there is something to search."""
+    if n_pairs <= 0:
+        return DetectableDifference(None, "not detectable: no usable pairs")
+    if psi == 0.0:
+        return DetectableDifference(None, "not detectable: no discordant pair, so no "
+                                          "difference between the two sides can be seen")
+    return None
+
+
 def min_detectable_difference(n_pairs: float, discordant_share: float, alpha: float = 0.05,
                               power: float = 0.8) -> DetectableDifference:
     """:func:`mcnemar_min_detectable_difference` with a reason when there is no such value.
@@ -188,14 +207,10 @@ def min_detectable_difference(n_pairs: float, discordant_share: float, alpha: fl
     discordant pair (then ``|d| = 0`` is the only possible value), or too few pairs to reach
     80% power even at ``|d| = psi``, the largest difference the observed discordance allows.
     """
-    psi = float(discordant_share)
-    if not 0.0 <= psi <= 1.0:
-        raise ValueError(f"discordant_share must be in [0, 1], got {discordant_share}")
-    if n_pairs <= 0:
-        return DetectableDifference(None, "not detectable: no usable pairs")
-    if psi == 0.0:
-        return DetectableDifference(None, "not detectable: no discordant pair, so no "
-                                          "difference between the two sides can be seen")
+    psi = _discordant_share(discordant_share)
+    nothing = _nothing_to_detect(n_pairs, psi)
+    if nothing is not None:
+        return nothing
     z_alpha, z_beta = _z_values(alpha, power)
 
     def excess_pairs(d: float) -> float:
@@ -277,15 +292,11 @@ def exact_min_detectable_difference(n_pairs: float, discordant_share: float,
     |d|). ``n_pairs`` may be fractional (an effective number of pairs): it is rounded down,
     which can only understate the power. None with the reason ("not detectable: ...") when no
     usable pair, no discordant pair, or even |d| = psi falls short of ``power``."""
-    psi = float(discordant_share)
-    if not 0.0 <= psi <= 1.0:
-        raise ValueError(f"discordant_share must be in [0, 1], got {discordant_share}")
+    psi = _discordant_share(discordant_share)
     n = int(math.floor(n_pairs + 1e-9))
-    if n <= 0:
-        return DetectableDifference(None, "not detectable: no usable pairs")
-    if psi == 0.0:
-        return DetectableDifference(None, "not detectable: no discordant pair, so no "
-                                          "difference between the two sides can be seen")
+    nothing = _nothing_to_detect(n, psi)
+    if nothing is not None:
+        return nothing
     x, k = _mcnemar_critical(n, alpha)
     at_bound = _power_from_critical(x, k, n, psi, psi)
     if at_bound < power:
