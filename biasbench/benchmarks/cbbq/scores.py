@@ -21,16 +21,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-import numpy as np
 import pandas as pd
 
 from biasbench.benchmarks.cbbq.source import S_AMB_DENOMINATORS, reversed_categories
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.scoring.dataset_scores import (
-    ALL,
     DatasetScores,
     Metric,
     SummaryLines,
+    scores_by_slice,
     stat_text,
 )
 
@@ -85,15 +84,8 @@ def cbbq_scores(predictions: pd.DataFrame, items: Sequence[BBQItem],
                            "target": -1 if i.target_answer is None else i.target_answer,
                            "unknown": -1 if i.unknown_index is None else i.unknown_index}
                           for i in items]).set_index("uid")
-    merged = predictions[["model", "seed", "uid", "pred_index"]].join(table, on="uid")
-    merged["pred_index"] = pd.to_numeric(merged["pred_index"]).fillna(-1).astype(np.int64)
-    rows: list[dict[str, Any]] = []
-    for (model, seed), run in merged.groupby(["model", "seed"], sort=True):
-        slices = [(ALL, run)] + [(str(c), g) for c, g in run.groupby("category", sort=True)]
-        for name, part in slices:
-            rows.append({"model": model, "seed": int(seed), "group": name,
-                         **slice_scores(part, s_amb_denominator)})
-    return pd.DataFrame(rows)
+    return scores_by_slice(predictions, table,
+                           lambda part: slice_scores(part, s_amb_denominator))
 
 
 # -- the declaration: what the engine writes and shows of them ---------------------------------

@@ -22,18 +22,17 @@ prints them x100). The test set is scored pooled, as ``test`` mode does; the tem
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
-import numpy as np
 import pandas as pd
 
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.scoring.dataset_scores import (
-    ALL,
     SIGNED,
     DatasetScores,
     Metric,
     SummaryLines,
+    scores_by_slice,
 )
 
 if TYPE_CHECKING:
@@ -89,18 +88,12 @@ def kobbq_scores(predictions: pd.DataFrame, items: Sequence[BBQItem]) -> pd.Data
     """Per model, seed and group (``all``, each category, ``annotation:ST|TM|NC``) the
     metrics of 5_evaluation.py. ``predictions``: model, seed, uid, pred_index (-1 unparsed)."""
     table = item_frame(items)
-    merged = predictions[["model", "seed", "uid", "pred_index"]].join(table, on="uid")
-    merged["pred_index"] = pd.to_numeric(merged["pred_index"]).fillna(-1).astype(np.int64)
-    rows: list[dict[str, Any]] = []
-    for (model, seed), run in merged.groupby(["model", "seed"], sort=True):
-        slices = [(ALL, run)]
-        slices += [(str(c), g) for c, g in run.groupby("category", sort=True)]
-        slices += [(f"annotation:{a}", g) for a, g in run.groupby("label_annotation", sort=True)
-                   if a]
-        for name, part in slices:
-            rows.append({"model": model, "seed": int(seed), "group": name,
-                         **slice_scores(part)})
-    return pd.DataFrame(rows)
+    return scores_by_slice(predictions, table, slice_scores, _annotation_slices)
+
+
+def _annotation_slices(run: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
+    """KoBBQ's groups beyond the categories: one per annotation label (ST, TM, NC)."""
+    return [(f"annotation:{a}", g) for a, g in run.groupby("label_annotation", sort=True) if a]
 
 
 def _per_seed(benchmark: BBQBenchmark, responses: pd.DataFrame) -> pd.DataFrame:

@@ -278,6 +278,28 @@ class DatasetScores:
         return {KEY: entry}
 
 
+def scores_by_slice(predictions: pd.DataFrame, items: pd.DataFrame,
+                    slice_scores: Callable[[pd.DataFrame], Mapping[str, float | int]],
+                    extra_slices: Callable[[pd.DataFrame], list[tuple[str, pd.DataFrame]]]
+                    | None = None) -> pd.DataFrame:
+    """One row per model, seed and group of ``slice_scores`` over that group's responses: the
+    per-seed frame a :class:`DatasetScores` ``per_seed`` returns. ``predictions`` has model,
+    seed, uid and pred_index (missing: -1, unparsed); ``items`` is indexed by uid and has a
+    ``category``. The groups: :data:`ALL`, each category, then ``extra_slices`` of the seed's
+    responses (KoBBQ: its annotation labels)."""
+    merged = predictions[["model", "seed", "uid", "pred_index"]].join(items, on="uid")
+    merged["pred_index"] = pd.to_numeric(merged["pred_index"]).fillna(-1).astype(np.int64)
+    rows: list[dict[str, Any]] = []
+    for (model, seed), run in merged.groupby(["model", "seed"], sort=True):
+        slices = [(ALL, run)] + [(str(c), g) for c, g in run.groupby("category", sort=True)]
+        if extra_slices is not None:
+            slices += extra_slices(run)
+        for name, part in slices:
+            rows.append({"model": model, "seed": int(seed), "group": name,
+                         **slice_scores(part)})
+    return pd.DataFrame(rows)
+
+
 def jackknife_groups(uids: Sequence[str], groups: int = JACKKNIFE_GROUPS) -> dict[str, int]:
     """Item -> its jackknife group: round-robin over the items in sorted order (a uid starts
     with its namespace and category, so every group takes a share of each category)."""
