@@ -9,7 +9,7 @@ says which fields differ.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -110,6 +110,18 @@ class RunGroup:
         out["model"] = out["model"].astype(str).map(
             lambda m: self.model_names.get((index, m), m))
         return out
+
+    def results_frame(self, key: str, to_frame: Callable[[Any], pd.DataFrame],
+                      ) -> pd.DataFrame | None:
+        """``to_frame`` of every run's ``results.json[key]`` (runs without one, or with an empty
+        one, add nothing), models under their report names, concatenated; None when no run has
+        one."""
+        frames = []
+        for index, run in enumerate(self.runs):
+            block = run.results.get(key)
+            if block:
+                frames.append(self.rename(index, to_frame(block)))
+        return pd.concat(frames, ignore_index=True) if frames else None
 
     def labelled_runs(self) -> Iterator[tuple[int, pd.DataFrame]]:
         """(run index, labels with report model names) of every run that has labels."""

@@ -111,16 +111,9 @@ def refusal_table(frame: pd.DataFrame) -> pd.DataFrame:
 
 def report_part(group: RunGroup, output: Outputs) -> None:
     """The report's "Refusals apart" table (runs without a ``refusals`` block add nothing)."""
-    frames = []
-    for index, run in enumerate(group.runs):
-        block = run.results.get("refusals")
-        if block:
-            frame = frame_from_results(block)
-            frame["model"] = [group.model_names.get((index, str(m)), m) for m in frame["model"]]
-            frames.append(frame)
-    if not frames:
+    frame = group.results_frame("refusals", frame_from_results)
+    if frame is None:
         return
-    frame = pd.concat(frames, ignore_index=True)
     refused = frame.loc[frame["category"] == ALL_CATEGORIES, "n_refused"].sum()
     note = NOTE if refused else f"No response was a refusal. {NOTE}"
     output.table(refusal_table(frame), TABLE_NAME, "Refusals apart", note=note,

@@ -144,12 +144,7 @@ def _bbq_profiles(group: RunGroup) -> pd.DataFrame | None:
 
 
 def _bbq_unparsed_by_run(group: RunGroup) -> pd.DataFrame | None:
-    frames = []
-    for index, run in enumerate(group.runs):
-        rows = run.results.get("unparsed_by_run")
-        if rows:
-            frames.append(group.rename(index, pd.DataFrame(rows)))
-    return pd.concat(frames, ignore_index=True) if frames else None
+    return group.results_frame("unparsed_by_run", pd.DataFrame)
 
 
 def _jitter_targets(profiles: pd.DataFrame | None) -> list[tuple[str, str, str]]:
@@ -169,16 +164,9 @@ def _language_view(group: RunGroup, output: ui.Outputs) -> None:
     """Runs of several languages (namespaces): the cross-language table and figure."""
     from biasbench.engines.bbq_family.scoring import by_language as languages
 
-    frames = []
-    for index, run in enumerate(group.runs):
-        by_language = run.results.get("by_language")
-        if by_language:
-            frame = languages.frame_from_results(by_language)
-            frame["model"] = [group.model_names.get((index, str(m)), m) for m in frame["model"]]
-            frames.append(frame)
-    if not frames:
+    frame = group.results_frame("by_language", languages.frame_from_results)
+    if frame is None:
         return
-    frame = pd.concat(frames, ignore_index=True)
     output.table(languages.language_table(frame), "by_language",
                  "Bias scores and accuracy by language and category",
                  note="Per namespace (dataset/language) and category, and 'all' pooling a "
