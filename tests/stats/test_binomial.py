@@ -26,9 +26,15 @@ def _bits(values: object) -> bytes:
 
 
 @pytest.mark.parametrize("p", PROBABILITIES)
-@pytest.mark.parametrize("ours, theirs", [
-    (binom_pmf, binom.pmf), (binom_cdf, binom.cdf), (binom_sf, binom.sf),
-], ids=["pmf", "cdf", "sf"])
+@pytest.mark.parametrize(
+    "ours, theirs",
+    [
+        (binom_pmf, binom.pmf),
+        (binom_cdf, binom.cdf),
+        (binom_sf, binom.sf),
+    ],
+    ids=["pmf", "cdf", "sf"],
+)
 def test_distribution_functions_match_scipy_bit_for_bit(ours, theirs, p: float) -> None:
     for n in [0, 1, 2, 7, 40, 97, 400]:
         k = np.arange(-2, n + 3)
@@ -67,13 +73,16 @@ def test_binomtest_pvalue_refuses_what_scipy_refuses() -> None:
         binomtest_pvalue(5, 4, 0.5)
 
 
-@pytest.mark.parametrize("pvalues", [
-    [0.01, 0.04, 0.03, 0.2],
-    [0.5, 0.5, 0.01, 0.5, 0.02],  # ties
-    [0.9, 0.8, 0.7],  # clipped at 1
-    [0.003],
-    list(np.random.default_rng(7).uniform(0, 0.2, 60)),
-])
+@pytest.mark.parametrize(
+    "pvalues",
+    [
+        [0.01, 0.04, 0.03, 0.2],
+        [0.5, 0.5, 0.01, 0.5, 0.02],  # ties
+        [0.9, 0.8, 0.7],  # clipped at 1
+        [0.003],
+        list(np.random.default_rng(7).uniform(0, 0.2, 60)),
+    ],
+)
 def test_holm_matches_statsmodels_bit_for_bit(pvalues: list[float]) -> None:
     values = np.asarray(pvalues)
     expected = multipletests(values, method="holm")[1]
