@@ -72,6 +72,17 @@ def test_a_mock_run_loads_no_plotting_or_model_library(tmp_path: object) -> None
                   & {"matplotlib", "torch", "transformers"}) == []
 
 
+def test_a_mock_honorific_run_loads_neither_scipy_stats_nor_statsmodels(tmp_path: object) -> None:
+    # Importing scipy.stats costs more CPU than the rest of this run's statistics: McNemar's
+    # test, its power and Holm's correction come from biasbench.stats.binomial instead.
+    code, modules = _modules_after("run", "honorific-bn", "--model", "mock:hashed-register",
+                                   "--limit", "40", "--no-progress", "--out",
+                                   f"{tmp_path}/run")
+    assert code == 0
+    assert sorted(m for m in modules if m.startswith(("scipy.stats", "scipy.optimize",
+                                                      "statsmodels"))) == []
+
+
 @pytest.mark.parametrize("name", list(BENCHMARKS))
 def test_every_class_takes_its_declaration(name: str) -> None:
     cls = benchmark_class(name)

@@ -9,7 +9,6 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from scipy.stats import ConstantInputWarning, spearmanr
 
 
 def eta_squared(values: ArrayLike, groups: ArrayLike) -> float:
@@ -45,6 +44,9 @@ def pairwise_spearman(table: pd.DataFrame) -> pd.DataFrame:
     missing occupation does not drop that occupation for every other pair. A pair with fewer than
     two common rows, or a constant column, has no defined correlation (NaN).
     """
+    # Imported here: scipy.stats costs more to import than most runs spend in it.
+    from scipy.stats import ConstantInputWarning, spearmanr
+
     columns = list(table.columns)
     matrix = pd.DataFrame(np.nan, index=columns, columns=columns, dtype=float)
     data = table.to_numpy(dtype=float)

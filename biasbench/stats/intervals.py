@@ -9,8 +9,9 @@ from typing import Final, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.stats import beta, bootstrap, norm, t
-from statsmodels.stats.proportion import proportion_confint
+
+# scipy.stats and statsmodels are imported inside the functions that use them: importing
+# scipy.stats costs more CPU than a small run's statistics (see biasbench/stats/binomial.py).
 
 
 class SeedInterval(NamedTuple):
@@ -45,6 +46,7 @@ def seed_interval(values: ArrayLike, confidence: float = 0.95) -> SeedInterval:
     if n == 1:
         return SeedInterval(mean, math.nan, math.nan, math.nan)
     sd = float(data.std(ddof=1))
+    from scipy.stats import t
     half_width = float(t.ppf(0.5 + confidence / 2, df=n - 1)) * sd / math.sqrt(n)
     return SeedInterval(mean, sd, mean - half_width, mean + half_width)
 
@@ -112,6 +114,8 @@ def bounded_t_intervals(mean: ArrayLike, sd: ArrayLike, n: ArrayLike,
     lower, upper = bounds
     enough = n >= max(min_n, 2)
     dof = np.where(enough, n - 1, np.nan)
+    from scipy.stats import t
+
     with np.errstate(invalid="ignore", divide="ignore"):
         half = t.ppf(0.5 + confidence / 2, dof) * sd / np.sqrt(n)
     raw_lo, raw_hi = mean - half, mean + half
@@ -176,6 +180,7 @@ def bootstrap_interval(values: ArrayLike, statistic: Callable[..., float] = np.m
     if np.all(data == data[0]):
         point = float(statistic(data))
         return (point, point)
+    from scipy.stats import bootstrap
     result = bootstrap((data,), statistic, n_resamples=n_resamples, confidence_level=confidence,
                        method=method, rng=np.random.default_rng(seed))
     interval = result.confidence_interval
@@ -191,6 +196,7 @@ def wilson_interval(k: int, n: int, confidence: float = 0.95) -> tuple[float, fl
         raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
     if n == 0:
         return (math.nan, math.nan)
+    from statsmodels.stats.proportion import proportion_confint
     lo, hi = proportion_confint(k, n, alpha=1 - confidence, method="wilson")
     return (float(lo), float(hi))
 
@@ -271,6 +277,7 @@ def item_ratio_interval(numerators: ArrayLike, denominators: ArrayLike,
     se = math.sqrt(float((residual**2).sum()) / (k * (k - 1))) / float(x.mean())
     if se <= 1e-15:
         return math.nan, math.nan, IntervalStatus.DEGENERATE, k
+    from scipy.stats import t
     half = float(t.ppf(0.5 + confidence / 2, df=k - 1)) * se
     raw_lo, raw_hi = middle - half, middle + half
     lower, upper = bounds
@@ -334,6 +341,7 @@ def item_cluster_interval(numerators: ArrayLike, denominators: ArrayLike,
     else:  # no spread across items, or p at a bound: every answer counts once
         n_eff = float(x.sum())
     alpha = 1.0 - confidence
+    from scipy.stats import beta, norm, t
     n_eff *= (float(norm.ppf(1 - alpha / 2)) / float(t.ppf(1 - alpha / 2, df=k - 1))) ** 2
     successes = p * n_eff
     low = 0.0 if successes <= 0 else float(beta.ppf(alpha / 2, successes,

@@ -21,9 +21,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import brentq
-from scipy.stats import binom, binomtest, norm
-from statsmodels.stats.multitest import multipletests
+
+from biasbench.stats.binomial import (
+    binom_cdf,
+    binom_pmf,
+    binom_ppf,
+    binom_sf,
+    binomtest_pvalue,
+    holm_adjusted,
+)
+
+# scipy.stats, scipy.optimize and statsmodels are imported by the functions that need them:
+# importing them costs more than a small run's whole statistics (see stats/binomial.py).
 
 
 def mcnemar_exact(b: int, c: int) -> float:
@@ -39,7 +48,7 @@ def mcnemar_exact(b: int, c: int) -> float:
     if n_discordant == 0:
         return 1.0
     # At p = 0.5 the binomial is symmetric, so scipy's two-sided test equals min(1, 2 * tail).
-    return float(min(1.0, binomtest(min(int(b), int(c)), n_discordant, 0.5).pvalue))
+    return float(min(1.0, binomtest_pvalue(min(int(b), int(c)), n_discordant, 0.5)))
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:
@@ -52,7 +61,7 @@ def holm(pvalues: Sequence[float]) -> list[float]:
     adjusted = np.full(values.shape, np.nan)
     defined = ~np.isnan(values)
     if defined.any():
-        adjusted[defined] = multipletests(values[defined], method="holm")[1]
+        adjusted[defined] = holm_adjusted(values[defined])
     return [float(p) for p in adjusted]
 
 
@@ -86,7 +95,7 @@ def sign_flip_test(differences: Sequence[int]) -> float:
     values, counts = np.unique(magnitudes, return_counts=True)
     for value, count in zip(values.tolist(), counts.tolist(), strict=True):
         # The `count` items of this magnitude contribute value * (2j - count), j ~ Bin(count, .5).
-        weights = binom.pmf(np.arange(count + 1), count, 0.5)
+        weights = binom_pmf(np.arange(count + 1), count, 0.5)
         convolved = np.zeros_like(pmf)
         for j, weight in enumerate(weights):
             shift = value * (2 * j - count)
@@ -138,6 +147,8 @@ def _connor_pairs(d: float, psi: float, z_alpha: float, z_beta: float) -> float:
 
 
 def _z_values(alpha: float, power: float) -> tuple[float, float]:
+    from scipy.stats import norm
+
     return float(norm.ppf(1 - alpha / 2)), float(norm.ppf(power))
 
 
@@ -230,6 +241,8 @@ def min_detectable_difference(n_pairs: float, discordant_share: float, alpha: fl
     upper = math.sqrt(psi)
     if excess_pairs(upper) == 0:
         return DetectableDifference(upper)
+    from scipy.optimize import brentq
+
     return DetectableDifference(float(brentq(excess_pairs, upper * 1e-9, upper, xtol=1e-14)))
 
 
@@ -240,11 +253,11 @@ def _mcnemar_critical(n_pairs: int, alpha: float) -> tuple[np.ndarray, np.ndarra
     """For every number of discordant pairs k = 0..n: the largest x with
     ``mcnemar_exact(x, k - x) <= alpha`` (-1 where no split of k rejects), and k itself."""
     k = np.arange(n_pairs + 1)
-    x = binom.ppf(alpha / 2, k, 0.5)  # smallest x with P(X <= x) >= alpha / 2
+    x = binom_ppf(alpha / 2, k, 0.5)  # smallest x with P(X <= x) >= alpha / 2
     x = np.where(np.isnan(x), -1, x).astype(np.int64)
     # The two-sided p of a split (x, k - x) is min(1, 2 P(X <= x)); keep the x that reject.
     while True:
-        p = np.minimum(1.0, 2 * binom.cdf(x, k, 0.5))
+        p = np.minimum(1.0, 2 * binom_cdf(x, k, 0.5))
         too_big = (x >= 0) & (p > alpha * (1 + 1e-12))
         if not too_big.any():
             break
@@ -273,8 +286,8 @@ def mcnemar_exact_power(n_pairs: int, discordant_share: float, difference: float
 
 def _power_from_critical(x: np.ndarray, k: np.ndarray, n: int, psi: float, d: float) -> float:
     q = min(1.0, (psi + d) / (2 * psi))
-    reject = np.where(x >= 0, binom.cdf(x, k, q) + binom.sf(k - x - 1, k, q), 0.0)
-    return float(np.clip((binom.pmf(k, n, psi) * reject).sum(), 0.0, 1.0))
+    reject = np.where(x >= 0, binom_cdf(x, k, q) + binom_sf(k - x - 1, k, q), 0.0)
+    return float(np.clip((binom_pmf(k, n, psi) * reject).sum(), 0.0, 1.0))
 
 
 EXACT_POWER_METHOD = (
