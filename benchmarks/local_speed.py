@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -237,8 +238,16 @@ def startup_table() -> list[str]:
         "biasbench run honorific-bn --help": [PY, "-m", "biasbench", "run", "honorific-bn",
                                               "--help"],
     }
+    work = Path(tempfile.mkdtemp(prefix="biasbench-startup-"))
     medians = {name: statistics.median(timed(cmd, env()) for _ in range(5))
                for name, cmd in commands.items()}
+    # a fresh run folder each time: a rerun would answer from its store
+    mock_runs = [timed([PY, "-m", "biasbench", "run", "honorific-bn", "--model",
+                        "mock:hashed-register", "--limit", "40", "--out", str(work / f"m{k}")],
+                       env()) for k in range(5)]
+    medians["biasbench run honorific-bn --model mock:hashed-register --limit 40"] = \
+        statistics.median(mock_runs)
+    shutil.rmtree(work, ignore_errors=True)
     base = medians["python -c pass"]
     rows = ["| command | median s | x python -c pass |", "|:---|---:|---:|"]
     rows += [f"| `{name}` | {s:.3f} | {s / base:.1f} |" for name, s in medians.items()]
