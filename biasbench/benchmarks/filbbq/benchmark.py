@@ -27,7 +27,7 @@ from biasbench.benchmarks.filbbq.source import (
 )
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark
 from biasbench.engines.bbq_family.items.items import load_item_files
-from biasbench.engines.bbq_family.scoring.multi_seed import template_info_from
+from biasbench.engines.bbq_family.scoring.bias_profile import template_info_from
 
 DEFAULT_SEEDS = 50
 """The paper answers every prompt under 50 seeds."""
