@@ -18,11 +18,8 @@ from pathlib import Path
 
 from biasbench.benchmarks.filbbq.source import generate_filbbq_items, resolve_templates
 from biasbench.engines.bbq_family.items.items import BBQItem
-from biasbench.engines.bbq_family.scoring.multi_seed import (
-    SyntheticModel,
-    score_responses,
-    synthetic_responses,
-)
+from biasbench.engines.bbq_family.scoring.multi_seed import score_responses
+from biasbench.testing.synthetic_answers import SyntheticModel, synthetic_responses
 
 
 def main() -> None:

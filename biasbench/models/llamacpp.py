@@ -40,13 +40,8 @@ from biasbench.models.base import (
 )
 from biasbench.models.cpu_threads import ThreadPolicy, physical_cores
 from biasbench.models.gguf_check import MAX_N_CTX, MIN_N_CTX, check_gguf_file
-from biasbench.models.llamacpp_engine import (
-    DECODER_VERSION,
-    EngineAborted,
-    EngineError,
-    LlamaEngine,
-    Sampling,
-)
+from biasbench.models.llamacpp_engine import DECODER_VERSION, LlamaEngine
+from biasbench.models.llamacpp_requests import EngineAborted, EngineError, Sampling
 from biasbench.models.options import BackendOption, ModelOptions
 
 __all__ = ["EMBEDDED_NAME", "LlamaCppBackend", "embedded_model_path", "physical_cores",

@@ -15,136 +15,44 @@ of one token reads every weight of the model for one row of work. This engine
   and wait on futures, and a cancelled request leaves at the next step (an abort callback stops
   a forward pass in flight when nothing waits for it any more).
 
-Answers must not depend on which requests share a forward pass, or on which ran before: a fresh
-run, a resumed run and a run in another order must store the same bytes. llama.cpp's CPU
-kernels do not give that for free. Measured on the embedded Gemma 3 270M (AVX2 build): a row of
-a matrix product is computed by a 4-row kernel when it falls in a full group of four rows of the
-batch and by a 1-row kernel otherwise, and the two differ by up to 4 logits on this model
-(decoding a prompt in chunks of 85 + 11 tokens gave other logits than 96 at once; chunks whose
-sizes are multiples of 4 gave identical ones); and in a KV cache shared by all sequences a
-sequence's cells land at offsets that depend on its batch-mates, which changes the attention's
-summation order. So every forward pass here has a row count and an output count that are
-multiples of :data:`ROW_GROUP` and at least :data:`MIN_ROWS` (padding rows are added and
-discarded; 4-row passes take yet another kernel), flash attention is off, and every sequence has
-a KV stream of its own (``kv_unified = false``), laid out the same way whatever runs beside it.
-Under that discipline a request's logits are bit-identical whether it runs alone, in a batch of
-16 or after any other request (``tests/models/test_llamacpp.py`` checks the stored answers).
-Those answers differ from the ones llama-cpp-python's plain loop gives (which mixes both kernels
-by prompt length), so the backend names this decoder in its model description and old and new
-answers are never pooled.
+Answers must not depend on which requests share a forward pass, or on which ran before: why
+every forward pass is padded to whole row groups, flash attention is off and every sequence has
+a KV stream of its own is explained in :mod:`biasbench.models.llamacpp_passes`. The requests'
+types and their sampling are in :mod:`biasbench.models.llamacpp_requests`, option scoring in
+:mod:`biasbench.models.llamacpp_scoring`.
 """
 
 from __future__ import annotations
 
 import ctypes
-import math
 import threading
 from collections import deque
 from collections.abc import Sequence
-from concurrent.futures import Future, InvalidStateError
-from dataclasses import dataclass, field
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
 from biasbench.errors import BiasbenchError
-
-ROW_GROUP = 4
-"""Rows and outputs of every forward pass are padded to a multiple of this (see the module)."""
-MIN_ROWS = 8
-"""... and to at least this many: passes of 4 rows take yet another kernel than 8 or more."""
-
-
-def padded_rows(n: int) -> int:
-    """The rows a forward pass of ``n`` rows is padded to (whole groups, at least MIN_ROWS)."""
-    return max(MIN_ROWS, n + (-n % ROW_GROUP))
-
-SCORE_GROUP = 4
-"""Options scored in one forward pass (each in a sequence of its own)."""
-
-
-def score_shape(n_options: int, rows: int) -> tuple[int, int]:
-    """(sequences, rows each) of a scoring pass for ``n_options`` options of at most ``rows``
-    rows: every option padded to one length (llama.cpp's rule for one ubatch of several
-    sequences), padding sequences added, the total a whole number of row groups and at least
-    MIN_ROWS; the fewest rows, then the fewest sequences."""
-    shapes = [(n * length, n, length)
-              for n in range(n_options, SCORE_GROUP + 1)
-              for length in range(rows, rows + MIN_ROWS + 1)
-              if (n * length) % ROW_GROUP == 0 and n * length >= MIN_ROWS]
-    _, n, length = min(shapes)
-    return n, length
+from biasbench.models.llamacpp_passes import MIN_ROWS, ROW_GROUP, padded_rows
+from biasbench.models.llamacpp_requests import (
+    EngineAborted,
+    EngineError,
+    GenerationJob,
+    GenerationResult,
+    Job,
+    Sampling,
+    ScoringJob,
+    common_prefix,
+    make_sampler,
+    resolve,
+)
+from biasbench.models.llamacpp_scoring import OptionScoring
 
 DECODER_VERSION = "batched-prefix-v2"
 """Enters the model description: answers of this decoder are not pooled with other decoders'."""
 
 _PREFIX_MIN_TOKENS = 16
 """A shared prefix shorter than this is not worth a sequence of its own."""
-
-
-class EngineError(Exception):
-    """A request this engine cannot serve (too long for the context, no tokens to score)."""
-
-
-class EngineAborted(Exception):
-    """The engine was closed (Ctrl-C, SIGTERM, end of run) before this request finished."""
-
-
-@dataclass
-class Sampling:
-    """How the next token is chosen: greedy at temperature 0, else llama.cpp's sampler chain
-    under the request's seed (top_k 0, top_p 1 and min_p 0 switch those stages off)."""
-
-    temperature: float = 0.0
-    top_p: float = 1.0
-    top_k: int = 0
-    min_p: float = 0.0
-    repetition_penalty: float = 1.0
-    seed: int = 0
-
-    @property
-    def greedy_argmax(self) -> bool:
-        """Greedy without a penalty: the argmax of the logits, read directly."""
-        return self.temperature <= 0 and self.repetition_penalty == 1.0
-
-
-@dataclass
-class GenerationResult:
-    text: str
-    prompt_tokens: int
-    completion_tokens: int
-    finish_reason: str
-    """``stop`` (a stop string or end-of-generation token) or ``length`` (max_tokens)."""
-
-
-@dataclass
-class _Job:
-    future: Future[Any]
-    tokens: list[int]
-    cancelled: bool = False
-    seq: int = -1
-    pos: int = 0
-
-    def cancel(self) -> None:
-        self.cancelled = True
-
-
-@dataclass
-class _GenJob(_Job):
-    max_tokens: int = 0
-    stop: tuple[str, ...] = ()
-    sampling: Sampling = field(default_factory=Sampling)
-    sampler: Any = None
-    out: list[int] = field(default_factory=list)
-    text: bytearray = field(default_factory=bytearray)
-    next_token: int = -1
-    """The token this job feeds to the next decode step (its last prompt token, then each
-    answer token)."""
-
-
-@dataclass
-class _ScoreJob(_Job):
-    options: list[tuple[list[int], int]] = field(default_factory=list)
-    """Per option: the token ids of prompt + option and where the option's tokens start."""
 
 
 def _load_llama_cpp() -> Any:
@@ -175,7 +83,7 @@ def _silence_logs(llama_cpp: Any) -> None:
     llama_cpp.llama_log_set(_discard, ctypes.c_void_p())
 
 
-class LlamaEngine:
+class LlamaEngine(OptionScoring):
     """One llama.cpp model and context serving many requests (see the module docstring).
 
     ``slots`` sequences decode at once; ``n_ctx`` is each sequence's context window. Threads
@@ -233,8 +141,8 @@ class LlamaEngine:
                                      ctypes.cast(self._abort_flag, ctypes.c_void_p))
         self._prefix: list[int] = []
         self._free = list(range(1, slots + 1))
-        self._queue: deque[_Job] = deque()
-        self._active: dict[int, _GenJob] = {}
+        self._queue: deque[Job] = deque()
+        self._active: dict[int, GenerationJob] = {}
         self._cond = threading.Condition()
         self._closed = False
         self._eog_cache: dict[int, bool] = {}
@@ -284,28 +192,28 @@ class LlamaEngine:
         return buf.raw[:n]
 
     def submit_generation(self, tokens: list[int], *, max_tokens: int, stop: Sequence[str],
-                          sampling: Sampling) -> tuple[Future[GenerationResult], _Job]:
+                          sampling: Sampling) -> tuple[Future[GenerationResult], Job]:
         if len(tokens) + 1 > self.n_ctx:
             raise EngineError(f"the prompt is {len(tokens)} tokens; the context window is "
                               f"{self.n_ctx} (-M n_ctx)")
-        job = _GenJob(Future(), tokens, max_tokens=max_tokens, stop=tuple(stop),
+        job = GenerationJob(Future(), tokens, max_tokens=max_tokens, stop=tuple(stop),
                       sampling=sampling)
         self._put(job)
         return job.future, job
 
     def submit_scoring(self, options: list[tuple[list[int], int]]
-                       ) -> tuple[Future[list[list[float]]], _Job]:
+                       ) -> tuple[Future[list[list[float]]], Job]:
         """Log p(ids[i] | ids[:i]) for every option's tokens i >= start (see ``_score``)."""
         longest = max(len(ids) for ids, _ in options)
         if longest > self.n_ctx:
             raise EngineError(f"prompt plus option is {longest} tokens; the context window is "
                               f"{self.n_ctx} (-M n_ctx)")
         common = min(start for _, start in options)
-        job = _ScoreJob(Future(), options[0][0][:common], options=options)
+        job = ScoringJob(Future(), options[0][0][:common], options=options)
         self._put(job)
         return job.future, job
 
-    def cancel(self, job: _Job) -> None:
+    def cancel(self, job: Job) -> None:
         job.cancel()
         with self._cond:
             if all(j.cancelled for j in [*self._queue, *self._active.values()]):
@@ -336,7 +244,7 @@ class LlamaEngine:
 
     # ------------------------------------------------------------------------ the loop
 
-    def _put(self, job: _Job) -> None:
+    def _put(self, job: Job) -> None:
         with self._cond:
             if self._closed:
                 raise EngineAborted("the llama.cpp engine is closed")
@@ -364,26 +272,26 @@ class LlamaEngine:
             self._active.clear()
         for job in jobs:
             self._release(job)
-            _resolve(job.future, error=exc)
+            resolve(job.future, error=exc)
         self._free = list(range(1, self.slots + 1))
         self._prefix = []
         self.llama_cpp.llama_memory_clear(self._mem, True)
         self._abort_now = False
 
-    def _release(self, job: _Job) -> None:
+    def _release(self, job: Job) -> None:
         if job.seq > 0:
             self.llama_cpp.llama_memory_seq_rm(self._mem, job.seq, -1, -1)
             self._free.append(job.seq)
             self._free.sort()
             job.seq = -1
-        if isinstance(job, _GenJob) and job.sampler is not None:
+        if isinstance(job, GenerationJob) and job.sampler is not None:
             self.llama_cpp.llama_sampler_free(job.sampler)
             job.sampler = None
 
     def _step(self) -> None:
         """Admit queued requests into free sequences, then one decode step for all."""
         with self._cond:
-            admitted: list[_Job] = []
+            admitted: list[Job] = []
             while self._queue and len(admitted) < len(self._free):
                 job = self._queue.popleft()
                 if job.cancelled:
@@ -401,35 +309,19 @@ class LlamaEngine:
         for job in admitted:
             job.seq = self._free.pop(0)
             try:
-                if isinstance(job, _ScoreJob):
+                if isinstance(job, ScoringJob):
                     scores = self._score(job)
                     self._release(job)
-                    _resolve(job.future, scores)
+                    resolve(job.future, scores)
                 else:
                     self._prefill(job)
             except EngineError as exc:
                 self._release(job)
-                _resolve(job.future, error=exc)
+                resolve(job.future, error=exc)
         if self._active:
             self._decode_step()
 
-    def _chain_by_prefix(self, jobs: list[_Job]) -> list[_Job]:
-        """Scoring jobs in an order where each shares the most tokens with the one before
-        (greedy, from the prefix): each scored prompt becomes the next one's prefix, and the
-        answers do not depend on the order (every pass has padded row counts)."""
-        scoring = [job for job in jobs if isinstance(job, _ScoreJob)]
-        if len(scoring) < 2:
-            return jobs
-        ordered = [job for job in jobs if not isinstance(job, _ScoreJob)]
-        last = self._prefix
-        while scoring:
-            best = max(scoring, key=lambda job: _common_prefix([last, job.tokens]))
-            scoring.remove(best)
-            ordered.append(best)
-            last = best.tokens
-        return ordered
-
-    def _finish_cancelled(self, job: _GenJob) -> None:
+    def _finish_cancelled(self, job: GenerationJob) -> None:
         del self._active[job.seq]
         self._release(job)
         job.future.cancel()
@@ -442,8 +334,8 @@ class LlamaEngine:
         The prefix only saves work: a prompt's logits do not depend on how much of it was read
         from the prefix (every pass has padded row counts), so any choice here is correct.
         """
-        shared = _common_prefix(prompts)
-        keep = _common_prefix([self._prefix, prompts[0]]) if self._prefix else 0
+        shared = common_prefix(prompts)
+        keep = common_prefix([self._prefix, prompts[0]]) if self._prefix else 0
         if keep >= _PREFIX_MIN_TOKENS and keep >= shared - 8:
             if keep < len(self._prefix):
                 self.llama_cpp.llama_memory_seq_rm(self._mem, 0, keep, -1)
@@ -458,9 +350,9 @@ class LlamaEngine:
         self._decode_rows([(t, i, 0, False) for i, t in enumerate(prompts[0][:shared])], seq=0)
         self._prefix = prompts[0][:shared]
 
-    def _start_from_prefix(self, job: _Job) -> int:
+    def _start_from_prefix(self, job: Job) -> int:
         """Copy the usable part of the prefix into the job's sequence; how many tokens it gave."""
-        reuse = min(_common_prefix([self._prefix, job.tokens]), len(job.tokens) - 1)
+        reuse = min(common_prefix([self._prefix, job.tokens]), len(job.tokens) - 1)
         if reuse > 0:
             # between KV streams llama.cpp copies whole sequences only: copy, then trim
             self.llama_cpp.llama_memory_seq_cp(self._mem, 0, job.seq, -1, -1)
@@ -527,7 +419,7 @@ class LlamaEngine:
         return np.ctypeslib.as_array(self.llama_cpp.llama_get_logits_ith(self._ctx, row),
                                      shape=(self.n_vocab,))
 
-    def _prefill(self, job: _GenJob) -> None:
+    def _prefill(self, job: GenerationJob) -> None:
         """Decode the job's prompt but its last token, with no outputs (the vocabulary
         projection of a 262k-token vocabulary costs more than the rest of a row); the last
         prompt token joins the next decode step as the job's first row, and its logits there
@@ -538,7 +430,7 @@ class LlamaEngine:
             self._decode_rows(rows, job.seq)
         job.pos = len(job.tokens) - 1
         job.next_token = job.tokens[-1]
-        job.sampler = self._make_sampler(job.sampling, job.tokens)
+        job.sampler = make_sampler(self.llama_cpp, job.sampling, job.tokens)
         self._active[job.seq] = job
 
     def _decode_step(self) -> None:
@@ -575,7 +467,7 @@ class LlamaEngine:
             self._active[hole] = job
         self._free = sorted(set(range(1, self.slots + 1)) - set(self._active))
 
-    def _advance(self, job: _GenJob, row: int) -> None:
+    def _advance(self, job: GenerationJob, row: int) -> None:
         """Choose the job's next token from batch row ``row``; finish the job if it stops."""
         lib = self.llama_cpp
         if job.sampler is None:
@@ -603,7 +495,7 @@ class LlamaEngine:
             text = text[:cut]
         del self._active[job.seq]
         self._release(job)
-        _resolve(job.future, GenerationResult(text, len(job.tokens), len(job.out), finish))
+        resolve(job.future, GenerationResult(text, len(job.tokens), len(job.out), finish))
 
     def _is_eog(self, token: int) -> bool:
         known = self._eog_cache.get(token)
@@ -611,136 +503,3 @@ class LlamaEngine:
             known = self._eog_cache[token] = bool(self.llama_cpp.llama_vocab_is_eog(
                 self._vocab, token))
         return known
-
-    def _make_sampler(self, s: Sampling, prompt: list[int]) -> Any:
-        if s.greedy_argmax:
-            return None
-        lib = self.llama_cpp
-        chain = lib.llama_sampler_chain_init(lib.llama_sampler_chain_default_params())
-        if s.repetition_penalty != 1.0:
-            # over the last 64 tokens read, the prompt's included (as llama-cpp-python does)
-            lib.llama_sampler_chain_add(chain, lib.llama_sampler_init_penalties(
-                64, s.repetition_penalty, 0.0, 0.0))
-            for token in prompt[-64:]:
-                lib.llama_sampler_accept(chain, token)
-        if s.temperature <= 0:
-            lib.llama_sampler_chain_add(chain, lib.llama_sampler_init_greedy())
-            return chain
-        if s.top_k > 0:
-            lib.llama_sampler_chain_add(chain, lib.llama_sampler_init_top_k(s.top_k))
-        if s.top_p < 1.0:
-            lib.llama_sampler_chain_add(chain, lib.llama_sampler_init_top_p(s.top_p, 1))
-        if s.min_p > 0.0:
-            lib.llama_sampler_chain_add(chain, lib.llama_sampler_init_min_p(s.min_p, 1))
-        lib.llama_sampler_chain_add(chain, lib.llama_sampler_init_temp(s.temperature))
-        lib.llama_sampler_chain_add(chain, lib.llama_sampler_init_dist(s.seed & 0xFFFFFFFF))
-        return chain
-
-    # ------------------------------------------------------------------------ scoring
-
-    def _score(self, job: _ScoreJob) -> list[list[float]]:
-        """Every option's token log-probabilities (float64 log-softmax of the logits).
-
-        The tokens all options share but the last are decoded once in the job's sequence, on
-        top of whatever the prefix sequence gives; that state then becomes the prefix for the
-        next job (items of one template share most of their prompt). The options are scored
-        in groups of up to :data:`SCORE_GROUP`, one forward pass a group: each option gets a
-        copy of the shared state in a sequence of its own and decodes, from the last shared
-        token on, the tokens that predict its own (see :meth:`_score_group`).
-        """
-        import numpy as np
-
-        common = len(job.tokens)
-        start = self._start_from_prefix(job)
-        rows = [(t, start + i, job.seq, False) for i, t in enumerate(job.tokens[start:-1])]
-        if rows:
-            self._decode_rows(rows, job.seq)
-        self._remember_prefix(job)
-        results: list[list[float]] = []
-        for first in range(0, len(job.options), SCORE_GROUP):
-            results += self._score_group(np, job, job.options[first:first + SCORE_GROUP], common)
-        return results
-
-    def _remember_prefix(self, job: _Job) -> None:
-        """Make the job's decoded state (its tokens but the last) the shared prefix."""
-        lib = self.llama_cpp
-        lib.llama_memory_seq_rm(self._mem, 0, -1, -1)
-        lib.llama_memory_seq_cp(self._mem, job.seq, 0, -1, -1)
-        self._prefix = job.tokens[:-1]
-
-    def _score_group(self, np: Any, job: _ScoreJob, options: list[tuple[list[int], int]],
-                     common: int) -> list[list[float]]:
-        """One forward pass for up to SCORE_GROUP options of one job.
-
-        Option k decodes ``ids[common - 1:-1]`` (the last shared token and its own tokens but
-        the last) in sequence ``block + k``, a copy of the job's shared state, every row an
-        output: row i predicts ``ids[common + i]``. llama.cpp puts sequences of one pass in
-        one ubatch only when each brings as many rows as the others, so every option is padded
-        to one length, and padding sequences are added until the pass has whole row groups
-        (:func:`score_shape`); both depend only on the options, so an item's scores do not
-        depend on what else was scored.
-        """
-        lib = self.llama_cpp
-        longest = max(1, *(len(ids) - common for ids, _ in options))
-        n_seqs, length = score_shape(len(options), longest)
-        if n_seqs * length > self._n_ubatch:
-            raise EngineError("an option longer than one batch cannot be scored")
-        block = self._free_block(n_seqs, besides=job.seq)
-        rows: list[tuple[int, int, int, bool]] = []
-        for k in range(n_seqs):
-            seq = block + k
-            if k < len(options):
-                lib.llama_memory_seq_cp(self._mem, job.seq, seq, -1, -1)
-                own = options[k][0][common - 1:-1] or [job.tokens[-1]]
-            else:  # a padding sequence: any tokens, from position 0
-                own = [job.tokens[-1]]
-            first_pos = common - 1 if k < len(options) else 0
-            own = own + [own[-1]] * (length - len(own))
-            rows += [(t, first_pos + i, seq, True) for i, t in enumerate(own)]
-        try:
-            self._run_batch(rows)
-            results = []
-            for k, (ids, first) in enumerate(options):
-                results.append([float(self._log_softmax(np, k * length + i - common)[ids[i]])
-                                for i in range(first, len(ids))])
-            return results
-        finally:
-            for k in range(n_seqs):
-                lib.llama_memory_seq_rm(self._mem, block + k, -1, -1)
-
-    def _free_block(self, n: int, *, besides: int) -> int:
-        """The first of ``n`` consecutive sequences no request uses (nor the prefix's, 0)."""
-        taken = {0, besides, *self._active}
-        for first in range(1, self._n_seq - n + 1):
-            if not taken & set(range(first, first + n)):
-                return first
-        raise EngineError("no free sequences to score options in (-M slots)")  # pragma: no cover
-
-    def _log_softmax(self, np: Any, row: int) -> Any:
-        values = self._logits(row).astype(np.float64)
-        peak = values.max()
-        return values - (peak + math.log(float(np.exp(values - peak).sum())))
-
-
-def _resolve(future: Future[Any], value: Any = None, *, error: BaseException | None = None
-             ) -> None:
-    """Set a request's outcome unless its caller has cancelled it meanwhile."""
-    try:
-        if error is not None:
-            future.set_exception(error)
-        else:
-            future.set_result(value)
-    except InvalidStateError:  # cancelled by its caller in the meantime
-        pass
-
-
-def _common_prefix(sequences: list[list[int]]) -> int:
-    if not sequences:
-        return 0
-    first = sequences[0]
-    n = min(len(s) for s in sequences)
-    for i in range(n):
-        token = first[i]
-        if any(s[i] != token for s in sequences[1:]):
-            return i
-    return n

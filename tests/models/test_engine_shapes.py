@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from biasbench.models.llamacpp_engine import MIN_ROWS, ROW_GROUP, SCORE_GROUP, score_shape
+from biasbench.models.llamacpp_passes import MIN_ROWS, ROW_GROUP, SCORE_GROUP, score_shape
 
 
 @pytest.mark.parametrize(("options", "rows", "expected"), [

@@ -8,7 +8,7 @@ import pytest
 
 from biasbench.models.base import GenerationParams
 from biasbench.models.llamacpp import sampling_of
-from biasbench.models.llamacpp_engine import Sampling
+from biasbench.models.llamacpp_requests import Sampling
 
 NEUTRAL = {"top_p": 1.0, "top_k": 0, "min_p": 0.0, "repetition_penalty": 1.0}
 

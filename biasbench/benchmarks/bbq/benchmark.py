@@ -36,15 +36,16 @@ from biasbench.benchmarks.bbq.original import (
     templates_needed,
 )
 from biasbench.benchmarks.bbq.r_categories import r_categories
-from biasbench.engines.bbq_family.benchmark import score_text
 from biasbench.engines.bbq_family.family import (
     PromptedBBQBenchmark,
     choose_categories,
 )
 from biasbench.engines.bbq_family.items.items import BBQItem, load_item_files
 from biasbench.engines.bbq_family.items.source import resolve_pinned_folder
+from biasbench.engines.bbq_family.presenting.display import score_text
+from biasbench.engines.bbq_family.scoring.bias_profile import template_info_from
 from biasbench.engines.bbq_family.scoring.bias_scores import Var2ByTemplate
-from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults, template_info_from
+from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
 from biasbench.errors import BiasbenchError
 
 DECODING_WHY = (

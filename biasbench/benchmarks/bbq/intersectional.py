@@ -40,13 +40,15 @@ from biasbench.engines.bbq_family.items.generate import GenerationResult, RowCou
 from biasbench.engines.bbq_family.items.items import UNKNOWN_GROUP
 from biasbench.engines.bbq_family.items.templates import (
     CsvRecord,
-    NameVocabulary,
-    ProperName,
     parse_slot_lists_as_reference,
     read_csv_records,
+    unique_in_order,
+)
+from biasbench.engines.bbq_family.items.vocabularies import (
+    NameVocabulary,
+    ProperName,
     read_label_vocabulary,
     read_name_vocabulary,
-    unique_in_order,
 )
 from biasbench.errors import InputError
 

@@ -29,11 +29,10 @@ from typing import Any
 from biasbench.benchmarks.bbq.intersectional import generate_intersectional_items
 from biasbench.engines.bbq_family.items.generate import (
     BBQ_UNKNOWN_POOL,
-    GenerationReport,
     GenerationResult,
     generate_items,
-    write_generated,
 )
+from biasbench.engines.bbq_family.items.item_files import GenerationReport, write_generated
 from biasbench.engines.bbq_family.items.items import BBQItem, load_bbq_jsonl
 from biasbench.engines.bbq_family.items.source import (
     DOWNLOAD_TIMEOUT_S,

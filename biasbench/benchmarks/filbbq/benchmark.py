@@ -27,7 +27,7 @@ from biasbench.benchmarks.filbbq.source import (
 )
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark
 from biasbench.engines.bbq_family.items.items import load_item_files
-from biasbench.engines.bbq_family.scoring.multi_seed import template_info_from
+from biasbench.engines.bbq_family.scoring.bias_profile import template_info_from
 
 DEFAULT_SEEDS = 50
 """The paper answers every prompt under 50 seeds."""
@@ -44,7 +44,7 @@ DECODING_WHY = (
 
 
 class FilBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
-    """FilBBQ (specs/bbq.md); with ``items=`` it serves any BBQ-format jsonl."""
+    """FilBBQ (docs/filbbq.md); with ``items=`` it serves any BBQ-format jsonl."""
 
     version = "1.0"
     default_seed_count: ClassVar[int] = DEFAULT_SEEDS

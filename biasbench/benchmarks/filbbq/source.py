@@ -30,12 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from biasbench.engines.bbq_family.items.generate import (
-    GenerationReport,
-    GenerationResult,
-    generate_items,
-    write_generated,
-)
+from biasbench.engines.bbq_family.items.generate import GenerationResult, generate_items
+from biasbench.engines.bbq_family.items.item_files import GenerationReport, write_generated
 from biasbench.engines.bbq_family.items.items import BBQItem, load_bbq_jsonl
 from biasbench.engines.bbq_family.items.source import (  # noqa: F401  (re-exported)
     DEFAULT_BASE_URL,

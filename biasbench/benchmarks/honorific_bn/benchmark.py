@@ -18,7 +18,8 @@ from biasbench.benchmarks.honorific_bn.items import (
     load_definition,
     validate_definition,
 )
-from biasbench.benchmarks.honorific_bn.metrics import occupation_rates, score_models
+from biasbench.benchmarks.honorific_bn.metrics import score_models
+from biasbench.benchmarks.honorific_bn.occupation_scores import occupation_rates
 from biasbench.benchmarks.honorific_bn.results import validate_model_scores
 from biasbench.benchmarks.honorific_bn.tables import caveats, summary_lines, write_tables
 from biasbench.errors import BiasbenchError, InputError
@@ -40,7 +41,7 @@ LABEL_COLUMNS = ["model", "seed", "item_id", "occupation_en", "occupation_bn", "
 
 
 class HonorificBenchmark(Benchmark, declaration=DECLARATION):
-    """The Bengali honorific-register benchmark (specs/honorific-bn.md); its name, paper,
+    """The Bengali honorific-register benchmark (docs/honorific-bn.md); its name, paper,
     options and commands are declared in :mod:`.declaration`."""
 
     judge_version: ClassVar[str] = JUDGE_VERSION

@@ -30,7 +30,8 @@ from biasbench.stats import wilson_pct
 def occupation_rates_figure(rates: pd.DataFrame, models: Sequence[str]) -> Figure:
     """No-pronoun honorific rate per occupation and model, occupations sorted by mean rate.
 
-    ``rates`` is :func:`biasbench.benchmarks.honorific_bn.metrics.occupation_rates` output.
+    ``rates`` is the output of
+    :func:`biasbench.benchmarks.honorific_bn.occupation_scores.occupation_rates`.
     Each point has its Wilson interval; occupations without a usable item are left out.
     """
     rates = rates.dropna(subset=["honorific_pct"])

@@ -18,15 +18,9 @@ import pandas as pd
 
 from biasbench.benchmarks.honorific_bn import figures as figs
 from biasbench.benchmarks.honorific_bn.items import load_definition
-from biasbench.benchmarks.honorific_bn.metrics import (
-    HONORIFIC,
-    MIN_USABLE_ITEMS,
-    ORDINARY,
-    item_differences,
-    occupation_rates,
-    pair_counts,
-    score_models,
-)
+from biasbench.benchmarks.honorific_bn.label_table import HONORIFIC, MIN_USABLE_ITEMS, ORDINARY
+from biasbench.benchmarks.honorific_bn.metrics import item_differences, pair_counts, score_models
+from biasbench.benchmarks.honorific_bn.occupation_scores import occupation_rates
 from biasbench.benchmarks.honorific_bn.tables import TABLE4_NOTE, caveats, table4, they_display
 from biasbench.display import (
     MAX_DRILLDOWN_ROWS,

@@ -13,7 +13,7 @@ import json
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
@@ -24,7 +24,7 @@ from biasbench.engines.bbq_family.declaration import (
     RESPONSES_HELP,
 )
 from biasbench.engines.bbq_family.items.grid import Grid, Order, parse_vary, permuted_item
-from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.items.items import BBQItem, items_sha256
 from biasbench.engines.bbq_family.items.sample import stratified_sample
 from biasbench.engines.bbq_family.judging.labels import read_bbq_responses, write_bbq_labels
 from biasbench.engines.bbq_family.judging.option_scoring import (
@@ -37,16 +37,22 @@ from biasbench.engines.bbq_family.judging.option_scoring import (
     resolve_answer_by,
 )
 from biasbench.engines.bbq_family.judging.parser import LETTERS, PARSER_VERSION
-from biasbench.engines.bbq_family.presenting.display import PARTIAL_NOTE, category_display
+from biasbench.engines.bbq_family.presenting.display import (
+    PARTIAL_NOTE,
+    category_table,
+    score_text,
+)
+from biasbench.engines.bbq_family.scoring.bias_profile import (
+    PROFILE_RULE,
+    bias_profile,
+    profile_records,
+)
 from biasbench.engines.bbq_family.scoring.bias_scores import Var2ByTemplate, exclusion_summary
+from biasbench.engines.bbq_family.scoring.coverage import run_coverage, unparsed_hint
 from biasbench.engines.bbq_family.scoring.dataset_scores import KEY as DATASET_SCORES_KEY
 from biasbench.engines.bbq_family.scoring.dataset_scores import DatasetScores
 from biasbench.engines.bbq_family.scoring.multi_seed import (
-    PROFILE_RULE,
     BBQResults,
-    bias_profile,
-    interval_text,
-    profile_records,
     score_responses,
     to_results_json,
 )
@@ -287,16 +293,25 @@ class BBQBenchmark(Benchmark):
         validate_models(results["models"])
         self._write_tables(scored, profiles, out_dir / TABLES_DIR)
         self._write_figures(scored, profiles, out_dir / FIGURES_DIR)
-        _add_languages(results, scored, self.items, out_dir / TABLES_DIR, out_dir / FIGURES_DIR)
+        from biasbench.engines.bbq_family.scoring.by_language import add_languages
+
+        add_languages(results, scored, self.items, out_dir / TABLES_DIR, out_dir / FIGURES_DIR)
         if self.grid is not None:
             from biasbench.engines.bbq_family.presenting.robustness import add_robustness
 
             add_robustness(results, scored, frame, self.items,
                            results["signature"]["data_source"].get("grid", {}), self.var2,
                            out_dir / TABLES_DIR, out_dir / FIGURES_DIR)
-        _cross_language(results, scored, self.items, out_dir, self.control_datasets)
-        _refusals(results, scored, self.items, self.var2, out_dir / TABLES_DIR,
-                  frame if self.grid is not None else None)
+        # Datasets of several languages: paired differences with tests, Holm across categories.
+        from biasbench.engines.bbq_family.scoring.cross_language import add_cross_language
+
+        add_cross_language(results, scored, self.items, out_dir / TABLES_DIR,
+                           out_dir / FIGURES_DIR, self.control_datasets)
+        # Refusal and unparsed rates, s_AMB/s_DIS under three policies for the refusals.
+        from biasbench.engines.bbq_family.presenting.refusals import add_refusals
+
+        add_refusals(results, scored, self.items, self.var2, out_dir / TABLES_DIR,
+                     frame if self.grid is not None else None)
         if self.dataset_scores is not None:
             results.update(self.dataset_scores.evaluate(self, self.own_responses(scored.responses),
                                                         out_dir / TABLES_DIR))
@@ -384,9 +399,9 @@ class BBQBenchmark(Benchmark):
             partial = " [PARTIAL]" if (coverage.get(model) or {}).get("partial") else ""
             for cat, r in cats.items():
                 lines.append(
-                    f"{model}{partial} / {cat}: s_AMB {_fmt(r['s_amb'])}, s_DIS {_fmt(r['s_dis'])}, "
-                    f"acc ambig {_fmt(r['acc_ambig'], '')}, "
-                    f"acc disambig {_fmt(r['acc_disambig'], '')} "
+                    f"{model}{partial} / {cat}: s_AMB {score_text(r['s_amb'])}, s_DIS {score_text(r['s_dis'])}, "
+                    f"acc ambig {score_text(r['acc_ambig'], '')}, "
+                    f"acc disambig {score_text(r['acc_disambig'], '')} "
                     f"({r['seeds_run']} seeds run, unparsed {r['unparsed_pct']:.1f}%"
                     + (f"; {r['few_items']}" if r.get("few_items") else "") + ")")
         if results.get("by_language"):  # several languages or datasets in one run
@@ -449,128 +464,3 @@ class BBQBenchmark(Benchmark):
     # -- responses produced elsewhere ----------------------------------------------------------
     def read_responses(self, path: Path) -> pd.DataFrame:
         return read_bbq_responses(path, self.by_uid)
-
-
-def run_coverage(frame: pd.DataFrame, n_items: int, limit: int | None) -> dict[str, Any]:
-    """What one model's scores rest on against the benchmark's items: ``limit`` (``--limit N``
-    from the signature), the distinct items answered and defined, and whether the run is
-    partial (limited, or fewer items answered than defined) with the reason in words."""
-    answered = int(frame["uid"].nunique()) if "uid" in frame.columns else 0
-    if limit:
-        reason: str | None = f"--limit {limit}, {answered:,} of {n_items:,} items"
-    elif answered < n_items:
-        reason = f"{answered:,} of {n_items:,} items have a response"
-    else:
-        reason = None
-    return {"n_items_scored": answered, "n_items_expected": n_items, "limit": limit,
-            "partial": reason is not None, "reason": reason}
-
-
-NEARLY_ALL_UNPARSED: Final = 0.9
-"""The share of unparsed answers (on scored items) at which a run on ``--items`` files says
-what may be wrong: the answers are rarely that unreadable unless the items' language is."""
-
-
-def unparsed_hint(scored: BBQResults, items: Sequence[BBQItem]) -> str | None:
-    """One line when nearly all answers matched no option: the language the items were read in
-    (none: English and Filipino rules), what may be wrong and how to fix it; None otherwise."""
-    totals = scored.unparsed_by_run[["n_responses", "n_unparsed", "n_excluded"]].sum()
-    on_scored = int(totals["n_responses"] - totals["n_excluded"])
-    if on_scored == 0 or totals["n_unparsed"] / on_scored < NEARLY_ALL_UNPARSED:
-        return None
-    share = f"{int(totals['n_unparsed']):,} of {on_scored:,} answers matched no option"
-    languages = sorted({item.language for item in items if item.language})
-    if not languages:
-        return (f"{share}: the items name no language, so the answers were read with the "
-                "English (and Filipino) rules; if they are in another language, give each file "
-                "a namespace ending in its language code (--items mbbq/es=SES_es.jsonl) or its "
-                "items a \"language\" field, then score again (labels.jsonl shows each answer)")
-    return (f"{share}: the items were read as {', '.join(languages)}; if the answers are in "
-            "another language, give each file the namespace of its own language "
-            "(--items mbbq/es=SES_es.jsonl reads SES_es.jsonl as Spanish), then score again "
-            "(labels.jsonl shows each answer)")
-
-
-def items_sha256(items: Sequence[BBQItem]) -> str:
-    """Checksum of a BBQ item set as parsed (the data checksum of a signature)."""
-    import hashlib
-
-    return hashlib.sha256("\n".join(i.canonical_json() for i in items).encode()).hexdigest()
-
-
-def category_table(scored: BBQResults) -> pd.DataFrame:
-    """Per model and category: each score's mean, 95% interval and the seeds it rests on (the
-    same table, in the same words, as the report's)."""
-    return category_display(scored.by_category)
-
-
-def _add_languages(results: dict[str, Any], scored: BBQResults, items: Sequence[BBQItem],
-                   tables: Path, figures: Path) -> None:
-    """Items of several namespaces (languages, datasets): results.json gets ``by_language``,
-    tables/ and figures/ get ``by_language`` (nothing changes for items of one namespace)."""
-    from biasbench.engines.bbq_family.scoring.by_language import (
-        language_results,
-        language_scores,
-        write_language_outputs,
-    )
-
-    frame = language_scores(scored, items)
-    if frame.empty:
-        return
-    results["by_language"] = language_results(frame)
-    write_language_outputs(frame, tables, figures)
-
-
-def _cross_language(results: dict[str, Any], scored: BBQResults, items: Sequence[BBQItem],
-                    out_dir: Path, controls: dict[str, str]) -> None:
-    """Datasets of several languages: ``results.json: cross_language`` (paired differences with
-    tests, Holm across categories), tables/ and figures/ ``cross_language*``."""
-    from biasbench.engines.bbq_family.scoring.cross_language import add_cross_language
-
-    add_cross_language(results, scored, items, out_dir / TABLES_DIR, out_dir / FIGURES_DIR,
-                       controls)
-
-
-def _refusals(results: dict[str, Any], scored: BBQResults, items: Sequence[BBQItem],
-              var2: Var2ByTemplate | None, tables: Path,
-              grid_responses: pd.DataFrame | None) -> None:
-    """results.json ``refusals`` and tables/refusals: refusal and unparsed rates, s_AMB/s_DIS
-    under three policies for the refusals (presenting/refusals.py)."""
-    from biasbench.engines.bbq_family.presenting.refusals import add_refusals
-
-    add_refusals(results, scored, items, var2, tables, grid_responses)
-
-
-def score_text(stat: dict[str, Any], sign: str = "+") -> str:
-    """A score as the summary shows it: mean, its default interval, the seeds' interval."""
-    return _fmt(stat, sign)
-
-
-def _fmt(stat: dict[str, Any], sign: str = "+") -> str:
-    """Mean, its default interval named by what it covers (items+seeds, with the items it
-    rests on), then the interval across seeds for these items and the seeds; bias scores
-    carry their sign."""
-    if stat["mean"] is None:
-        return "undefined (0 seeds)"
-    named = stat.get("interval", "seeds")
-    if named == "seeds":  # a slice without per-item counts
-        return f"{stat['mean']:{sign}.3f} {_seeds_text(stat, sign)}"
-    k = stat.get("n_items") or 0
-    default = interval_text(stat["ci_low"], stat["ci_high"], stat["ci_status"], k,
-                            stat["mean"], sign=sign)
-    if stat["ci_status"] == "ok":
-        default += f" {named} k={k}"
-    return f"{stat['mean']:{sign}.3f} {default}; seeds {_seeds_text(stat, sign)}"
-
-
-def _seeds_text(stat: dict[str, Any], sign: str) -> str:
-    """The interval across seeds: "[lo, hi] n=5", "all 3 seeds = 1.000", "n=1 (too few)"."""
-    status = stat.get("seeds_ci_status", stat.get("ci_status"))
-    low = stat.get("seeds_ci_low", stat.get("ci_low"))
-    high = stat.get("seeds_ci_high", stat.get("ci_high"))
-    n = stat["n_seeds"]
-    if status == "degenerate":
-        return interval_text(low, high, status, n, stat["mean"], sign=sign)
-    if status == "too_few_seeds":
-        return f"n={n} (too few for an interval)"
-    return f"{interval_text(low, high, status, n, stat['mean'], sign=sign)} n={n}"

@@ -14,11 +14,11 @@ from biasbench.benchmarks.honorific_bn.metrics import (
     PairCounts,
     hbs_gender_component,
     honorific_bias_score,
-    occupation_rates,
     pair_counts,
     score_model,
     score_models,
 )
+from biasbench.benchmarks.honorific_bn.occupation_scores import occupation_rates
 from biasbench.benchmarks.honorific_bn.tables import format_p
 from biasbench.errors import InputError
 from biasbench.stats import (

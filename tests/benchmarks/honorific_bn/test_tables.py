@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
-from biasbench.benchmarks.honorific_bn.metrics import occupation_rates, score_models
+from biasbench.benchmarks.honorific_bn.metrics import score_models
+from biasbench.benchmarks.honorific_bn.occupation_scores import occupation_rates
 from biasbench.benchmarks.honorific_bn.tables import (
     TABLE4_COLUMNS,
     format_p,

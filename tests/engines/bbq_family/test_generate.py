@@ -16,10 +16,12 @@ import pytest
 from biasbench.benchmarks.filbbq.source import FILBBQ_UNKNOWN_POOL
 from biasbench.engines.bbq_family.items.generate import (
     BBQ_UNKNOWN_POOL,
-    ITEM_FIELDS,
     GenerationResult,
     fill_slots,
     generate_items,
+)
+from biasbench.engines.bbq_family.items.item_files import (
+    ITEM_FIELDS,
     serialize_item,
     serialize_items,
     write_jsonl,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from biasbench.engines.bbq_family.benchmark import items_sha256
-from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.items.items import BBQItem, items_sha256
 from biasbench.engines.bbq_family.scoring.bias_scores import (
     EXCLUDED_NO_UNKNOWN,
     EXCLUDED_TARGET_IS_UNKNOWN,

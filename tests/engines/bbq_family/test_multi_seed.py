@@ -13,23 +13,24 @@ import pytest
 
 from biasbench.engines.bbq_family.items.items import BBQItem, load_bbq_jsonl
 from biasbench.engines.bbq_family.judging.parser import LETTERS
+from biasbench.engines.bbq_family.scoring.bias_profile import (
+    bias_profile,
+    profile_records,
+    template_stereotypes,
+)
 from biasbench.engines.bbq_family.scoring.bias_scores import target_index
 from biasbench.engines.bbq_family.scoring.multi_seed import (
     SCORES,
     BBQResults,
-    SyntheticModel,
     _interval_columns,
-    bias_profile,
     parse_responses,
-    profile_records,
     score_responses,
-    synthetic_responses,
-    template_stereotypes,
     to_results_json,
 )
 from biasbench.errors import InputError
 from biasbench.stats import ACCURACY_BOUNDS, BIAS_BOUNDS, bounded_seed_interval, seed_interval
 from biasbench.tables import write_table
+from biasbench.testing.synthetic_answers import SyntheticModel, synthetic_responses
 
 T_975_DF2 = 4.302652729911275  # scipy.stats.t.ppf(0.975, 2)
 T_975_DF1 = 12.706204736174705

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from biasbench.benchmarks.filbbq.benchmark import FilBBQBenchmark
-from biasbench.engines.bbq_family.benchmark import category_table
 from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.presenting.display import category_table
 from biasbench.engines.bbq_family.scoring.bias_scores import (
     count_statistics,
     item_table,

@@ -13,9 +13,11 @@ from biasbench.engines.bbq_family.items.templates import (
     parse_group_list,
     parse_slot_lists,
     read_csv_records,
+    read_template_csv,
+)
+from biasbench.engines.bbq_family.items.vocabularies import (
     read_label_vocabulary,
     read_name_vocabulary,
-    read_template_csv,
 )
 from biasbench.errors import InputError
 

@@ -1,11 +1,11 @@
 """Generate BBQ-format items from template CSVs and vocabularies.
 
-Written from ``specs/bbq-generation.md`` (the original BBQ generator's algorithm, quirks
-included), with two deliberate differences:
+Follows the original BBQ generator's algorithm (nyu-mll/BBQ, quirks included), with two
+deliberate differences:
 
 * every random draw (label/name sampling, lexical words, unknown wording, answer order) comes
-  from ONE :class:`random.Random` seeded once per category file, in the spec's call order, so a
-  seed reproduces a set byte for byte (the reference sets no seed at all);
+  from ONE :class:`random.Random` seeded once per category file, in the original's call order,
+  so a seed reproduces a set byte for byte (the reference sets no seed at all);
 * ``answer_info`` is assigned by the placeholder (``{{NAME1}}``/``{{NAME2}}``) that the raw
   answer template contains, not by substring tests on the filled text, which mislabel answers
   such as ``Angel``/``Angelo``. On every FilBBQ sexual-orientation item both rules agree.
@@ -17,38 +17,35 @@ counts them (:func:`log_warnings`).
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from biasbench.engines.bbq_family.items.items import UNKNOWN_GROUP, BBQItem
+from biasbench.engines.bbq_family.items.item_files import Style
+from biasbench.engines.bbq_family.items.items import UNKNOWN_GROUP
 from biasbench.engines.bbq_family.items.templates import (
+    TemplateRow,
+    read_template_csv,
+    unique_in_order,
+)
+from biasbench.engines.bbq_family.items.vocabularies import (
     LabelEntry,
     LabelVocabulary,
     NameVocabulary,
     ProperName,
-    TemplateRow,
     read_label_vocabulary,
     read_name_vocabulary,
-    read_template_csv,
-    unique_in_order,
 )
 from biasbench.errors import InputError
-from biasbench.fsutil import write_files_atomically
 
 logger = logging.getLogger(__name__)
 
-Style = Literal["filbbq", "bbq"]
-"""``bbq``: the original BBQ generator and release format. ``filbbq``: FilBBQ's variant of the
-generator (honours the ``Invalid_Partners`` column) and its release serialization."""
-
 #: Categories whose first slot is filled with the template's stereotyped groups and the second
-#: with the other labels, in both orders (spec step 4).
+#: with the other labels, in both orders (the original generator's targets).
 TARGET_SUBSET_CATEGORIES: frozenset[str] = frozenset(
     {"Race_ethnicity", "Religion", "Nationality", "Sexual_orientation"})
 
@@ -58,13 +55,7 @@ BBQ_UNKNOWN_POOL: tuple[str, ...] = (
     "Not enough info", "Not enough information", "Cannot answer", "Can't answer", "Undetermined",
 )
 
-#: Field order of a BBQ item in both release formats.
-ITEM_FIELDS: tuple[str, ...] = (
-    "example_id", "question_index", "question_polarity", "context_condition", "category",
-    "answer_info", "additional_metadata", "context", "question", "ans0", "ans1", "ans2", "label",
-)
-
-# "whitespace + a/A + whitespace + vowel" gets an "n" after the article (spec step 13.4).
+# "whitespace + a/A + whitespace + vowel" gets an "n" after the article (the original's fix-up).
 _ARTICLE_BEFORE_VOWEL = re.compile(r"(\s[aA])(\s[aeiouAEIOU])")
 _VOWELS = frozenset("aeiouAEIOU")
 
@@ -125,7 +116,7 @@ class _Filler:
 
 def fill_slots(text: str, name1: str, name2: str, words: tuple[str, str] | None,
                var2: tuple[str, str] | None = None) -> str:
-    """Fill one template text (spec step 13), including the reference's English fix-ups.
+    """Fill one template text's slots, including the original generator's English fix-ups.
     ``var2``: the second attribute of an intersectional template (gender or SES words) for
     ``{{GEN1}}``/``{{OCC1}}`` and ``{{GEN2}}``/``{{OCC2}}``."""
     filled = text.replace("{{NAME1}}", name1).replace("{{NAME2}}", name2)
@@ -206,7 +197,7 @@ class _CategoryGenerator:
             raise InputError(what, file=row.file, line=row.line, field="Known_stereotyped_groups")
         self.warnings.append(f"{row.where}: template {row.q_id}: Known_stereotyped_groups: {what}")
 
-    # -- proper names (spec step 9) --------------------------------------------------------
+    # -- proper names (templates with Proper_nouns_only) ------------------------------------
 
     def _name_gender(self, name: str) -> str | None:
         for entry in self.names.entries:
@@ -269,7 +260,7 @@ class _CategoryGenerator:
     # -- one row ---------------------------------------------------------------------------
 
     def generate_row(self, row: TemplateRow) -> RowCount:
-        """Emit the items of one template row (spec steps 4-19), in the spec's RNG order."""
+        """Emit the items of one template row, drawing at random in the original's order."""
         rng = self.rng
         before = len(self.items)
         reason: str | None = None
@@ -469,7 +460,7 @@ def generate_items(template_csv: Path, category: str, labels_csv: Path, names_cs
     ``Category`` column is ignored. ``seed`` seeds the one :class:`random.Random` that makes
     every draw, so equal inputs and seed give identical items. ``style="filbbq"`` honours
     FilBBQ's ``Invalid_Partners`` column; ``"bbq"`` ignores it, like the original generator.
-    ``apply_subcategory_filter=False`` drops the Subcategory restriction of spec step 7 (the
+    ``apply_subcategory_filter=False`` drops the Subcategory restriction (the
     ``subcategory`` metadata is still written): FilBBQ's 17 adult/child gender templates then
     yield items instead of none. Raises :class:`InputError` (file, line, field) on bad input.
     """
@@ -511,82 +502,3 @@ def log_warnings(source: str, warnings: Sequence[str], empty_templates: Sequence
     empty = f"; {len(empty_templates)} template rows yield no items ({named})" if named else ""
     logger.warning("%s: %d generator warning%s%s; biasbench -v shows each", source,
                    len(warnings), "" if len(warnings) == 1 else "s", empty)
-
-
-@dataclass
-class GenerationReport:
-    """What a generator wrote: per category its file, item count and items per template."""
-
-    seed: int
-    files: dict[str, Path]
-    """Category -> written jsonl file."""
-    counts: dict[str, int]
-    """Category -> number of items."""
-    template_counts: dict[str, dict[str, int]]
-    """Category -> template id -> number of items (0 for templates that yield none)."""
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def total(self) -> int:
-        return sum(self.counts.values())
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready summary."""
-        return {"seed": self.seed, "files": {c: str(p) for c, p in self.files.items()},
-                "counts": dict(self.counts), "total": self.total,
-                "template_counts": {c: dict(t) for c, t in self.template_counts.items()},
-                "warnings": list(self.warnings)}
-
-
-def write_generated(results: Mapping[str, GenerationResult], files: Mapping[str, Path],
-                    style: Style) -> dict[str, Any]:
-    """Write every category's items to its file at once (nothing is written unless all
-    serialize) and return the fields of its :class:`GenerationReport` but the seed."""
-    write_files_atomically({files[c]: serialize_items(r.items, style) for c, r in results.items()})
-    return {"files": dict(files),
-            "counts": {c: len(r.items) for c, r in results.items()},
-            "template_counts": {c: r.template_counts for c, r in results.items()},
-            "warnings": [w for r in results.values() for w in r.warnings]}
-
-
-# --------------------------------------------------------------------------------------------
-# Serialization
-# --------------------------------------------------------------------------------------------
-
-def _as_dict(item: Mapping[str, Any] | BBQItem) -> Mapping[str, Any]:
-    return item.canonical_dict() if isinstance(item, BBQItem) else item
-
-
-def serialize_item(item: Mapping[str, Any] | BBQItem, style: Style) -> str:
-    """One jsonl line (without newline) in a release format.
-
-    ``bbq``: ``json.dumps`` defaults, dict-valued ``answer_info``/``additional_metadata``.
-    ``filbbq``: FilBBQ's release (pandas ``to_json`` style): those two fields as strings holding
-    the dicts' Python repr, compact separators, ASCII only, ``/`` escaped as ``\\/``.
-    """
-    data = _as_dict(item)
-    missing = [name for name in ITEM_FIELDS if name not in data]
-    if missing:
-        raise InputError(f"item lacks field(s) {', '.join(missing)}", field=missing[0])
-    ordered = {name: data[name] for name in ITEM_FIELDS}
-    if style == "bbq":
-        return json.dumps(ordered)
-    if style != "filbbq":
-        raise InputError(f"unknown style {style!r}; expected 'filbbq' or 'bbq'", field="style")
-    for name in ("answer_info", "additional_metadata"):
-        if not isinstance(ordered[name], str):
-            ordered[name] = repr(ordered[name])
-    # "/" only occurs inside JSON strings, so escaping it textually is safe.
-    return json.dumps(ordered, ensure_ascii=True, separators=(",", ":")).replace("/", "\\/")
-
-
-def serialize_items(items: Iterable[Mapping[str, Any] | BBQItem], style: Style) -> bytes:
-    """The whole jsonl file: one line per item, each ending with a newline."""
-    return "".join(serialize_item(item, style) + "\n" for item in items).encode("utf-8")
-
-
-def write_jsonl(items: Iterable[Mapping[str, Any] | BBQItem], path: Path, style: Style) -> Path:
-    """Serialize ``items`` (see :func:`serialize_item`) and write them atomically to ``path``."""
-    data = serialize_items(items, style)
-    write_files_atomically({Path(path): data})
-    return Path(path)

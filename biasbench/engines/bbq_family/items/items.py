@@ -7,6 +7,7 @@ holding a Python dict repr in the FilBBQ release; both load into the same typed 
 from __future__ import annotations
 
 import ast
+import hashlib
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -187,3 +188,8 @@ def load_item_files(paths: str | Sequence[str | Path]) -> tuple[list[BBQItem], s
     results' ``items_source``) and the signature's ``data_source``."""
     source = ",".join(str(p) for p in ([paths] if isinstance(paths, str) else paths))
     return load_bbq_jsonl(paths), source, {"items": "files", "files": source}
+
+
+def items_sha256(items: Sequence[BBQItem]) -> str:
+    """Checksum of a BBQ item set as parsed (the data checksum of a signature)."""
+    return hashlib.sha256("\n".join(i.canonical_json() for i in items).encode()).hexdigest()

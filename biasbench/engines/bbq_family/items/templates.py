@@ -1,10 +1,11 @@
-"""Reading and validating BBQ template CSVs and their vocabularies.
+"""Reading and validating BBQ template CSVs (and the CSV records the vocabularies of
+:mod:`biasbench.engines.bbq_family.items.vocabularies` are read from).
 
 A BBQ template CSV holds one template row per line (``Q_id``, contexts, questions, answers,
 ``Known_stereotyped_groups``, ``Names`` / ``Lexical_diversity`` lists, ...); two vocabularies fill
 its ``{{NAME1}}``/``{{NAME2}}`` slots: identity labels (``Category, Pilot_include, SubCat, Name,
 Info``) and proper names (``Name, First_last, gender, ethnicity``). The cell semantics follow the
-original BBQ generator as described in ``specs/bbq-generation.md``; everything that would make
+original BBQ generator (nyu-mll/BBQ); everything that would make
 that generator crash or silently emit broken text is reported here instead, as an
 :class:`~biasbench.errors.InputError` naming the file, the CSV line and the field.
 
@@ -24,7 +25,7 @@ from pathlib import Path
 
 from biasbench.errors import InputError
 
-#: Columns the generator cannot work without (spec step 1).
+#: Columns the generator cannot work without.
 TEMPLATE_REQUIRED_COLUMNS: tuple[str, ...] = (
     "Q_id",
     "Ambiguous_Context",
@@ -50,8 +51,6 @@ TEXT_COLUMNS: tuple[str, ...] = (
 #: script and are rejected as unknown.
 KNOWN_SLOTS: frozenset[str] = frozenset({"NAME1", "NAME2", "WORD1", "WORD2"})
 
-LABEL_REQUIRED_COLUMNS: tuple[str, ...] = ("Category", "Name")
-NAMES_REQUIRED_COLUMNS: tuple[str, ...] = ("Name", "First_last", "gender")
 
 _SLOT_RE = re.compile(r"\{\{([^{}]*)\}\}")
 # One part of a Names / Lexical_diversity cell: ``WORD1: [a, b]`` or ``{{NAME2}}: [c]``.
@@ -114,7 +113,7 @@ def read_csv_records(path: Path) -> tuple[list[str], list[CsvRecord]]:
     return header, records
 
 
-def _require_columns(header: Sequence[str], required: Iterable[str], path: Path) -> None:
+def require_columns(header: Sequence[str], required: Iterable[str], path: Path) -> None:
     missing = [column for column in required if column not in header]
     if missing:
         raise InputError(
@@ -259,7 +258,8 @@ def template_slots(text: str) -> set[str]:
 
 @dataclass(frozen=True)
 class TemplateRow:
-    """One validated template row, with every cell already interpreted (spec steps 4-8)."""
+    """One validated template row, with every cell already interpreted (targets, proper-noun
+    flag, subcategory, ``Names`` override, as the original generator reads them)."""
 
     file: str
     line: int
@@ -400,7 +400,7 @@ def read_template_csv(path: Path, *, reference_quirks: bool = False) -> Template
     ``reference_quirks``: see :func:`parse_template_record` (the original BBQ templates)."""
     path = Path(path)
     header, records = read_csv_records(path)
-    _require_columns(header, TEMPLATE_REQUIRED_COLUMNS, path)
+    require_columns(header, TEMPLATE_REQUIRED_COLUMNS, path)
     file = str(path)
     warnings: list[str] = []
     rows: list[TemplateRow] = []
@@ -413,105 +413,6 @@ def read_template_csv(path: Path, *, reference_quirks: bool = False) -> Template
             raise InputError("empty Q_id", file=file, line=record.line, field="Q_id")
         rows.append(parse_template_record(record, header, file, warnings, reference_quirks))
     return TemplateFile(path, header, rows, warnings)
-
-
-# --------------------------------------------------------------------------------------------
-# Vocabularies
-# --------------------------------------------------------------------------------------------
-
-def _cell_or_none(value: str) -> str | None:
-    # Empty cells are *missing*: a missing value never equals any string (spec step 2).
-    return value if value != "" else None
-
-
-@dataclass(frozen=True)
-class LabelEntry:
-    """One identity label (a row of the label vocabulary)."""
-
-    line: int
-    category: str | None
-    subcat: str | None
-    name: str
-    info: str | None
-
-
-@dataclass(frozen=True)
-class LabelVocabulary:
-    """The identity-label vocabulary, in file order, without rows marked ``Pilot_include = No``."""
-
-    path: Path
-    entries: tuple[LabelEntry, ...]
-
-    def for_category(self, category: str) -> list[LabelEntry]:
-        """The category's rows in file order; an error when there are none."""
-        rows = [entry for entry in self.entries if entry.category == category]
-        if not rows:
-            known = sorted({entry.category for entry in self.entries if entry.category})
-            raise InputError(f"no vocabulary rows for category {category!r} (categories present: "
-                             f"{', '.join(known) or 'none'})", file=str(self.path),
-                             field="Category")
-        return rows
-
-
-def read_label_vocabulary(path: Path) -> LabelVocabulary:
-    """Read ``vocabulary_labels.csv`` (``Category, Pilot_include, SubCat, Name, Info``)."""
-    path = Path(path)
-    header, records = read_csv_records(path)
-    _require_columns(header, LABEL_REQUIRED_COLUMNS, path)
-    entries = []
-    for record in records:
-        if record.get("Pilot_include") == "No":
-            continue
-        name = record.get("Name")
-        if not name.strip():
-            raise InputError("empty Name", file=str(path), line=record.line, field="Name")
-        entries.append(LabelEntry(record.line, _cell_or_none(record.get("Category")),
-                                  _cell_or_none(record.get("SubCat")), name,
-                                  _cell_or_none(record.get("Info"))))
-    return LabelVocabulary(path, tuple(entries))
-
-
-@dataclass(frozen=True)
-class ProperName:
-    """One proper name: ``first_last`` is ``first``, ``last`` or ``first_only``."""
-
-    line: int
-    name: str
-    first_last: str | None
-    gender: str | None
-    ethnicity: str | None
-
-
-@dataclass(frozen=True)
-class NameVocabulary:
-    """The proper-name vocabulary in file order."""
-
-    path: Path
-    entries: tuple[ProperName, ...]
-    has_ethnicity: bool
-
-    def select(self, *, first_last: str, gender: str | None = None,
-               exclude_gender: str | None = None) -> list[ProperName]:
-        return [entry for entry in self.entries
-                if entry.first_last == first_last
-                and (gender is None or entry.gender == gender)
-                and (exclude_gender is None or entry.gender != exclude_gender)]
-
-
-def read_name_vocabulary(path: Path) -> NameVocabulary:
-    """Read ``vocabulary_proper_names.csv`` (``Name, First_last, gender, ethnicity, ...``)."""
-    path = Path(path)
-    header, records = read_csv_records(path)
-    _require_columns(header, NAMES_REQUIRED_COLUMNS, path)
-    entries = []
-    for record in records:
-        name = record.get("Name")
-        if not name.strip():
-            raise InputError("empty Name", file=str(path), line=record.line, field="Name")
-        entries.append(ProperName(record.line, name, _cell_or_none(record.get("First_last")),
-                                  _cell_or_none(record.get("gender")),
-                                  _cell_or_none(record.get("ethnicity"))))
-    return NameVocabulary(path, tuple(entries), "ethnicity" in header)
 
 
 def unique_in_order(values: Iterable[str]) -> list[str]:

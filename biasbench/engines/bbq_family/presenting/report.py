@@ -15,12 +15,9 @@ from biasbench import display as ui
 from biasbench.engines.bbq_family.judging.parser import LETTERS
 from biasbench.engines.bbq_family.presenting import report_figures as figs
 from biasbench.engines.bbq_family.presenting.display import PARTIAL_NOTE, category_display
+from biasbench.engines.bbq_family.scoring.bias_profile import PROFILE_MIN_ITEMS, PROFILE_MIN_SEEDS
 from biasbench.engines.bbq_family.scoring.dataset_scores import dataset_scores_section
-from biasbench.engines.bbq_family.scoring.multi_seed import (
-    MIN_ITEMS,
-    PROFILE_MIN_ITEMS,
-    PROFILE_MIN_SEEDS,
-)
+from biasbench.engines.bbq_family.scoring.multi_seed import MIN_ITEMS
 from biasbench.runfolder.grouping import RunGroup
 from biasbench.stats.intervals import MIN_SEEDS_FOR_INTERVAL
 from biasbench.textutil import slug

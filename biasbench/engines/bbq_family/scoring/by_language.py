@@ -200,3 +200,14 @@ def _mean(stat: dict[str, Any]) -> str:
     interval = (f" [{low:.3f}, {high:.3f}]" if low is not None and high is not None
                 and stat.get("ci_status") in ("ok", "clipped") else "")
     return f"{mean:.3f}{interval}"
+
+
+def add_languages(results: dict[str, Any], scored: BBQResults, items: Sequence[BBQItem],
+                  tables: Path, figures: Path) -> None:
+    """Items of several namespaces (languages, datasets): results.json gets ``by_language``,
+    tables/ and figures/ get ``by_language`` (nothing changes for items of one namespace)."""
+    frame = language_scores(scored, items)
+    if frame.empty:
+        return
+    results["by_language"] = language_results(frame)
+    write_language_outputs(frame, tables, figures)

@@ -1,0 +1,73 @@
+"""The honorific-bn labels table, the input of every score: its register labels and columns,
+its validation (one :class:`~biasbench.errors.InputError` naming the field), and the JSON
+numbers the scores are written as (undefined is None, never NaN)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from biasbench.benchmarks.honorific_bn.items import CONDITIONS
+from biasbench.errors import InputError
+
+HONORIFIC, ORDINARY, MIXED, UNREADABLE = "honorific", "ordinary", "mixed", "unreadable"
+LABELS = (HONORIFIC, ORDINARY, MIXED, UNREADABLE)
+USABLE_LABELS = (HONORIFIC, ORDINARY)
+LABEL_COLUMNS = ("model", "item_id", "occupation_en", "occupation_bn", "template_id", "primed",
+                 "gender", "label", "plural")
+SEED_COLUMN = "seed"
+MIN_USABLE_ITEMS = 4
+"""An occupation rate resting on fewer usable no-pronoun items (of 7 frames) is flagged: below
+4 the rate moves in steps of a third or more and most of the occupation's frames are missing."""
+JsonNumber = float | None
+
+
+def as_bool(column: pd.Series, name: str) -> pd.Series:
+    """Booleans from a bool column or from the strings a CSV round trip leaves ("True"/"False")."""
+    if column.dtype == bool:
+        return column
+    mapping = {"true": True, "false": False, "1": True, "0": False}
+    lowered = column.astype(str).str.strip().str.lower()
+    unknown = ~lowered.isin(list(mapping))
+    if unknown.any():
+        raise InputError(f"not a boolean: {column[unknown].iloc[0]!r}", field=name)
+    return lowered.map(mapping).astype(bool)
+
+
+def validate_labels(labels: pd.DataFrame) -> pd.DataFrame:
+    """Check a labels table and return it with boolean ``primed``/``plural`` columns.
+
+    Raises :class:`InputError` naming the field for a missing column, an unknown label or
+    condition, or two rows for the same (model, item[, seed]).
+    """
+    missing = [name for name in LABEL_COLUMNS if name not in labels.columns]
+    if missing:
+        raise InputError(f"labels table lacks column(s) {', '.join(missing)}", field=missing[0])
+    for name, allowed in (("label", LABELS), ("gender", CONDITIONS)):
+        unknown = ~labels[name].isin(allowed)
+        if unknown.any():
+            raise InputError(f"unknown value {labels[name][unknown].iloc[0]!r} "
+                             f"(expected one of {', '.join(allowed)})", field=name)
+    identity = ["model", "item_id"] + ([SEED_COLUMN] if SEED_COLUMN in labels.columns else [])
+    duplicated = labels.duplicated(identity)
+    if duplicated.any():
+        first = labels.loc[duplicated, identity].iloc[0].tolist()
+        raise InputError(f"more than one label for {' / '.join(map(str, first))}",
+                         field="item_id")
+    checked = labels.copy()
+    checked["primed"] = as_bool(labels["primed"], "primed")
+    checked["plural"] = as_bool(labels["plural"], "plural")
+    return checked
+
+
+def json_number(value: float | int | None) -> JsonNumber:
+    """A plain float for JSON, with NaN/inf (undefined) as None."""
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def pct(numerator: float, denominator: float) -> float:
+    return 100.0 * numerator / denominator if denominator else math.nan
