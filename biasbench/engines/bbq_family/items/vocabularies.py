@@ -5,16 +5,37 @@ validated: identity labels (``Category, Pilot_include, SubCat, Name, Info``) and
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from biasbench.engines.bbq_family.items.templates import read_csv_records, require_columns
+from biasbench.engines.bbq_family.items.templates import (
+    CsvRecord,
+    read_csv_records,
+    require_columns,
+)
 from biasbench.errors import InputError
 
 LABEL_REQUIRED_COLUMNS: tuple[str, ...] = ("Category", "Name")
 NAMES_REQUIRED_COLUMNS: tuple[str, ...] = ("Name", "First_last", "gender")
 
 
+def _named_rows(path: Path, required: tuple[str, ...], *, skip_unpiloted: bool = False
+                ) -> tuple[list[str], Iterator[CsvRecord]]:
+    """A vocabulary's header and its rows, each with a non-empty ``Name`` (else an error naming
+    the line); rows marked ``Pilot_include = No`` are skipped first where ``skip_unpiloted``."""
+    header, records = read_csv_records(path)
+    require_columns(header, required, path)
+
+    def rows() -> Iterator[CsvRecord]:
+        for record in records:
+            if skip_unpiloted and record.get("Pilot_include") == "No":
+                continue
+            if not record.get("Name").strip():
+                raise InputError("empty Name", file=str(path), line=record.line, field="Name")
+            yield record
+
+    return list(header), rows()
 
 def _cell_or_none(value: str) -> str | None:
     # Empty cells are *missing*: a missing value never equals any string (as in the original
@@ -54,18 +75,10 @@ class LabelVocabulary:
 def read_label_vocabulary(path: Path) -> LabelVocabulary:
     """Read ``vocabulary_labels.csv`` (``Category, Pilot_include, SubCat, Name, Info``)."""
     path = Path(path)
-    header, records = read_csv_records(path)
-    require_columns(header, LABEL_REQUIRED_COLUMNS, path)
-    entries = []
-    for record in records:
-        if record.get("Pilot_include") == "No":
-            continue
-        name = record.get("Name")
-        if not name.strip():
-            raise InputError("empty Name", file=str(path), line=record.line, field="Name")
-        entries.append(LabelEntry(record.line, _cell_or_none(record.get("Category")),
-                                  _cell_or_none(record.get("SubCat")), name,
-                                  _cell_or_none(record.get("Info"))))
+    _, rows = _named_rows(path, LABEL_REQUIRED_COLUMNS, skip_unpiloted=True)
+    entries = [LabelEntry(record.line, _cell_or_none(record.get("Category")),
+                          _cell_or_none(record.get("SubCat")), record.get("Name"),
+                          _cell_or_none(record.get("Info"))) for record in rows]
     return LabelVocabulary(path, tuple(entries))
 
 
@@ -99,14 +112,9 @@ class NameVocabulary:
 def read_name_vocabulary(path: Path) -> NameVocabulary:
     """Read ``vocabulary_proper_names.csv`` (``Name, First_last, gender, ethnicity, ...``)."""
     path = Path(path)
-    header, records = read_csv_records(path)
-    require_columns(header, NAMES_REQUIRED_COLUMNS, path)
-    entries = []
-    for record in records:
-        name = record.get("Name")
-        if not name.strip():
-            raise InputError("empty Name", file=str(path), line=record.line, field="Name")
-        entries.append(ProperName(record.line, name, _cell_or_none(record.get("First_last")),
-                                  _cell_or_none(record.get("gender")),
-                                  _cell_or_none(record.get("ethnicity"))))
+    header, rows = _named_rows(path, NAMES_REQUIRED_COLUMNS)
+    entries = [ProperName(record.line, record.get("Name"),
+                          _cell_or_none(record.get("First_last")),
+                          _cell_or_none(record.get("gender")),
+                          _cell_or_none(record.get("ethnicity"))) for record in rows]
     return NameVocabulary(path, tuple(entries), "ethnicity" in header)
