@@ -36,7 +36,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from biasbench.engines.bbq_family.items.generate import GenerationResult, RowCount, fill_slots
+from biasbench.engines.bbq_family.items.generate import (
+    GenerationResult,
+    RowCount,
+    fill_slots,
+    four_items,
+)
 from biasbench.engines.bbq_family.items.items import UNKNOWN_GROUP
 from biasbench.engines.bbq_family.items.templates import (
     CsvRecord,
@@ -282,21 +287,14 @@ class _Generator:
                 answer_info[f"ans{i}"] = [one.text, one.info]
             else:
                 answer_info[f"ans{i}"] = ["", ""]
-        for polarity in ("neg", "nonneg"):
-            for condition in ("ambig", "disambig"):
-                correct = unknown if condition == "ambig" else text_of[polarity]
-                self.items.append({
-                    "example_id": len(self.items), "question_index": record.get("Q_id"),
-                    "question_polarity": polarity, "context_condition": condition,
-                    "category": self.category,
-                    "answer_info": {key: list(v) for key, v in answer_info.items()},
-                    "additional_metadata": {"subcategory": f"intersectional_{letter}",
-                                            "stereotyped_groups": list(targets),
-                                            "version": "None", "source": record.get("Notes")},
-                    "context": contexts[condition], "question": questions[polarity],
-                    "ans0": answers[0], "ans1": answers[1], "ans2": answers[2],
-                    "label": answers.index(correct),
-                })
+        self.items.extend(four_items(
+            len(self.items), question_index=record.get("Q_id"), category=self.category,
+            answer_info=answer_info,
+            metadata={"subcategory": f"intersectional_{letter}",
+                      "stereotyped_groups": list(targets), "version": "None",
+                      "source": record.get("Notes")},
+            contexts=contexts, questions=questions, answers=answers, unknown=unknown,
+            text_of=text_of))
 
 
 def generate_intersectional_items(template_csv: Path, category: str, labels_csv: Path,
