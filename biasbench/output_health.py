@@ -4,7 +4,7 @@ empty, cut at ``max_tokens``, or stuck inside a reasoning block.
 A judge labels whatever text it is given. An empty answer (a reasoning model that spent its
 budget, a content filter), a sentence cut off at the token limit, or an answer that is still
 inside ``<think>`` all reach it as text, and each moves the scores: 5% empty answers moved HAI
-from -0.99 to -0.45 (issue 8). These counts are reported beside the scores (results.json,
+from -0.99 to -0.45 in a planted trial. These counts are reported beside the scores (results.json,
 the manifest, the terminal summary and the report) so a reader can see what the numbers rest
 on; truncated outputs are also flagged on each label (``truncated: true``).
 

@@ -28,7 +28,8 @@ class TheyAnalysis(BaseModel):
 
 
 class Coverage(BaseModel):
-    """What a model's scores rest on, against what the benchmark defines (issue 7)."""
+    """What a model's scores rest on, against what the benchmark defines (partial
+    runs, unreadable outputs, too few pairs: the caveats the summary prints)."""
 
     n_items_scored: int
     """Items (times seeds) with a labelled response."""
@@ -71,7 +72,7 @@ class HAIBySeed(BaseModel):
 
 
 class HonorificScores(BaseModel):
-    """One model's scores (specs/honorific-bn.md, "Metrics"); percentages in 0-100 units."""
+    """One model's scores (docs/honorific-bn.md defines each); percentages in 0-100 units."""
 
     model_config = ConfigDict(extra="allow")
 

@@ -1,4 +1,4 @@
-"""Per-language tables for the BBQ answer parser and prompts (issue 10, items 4 and 5).
+"""Per-language tables for the BBQ answer parser and prompts: each language's facts, defined once.
 
 Each :class:`LanguageRules` entry is data: regular-expression *fragments* (never whole
 patterns) that :mod:`biasbench.engines.bbq_family.judging.parser` joins into its rules, plus the wording a
@@ -18,7 +18,7 @@ Sources of the phrasings: the MBBQ authors' answer detection (``answer_detection
 github.com/Veranep/MBBQ: cue words before/after the letter and unknown phrasings for en, es,
 nl, tr), KoBBQ's evaluation prompts and post-processing (github.com/naver-ai/KoBBQ
 ``evaluation/``), the unknown wordings of the EsBBQ/CaBBQ evaluation in lm-evaluation-harness,
-and the phrasings listed in issue 10.
+and the answers weak and chat models were seen to give in each language.
 """
 
 from __future__ import annotations
@@ -462,7 +462,8 @@ LANGUAGES: Final[dict[str, LanguageRules]] = {
 """Every language the parser and the prompts support, by ISO 639-1 code."""
 
 DEFAULT_LANGUAGES: Final = ("tl", "en")
-"""The parser's languages when none is given: its behaviour before issue 10."""
+"""The parser's languages when none is given: Filipino + English, its behaviour before it read
+other languages."""
 
 _ALIASES: Final = {alias: rules.code for rules in LANGUAGES.values() for alias in rules.aliases}
 

@@ -1,4 +1,4 @@
-"""Refusals apart (issue 16, item 3): every BBQ answer is an option (target, non-target or
+"""Refusals apart: every BBQ answer is an option (target, non-target or
 unknown), a refusal, or unparsed; the refusal rate beside the unparsed rate, and s_AMB / s_DIS
 under three stated policies for the refusals.
 
