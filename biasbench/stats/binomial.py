@@ -61,27 +61,27 @@ def binom_cdf(k: Any, n: Any, p: Any) -> Any:
     """``scipy.stats.binom.cdf(k, n, p)``."""
     if _binom_cdf is None:  # pragma: no cover
         return _scipy_binom().cdf(k, n, p)
-    k, n, p = np.broadcast_arrays(*map(np.asarray, (k, n, p)))
-    valid = _valid(n, p)
-    inside = valid & (k >= 0) & (k < n) & np.isfinite(k)
-    output = np.where(k >= n, 1.0, 0.0)
-    output[~valid | np.isnan(k)] = np.nan
-    if inside.any():
-        output[inside] = np.clip(_binom_cdf(np.floor(k[inside]), n[inside], p[inside]), 0, 1)
-    return _result(output)
+    return _tail(_binom_cdf, k, n, p, below_support=0.0, above_support=1.0)
 
 
 def binom_sf(k: Any, n: Any, p: Any) -> Any:
     """``scipy.stats.binom.sf(k, n, p)``."""
     if _binom_sf is None:  # pragma: no cover
         return _scipy_binom().sf(k, n, p)
+    return _tail(_binom_sf, k, n, p, below_support=1.0, above_support=0.0)
+
+
+def _tail(ufunc: Any, k: Any, n: Any, p: Any, *, below_support: float,
+          above_support: float) -> Any:
+    # scipy's support rules for a tail: k < 0 and k >= n are constants, k floored inside.
     k, n, p = np.broadcast_arrays(*map(np.asarray, (k, n, p)))
     valid = _valid(n, p)
     inside = valid & (k >= 0) & (k < n) & np.isfinite(k)
-    output = np.where(valid & (k < 0), 1.0, 0.0)
+    output = np.where(k >= n, above_support, 0.0)
+    output[valid & (k < 0)] = below_support
     output[~valid | np.isnan(k)] = np.nan
     if inside.any():
-        output[inside] = np.clip(_binom_sf(np.floor(k[inside]), n[inside], p[inside]), 0, 1)
+        output[inside] = np.clip(ufunc(np.floor(k[inside]), n[inside], p[inside]), 0, 1)
     return _result(output)
 
 
