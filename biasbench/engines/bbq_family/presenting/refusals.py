@@ -17,6 +17,7 @@ from biasbench.engines.bbq_family.scoring.refusals import (
     HEADLINE_POLICY,
     POLICIES,
     POLICY_TEXT,
+    SAME,
     SCORES,
     frame_from_results,
     refusal_results,
@@ -61,7 +62,11 @@ def range_text(low: Any, high: Any, differs: Any) -> str:
     """"[+0.100, +0.500]", or "= +0.167" where every policy gives the same score."""
     if low is None or pd.isna(low):
         return "undefined"
-    return f"[{_signed(low)}, {_signed(high)}]" if differs else f"= {_signed(low)}"
+    if not differs:
+        return f"= {_signed(low)}"
+    if float(high) - float(low) <= SAME:  # equal where defined, undefined under another policy
+        return f"{_signed(low)} where defined"
+    return f"[{_signed(low)}, {_signed(high)}]"
 
 
 def _score_text(name: str, entry: dict[str, Any]) -> str:
