@@ -84,6 +84,8 @@ def as_float(value: Any, source: str, field_name: str) -> float:
         raise bad(f"expected a number, got {value!r}", source, field_name) from None
     if math.isnan(number):
         raise bad("log-likelihood is NaN", source, field_name)
+    if number == math.inf:  # "1e400", "inf": no log-probability is; -inf (probability 0) is
+        raise bad(f"log-likelihood is +infinity ({value!r})", source, field_name)
     return number
 
 
