@@ -119,3 +119,23 @@ def test_languages_without_a_shared_item_say_so(biasbench_cli: CliRun, tmp_path:
     block = strict(tmp_path / "run" / "results.json")["cross_language"]
     assert block["rows"] == []
     assert "cross-language: no item of ds pairs across its languages" in done.stdout
+
+
+def test_vary_seeds_with_a_deterministic_model_says_why(items_file: Path) -> None:
+    """The docs' budget example without --model: the default model scores options, which is
+    deterministic; the run used to drop to one seed and then ask for --seeds the user gave."""
+    from biasbench.models.mock import MockBackend
+    from biasbench.pipeline.plan import plan_run
+    from biasbench.runspec import RunSpec
+
+    class Deterministic(MockBackend):
+        deterministic = True
+
+    spec = RunSpec("bbq", "mock:hashed-letter", seeds=[0, 1, 2],
+                   benchmark_options={"items": str(items_file), "vary": "seeds,order"})
+    with pytest.raises(BiasbenchError, match="answers deterministically .*drop seeds from "
+                                             "--vary"):
+        plan_run(spec, backend=Deterministic("hashed-letter"))
+    plain = RunSpec("bbq", "mock:hashed-letter", seeds=[0, 1, 2],
+                    benchmark_options={"items": str(items_file), "vary": "order"})
+    assert len(plan_run(plain, backend=Deterministic("hashed-letter")).requests) == 12 * 6

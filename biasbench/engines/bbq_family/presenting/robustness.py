@@ -159,7 +159,8 @@ def summary_lines(robustness: Mapping[str, Any]) -> list[str]:
                 continue
             parts = ", ".join(f"{k} {c['sd']:.3f}" for k, c in components.items())
             lines.append(f"{model} / all: {SCORE_NAMES[score]} {entry['mean']:+.3f} over the "
-                         f"grid; sd by source: {parts}; largest: {entry.get('largest')}")
+                         f"grid; sd by source: {parts}; largest: "
+                         f"{entry.get('largest') or 'none (no component varies)'}")
         pos = (robustness.get("position") or {}).get(model)
         if pos:
             rates = ", ".join(f"{k} {v:.2f}" for k, v in pos["gold_balanced"].items())
