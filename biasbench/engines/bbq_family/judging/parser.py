@@ -77,9 +77,10 @@ from biasbench.engines.bbq_family.judging.languages import (
     parser_languages,
 )
 
-PARSER_VERSION: Final = "bbq-parser/2.1"
+PARSER_VERSION: Final = "bbq-parser/2.2"
 """Bumped whenever a rule changes, so that results record which judge labelled them (2.1:
-more refusal phrasings, issue 16 item 3; labels of 2.0 and 2.1 are not pooled)."""
+more refusal phrasings; 2.2: invisible format characters -- zero-width spaces and joiners,
+soft hyphens, bidi marks, BOM -- dropped before matching; labels of versions are not pooled)."""
 
 UNPARSED: Final = None
 """The ``index`` of an answer that could not be mapped to an option."""
@@ -148,6 +149,9 @@ _MARKDOWN = re.compile(r"[*_`#]+")
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'",
                          "\u2013": "-", "\u2014": "-"})
 _SPACES = re.compile(r"[ \t\r\f\v]+")
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+"""Format characters NFKC keeps that split words ("can\u200bnot"): soft hyphen, zero-width
+space/joiners, bidi marks, embeddings and isolates, word joiner, BOM."""
 
 
 def spec_normalise(text: str) -> str:
@@ -166,7 +170,7 @@ def _strip_reasoning(text: str) -> str:
 
 def _clean(text: str) -> str:
     """Case-preserving cleanup: NFKC, straight quotes, no markdown emphasis, tidy spaces."""
-    text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
+    text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text)).translate(_QUOTES)
     text = _MARKDOWN.sub("", text)
     lines = [_SPACES.sub(" ", line).strip() for line in text.split("\n")]
     return "\n".join(line for line in lines if line)
