@@ -250,6 +250,14 @@ def test_an_eval_zip_with_traversal_names_writes_nothing(tmp_path: Path) -> None
     assert sorted(p.name for p in tmp_path.rglob("*")) == before
 
 
+def test_an_inspect_logs_folder_is_named_as_a_folder(tmp_path: Path) -> None:
+    # it said "file not found" for a folder that exists
+    (tmp_path / "2026-11-30_bbq_abc.eval").write_bytes((FIXTURES / "inspect_bbq.eval").read_bytes())
+    with pytest.raises(InputError, match="a folder: --from inspect reads one eval log .*"
+                                         "this one holds 2026-11-30_bbq_abc.eval"):
+        read_inspect(tmp_path, bench("bbq").by_uid)
+
+
 def _inspect(change: Any, tmp_path: Path) -> Path:
     data = json.loads((FIXTURES / "inspect_bbq.json").read_text(encoding="utf-8"))
     change(data["samples"][3])

@@ -135,6 +135,11 @@ def read_inspect(path: Path, by_uid: Mapping[str, BBQItem],
                  model: str | None = None) -> HarnessLog:
     """Every sample of the inspect log at ``path`` (.json or .eval), mapped to the items."""
     path = Path(path)
+    if path.is_dir():
+        logs = sorted(p.name for p in path.iterdir() if p.suffix in (".eval", ".json"))
+        raise InputError("a folder: --from inspect reads one eval log (.eval or .json); "
+                         + (f"this one holds {', '.join(logs[:3])}{', ...' if len(logs) > 3 else ''}"
+                            if logs else "this one holds none"), file=str(path))
     if not path.is_file():
         raise InputError("file not found", file=str(path))
     header, members = _members(path)
