@@ -19,6 +19,7 @@ from biasbench.benchmarks import benchmark_class
 from biasbench.benchmarks.bbq.benchmark import OriginalBBQBenchmark
 from biasbench.benchmarks.esbbq.benchmark import SpanishBBQBenchmark
 from biasbench.engines.bbq_family.harness_logs.builtin import builtin_metrics
+from biasbench.engines.bbq_family.harness_logs.common import safe_model_name
 from biasbench.engines.bbq_family.harness_logs.inspect_logs import read_inspect
 from biasbench.engines.bbq_family.harness_logs.lm_eval import read_lm_eval
 from biasbench.engines.bbq_family.harness_logs.rescore import (
@@ -256,6 +257,35 @@ def test_an_inspect_logs_folder_is_named_as_a_folder(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="a folder: --from inspect reads one eval log .*"
                                          "this one holds 2026-11-30_bbq_abc.eval"):
         read_inspect(tmp_path, bench("bbq").by_uid)
+
+
+@pytest.mark.parametrize(("name", "shown"), [
+    ("openai/gpt-4o", "openai/gpt-4o"),
+    ("meta-llama/Llama-3.1-8B-Instruct", "meta-llama/Llama-3.1-8B-Instruct"),
+    ("https://user:pw@host/v1", "https://***@host/v1"),
+    ("gpt?api_key=abc123&x=1", "gpt?api_key=***&x=1"),
+    ("m?key=abc", "m?key=***"),
+    ("sk-proj-ABCDEF1234567890abcd", "sk-***"),
+])
+def test_a_credential_in_a_logged_model_name_is_not_copied(name: str, shown: str) -> None:
+    assert safe_model_name(name) == shown
+
+
+def test_an_inspect_model_name_with_a_key_is_masked(tmp_path: Path) -> None:
+    """The model name goes into every label and table: a key inside it must not."""
+    key = "sk-proj-MODELKEY1234567890abcdefABCDEF"
+    log = tmp_path / "keyed.eval"
+    with zipfile.ZipFile(FIXTURES / "inspect_bbq.eval") as src, zipfile.ZipFile(log, "w") as out:
+        for name in src.namelist():
+            data = src.read(name)
+            if name == "header.json":
+                header = json.loads(data)
+                header["eval"]["model"] = f"openai/gpt?key={key}"
+                data = json.dumps(header).encode()
+            out.writestr(name, data)
+    read = read_inspect(log, bench("bbq").by_uid)
+    assert {s.model for s in read.samples} == {"openai/gpt?key=***"}
+    assert key not in json.dumps([s.model for s in read.samples])
 
 
 def _inspect(change: Any, tmp_path: Path) -> Path:

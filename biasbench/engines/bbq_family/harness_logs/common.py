@@ -4,6 +4,7 @@ an item of the benchmark, and the harness's own aggregate metrics as the log rep
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -72,6 +73,23 @@ def bad(message: str, source: str, field_name: str | None = None) -> InputError:
     if file and line.isdigit():
         return InputError(message, file=file, line=int(line), field=field_name)
     return InputError(message, file=source, field=field_name)
+
+
+_CREDENTIALS = (
+    (re.compile(r"(://)[^/@\s]+@"), r"\1***@"),  # URL user:password@
+    (re.compile(r"(?i)\b((?:(?:api|access)[_-]?key|key|token|secret|password|auth)\s*[=:]\s*)"
+                r"[^,;&\s]+"), r"\1***"),
+    (re.compile(r"(?i)\b(bearer\s+)\S+"), r"\1***"),
+    (re.compile(r"\b(sk-)[A-Za-z0-9_-]{16,}"), r"\1***"),
+)
+
+
+def safe_model_name(name: str) -> str:
+    """A model name as a log gives it, with anything shaped like a credential replaced by
+    ``***`` (``openai/gpt?api_key=sk-...``): the name is written into every table and label."""
+    for pattern, replacement in _CREDENTIALS:
+        name = pattern.sub(replacement, name)
+    return name
 
 
 def as_float(value: Any, source: str, field_name: str) -> float:

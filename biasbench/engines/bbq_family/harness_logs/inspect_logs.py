@@ -23,6 +23,7 @@ from biasbench.engines.bbq_family.harness_logs.common import (
     check_unique,
     find_uid,
     local_index,
+    safe_model_name,
 )
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.errors import InputError
@@ -145,8 +146,8 @@ def read_inspect(path: Path, by_uid: Mapping[str, BBQItem],
     header, members = _members(path)
     spec = header.get("eval") or {}
     task = str(spec.get("task") or "bbq") if isinstance(spec, dict) else "bbq"
-    label = model or (str(spec.get("model")) if isinstance(spec, dict) and spec.get("model")
-                      else "inspect")
+    label = model or (safe_model_name(str(spec.get("model")))
+                      if isinstance(spec, dict) and spec.get("model") else "inspect")
     index = local_index(by_uid)
     samples = []
     for source, sample in members:

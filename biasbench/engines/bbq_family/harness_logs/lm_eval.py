@@ -33,6 +33,7 @@ from biasbench.engines.bbq_family.harness_logs.common import (
     check_unique,
     find_uid,
     local_index,
+    safe_model_name,
 )
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.errors import InputError
@@ -183,7 +184,7 @@ def read_lm_eval(path: Path, by_uid: Mapping[str, BBQItem],
         kind = task_kind(task, str(file))
         check_task_fits(task, benchmark, str(file))
         found, named = read_results(file.parent)
-        label = model or named or file.parent.name
+        label = model or safe_model_name(named or file.parent.name)
         for name, metrics in found.items():
             reported.setdefault((label, name), {}).update(metrics)
         files.append(str(file))
