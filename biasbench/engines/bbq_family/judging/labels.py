@@ -14,7 +14,6 @@ from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
 from biasbench.errors import InputError
 from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 
-
 GRID_COLUMNS = ("grid_seed", "order", "prompt", "shown", "method", "evidence")
 """What a grid run's labels take from each cell's own parse (expand_grid_responses)."""
 
