@@ -139,3 +139,22 @@ def test_vary_seeds_with_a_deterministic_model_says_why(items_file: Path) -> Non
     plain = RunSpec("bbq", "mock:hashed-letter", seeds=[0, 1, 2],
                     benchmark_options={"items": str(items_file), "vary": "order"})
     assert len(plan_run(plain, backend=Deterministic("hashed-letter")).requests) == 12 * 6
+
+
+def test_the_report_range_of_an_older_folder_where_one_policy_is_undefined() -> None:
+    """A results.json written before the fix says ``differs: false`` for s_DIS undefined /
+    +1; the report's range still says the policies differ."""
+    import pandas as pd
+
+    from biasbench.engines.bbq_family.presenting.refusals import refusal_table
+
+    frame = pd.DataFrame([{
+        "model": "m", "category": "all", "refused_pct": 100.0, "refused_pct_ambig": 100.0,
+        "refused_pct_disambig": 100.0, "unparsed_pct": 0.0,
+        **{f"s_amb_{p}": v for p, v in (("excluded", None), ("unknown", 0.0), ("target", 1.0))},
+        "s_amb_low": 0.0, "s_amb_high": 1.0, "s_amb_differs": True,
+        **{f"s_dis_{p}": v for p, v in (("excluded", None), ("unknown", None), ("target", 1.0))},
+        "s_dis_low": 1.0, "s_dis_high": 1.0, "s_dis_differs": False}])
+    table = refusal_table(frame)
+    assert table["s_DIS range"].tolist() == ["+1.000 where defined"]
+    assert table["s_AMB range"].tolist() == ["[+0.000, +1.000]"]

@@ -108,9 +108,12 @@ def refusal_table(frame: pd.DataFrame) -> pd.DataFrame:
     for score, name in SCORE_NAMES.items():
         for policy in POLICIES:
             table[f"{name} {policy}"] = frame[f"{score}_{policy}"]
+        values = frame[[f"{score}_{p}" for p in POLICIES]].astype(float)
+        # folders written before a policy's undefined score counted as differing say so too
+        differs = frame[f"{score}_differs"].astype(bool) | (
+            values.isna().any(axis=1) & values.notna().any(axis=1))
         table[f"{name} range"] = [range_text(lo, hi, d) for lo, hi, d in zip(
-            frame[f"{score}_low"], frame[f"{score}_high"], frame[f"{score}_differs"],
-            strict=True)]
+            frame[f"{score}_low"], frame[f"{score}_high"], differs, strict=True)]
     return table
 
 
