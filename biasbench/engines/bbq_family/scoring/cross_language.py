@@ -357,9 +357,10 @@ def add_cross_language(results: dict[str, Any], scored: BBQResults, items: Seque
         if datasets:  # asked for (a dataset in several languages) but nothing pairs: say so
             results["cross_language"] = {
                 "method": METHOD, "alpha": ALPHA, "n_resamples": N_RESAMPLES, "rows": [],
-                "note": f"no item of {', '.join(datasets)} pairs across its languages (same "
-                        "category, example id, template, context, polarity and role of the "
-                        "correct answer), so no language is compared"}
+                "note": f"no item of {', '.join(datasets)} pairs across its languages with "
+                        "answers in both (a pair: the same category, example id, template, "
+                        "context, polarity and role of the correct answer), so no language is "
+                        "compared"}
         return
     results["cross_language"] = cross_language_results(frame)
     write_cross_language(frame, tables, figures)
