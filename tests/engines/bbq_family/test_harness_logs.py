@@ -19,6 +19,7 @@ from biasbench.benchmarks import benchmark_class
 from biasbench.benchmarks.bbq.benchmark import OriginalBBQBenchmark
 from biasbench.benchmarks.esbbq.benchmark import SpanishBBQBenchmark
 from biasbench.engines.bbq_family.harness_logs.builtin import builtin_metrics
+from biasbench.engines.bbq_family.harness_logs.common import safe_model_name
 from biasbench.engines.bbq_family.harness_logs.inspect_logs import read_inspect
 from biasbench.engines.bbq_family.harness_logs.lm_eval import read_lm_eval
 from biasbench.engines.bbq_family.harness_logs.rescore import (
@@ -206,6 +207,11 @@ def _set(path: str, value: Any) -> Any:
     (lambda obj: "{not json", None, ":2: not valid JSON"),
     (lambda obj: obj, None, "jsonl:2: field 'doc_id': a second sample of SES:0 for model"),
     (lambda obj: obj, f"samples_mmlu_{DATE}.jsonl", "lm-eval task 'mmlu'"),
+    # overflowing numbers are +inf, which no log-probability is (argmax would pick it)
+    (_set("filtered_resps", [["1e400", "False"]] + [["-1.0", "True"]] * 11), None,
+     "field 'filtered_resps[0]': log-likelihood is +infinity ('1e400')"),
+    (_set("filtered_resps", [["-inf", "False"]] * 12), None,
+     "field 'filtered_resps': every option's log-likelihood is -infinity"),
 ])
 def test_bad_lm_eval_lines_name_file_line_and_field(tmp_path: Path, change: Any,
                                                     name: str | None, message: str) -> None:
@@ -217,6 +223,69 @@ def test_bad_lm_eval_lines_name_file_line_and_field(tmp_path: Path, change: Any,
         read_lm_eval(path, bench("bbq").by_uid)
     assert message in str(caught.value)
     assert str(path) in str(caught.value)
+
+
+def test_another_benchmarks_task_is_refused_by_name(tmp_path: Path) -> None:
+    """A folder holding several benchmarks' logs: an EsBBQ task is not scored as BBQ (ids and
+    labels may collide), and a BBQ task not as EsBBQ."""
+    log = tmp_path / f"samples_esbbq_ses_{DATE}.jsonl"
+    log.write_text(BBQ_SAMPLES.read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(InputError, match="task 'esbbq_ses' logs the esbbq benchmark, not bbq"):
+        read_lm_eval(tmp_path, bench("bbq").by_uid, benchmark="bbq")
+    with pytest.raises(InputError, match="task 'bbq' logs the bbq benchmark, not esbbq"):
+        read_lm_eval(BBQ_SAMPLES, bench("esbbq").by_uid, benchmark="esbbq")
+
+
+def test_an_eval_zip_with_traversal_names_writes_nothing(tmp_path: Path) -> None:
+    """Members are read in memory, never extracted: a ``../`` name writes no file."""
+    evil = tmp_path / "deep" / "evil.eval"
+    evil.parent.mkdir()
+    with zipfile.ZipFile(FIXTURES / "inspect_bbq.eval") as src, zipfile.ZipFile(evil, "w") as out:
+        for name in src.namelist():
+            out.writestr(name, src.read(name))
+        out.writestr("../../slipped.json", "{}")
+        out.writestr("samples/../../slipped2.json", "{}")
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    with pytest.raises(InputError):
+        read_inspect(evil, bench("bbq").by_uid)
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before
+
+
+def test_an_inspect_logs_folder_is_named_as_a_folder(tmp_path: Path) -> None:
+    # it said "file not found" for a folder that exists
+    (tmp_path / "2026-11-30_bbq_abc.eval").write_bytes((FIXTURES / "inspect_bbq.eval").read_bytes())
+    with pytest.raises(InputError, match="a folder: --from inspect reads one eval log .*"
+                                         "this one holds 2026-11-30_bbq_abc.eval"):
+        read_inspect(tmp_path, bench("bbq").by_uid)
+
+
+@pytest.mark.parametrize(("name", "shown"), [
+    ("openai/gpt-4o", "openai/gpt-4o"),
+    ("meta-llama/Llama-3.1-8B-Instruct", "meta-llama/Llama-3.1-8B-Instruct"),
+    ("https://user:pw@host/v1", "https://***@host/v1"),
+    ("gpt?api_key=abc123&x=1", "gpt?api_key=***&x=1"),
+    ("m?key=abc", "m?key=***"),
+    ("sk-proj-ABCDEF1234567890abcd", "sk-***"),
+])
+def test_a_credential_in_a_logged_model_name_is_not_copied(name: str, shown: str) -> None:
+    assert safe_model_name(name) == shown
+
+
+def test_an_inspect_model_name_with_a_key_is_masked(tmp_path: Path) -> None:
+    """The model name goes into every label and table: a key inside it must not."""
+    key = "sk-proj-MODELKEY1234567890abcdefABCDEF"
+    log = tmp_path / "keyed.eval"
+    with zipfile.ZipFile(FIXTURES / "inspect_bbq.eval") as src, zipfile.ZipFile(log, "w") as out:
+        for name in src.namelist():
+            data = src.read(name)
+            if name == "header.json":
+                header = json.loads(data)
+                header["eval"]["model"] = f"openai/gpt?key={key}"
+                data = json.dumps(header).encode()
+            out.writestr(name, data)
+    read = read_inspect(log, bench("bbq").by_uid)
+    assert {s.model for s in read.samples} == {"openai/gpt?key=***"}
+    assert key not in json.dumps([s.model for s in read.samples])
 
 
 def _inspect(change: Any, tmp_path: Path) -> Path:

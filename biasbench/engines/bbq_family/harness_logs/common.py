@@ -4,6 +4,7 @@ an item of the benchmark, and the harness's own aggregate metrics as the log rep
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -74,6 +75,23 @@ def bad(message: str, source: str, field_name: str | None = None) -> InputError:
     return InputError(message, file=source, field=field_name)
 
 
+_CREDENTIALS = (
+    (re.compile(r"(://)[^/@\s]+@"), r"\1***@"),  # URL user:password@
+    (re.compile(r"(?i)\b((?:(?:api|access)[_-]?key|key|token|secret|password|auth)\s*[=:]\s*)"
+                r"[^,;&\s]+"), r"\1***"),
+    (re.compile(r"(?i)\b(bearer\s+)\S+"), r"\1***"),
+    (re.compile(r"\b(sk-)[A-Za-z0-9_-]{16,}"), r"\1***"),
+)
+
+
+def safe_model_name(name: str) -> str:
+    """A model name as a log gives it, with anything shaped like a credential replaced by
+    ``***`` (``openai/gpt?api_key=sk-...``): the name is written into every table and label."""
+    for pattern, replacement in _CREDENTIALS:
+        name = pattern.sub(replacement, name)
+    return name
+
+
 def as_float(value: Any, source: str, field_name: str) -> float:
     """A number as lm-eval logs it: a JSON number or its string (``"-3.25"``, sanitised)."""
     if isinstance(value, bool):
@@ -84,6 +102,8 @@ def as_float(value: Any, source: str, field_name: str) -> float:
         raise bad(f"expected a number, got {value!r}", source, field_name) from None
     if math.isnan(number):
         raise bad("log-likelihood is NaN", source, field_name)
+    if number == math.inf:  # "1e400", "inf": no log-probability is; -inf (probability 0) is
+        raise bad(f"log-likelihood is +infinity ({value!r})", source, field_name)
     return number
 
 

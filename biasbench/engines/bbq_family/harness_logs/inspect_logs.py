@@ -23,6 +23,7 @@ from biasbench.engines.bbq_family.harness_logs.common import (
     check_unique,
     find_uid,
     local_index,
+    safe_model_name,
 )
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.errors import InputError
@@ -135,13 +136,18 @@ def read_inspect(path: Path, by_uid: Mapping[str, BBQItem],
                  model: str | None = None) -> HarnessLog:
     """Every sample of the inspect log at ``path`` (.json or .eval), mapped to the items."""
     path = Path(path)
+    if path.is_dir():
+        logs = sorted(p.name for p in path.iterdir() if p.suffix in (".eval", ".json"))
+        raise InputError("a folder: --from inspect reads one eval log (.eval or .json); "
+                         + (f"this one holds {', '.join(logs[:3])}{', ...' if len(logs) > 3 else ''}"
+                            if logs else "this one holds none"), file=str(path))
     if not path.is_file():
         raise InputError("file not found", file=str(path))
     header, members = _members(path)
     spec = header.get("eval") or {}
     task = str(spec.get("task") or "bbq") if isinstance(spec, dict) else "bbq"
-    label = model or (str(spec.get("model")) if isinstance(spec, dict) and spec.get("model")
-                      else "inspect")
+    label = model or (safe_model_name(str(spec.get("model")))
+                      if isinstance(spec, dict) and spec.get("model") else "inspect")
     index = local_index(by_uid)
     samples = []
     for source, sample in members:

@@ -18,6 +18,7 @@ the numbers themselves are read. The tasks read:
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -32,6 +33,7 @@ from biasbench.engines.bbq_family.harness_logs.common import (
     check_unique,
     find_uid,
     local_index,
+    safe_model_name,
 )
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.errors import InputError
@@ -156,10 +158,23 @@ def to_item_option(kind: str, choice: int, item: BBQItem, source: str) -> int:
     return [i for i in range(3) if i != unknown][choice]
 
 
+def check_task_fits(task: str, benchmark: str | None, source: str) -> None:
+    """EsBBQ's and CaBBQ's tasks are those benchmarks' logs, the bbq tasks no one else's: a
+    log of another benchmark whose ids happen to match would be scored as this one."""
+    if benchmark is None:
+        return
+    family = task.split("_", 1)[0]
+    own = {"esbbq": "esbbq", "cabbq": "cabbq"}.get(family, "bbq")
+    if own != benchmark and (own in ("esbbq", "cabbq") or benchmark in ("esbbq", "cabbq")):
+        raise bad(f"lm-eval task {task!r} logs the {own} benchmark, not {benchmark} (score it with "
+                  f"biasbench score {own})", source)
+
+
 def read_lm_eval(path: Path, by_uid: Mapping[str, BBQItem],
-                 model: str | None = None) -> HarnessLog:
+                 model: str | None = None, benchmark: str | None = None) -> HarnessLog:
     """Every sample of the lm-eval log at ``path`` (a samples file or a folder), mapped to the
-    items in ``by_uid``; errors name file, line and field."""
+    items in ``by_uid``; errors name file, line and field. ``benchmark``: the benchmark scored
+    (its tasks only, :func:`check_task_fits`)."""
     index = local_index(by_uid)
     samples: list[HarnessSample] = []
     reported: dict[tuple[str, str], dict[str, float | None]] = {}
@@ -167,8 +182,9 @@ def read_lm_eval(path: Path, by_uid: Mapping[str, BBQItem],
     for file in sample_files(Path(path)):
         task = task_of(file)
         kind = task_kind(task, str(file))
+        check_task_fits(task, benchmark, str(file))
         found, named = read_results(file.parent)
-        label = model or named or file.parent.name
+        label = model or safe_model_name(named or file.parent.name)
         for name, metrics in found.items():
             reported.setdefault((label, name), {}).update(metrics)
         files.append(str(file))
@@ -214,6 +230,8 @@ def _read_file(file: Path, task: str, kind: str, model: str, by_uid: Mapping[str
         if kind == "generate" or len(scores) < 3:
             raise bad(f"{len(scores)} option scores; task {task} has at least 3", source,
                       "filtered_resps")
+        if max(scores) == -math.inf:  # argmax would pick the first option for no reason
+            raise bad("every option's log-likelihood is -infinity", source, "filtered_resps")
         option = to_item_option(kind, argmax(scores), item, source)
         samples.append(HarnessSample(uid, model, task, source, pred=option,
                                      harness_answer=option, per_sample=metrics))

@@ -30,7 +30,7 @@ def read_harness_log(harness: str, path: Path, bench: BBQBenchmark) -> HarnessLo
     if harness == "lm-eval":
         from biasbench.engines.bbq_family.harness_logs.lm_eval import read_lm_eval
 
-        return read_lm_eval(path, bench.by_uid)
+        return read_lm_eval(path, bench.by_uid, benchmark=bench.name)
     if harness == "inspect":
         from biasbench.engines.bbq_family.harness_logs.inspect_logs import read_inspect
 

@@ -49,11 +49,14 @@ def parse_vary(text: str) -> tuple[str, ...]:
     """``seeds,order,prompt`` (any subset, any order; ``seed`` and ``orders`` accepted) as the
     factors in :data:`FACTORS` order; anything else is one error line."""
     aliases = {"seed": "seeds", "orders": "order", "prompts": "prompt"}
-    chosen = [aliases.get(part.strip(), part.strip()) for part in text.split(",") if part.strip()]
+    chosen = [aliases.get(part.strip(), part.strip()) for part in text.split(",")]
     unknown = [part for part in chosen if part not in FACTORS]
     if unknown or not chosen:
         raise BiasbenchError(f"--vary takes a comma-separated subset of {', '.join(FACTORS)}, "
                              f"not {text!r}")
+    twice = sorted({f for f in chosen if chosen.count(f) > 1})
+    if twice:  # a typo more likely than a wish ("order,order" for "order,prompt")
+        raise BiasbenchError(f"--vary names {', '.join(twice)} twice in {text!r}")
     return tuple(f for f in FACTORS if f in chosen)
 
 
@@ -123,8 +126,9 @@ class Grid:
         if self.orders not in ORDER_SETS:
             raise BiasbenchError(f"--orders must be one of {', '.join(ORDER_SETS)}, "
                                  f"not {self.orders!r}")
-        if self.budget is not None and self.budget < 1:
-            raise BiasbenchError(f"--grid-budget must be at least 1, not {self.budget}")
+        if self.budget is not None and self.budget < 2:
+            raise BiasbenchError(f"--grid-budget must be at least 2 (one cell varies nothing), "
+                                 f"not {self.budget}")
 
     def levels(self, seeds: Sequence[int], prompts: Sequence[str]
                ) -> tuple[list[int], list[Order], list[str]]:

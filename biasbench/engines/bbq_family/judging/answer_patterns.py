@@ -29,6 +29,9 @@ _MARKDOWN = re.compile(r"[*_`#]+")
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'",
                          "\u2013": "-", "\u2014": "-"})
 SPACES = re.compile(r"[ \t\r\f\v]+")
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+"""Format characters NFKC keeps that split words ("can\u200bnot"): soft hyphen, zero-width
+space/joiners, bidi marks, embeddings and isolates, word joiner, BOM."""
 
 
 def spec_normalise(text: str) -> str:
@@ -47,7 +50,7 @@ def strip_reasoning(text: str) -> str:
 
 def clean_output(text: str) -> str:
     """Case-preserving cleanup: NFKC, straight quotes, no markdown emphasis, tidy spaces."""
-    text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
+    text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text)).translate(_QUOTES)
     text = _MARKDOWN.sub("", text)
     lines = [SPACES.sub(" ", line).strip() for line in text.split("\n")]
     return "\n".join(line for line in lines if line)

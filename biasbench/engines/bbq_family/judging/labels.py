@@ -14,14 +14,38 @@ from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
 from biasbench.errors import InputError
 from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 
+GRID_COLUMNS = ("grid_seed", "order", "prompt", "shown", "method", "evidence")
+"""What a grid run's labels take from each cell's own parse (expand_grid_responses)."""
+
+
+def _grid_labels(parsed: pd.DataFrame) -> pd.DataFrame:
+    """A grid run's label rows name their cell: ``seed`` the sampling seed (the engine's
+    replicate, the cell's index, is ``cell``), ``item_id`` the request as stored
+    (``UID~oORDER~pVARIANT``, as in responses.sqlite and ``export``), ``order`` and
+    ``prompt_variant``, ``shown_index`` the position chosen as shown; ``method`` and
+    ``evidence`` are the parse of the options as shown (``pred_index`` and ``answer_text`` are
+    the item's own option)."""
+    out = parsed.drop(columns=["method_x", "evidence_x"]).rename(columns={
+        "seed": "cell", "grid_seed": "seed", "prompt": "prompt_variant", "shown": "shown_index",
+        "method_y": "method", "evidence_y": "evidence"})
+    out["item_id"] = [f"{u}~o{o}~p{p}" for u, o, p in
+                      zip(out["uid"], out["order"], out["prompt_variant"], strict=True)]
+    first = ["model", "seed", "cell", "uid", "item_id", "order", "prompt_variant", "pred_index",
+             "shown_index", "method", "evidence"]
+    return out[[*first, *(c for c in out.columns if c not in first)]]
+
 
 def write_bbq_labels(scored: BBQResults, frame: pd.DataFrame, items: Sequence[BBQItem],
                      path: Path) -> None:
     """One line per response: its raw output, the parsed answer (index and text), how it was
     matched and the evidence, with the item's category, template, context and correct answer."""
     flags = ["truncated"] if "truncated" in frame.columns else []  # cut at max_tokens
-    parsed = scored.responses.merge(frame[["model", "seed", "uid", "output", *flags]],
+    grid = "grid_seed" in frame.columns  # a grid run: frame from expand_grid_responses
+    parsed = scored.responses.merge(frame[["model", "seed", "uid", "output", *flags,
+                                           *(GRID_COLUMNS if grid else ())]],
                                     on=["model", "seed", "uid"], how="left")
+    if grid:
+        parsed = _grid_labels(parsed)
     meta = pd.DataFrame([{"uid": i.uid, "category": i.category,
                           "question_index": i.question_index,
                           "context_condition": i.context_condition,

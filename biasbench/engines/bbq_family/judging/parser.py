@@ -81,9 +81,10 @@ from biasbench.engines.bbq_family.judging.answer_patterns import (
 )
 from biasbench.engines.bbq_family.judging.languages import CJK_CHARS, parser_languages
 
-PARSER_VERSION: Final = "bbq-parser/2.1"
+PARSER_VERSION: Final = "bbq-parser/2.2"
 """Bumped whenever a rule changes, so that results record which judge labelled them (2.1:
-more refusal phrasings; labels of 2.0 and 2.1 are not pooled)."""
+more refusal phrasings; 2.2: invisible format characters -- zero-width spaces and joiners,
+soft hyphens, bidi marks, BOM -- dropped before matching; labels of versions are not pooled)."""
 
 UNPARSED: Final = None
 """The ``index`` of an answer that could not be mapped to an option."""

@@ -73,10 +73,15 @@ def summary_lines(cross_language: Mapping[str, Any]) -> list[str]:
     Holm, and over all categories), the largest first."""
     frame = frame_from_results(cross_language)
     if frame.empty:
-        return []
+        note = cross_language.get("note")
+        return [f"cross-language: {note}"] if note else []
     significant = frame[frame["significant"].astype(bool)]
-    lines = [f"cross-language: {len(frame)} paired differences, {len(significant)} significant "
-             f"(p_holm < {cross_language.get('alpha', ALPHA)}; results.json: cross_language, "
+    undefined = int(frame["difference"].isna().sum())
+    lines = [f"cross-language: {len(frame) - undefined} paired differences"
+             + (f" ({undefined} more undefined: a score undefined in one of the languages)"
+                if undefined else "")
+             + f", {len(significant)} significant (p_holm < "
+             f"{cross_language.get('alpha', ALPHA)}; results.json: cross_language, "
              "tables/cross_language)"]
     ordered = significant.assign(
         pooled=significant["category"] == ALL, size=significant["difference"].abs()

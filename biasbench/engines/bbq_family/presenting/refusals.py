@@ -17,6 +17,7 @@ from biasbench.engines.bbq_family.scoring.refusals import (
     HEADLINE_POLICY,
     POLICIES,
     POLICY_TEXT,
+    SAME,
     SCORES,
     frame_from_results,
     refusal_results,
@@ -61,7 +62,11 @@ def range_text(low: Any, high: Any, differs: Any) -> str:
     """"[+0.100, +0.500]", or "= +0.167" where every policy gives the same score."""
     if low is None or pd.isna(low):
         return "undefined"
-    return f"[{_signed(low)}, {_signed(high)}]" if differs else f"= {_signed(low)}"
+    if not differs:
+        return f"= {_signed(low)}"
+    if float(high) - float(low) <= SAME:  # equal where defined, undefined under another policy
+        return f"{_signed(low)} where defined"
+    return f"[{_signed(low)}, {_signed(high)}]"
 
 
 def _score_text(name: str, entry: dict[str, Any]) -> str:
@@ -103,9 +108,12 @@ def refusal_table(frame: pd.DataFrame) -> pd.DataFrame:
     for score, name in SCORE_NAMES.items():
         for policy in POLICIES:
             table[f"{name} {policy}"] = frame[f"{score}_{policy}"]
+        values = frame[[f"{score}_{p}" for p in POLICIES]].astype(float)
+        # folders written before a policy's undefined score counted as differing say so too
+        differs = frame[f"{score}_differs"].astype(bool) | (
+            values.isna().any(axis=1) & values.notna().any(axis=1))
         table[f"{name} range"] = [range_text(lo, hi, d) for lo, hi, d in zip(
-            frame[f"{score}_low"], frame[f"{score}_high"], frame[f"{score}_differs"],
-            strict=True)]
+            frame[f"{score}_low"], frame[f"{score}_high"], differs, strict=True)]
     return table
 
 

@@ -45,7 +45,9 @@ def bbq_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None] | None:
                    for p, m, t in zip(labels["pred_index"], labels["method"], texts, strict=True)]
         seeds = labels["seed"]
         parts.append(pd.DataFrame({
-            **ui.row_keys(index, labels["uid"], seeds),
+            # a grid run's request is its cell (item_id), which the store's prompts are under
+            **ui.row_keys(index, labels["item_id"] if "item_id" in labels else labels["uid"],
+                          seeds),
             "model": labels["model"].astype(str), "seed": [ui.seed_text(s) for s in seeds],
             "uid": labels["uid"].astype(str), "category": labels["category"],
             "question_index": labels["question_index"].astype(str),

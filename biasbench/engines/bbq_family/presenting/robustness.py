@@ -40,11 +40,18 @@ DECOMPOSITION_NOTE: Final = (
     "factor's F test against the residual.")
 
 
+POSITION_COLUMNS: Final = ["model", "n", *(f"{x} overall" for x in "ABC"),
+                           *(f"{x} gold-balanced" for x in "ABC"), "chi2 p (equal thirds)"]
+PUBLISHED_COLUMNS: Final = ["model", "category", "score", "published order", "order-balanced",
+                            "balanced - published", "orders"]
+"""The columns of the position and published-order tables, also when they have no row."""
+
+
 def decomposition_table(rows: pd.DataFrame) -> pd.DataFrame:
     """The decomposition as shown: one row per model, category and score, a column per
     component's sd (and the factors' p-values)."""
-    if rows.empty:
-        return rows
+    if rows.empty:  # no cell with a defined score (every answer unparsed, or one cell)
+        return pd.DataFrame(columns=["model", "category", "score", "mean", "n_cells"])
     wide = rows.pivot_table(index=["model", "category", "score", "mean", "n_cells"],
                             columns="component", values="sd", aggfunc="first")
     wide = wide.reindex(columns=[c for c in COMPONENTS if c in wide.columns])
@@ -71,7 +78,7 @@ def position_table(position: Mapping[str, Any]) -> pd.DataFrame:
             row[f"{letter} gold-balanced"] = entry["gold_balanced"][letter]
         row["chi2 p (equal thirds)"] = entry["chi2_p"]
         rows.append(row)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=POSITION_COLUMNS)
 
 
 def published_table(found: Mapping[str, Any]) -> pd.DataFrame:
@@ -85,7 +92,7 @@ def published_table(found: Mapping[str, Any]) -> pd.DataFrame:
                              "order-balanced": entry["order_balanced"],
                              "balanced - published": entry["difference"],
                              "orders": entry["n_orders"]})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=PUBLISHED_COLUMNS)
 
 
 def decomposition_figure(rows: pd.DataFrame, model: str) -> Figure:
@@ -152,7 +159,8 @@ def summary_lines(robustness: Mapping[str, Any]) -> list[str]:
                 continue
             parts = ", ".join(f"{k} {c['sd']:.3f}" for k, c in components.items())
             lines.append(f"{model} / all: {SCORE_NAMES[score]} {entry['mean']:+.3f} over the "
-                         f"grid; sd by source: {parts}; largest: {entry.get('largest')}")
+                         f"grid; sd by source: {parts}; largest: "
+                         f"{entry.get('largest') or 'none (no component varies)'}")
         pos = (robustness.get("position") or {}).get(model)
         if pos:
             rates = ", ".join(f"{k} {v:.2f}" for k, v in pos["gold_balanced"].items())

@@ -126,11 +126,12 @@ def _rng_seed(*parts: object) -> int:
     return zlib.crc32("|".join(map(str, parts)).encode())
 
 
-def _wide(units: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
-    """One row per pair key, ``columns`` per side (``<col>@<side>``), sides present in all."""
+def _wide(units: pd.DataFrame, columns: Sequence[str], sides: Sequence[str]) -> pd.DataFrame:
+    """One row per pair key, ``columns`` per side (``<col>@<side>``), sides present in all
+    (none when a side has no row at all: a category in one language only)."""
     table = units.set_index([*ITEM_KEY, "side"])[list(columns)].unstack("side")
     table.columns = [f"{col}@{side}" for col, side in table.columns]
-    return table.dropna()
+    return table.reindex(columns=[f"{c}@{s}" for c in columns for s in sides]).dropna()
 
 
 def _agreeing(units: pd.DataFrame) -> pd.DataFrame:
@@ -157,7 +158,7 @@ def _compare(units: pd.DataFrame, sides: Sequence[str], signs: Sequence[float],
             rows = part[part["context_condition"] == context]
             if rows.empty:
                 continue
-            wide = _wide(rows, [numerator, denominator])
+            wide = _wide(rows, [numerator, denominator], sides)
             if wide.empty:
                 continue
 
@@ -350,6 +351,16 @@ def add_cross_language(results: dict[str, Any], scored: BBQResults, items: Seque
         return
     frame = cross_language_frame(scored, items, controls)
     if frame.empty:
+        found = [x for item in items if (x := split_language(item)) is not None]
+        datasets = sorted(d for d in {d for d, _ in found}
+                          if len({lang for x, lang in found if x == d}) > 1)
+        if datasets:  # asked for (a dataset in several languages) but nothing pairs: say so
+            results["cross_language"] = {
+                "method": METHOD, "alpha": ALPHA, "n_resamples": N_RESAMPLES, "rows": [],
+                "note": f"no item of {', '.join(datasets)} pairs across its languages with "
+                        "answers in both (a pair: the same category, example id, template, "
+                        "context, polarity and role of the correct answer), so no language is "
+                        "compared"}
         return
     results["cross_language"] = cross_language_results(frame)
     write_cross_language(frame, tables, figures)

@@ -144,7 +144,11 @@ def refusal_scores(scored: BBQResults, items: Sequence[BBQItem],
             values = rows[[f"{score}_{p}" for p in POLICIES]]
             rows[f"{score}_low"] = values.min(axis=1)
             rows[f"{score}_high"] = values.max(axis=1)
-            rows[f"{score}_differs"] = (rows[f"{score}_high"] - rows[f"{score}_low"]) > SAME
+            # a score defined under one policy and undefined under another differs too (all
+            # refused: s_DIS is undefined excluded, +1 as the target)
+            partly_defined = values.isna().any(axis=1) & values.notna().any(axis=1)
+            rows[f"{score}_differs"] = (
+                (rows[f"{score}_high"] - rows[f"{score}_low"]) > SAME) | partly_defined
         rows = rows.reset_index()
         if pooled:
             rows.insert(1, "category", ALL_CATEGORIES)

@@ -76,7 +76,8 @@ def expand_grid_responses(frame: pd.DataFrame, by_uid: Mapping[str, BBQItem],
     """Grid responses (``uid`` = cell ids, ``seed``, ``output``) read against the options as
     shown: columns model, seed (the cell's index, the replicate the engine scores), uid (the
     item's), pred (original option index, missing when unparsed), shown (position chosen, -1),
-    gold (position of the correct answer), method, grid_seed, order, prompt, output."""
+    gold (position of the correct answer), method, evidence (the parse of the options as shown),
+    grid_seed, order, prompt, output."""
     decoded = [decode_cell_id(str(u)) for u in frame["uid"]]
     work = frame.reset_index(drop=True).assign(
         base=[d[0] for d in decoded], order=[order_text(d[1]) for d in decoded],
@@ -103,6 +104,7 @@ def expand_grid_responses(frame: pd.DataFrame, by_uid: Mapping[str, BBQItem],
             "pred": pd.array(np.where(original >= 0, original, 0), dtype="Int64"),
             "shown": shown, "gold": sub["base"].map(gold).to_numpy(),
             "method": parsed["method"].astype(str).to_numpy(),
+            "evidence": parsed["evidence"].to_numpy(),
             "grid_seed": sub["grid_seed"].to_numpy(), "order": str(order_key),
             "prompt": str(prompt), "output": sub["output"].to_numpy(),
             **{c: sub[c].to_numpy() for c in ("finish_reason", "truncated") if c in sub}}))
