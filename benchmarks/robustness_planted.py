@@ -37,7 +37,13 @@ from biasbench.testing.grid_effect import (
     planted_sd,
     write_items,
 )
-from biasbench.testing.language_effect import LanguageBehaviour, parallel_items, planted_answers
+from biasbench.testing.language_effect import (
+    PLANTED_BASE,
+    LanguageBehaviour,
+    control_planted,
+    parallel_items,
+    planted_answers,
+)
 
 N_PER_CONDITION = 400
 
@@ -85,8 +91,7 @@ def grid() -> None:
         for f in ("seed", "order", "prompt")) + "\n")
 
 
-BASE = LanguageBehaviour(p_unknown_ambig=0.5, p_target_ambig=0.6, p_correct_disambig=0.6,
-                         disambig_bias=0.05)
+BASE = PLANTED_BASE
 
 
 def _planted(item: BBQItem) -> LanguageBehaviour:
@@ -95,16 +100,6 @@ def _planted(item: BBQItem) -> LanguageBehaviour:
     if item.language == "nl":
         return dataclasses.replace(BASE, p_unknown_ambig=0.3)
     return BASE
-
-
-def _control(item: BBQItem) -> LanguageBehaviour:
-    control = item.namespace.startswith("mb-control")
-    behaviour = dataclasses.replace(BASE, disambig_bias=0.0) if control else BASE
-    if item.language == "es":
-        behaviour = dataclasses.replace(
-            behaviour, p_correct_disambig=behaviour.p_correct_disambig - 0.2,
-            disambig_bias=behaviour.disambig_bias + (0.0 if control else 0.1))
-    return behaviour
 
 
 def languages() -> None:
@@ -125,7 +120,7 @@ def languages() -> None:
               f"{row['p_holm']:.2g} |")
     both = (parallel_items("mb", ["en", "es"], ("Age", "SES"), 240)
             + parallel_items("mb-control", ["en", "es"], ("Age", "SES"), 240))
-    adjusted = cross_language_frame(score_responses(both, planted_answers(both, _control,
+    adjusted = cross_language_frame(score_responses(both, planted_answers(both, control_planted,
                                                                           range(4), 5)),
                                     both, {"mb": "mb-control"})
     print("\n| es - en, all categories | planted | raw | control-adjusted |")

@@ -9,6 +9,7 @@ item population, so a planted difference between two languages is known.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -40,6 +41,24 @@ class LanguageBehaviour:
         u, q = self.p_unknown_ambig, self.p_target_ambig
         return {"acc_ambig": u, "s_amb": (1 - u) * (2 * q - 1),
                 "acc_disambig": self.p_correct_disambig, "s_dis": 2 * self.disambig_bias}
+
+
+PLANTED_BASE = LanguageBehaviour(p_unknown_ambig=0.5, p_target_ambig=0.6,
+                                 p_correct_disambig=0.6, disambig_bias=0.05)
+"""The behaviour of every language where nothing is planted (tests and benchmarks/ share it)."""
+
+
+def control_planted(item: BBQItem) -> LanguageBehaviour:
+    """MBBQ's control design, planted: es is worse at the task in both sets (acc_disambig
+    -0.2) and, in the main set only, more biased in disambiguated contexts (s_DIS +0.2); the
+    control set (namespaces ``mb-control...``) has no bias."""
+    control = item.namespace.startswith("mb-control")
+    behaviour = dataclasses.replace(PLANTED_BASE, disambig_bias=0.0) if control else PLANTED_BASE
+    if item.language == "es":
+        behaviour = dataclasses.replace(
+            behaviour, p_correct_disambig=behaviour.p_correct_disambig - 0.2,
+            disambig_bias=behaviour.disambig_bias + (0.0 if control else 0.1))
+    return behaviour
 
 
 def parallel_items(dataset: str, languages: Sequence[str], categories: Sequence[str],

@@ -24,13 +24,14 @@ from biasbench.engines.bbq_family.scoring.cross_language import (
 )
 from biasbench.engines.bbq_family.scoring.multi_seed import score_responses
 from biasbench.testing.language_effect import (
+    PLANTED_BASE,
     LanguageBehaviour,
+    control_planted,
     parallel_items,
     planted_answers,
 )
 
-BASE = LanguageBehaviour(p_unknown_ambig=0.5, p_target_ambig=0.6, p_correct_disambig=0.6,
-                         disambig_bias=0.05)
+BASE = PLANTED_BASE
 CATEGORIES = ("Age", "SES", "Disability")
 
 
@@ -116,23 +117,11 @@ def test_every_pair_of_languages_and_the_table(frame: pd.DataFrame) -> None:
     assert len(table) == len(frame) == 3 * (len(CATEGORIES) + 1) * 4
 
 
-def _control_planted(item: BBQItem) -> LanguageBehaviour:
-    """es is worse at the task in both sets (acc_disambig -0.2) and, in the main set only,
-    more biased in disambiguated contexts (s_DIS +0.2); the control set has no bias."""
-    control = item.namespace.startswith("mb-control")
-    behaviour = dataclasses.replace(BASE, disambig_bias=0.0) if control else BASE
-    if item.language == "es":
-        behaviour = dataclasses.replace(
-            behaviour, p_correct_disambig=behaviour.p_correct_disambig - 0.2,
-            disambig_bias=behaviour.disambig_bias + (0.0 if control else 0.1))
-    return behaviour
-
-
 @pytest.fixture(scope="module")
 def adjusted() -> pd.DataFrame:
     items = (parallel_items("mb", ["en", "es"], ("Age", "SES"), 240)
              + parallel_items("mb-control", ["en", "es"], ("Age", "SES"), 240))
-    scored = score_responses(items, planted_answers(items, _control_planted, range(4), 5))
+    scored = score_responses(items, planted_answers(items, control_planted, range(4), 5))
     return cross_language_frame(scored, items, {"mb": "mb-control"})
 
 
