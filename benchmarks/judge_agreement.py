@@ -9,9 +9,9 @@ whose label and plural flag equal the set's (label only where a set has no plura
 Sets, all shipped in the repository:
 
 * the held-out set of issue 15 item 8 (``tests/benchmarks/honorific_bn/data/
-  held_out_issue15.jsonl``, written before its fixes), per class and look-alike group;
-* three rounds of blind probes written after the first fixes (``blind_probes_issue15.jsonl``);
-* the issue 15 test tables (``test_classifier_issue15.py``), per class;
+  held_out.jsonl``, written before its fixes), per class and look-alike group;
+* three rounds of blind probes written after the first fixes (``blind_probes.jsonl``);
+* the issue 15 test tables (``test_classifier_more_classes.py``), per class;
 * the 177 pitfall rows (``test_classifier.CASES``), the issue 7 real-output tables
   (``test_classifier_real_outputs.ALL_ROWS``), the ``spelling_mixed`` table, and three
   simulated runs of 2,016 outputs each with known labels (``simulated_outputs.py``).
@@ -40,7 +40,7 @@ sys.path.insert(0, str(TESTS))
 
 import simulated_outputs  # noqa: E402
 import test_classifier  # noqa: E402
-import test_classifier_issue15  # noqa: E402
+import test_classifier_more_classes  # noqa: E402
 import test_classifier_real_outputs  # noqa: E402
 import test_spelling_mixed  # noqa: E402
 
@@ -85,7 +85,7 @@ def judge_at(revision: str) -> ModuleType:
         sys.modules.update(saved)
 
 
-def held_out(name: str = "held_out_issue15.jsonl") -> dict[str, list[Row]]:
+def held_out(name: str = "held_out.jsonl") -> dict[str, list[Row]]:
     groups: dict[str, list[Row]] = {}
     path = TESTS / "data" / name
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -95,9 +95,9 @@ def held_out(name: str = "held_out_issue15.jsonl") -> dict[str, list[Row]]:
     return groups
 
 
-def issue15_tables() -> dict[str, list[Row]]:
+def more_classes_tables() -> dict[str, list[Row]]:
     return {name: [(c.condition, c.output, c.label.value, c.plural) for c in cases]
-            for name, cases in test_classifier_issue15.CLASSES.items()}
+            for name, cases in test_classifier_more_classes.CLASSES.items()}
 
 
 def existing_sets() -> dict[str, list[Row]]:
@@ -157,8 +157,8 @@ def main(revision: str) -> None:
     print(f"judge `{before.JUDGE_VERSION}` ({revision}) -> `{after.JUDGE_VERSION}` (working tree)")
     table("Held-out set, issue 15 item 8 (written before the fixes)", held_out(), before, _fmt)
     table("Blind probes, issue 15 item 8 (written after the first fixes, each round labelled "
-          "before the judge saw it)", held_out("blind_probes_issue15.jsonl"), before, _fmt)
-    table("Issue 15 test tables", issue15_tables(), before, _fmt)
+          "before the judge saw it)", held_out("blind_probes.jsonl"), before, _fmt)
+    table("Issue 15 test tables", more_classes_tables(), before, _fmt)
     table("Labelled sets the repository already ships (must not drop)", existing_sets(), before,
           _fmt)
 

@@ -7,8 +7,8 @@ the plural flag and the deciding evidence tokens. Most class rows failed under
 ``bn-register-rules/2`` (``benchmarks/judge_agreement.py`` prints the counts); look-alikes
 mostly passed and must keep passing.
 
-``data/held_out_issue15.jsonl`` is a separate held-out set of the same classes (other
-sentences), written before the fixes; ``data/blind_probes_issue15.jsonl`` holds three rounds
+``data/held_out.jsonl`` is a separate held-out set of the same classes (other
+sentences), written before the fixes; ``data/blind_probes.jsonl`` holds three rounds
 of outputs written blind after them (each labelled before the judge saw it; the cases its
 rounds got wrong are in the tables here). ``test_held_out_agreement`` keeps both agreements.
 """
@@ -33,8 +33,8 @@ from biasbench.benchmarks.honorific_bn.classifier import (
 H, O, M, U = Register.HONORIFIC, Register.ORDINARY, Register.MIXED, Register.UNREADABLE  # noqa: E741
 
 DATA = Path(__file__).parent / "data"
-HELD_OUT = DATA / "held_out_issue15.jsonl"
-BLIND_PROBES = DATA / "blind_probes_issue15.jsonl"
+HELD_OUT = DATA / "held_out.jsonl"
+BLIND_PROBES = DATA / "blind_probes.jsonl"
 
 
 class Case(NamedTuple):
