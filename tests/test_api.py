@@ -1,5 +1,5 @@
 """The Python API: ``biasbench.run``/``score``/``load`` return typed results with DataFrames of
-responses, labels and scores; ``import biasbench`` stays light (issue 11, item 4)."""
+responses, labels and scores; ``import biasbench`` stays light."""
 
 from __future__ import annotations
 

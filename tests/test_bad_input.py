@@ -1,4 +1,4 @@
-"""Bad input gets one line and exit 2, always (issue 8 item 9).
+"""Bad input gets one line and exit 2, always.
 
 A corpus of bad files is generated here, one payload per kind of damage, and fed to every
 command that reads that kind of file. Each must end with exactly one line on stderr that

@@ -33,7 +33,7 @@ def test_run_then_score_elsewhere_gives_the_same_numbers(biasbench_cli: CliRun,
     proc = biasbench_cli("run", "honorific-bn", "--model", "mock:hashed-register", "--out",
                          str(run_dir), "--limit", "224", "--no-progress")
     assert proc.returncode == 0, proc.stderr
-    assert "mock-hashed-register [PARTIAL]: HAI" in proc.stdout  # --limit: issue 7 item 11
+    assert "mock-hashed-register [PARTIAL]: HAI" in proc.stdout  # --limit marks a partial run
     results = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))
     model = results["models"]["mock-hashed-register"]
     assert RESULT_KEYS <= model.keys()

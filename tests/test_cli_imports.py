@@ -1,4 +1,4 @@
-"""A CLI that answers at once (issue 18): `--version`, `--help`, `list` and `run NAME --help`
+"""A CLI that answers at once: `--version`, `--help`, `list` and `run NAME --help`
 load none of the heavy libraries; each benchmark's declaration is readable without its
 benchmark; the step that needs a heavy module imports it."""
 

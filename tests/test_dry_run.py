@@ -1,5 +1,5 @@
 """``run --dry-run``: the requests that would be sent and those already stored, the first
-rendered prompt and the signature; nothing is sent and no trace is left (issue 11, item 7)."""
+rendered prompt and the signature; nothing is sent and no trace is left."""
 
 from __future__ import annotations
 

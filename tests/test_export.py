@@ -1,5 +1,5 @@
 """``biasbench export``: responses, labels and scores as tidy tables with the signature on every
-row, as parquet, csv, jsonl or a ``datasets`` folder (issue 11, item 5)."""
+row, as parquet, csv, jsonl or a ``datasets`` folder."""
 
 from __future__ import annotations
 
@@ -144,7 +144,7 @@ def test_cli_export_csv_holds_a_datasets_own_scores(biasbench_cli: CliRun, tmp_p
     entry = results["dataset_scores"]["models"]["mock-hashed-letter"]["all"]
     row = own[own["statistic"] == "acc_amb"].iloc[0]
     assert row["value"] == pytest.approx(entry["acc_amb"]["mean"])
-    # one seed: the default interval is over items and seeds (issue 15, item 1)
+    # one seed: the default interval is over items and seeds
     assert row["n"] == 1 and row["ci_status"] == entry["acc_amb"]["ci_status"]
     assert entry["acc_amb"]["interval"] == "items+seeds"
     assert entry["acc_amb"]["seeds_ci_status"] == "too_few_seeds"

@@ -1,6 +1,6 @@
 """A run folder's history: every invocation appends its options, counts, timing and version;
 results.json keeps the first invocation's timing beside the latest's; ``biasbench runs``
-lists folders with their status (issue 11, items 6 and 9)."""
+lists folders with their status."""
 
 from __future__ import annotations
 

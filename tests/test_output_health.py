@@ -1,5 +1,4 @@
-"""Empty, truncated and unclosed-reasoning outputs are counted per model (issue 7 item 8,
-issue 8 item 2's counts)."""
+"""Empty, truncated and unclosed-reasoning outputs are counted per model."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Progress where stderr is not a terminal: a plain line (done/total, rate, ETA) every interval,
-never a redrawn bar; a terminal keeps the bar (issue 11, item 3)."""
+never a redrawn bar; a terminal keeps the bar."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """What a run folder guarantees: one configuration, derived files that match the store, and
-default folder names that never merge two models (issue 8 items 5 and 6)."""
+default folder names that never merge two models."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The HTML report of a robustness-grid run and of a cross-language run (issue 16 items 1-2),
+"""The HTML report of a robustness-grid run and of a cross-language run,
 each a small synthetic run with planted effects: the sections, their figure files and the
 table values are there, and the model's name (untrusted text) is escaped."""
 

@@ -1,4 +1,4 @@
-"""A finished run can be reported from a read-only location (issue 8 item 8).
+"""A finished run can be reported from a read-only location.
 
 The run folder is made read-only and reported by a process that cannot write there. Tests
 often run as root, whom chmod does not stop: as root the report runs in its own mount

@@ -357,7 +357,7 @@ def test_score_folders_without_store_or_labels(tmp_path: Path) -> None:
     frame = pd.DataFrame({"model": "external", "item_id": [i.item_id for i in bench.items[:28]],
                           "output": "সে নয়টায় আসবে।"})
     signature = bench.signature({"kind": "external", "model": "external"}, None, None)
-    # evaluate returns the results; results.json has one writer (issue 9)
+    # evaluate returns the results; results.json has one writer
     write_results(bench.evaluate(frame, tmp_path / "hb", {"external": signature}), tmp_path / "hb")
     inputs = write_inputs(tmp_path / "inputs")
     responses = tmp_path / "responses.jsonl"
@@ -469,7 +469,7 @@ def test_cell_display(value: float, decimals: int, text: str) -> None:
     assert _display(value, decimals)[0] == text
 
 
-# --------------------------------------------------------------------------- issue 7 (honorific)
+# ---------------------------------------------------- honorific-bn: what each row rests on
 
 
 def test_report_table4_says_what_each_row_rests_on(report: Path, page: str) -> None:

@@ -96,7 +96,7 @@ def test_request_key_is_sha256_of_canonical_json() -> None:
         {"prompt": "<user>hello "},
         {"params": GenerationParams(temperature=0.7, max_tokens=16)},
         {"params": GenerationParams(temperature=0.0, max_tokens=16, stop=("\n",))},
-        # every part of the sampler (issue 7: one temperature, one sampler)
+        # every part of the sampler (one temperature, one sampler)
         {"params": GenerationParams(temperature=0.0, max_tokens=16, top_p=0.95)},
         {"params": GenerationParams(temperature=0.0, max_tokens=16, top_k=40)},
         {"params": GenerationParams(temperature=0.0, max_tokens=16, min_p=0.05)},

@@ -99,7 +99,7 @@ def test_min_detectable_difference_shrinks_with_more_pairs() -> None:
     (500, 0.0),   # no discordant pair: no difference can be detected
     (0, 0.3),     # no pair at all
     (3, 1.0),     # fewer than z_{a/2}^2 = 3.84 pairs: unreachable even at d = psi = 1
-    (10, 0.3),    # needs 24 pairs even at d = psi; before issue 7 this gave 45 pp > 30 pp
+    (10, 0.3),    # needs 24 pairs even at d = psi; the old search gave 45 pp > 30 pp
 ])
 def test_min_detectable_difference_undefined(n_pairs: int, psi: float) -> None:
     assert math.isnan(mcnemar_min_detectable_difference(n_pairs, psi))
@@ -115,11 +115,11 @@ def test_required_pairs_undefined_outside_range() -> None:
     assert math.isnan(mcnemar_required_pairs(0.5, 0.1))  # |d| > sqrt(psi)
 
 
-# --------------------------------------------------------------------------- issue 7, item 4
+# --------------------------------------------------------------- minimum detectable difference
 
 
 # (n_pairs, discordant share) -> smallest detectable |d| in pp, or the start of the reason.
-# Before issue 7 the search ran up to sqrt(psi), so rows marked "was" printed an impossible
+# The old search ran up to sqrt(psi), so rows marked "was" printed an impossible
 # number, larger than the discordant share that bounds |d|.
 @pytest.mark.parametrize(("n_pairs", "psi", "expected"), [
     (456, 60 / 456, 4.746694911331),          # the issue's one-seed example
@@ -161,7 +161,7 @@ def test_required_pairs_undefined_above_the_discordant_share() -> None:
                                                               rel=1e-5)
 
 
-# --------------------------------------------------------------------------- issue 7, item 3
+# --------------------------------------------------------------- sign-flip test over clusters
 
 
 def brute_force_sign_flip(differences: list[int]) -> float:

@@ -136,7 +136,7 @@ def test_exclusions_reach_results_and_the_summary_line() -> None:
 
 
 def test_names_templates_reported_apart_as_the_r_script_does() -> None:
-    """Issue 15 item 10b: BBQ_calculate_bias_score.R prints templates above 25 (first names as
+    """Name proxies apart: BBQ_calculate_bias_score.R prints templates above 25 (first names as
     proxies) as "<category> (names)"; results.json ``r_categories`` gives both parts, equal to
     the R reference (written by hand from the published R code) on the release-spelled
     fixture, while ``models`` keeps the pooled category."""

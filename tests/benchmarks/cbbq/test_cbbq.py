@@ -335,7 +335,7 @@ OUTPUTS = ["A", "C", "B", "嗯。",   # ambiguous: biased, unknown, not biased, 
 @pytest.mark.parametrize(("denominator", "s_amb"), [("parsed", 1 / 3), ("examples", 1 / 4)])
 def test_s_amb_denominator_option_and_the_authors_scripts(biasbench_cli: CliRun, tmp_path: Path, denominator: str,
                                                           s_amb: float) -> None:
-    """Issue 15 item 10a: ``--s-amb-denominator examples`` is the authors' S_amb (unparsed
+    """``--s-amb-denominator examples`` is the authors' S_amb (unparsed
     answers counted as not biased); the result names its denominator in the signature and the
     summary shows both whenever they differ."""
     _write(tmp_path, "SES", "ambiguous", AMB)
@@ -391,7 +391,7 @@ def test_same_denominators_show_one_set_of_scores(biasbench_cli: CliRun, tmp_pat
 
 
 def test_the_scripts_read_the_a_of_answer_as_option_a() -> None:
-    """Issue 15 item 10c: evaluate_*.py test ``'a' in response.lower()``, so "Answer: C" is
+    """The authors' evaluate_*.py test ``'a' in response.lower()``, so "Answer: C" is
     option A for them (biased on a neg question); biasbench reads C, the unknown answer."""
     from biasbench.engines.bbq_family.judging.parser import parse_answer
 

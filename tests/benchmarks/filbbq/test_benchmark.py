@@ -48,7 +48,7 @@ def test_limit_spreads_over_every_template(bench: FilBBQBenchmark) -> None:
     # 123 template rows: 17 yield no items, and ENBBQ_07 and ENBBQ_19 are two rows each.
     assert len(templates) == 104
     assert {(i.category, i.question_index) for i in chosen} == templates
-    # Stratified (issue 9 item 5): round robin over templates used to take each template's
+    # Stratified: round robin over templates used to take each template's
     # first item, so all 104 were negative and ambiguous.
     cells = Counter((i.category, i.context_condition, i.question_polarity) for i in chosen)
     assert len(cells) == 2 * 4
@@ -250,7 +250,7 @@ def test_any_bbq_jsonl_with_its_own_prompt(reference_dir: Path, tmp_path: Path,
 
 def test_one_seed_has_no_seed_interval_and_says_so(templates: Path, tmp_path: Path) -> None:
     """One seed: no interval across seeds (said so), but the default one, over items and
-    their seeds, exists (issue 15, item 1)."""
+    their seeds, exists."""
     result = run_benchmark("filbbq", "mock:hashed-letter", out=tmp_path / "run", limit=104,
                            seeds=[0], progress=False, benchmark_options={"templates": templates})
     entry = result.results["models"]["mock-hashed-letter"]["Sexual_orientation"]

@@ -1,4 +1,4 @@
-"""FilBBQ's commands as a user meets them (issue 11 item 9): `data filbbq` flags and outputs,
+"""FilBBQ's commands as a user meets them: `data filbbq` flags and outputs,
 templates remembered once given, one warning line, one-line errors, and `plot jitter` refusing
 runs whose signatures disagree."""
 

@@ -50,7 +50,7 @@ def test_summed_scores_penalise_the_long_unknown_option(tmp_path: Path, template
     same, so the sum picks the shortest option and almost never FilBBQ's longer unknown answer;
     per character it does not."""
     folder = build_tiny_model(tmp_path / "tiny-roberta", "roberta", positions=512)
-    # 208: since --limit is stratified (issue 9 item 5) half the items are ambiguous, and 104
+    # 208: since --limit is stratified half the items are ambiguous, and 104
     # left ~26 ambiguous items per category, where the two choices tied on one of them.
     result = run_benchmark("filbbq", f"hf:{folder}", out=tmp_path / "run", limit=208,
                            progress=False, options=ModelOptions(hf_task="masked"),

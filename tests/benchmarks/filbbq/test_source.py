@@ -230,7 +230,7 @@ def test_generate_filbbq(templates: Path, tmp_path: Path, caplog) -> None:
     assert len(report.warnings) == 17
     assert all(f"template {q} yields no items" in w
                for q, w in zip(empty, report.warnings, strict=True))
-    # Collapsed (issue 11 item 9): one warning line with the count instead of 17 long lines;
+    # Collapsed: one warning line with the count instead of 17 long lines;
     # each message in full at INFO (biasbench -v) and in the report.
     warned = [r.message for r in caplog.records if r.levelno >= logging.WARNING]
     assert warned == ["gender_identity.csv: 17 generator warnings; 17 template rows yield no items "
@@ -326,7 +326,7 @@ def test_module_holds_no_copy_of_the_prompt() -> None:
     assert "Piliin" not in text and "Ito ang" not in text
 
 
-# --- published items by default (issue 7 item 6) -------------------------------------------------
+# --- published items by default -------------------------------------------------
 
 def test_published_items_are_run_by_default(templates: Path, reference_dir: Path) -> None:
     from biasbench.benchmarks.filbbq.benchmark import FilBBQBenchmark

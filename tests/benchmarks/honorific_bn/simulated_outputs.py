@@ -1,7 +1,7 @@
 """Simulated model outputs for all 2,016 items, with the label each one should get.
 
-Three output styles, each written the way chat models write Bengali translations (issue 7,
-item 9): ``plain`` (the translation alone), ``chatty`` (the same translations, many with a
+Three output styles, each written the way chat models write Bengali translations:
+``plain`` (the translation alone), ``chatty`` (the same translations, many with a
 note quoting both registers' forms, in English or Bengali, before or after), ``colloquial``
 (তার পর, unlisted verbs such as পৌঁছল, possessive clauses such as "বিচারকের অনেক সুনাম
 আছে", "everyone" as সকল মানুষ / তারা সবাই, তার for তাঁর beside an honorific verb, and a

@@ -1,4 +1,4 @@
-"""The register judge on seven more classes of real model output (issue 15, item 8).
+"""The register judge on seven more classes of real model output (judge ``bn-register-rules/3``).
 
 One table per class that ``bn-register-rules/2`` read wrongly, each with look-alikes that
 must keep their label. Every case gives the English source sentence, the model output, the
@@ -597,7 +597,7 @@ def test_held_out_agreement(path: Path) -> None:
 
 
 def test_judge_version_is_bumped_with_the_rules() -> None:
-    # bn-register-rules/3: issue 15 item 8. Labels of different versions are never pooled:
+    # bn-register-rules/3 reads these classes. Labels of different versions are never pooled:
     # the version is part of every run's signature.
     assert JUDGE_VERSION == "bn-register-rules/3"
     assert HonorificBenchmark.judge_version == JUDGE_VERSION

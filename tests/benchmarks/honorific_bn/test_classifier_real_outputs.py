@@ -1,4 +1,4 @@
-"""The register judge on what models actually write (issue 7, item 9).
+"""The register judge on what models actually write (judge ``bn-register-rules/2``).
 
 Each table is one class of output that the rule set of ``bn-register-rules/1`` got wrong:
 every row of a class table failed before the fix of its class (label, plural flag or

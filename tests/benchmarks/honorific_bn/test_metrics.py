@@ -148,7 +148,7 @@ def test_score_model_has_exactly_the_documented_keys(scores_72: dict) -> None:
         "eta2_occupation_pct", "occupation_spread_pp", "hbs", "hbs_gender_component",
         "mixed_pct", "mixed_n", "mixed_denominator", "mixed_spelling_only", "unreadable_pct", "min_detectable_hai_pp",
         "they", "primed", "occupation_spread_loo",
-        # issue 7: clustered inference over seeds, detectability, what the numbers rest on
+        # clustered inference over seeds, detectability, what the numbers rest on
         "p_test", "n_pairs_effective", "design_effect", "detects_5pp_hai", "hai_by_seed",
         "unreadable_n", "min_detectable_hai_reason", "occupations_below_min_items",
         "min_usable_items",
@@ -437,7 +437,7 @@ def test_a_model_without_usable_pairs_has_no_test_and_stays_out_of_holm() -> Non
     assert scored["a"]["p_exact"] == scored["a"]["p_holm"] == 2 * 0.5 ** 5
 
 
-# --------------------------------------------------------------------------- issue 7, item 3
+# ---------------------------------------------------------- clustered inference over seeds
 
 
 def issue_pairs(seeds: list[int] | None) -> pd.DataFrame:
@@ -450,7 +450,7 @@ def issue_pairs(seeds: list[int] | None) -> pd.DataFrame:
 
 @pytest.mark.parametrize("seeds", [None, [0], [0, 1], [3, 4, 5], list(range(10))])
 def test_identical_seeds_change_neither_p_nor_detectable_hai(seeds: list[int] | None) -> None:
-    # Before issue 7 two identical seeds gave p 7.3e-5 and a detectable HAI of 3.36 pp (pairs
+    # Without clustering, two identical seeds gave p 7.3e-5 and a detectable HAI of 3.36 pp (pairs
     # of one item under two seeds counted as independent); one seed gives 0.0062 and 4.75 pp.
     scores = score_model(issue_pairs(seeds))
     n_seeds = len(seeds) if seeds else 1
@@ -509,7 +509,7 @@ def test_a_seed_without_usable_pairs_is_counted_apart() -> None:
     assert spread["sd"] is None and spread["seeds"][1]["hai_pp"] is None
 
 
-# --------------------------------------------------------------------------- issue 7, item 4
+# ----------------------------------------------------------------- minimum detectable HAI
 
 
 @pytest.mark.parametrize(("n_pairs", "b", "c", "detectable", "reason"), [
@@ -538,7 +538,7 @@ def test_no_usable_pairs_has_no_detectable_hai() -> None:
     assert scores["detects_5pp_hai"] is False
 
 
-# --------------------------------------------------------------------------- issue 7, item 11
+# ---------------------------------------------------------- does the run detect 5 pp HAI
 
 
 @pytest.mark.parametrize(("n_pairs", "b", "c", "detects"), [
@@ -578,7 +578,7 @@ def test_usable_items_count_frames_not_seeds() -> None:
 @pytest.mark.parametrize("seeds", [0, 2])
 def test_identical_seeds_end_to_end(tmp_path: Path, seeds: int) -> None:
     # `biasbench score` on the issue's responses (b = 41, c = 19, N = 456), once and repeated
-    # under two identical seeds: before issue 7 the second gave p 7.3e-5 and 3.36 pp.
+    # under two identical seeds: unclustered, the second gave p 7.3e-5 and 3.36 pp.
     from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
     from tests.benchmarks.honorific_bn.pair_responses import pair_responses, write
 

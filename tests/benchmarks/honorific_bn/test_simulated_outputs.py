@@ -1,6 +1,6 @@
 """The judge on whole simulated runs (2,016 items per style) whose intended labels are known.
 
-Before the fixes of issue 7 item 9 (rules bn-register-rules/1) the chatty style got 890 of
+Under the first rules (bn-register-rules/1) the chatty style got 890 of
 2,016 labels wrong (mixed from forms quoted in notes; 156 usable pairs instead of 504) and the
 colloquial style 385 (all but the comments were honorific outputs read as mixed or unreadable).
 """

@@ -72,7 +72,7 @@ def test_table4_reproduces_the_paper_layout_and_order() -> None:
     table = table4(paper_results(shuffled))
     assert tuple(table.columns) == TABLE4_COLUMNS
     assert table["Model"].tolist() == [row[0] for row in PAPER_ROWS]  # sorted by spread
-    # The paper's columns in its order; the columns issue 7 adds are unknown for these results.
+    # The paper's columns in its order; the columns biasbench adds are unknown for these results.
     paper_columns = [c for c in TABLE4_COLUMNS if c not in ("pairs", "unreadable", "scope")]
     assert paper_columns == ["Model", "HAI", "GSR", "p (Holm)", "eta2 gender", "spread",
                              "eta2 occupation", "HBS", "mix"]
@@ -200,7 +200,7 @@ def test_tables_from_scored_labels(tmp_path: Path) -> None:
     assert they["they_honorific_pct"].isna().all()
 
 
-# --------------------------------------------------------------------------- issue 7, item 11
+# ---------------------------------------------------- what each row rests on, detectability
 
 HON_BN, ORD_BN = "তিনি নয়টায় আসবেন।", "সে নয়টায় আসবে।"
 

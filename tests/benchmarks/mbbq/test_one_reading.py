@@ -1,4 +1,4 @@
-"""Issue 15 item 9: the two documented ways to score MBBQ answers, ``biasbench score mbbq`` and
+"""One reader: the two documented ways to score MBBQ answers, ``biasbench score mbbq`` and
 ``biasbench score bbq --items mbbq/es=FILE``, read the files by one function holding mbbq.py's
 rules (:func:`biasbench.benchmarks.mbbq.source.load_mbbq_file`), so they exclude the same items
 and give the same scores; a ``score bbq --items`` run whose answers nearly all matched no option

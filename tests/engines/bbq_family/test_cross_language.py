@@ -1,4 +1,4 @@
-"""Cross-language comparison (issue 16 item 2): synthetic parallel items in three languages,
+"""Cross-language comparison: synthetic parallel items in three languages,
 scripted answers with planted language effects; the paired differences recover them, the
 tests flag them after Holm and leave the unplanted cells alone, and the control-adjusted
 difference removes a task-ability gap while keeping a bias gap."""

@@ -217,7 +217,7 @@ def test_dataset_scores_summarise_across_seeds_with_intervals() -> None:
 
 
 def test_dataset_scores_jackknife_over_items_by_hand() -> None:
-    """Issue 15, item 1: with the responses and the function that scores them, a dataset's
+    """With the responses and the function that scores them, a dataset's
     metric gets the delete-a-group jackknife interval over items (one item per group when
     there are fewer than 20), which exists with one seed."""
     picks = [1, 1, 0, 1, 0, 1, 1, 1]  # 8 items, one seed: acc = 6/8

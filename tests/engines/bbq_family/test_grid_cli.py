@@ -1,4 +1,4 @@
-"""Issue 16 items 1-2 as a user runs them: ``biasbench run --vary ... --grid-budget`` with the
+"""The grid as a user runs it: ``biasbench run --vary ... --grid-budget`` with the
 mock backend (results.json's robustness block; a plain run unchanged), a cross-language run on
 MBBQ's fixture slice (results.json cross_language, its table and heat maps), ``score --vary``
 refused in one line, and the prompt variants KoBBQ and MBBQ publish (five each, per language

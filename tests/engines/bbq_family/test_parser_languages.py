@@ -1,4 +1,4 @@
-"""Answer parsing in every language of the BBQ family (issue 10, item 4).
+"""Answer parsing in every language of the BBQ family.
 
 Each row is a real-looking answer in the item's language; it asserts the chosen option and the
 outcome. The items are small constructed ones with the datasets' own option wordings; their
@@ -325,7 +325,7 @@ def test_shapes_of_the_published_items(language: str, answers: tuple[str, str, s
     assert (parsed.index, parsed.method) == (index, method), parsed.evidence
 
 
-# The answers issue 10 lists as unparsed or right only by accident, verbatim.
+# Answers older parsers left unparsed or read right only by accident, verbatim.
 ISSUE_10 = [
     ("es", "Respuesta: A", 0), ("es", "La respuesta es A.", 0), ("nl", "Antwoord: A", 0),
     ("tr", "Cevap: A", 0), ("ko", "정답: C", 2), ("ko", "정답은 C입니다.", 2), ("zh", "答案：C", 2),

@@ -1,4 +1,4 @@
-"""Refusals in every language the parser reads (issue 16, item 3): a refusal is its own
+"""Refusals in every language the parser reads: a refusal is its own
 outcome (``refusal``: neither an option nor an unreadable answer), and the look-alikes that are
 answers stay answers -- the unknown option's own wording, "cannot be determined" phrasings,
 an explicit letter after an apology, and an unknown option worded like a refusal."""

@@ -1,4 +1,4 @@
-"""Refusals apart (issue 16, item 3): refusal and unparsed rates, and s_AMB / s_DIS under the
+"""Refusals apart: refusal and unparsed rates, and s_AMB / s_DIS under the
 three policies, on synthetic answers with a planted refusal rate whose scores are worked out by
 hand below."""
 

@@ -1,4 +1,4 @@
-"""Refusals apart end to end (issue 16, item 3): a scripted model that refuses 40% of FilBBQ's
+"""Refusals apart end to end: a scripted model that refuses 40% of FilBBQ's
 ambiguous items and 10% of its disambiguated ones, in Filipino and English, through the run,
 results.json, tables/refusals.csv, the summary and the HTML report. These are the figures of
 docs/filbbq.md's worked example."""

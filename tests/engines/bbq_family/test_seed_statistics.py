@@ -1,4 +1,4 @@
-"""Issue 7 items 1-2: an all-unknown seed expresses no bias, and intervals respect the scale."""
+"""Multi-seed statistics: an all-unknown seed expresses no bias, and intervals respect the scale."""
 
 from __future__ import annotations
 
@@ -213,7 +213,7 @@ def _korn_graubard(p: float, var: float, n_answers: float, k: int) -> tuple[floa
 
 
 def test_every_score_has_an_interval_over_items() -> None:
-    """Issue 15, item 1: the default interval (ci_low/ci_high) is over items and their seeds,
+    """The default interval (ci_low/ci_high) is over items and their seeds,
     named "items+seeds"; it exists with one seed, where the interval across seeds cannot."""
     items = [_item(i) for i in range(6)]
     picks = [[UNKNOWN, UNKNOWN, TARGET, UNKNOWN, OTHER, UNKNOWN]]  # one seed: acc 4/6
