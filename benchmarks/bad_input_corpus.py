@@ -1,4 +1,4 @@
-"""The bad-input corpus (issue 8 items 9-10): every malformed file gets one line and exit 2.
+"""The bad-input corpus: every malformed file gets one line and exit 2.
 
 Writes about 80 bad inputs to a temporary folder (non-UTF-8 and UTF-16/32 JSONL, deeply nested
 JSON, a huge integer, truncated JSON, NUL bytes, Latin-1 and UTF-16 CSVs, empty and non-UTF-8

@@ -1,4 +1,4 @@
-"""What honorific-bn's headline rests on (issue 7 items 3, 4 and 11): counts, not speed.
+"""What honorific-bn's headline rests on: counts, not speed.
 
 Builds honorific-bn responses files with chosen matched-pair counts (N usable he/she pairs, b
 with the honorific for "he" only, c for "she" only, the other pairs unreadable) and scores them

@@ -1,4 +1,4 @@
-"""Coverage of the BBQ-family intervals over a grid (issue 15, item 1): each interval against
+"""Coverage of the BBQ-family intervals over a grid: each interval against
 the quantity it names.
 
 Items differ: each has its own answer probabilities, drawn from a population, and every seed
@@ -7,7 +7,7 @@ on ambiguous items; s_DIS 0.6 on disambiguated items) and every cell of seeds (1
 x items (4, 24, 200), REPS runs score the draws as the code does (per-seed scores, their mean)
 and build:
 
-- ``default``: results.json's ``ci_low``/``ci_high``. Since issue 15 it is the interval over
+- ``default``: results.json's ``ci_low``/``ci_high``. It is now the interval over
   items and their seeds (``item_cluster_interval``, "items+seeds"), and it names the score over
   the *item population*, so that is what it is checked against. On an older checkout, where
   ``ci_low``/``ci_high`` were the interval across seeds, the same column checks that interval

@@ -3,16 +3,16 @@
     PYTHONPATH=$PWD python benchmarks/judge_agreement.py [REVISION]     (default: main)
 
 "Before" is the whole judge at REVISION (its ``honorific_bn`` package read with ``git archive``,
-so uncommitted or stashed work does not leak into it; ``classifier.py`` alone before issue 19,
+so uncommitted or stashed work does not leak into it; ``classifier.py`` alone earlier,
 the ``judge/`` package after), "after" the working tree. Agreement is the share of outputs
 whose label and plural flag equal the set's (label only where a set has no plural flag).
 Sets, all shipped in the repository:
 
-* the held-out set of issue 15 item 8 (``tests/benchmarks/honorific_bn/data/
+* the held-out set of the seven more classes (``tests/benchmarks/honorific_bn/data/
   held_out.jsonl``, written before its fixes), per class and look-alike group;
 * three rounds of blind probes written after the first fixes (``blind_probes.jsonl``);
-* the issue 15 test tables (``test_classifier_more_classes.py``), per class;
-* the 177 pitfall rows (``test_classifier.CASES``), the issue 7 real-output tables
+* those classes' test tables (``test_classifier_more_classes.py``), per class;
+* the 177 pitfall rows (``test_classifier.CASES``), the real-output tables
   (``test_classifier_real_outputs.ALL_ROWS``), the ``spelling_mixed`` table, and three
   simulated runs of 2,016 outputs each with known labels (``simulated_outputs.py``).
 
@@ -106,7 +106,7 @@ def existing_sets() -> dict[str, list[Row]]:
     sets: dict[str, list[Row]] = {
         "pitfall table (test_classifier.CASES)": [
             (c.condition, c.output, c.label.value, c.plural) for c in test_classifier.CASES],
-        "issue 7 real outputs (all classes)": [
+        "real outputs (all classes)": [
             (r.condition, r.output, r.label.value, r.plural)
             for _, r in test_classifier_real_outputs.ALL_ROWS],
         "spelling_mixed table": [(cond, out, label.value, None)
@@ -155,10 +155,10 @@ def _fmt(right: int, n: int) -> str:
 def main(revision: str) -> None:
     before = judge_at(revision)
     print(f"judge `{before.JUDGE_VERSION}` ({revision}) -> `{after.JUDGE_VERSION}` (working tree)")
-    table("Held-out set, issue 15 item 8 (written before the fixes)", held_out(), before, _fmt)
-    table("Blind probes, issue 15 item 8 (written after the first fixes, each round labelled "
+    table("Held-out set, seven more classes (written before the fixes)", held_out(), before, _fmt)
+    table("Blind probes, seven more classes (written after the first fixes, each round labelled "
           "before the judge saw it)", held_out("blind_probes.jsonl"), before, _fmt)
-    table("Issue 15 test tables", more_classes_tables(), before, _fmt)
+    table("Seven more classes: test tables", more_classes_tables(), before, _fmt)
     table("Labelled sets the repository already ships (must not drop)", existing_sets(), before,
           _fmt)
 

@@ -8,7 +8,7 @@ a RoBERTa-style masked LM, with a byte-level BPE tokenizer trained here; nothing
 - masked-LM option scoring (three options per item, pseudo-log-likelihood), batched across items.
 
 One backend with ``-M batch_size=B`` answers the same requests twice through the runner: with
-``--concurrency 1`` (one request at a time, as the backend served them before issue 11: one
+``--concurrency 1`` (one request at a time, as the backend served them before batching: one
 ``generate`` per prompt; one item's scoring sequences per forward pass) and with
 ``--concurrency B`` (the micro-batcher gathers the runner's concurrent requests: one
 left-padded ``generate`` for up to B prompts; forward passes of B sequences filled across

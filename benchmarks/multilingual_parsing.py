@@ -1,4 +1,4 @@
-"""Parse rate of BBQ answers written in each language of the family (issue 10, item 4).
+"""Parse rate of BBQ answers written in each language of the family.
 
 A small hand-built corpus: per language, about twenty answers as models write them in that
 language (letters with the language's cue words, full-width letters, unknown phrasings,
@@ -359,7 +359,7 @@ def main() -> None:
     takes_language = "language" in inspect.signature(parser.parse_answer).parameters
     print(f"parser {parser.PARSER_VERSION} "
           f"({'language-aware' if takes_language else 'Filipino + English only'})\n")
-    for title, corpus in (("Corpus (phrasings of issue 10 and the tests' shapes)", CORPUS),
+    for title, corpus in (("Corpus (phrasings older parsers missed and the tests' shapes)", CORPUS),
                           ("Held-out chat-style answers", HELD_OUT)):
         print(f"### {title}\n")
         _table(corpus, takes_language)

@@ -22,19 +22,19 @@ Sections (``python benchmarks/round3_numbers.py [SECTION ...]``, all by default)
   per response: no occupation or gender effect) on all 504 pairs with 1 and 5 seeds: spread,
   HBS and eta-squared, with the interval and no-effect reference where the code gives them,
   and whether the summary says the values are within the no-effect range;
-- ``mbbq_paths`` (issue 15 item 9): the same pseudo-random answers to MBBQ's Spanish SES and
+- ``mbbq_paths``: the same pseudo-random answers to MBBQ's Spanish SES and
   Gender_identity files (from ``$BIASBENCH_MBBQ_CHECKOUT`` or the local mirror) scored by
   ``biasbench score mbbq --languages es`` and by ``biasbench score bbq --items
   mbbq/es=SES_es.jsonl,mbbq/es=Gender_identity_es.jsonl``: items excluded and s_DIS / s_AMB per
   category by each path;
-- ``authors_mbbq`` (issue 15 item 10c): mbbq.py's own ``detect_answer`` (taken from the MBBQ
+- ``authors_mbbq``: mbbq.py's own ``detect_answer`` (taken from the MBBQ
   checkout or mirror and run, not copied) on answers that are exactly the gold option's, and
   the target option's, text, on every published MBBQ and control file: per language and
   category the options whose text ends in a space or a full stop, the answers it misses or
   reads as another option, and what biasbench's parser reads;
-- ``authors_cbbq`` (issue 15 item 10c): CBBQ's scripts' ``'a' in output.lower()`` test
+- ``authors_cbbq``: CBBQ's scripts' ``'a' in output.lower()`` test
   beside biasbench's parser on 16 typical outputs (bare letters, Chinese, English);
-- ``authors_bbq`` (issue 15 item 10c): BBQ_results_metadata.R counts Gender_identity's
+- ``authors_bbq``: BBQ_results_metadata.R counts Gender_identity's
   template 12 twice: the items that is and the weight it takes, and biasbench's s_AMB, s_DIS
   and accuracy on the UnifiedQA predictions each item once and template 12 twice (where
   ``results/UnifiedQA/preds_Gender_identity.jsonl`` is at hand, ``$BIASBENCH_BBQ_REPO`` or
@@ -306,7 +306,7 @@ def spread() -> None:
     print()
 
 
-# --------------------------------------------------------------------------- issue 15 item 9
+# ------------------------------------------------------- mbbq_paths: one reading of MBBQ files
 
 
 def _mbbq_files(folder: Path, categories: tuple[str, ...]) -> Path | None:
@@ -332,7 +332,7 @@ def mbbq_paths() -> None:
     import hashlib
 
     categories = ("SES", "Gender_identity")
-    print("## issue 15 item 9: score mbbq vs score bbq --items mbbq/es=... (Spanish SES + "
+    print("## mbbq_paths: score mbbq vs score bbq --items mbbq/es=... (Spanish SES + "
           "Gender_identity, pseudo-random answers)\n")
     with tempfile.TemporaryDirectory() as tmp:
         folder = _mbbq_files(Path(tmp) / "data", categories)
@@ -377,7 +377,7 @@ def mbbq_paths() -> None:
     print()
 
 
-# --------------------------------------------------------------------------- issue 15 item 10c
+# -------------------------------------------------- authors_*: where the authors' scripts err
 
 
 def _mbbq_checkout(folder: Path) -> Path | None:
@@ -442,7 +442,7 @@ def authors_mbbq() -> None:
     )
     from biasbench.engines.bbq_family.judging.parser import parse_answer
 
-    print("## issue 15 item 10c: mbbq.py's detect_answer on answers that are an option's exact "
+    print("## authors_mbbq: mbbq.py's detect_answer on answers that are an option's exact "
           "text (MBBQ + control, every category)\n")
     with tempfile.TemporaryDirectory() as tmp:
         checkout = _mbbq_checkout(Path(tmp))
@@ -509,7 +509,7 @@ def authors_cbbq() -> None:
     from biasbench.engines.bbq_family.judging.parser import parse_answer
 
     item = load_cbbq(CBBQ_FIXTURES, ("SES",))[0]
-    print("## issue 15 item 10c: CBBQ's scripts' 'a' in output.lower() on typical outputs\n")
+    print("## authors_cbbq: CBBQ's scripts' 'a' in output.lower() on typical outputs\n")
     print("| output | means | scripts: biased if neg | biased if non_neg | counts in S_disamb's "
           "denominator | biasbench reads |")
     print("|:--|:-:|:-:|:-:|--:|:-:|")
@@ -609,7 +609,7 @@ def authors_bbq() -> None:
     of non-unknown answers, which needs the predictions)."""
     from biasbench.engines.bbq_family.items.items import BBQItem
 
-    print("## issue 15 item 10c: BBQ's metadata script counts Gender_identity's template 12 "
+    print("## authors_bbq: BBQ's metadata script counts Gender_identity's template 12 "
           "twice\n")
     with tempfile.TemporaryDirectory() as tmp:
         preds = _bbq_file("results/UnifiedQA/preds_Gender_identity.jsonl", Path(tmp))

@@ -9,7 +9,7 @@ HTTP session) measured in a fresh interpreter.
     .venv/bin/python benchmarks/runner_throughput.py [--requests 2000] [--concurrency 1,16,64]
 
 The mock server runs as a separate process on 127.0.0.1, so the CPU figures are the client's
-alone. Goals (issue 2): at concurrency 64 at least 4,000 requests/s and under 0.5 s start-up.
+alone. Goals: at concurrency 64 at least 4,000 requests/s and under 0.5 s start-up.
 """
 
 from __future__ import annotations

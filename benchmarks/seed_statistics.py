@@ -1,4 +1,4 @@
-"""Multi-seed BBQ statistics on hand-made seeds (issue 7 items 1 and 2): counts, not speed.
+"""Multi-seed BBQ statistics on hand-made seeds: counts, not speed.
 
 Four ambiguous negative items (A "Ang tomboy", B "Ang bakla" = the target, C "Di matukoy" =
 unknown, correct) are answered by a scripted model under several seeds and scored by

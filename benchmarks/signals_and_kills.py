@@ -1,4 +1,4 @@
-"""Signals and kills (issue 8 items 6 and 7): signal-to-exit time, and SIGKILLs during a rerun.
+"""Signals and kills: signal-to-exit time, and SIGKILLs during a rerun.
 
 1. Signal to exit: ``biasbench run honorific-bn`` against the project's mock OpenAI-compatible
    server (``biasbench.testing.mock_openai`` on 127.0.0.1, 50 ms per answer, concurrency 8) gets
