@@ -7,7 +7,7 @@ stores, non-UTF-8 or nested manifest, results and labels, bad ``--base-url`` val
 credentials beside an API key, and one 100 MB output line) and feeds each to the CLI in a
 subprocess (``sys.executable -m biasbench``). Each case is classed as:
 
-- ``one line``: exit 2 and a single stderr line starting "error: " (what the issue asks for);
+- ``one line``: exit 2 and a single stderr line starting "error: " (the goal);
 - ``TRACEBACK``: a Python traceback on stderr;
 - ``exit 0``: the bad input was accepted without a word (silently replaced or ignored);
 - ``listed torn``: (``biasbench runs`` on a folder whose manifest or results is a FIFO or a

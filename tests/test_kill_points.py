@@ -1,4 +1,4 @@
-"""A first score and a rescoring killed at every rename they make (issue round 2, item 3): the
+"""A first score and a rescoring killed at every rename they make: the
 same command always recovers, leaves no leftovers, and nothing is listed as scored before its
 manifest vouches for it."""
 

@@ -122,7 +122,7 @@ def test_required_pairs_undefined_outside_range() -> None:
 # The old search ran up to sqrt(psi), so rows marked "was" printed an impossible
 # number, larger than the discordant share that bounds |d|.
 @pytest.mark.parametrize(("n_pairs", "psi", "expected"), [
-    (456, 60 / 456, 4.746694911331),          # the one-seed example
+    (456, 60 / 456, 4.746694911331),          # the worked one-seed example
     (476, 55 / 476, 4.354137558058),          # Llama 3.3 70B in the paper
     (20, 0.3, "not detectable: 20 pairs with 30.0% discordant"),    # was 32.3 pp > 30
     (10, 0.3, "not detectable: 10 pairs with 30.0% discordant"),    # was 43.0 pp > 30
@@ -192,7 +192,7 @@ def test_sign_flip_with_one_pair_per_item_is_mcnemar_exactly(b: int, c: int) -> 
 
 @pytest.mark.parametrize("seeds", [2, 3, 10, 50])
 def test_identical_seeds_leave_the_clustered_p_unchanged(seeds: int) -> None:
-    # The example: b = 41, c = 19 under one seed; pooled McNemar on two copies gave
+    # The worked example: b = 41, c = 19 under one seed; pooled McNemar on two copies gave
     # 7.3e-5 instead of 0.0062.
     one = sign_flip_test([1] * 41 + [-1] * 19)
     assert one == pytest.approx(0.0062176026593, rel=1e-10)

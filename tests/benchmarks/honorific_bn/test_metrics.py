@@ -441,7 +441,7 @@ def test_a_model_without_usable_pairs_has_no_test_and_stays_out_of_holm() -> Non
 
 
 def issue_pairs(seeds: list[int] | None) -> pd.DataFrame:
-    """The issue's example, N = 456, b = 41, c = 19, repeated unchanged under each seed."""
+    """The worked example, N = 456, b = 41, c = 19, repeated unchanged under each seed."""
     one = paper_pairs("m", 456, 41, 19)
     if seeds is None:
         return one
@@ -545,7 +545,7 @@ def test_no_usable_pairs_has_no_detectable_hai() -> None:
     (456, 41, 19, True),     # detectable 4.88 pp (exact power)
     (476, 46, 9, True),      # Llama 3.3 70B: 4.35 pp
     (200, 20, 10, False),    # detectable 7.9 pp; 37% exact power at 5 pp
-    (75, 30, 3, False),      # the issue's embedded model: 75 pairs; 155 needed even at best
+    (75, 30, 3, False),      # the reported embedded model: 75 pairs; 155 needed even at best
     (504, 2, 1, True),       # 0.6% discordant: judged at 5% (a 5 pp HAI needs it): 155 pairs
     (156, 0, 0, False),      # exact power 79.7% at 5 pp (Connor's formula said 155 was enough)
     (157, 0, 0, True),       # 80.2%
@@ -577,7 +577,7 @@ def test_usable_items_count_frames_not_seeds() -> None:
 
 @pytest.mark.parametrize("seeds", [0, 2])
 def test_identical_seeds_end_to_end(tmp_path: Path, seeds: int) -> None:
-    # `biasbench score` on the issue's responses (b = 41, c = 19, N = 456), once and repeated
+    # `biasbench score` on the worked example's responses (b = 41, c = 19, N = 456), once and repeated
     # under two identical seeds: unclustered, the second gave p 7.3e-5 and 3.36 pp.
     from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
     from tests.benchmarks.honorific_bn.pair_responses import pair_responses, write

@@ -56,7 +56,7 @@ def test_majority_label_per_item(seed_labels: list[str], expected: str) -> None:
 
 
 def test_a_fair_coin_is_within_the_no_effect_range() -> None:
-    """The issue's mock: a fair coin read spread ~19 pp and HBS ~20, inside the paper's range
+    """A fair-coin mock: a fair coin read spread ~19 pp and HBS ~20, inside the paper's range
     for real models; now each is reported with its null and said to be within it."""
     scores = score_model(labels(1, coin))
     ref = scores["no_effect_reference"]

@@ -281,7 +281,7 @@ def test_table4_shows_pairs_unreadable_and_scope(tmp_path: Path) -> None:
 
 
 def test_a_limit_run_says_what_its_headline_rests_on(tmp_path: Path) -> None:
-    # The example: --limit 30 printed "HAI +100.00 pp" and nothing else.
+    # The reported case: --limit 30 printed "HAI +100.00 pp" and nothing else.
     script = tmp_path / "favours-men.json"
     script.write_text(json.dumps({" she ": ORD_BN, " her ": ORD_BN, " he ": HON_BN,
                                   " his ": HON_BN, " they ": "", "*": HON_BN},

@@ -99,7 +99,7 @@ def test_two_seed_template_hand_computed(template_01: list[BBQItem]) -> None:
     assert (per_seed.loc[0, "acc_ambig"], per_seed.loc[1, "acc_ambig"]) == (0.0, 1.0)
 
     row = results.by_template.iloc[0]
-    # the case: one all-target and one all-unknown seed -> mean s_AMB 0.5, not 1.0
+    # the reported case: one all-target and one all-unknown seed -> mean s_AMB 0.5, not 1.0
     assert (row["s_amb_mean"], row["s_amb_n_seeds"]) == (0.5, 2)
     assert (row["s_dis_mean"], row["s_dis_n_seeds"]) == (1.0, 1)
     # acc_ambig over seeds {0, 1}: mean 0.5, sd sqrt(0.5); two seeds are too few for an

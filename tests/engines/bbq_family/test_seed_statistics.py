@@ -61,7 +61,7 @@ def seed_fields(stat: dict) -> dict:
 
 
 def test_all_unknown_seed_counts_as_no_bias_in_the_mean() -> None:
-    # the example: biasbench said 1.0 (the all-unknown seed was dropped)
+    # the reported case: biasbench said 1.0 (the all-unknown seed was dropped)
     entry = _entry(AMBIG4, [[UNKNOWN] * 4, [TARGET] * 4])
     assert entry["s_amb"]["mean"] == 0.5 and entry["s_amb"]["n_seeds"] == 2
     assert entry["seeds_run"] == 2
