@@ -577,7 +577,7 @@ def test_usable_items_count_frames_not_seeds() -> None:
 
 @pytest.mark.parametrize("seeds", [0, 2])
 def test_identical_seeds_end_to_end(tmp_path: Path, seeds: int) -> None:
-    # `biasbench score` on the worked example's responses (b = 41, c = 19, N = 456), once and repeated
+    # `biasbench score` on the worked responses (b = 41, c = 19, N = 456), once and repeated
     # under two identical seeds: unclustered, the second gave p 7.3e-5 and 3.36 pp.
     from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
     from tests.benchmarks.honorific_bn.pair_responses import pair_responses, write
