@@ -153,11 +153,6 @@ def plan_run(spec: RunSpec, backend: ModelBackend | None = None) -> RunPlan:
                              "generate, pass --answer-by generate)")
     backend = adapted
     seeds = s.seeds
-    grid = getattr(bench, "grid", None)  # a BBQ-format run's --vary (engines/bbq_family)
-    if backend.deterministic and grid is not None and "seeds" in grid.vary:
-        raise BiasbenchError(f"--vary seeds: {backend.model_id} answers deterministically (by "
-                             "option scores), so every seed gives the same answers; drop seeds "
-                             "from --vary")
     if backend.deterministic and (seeds is None or len(seeds) > 1):
         # Scoring options is deterministic: every seed would give the same answers.
         log.warning("%s answers deterministically; running one seed instead of many",

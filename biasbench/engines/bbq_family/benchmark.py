@@ -231,11 +231,18 @@ class BBQBenchmark(Benchmark):
         """Answer by generating, or by option scores (``answer_by``, see
         :func:`~biasbench.engines.bbq_family.judging.option_scoring.resolve_answer_by`): masked LMs by the
         options' pseudo-log-likelihoods after the item's text, causal LMs by their
-        log-likelihoods after the prompt's answer cue."""
-        if resolve_answer_by(self.answer_by, backend) == "generate":
-            return backend
-        return OptionScoringBackend(backend, self.prompt_items, self.option_score,
-                                    scored_text="prompt" if backend.can_generate else "item")
+        log-likelihoods after the prompt's answer cue. A grid that varies seeds refuses a
+        model that answers deterministically: every seed would give the same answers."""
+        adapted = backend
+        if resolve_answer_by(self.answer_by, backend) != "generate":
+            adapted = OptionScoringBackend(
+                backend, self.prompt_items, self.option_score,
+                scored_text="prompt" if backend.can_generate else "item")
+        if adapted.deterministic and self.grid is not None and "seeds" in self.grid.vary:
+            raise BiasbenchError(f"--vary seeds: {backend.model_id} answers deterministically "
+                                 "(by option scores), so every seed gives the same answers; "
+                                 "drop seeds from --vary")
+        return adapted
 
     def signature(self, model: dict[str, Any], params: GenerationParams | None,
                   seeds: Sequence[int] | None, limit: int | None = None) -> Signature:
