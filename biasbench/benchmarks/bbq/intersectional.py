@@ -36,12 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from biasbench.engines.bbq_family.items.generate import (
-    GenerationResult,
-    RowCount,
-    fill_slots,
-    four_items,
-)
+from biasbench.engines.bbq_family.items.generate import GenerationResult, RowCount, fill_slots
+from biasbench.engines.bbq_family.items.item_files import four_items
 from biasbench.engines.bbq_family.items.items import UNKNOWN_GROUP
 from biasbench.engines.bbq_family.items.templates import (
     CsvRecord,

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from biasbench.engines.bbq_family.items.item_files import Style
+from biasbench.engines.bbq_family.items.item_files import Style, four_items
 from biasbench.engines.bbq_family.items.items import UNKNOWN_GROUP
 from biasbench.engines.bbq_family.items.templates import (
     TemplateRow,
@@ -420,37 +420,6 @@ class _CategoryGenerator:
                       "version": row.version, "source": row.notes},
             contexts=contexts, questions=questions, answers=answers, unknown=unknown,
             text_of=text_of))
-
-
-def four_items(first_id: int, *, question_index: Any, category: str,
-               answer_info: dict[str, list[str]], metadata: dict[str, Any],
-               contexts: dict[str, str], questions: dict[str, str], answers: list[str],
-               unknown: str, text_of: dict[str, str]) -> list[dict[str, Any]]:
-    """The four items of one filled template (question polarity x context condition, in the
-    published order), numbered from ``first_id``: the correct answer is the unknown option in
-    the ambiguous context and the polarity's answer in the disambiguated one, its index the
-    first match, as in the reference, should two answers read the same."""
-    items = []
-    for polarity in ("neg", "nonneg"):
-        for condition in ("ambig", "disambig"):
-            correct = unknown if condition == "ambig" else text_of[polarity]
-            items.append({
-                "example_id": first_id + len(items),
-                "question_index": question_index,
-                "question_polarity": polarity,
-                "context_condition": condition,
-                "category": category,
-                "answer_info": {key: list(value) for key, value in answer_info.items()},
-                "additional_metadata": {key: list(value) if isinstance(value, list) else value
-                                        for key, value in metadata.items()},
-                "context": contexts[condition],
-                "question": questions[polarity],
-                "ans0": answers[0],
-                "ans1": answers[1],
-                "ans2": answers[2],
-                "label": answers.index(correct),
-            })
-    return items
 
 
 def _validate_pool(unknown_pool: Sequence[str]) -> list[str]:

@@ -1,5 +1,6 @@
-"""Generated BBQ items written out: the two release formats' JSONL lines (the original BBQ's
-and FilBBQ's), atomic writes of a whole generated set, and the report of what was written."""
+"""Generated BBQ items written out: the four items of a filled template as release rows, the
+two release formats' JSONL lines (the original BBQ's and FilBBQ's), atomic writes of a whole
+generated set, and the report of what was written."""
 
 from __future__ import annotations
 
@@ -25,6 +26,37 @@ ITEM_FIELDS: tuple[str, ...] = (
     "example_id", "question_index", "question_polarity", "context_condition", "category",
     "answer_info", "additional_metadata", "context", "question", "ans0", "ans1", "ans2", "label",
 )
+
+
+def four_items(first_id: int, *, question_index: Any, category: str,
+               answer_info: dict[str, list[str]], metadata: dict[str, Any],
+               contexts: dict[str, str], questions: dict[str, str], answers: list[str],
+               unknown: str, text_of: dict[str, str]) -> list[dict[str, Any]]:
+    """The four items of one filled template (question polarity x context condition, in the
+    published order), numbered from ``first_id``: the correct answer is the unknown option in
+    the ambiguous context and the polarity's answer in the disambiguated one, its index the
+    first match, as in the reference, should two answers read the same."""
+    items = []
+    for polarity in ("neg", "nonneg"):
+        for condition in ("ambig", "disambig"):
+            correct = unknown if condition == "ambig" else text_of[polarity]
+            items.append({
+                "example_id": first_id + len(items),
+                "question_index": question_index,
+                "question_polarity": polarity,
+                "context_condition": condition,
+                "category": category,
+                "answer_info": {key: list(value) for key, value in answer_info.items()},
+                "additional_metadata": {key: list(value) if isinstance(value, list) else value
+                                        for key, value in metadata.items()},
+                "context": contexts[condition],
+                "question": questions[polarity],
+                "ans0": answers[0],
+                "ans1": answers[1],
+                "ans2": answers[2],
+                "label": answers.index(correct),
+            })
+    return items
 
 
 @dataclass
