@@ -44,6 +44,7 @@ from biasbench.engines.bbq_family.scoring.bias_scores import (
 )
 from biasbench.engines.bbq_family.scoring.by_language import ALL
 from biasbench.engines.bbq_family.scoring.multi_seed import ITEM_SCORES, BBQResults
+from biasbench.jsonutil import jsonable
 from biasbench.stats import holm
 from biasbench.stats.paired import PAIRED_METHOD, paired_ratio_difference
 
@@ -241,20 +242,10 @@ def _with_holm(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[leading].reset_index(drop=True)
 
 
-def _number(value: Any) -> Any:
-    if isinstance(value, bool | np.bool_):
-        return bool(value)
-    if isinstance(value, int | np.integer):
-        return int(value)
-    if isinstance(value, float | np.floating):
-        return None if not np.isfinite(value) else float(value)
-    return value
-
-
 def cross_language_results(frame: pd.DataFrame) -> dict[str, Any]:
     """``results.json: cross_language``: the method in words and one record per row."""
     return {"method": METHOD, "alpha": ALPHA, "n_resamples": N_RESAMPLES,
-            "rows": [{key: _number(value) for key, value in row.items()}
+            "rows": [{key: jsonable(value) for key, value in row.items()}
                      for row in frame.to_dict("records")]}
 
 

@@ -42,6 +42,7 @@ from biasbench.engines.bbq_family.scoring.bias_scores import (
     scores_from_counts,
 )
 from biasbench.engines.bbq_family.scoring.multi_seed import RUN_KEYS, BBQResults
+from biasbench.jsonutil import jsonable
 
 POLICIES: Final = ("excluded", "unknown", "target")
 """How a refusal is scored; the first is the headline."""
@@ -165,10 +166,6 @@ def refusal_scores(scored: BBQResults, items: Sequence[BBQItem],
             .drop(columns=["_model", "_all"]).reset_index(drop=True))
 
 
-def _number(value: Any) -> float | None:
-    return None if value is None or pd.isna(value) else float(value)
-
-
 def refusal_results(frame: pd.DataFrame) -> dict[str, Any]:
     """results.json's ``refusals`` block: the policies in words, the headline, and per model and
     category the counts, rates and each score under every policy with its range."""
@@ -178,14 +175,14 @@ def refusal_results(frame: pd.DataFrame) -> dict[str, Any]:
             "language": row["language"] or None,
             "n_responses": int(row["n_responses"]), "n_refused": int(row["n_refused"]),
             "n_unparsed": int(row["n_unparsed"]),
-            "refused_pct": _number(row["refused_pct"]),
-            "unparsed_pct": _number(row["unparsed_pct"]),
-            "refused_pct_ambig": _number(row["refused_pct_ambig"]),
-            "refused_pct_disambig": _number(row["refused_pct_disambig"])}
+            "refused_pct": jsonable(row["refused_pct"]),
+            "unparsed_pct": jsonable(row["unparsed_pct"]),
+            "refused_pct_ambig": jsonable(row["refused_pct_ambig"]),
+            "refused_pct_disambig": jsonable(row["refused_pct_disambig"])}
         for score in SCORES:
-            entry[score] = {**{p: _number(row[f"{score}_{p}"]) for p in POLICIES},
-                            "low": _number(row[f"{score}_low"]),
-                            "high": _number(row[f"{score}_high"]),
+            entry[score] = {**{p: jsonable(row[f"{score}_{p}"]) for p in POLICIES},
+                            "low": jsonable(row[f"{score}_low"]),
+                            "high": jsonable(row[f"{score}_high"]),
                             "differs": bool(row[f"{score}_differs"])}
         models.setdefault(str(row["model"]), {})[str(row["category"])] = entry
     return {"policies": dict(POLICY_TEXT), "headline": HEADLINE_POLICY,
