@@ -12,8 +12,7 @@ batch or after any other request; the engine's docstring says how). The runner k
 It also scores options (``score_options``): the log-likelihood of each option's tokens as a
 continuation of the completion prompt, read from llama.cpp's logits.
 
-Threads: ``-M n_threads=N`` fixes them; by default every forward pass gets as many threads
-(1..physical cores) as there are CPUs other processes left free over the last half second
+Threads: one per physical core unless ``-M n_threads=N``; their barrier spinning is bounded
 (:mod:`biasbench.models.cpu_threads`), so a run beside other CPU-bound work does not collapse.
 """
 
@@ -38,7 +37,7 @@ from biasbench.models.base import (
     Prompt,
     normalise_finish_reason,
 )
-from biasbench.models.cpu_threads import ThreadPolicy, physical_cores
+from biasbench.models.cpu_threads import physical_cores
 from biasbench.models.gguf_check import MAX_N_CTX, MIN_N_CTX, check_gguf_file
 from biasbench.models.llamacpp_engine import DECODER_VERSION, LlamaEngine
 from biasbench.models.llamacpp_requests import EngineAborted, EngineError, Sampling
@@ -137,8 +136,7 @@ class LlamaCppBackend(ModelBackend):
     spec_syntax = "llamacpp | llamacpp:FILE.gguf"
     model_options = (
         BackendOption("n_threads", "int", "CPU threads for every forward pass (default: "
-                      "the CPUs other processes leave free, re-read every half second: 1 to the "
-                      "physical cores this process may use)",
+                      "the physical cores this process may use)",
                       minimum=1),
         BackendOption("n_ctx", "int", "context window of each sequence, in tokens",
                       default=2048, minimum=16, changes_answers=True),
@@ -178,13 +176,11 @@ class LlamaCppBackend(ModelBackend):
             self.can_score_options = False
         self.n_ctx = n_ctx
         self.n_threads = n_threads or physical_cores()
-        self.fixed_threads = n_threads
         self.n_gpu_layers = n_gpu_layers
         self.slots = slots
         self.max_concurrency = 2 * slots
         self._digest = _file_digest(self.path)
         self._engine: LlamaEngine | None = None
-        self.threads = ThreadPolicy(n_threads)
 
     @property
     def model_id(self) -> str:
@@ -194,7 +190,7 @@ class LlamaCppBackend(ModelBackend):
         """The engine, loaded on first use."""
         if self._engine is None:
             self._engine = LlamaEngine(self.path, n_ctx=self.n_ctx, slots=self.slots,
-                                       threads=self.threads, n_gpu_layers=self.n_gpu_layers)
+                                       n_threads=self.n_threads, n_gpu_layers=self.n_gpu_layers)
         return self._engine
 
     def tokenize(self, text: str) -> list[int]:

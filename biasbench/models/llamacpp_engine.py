@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from biasbench.errors import BiasbenchError
+from biasbench.models.cpu_threads import bound_barrier_spinning
 from biasbench.models.llamacpp_passes import MIN_ROWS, ROW_GROUP, padded_rows
 from biasbench.models.llamacpp_requests import (
     EngineAborted,
@@ -56,6 +57,7 @@ _PREFIX_MIN_TOKENS = 16
 
 
 def _load_llama_cpp() -> Any:
+    bound_barrier_spinning()  # before libgomp loads with llama.cpp: it reads this only then
     try:
         import llama_cpp
     except ImportError:
@@ -86,18 +88,18 @@ def _silence_logs(llama_cpp: Any) -> None:
 class LlamaEngine(OptionScoring):
     """One llama.cpp model and context serving many requests (see the module docstring).
 
-    ``slots`` sequences decode at once; ``n_ctx`` is each sequence's context window. Threads
-    are chosen by ``threads`` (a :class:`~biasbench.models.cpu_threads.ThreadPolicy`).
+    ``slots`` sequences decode at once; ``n_ctx`` is each sequence's context window;
+    ``n_threads`` CPU threads share each forward pass (:mod:`biasbench.models.cpu_threads`).
     """
 
-    def __init__(self, path: Path, *, n_ctx: int, slots: int, threads: Any,
+    def __init__(self, path: Path, *, n_ctx: int, slots: int, n_threads: int,
                  n_gpu_layers: int = 0) -> None:
         self.llama_cpp = lib = _load_llama_cpp()
         _silence_logs(lib)
         lib.llama_backend_init()
         self.slots = slots
         self.n_ctx = n_ctx
-        self.threads = threads
+        self.n_threads = n_threads
         params = lib.llama_model_default_params()
         params.n_gpu_layers = n_gpu_layers
         self._model = lib.llama_model_load_from_file(str(path).encode(), params)
@@ -116,7 +118,7 @@ class LlamaEngine(OptionScoring):
         # a full-size sliding-window cache: llama.cpp copies a sequence's KV state to another
         # stream (the shared prefix) only from full buffers; the window still masks attention
         ctx_params.swa_full = True
-        ctx_params.n_threads = ctx_params.n_threads_batch = threads.current
+        ctx_params.n_threads = ctx_params.n_threads_batch = n_threads
         ctx_params.no_perf = True
         # llama.cpp's CPU flash attention takes another kernel for many query rows than for
         # few, so a prompt's logits would depend on how it is chunked; the plain attention
@@ -409,9 +411,6 @@ class LlamaEngine(OptionScoring):
         if status != 0:
             raise EngineError(f"llama.cpp could not decode a batch of {len(rows)} tokens "
                               f"(status {status})")
-        new = self.threads.after_pass()
-        if new is not None:
-            lib.llama_set_n_threads(self._ctx, new, new)
 
     def _logits(self, row: int) -> Any:
         import numpy as np

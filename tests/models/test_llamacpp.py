@@ -105,10 +105,9 @@ def _one_pass_logprobs(backend: LlamaCppBackend, ids: list[int], start: int) -> 
 
     import numpy as np
 
-    from biasbench.models.cpu_threads import ThreadPolicy
     from biasbench.models.llamacpp_engine import LlamaEngine
 
-    engine = LlamaEngine(backend.path, n_ctx=backend.n_ctx, slots=1, threads=ThreadPolicy(1))
+    engine = LlamaEngine(backend.path, n_ctx=backend.n_ctx, slots=1, n_threads=1)
     try:
         with engine._cond:  # drive the engine's own pass from this thread
             engine._closed = True
