@@ -7,10 +7,12 @@ Prints, in one run, as Markdown tables:
 3. honorific-bn translations per second on the embedded model: a plain llama-cpp-python loop
    (``Llama`` with its default threads, ``reset()`` before each prompt, greedy, stop at the
    line end) beside ``biasbench run honorific-bn --limit N`` with threads 1, 2 and auto (the
-   default; auto only beside five busy processes), quiet and beside busy processes (two at
-   normal priority, two at nice 19, five at normal priority), every command timed as a whole
-   process (start-up, model load and the report included); ``--before DIR`` adds the same
-   command run from an earlier checkout;
+   default: the physical cores), and with auto threads under two other OpenMP wait policies
+   (``GOMP_SPINCOUNT=300000``, libgomp's own default, which biasbench replaces with 2,000
+   spins; ``OMP_WAIT_POLICY=PASSIVE``, threads that sleep at once), quiet and beside busy
+   processes (two at normal priority, two at nice 19, five at normal priority), every command
+   timed as a whole process (start-up, model load and the report included); ``--before DIR``
+   adds the same command run from an earlier checkout (in ``--before-loads``);
 4. FilBBQ option scoring per second, quiet and beside two busy processes: on a ``--limit``
    sample (items from every template: only the instruction is shared) and in a whole run's
    order (the first templates' items), ``biasbench run filbbq --answer-by scores`` beside the
@@ -20,11 +22,15 @@ Prints, in one run, as Markdown tables:
 5. the CLI's start-up per command against ``python -c pass`` (median of 5).
 
 "x plain" is the rate over the plain way's in the same load; "x quiet" how many times slower
-than the same row on the quiet machine.
+than the same row on the quiet machine. A last table sets each load's slowdown beside its
+fair-share bound: the CPU-seconds of the quiet one-thread run, given only the share of the
+cores the scheduler owes biasbench's threads among the busy processes at normal priority
+(``threads x cores / (threads + busy)``, at most one core per thread), over the quiet run's
+wall time. No scheduling of the same work can beat it.
 
     git worktree add ../before f46b479        # the engine before this work, for --before
     PYTHONPATH=$PWD python benchmarks/local_speed.py --full --before ../before   # ~35 min
-    PYTHONPATH=$PWD python benchmarks/local_speed.py --items 24 --loads quiet,busy2
+    PYTHONPATH=$PWD python benchmarks/local_speed.py --items 48 --score-items 12 --before ../before
 
 Ratios in one table were measured side by side in this run; absolute seconds depend on the
 machine and on what else ran (the ``uptime`` line says).
@@ -75,6 +81,14 @@ for prompt, options in items:
             row = np.asarray(llm.scores[i - 1], dtype=np.float64)
             total += row[ids[i]] - (row.max() + math.log(np.exp(row - row.max()).sum()))
 """
+
+# (label, environment) for the OpenMP wait-policy comparison; biasbench's own bound applies
+# only where the user set neither variable (biasbench/models/cpu_threads.py)
+WAIT_POLICIES = [
+    ("spin 2,000 (biasbench)", {}),
+    ("spin 300,000 (libgomp default)", {"GOMP_SPINCOUNT": "300000"}),
+    ("passive", {"OMP_WAIT_POLICY": "PASSIVE"}),
+]
 
 LOADS = {
     "quiet": (0, 0),
@@ -139,16 +153,21 @@ def filbbq_items(templates: Path, limit: int | None, regenerate: bool
             for item in bench.selected_items(limit)]
 
 
-def biasbench_cmd(tree: Path, args: list[str]) -> tuple[list[str], dict[str, str], Path]:
+def biasbench_cmd(tree: Path, args: list[str], extra_env: dict[str, str] | None = None
+                  ) -> tuple[list[str], dict[str, str], Path]:
     """A biasbench command run from checkout ``tree`` (this one, or an earlier version's), in
     that folder: ``python -m`` reads the package from its working directory first."""
-    out = dict(os.environ)
+    out = {k: v for k, v in os.environ.items()
+           if k not in ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY")}
+    out.update(extra_env or {})
     out["PYTHONPATH"] = str(tree)
     return [PY, "-m", "biasbench", *args], out, tree
 
 
 def speed_table(items: int, score_items: int, loads: list[str], threads: list[str],
-                templates: Path | None, before: Path | None) -> list[str]:
+                templates: Path | None, before: Path | None, before_loads: list[str]
+                ) -> tuple[list[str], dict[tuple[str, str], float]]:
+    """The speed rows, and each load's wall seconds of the generation runs by (label, threads)."""
     work = Path(tempfile.mkdtemp(prefix="local-speed-"))
     prompts_file = work / "prompts.json"
     prompts_file.write_text(json.dumps(honorific_prompts(items), ensure_ascii=False))
@@ -166,56 +185,91 @@ def speed_table(items: int, score_items: int, loads: list[str], threads: list[st
             args += ["--limit", str(limit)] if limit else ["--regenerate-items"]
             scoring.append((what, path, args, len(listed)))
     trees = [("biasbench", ROOT)] + ([("biasbench before", before)] if before else [])
-    rows = ["| load | what | threads | items | wall s | items/s | x plain | x quiet |",
-            "|:---|:---|:---|---:|---:|---:|---:|---:|"]
-    quiet: dict[tuple[str, str], float] = {}
+    rows = ["| load | what | threads | wait policy | items | wall s | items/s | x plain "
+            "| x quiet |", "|:---|:---|:---|:---|---:|---:|---:|---:|---:|"]
+    quiet: dict[tuple[str, str, str], float] = {}
+    generation_seconds: dict[tuple[str, str], float] = {}
     run_id = 0
     for load in loads:
         n_busy, nice = LOADS[load]
         hogs = busy(n_busy, nice)
         try:
             time.sleep(1.0 if hogs else 0.0)
-            jobs: list[tuple[str, str, str, int, list[str], dict[str, str], Path]] = [
-                ("generation", "plain llama-cpp-python loop", "its default", items,
-                 [PY, "-c", PLAIN_GENERATION, str(prompts_file)], env(), ROOT)]
-            for label, tree in trees:
-                counts = threads if label == "biasbench" and load != "busy5" else ["auto"]
-                for t in counts:
-                    run_id += 1
-                    args = ["run", "honorific-bn", "--limit", str(items), "--no-progress",
-                            "--out", str(work / f"run{run_id}")]
-                    if t != "auto":
-                        args += ["-M", f"n_threads={t}"]
-                    jobs.append(("generation", f"{label} run honorific-bn", t, items,
-                                 *biasbench_cmd(tree, args)))
+            Job = tuple[str, str, str, str, int, list[str], dict[str, str], Path]
+            jobs: list[Job] = [
+                ("generation", "plain llama-cpp-python loop", "its default", "libgomp default",
+                 items, [PY, "-c", PLAIN_GENERATION, str(prompts_file)], env(), ROOT)]
+            runs: list[tuple[str, Path, str, str, dict[str, str]]] = [
+                ("biasbench", ROOT, t, WAIT_POLICIES[0][0], {}) for t in threads]
+            runs += [("biasbench", ROOT, "auto", label, extra)
+                     for label, extra in WAIT_POLICIES[1:]]
+            if before is not None and load in before_loads:
+                runs.append(("biasbench before", before, "auto", "its own", {}))
+            for label, tree, t, wait, extra in runs:
+                run_id += 1
+                args = ["run", "honorific-bn", "--limit", str(items), "--no-progress",
+                        "--out", str(work / f"run{run_id}")]
+                if t != "auto":
+                    args += ["-M", f"n_threads={t}"]
+                jobs.append(("generation", f"{label} run honorific-bn", t, wait, items,
+                             *biasbench_cmd(tree, args, extra)))
             if load in ("quiet", "busy2"):
                 for what, path, args, n in scoring:
                     kind = f"scoring, {what}"
                     if load == "quiet" and "stratified" in what:  # minutes per run: once
-                        jobs.append((kind, "plain (each option afresh)", "its default", n,
+                        jobs.append((kind, "plain (each option afresh)", "its default",
+                                     "libgomp default", n,
                                      [PY, "-c", PLAIN_SCORING, str(path)], env(), ROOT))
                     for label, tree in trees:
                         run_id += 1
-                        jobs.append((kind, f"{label} run filbbq --answer-by scores", "auto", n,
+                        jobs.append((kind, f"{label} run filbbq --answer-by scores", "auto",
+                                     WAIT_POLICIES[0][0] if tree == ROOT else "its own", n,
                                      *biasbench_cmd(tree, [*args, "--out",
                                                            str(work / f"run{run_id}")])))
             plain: dict[str, float] = {}
-            for kind, what, t, n, cmd, environ, cwd in jobs:
+            for kind, what, t, wait, n, cmd, environ, cwd in jobs:
                 seconds = timed(cmd, environ, cwd)
                 rate = n / seconds
                 if what.startswith("plain"):
                     plain[kind] = rate
-                key = (kind + what, t)
+                key = (kind + what, t, wait)
                 if load == "quiet":
                     quiet[key] = rate
+                if kind == "generation" and what.startswith("biasbench run") \
+                        and wait == WAIT_POLICIES[0][0]:
+                    generation_seconds[(load, t)] = seconds
                 ratio = rate / plain[kind] if kind in plain else float("nan")
                 slower = quiet[key] / rate if key in quiet else float("nan")
-                rows.append(f"| {load} | {kind}: {what} | {t} | {n} | {seconds:.1f} | "
+                rows.append(f"| {load} | {kind}: {what} | {t} | {wait} | {n} | {seconds:.1f} | "
                             f"{rate:.2f} | {ratio:.2f} | {slower:.2f} |")
                 print(rows[-1], flush=True)
         finally:
             for hog in hogs:
                 hog.kill()
+    return rows, generation_seconds
+
+
+def fair_share_table(seconds: dict[tuple[str, str], float], loads: list[str]) -> list[str]:
+    """Each load's measured slowdown (auto threads) beside the best any scheduling of the same
+    work could do with the share of the cores the kernel gives biasbench's threads."""
+    from biasbench.models.cpu_threads import physical_cores
+
+    one, auto = seconds.get(("quiet", "1")), seconds.get(("quiet", "auto"))
+    if one is None or auto is None:
+        return ["(the fair-share bound needs the quiet rows with threads 1 and auto)"]
+    threads = physical_cores()
+    cores = min(threads, os.cpu_count() or threads)
+    rows = ["| load | busy at nice 0 | core share of auto threads | bound s | measured s "
+            "| bound x quiet | measured x quiet |", "|:---|---:|---:|---:|---:|---:|---:|"]
+    for load in loads:
+        if (load, "auto") not in seconds:
+            continue
+        n_busy = LOADS[load][0] if LOADS[load][1] == 0 else 0
+        share = min(threads, threads * cores / (threads + n_busy))
+        bound = one / share
+        rows.append(f"| {load} | {n_busy} | {share:.2f} | {bound:.1f} | "
+                    f"{seconds[(load, 'auto')]:.1f} | {bound / auto:.2f} | "
+                    f"{seconds[(load, 'auto')] / auto:.2f} |")
     return rows
 
 
@@ -261,6 +315,9 @@ def main() -> None:
                         help="FilBBQ items of the stratified scoring sample")
     parser.add_argument("--before", type=Path, help="a checkout of an earlier biasbench "
                         "(e.g. `git worktree add ../before f46b479`): its rows beside these")
+    parser.add_argument("--before-loads", default="quiet,busy2,nice2",
+                        help="the loads --before runs in (beside five busy processes its "
+                        "default threads take minutes)")
     parser.add_argument("--loads", default="quiet,busy2,nice2,busy5")
     parser.add_argument("--threads", default="1,2,auto")
     parser.add_argument("--templates", type=Path,
@@ -283,10 +340,14 @@ def main() -> None:
         print("\n".join(full_run()))
         print()
     if not args.skip_speed:
-        rows = speed_table(args.items, args.score_items, args.loads.split(","),
-                           args.threads.split(","), args.templates, args.before)
+        loads = args.loads.split(",")
+        rows, seconds = speed_table(args.items, args.score_items, loads,
+                                    args.threads.split(","), args.templates, args.before,
+                                    args.before_loads.split(","))
         print()
         print("\n".join(rows))
+        print()
+        print("\n".join(fair_share_table(seconds, loads)))
 
 
 if __name__ == "__main__":
