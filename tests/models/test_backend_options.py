@@ -160,31 +160,6 @@ def test_options_that_change_answers_enter_the_description(gguf: Path, spec: str
     assert option.changes_answers is changes
 
 
-# ------------------------------------------------------------------ physical cores
-
-
-def _sysfs(root: Path, siblings: dict[int, str]) -> Path:
-    for cpu, text in siblings.items():
-        folder = root / f"cpu{cpu}" / "topology"
-        folder.mkdir(parents=True)
-        (folder / "thread_siblings_list").write_text(text + "\n")
-    return root
-
-
-@pytest.mark.parametrize(("siblings", "allowed", "expected"), [
-    ({0: "0-1", 1: "0-1", 2: "2-3", 3: "2-3"}, [0, 1, 2, 3], 2),  # 2 cores x 2 threads
-    ({0: "0,2", 1: "1,3", 2: "0,2", 3: "1,3"}, [0, 1, 2, 3], 2),  # siblings interleaved
-    ({0: "0-1", 1: "0-1", 2: "2-3", 3: "2-3"}, [0, 1], 1),  # affinity: one core's threads
-    ({0: "0-1", 1: "0-1", 2: "2-3", 3: "2-3"}, [1, 2], 2),  # one thread of each core
-    ({0: "0", 1: "1", 2: "2"}, [0, 1, 2], 3),  # no hyper-threading
-    ({}, [0, 1, 2, 3, 4], 5),  # no topology (and no psutil here): the allowed CPUs
-])
-def test_physical_cores(tmp_path: Path, siblings: dict[int, str], allowed: list[int],
-                        expected: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "psutil", None)  # import psutil -> ImportError
-    assert physical_cores(allowed, _sysfs(tmp_path, siblings)) == expected
-
-
 # ------------------------------------------------------------------ the registry
 
 

@@ -55,30 +55,23 @@ def test_the_bound_is_set_before_llama_cpp_loads_openmp() -> None:
         pytest.skip("this llama.cpp build does not use OpenMP")
 
 
-def _sysfs(tmp_path: Path, siblings: dict[int, str]) -> Path:
-    for cpu, listed in siblings.items():
-        topology = tmp_path / f"cpu{cpu}" / "topology"
-        topology.mkdir(parents=True)
-        (topology / "thread_siblings_list").write_text(listed + "\n")
-    return tmp_path
+def _sysfs(root: Path, siblings: dict[int, str]) -> Path:
+    for cpu, text in siblings.items():
+        folder = root / f"cpu{cpu}" / "topology"
+        folder.mkdir(parents=True)
+        (folder / "thread_siblings_list").write_text(text + "\n")
+    return root
 
 
-# (CPU -> its core's sibling list, the CPUs allowed, physical cores)
-CORE_CASES = [
-    ("two cores, no hyper-threads", {0: "0", 1: "1"}, [0, 1], 2),
-    ("hyper-threads of one core count once", {0: "0-1", 1: "0-1", 2: "2-3", 3: "2-3"},
-     [0, 1, 2, 3], 2),
-    ("only the allowed CPUs count", {0: "0-1", 1: "0-1", 2: "2-3", 3: "2-3"}, [0, 1], 1),
-]
-
-
-@pytest.mark.parametrize(("name", "siblings", "allowed", "expected"), CORE_CASES,
-                         ids=[c[0] for c in CORE_CASES])
-def test_physical_cores_from_the_topology(tmp_path: Path, name: str, siblings: dict[int, str],
-                                          allowed: list[int], expected: int) -> None:
-    assert physical_cores(allowed, sysfs=_sysfs(tmp_path, siblings)) == expected
-
-
-def test_physical_cores_without_a_topology(tmp_path: Path) -> None:
-    got = physical_cores([0, 1, 2], sysfs=tmp_path)  # no topology files: psutil or the CPUs
-    assert 1 <= got <= 3
+@pytest.mark.parametrize(("siblings", "allowed", "expected"), [
+    ({0: "0-1", 1: "0-1", 2: "2-3", 3: "2-3"}, [0, 1, 2, 3], 2),  # 2 cores x 2 threads
+    ({0: "0,2", 1: "1,3", 2: "0,2", 3: "1,3"}, [0, 1, 2, 3], 2),  # siblings interleaved
+    ({0: "0-1", 1: "0-1", 2: "2-3", 3: "2-3"}, [0, 1], 1),  # affinity: one core's threads
+    ({0: "0-1", 1: "0-1", 2: "2-3", 3: "2-3"}, [1, 2], 2),  # one thread of each core
+    ({0: "0", 1: "1", 2: "2"}, [0, 1, 2], 3),  # no hyper-threading
+    ({}, [0, 1, 2, 3, 4], 5),  # no topology (and no psutil here): the allowed CPUs
+])
+def test_physical_cores(tmp_path: Path, siblings: dict[int, str], allowed: list[int],
+                        expected: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "psutil", None)  # import psutil -> ImportError
+    assert physical_cores(allowed, _sysfs(tmp_path, siblings)) == expected
