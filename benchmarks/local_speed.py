@@ -90,6 +90,9 @@ WAIT_POLICIES = [
     ("passive", {"OMP_WAIT_POLICY": "PASSIVE"}),
 ]
 
+Job = tuple[str, str, str, str, int, list[str], dict[str, str], Path]
+"""(kind, what, threads, wait policy, items, command, environment, working folder)."""
+
 LOADS = {
     "quiet": (0, 0),
     "busy2": (2, 0),
@@ -113,9 +116,12 @@ def timed(cmd: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT) -
     return elapsed
 
 
-def env() -> dict[str, str]:
-    out = dict(os.environ)
-    out["PYTHONPATH"] = str(ROOT) + os.pathsep + out.get("PYTHONPATH", "")
+def env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """This environment with this checkout first on the path, less the user's OpenMP wait
+    settings (every row names the wait policy it ran under), plus ``extra``."""
+    out = {k: v for k, v in os.environ.items() if k not in ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY")}
+    out.update(extra or {})
+    out["PYTHONPATH"] = str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")
     return out
 
 
@@ -157,9 +163,7 @@ def biasbench_cmd(tree: Path, args: list[str], extra_env: dict[str, str] | None 
                   ) -> tuple[list[str], dict[str, str], Path]:
     """A biasbench command run from checkout ``tree`` (this one, or an earlier version's), in
     that folder: ``python -m`` reads the package from its working directory first."""
-    out = {k: v for k, v in os.environ.items()
-           if k not in ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY")}
-    out.update(extra_env or {})
+    out = env(extra_env)
     out["PYTHONPATH"] = str(tree)
     return [PY, "-m", "biasbench", *args], out, tree
 
@@ -195,7 +199,6 @@ def speed_table(items: int, score_items: int, loads: list[str], threads: list[st
         hogs = busy(n_busy, nice)
         try:
             time.sleep(1.0 if hogs else 0.0)
-            Job = tuple[str, str, str, str, int, list[str], dict[str, str], Path]
             jobs: list[Job] = [
                 ("generation", "plain llama-cpp-python loop", "its default", "libgomp default",
                  items, [PY, "-c", PLAIN_GENERATION, str(prompts_file)], env(), ROOT)]

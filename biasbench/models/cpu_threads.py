@@ -36,6 +36,7 @@ _SYSFS_CPU = Path("/sys/devices/system/cpu")
 BARRIER_SPIN_COUNT = "2000"
 """libgomp's spin rounds at a barrier before a thread sleeps (its default: 300,000)."""
 
+
 def physical_cores(cpus: Iterable[int] | None = None, sysfs: Path = _SYSFS_CPU) -> int:
     """How many physical cores the CPUs this process may use (its affinity) belong to.
 
@@ -72,7 +73,7 @@ def bound_barrier_spinning(environ: MutableMapping[str, str] | None = None) -> s
     """Cap how long llama.cpp's OpenMP threads spin at a barrier (``GOMP_SPINCOUNT``) unless
     the user chose a wait policy (``OMP_WAIT_POLICY`` or ``GOMP_SPINCOUNT``). libgomp reads
     these once, when it loads: this must run before llama.cpp's library is loaded. Returns the
-    setting in effect, for the record; it changes speed only, never an answer."""
+    setting in effect (the engine logs it); it changes speed only, never an answer."""
     env = os.environ if environ is None else environ
     if "OMP_WAIT_POLICY" not in env and "GOMP_SPINCOUNT" not in env:
         env["GOMP_SPINCOUNT"] = BARRIER_SPIN_COUNT

@@ -25,6 +25,7 @@ types and their sampling are in :mod:`biasbench.models.llamacpp_requests`, optio
 from __future__ import annotations
 
 import ctypes
+import logging
 import threading
 from collections import deque
 from collections.abc import Sequence
@@ -52,19 +53,22 @@ from biasbench.models.llamacpp_scoring import OptionScoring
 DECODER_VERSION = "batched-prefix-v2"
 """Enters the model description: answers of this decoder are not pooled with other decoders'."""
 
+log = logging.getLogger(__name__)
+
 _PREFIX_MIN_TOKENS = 16
 """A shared prefix shorter than this is not worth a sequence of its own."""
 
 
-def _load_llama_cpp() -> Any:
-    bound_barrier_spinning()  # before libgomp loads with llama.cpp: it reads this only then
+def _load_llama_cpp() -> tuple[Any, str]:
+    """``llama_cpp``, and the OpenMP barrier wait in effect for its threads."""
+    wait = bound_barrier_spinning()  # before libgomp loads with llama.cpp: it reads this only then
     try:
         import llama_cpp
     except ImportError:
         raise BiasbenchError(
             "llama-cpp-python is not installed: bash scripts/bootstrap.sh (or pip install "
             "'biasbench[llamacpp]')") from None
-    return llama_cpp
+    return llama_cpp, wait
 
 
 _SILENT_LOG: Any = None
@@ -94,7 +98,8 @@ class LlamaEngine(OptionScoring):
 
     def __init__(self, path: Path, *, n_ctx: int, slots: int, n_threads: int,
                  n_gpu_layers: int = 0) -> None:
-        self.llama_cpp = lib = _load_llama_cpp()
+        lib, barrier_wait = _load_llama_cpp()
+        self.llama_cpp = lib
         _silence_logs(lib)
         lib.llama_backend_init()
         self.slots = slots
@@ -130,6 +135,8 @@ class LlamaEngine(OptionScoring):
             raise BiasbenchError(f"llama.cpp could not create a context of {n_ctx} tokens x "
                                  f"{n_seq} sequences for {path.name} (-M n_ctx / -M slots)")
         self._mem = lib.llama_get_memory(self._ctx)
+        log.info("llama.cpp context for %s: threads %d, barrier wait %s", path.name,
+                 n_threads, barrier_wait)
         self._n_ubatch = lib.llama_n_ubatch(self._ctx)
         self._batch = lib.llama_batch_init(max(self._n_ubatch, n_seq), 0, 1)
         # The abort callback runs between graph operations on llama.cpp's own threads; a Python

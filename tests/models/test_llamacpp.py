@@ -249,3 +249,17 @@ def test_ctrl_c_stops_an_embedded_run_at_once_and_keeps_its_answers(tmp_path: Pa
     finally:
         store.close()
     assert 4 <= kept < 400
+
+
+def test_engine_logs_its_threads_and_barrier_wait(backend: LlamaCppBackend,
+                                                  caplog: pytest.LogCaptureFixture) -> None:
+    import os
+
+    from biasbench.models.llamacpp_engine import LlamaEngine
+
+    with caplog.at_level("INFO", logger="biasbench.models.llamacpp_engine"):
+        engine = LlamaEngine(backend.path, n_ctx=backend.n_ctx, slots=1, n_threads=1)
+        engine.close()
+    wait = (f"OMP_WAIT_POLICY={os.environ['OMP_WAIT_POLICY']}" if "OMP_WAIT_POLICY" in os.environ
+            else f"GOMP_SPINCOUNT={os.environ['GOMP_SPINCOUNT']}")
+    assert f"{backend.path.name}: threads 1, barrier wait {wait}" in caplog.text
