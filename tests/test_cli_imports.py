@@ -89,10 +89,10 @@ def test_every_class_takes_its_declaration(name: str) -> None:
     found = declaration(name)
     assert cls.declaration is found
     assert (cls.name, cls.languages, cls.paper, cls.items_summary, cls.options,
-            cls.data_options, cls.limit_help, cls.responses_help, cls.licence,
+            cls.data_options, cls.limit_help, cls.responses_help, cls.licence, cls.terms,
             cls.output_language) == (
         found.name, found.languages, found.paper, found.items_summary, found.options,
-        found.data_options, found.limit_help, found.responses_help, found.licence,
+        found.data_options, found.limit_help, found.responses_help, found.licence, found.terms,
         found.output_language)
     assert cls.generates_items() == found.generates_items
     assert tuple(cls.commands()) == found.commands

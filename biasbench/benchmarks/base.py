@@ -110,7 +110,14 @@ class Declaration:
     output_language: str | None = None
     """The language of the model outputs when it is not the page's English (HTML ``lang``)."""
     licence: str = ""
-    """The licence of its data, with whose it is; empty: not stated by the authors."""
+    """The licence of its data as its authors publish it, with whose it is ("none stated" when
+    they publish none, "unknown" when it could not be checked); empty: not recorded."""
+    terms: str = ""
+    """Conditions of use beyond the licence, as the authors state them ("request-only; no
+    redistribution", "evaluation only, not for training"); empty: none stated."""
+    docs_page: str = ""
+    """Its page in the repository's docs (``docs/benchmarks/NAME.md``), linked from the README's
+    table of benchmarks; empty: none."""
     options: tuple[OptionSpec, ...] = ()
     """Its own ``biasbench run`` (and ``score``) options."""
     data_options: tuple[OptionSpec, ...] = ()
@@ -135,7 +142,7 @@ class Declaration:
 
 
 _DECLARED = ("name", "languages", "paper", "items_summary", "output_language", "licence",
-             "options", "data_options", "limit_help", "responses_help")
+             "terms", "options", "data_options", "limit_help", "responses_help")
 """The :class:`Declaration` fields a benchmark class takes as its class attributes."""
 
 
@@ -167,8 +174,10 @@ class Benchmark(ABC):
     items_summary: ClassVar[str]
     """How many items it defines, in words (``biasbench list``; no data is loaded)."""
     licence: ClassVar[str] = ""
-    """The licence of its data, with whose it is (``biasbench list``); empty: not stated by
-    the authors."""
+    """The licence of its data, with whose it is (``biasbench list``; see
+    :attr:`Declaration.licence`)."""
+    terms: ClassVar[str] = ""
+    """Conditions of use beyond the licence (``biasbench list``); empty: none stated."""
     options: ClassVar[tuple[OptionSpec, ...]] = ()
     """Its own ``biasbench run`` options."""
     data_options: ClassVar[tuple[OptionSpec, ...]] = ()
@@ -305,11 +314,12 @@ class BenchmarkInfo:
     languages: tuple[str, ...]
     paper: Paper
     licence: str = ""
+    terms: str = ""
 
     @classmethod
     def of(cls, benchmark: type[Benchmark] | Declaration) -> BenchmarkInfo:
         return cls(benchmark.name, benchmark.items_summary, benchmark.languages, benchmark.paper,
-                   benchmark.licence)
+                   benchmark.licence, benchmark.terms)
 
 
 SCORE_COLUMNS = ("model", "group", "statistic", "value", "ci_low", "ci_high", "n", "ci_status")

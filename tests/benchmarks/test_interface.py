@@ -81,6 +81,7 @@ def test_list_shows_every_benchmark_and_backend(biasbench_cli: CliRun) -> None:
         assert cls.items_summary in line and ", ".join(cls.languages) in line
         assert cls.paper.citation in line
         assert f"licence: {cls.licence or 'not stated by the authors'}" in line
+        assert line.endswith(f"; terms: {cls.terms}") if cls.terms else "; terms: " not in line
     # the datasets published under a licence say which
     stated = {cls.name for cls in benchmark_classes() if cls.licence}
     assert {"bbq", "kobbq", "cbbq"} <= stated

@@ -24,6 +24,7 @@ DECLARATION = bbq_declaration(
     items_summary=(f"{sum(PUBLISHED_COUNTS.values()):,} ({len(CATEGORIES)} categories, the "
                    f"authors' published items at {BBQ_REPOSITORY}@{BBQ_COMMIT[:7]})"),
     licence="CC BY 4.0 (nyu-mll/BBQ)",
+    docs_page="docs/benchmarks/bbq.md",
     options=(
         OptionSpec("items", str, None, "BBQ-format jsonl file(s), comma-separated, instead of "
                    "the published items; NAMESPACE=FILE (mbbq/es=Age_es.jsonl) for files of "

@@ -29,6 +29,7 @@ DECLARATION = bbq_declaration(
         "Language Models", "Huang & Xiong, LREC-COLING 2024",
         "https://aclanthology.org/2024.lrec-main.260"),
     licence="CC BY-SA 4.0 (YFHuangxxxx/CBBQ)",
+    docs_page="docs/benchmarks/cbbq.md",
     items_summary=(f"about 100K (the README: 106,588; {len(CATEGORIES)} categories x ambiguous "
                    f"and disambiguated files, {CBBQ_REPOSITORY}@{CBBQ_COMMIT[:7]})"),
     options=(

@@ -41,6 +41,7 @@ def _summary(language: str) -> str:
 
 def _declaration(name: str, dataset: str, language: str) -> Declaration:
     return bbq_declaration(name=name, languages=(language,), paper=PAPER, licence=LICENCE,
+                           docs_page="docs/benchmarks/esbbq-cabbq.md",
                            items_summary=_summary(language), options=_options(dataset, language))
 
 

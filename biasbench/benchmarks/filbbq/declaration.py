@@ -11,9 +11,12 @@ DECLARATION = bbq_declaration(
     name="filbbq",
     languages=("fil",),
     paper=Paper(
-        "FilBBQ: a Filipino bias benchmark for question answering, evaluated over many seeds",
-        "Gamboa, Feng, Lee, arXiv 2602.14466", "https://arxiv.org/abs/2602.14466"),
+        "Robust Bias Evaluation with FilBBQ: A Filipino Bias Benchmark for Question-Answering "
+        "Language Models", "Gamboa, Feng, Lee, arXiv 2602.14466",
+        "https://arxiv.org/abs/2602.14466"),
     items_summary="10,576 (Gender_identity 7,952 regenerated; Sexual_orientation 2,624 published)",
+    licence="none stated (gamboalance/filbbq@c951d3c)",
+    docs_page="docs/benchmarks/filbbq.md",
     options=(
         OptionSpec("items", str, None, "BBQ-format jsonl file(s), comma-separated, instead of "
                    "items generated from the templates."),

@@ -21,6 +21,9 @@ DECLARATION = Declaration(
         "Who Receives Respect? A Counterfactual Benchmark for Honorific Allocation Bias in "
         "Bengali", "Abrar, Hasan, Mahmud, arXiv 2610.14769", "https://arxiv.org/abs/2610.14769"),
     items_summary="2,016 (English sources, Bengali translations judged)",
+    # The paper: "publicly available" on GitHub; the repository's licence was not checked.
+    licence="unknown (ajwad-abrar/bangla-honorific-eval)",
+    docs_page="docs/benchmarks/honorific-bn.md",
     responses_help="JSONL: item_id, model, output, and optionally seed.",
     data_options=(
         OptionSpec("out", Path, None, "Where to write the items CSV."),

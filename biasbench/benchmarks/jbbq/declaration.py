@@ -17,8 +17,9 @@ PUBLISHED_COUNTS: Final = {"Age": 28176, "Disability_status": 8064, "Gender_iden
 """The README's counts (50,856 in all). Its English text calls them "question pairs (negative
 and non-negative questions)", its Japanese text 問題数 (number of questions); biasbench compares
 them with the number of items (rows) read and warns where they differ."""
-LICENCE: Final = (f"data on request only, redistribution prohibited ({REPOSITORY} README: "
-                  "request form); not shipped or downloaded")
+LICENCE: Final = f"none stated ({REPOSITORY})"
+TERMS: Final = ("request-only (a form); redistribution prohibited (its README); not shipped or "
+                "downloaded")
 
 DECLARATION = bbq_declaration(
     name="jbbq",
@@ -27,6 +28,8 @@ DECLARATION = bbq_declaration(
         "JBBQ: Japanese Bias Benchmark for Analyzing Social Biases in Large Language Models",
         "Yanaka et al., GeBNLP 2025", "https://arxiv.org/abs/2406.02050"),
     licence=LICENCE,
+    terms=TERMS,
+    docs_page="docs/benchmarks/jbbq.md",
     items_summary=(f"{sum(PUBLISHED_COUNTS.values()):,} per the README "
                    f"({len(PUBLISHED_COUNTS)} categories; a local copy: --data DIR or "
                    f"${ENV_DATA})"),

@@ -23,6 +23,9 @@ DECLARATION = bbq_declaration(
         "KoBBQ: Korean Bias Benchmark for Question Answering",
         "Jin et al., TACL 2024", "https://doi.org/10.1162/tacl_a_00661"),
     licence="MIT (naver-ai/KoBBQ)",
+    terms=("not as training data to generate and publish biased language targeting groups "
+           "(its README)"),
+    docs_page="docs/benchmarks/kobbq.md",
     items_summary=(f"{_SAMPLES * PERMUTATIONS:,} ({_SAMPLES:,} test samples x {PERMUTATIONS} "
                    f"choice orders, {len(PUBLISHED_COUNTS)} categories, "
                    f"{KOBBQ_REPOSITORY}@{KOBBQ_COMMIT[:7]})"),

@@ -26,8 +26,9 @@ DECLARATION = bbq_declaration(
         "MBBQ: A Dataset for Cross-Lingual Comparison of Stereotypes in Generative LLMs",
         "Neplenbroek, Bisazza and Fernández, COLM 2024",
         "https://openreview.net/forum?id=X9yV4lFHt4"),
-    licence=(f"no licence file in {MBBQ_REPOSITORY}@{MBBQ_COMMIT[:7]}; its README: for model "
-             "evaluation only, not for training"),
+    licence=f"none stated (no licence file in {MBBQ_REPOSITORY}@{MBBQ_COMMIT[:7]})",
+    terms="evaluation only, not for training (its README)",
+    docs_page="docs/benchmarks/mbbq.md",
     items_summary=(f"{sum(PUBLISHED_COUNTS[MAIN].values()):,} per language + "
                    f"{sum(PUBLISHED_COUNTS[CONTROL].values()):,} control ({len(CATEGORIES)} "
                    f"categories x {len(LANGUAGES)} languages, "

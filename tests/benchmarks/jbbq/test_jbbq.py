@@ -131,6 +131,6 @@ def test_cli_run_end_to_end(biasbench_cli: CliRun, tmp_path: Path) -> None:
 def test_registry_licence_and_citation() -> None:
     assert benchmark_class("jbbq") is JBBQBenchmark
     info = BenchmarkInfo.of(JBBQBenchmark)
-    assert "redistribution prohibited" in info.licence
+    assert "redistribution prohibited" in info.terms and info.terms.startswith("request-only")
     assert info.paper.citation == "Yanaka et al., GeBNLP 2025"
     assert info.items.startswith("50,856 per the README (5 categories")

@@ -250,7 +250,8 @@ def test_registry_and_list(biasbench_cli: CliRun) -> None:
     assert MBBQBenchmark.languages == LANGUAGES
     assert MBBQBenchmark.items_summary.startswith("10,088 per language + 10,072 control")
     assert "COLM 2024" in MBBQBenchmark.paper.citation
-    assert MBBQBenchmark.licence
+    assert MBBQBenchmark.licence.startswith("none stated")
+    assert MBBQBenchmark.terms.startswith("evaluation only, not for training")
     done = biasbench_cli("list")
     assert done.returncode == 0, done.stderr
     line = next(x for x in done.stdout.splitlines() if x.strip().startswith("mbbq:"))
