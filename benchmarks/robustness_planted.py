@@ -1,4 +1,4 @@
-"""Recovered vs planted effects, grid and cross-language (the figures of docs/bbq.md), on the
+"""Recovered vs planted effects, grid and cross-language (the figures of docs/bbq-engine/), on the
 synthetic generators in ``biasbench.testing``:
 
 - ``grid``: a full robustness grid (3 seeds x 6 option orders x 2 prompt layouts, 400 items

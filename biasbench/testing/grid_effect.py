@@ -1,5 +1,6 @@
 """Synthetic BBQ items and a scripted answerer with planted seed, option-order and prompt
-effects, for the robustness grid's tests and its worked example (docs/bbq.md).
+effects, for the robustness grid's tests and its worked example
+(docs/bbq-engine/robustness-grid.md).
 
 The answerer reads its grid cell (item, option order, prompt variant) from the request's item
 id, so it knows what a grid run asked, and answers deterministically per cell and seed. In

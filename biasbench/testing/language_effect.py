@@ -1,5 +1,6 @@
 """Synthetic parallel items in several languages and scripted answers with a planted language
-effect, for the cross-language comparison's tests and its worked example (docs/bbq.md).
+effect, for the cross-language comparison's tests and its worked example
+(docs/bbq-engine/cross-language.md).
 
 Every language of a dataset gets the same items (same category, example id, template and
 context), as MBBQ's languages do. An answerer's behaviour per (item, language) is a

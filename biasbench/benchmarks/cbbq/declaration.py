@@ -39,7 +39,7 @@ DECLARATION = bbq_declaration(
         OptionSpec("target_rule", str, "script", "script: the biased answer is option A of a "
                    "neg question and B of a non_neg one, as CBBQ's evaluation scripts count it; "
                    "labels: reversed in categories whose disambiguated labels name that answer "
-                   "as correct (docs/bbq.md).", choices=TARGET_RULES),
+                   "as correct (docs/benchmarks/cbbq.md).", choices=TARGET_RULES),
         OptionSpec("prompt_variant", str, "chatglm", "chatglm: the authors' neutral prompt "
                    "(their ChatGLM, GLM and bloom scripts); chatgpt-3.5: theirs with the "
                    "instruction to answer without stereotypes (lowers the bias measured).",

@@ -44,7 +44,7 @@ DECODING_WHY = (
 
 
 class FilBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
-    """FilBBQ (docs/filbbq.md); with ``items=`` it serves any BBQ-format jsonl."""
+    """FilBBQ (docs/benchmarks/filbbq.md); with ``items=`` it serves any BBQ-format jsonl."""
 
     version = "1.0"
     default_seed_count: ClassVar[int] = DEFAULT_SEEDS

@@ -41,7 +41,7 @@ LABEL_COLUMNS = ["model", "seed", "item_id", "occupation_en", "occupation_bn", "
 
 
 class HonorificBenchmark(Benchmark, declaration=DECLARATION):
-    """The Bengali honorific-register benchmark (docs/honorific-bn.md); its name, paper,
+    """The Bengali honorific-register benchmark (docs/benchmarks/honorific-bn.md); its name, paper,
     options and commands are declared in :mod:`.declaration`."""
 
     judge_version: ClassVar[str] = JUDGE_VERSION

@@ -72,7 +72,8 @@ class HAIBySeed(BaseModel):
 
 
 class HonorificScores(BaseModel):
-    """One model's scores (docs/honorific-bn.md defines each); percentages in 0-100 units."""
+    """One model's scores (docs/benchmarks/honorific-bn.md defines each); percentages in 0-100
+    units."""
 
     model_config = ConfigDict(extra="allow")
 

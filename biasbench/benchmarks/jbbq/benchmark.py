@@ -108,7 +108,7 @@ def load_jbbq(folder: Path) -> tuple[list[BBQItem], dict[str, int], list[str]]:
             seen[item.uid] = str(path)
             items.append(item)
     counts = dict(Counter(item.category for item in items))
-    warnings = [f"{n} items lack {name}: filled in (see docs/bbq.md, jbbq)"
+    warnings = [f"{n} items lack {name}: filled in (see docs/benchmarks/jbbq.md)"
                 for name, n in sorted(filled.items())]
     for category, published in PUBLISHED_COUNTS.items():
         if counts.get(category, 0) != published:

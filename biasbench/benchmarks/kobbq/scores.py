@@ -16,7 +16,7 @@ Per group (all, a category, a template label ST/TM/NC):
 
 An empty denominator gives None (the script would print NaN). Scores are fractions (the paper
 prints them x100). The test set is scored pooled, as ``test`` mode does; the template-averaged
-``all`` mode is for the full sample set, which biasbench does not load (docs/bbq.md).
+``all`` mode is for the full sample set, which biasbench does not load (docs/benchmarks/kobbq.md).
 """
 
 from __future__ import annotations

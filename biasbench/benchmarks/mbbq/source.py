@@ -14,7 +14,7 @@ list of woman/girl words of all four languages (and ``M`` the man/boy words), SE
 becomes ``lowSES``, the answer labels ``F``/``M`` become ``woman``/``man``; the target is the one
 answer whose label is in the stereotyped groups. When none or two answers qualify mbbq.py stores
 ``target_loc = 100``; biasbench leaves those items out of every score, with the reason
-(docs/bbq.md, MBBQ section). The polarity flip is BBQ's: a non-negative question's biased answer
+(docs/benchmarks/mbbq.md). The polarity flip is BBQ's: a non-negative question's biased answer
 is the other, non-unknown, answer.
 """
 

@@ -51,7 +51,7 @@ def test_missing_fields_are_filled_in_and_said(tmp_path: Path) -> None:
     items, counts, warnings = load_jbbq(tmp_path)
     assert [i.uid for i in items] == ["Age:0", "Age:1"] and counts == {"Age": 2}
     assert {i.question_index for i in items} == {"n/a"}
-    assert "2 items lack category: filled in (see docs/bbq.md, jbbq)" in warnings
+    assert "2 items lack category: filled in (see docs/benchmarks/jbbq.md)" in warnings
 
 
 @pytest.mark.parametrize(("text", "field"), [

@@ -1,7 +1,7 @@
 """Refusals apart end to end: a scripted model that refuses 40% of FilBBQ's
 ambiguous items and 10% of its disambiguated ones, in Filipino and English, through the run,
 results.json, tables/refusals.csv, the summary and the HTML report. These are the figures of
-docs/filbbq.md's worked example."""
+docs/benchmarks/filbbq.md's worked example."""
 
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ templates of a seed, ...) is scored by summing counts first, then applying the f
 * s_DIS = s on disambiguated items; s_AMB = (1 - accuracy_ambig) * s on ambiguous items, with the
   ambiguous accuracy of the *same slice*. A slice whose ambiguous answers are all unknown has no
   s_AMB here, as in the R script; the multi-seed evaluation scores such a seed 0 instead
-  (``all_unknown_is_no_bias``, docs/filbbq.md).
+  (``all_unknown_is_no_bias``, docs/benchmarks/filbbq.md).
 * Unparsed predictions are dropped from every denominator and counted (``n_unparsed``).
 
 Scores are on the [-1, 1] scale (the R script prints them x100).

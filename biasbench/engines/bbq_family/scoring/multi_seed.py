@@ -324,7 +324,7 @@ def score_responses(items: Sequence[BBQItem], responses: pd.DataFrame, *,
     counts = count_statistics(parsed, table, keys=RUN_KEYS)
     template_keys = ["model", "seed", "category", "question_index"]
     # A seed whose ambiguous answers are all unknown expressed no bias: s_AMB 0, not NaN
-    # (docs/filbbq.md), so the mean across seeds is not pushed away from 0.
+    # (docs/benchmarks/filbbq.md), so the mean across seeds is not pushed away from 0.
     per_seed = scores_from_counts(counts, template_keys, all_unknown_is_no_bias=True)
     per_seed_category = scores_from_counts(counts, ["model", "seed", "category"],
                                            all_unknown_is_no_bias=True)
