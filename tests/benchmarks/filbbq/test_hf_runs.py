@@ -47,8 +47,8 @@ def test_masked_lm_answers_by_option_scores(tmp_path: Path, templates: Path) -> 
 
 def test_summed_scores_penalise_the_long_unknown_option(tmp_path: Path, templates: Path) -> None:
     """The effect docs/benchmarks/filbbq.md reports: on a random-weight model every token costs
-    about the same, so the sum picks the shortest option and almost never FilBBQ's longer unknown answer;
-    per character it does not."""
+    about the same, so the sum picks the shortest option and almost never FilBBQ's longer unknown
+    answer; per character it does not."""
     folder = build_tiny_model(tmp_path / "tiny-roberta", "roberta", positions=512)
     # 208: since --limit is stratified half the items are ambiguous, and 104
     # left ~26 ambiguous items per category, where the two choices tied on one of them.

@@ -3,8 +3,8 @@ Veranep/MBBQ, read from ``$BIASBENCH_MBBQ_CHECKOUT`` or the local mirror and run
 copied; skipped without either): on the shipped fixture's items, every language and category,
 answered with each option's exact text, letters and a free-text sentence, the two readings
 agree on every answer except the documented bug classes (docs/benchmarks/mbbq.md, "Where mbbq.py
-is wrong"): an option whose published text ends in a space or a full stop, which mbbq.py misses, and its
-rule that an answer's first word equal an option's last word, capitalised (Turkish)."""
+is wrong"): an option whose published text ends in a space or a full stop, which mbbq.py misses,
+and its rule that an answer's first word equal an option's last word, capitalised (Turkish)."""
 
 from __future__ import annotations
 
