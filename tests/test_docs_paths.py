@@ -9,6 +9,7 @@ folder of ``biasbench/`` missing from its tree, sends them looking for nothing. 
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -165,3 +166,101 @@ def test_every_other_path_the_doc_names_stands_somewhere_in_the_repository() -> 
         if not any(p == tail or p.endswith("/" + tail) for p in paths):
             missing.append(token)
     assert not missing, f"{DOC} names paths that are nowhere in the repository: {missing}"
+
+
+# --------------------------------------------------------------------- links of README and docs
+
+LINKED_DOCS = sorted([ROOT / "README.md", ROOT / "benchmarks" / "README.md",
+                      *(ROOT / "docs").rglob("*.md")])
+"""The pages whose relative links must resolve: the README, every page under docs/, and the
+measurement scripts' README."""
+FENCE = re.compile(r"^```.*?^```[^\n]*$", re.S | re.M)
+CODE_SPAN = re.compile(r"`[^`\n]*`")
+LINK = re.compile(r"!?\[[^\]\n]*\]\(([^()\s]+)\)")
+HEADING = re.compile(r"^#{1,6} +(.+?) *#*$", re.M)
+
+
+def _prose(text: str) -> str:
+    """The text without fenced blocks and code spans: a link or heading inside code is text."""
+    return CODE_SPAN.sub("", FENCE.sub("", text))
+
+
+def slug(heading: str) -> str:
+    """A heading's anchor as GitHub writes it: lower case, punctuation and symbols dropped
+    (letters, marks and digits of any script kept, and ``-``, ``_``), each space a hyphen."""
+    kept = (ch for ch in heading.strip().lower()
+            if ch in "-_ " or unicodedata.category(ch)[0] not in "PSCZ")
+    return "".join(kept).replace(" ", "-")
+
+
+def anchors(text: str) -> set[str]:
+    """Every heading's anchor of a page; a repeated one gets ``-1``, ``-2``..., as on GitHub."""
+    seen: dict[str, int] = {}
+    found = set()
+    for heading in HEADING.findall(FENCE.sub("", text)):
+        base = slug(heading)
+        count = seen.get(base, 0)
+        seen[base] = count + 1
+        found.add(base if count == 0 else f"{base}-{count}")
+    return found
+
+
+def broken_links(page: Path, text: str) -> list[str]:
+    """The relative links of ``page`` whose file is missing, or whose ``#anchor`` names no
+    heading of the Markdown page it points to."""
+    broken = []
+    for target in LINK.findall(_prose(text)):
+        if re.match(r"[a-z][a-z0-9+.-]*:", target):  # https:, mailto: ...: not ours to check
+            continue
+        path, _, anchor = target.partition("#")
+        linked = (page.parent / path).resolve()
+        if path and not linked.exists():
+            broken.append(f"{target} (no such file)")
+        elif anchor and (not path or linked.suffix == ".md"):
+            linked_text = linked.read_text(encoding="utf-8") if path else text
+            if anchor not in anchors(linked_text):
+                broken.append(f"{target} (no heading with this anchor)")
+    return broken
+
+
+@pytest.mark.parametrize("heading, expected", [
+    ("Robustness grid: seeds, answer orders and prompts (`run --vary`)",
+     "robustness-grid-seeds-answer-orders-and-prompts-run---vary"),
+    ("Scores (scale [-1, 1])", "scores-scale--1-1"),
+    ("Refusals apart (`scoring/refusals.py`, `presenting/refusals.py`)",
+     "refusals-apart-scoringrefusalspy-presentingrefusalspy"),
+    ("A language new to the engine, from the benchmark's folder",
+     "a-language-new-to-the-engine-from-the-benchmarks-folder"),
+    ("`--limit N` (`bbq_family/items/sample.py`)", "--limit-n-bbq_familyitemssamplepy"),
+    ("Bengali তিনি and সে", "bengali-তিনি-and-সে"),
+])
+def test_slug_is_githubs_anchor(heading: str, expected: str) -> None:
+    assert slug(heading) == expected
+
+
+def test_repeated_headings_get_numbered_anchors() -> None:
+    text = "# Page\n## Items\n```\n# not a heading\n```\n## Items\n## Items\n"
+    assert anchors(text) == {"page", "items", "items-1", "items-2"}
+
+
+@pytest.mark.parametrize("link, broken", [
+    ("[ok](architecture.md)", False),
+    ("[ok](architecture.md#contracts)", False),
+    ("[ok](#here)", False),
+    ("![figure](img/report.png)", False),
+    ("[web](https://example.org/missing.md#nowhere)", False),
+    ("`[in code](gone.md)`", False),
+    ("[gone](gone.md)", True),
+    ("[bad anchor](architecture.md#no-such-heading)", True),
+    ("[bad anchor here](#elsewhere)", True),
+    ("[old page](bbq.md#mbbq)", True),
+])
+def test_a_broken_link_is_caught(link: str, broken: bool) -> None:
+    page = ROOT / "docs" / "page.md"
+    assert bool(broken_links(page, f"# Here\n\nSee {link}.\n")) is broken
+
+
+@pytest.mark.parametrize("page", LINKED_DOCS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_relative_link_resolves(page: Path) -> None:
+    broken = broken_links(page, page.read_text(encoding="utf-8"))
+    assert not broken, f"{page.relative_to(ROOT)}: broken links: {broken}"
