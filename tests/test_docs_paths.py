@@ -147,7 +147,7 @@ NOT_OURS = {
 
 def _repository_paths() -> list[str]:
     paths = [p.name for p in ROOT.iterdir()]
-    for top in ("biasbench", "tests", "benchmarks", "docs", ".ci"):
+    for top in ("biasbench", "tests", "benchmarks", "docs", ".ci", "scripts"):
         paths += [p.relative_to(ROOT).as_posix() for p in (ROOT / top).rglob("*")
                   if "__pycache__" not in p.parts]
     return paths
