@@ -176,7 +176,7 @@ LINKED_DOCS = sorted([ROOT / "README.md", ROOT / "benchmarks" / "README.md",
 measurement scripts' README."""
 FENCE = re.compile(r"^```.*?^```[^\n]*$", re.S | re.M)
 CODE_SPAN = re.compile(r"`[^`\n]*`")
-LINK = re.compile(r"!?\[[^\]\n]*\]\(([^()\s]+)\)")
+LINK = re.compile(r"!?\[[^\]]*\]\(([^()\s]+)\)")
 HEADING = re.compile(r"^#{1,6} +(.+?) *#*$", re.M)
 
 
@@ -254,6 +254,7 @@ def test_repeated_headings_get_numbered_anchors() -> None:
     ("[bad anchor](architecture.md#no-such-heading)", True),
     ("[bad anchor here](#elsewhere)", True),
     ("[old page](bbq.md#mbbq)", True),
+    ("[a link whose text\nwraps](gone.md)", True),
 ])
 def test_a_broken_link_is_caught(link: str, broken: bool) -> None:
     page = ROOT / "docs" / "page.md"
