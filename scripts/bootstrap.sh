@@ -25,7 +25,7 @@ fi
 if ! .venv/bin/python -c "import importlib.metadata as m, sys; sys.exit(m.version('llama-cpp-python') != '$LLAMA_CPP_PYTHON')" 2>/dev/null; then
   # llama-cpp-python ships as source only. biasbench loads libllama and libggml alone, so the
   # build leaves out llama.cpp's common library, HTTP client and multimodal tools (the larger
-  # half of the compile: 7m40s wall on 2 cores for the full build, see the README). Portable
+  # half of the compile: 7m40s wall on 2 cores for the full build, see docs/performance.md). Portable
   # flags (AVX2/FMA, no -march=native): a native build compiles in AMX kernels, which die with
   # SIGILL where the kernel or a sandbox does not grant AMX tile state, and a wheel cached on
   # one CPU must run on the next. Set CMAKE_ARGS yourself for a native or GPU build.
