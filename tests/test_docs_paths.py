@@ -1,4 +1,5 @@
-"""docs/architecture.md names only what exists, and its layout tree is the package's folders.
+"""docs/architecture.md names only what exists, its layout tree is the package's folders, and
+every relative link of the README and the docs leads to a file and a heading that exist.
 
 The doc is the map a new engineer reads first; a path it names that the code no longer has, or a
 folder of ``biasbench/`` missing from its tree, sends them looking for nothing. Placeholders
