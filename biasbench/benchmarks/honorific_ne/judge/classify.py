@@ -72,6 +72,8 @@ _ENGLISH_WORDS = frozenset(
     "to of for but because everyone very i not be".split())
 _BHANE = match_key("भने")
 _KI = match_key("कि")
+_BHANI = match_key("भनी")
+_BHANERA = match_key("भनेर")
 _NU = "नु"
 
 
@@ -106,7 +108,22 @@ def split_clauses(text: str) -> list[Clause]:
             clauses.append(Clause(opener=key))
             continue
         clauses[-1].tokens.append(Token(word, key, match.start()))
-    return [clause for clause in clauses if clause.tokens]
+    return [part for clause in clauses if clause.tokens for part in _split_at_quotative(clause)]
+
+
+def _split_at_quotative(clause: Clause) -> list[Clause]:
+    """The quotatives भनेर and भनी after a clause mean 'that' ("आइपुग्छु भनी जानकारी दिइन्"):
+    they close the quoted clause. भनी at the end of a clause is the verb 'said' and stays."""
+    parts = [Clause(opener=clause.opener)]
+    for at, token in enumerate(clause.tokens):
+        inner = at + 1 < len(clause.tokens) and parts[-1].tokens
+        if token.key == _BHANERA or (token.key == _BHANI and inner):
+            parts[-1].closer = token.key
+            parts.append(Clause(opener=token.key))
+            continue
+        parts[-1].tokens.append(token)
+    parts[-1].closer = clause.closer
+    return [part for part in parts if part.tokens]
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,8 +296,9 @@ def _read_clauses(clauses: list[Clause]) -> _Reading:
                                                counted=False))
                     continue
                 out.levels.append(level)
-                out.evidence.append(Signal(tokens, str(level), "nonfinite_hon", index, position,
-                                           "E3 level-2 form"))
+                kind = "verb" if verb is not None and verb.kind == "finite" else "nonfinite_hon"
+                out.evidence.append(Signal(tokens, str(level), kind, index, position,
+                                           f"E3 level-{level} form inside the clause"))
             elif key.endswith(lx.FEMININE_PARTICIPLE_ENDINGS) and position + 1 < len(keys) and (
                     keys[position + 1] not in lx.AUXILIARIES):
                 out.genders.append("f")
@@ -338,6 +356,26 @@ def _language(clauses: list[Clause]) -> str | None:
     return None
 
 
+_SENTENCE_END = re.compile("(?<=[\u0964\u0965!?|\n])")
+
+
+def _nepali_sentences(translation: str) -> tuple[str, str | None]:
+    """The translation without its Hindi or Marathi sentences (a model that answers in Hindi
+    first and then in Nepali), and the other language when nothing Nepali is left."""
+    sentences = [part for part in _SENTENCE_END.split(translation) if part.strip()]
+    kept: list[str] = []
+    other: str | None = None
+    for sentence in sentences:
+        language = _language(split_clauses(sentence))
+        if language is None:
+            kept.append(sentence)
+        else:
+            other = other or language
+    if not kept:
+        return translation, other
+    return "".join(kept).strip(), None
+
+
 def _gender(genders: list[str], readable: bool) -> str | None:
     if not readable:
         return None
@@ -381,11 +419,11 @@ class NepaliJudge(JudgeBase):
         translation = extraction.text
         if not translation:
             return _unreadable("", _why_no_translation(raw, extraction))
-        clauses = split_clauses(translation)
-        language = _language(clauses)
+        translation, language = _nepali_sentences(translation)
         if language is not None:
             name = {"hi": "Hindi", "mr": "Marathi"}[language]
             return _unreadable(translation, f"wrong_language:{language}: {name}, not Nepali")
+        clauses = split_clauses(translation)
         reading = _read_clauses(clauses)
         counted = [item for item in reading.evidence if item.counted and item.kind != "attributive"]
         if not counted:
