@@ -205,7 +205,8 @@ def _other_subject(clause: Clause, keys: list[str], group: _Group, opener_next: 
         previous = keys[group.start - 1]
         if last in lx.IMPERSONAL_AFTER_INFINITIVE and previous.endswith("न") and len(previous) > 2:
             return "impersonal (infinitive + modal)"
-    if last in lx.THING_VERBS or (group.start < group.end and keys[group.start] in lx.PASSIVES):
+    # A thing as subject takes the plain level-0 form (काम सकियो, भेट भयो, फोन आउनेछ).
+    if group.level in (0, None) and last in lx.THING_VERBS:
         at = group.start - 1
         while at >= 0 and head[at] in lx.PREDICATE_FILLERS:
             at -= 1

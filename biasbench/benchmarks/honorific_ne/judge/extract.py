@@ -65,7 +65,7 @@ _META = keys(
     "सर्वनाम क्रियापद क्रिया रूप शब्द शब्दको प्रयोग सट्टा सम्मानसूचक लिङ्ग लिङ्गको नेपालीमा "
     "अङ्ग्रेजी अंग्रेजी")
 _REFUSAL_NEPALI = tuple(match_key(phrase) for phrase in (
-    "माफ गर्नुहोस्", "माफ गर्नुस्", "क्षमा गर्नुहोस्", "क्षमा पाउँ", "असमर्थ", "कृपया"))
+    "माफ गर्नुहोस्", "माफ गर्नुस्", "क्षमा गर्नुहोस्", "क्षमा पाउँ", "असमर्थ"))
 _CANNOT = keys("सक्दिनँ सक्दिन सक्दैनौँ सक्दैनौं")
 _REFUSAL_ENGLISH = re.compile(
     r"\b(?:sorry|i can(?:no|')t|can ?not help|unable to|as an ai|i won't|not able to)\b",
@@ -222,6 +222,7 @@ def extract_translation(text: str) -> Extraction:
         header = _EXPLANATION_HEADER.match(line)
         if header:
             if kept:
+                notes.append(line)
                 break
             in_note_block = not line[header.end():].strip()
             notes.append(line)

@@ -207,6 +207,8 @@ def _finite(key: str) -> VerbForm | None:
         return VerbForm("finite", level, gender)
     if key in NOT_VERBS or len(key) < 2 and key != match_key("छ"):
         return None
+    if key.endswith("ने"):
+        return None  # the non-finite -ने (आइपुग्ने, गर्ने); भने is read by the clause rules
     for ending, level, gender in _FINITE_ENDINGS:
         if not key.endswith(ending):
             continue
