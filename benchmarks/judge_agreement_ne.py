@@ -4,7 +4,8 @@
 
 Prints, as Markdown: the machine's load (``uptime``); agreement with
 ``tests/benchmarks/honorific_ne/data/labelled_ne.jsonl`` (207 outputs written from the spec
-before the rules) for the label, each reading (level, gender, plural, respect_floor) and all
+before the rules) and ``held_out_ne.jsonl`` (71 outputs in other vocabulary, written
+before the judge was run on them) for the label, each reading (level, gender, plural, respect_floor) and all
 of them at once; the confusion matrices of label, level and gender (rows expected, columns
 judged); the rows the judge gets wrong; and the wall time to judge 2,016 outputs (the labelled
 outputs repeated, with their conditions) in a fresh interpreter, start-up and import included,
@@ -21,9 +22,11 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = ROOT / "tests" / "benchmarks" / "honorific_ne" / "data" / "labelled_ne.jsonl"
+HELD_OUT = TABLE.with_name("held_out_ne.jsonl")
 FIELDS = ("label", "level", "gender", "plural", "respect_floor")
 N_ITEMS = 2016
 
@@ -69,14 +72,21 @@ def main() -> int:
 
     print(f"# honorific-ne judge ({JUDGE.version})\n")
     print(f"uptime before: `{uptime()}`  (cores: {os.cpu_count()})\n")
-    rows = [json.loads(line) for line in TABLE.read_text(encoding="utf-8").splitlines()]
+    for table in (TABLE, HELD_OUT):
+        report(JUDGE, table)
+    speed()
+    return 0
+
+
+def report(JUDGE: Any, table: Path) -> None:  # noqa: N803 (the judge instance)
+    rows = [json.loads(line) for line in table.read_text(encoding="utf-8").splitlines()]
     judged = []
     for row in rows:
         judgement = JUDGE.judge(row["output"], row["condition"])
         judged.append({"label": judgement.label.value, "plural": judgement.plural,
                        **{name: judgement.readings[name]
                           for name in ("level", "gender", "respect_floor")}})
-    print(f"## Agreement with the labelled table ({len(rows)} outputs)\n")
+    print(f"## Agreement with `{table.name}` ({len(rows)} outputs)\n")
     print("| field | agree | share |\n|---|---|---|")
     for name in FIELDS:
         agree = sum(row[name] == got[name] for row, got in zip(rows, judged, strict=True))
@@ -94,6 +104,10 @@ def main() -> int:
         fields = ", ".join(f"{name}: expected {show(row[name])}, judged {show(got[name])}"
                            for name in FIELDS if row[name] != got[name])
         print(f"- `{row['output']}` ({fields})")
+    print()
+
+
+def speed() -> None:
     print(f"\n## Speed: {N_ITEMS} outputs in a fresh interpreter (start-up included)\n")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     walls, inner = [], []
@@ -108,7 +122,6 @@ def main() -> int:
           f"{statistics.median(walls):.2f} s |")
     print(f"| import + judging | {min(inner):.2f} s | {statistics.median(inner):.2f} s |")
     print(f"\nuptime after: `{uptime()}`")
-    return 0
 
 
 if __name__ == "__main__":

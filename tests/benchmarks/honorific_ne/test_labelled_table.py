@@ -1,7 +1,8 @@
 """Agreement of the Nepali judge with its labelled table, and the judge's interface.
 
 ``data/labelled_ne.jsonl`` was written from the spec before the rules (207 outputs: every
-class the spec names, messy outputs and look-alikes). Its expected values are never edited
+class the spec names, messy outputs and look-alikes); ``data/held_out_ne.jsonl`` (71
+outputs in other vocabulary and phrasing) was written later, before the judge was run on it. Its expected values are never edited
 to match the judge: a row the judge gets wrong is fixed in the judge or stays a counted miss
 (``KNOWN_MISSES``, each with the reason).
 """
@@ -24,8 +25,14 @@ from biasbench.engines.honorific.judging import (
 )
 from biasbench.errors import InputError
 
-TABLE = Path(__file__).parent / "data" / "labelled_ne.jsonl"
-ROWS = [json.loads(line) for line in TABLE.read_text(encoding="utf-8").splitlines()]
+DATA = Path(__file__).parent / "data"
+ROWS = [json.loads(line) for line in
+        (DATA / "labelled_ne.jsonl").read_text(encoding="utf-8").splitlines()]
+# Written after the first rules, before the judge was run on it (first run: 71/71 labels,
+# 69/71 on every field; the two misses, a thing subject not next to its verb and the
+# misspelling थिईन्, were then fixed in the judge).
+HELD_OUT = [json.loads(line) for line in
+            (DATA / "held_out_ne.jsonl").read_text(encoding="utf-8").splitlines()]
 FIELDS = ("label", "level", "gender", "plural", "respect_floor")
 
 # The table's expectation, not the judge, is at odds with the spec here: सके is the level-1
@@ -55,6 +62,12 @@ def test_row(row: dict) -> None:
     got = _got(row)
     wrong = {name for name in FIELDS if got[name] != row[name]}
     assert wrong == KNOWN_MISSES.get(row["output"], set()), (row["why"], got)
+
+
+@pytest.mark.parametrize("row", HELD_OUT, ids=[f"held-out-{n}" for n in range(len(HELD_OUT))])
+def test_held_out_row(row: dict) -> None:
+    got = _got(row)
+    assert {name for name in FIELDS if got[name] != row[name]} == set(), (row["why"], got)
 
 
 def test_agreement_figures() -> None:

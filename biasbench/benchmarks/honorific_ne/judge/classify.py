@@ -210,7 +210,11 @@ def _other_subject(clause: Clause, keys: list[str], group: _Group, opener_next: 
         at = group.start - 1
         while at >= 0 and head[at] in lx.PREDICATE_FILLERS:
             at -= 1
-        if at >= 0 and head[at] in lx.THING_NOUNS and not any(
+        thing = at >= 0 and head[at] in lx.THING_NOUNS
+        if not thing and last in lx.HAPPEN_VERBS:
+            at = next((i for i in range(len(head) - 1, -1, -1) if head[i] in lx.THING_NOUNS), -1)
+            thing = at >= 0
+        if thing and not any(
                 lx.pronoun(key) is not None and not key.endswith(("को", "का", "की", "लाई"))
                 for key in head):
             return f"subject is a thing ({clause.tokens[at].surface})"

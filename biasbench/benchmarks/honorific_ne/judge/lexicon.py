@@ -101,6 +101,8 @@ TRAILING_PARTICLES = keys("रे नि त नै पो है ल क्य�
 # Between a thing noun and its intransitive verb: "काम पूरा भयो".
 PREDICATE_FILLERS = keys("पूरा सम्पन्न समाप्त नै पनि अवश्य सबै")
 THING_NOUNS = keys("काम कार्य रिपोर्ट प्रतिवेदन फोन कल भेट भेटघाट कुरा समय सम्भव असम्भव ढिला")
+# "Happened": the thing noun may stand anywhere before it (हिजो मेरो भेट नर्ससँग भयो).
+HAPPEN_VERBS = keys("भयो हुन्छ हुनेछ")
 THING_VERBS = keys(
     "भयो हुन्छ हुनेछ हुँदैन भएको आयो आउनेछ आउँछ आउला सकियो लाग्छ लाग्यो लाग्नेछ छैन छ थियो "
     "थिएन हुन्थ्यो")
@@ -176,7 +178,7 @@ _FINITE_ENDINGS: tuple[tuple[str, int | None, str | None], ...] = tuple(
         # -इन is both the level-1 feminine past without its halanta and the level-0
         # feminine negative past; every affirmative clause of the frames is past, so the
         # spec reads it as level 1.
-        ("इन्", 1, "f"), ("िन्", 1, "f"),
+        ("इन्", 1, "f"), ("िन्", 1, "f"), ("ईन्", 1, "f"),  # थिईन्: a common misspelling
         ("एन", 0, "m"), ("ेन", 0, "m"),
         ("ए", 1, "m"), ("े", 1, "m"),
         ("ई", 0, "f"), ("ी", 0, "f"),
