@@ -55,7 +55,7 @@ def show(value: object) -> str:
     return "null" if value is None else str(value)
 
 
-def confusion(rows: list[dict], judged: list[dict], name: str) -> list[str]:
+def confusion(rows: list[dict[str, Any]], judged: list[dict[str, Any]], name: str) -> list[str]:
     values = sorted({show(row[name]) for row in rows} | {show(got[name]) for got in judged})
     counts = Counter((show(row[name]), show(got[name])) for row, got in zip(rows, judged, strict=True))
     lines = [f"| expected \\ judged | {' | '.join(values)} |",

@@ -288,22 +288,22 @@ def _read_clauses(clauses: list[Clause]) -> _Reading:
             key = keys[position]
             verb = lx.analyse_verb(key)
             tokens = clause.tokens[position].surface
-            level = verb.level if verb is not None and verb.level in (2, 3) else None
-            if level is None and key.endswith(_NU) and position + 1 < group_start and (
+            hon_level = verb.level if verb is not None and verb.level in (2, 3) else None
+            if hon_level is None and key.endswith(_NU) and position + 1 < group_start and (
                     keys[position + 1] in lx.LEVEL2_NONFINITE_TAILS
                     or keys[position + 1] in lx.LEVEL2_FINITE_TAILS) and "नुपर" not in key:
-                level, skip = 2, position + 1
+                hon_level, skip = 2, position + 1
                 tokens += " " + clause.tokens[position + 1].surface
-            if level is not None:
+            if hon_level is not None:
                 if second_subject:
-                    out.evidence.append(Signal(tokens, str(level), "nonfinite_hon", index,
+                    out.evidence.append(Signal(tokens, str(hon_level), "nonfinite_hon", index,
                                                position, "subject is the listener",
                                                counted=False))
                     continue
-                out.levels.append(level)
+                out.levels.append(hon_level)
                 kind = "verb" if verb is not None and verb.kind == "finite" else "nonfinite_hon"
-                out.evidence.append(Signal(tokens, str(level), kind, index, position,
-                                           f"E3 level-{level} form inside the clause"))
+                out.evidence.append(Signal(tokens, str(hon_level), kind, index, position,
+                                           f"E3 level-{hon_level} form inside the clause"))
             elif key.endswith(lx.FEMININE_PARTICIPLE_ENDINGS) and position + 1 < len(keys) and (
                     keys[position + 1] not in lx.AUXILIARIES):
                 out.genders.append("f")
