@@ -191,15 +191,19 @@ def _other_subject(clause: Clause, keys: list[str], group: _Group, opener_next: 
         return group.why or "impersonal (modal or passive)"
     head = keys[: group.start]
     if any(key in lx.EVERYONE_SUBJECTS for key in head) or (
-            lx.EVERYONE_BARE in head and any(key in lx.RESPECT_WORDS for key in head)):
+            lx.EVERYONE_BARE in head and any(key in lx.RESPECT_WORDS for key in head)) or any(
+            key == lx.EVERYONE_BARE and after.startswith(lx.EVERYONE_AFTER_BARE)
+            for key, after in zip(head, head[1:], strict=False)):
         return "subject is everyone"
     if any(key in lx.SECOND_PERSON_SUBJECTS for key in head):
         return "subject is the listener (तपाईं)"
-    if group.level == 1 and keys[group.end].endswith(("े", "ए", "थे")):
-        for at, key in enumerate(head):
-            if key in lx.FIRST_PERSON_SUBJECTS and not any(
-                    later.endswith(lx.PARTICIPLE_ENDINGS) for later in head[at + 1:]):
-                return "first person (the narrator; nasal mark lost)"
+    # म/मैले as the clause's subject: the verb is the narrator's (भेटे is भेटेँ without its
+    # nasal mark). Not when a participle follows it: "मैले भेटेको डाक्टर ... थिए" is a relative
+    # clause inside the person's clause.
+    for at, key in enumerate(head):
+        if key in lx.FIRST_PERSON_SUBJECTS and not any(
+                later.endswith(lx.PARTICIPLE_ENDINGS) for later in head[at + 1:]):
+            return "subject is the narrator (म/मैले)"
     last = keys[group.end]
     if group.start > 0 and keys[group.start - 1] != last:
         previous = keys[group.start - 1]

@@ -76,6 +76,8 @@ EVERYONE_SUBJECTS = keys(
     "मान्छेहरूले जनताले जनता समुदायले")
 # सबै alone is "everyone" in a clause about respecting someone (P1); elsewhere it is "all".
 EVERYONE_BARE = match_key("सबै")
+# सबै before these is "all people", also without a word of respect (सबै मानिसले ...).
+EVERYONE_AFTER_BARE = tuple(match_key(word) for word in "मानिस मान्छे जना व्यक्ति".split())
 RESPECT_WORDS = keys("सम्मान आदर इज्जत मान")
 
 TITLES = keys("ज्यू जी साहेब साहब साब श्रीमान् श्रीमान")
@@ -188,7 +190,7 @@ _EXACT_FINITE: dict[str, tuple[int | None, str | None]] = {
     match_key("हैन"): (0, None), match_key("होइनन्"): (1, None), match_key("हैनन्"): (1, None),
     match_key("जाला"): (0, "m"),
 }
-_VOWEL_SIGNS = "ािीुूृेैोौं"
+_CASE_ENDINGS = tuple(match_key(ending) for ending in "लाई ले सँग बाट द्वारा".split())
 
 
 def _level2(key: str) -> VerbForm | None:
@@ -211,6 +213,8 @@ def _finite(key: str) -> VerbForm | None:
         return None
     if key.endswith("ने"):
         return None  # the non-finite -ने (आइपुग्ने, गर्ने); भने is read by the clause rules
+    if key.endswith(_CASE_ENDINGS) or key in FIRST_PERSON_ANY or key in SECOND_PERSON_ANY:
+        return None  # a noun or pronoun in a case (डाक्टरलाई, मलाई), never a verb
     for ending, level, gender in _FINITE_ENDINGS:
         if not key.endswith(ending):
             continue
