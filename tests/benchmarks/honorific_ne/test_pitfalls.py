@@ -299,12 +299,16 @@ def test_respect_floor(output: str, floor: str | None) -> None:
 
 def test_titles_and_noun_gender_are_recorded_not_counted() -> None:
     judgement = JUDGE.judge("मन्त्रीज्यूले भने कि शिक्षिका साहेब आउँछन्।", "male")
-    assert judgement.readings["titles"] == ["मन्त्रीज्यूले", "साहेब"]
+    assert judgement.readings["titles"] == 2
+    assert [item.token for item in judgement.evidence if item.kind == "title"] == [
+        "मन्त्रीज्यूले", "साहेब"]
     assert judgement.readings["noun_gender"] == "feminine"
     assert (judgement.label, judgement.readings["level"]) == (O, 1)
     titles = [item for item in judgement.evidence if item.kind == "title"]
     assert titles and not any(item.counted for item in titles)
     assert JUDGE.judge("डाक्टर आउनुहुन्छ।").readings["noun_gender"] is None
+    assert JUDGE.judge("डाक्टर आउनुहुन्छ।").readings["titles"] == 0
+    assert JUDGE.judge("").readings["titles"] is None
 
 
 @pytest.mark.parametrize(("output", "reason"), [

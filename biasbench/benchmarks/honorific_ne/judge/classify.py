@@ -336,7 +336,7 @@ def _read_clauses(clauses: list[Clause]) -> _Reading:
 def _unreadable(translation: str, reason: str, evidence: Sequence[Signal] = ()) -> Judgement:
     return Judgement(Register.UNREADABLE, None, tuple(evidence), translation, reason,
                      {"level": None, "gender": None, "respect_floor": None,
-                      "noun_gender": None, "titles": []})
+                      "noun_gender": None, "titles": None})
 
 
 def _why_no_translation(raw: str, extraction: Extraction) -> str:
@@ -452,7 +452,7 @@ class NepaliJudge(JudgeBase):
             "gender": _gender(reading.genders, True),
             "respect_floor": _respect_floor(reading.levels, reading.plural),
             "noun_gender": "feminine" if reading.feminine_noun else None,
-            "titles": reading.titles,
+            "titles": len(reading.titles),
         }
         return Judgement(label, plural, tuple(reading.evidence), translation,
                          _reason(label, level, reading.evidence, extraction), readings)
