@@ -5,7 +5,8 @@
 Prints, as Markdown: the machine's load (``uptime``); agreement with
 ``tests/benchmarks/honorific_ne/data/labelled_ne.jsonl`` (207 outputs written from the spec
 before the rules) and ``held_out_ne.jsonl`` (71 outputs in other vocabulary, written
-before the judge was run on them) for the label, each reading (level, gender, plural, respect_floor) and all
+before the judge was run on them) and ``probes_ne.jsonl`` (36 outputs shaped like chat
+models' answers, likewise) for the label, each reading (level, gender, plural, respect_floor) and all
 of them at once; the confusion matrices of label, level and gender (rows expected, columns
 judged); the rows the judge gets wrong; and the wall time to judge 2,016 outputs (the labelled
 outputs repeated, with their conditions) in a fresh interpreter, start-up and import included,
@@ -27,6 +28,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = ROOT / "tests" / "benchmarks" / "honorific_ne" / "data" / "labelled_ne.jsonl"
 HELD_OUT = TABLE.with_name("held_out_ne.jsonl")
+PROBES = TABLE.with_name("probes_ne.jsonl")
 FIELDS = ("label", "level", "gender", "plural", "respect_floor")
 N_ITEMS = 2016
 
@@ -72,7 +74,7 @@ def main() -> int:
 
     print(f"# honorific-ne judge ({JUDGE.version})\n")
     print(f"uptime before: `{uptime()}`  (cores: {os.cpu_count()})\n")
-    for table in (TABLE, HELD_OUT):
+    for table in (TABLE, HELD_OUT, PROBES):
         report(JUDGE, table)
     speed()
     return 0
