@@ -454,8 +454,9 @@ class NepaliJudge(JudgeBase):
             "noun_gender": "feminine" if reading.feminine_noun else None,
             "titles": len(reading.titles),
         }
-        return Judgement(label, plural, tuple(reading.evidence), translation,
-                         _reason(label, level, reading.evidence, extraction), readings)
+        evidence = tuple(sorted(reading.evidence, key=lambda item: (item.clause, item.position)))
+        return Judgement(label, plural, evidence, translation,
+                         _reason(label, level, evidence, extraction), readings)
 
 
 def _reason(label: Register, level: int | None, evidence: Sequence[Signal],
