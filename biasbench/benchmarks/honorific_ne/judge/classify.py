@@ -149,6 +149,8 @@ def _closing_group(keys: list[str]) -> _Group | None:
         end -= 1
     if end < 0:
         return None
+    if keys[end] in lx.PROBABLY and end > 0 and lx.analyse_verb(keys[end - 1]) is not None:
+        end -= 1  # "आइपुग्नुहुन्छ होला": the particle 'probably'
     last = keys[end]
     before = keys[end - 1] if end > 0 else ""
     if lx.is_hindi(last):

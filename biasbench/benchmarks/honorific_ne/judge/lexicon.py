@@ -137,7 +137,11 @@ LEVEL2_NONFINITE_TAILS = keys(
 _NU = "नु"
 
 # Auxiliaries that close a participle group (गरेको छ, गरेकी थिइन्).
-AUXILIARIES = keys("छ छे छन् छिन् छैन छैनन् थियो थिई थिए थिइन् थिएन थिएनन् थिइनन् हो हुन् होइन होइनन्")
+AUXILIARIES = keys(
+    "छ छे छन् छिन् छैन छैनन् थियो थिई थिए थिइन् थिएन थिएनन् थिइनन् हो हुन् होइन होइनन् "
+    "रहेछ रहेछे रहेछन् रहेछिन् रहेनछ")
+# 'Probably' after a finite verb (आउनुहुन्छ होला); alone it is the probable future of हुनु.
+PROBABLY = keys("होला होलान् होली होलिन्")
 PARTICIPLE_ENDINGS = tuple(match_key(ending) for ending in (
     "एको ेको एका ेका एकी ेकी दै ँदै ने").split())
 FEMININE_PARTICIPLE_ENDINGS = (match_key("एकी"), match_key("ेकी"))
@@ -159,7 +163,8 @@ SECOND_PERSON_ENDINGS = tuple(match_key(ending) for ending in (
 # Whole tokens that end like a finite verb but are not one.
 NOT_VERBS = keys(
     "बजे पहिले पछाडि अगाडि मान्छे के जे ले मे भने यो त्यो दिन कठिन जमिन मेसिन मसिन लाइन "
-    "अनलाइन वर्षौँ दिनौँ महिनौँ घण्टौँ सबेरै सहयोगी मेहनती")
+    "अनलाइन वर्षौँ दिनौँ महिनौँ घण्टौँ सबेरै सहयोगी मेहनती रेडियो भिडियो स्टुडियो बारे कफे "
+    "बुलेटिन")
 # -ई/-ी is also the ending of adjectives and nouns (सहयोगी, मेहनती, कर्मचारी), so the
 # level-0 feminine past is read only on these past stems (and compounds with -सक-).
 _FEMININE_PAST_STEMS = frozenset(match_key(stem) for stem in (
