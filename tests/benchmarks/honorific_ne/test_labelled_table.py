@@ -121,3 +121,16 @@ def test_judge_many_aligns_conditions() -> None:
 def test_an_unknown_condition_is_an_input_error_naming_the_field(condition: str) -> None:
     with pytest.raises(InputError, match="field 'condition'"):
         JUDGE.judge("उहाँ आउनुहुन्छ।", condition)
+
+
+def test_importing_the_judge_loads_no_heavy_library() -> None:
+    """``--help`` and ``list`` may name the judge: importing it must stay light."""
+    import subprocess
+    import sys
+
+    code = ("import sys, biasbench.benchmarks.honorific_ne.judge; "
+            "print(sorted(m for m in ('pandas', 'numpy', 'scipy', 'llama_cpp') "
+            "if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, cwd=Path(__file__).resolve().parents[3])
+    assert done.stdout.strip() == "[]"
