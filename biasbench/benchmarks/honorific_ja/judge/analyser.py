@@ -14,6 +14,7 @@ dictionary form in the text's own spelling (Sudachi ``dictionary_form``, UniDic
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, Protocol
@@ -50,6 +51,23 @@ class Analyser(Protocol):
     def analyse(self, text: str) -> list[Morpheme]: ...
 
 
+_PIECE = 4000
+"""Characters per analyser call: SudachiPy refuses inputs over 49,149 bytes (a kana or kanji
+is 3 bytes in UTF-8), so a long output is cut, at a sentence end where one is near."""
+
+
+def _pieces(text: str) -> list[tuple[int, str]]:
+    """(offset, piece) cuts of ``text``, each at most ``_PIECE`` characters."""
+    pieces, start = [], 0
+    while len(text) - start > _PIECE:
+        cut = max(text.rfind(mark, start, start + _PIECE) for mark in "。!?\n")
+        cut = cut + 1 if cut > start else start + _PIECE
+        pieces.append((start, text[start:cut]))
+        start = cut
+    pieces.append((start, text[start:]))
+    return pieces
+
+
 def _version(distribution: str) -> str:
     try:
         return metadata.version(distribution)
@@ -64,7 +82,7 @@ class SudachiAnalyser:
 
     def __init__(self) -> None:
         try:
-            from sudachipy import Dictionary, SplitMode  # type: ignore[import-not-found]
+            from sudachipy import Dictionary, SplitMode  # type: ignore[import-untyped,import-not-found,unused-ignore]
         except ImportError as error:
             raise BiasbenchError(
                 "the Japanese judge needs SudachiPy and sudachidict-core: "
@@ -82,10 +100,12 @@ class SudachiAnalyser:
 
     def analyse(self, text: str) -> list[Morpheme]:
         out = []
-        for m in self._tokenizer.tokenize(text):
-            pos = m.part_of_speech()
-            out.append(Morpheme(m.surface(), pos[0], pos[1], m.normalized_form(),
-                                m.dictionary_form(), pos[4], pos[5], m.begin(), m.end()))
+        for offset, piece in _pieces(text):
+            for m in self._tokenizer.tokenize(piece):
+                pos = m.part_of_speech()
+                out.append(Morpheme(m.surface(), pos[0], pos[1], m.normalized_form(),
+                                    m.dictionary_form(), pos[4], pos[5], offset + m.begin(),
+                                    offset + m.end()))
         return out
 
 
@@ -96,8 +116,8 @@ class FugashiAnalyser:
 
     def __init__(self) -> None:
         try:
-            import fugashi  # type: ignore[import-not-found]
-            import unidic_lite  # type: ignore[import-not-found]  # noqa: F401
+            import fugashi  # type: ignore[import-untyped,import-not-found,unused-ignore]
+            import unidic_lite  # type: ignore[import-untyped,import-not-found,unused-ignore]  # noqa: F401
         except ImportError as error:
             raise BiasbenchError(
                 "the fugashi adapter of the Japanese judge needs fugashi and unidic-lite: "
@@ -128,7 +148,7 @@ class FugashiAnalyser:
         return out
 
 
-ADAPTERS = {"sudachi": SudachiAnalyser, "fugashi": FugashiAnalyser}
+ADAPTERS: dict[str, Callable[[], Analyser]] = {"sudachi": SudachiAnalyser, "fugashi": FugashiAnalyser}
 DEFAULT_ANALYSER = "sudachi"
 
 _LOADED: dict[str, Analyser] = {}

@@ -139,7 +139,8 @@ def read_rendering(text: str, ms: Sequence[Morpheme]) -> Reading:
                 begin = k + 1
 
         def note(kind: str, value: str, strong: bool, k: int, last: int, rule: str,
-                 counted: bool = True) -> None:
+                 counted: bool = True, sentence: Sequence[Morpheme] = sentence,
+                 clause_of: list[int] = clause_of, clause_begin: list[int] = clause_begin) -> None:
             first_m, last_m = sentence[k], sentence[last]
             reading.found.append(Found(
                 kind, value, strong, first_m.start, last_m.end,

@@ -303,12 +303,20 @@ def _subject(ms: Sequence[Morpheme], start: int, clause_start: int) -> Subject |
             word = _nominal_before(ms, k)
             if word is not None:
                 return _classify(word)
+    crossed = False
     for k in range(start - 1, -1, -1):
         t = ms[k]
+        if t.pos1 == "助詞" and t.pos2 == "接続助詞" and t.surface in lx.COORDINATE:
+            crossed = True
         if t.pos1 == "助詞" and t.surface in {"は", "も"} and t.pos2 == "係助詞":
             word = _nominal_before(ms, k)
             if word is not None:
-                return _classify(word)
+                subject = _classify(word)
+                # 私は…会いましたが、とても親切でした: the narrator's topic does not reach past
+                # a coordinate clause whose predicate fits the person
+                if subject.who == "other" and crossed:
+                    return None
+                return subject
     return None
 
 
