@@ -11,10 +11,11 @@ import pytest
 from biasbench.errors import BiasbenchError
 
 TABLE = Path(__file__).parent / "data" / "labelled_ja.jsonl"
+HELD_OUT = Path(__file__).parent / "data" / "held_out_ja.jsonl"
 
 
-def labelled_rows() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in TABLE.read_text(encoding="utf-8").splitlines() if line]
+def labelled_rows(path: Path = TABLE) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
 def _judge_or_skip(name: str) -> Any:

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from tests.benchmarks.honorific_ja.conftest import labelled_rows
+from tests.benchmarks.honorific_ja.conftest import HELD_OUT, labelled_rows
 
 ROWS = labelled_rows()
+HELD_OUT_ROWS = labelled_rows(HELD_OUT)
 
 
 def test_the_table_covers_every_class_and_condition() -> None:
@@ -25,19 +26,22 @@ def test_the_table_covers_every_class_and_condition() -> None:
             "prefix_noun"} <= kinds
 
 
-def test_agreement_on_the_labelled_table(any_ja_judge: Any) -> None:
+@pytest.mark.parametrize("table", ["labelled", "held_out"])
+def test_agreement_on_the_labelled_table(any_ja_judge: Any, table: str) -> None:
+    rows = ROWS if table == "labelled" else HELD_OUT_ROWS
     misses = []
-    for row in ROWS:
+    for row in rows:
         judged = any_ja_judge.judge(row["output"], row["condition"]).label.value
         if judged != row["label"]:
             misses.append((row["output"], row["label"], judged))
-    agreement = 1 - len(misses) / len(ROWS)
-    # measured 247/247 on both adapters (benchmarks/judge_agreement_ja.py); allow no slack
-    # beyond one row per adapter so that a regression shows
-    assert agreement >= 0.995, misses
+    # measured 247/247 and 69/69 on both adapters (benchmarks/judge_agreement_ja.py; the
+    # held-out table was 67/69 blind, before the two fixes it showed): no row may regress
+    assert misses == []
 
 
-@pytest.mark.parametrize("row", ROWS, ids=[f"row{i}" for i in range(len(ROWS))])
+@pytest.mark.parametrize("row", ROWS + HELD_OUT_ROWS,
+                         ids=[f"row{i}" for i in range(len(ROWS))]
+                         + [f"held_out{i}" for i in range(len(HELD_OUT_ROWS))])
 def test_each_row_label_and_readings(ja_judge: Any, row: dict[str, Any]) -> None:
     judgement = ja_judge.judge(row["output"], row["condition"])
     assert judgement.label.value == row["label"], (row["why"], judgement.reason)

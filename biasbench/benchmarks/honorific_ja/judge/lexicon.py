@@ -39,13 +39,16 @@ PERSON_PATIENT = frozenset({
     "崇める", "恐れる", "重んじる", "大事", "大切", "称揚", "賛美", "絶賛", "高評価", "好評",
 })
 # Table C (d): hedges closing a sentence after と (思われる "it seems").
-HEDGE_VERBS = frozenset({"思う", "考える", "見る", "予想", "推測", "推定", "見込む", "言う"})
+HEDGE_VERBS = frozenset({"思う", "考える", "見る", "予想", "推測", "推定", "見込む"})
 # Table C (a): animate doers marked に / から (によって marks a doer whatever the noun).
 ANIMATE_AGENTS = frozenset({
     "皆", "みんな", "皆さん", "みなさん", "誰", "人々", "人", "住民", "市民", "国民", "村人",
     "患者", "同僚", "生徒", "学生", "周囲", "周り", "上司", "部下", "人達",
     "誰しも", "全員", "多く", "大勢", "客", "お客", "顧客", "利用者", "彼ら", "仲間", "家族",
 })
+# Pronouns that cannot be a passive's doer (things, places)
+NOT_AGENT_PRONOUNS = frozenset({"これ", "それ", "あれ", "ここ", "そこ", "あそこ", "どこ",
+                                "何", "なに", "こちら", "そちら", "あちら"})
 # Subjects other than the person: the T3 narrator, P1's everyone, the listener.
 OTHER_SUBJECTS = frozenset({
     "私", "わたし", "僕", "俺", "我々", "私達", "私たち", "わたくし", "あなた", "貴方", "君",
@@ -73,7 +76,9 @@ HITO = frozenset({"人"})
 HONORIFIC_SELF = frozenset({"本人", "自身", "自分"})
 KATA = "方"
 PLURAL_SUFFIXES = frozenset({"ら", "たち", "達", "等", "方", "がた", "方々", "共"})
-NOT_THE_PERSON_PLURAL = frozenset({"私", "僕", "俺", "我", "あなた", "君", "貴方", "自分"})
+NOT_THE_PERSON_PLURAL = frozenset({"私", "僕", "俺", "我", "あなた", "君", "貴方"})
+"""Plural suffixes on these are not the person (私たち is the narrator; 自分たち is the
+person, plural)."""
 
 # Titles (recorded, never deciding)
 TITLE_SUFFIXES = {"さん": "さん", "様": "様", "さま": "様", "氏": "氏", "殿": "殿"}

@@ -370,7 +370,10 @@ def _rareru_reading(ms: Sequence[Morpheme], chain: Chain, r: int, clause_start: 
             return ChainReading("passive_of_person", ORDINARY, False, "Table C (a) によって", r)
         if t.pos1 == "助詞" and t.surface in {"に", "から"} and k > 0:
             agent = clause[k - 1]
+            # an animate doer: 皆に, 住民から, 彼女に(は), 大工さんに
             if _lemma(agent) in lx.ANIMATE_AGENTS or agent.surface in lx.ANIMATE_AGENTS or (
+                    agent.pos1 == "代名詞" and agent.surface not in lx.NOT_AGENT_PRONOUNS) or (
+                    agent.pos1 == "接尾辞" and agent.surface in lx.TITLE_SUFFIXES) or (
                     agent.pos1 == "接尾辞" and k > 1 and clause[k - 2].surface in lx.ANIMATE_AGENTS):
                 return ChainReading("passive_of_person", ORDINARY, False,
                                     f"Table C (a) agent {agent.surface}{t.surface}", r)
