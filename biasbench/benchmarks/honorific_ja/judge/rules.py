@@ -170,7 +170,7 @@ def _chain_head(ms: Sequence[Morpheme], i: int) -> tuple[str, int, str | None] |
             return "verb", i, "sonkeigo"  # ご存じです (Sudachi: one noun)
         if nxt.pos1 == "動詞" and m.pos1 == "名詞" and (
                 _lemma(nxt) in lx.DO_LEMMAS or _is_sonkeigo_word(nxt)
-                or _lemma(nxt) in lx.HUMBLE_LEMMAS or nxt.pos2 == "非自立可能"):
+                or _lemma(nxt) in lx.HUMBLE_LEMMAS or _lemma(nxt) in {"出来る", "できる"}):
             return "verb", i + 1, None  # 帰宅する, 帰宅なさる, 尊敬申し上げる, 対応できる
         if _is_copula(nxt):
             return "adjectival", i, None
@@ -274,20 +274,26 @@ class Subject:
     surface: str
 
 
-def _nominal_before(ms: Sequence[Morpheme], k: int) -> Morpheme | None:
-    """The content word before the particle at ``k`` (skipping も and plural suffixes)."""
+def _nominal_before(ms: Sequence[Morpheme], k: int) -> tuple[str, str, bool] | None:
+    """The noun before the particle at ``k``: (surface, lemma, ends in a suffix), the
+    compound rebuilt when the analyser split it (UniDic: 看護 + 師, 報告 + 書, 運転 + 手), so
+    that it is classified whole. Skips も and plural suffixes (看護師たち)."""
     j = k - 1
-    while j >= 0 and (ms[j].surface in {"も"} or (ms[j].pos1 == "接尾辞")):
-        if ms[j].pos1 == "接尾辞" and ms[j].surface in lx.TITLE_SUFFIXES:
-            break
+    while j >= 0 and (ms[j].surface == "も" or (ms[j].pos1 == "接尾辞"
+                                                and ms[j].surface in lx.PLURAL_SUFFIXES)):
         j -= 1
-    if j >= 0 and ms[j].pos1 in {"名詞", "代名詞", "接尾辞"}:
-        return ms[j]
-    return None
+    if j < 0 or ms[j].pos1 not in {"名詞", "代名詞", "接尾辞"}:
+        return None
+    last = j
+    while j - 1 >= 0 and ms[j].pos1 == "接尾辞" and ms[j - 1].pos1 in {"名詞", "接尾辞", "接頭辞"}:
+        j -= 1
+    surface = "".join(m.surface for m in ms[j:last + 1])
+    lemma = "".join(_lemma(m) for m in ms[j:last + 1])
+    return surface, lemma, ms[last].pos1 == "接尾辞"
 
 
-def _classify(word: Morpheme) -> Subject:
-    lemma, surface = _lemma(word), word.surface
+def _classify(word: tuple[str, str, bool]) -> Subject:
+    surface, lemma, _ = word
     if lemma in lx.OTHER_SUBJECTS or surface in lx.OTHER_SUBJECTS:
         return Subject("other", surface)
     if lemma in lx.THING_SUBJECTS or surface in lx.THING_SUBJECTS:
