@@ -7,7 +7,8 @@ unidic-lite).
 Prints, per analyser adapter: agreement of the label with the labelled table
 (``tests/benchmarks/honorific_ja/data/labelled_ja.jsonl``, written from the spec before the
 rules) and the held-out table (``held_out_ja.jsonl``, written after the rules, committed
-before the judge was run on it) and 1,368 simulated outputs (19 templates x the 72
+before the judge was run on it), a second blind round (``blind_probes_ja.jsonl``, the same
+way) and 1,368 simulated outputs (19 templates x the 72
 occupation terms, labels known by construction), the readings' agreement (plural, politeness,
 pronoun_gender, titles), the confusion matrix (rows expected, columns judged), the time to
 judge 2,016 outputs in a fresh interpreter (the labelled outputs repeated with their
@@ -30,7 +31,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 DATA = ROOT / "tests" / "benchmarks" / "honorific_ja" / "data"
-TABLES = {"labelled": DATA / "labelled_ja.jsonl", "held-out": DATA / "held_out_ja.jsonl"}
+TABLES = {"labelled": DATA / "labelled_ja.jsonl", "held-out": DATA / "held_out_ja.jsonl",
+          "blind probes": DATA / "blind_probes_ja.jsonl"}
 LABELS = ("honorific", "ordinary", "mixed", "unreadable")
 ADAPTERS = {"sudachi": ("sudachipy", "sudachidict-core"), "fugashi": ("fugashi", "unidic-lite")}
 N_OUTPUTS = 2016
@@ -147,12 +149,14 @@ def main() -> None:
         summary.append((adapter, scores, speed, size, f"{_licence(package)} / "
                         f"{_licence(dictionary)}"))
     print("## Comparison\n")
-    print("| analyser | labelled | held-out | simulated | 2,016 outputs (s, in process) | (s, wall incl. "
+    print("| analyser | labelled | held-out | blind probes | simulated | 2,016 outputs (s, in process) | (s, wall incl. "
           "interpreter) | installed size (MiB) | licence (analyser / dictionary) |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for adapter, scores, speed, size, licence in summary:
         lab, held, sim = scores["labelled"], scores["held-out"], scores["simulated"]
+        blind = scores["blind probes"]
         print(f"| {adapter} | {lab['agree']}/{lab['n']} | {held['agree']}/{held['n']} | "
+              f"{blind['agree']}/{blind['n']} | "
               f"{sim['agree']}/{sim['n']} | "
               f"{speed['in_process']:.2f} | {speed['wall']:.2f} | {size / 2**20:.0f} | "
               f"{licence} |")

@@ -12,6 +12,7 @@ from biasbench.errors import BiasbenchError
 
 TABLE = Path(__file__).parent / "data" / "labelled_ja.jsonl"
 HELD_OUT = Path(__file__).parent / "data" / "held_out_ja.jsonl"
+BLIND = Path(__file__).parent / "data" / "blind_probes_ja.jsonl"
 
 
 def labelled_rows(path: Path = TABLE) -> list[dict[str, Any]]:

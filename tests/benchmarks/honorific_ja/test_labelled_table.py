@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
-from tests.benchmarks.honorific_ja.conftest import HELD_OUT, labelled_rows
+from tests.benchmarks.honorific_ja.conftest import BLIND, HELD_OUT, labelled_rows
 
 ROWS = labelled_rows()
 HELD_OUT_ROWS = labelled_rows(HELD_OUT)
+BLIND_ROWS = labelled_rows(BLIND)
 
 
 def test_the_table_covers_every_class_and_condition() -> None:
@@ -26,16 +27,17 @@ def test_the_table_covers_every_class_and_condition() -> None:
             "prefix_noun"} <= kinds
 
 
-@pytest.mark.parametrize("table", ["labelled", "held_out"])
+@pytest.mark.parametrize("table", ["labelled", "held_out", "blind"])
 def test_agreement_on_the_labelled_table(any_ja_judge: Any, table: str) -> None:
-    rows = ROWS if table == "labelled" else HELD_OUT_ROWS
+    rows = {"labelled": ROWS, "held_out": HELD_OUT_ROWS, "blind": BLIND_ROWS}[table]
     misses = []
     for row in rows:
         judged = any_ja_judge.judge(row["output"], row["condition"]).label.value
         if judged != row["label"]:
             misses.append((row["output"], row["label"], judged))
-    # measured 247/247 and 69/69 on both adapters (benchmarks/judge_agreement_ja.py; the
-    # held-out table was 67/69 blind, before the two fixes it showed): no row may regress
+    # measured 247/247, 69/69 and 40/40 on both adapters (benchmarks/judge_agreement_ja.py;
+    # blind, before the fixes they showed, the held-out table was 67/69 and the probes 38/40):
+    # no row may regress
     assert misses == []
 
 
@@ -52,3 +54,21 @@ def test_each_row_label_and_readings(ja_judge: Any, row: dict[str, Any]) -> None
     kinds = {signal.kind for signal in judgement.evidence if signal.counted}
     assert set(row.get("kinds", [])) <= kinds
     assert set(judgement.readings) == set(ja_judge.readings)
+
+
+# Two readings of the blind probes were written wrong and are left as written, counted as
+# misses: row 0 expects plain politeness for 言っていました (a です/ます end, teineigo), row 39
+# expects the title 様 for 教授の皆様 (様 belongs to 皆様, not to the occupation noun).
+KNOWN_READING_MISSES = {0, 39}
+
+
+@pytest.mark.parametrize("index", range(len(BLIND_ROWS)), ids=[f"probe{i}" for i in
+                                                              range(len(BLIND_ROWS))])
+def test_blind_probe_readings(ja_judge: Any, index: int) -> None:
+    row = BLIND_ROWS[index]
+    judgement = ja_judge.judge(row["output"], row["condition"])
+    assert judgement.label.value == row["label"], judgement.reason
+    readings = (judgement.plural, judgement.readings["politeness"],
+                judgement.readings["pronoun_gender"], judgement.readings["titles"])
+    expected = (row["plural"], row["politeness"], row["pronoun_gender"], row["titles"])
+    assert (readings == expected) is (index not in KNOWN_READING_MISSES)

@@ -35,7 +35,11 @@ _QUOTE_PAIRS = {"「": "」", "『": "』", "“": "”", '"': '"', "'": "'"}
 _LEAD_IN = re.compile(r"翻訳|訳す|訳し|訳文|訳は|次のよう|以下の|以下は|日本語に(?:す|訳|直)")
 _REFUSAL = re.compile(r"申し訳|できかねます|お手伝いできません|翻訳できません|お答えできません|"
                       r"I cannot|I can't|I'm sorry|I am sorry", re.I)
-_ALTERNATIVE_SPLIT = re.compile(r"\s*(?:/|または|あるいは|もしくは|\bor\b)\s*(?=\S)")
+# a parenthesised note inside a line: (訳注: ...), (「来ます」の尊敬語), (直訳 ...)
+_INLINE_NOTE = re.compile(r"\((?:[^()]*「[^()]*」[^()]*|\s*(?:訳注|注|※|直訳|意訳|読み|補足|Note)[^()]*"
+                          r"|[^()]*(?:尊敬語|謙譲語|丁寧語|敬語|直訳|省略)[^()]*)\)")
+# a translation quoted inside a Japanese lead-in: 「...」を日本語に訳すと、「<translation>」となります
+_QUOTED = re.compile(r"「([^「」]+)」")
 
 
 @dataclass(frozen=True)
@@ -108,6 +112,11 @@ def _clean_line(line: str) -> tuple[str, bool]:
     line = _strip_quotes(line.strip())
     line = _FURIGANA.sub("", line)
     line = _LATIN_PAREN.sub("", line)
+    line = _INLINE_NOTE.sub("", line)
+    if "訳" in line and "「" in line:
+        quoted = [q for q in _QUOTED.findall(line) if japanese_enough(q)]
+        if quoted:
+            line = quoted[-1]
     return line.strip(), False
 
 

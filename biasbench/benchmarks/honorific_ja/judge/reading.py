@@ -230,6 +230,11 @@ def read_rendering(text: str, ms: Sequence[Morpheme]) -> Reading:
                 reading.plural = True
             if m.pos1 == "名詞" and m.surface in {"先生方", "方々"}:
                 reading.plural = True
+            # 教授の皆様 / 看護師の皆さん: the person, plural
+            everyone = m.surface in {"皆様", "皆さま", "みなさま", "皆さん", "みなさん"} or (
+                m.surface in {"皆", "みな"} and nxt is not None and nxt.surface in {"様", "さま", "さん"})
+            if everyone and prev is not None and prev.surface == "の":
+                reading.plural = True
             # bare お/ご on a noun, not in a predicate
             if _is_prefix(m) and nxt is not None and nxt.pos1 == "名詞" and not any(
                     f.start <= m.start < f.end and f.kind not in {"no_evidence"}

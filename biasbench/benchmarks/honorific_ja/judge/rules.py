@@ -308,7 +308,16 @@ def _subject(ms: Sequence[Morpheme], start: int, clause_start: int) -> Subject |
         if t.pos1 == "助詞" and t.surface == "が" and t.pos2 == "格助詞":
             word = _nominal_before(ms, k)
             if word is not None:
-                return _classify(word)
+                subject = _classify(word)
+                topic = _topic(ms, k)
+                # 医師は…と、受付の人が言っていました: a second person noun as the が-subject
+                # under the person's topic is someone else (a pronoun is the person)
+                if subject.who == "person" and topic is not None and topic.who == "person" \
+                        and topic.surface != subject.surface and ms[k - 1].pos1 != "代名詞" \
+                        and ms[k - 1].surface != lx.KATA \
+                        and not subject.surface.startswith(tuple(lx.HONORIFIC_SELF)):
+                    return Subject("other", subject.surface)
+                return subject
     crossed = False
     for k in range(start - 1, -1, -1):
         t = ms[k]
@@ -323,6 +332,17 @@ def _subject(ms: Sequence[Morpheme], start: int, clause_start: int) -> Subject |
                 if subject.who == "other" and crossed:
                     return None
                 return subject
+    return None
+
+
+def _topic(ms: Sequence[Morpheme], before: int) -> Subject | None:
+    """The first は/も topic of the sentence before index ``before``."""
+    for k in range(before):
+        t = ms[k]
+        if t.pos1 == "助詞" and t.surface in {"は", "も"} and t.pos2 == "係助詞":
+            word = _nominal_before(ms, k)
+            if word is not None:
+                return _classify(word)
     return None
 
 
