@@ -6,10 +6,14 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+import pytest
 
-from biasbench.engines.honorific.judging import Judgement, Register
+pytest.importorskip("hypothesis", reason="the property test needs hypothesis")
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from biasbench.engines.honorific.judging import Judgement, Register  # noqa: E402
 
 _ALPHABET = st.one_of(
     st.characters(min_codepoint=0x3040, max_codepoint=0x30FF),  # kana

@@ -32,7 +32,8 @@ _ENGLISH_LABELS = frozenset({"english", "英語", "原文", "source", "original"
 _FURIGANA = re.compile(r"(?<=[\u4e00-\u9fff々])\([\u3041-\u309f\u30a0-\u30ffー]+\)")
 _LATIN_PAREN = re.compile(r"\s*\([^()\u3040-\u30ff\u4e00-\u9fff]*[A-Za-z][^()\u3040-\u30ff\u4e00-\u9fff]*\)")
 _QUOTE_PAIRS = {"「": "」", "『": "』", "“": "”", '"': '"', "'": "'"}
-_LEAD_IN = re.compile(r"翻訳|訳す|訳し|訳文|訳は|次のよう|以下の|以下は|日本語に(?:す|訳|直)")
+_LEAD_IN = re.compile(r"(?:翻訳|訳す|訳し|訳文|訳は|日本語に(?:す|訳|直)).*(?:次|以下|:$)"
+                      r"|^(?:次|以下)(?:の|は|が).*(?:翻訳|訳)")
 _REFUSAL = re.compile(r"申し訳|できかねます|お手伝いできません|翻訳できません|お答えできません|"
                       r"I cannot|I can't|I'm sorry|I am sorry", re.I)
 # a parenthesised note inside a line: (訳注: ...), (「来ます」の尊敬語), (直訳 ...)
@@ -86,6 +87,12 @@ def _json_strings(text: str) -> str | None:
 
     walk(data)
     return "\n".join(found) if found else None
+
+
+def _is_lead_in(line: str) -> bool:
+    """この文を日本語に翻訳すると、次のようになります。 / 以下が翻訳です: a line about the
+    translation, not one."""
+    return _LEAD_IN.search(line) is not None
 
 
 def _strip_quotes(line: str) -> str:
@@ -145,8 +152,7 @@ def extract(text: str) -> Extraction:
         if line.endswith(("?", "か。")) or "?" in line:
             questioned = True
             continue
-        if _LEAD_IN.search(line) and line.endswith((":", "。")) and len(renderings) == 0 \
-                and ("翻訳" in line or "次" in line or "以下" in line):
+        if _is_lead_in(line):
             questioned = True
             continue
         renderings.append(line)
