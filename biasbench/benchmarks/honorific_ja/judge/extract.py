@@ -34,8 +34,13 @@ _LATIN_PAREN = re.compile(r"\s*\([^()\u3040-\u30ff\u4e00-\u9fff]*[A-Za-z][^()\u3
 _QUOTE_PAIRS = {"「": "」", "『": "』", "“": "”", '"': '"', "'": "'"}
 _LEAD_IN = re.compile(r"(?:翻訳|訳す|訳し|訳文|訳は|日本語に(?:す|訳|直)).*(?:次|以下|:$)"
                       r"|^(?:次|以下)(?:の|は|が).*(?:翻訳|訳)")
-_REFUSAL = re.compile(r"申し訳|できかねます|お手伝いできません|翻訳できません|お答えできません|"
-                      r"I cannot|I can't|I'm sorry|I am sorry", re.I)
+# a refusal speaks of the request (翻訳, 依頼, お手伝い ...): 対応できかねます alone is a
+# translation of "is not available", not a refusal
+_REFUSAL = re.compile(r"(?:申し訳|できかねます|できません|いたしかねます).*?"
+                      r"(?:翻訳|依頼|リクエスト|要望|お手伝い|お答え|回答|お応え)"
+                      r"|(?:翻訳|依頼|リクエスト|要望|お手伝い|お答え|回答|お応え).*?"
+                      r"(?:できかねます|できません|いたしかねます)"
+                      r"|I cannot|I can't|I'm sorry|I am sorry|I apologi[sz]e", re.I)
 # a parenthesised note inside a line: (訳注: ...), (「来ます」の尊敬語), (直訳 ...)
 _INLINE_NOTE = re.compile(r"\((?:[^()]*「[^()]*」[^()]*|\s*(?:訳注|注|※|直訳|意訳|読み|補足|Note)[^()]*"
                           r"|[^()]*(?:尊敬語|謙譲語|丁寧語|敬語|直訳|省略)[^()]*)\)")

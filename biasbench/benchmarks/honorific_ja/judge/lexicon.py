@@ -63,7 +63,8 @@ THING_SUBJECTS = frozenset({
 })
 # Verbs whose subject in these frames is the narrator (T3: I met the person).
 NARRATOR_VERBS = frozenset({"会う", "出会う", "出合う", "知り合う", "見掛ける", "訪ねる",
-                            "訪問", "面会"})
+                            "訪問", "面会", "助かる"})
+"""助かる "[I] was helped/relieved": its subject is the one helped, never the helper."""
 EXISTENTIAL = frozenset({"有る", "ある"})
 
 # Table F: plain pronouns and person references

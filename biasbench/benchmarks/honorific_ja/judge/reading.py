@@ -60,10 +60,10 @@ def _quoted(ms: Sequence[Morpheme]) -> set[int]:
 def _cut_off(text: str, ms: Sequence[Morpheme]) -> bool:
     """No sentence end: the last word is a particle, a te-form, an adverb or mid-word."""
     stripped = text.rstrip()
-    if stripped.endswith(("…", "...")):
-        return True
     if stripped.endswith(("。", "!", "?", "」", "』", ")")):
         return False
+    # an ellipsis is no sentence end, but after a finite predicate (言った…) nothing is
+    # missing: the words before it decide
     words = [m for m in ms if not _is_symbol(m)]
     if not words:
         return True

@@ -382,10 +382,16 @@ def _rareru_reading(ms: Sequence[Morpheme], chain: Chain, r: int, clause_start: 
                    for k in range(r + 1, chain.end + 1))
     if verb is not None and negative and (verb.ctype.startswith(("上一段", "下一段", "カ行変格"))):
         return ChainReading("potential", ORDINARY, False, "Table C (c) negative ichidan/来る", r)
-    if verb_lemma in lx.HEDGE_VERBS and r >= 2:
-        before = ms[chain.start - 1] if chain.start > 0 else None
-        if before is not None and before.surface == "と":
-            return ChainReading(None, NEUTRAL, False, "Table C (d) hedge", r, person=False)
+    before = ms[chain.start - 1] if chain.start > 0 else None
+    quoted_clause = before is not None and before.surface in {"と", "って"}
+    if verb_lemma in lx.HEDGE_VERBS and quoted_clause:
+        return ChainReading(None, NEUTRAL, False, "Table C (d) hedge", r, person=False)
+    stative = any(ms[k].surface in {"て", "で"} and k + 1 <= chain.end
+                  and _lemma(ms[k + 1]) in {"居る", "いる"} for k in range(r + 1, chain.end))
+    if verb_lemma == "言う" and quoted_clause and stative and position == "main":
+        # 〜と言われている "it is said that": a hedge; 〜と言われました "said (hon.)" is not
+        return ChainReading(None, NEUTRAL, False, "Table C (d) hedge 〜と言われている", r,
+                            person=False)
     if subject is not None and subject.who == "thing":
         return ChainReading(None, NEUTRAL, False, f"Table C (e) thing subject {subject.surface}", r,
                             person=False)
@@ -495,6 +501,19 @@ def read_chain(ms: Sequence[Morpheme], chain: Chain, subject: Subject | None, po
     if first.pos1 == "名詞" and k_is_adj_prefix(ms, chain):
         sonkeigo = sonkeigo or ChainReading("sonkeigo_pattern", HONORIFIC, True,
                                             "Table B ご + adjective", chain.start)
+    clause = ms[clause_start:chain.start]
+    has_rareru = any(_is_rareru(ms[k]) for k in tokens)
+    if subject is None and not has_rareru and (_lemma(first) in lx.PERSON_PATIENT
+                                         or _lemma(head) in lx.PERSON_PATIENT) \
+            and _person_object(ms, clause_start, chain.start) \
+            and sonkeigo is None and humble is None:
+        # みんなその方を尊敬しています: with no subject and a person respected, the
+        # respecting is someone else's (P1's everyone)
+        other = True
+    if not other and any(_lemma(t) in lx.OTHER_SUBJECTS and t.pos1 in {"名詞", "代名詞"}
+                         and _lemma(t) in {"皆", "みんな", "誰", "全員", "人々"}
+                         for t in clause) and subject is None:
+        other = True  # みんな…尊敬している, with no particle after みんな
     if other:
         if receive is not None and receive.kind == "object_honorific":
             return receive
@@ -527,6 +546,16 @@ def read_chain(ms: Sequence[Morpheme], chain: Chain, subject: Subject | None, po
                             chain.head)
     return ChainReading("plain_subordinate", ORDINARY, False, f"plain verb, {position}",
                         chain.head)
+
+
+def _person_object(ms: Sequence[Morpheme], clause_start: int, start: int) -> bool:
+    """A を-object in ms[clause_start:start] that is a person (not a thing)."""
+    for k in range(clause_start, start):
+        if ms[k].surface == "を" and ms[k].pos1 == "助詞":
+            word = _nominal_before(ms, k)
+            if word is not None and _classify(word).who != "thing":
+                return True
+    return False
 
 
 def k_is_adj_prefix(ms: Sequence[Morpheme], chain: Chain) -> bool:
