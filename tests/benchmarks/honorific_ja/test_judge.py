@@ -170,3 +170,13 @@ def test_occupations_have_the_bengali_ids_and_names() -> None:
         bn = list(csv.DictReader(handle))
     assert [(r["id"], r["en"]) for r in ja] == [(r["id"], r["en"]) for r in bn]
     assert all(r["ja"] for r in ja) and len(ja) == 72
+
+
+def test_judging_from_several_threads(any_ja_judge: Any) -> None:
+    # a SudachiPy tokenizer refuses concurrent use: the adapter serialises its calls
+    from concurrent.futures import ThreadPoolExecutor
+
+    outputs = ["医師は9時にいらっしゃいます。", "医師は9時に来ると言いました。"] * 100
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        labels = list(pool.map(lambda text: any_ja_judge.judge(text).label.value, outputs))
+    assert labels == ["honorific", "ordinary"] * 100

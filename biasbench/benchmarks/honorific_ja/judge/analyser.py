@@ -89,6 +89,7 @@ class SudachiAnalyser:
                 f"install them with {INSTALL_HINT}") from error
         try:
             self._tokenizer = Dictionary(dict="core").tokenizer(mode=SplitMode.C)
+            self._lock = threading.Lock()
         except Exception as error:  # the dictionary package is missing or broken
             raise BiasbenchError(
                 f"the Japanese judge cannot load sudachidict-core ({error}): "
@@ -100,8 +101,11 @@ class SudachiAnalyser:
 
     def analyse(self, text: str) -> list[Morpheme]:
         out = []
-        for offset, piece in _pieces(text):
-            for m in self._tokenizer.tokenize(piece):
+        with self._lock:  # a SudachiPy tokenizer must not be used by two threads at once
+            tokens = [(offset, list(self._tokenizer.tokenize(piece)))
+                      for offset, piece in _pieces(text)]
+        for offset, morphemes in tokens:
+            for m in morphemes:
                 pos = m.part_of_speech()
                 out.append(Morpheme(m.surface(), pos[0], pos[1], m.normalized_form(),
                                     m.dictionary_form(), pos[4], pos[5], offset + m.begin(),
@@ -123,6 +127,7 @@ class FugashiAnalyser:
                 "the fugashi adapter of the Japanese judge needs fugashi and unidic-lite: "
                 "install them with pip install fugashi unidic-lite") from error
         self._tagger: Any = fugashi.Tagger()
+        self._lock = threading.Lock()
 
     @property
     def version(self) -> str:
@@ -131,15 +136,15 @@ class FugashiAnalyser:
     def analyse(self, text: str) -> list[Morpheme]:
         out = []
         position = 0
-        for word in self._tagger(text):
-            surface = word.surface
+        with self._lock:  # one MeCab tagger, one caller at a time
+            words = [(w.surface, w.feature) for w in self._tagger(text)]
+        for surface, f in words:
             # MeCab drops white space: find each surface in the text to keep the offsets
             start = text.find(surface, position)
             if start < 0:
                 start = position
             end = start + len(surface)
             position = end
-            f = word.feature
             lemma = f.lemma or surface
             if "-" in lemma and not lemma.startswith("-"):  # loanword lemmas: エンジニア-engineer
                 lemma = lemma.split("-", 1)[0]

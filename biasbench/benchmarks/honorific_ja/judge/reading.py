@@ -153,8 +153,7 @@ def read_rendering(text: str, ms: Sequence[Morpheme]) -> Reading:
             position = _position(sentence, chain.end)
             clause_start = _clause_start(sentence, chain.start)
             subject = _subject(sentence, chain.start, clause_start)
-            chain_reading = read_chain(sentence, chain, subject, position, clause_start,
-                                       len(sentence))
+            chain_reading = read_chain(sentence, chain, subject, position, clause_start)
             if chain_reading.person and chain_reading.kind is not None \
                     and chain_reading.kind != "object_honorific":
                 reading.person_predicate = True

@@ -370,7 +370,7 @@ class ChainReading:
 
 
 def _rareru_reading(ms: Sequence[Morpheme], chain: Chain, r: int, clause_start: int,
-                    sentence_end: int, position: str, subject: Subject | None) -> ChainReading:
+                    position: str, subject: Subject | None) -> ChainReading:
     """Table C for the (ら)れる at ``r``."""
     verb = ms[r - 1] if r > 0 else None
     verb_lemma = _lemma(verb) if verb is not None else ""
@@ -417,7 +417,7 @@ def _rareru_reading(ms: Sequence[Morpheme], chain: Chain, r: int, clause_start: 
 
 
 def read_chain(ms: Sequence[Morpheme], chain: Chain, subject: Subject | None, position: str,
-               clause_start: int, sentence_end: int) -> ChainReading:
+               clause_start: int) -> ChainReading:
     """The evidence of one chain (spec Table B chain rule)."""
     tokens = range(chain.start, chain.end + 1)
     head = ms[chain.head]
@@ -438,7 +438,8 @@ def read_chain(ms: Sequence[Morpheme], chain: Chain, subject: Subject | None, po
                                 chain.start, person=False)
     sonkeigo: ChainReading | None = None
     humble: ChainReading | None = None
-    receive: ChainReading | None = None
+    # an object honorific (いただく) or a weak passive/potential reading of (ら)れる
+    secondary: ChainReading | None = None
     for k in tokens:
         t = ms[k]
         if _is_sonkeigo_word(t):
@@ -450,14 +451,13 @@ def read_chain(ms: Sequence[Morpheme], chain: Chain, subject: Subject | None, po
                 sonkeigo = sonkeigo or ChainReading("sonkeigo_pattern", HONORIFIC, True,
                                                     "Table B おられる", k)
             elif prev.pos1 in {"動詞", "助動詞"}:
-                reading = _rareru_reading(ms, chain, k, clause_start, sentence_end, position,
-                                          subject)
+                reading = _rareru_reading(ms, chain, k, clause_start, position, subject)
                 if reading.kind == "rareru_honorific":
                     sonkeigo = sonkeigo or reading
                 elif reading.kind is None:
                     return reading
                 elif sonkeigo is None:
-                    receive = receive or reading  # passive or potential: weak
+                    secondary = secondary or reading  # passive or potential: weak
         elif _is_oru(t):
             nxt = ms[k + 1] if k + 1 < len(ms) else None
             if nxt is not None and _is_rareru(nxt):
@@ -486,7 +486,7 @@ def read_chain(ms: Sequence[Morpheme], chain: Chain, subject: Subject | None, po
                 humble = humble or ChainReading("humble_subject", ORDINARY, True,
                                                 "Table G させていただく", k)
             else:
-                receive = ChainReading("object_honorific", HONORIFIC, True, "Table E いただく", k,
+                secondary = ChainReading("object_honorific", HONORIFIC, True, "Table E いただく", k,
                                        person=False)
     if chain.prefix_pattern == "naru":
         sonkeigo = sonkeigo or ChainReading("sonkeigo_pattern", HONORIFIC, True,
@@ -498,7 +498,7 @@ def read_chain(ms: Sequence[Morpheme], chain: Chain, subject: Subject | None, po
     elif chain.prefix_pattern == "suru":
         humble = humble or ChainReading("humble_subject", ORDINARY, True, "Table G お/ご〜する",
                                         chain.start)
-    if first.pos1 == "名詞" and k_is_adj_prefix(ms, chain):
+    if first.pos1 == "名詞" and _is_prefixed_adjectival(ms, chain):
         sonkeigo = sonkeigo or ChainReading("sonkeigo_pattern", HONORIFIC, True,
                                             "Table B ご + adjective", chain.start)
     clause = ms[clause_start:chain.start]
@@ -515,8 +515,8 @@ def read_chain(ms: Sequence[Morpheme], chain: Chain, subject: Subject | None, po
                          for t in clause) and subject is None:
         other = True  # みんな…尊敬している, with no particle after みんな
     if other:
-        if receive is not None and receive.kind == "object_honorific":
-            return receive
+        if secondary is not None and secondary.kind == "object_honorific":
+            return secondary
         return ChainReading(None, NEUTRAL, False, f"subject {subject.surface if subject else ''}",
                             chain.head, person=False)
     if sonkeigo is not None:
@@ -525,8 +525,8 @@ def read_chain(ms: Sequence[Morpheme], chain: Chain, subject: Subject | None, po
         return sonkeigo
     if humble is not None:
         return humble
-    if receive is not None:
-        return receive
+    if secondary is not None:
+        return secondary
     if thing:
         return ChainReading(None, NEUTRAL, False, f"thing subject {subject.surface if subject else ''}",
                             chain.head, person=False)
@@ -558,7 +558,7 @@ def _person_object(ms: Sequence[Morpheme], clause_start: int, start: int) -> boo
     return False
 
 
-def k_is_adj_prefix(ms: Sequence[Morpheme], chain: Chain) -> bool:
+def _is_prefixed_adjectival(ms: Sequence[Morpheme], chain: Chain) -> bool:
     """ご親切 / お元気 read as one noun by the analyser and used as a predicate."""
     first = ms[chain.start]
     return first.surface.startswith(("ご", "お", "御")) and len(first.surface) > 1 \
