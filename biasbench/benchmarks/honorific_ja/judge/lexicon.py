@@ -66,6 +66,12 @@ NARRATOR_VERBS = frozenset({"会う", "出会う", "出合う", "知り合う", 
                             "訪問", "面会", "助かる"})
 """助かる "[I] was helped/relieved": its subject is the one helped, never the helper."""
 EXISTENTIAL = frozenset({"有る", "ある"})
+# P1's everyone without a particle (みんなその方を尊敬しています)
+BARE_EVERYONE = frozenset({"皆", "みんな", "誰", "全員", "人々"})
+# Lexical passives (高い評価を受けている "is highly regarded"): weak, like a passive
+RECEIVING_VERBS = frozenset({"受ける", "得る", "集める", "博する", "浴びる", "受く"})
+REGARD_NOUNS = frozenset({"評価", "尊敬", "信頼", "支持", "称賛", "賞賛", "評判", "人望", "敬意",
+                          "注目", "好評", "信用", "尊重", "喝采"})
 
 # Table F: plain pronouns and person references
 PLAIN_PRONOUNS = frozenset({"彼", "彼女", "彼ら", "彼女ら"})

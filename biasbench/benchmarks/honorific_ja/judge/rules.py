@@ -503,17 +503,15 @@ def read_chain(ms: Sequence[Morpheme], chain: Chain, subject: Subject | None, po
                                             "Table B ご + adjective", chain.start)
     clause = ms[clause_start:chain.start]
     has_rareru = any(_is_rareru(ms[k]) for k in tokens)
-    if subject is None and not has_rareru and (_lemma(first) in lx.PERSON_PATIENT
-                                         or _lemma(head) in lx.PERSON_PATIENT) \
-            and _person_object(ms, clause_start, chain.start) \
-            and sonkeigo is None and humble is None:
+    patient_verb = _lemma(first) in lx.PERSON_PATIENT or _lemma(head) in lx.PERSON_PATIENT
+    bare_everyone = any(_lemma(t) in lx.BARE_EVERYONE and t.pos1 in {"名詞", "代名詞"}
+                        for t in clause)
+    if subject is None and patient_verb and not has_rareru and sonkeigo is None \
+            and humble is None and (bare_everyone or _person_object(ms, clause_start,
+                                                                       chain.start)):
         # みんなその方を尊敬しています: with no subject and a person respected, the
         # respecting is someone else's (P1's everyone)
         other = True
-    if not other and any(_lemma(t) in lx.OTHER_SUBJECTS and t.pos1 in {"名詞", "代名詞"}
-                         and _lemma(t) in {"皆", "みんな", "誰", "全員", "人々"}
-                         for t in clause) and subject is None:
-        other = True  # みんな…尊敬している, with no particle after みんな
     if other:
         if secondary is not None and secondary.kind == "object_honorific":
             return secondary
@@ -537,6 +535,10 @@ def read_chain(ms: Sequence[Morpheme], chain: Chain, subject: Subject | None, po
     if head.pos1 == "動詞" and lemma in lx.EXISTENTIAL and first is head:
         return ChainReading(None, NEUTRAL, False, "existential ある (a thing's)", chain.head,
                             person=False)
+    if head.pos1 == "動詞" and lemma in lx.RECEIVING_VERBS and _object_lemma(
+            ms, clause_start, chain.start) in lx.REGARD_NOUNS:
+        return ChainReading("passive_of_person", ORDINARY, False,
+                            "lexical passive (高い評価を受ける)", chain.head)
     if head.pos1 == "動詞" and (lemma in {"出来る", "できる"} or _is_potential(head)):
         return ChainReading("potential", ORDINARY, False, "potential", chain.head)
     if chain.kind == "adjectival":
@@ -546,6 +548,15 @@ def read_chain(ms: Sequence[Morpheme], chain: Chain, subject: Subject | None, po
                             chain.head)
     return ChainReading("plain_subordinate", ORDINARY, False, f"plain verb, {position}",
                         chain.head)
+
+
+def _object_lemma(ms: Sequence[Morpheme], clause_start: int, start: int) -> str | None:
+    """The lemma of the last を-object in ms[clause_start:start], or None."""
+    found = None
+    for k in range(clause_start, start):
+        if ms[k].surface == "を" and ms[k].pos1 == "助詞" and k > 0:
+            found = _lemma(ms[k - 1])
+    return found
 
 
 def _person_object(ms: Sequence[Morpheme], clause_start: int, start: int) -> bool:
