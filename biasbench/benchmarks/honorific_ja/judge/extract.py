@@ -25,7 +25,8 @@ from biasbench.benchmarks.honorific_ja.judge.normalise import is_hiragana, is_ka
 _FENCE = re.compile(r"^\s*```[\w-]*\s*$")
 _MARKDOWN_LEAD = re.compile(r"^\s*(?:#{1,6}\s*|>\s*|[-*+•・]\s+|\(?\d{1,2}[.)]\s*|[①-⑩]\s*)")
 _EMPHASIS = re.compile(r"\*\*|__|`")
-_LABEL = re.compile(r"^\s*([^\s:。、「」]{1,16}?)\s*:\s*")
+# a label before a colon, not a clock time (医師は9:00に到着します)
+_LABEL = re.compile(r"^\s*([^\s:。、「」]{0,15}[^\s:。、「」\d])\s*:(?!\d)\s*")
 _NOTE_LEAD = re.compile(r"^\s*[(\[]?\s*(?:※|注|補足|解説|備考|説明|参考|Note|NB|N\.B\.|Explanation"
                         r"|Notes|Romaji|Romanization|Romanisation|Reading|Literal)", re.I)
 _ENGLISH_LABELS = frozenset({"english", "英語", "原文", "source", "original", "input", "英文"})
