@@ -126,11 +126,12 @@ class JapaneseJudge(JudgeBase):
         titles: set[str] = set()
         plural = False
         offset = 0
-        readable: list[Reading] = []
+        readable_kinds: set[str] = set()  # readings come from readable renderings only
         clause_base = 0
         for rendering in extraction.renderings:
             reading = read_rendering(rendering, analyser.analyse(fold_katakana_sonkeigo(rendering)))
             label, reason = _label_of(reading)
+            first_signal = len(signals)
             if label is Register.ORDINARY and reason.startswith("ordinary (default"):
                 signals.append(JaSignal(rendering, "ordinary", "default_ordinary", clause_base, 0,
                                         "decision step 5", True, offset, offset + len(rendering)))
@@ -143,7 +144,8 @@ class JapaneseJudge(JudgeBase):
             reasons.append(reason)
             if label is Register.UNREADABLE:
                 continue
-            readable.append(reading)
+            readable_kinds |= {s.kind for s in signals[first_signal:] if s.counted}
+            readable_kinds |= {s.kind for s in signals[first_signal:] if s.kind == "derogatory"}
             labels.append(label)
             politeness.extend(reading.politeness_ends)
             genders |= reading.pronoun_genders
@@ -156,7 +158,7 @@ class JapaneseJudge(JudgeBase):
         label = labels[0] if len(distinct) == 1 else Register.MIXED
         reason = reasons[0] if len(extraction.renderings) == 1 else (
             f"{len(extraction.renderings)} alternatives: " + "; ".join(reasons))
-        kinds = {s.kind for s in signals if s.counted}
+        kinds = readable_kinds
         readings: dict[str, Any] = {
             "politeness": _combine_politeness(politeness),
             "pronoun_gender": _gender(genders),
@@ -164,7 +166,7 @@ class JapaneseJudge(JudgeBase):
             "humble_subject": "humble_subject" in kinds,
             "default_ordinary": "default_ordinary" in kinds,
             "female_noun": "female_noun" in kinds,
-            "derogatory": "derogatory" in {s.kind for s in signals},
+            "derogatory": "derogatory" in kinds,
         }
         return Judgement(label, plural if condition == "they" else None, tuple(signals),
                          translation, reason, readings)
