@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from biasbench.errors import BiasbenchError
-
-TABLE = Path(__file__).parent / "data" / "labelled_ja.jsonl"
-HELD_OUT = Path(__file__).parent / "data" / "held_out_ja.jsonl"
-BLIND = Path(__file__).parent / "data" / "blind_probes_ja.jsonl"
-
-
-def labelled_rows(path: Path = TABLE) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
 def _judge_or_skip(name: str) -> Any:

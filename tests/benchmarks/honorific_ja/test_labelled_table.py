@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.benchmarks.honorific_ja.conftest import BLIND, HELD_OUT, labelled_rows
+from tests.benchmarks.honorific_ja.tables import BLIND, HELD_OUT, labelled_rows
 
 ROWS = labelled_rows()
 HELD_OUT_ROWS = labelled_rows(HELD_OUT)
