@@ -25,7 +25,8 @@ BN_DATA = DATA.parents[1] / "honorific_bn" / "data"
 
 def _modules_after(code: str) -> set[str]:
     done = subprocess.run([sys.executable, "-c", code + "\nimport sys, json\n"
-                           "print(json.dumps(sorted(sys.modules)))"],
+                           "print(json.dumps(sorted(name for name, module in sys.modules.items()"
+                           " if module is not None)))"],
                           capture_output=True, text=True, timeout=120, check=True)
     return set(json.loads(done.stdout.splitlines()[-1]))
 
@@ -43,6 +44,17 @@ def test_judge_for_loads_the_module_level_judge() -> None:
     assert isinstance(judge, RegisterJudge)
     assert judge.language == "ja"
     assert "politeness" in judge.readings
+
+
+def test_judge_for_and_version_load_no_analyser() -> None:
+    # isinstance against the protocol reads `version`: it must come from package metadata
+    modules = _modules_after(
+        "from biasbench.engines.honorific.judging import judge_for, register_judge\n"
+        "register_judge('ja', 'biasbench.benchmarks.honorific_ja.judge:JUDGE')\n"
+        "judge = judge_for('ja')\n"
+        "assert judge.version.startswith('ja-register-rules/1+sudachipy-'), judge.version")
+    assert not {m.split(".")[0] for m in modules} & {"sudachipy", "fugashi", "unidic_lite",
+                                                      "sudachidict_core"}
 
 
 def test_version_names_rules_analyser_and_dictionary(ja_judge: Any) -> None:

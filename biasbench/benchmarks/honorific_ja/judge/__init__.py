@@ -24,6 +24,7 @@ from biasbench.benchmarks.honorific_ja.judge.analyser import (
     DEFAULT_ANALYSER,
     INSTALL_HINT,
     Analyser,
+    adapter_version,
     load_analyser,
 )
 from biasbench.benchmarks.honorific_ja.judge.extract import extract
@@ -106,7 +107,9 @@ class JapaneseJudge(JudgeBase):
 
     @property
     def version(self) -> str:
-        return f"{RULES_VERSION}+{self._loaded().version}"
+        # read from package metadata, so that asking for it (as isinstance against the
+        # RegisterJudge protocol does) loads no analyser
+        return f"{RULES_VERSION}+{adapter_version(self.analyser_name)}"
 
     def judge(self, output: str | None, condition: str | None = None) -> Judgement:
         if condition is not None and condition not in CONDITIONS:

@@ -97,7 +97,7 @@ class SudachiAnalyser:
 
     @property
     def version(self) -> str:
-        return f"sudachipy-{_version('sudachipy')}+sudachidict-core-{_version('sudachidict-core')}"
+        return adapter_version(self.name)
 
     def analyse(self, text: str) -> list[Morpheme]:
         out = []
@@ -131,7 +131,7 @@ class FugashiAnalyser:
 
     @property
     def version(self) -> str:
-        return f"fugashi-{_version('fugashi')}+unidic-lite-{_version('unidic-lite')}"
+        return adapter_version(self.name)
 
     def analyse(self, text: str) -> list[Morpheme]:
         out = []
@@ -155,6 +155,19 @@ class FugashiAnalyser:
 
 ADAPTERS: dict[str, Callable[[], Analyser]] = {"sudachi": SudachiAnalyser, "fugashi": FugashiAnalyser}
 DEFAULT_ANALYSER = "sudachi"
+
+_DISTRIBUTIONS = {"sudachi": ("sudachipy", "sudachidict-core"),
+                  "fugashi": ("fugashi", "unidic-lite")}
+
+
+def adapter_version(name: str) -> str:
+    """The analyser's and its dictionary's versions, read from the installed packages'
+    metadata without importing them (``sudachipy-0.7.0+sudachidict-core-20261015``;
+    ``unknown`` for a package that is not installed)."""
+    if name not in _DISTRIBUTIONS:
+        raise BiasbenchError(f"unknown Japanese analyser {name!r} (known: {', '.join(ADAPTERS)})")
+    return "+".join(f"{package}-{_version(package)}" for package in _DISTRIBUTIONS[name])
+
 
 _LOADED: dict[str, Analyser] = {}
 _LOCK = threading.Lock()
