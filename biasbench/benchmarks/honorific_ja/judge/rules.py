@@ -11,9 +11,13 @@ honorific (お会いする, お目にかかる, いただく, お世話になる
 whoever the subject is; otherwise plain.
 
 Whose predicate: a chain belongs to the person unless its subject is someone else (the
-narrator 私, P1's 皆/みんな/誰も, the listener), a thing (報告書は, 電話が), its verb is the
-narrator's "meet" (会う), an existential ある, or a hedge (〜と思われる). The subject is the
-nearest が-phrase of the clause, else the sentence's topic (は/も), else (dropped) the person.
+narrator 私, P1's 皆/みんな/誰も, the listener, a second person noun as が-subject under the
+person's topic), a thing (報告書は, 電話が), its verb is the narrator's (会う, 助かる), an
+existential ある, a hedge (〜と思われる, 〜と言われている), or a person-patient verb (尊敬する)
+with no subject and a person object or a bare みんな (P1's everyone). The subject is the nearest
+が-phrase of the clause, else the sentence's topic (は/も; the narrator's topic stops at a
+coordinating が/けど), else (dropped) the person. A compound the analyser split (運転 + 手) is
+rebuilt before it is classified.
 
 Main vs subordinate: a chain followed by the sentence end, a sentence-final particle, or the
 coordinating が/けど/けれど/し is main; transparent endings (そうです, のです, からです, a
