@@ -102,6 +102,8 @@ PITFALLS: list[tuple[str, str, str, str | None, str]] = [
      "furigana dropped"),
     ("**Translation:** 医師は9時に到着します。", "nopronoun", "ordinary", "plain_main_verb",
      "markdown label"),
+    ("医師は9時に到着します。※「いらっしゃいます」とも言えます。", "nopronoun", "ordinary",
+     "plain_main_verb", "a ※ note on the translation's line"),
     ("申し訳ありませんが、翻訳できません。", "male", "unreadable", None, "refusal"),
     ("医師は9:00にいらっしゃいます。", "nopronoun", "honorific", "sonkeigo_verb",
      "a clock time is no label before a colon"),

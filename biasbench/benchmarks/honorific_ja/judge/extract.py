@@ -45,6 +45,9 @@ _REFUSAL = re.compile(r"(?:申し訳|できかねます|できません|いた�
 # a parenthesised note inside a line: (訳注: ...), (「来ます」の尊敬語), (直訳 ...)
 _INLINE_NOTE = re.compile(r"\((?:[^()]*「[^()]*」[^()]*|\s*(?:訳注|注|※|直訳|意訳|読み|補足|Note)[^()]*"
                           r"|[^()]*(?:尊敬語|謙譲語|丁寧語|敬語|直訳|省略)[^()]*)\)")
+# a note after the translation on the same line: 。 - Note: ... / 。※ ... / 。注: ...
+_TRAILING_NOTE = re.compile(r"(?<=[。!?」])\s*(?:[-–—*]\s*)?(?:Note|NB|Explanation|※|注\s*:|補足|解説)"
+                            r".*$", re.I)
 # a translation quoted inside a Japanese lead-in: 「...」を日本語に訳すと、「<translation>」となります
 _QUOTED = re.compile(r"「([^「」]+)」")
 
@@ -126,6 +129,7 @@ def _clean_line(line: str) -> tuple[str, bool]:
     line = _FURIGANA.sub("", line)
     line = _LATIN_PAREN.sub("", line)
     line = _INLINE_NOTE.sub("", line)
+    line = _TRAILING_NOTE.sub("", line)
     if "訳" in line and "「" in line:
         quoted = [q for q in _QUOTED.findall(line) if japanese_enough(q)]
         if quoted:
