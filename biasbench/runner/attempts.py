@@ -117,7 +117,8 @@ class RunState:
             params=self.params_dict, output=None, error=self.backend.redact(reason),
             status="failed", attempts=1, latency_s=0.0, started_at=time.time(),
             finished_at=time.time(), info={"error_type": "UnstorableAnswer",
-                                           "raw_output": raw_json(record.output)})
+                                           "raw_output": raw_json(record.output,
+                                                                 self.backend.redact)})
         if record.status == "ok":
             self.completed -= 1
             self.failed += 1
@@ -222,7 +223,7 @@ class RunState:
         message = " ".join((str(exc) or type(exc).__name__).split())  # one line
         info: dict[str, Any] = {"error_type": type(exc).__name__}
         if isinstance(exc, UnusableAnswerError):
-            info["raw_content"] = self.backend.redact(raw_json(exc.raw))  # paid: keep it
+            info["raw_content"] = raw_json(exc.raw, self.backend.redact)  # paid: keep it
         self._record(ResponseRecord(
             key=key, item_id=clean_text(request.item_id)[0], model=self.model_json,
             seed=request.seed,
