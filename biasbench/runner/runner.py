@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from biasbench import signals
 from biasbench.errors import EndpointError
 from biasbench.models.base import GenerationParams, ModelBackend
 from biasbench.progress import progress_bar
@@ -216,11 +217,25 @@ def run_requests_sync(backend: ModelBackend, requests: Sequence[Request],
     """:func:`run_requests` on a fresh event loop; closes the backend's connections after."""
 
     async def main() -> RunStats:
-        try:
-            return await run_requests(backend, requests, params, store, **options)
-        finally:
-            await backend.aclose()
+        loop, task = asyncio.get_running_loop(), asyncio.current_task()
+        assert task is not None
+
+        def cancel() -> None:
+            loop.call_soon_threadsafe(task.cancel)
+
+        # With SIGINT ignored asyncio installs no Ctrl-C handler; SIGTERM then cancels this
+        # task, as Ctrl-C would, so the runner stores every answer already delivered.
+        with signals.cancel_on_sigterm(cancel):
+            try:
+                return await run_requests(backend, requests, params, store, **options)
+            finally:
+                await backend.aclose()
 
     with asyncio.Runner(loop_factory=_loop_factory()) as runner:
-        return runner.run(main())
+        try:
+            return runner.run(main())
+        except asyncio.CancelledError:
+            if signals.received_sigterm():
+                raise KeyboardInterrupt from None  # the CLI's interrupted path, exit 143
+            raise
 
