@@ -93,12 +93,12 @@ class Results:
 
 
 def _seeds(seeds: int | Sequence[int] | None) -> list[int] | None:
-    from biasbench.arguments import check_int, check_seeds
+    from biasbench.arguments import MAX_SEEDS, check_int, check_seeds
 
     if seeds is None:
         return None
     if isinstance(seeds, int) and not isinstance(seeds, bool):
-        count = check_int("seeds", seeds, minimum=1, maximum=1_000_000, optional=False)
+        count = check_int("seeds", seeds, minimum=1, maximum=MAX_SEEDS, optional=False)
         return list(range(count or 0))
     return check_seeds(seeds)
 

@@ -17,6 +17,9 @@ from typing import Any
 from biasbench.errors import BiasbenchError
 
 SEED_MAX = 2**63 - 1
+MAX_SEEDS = 1000
+"""The most seeds one run asks every prompt under (FilBBQ's protocol asks 50): more is a typo,
+and would build billions of requests before the first is sent."""
 """The largest seed (SQLite and Parquet hold 64-bit integers)."""
 
 
@@ -62,6 +65,9 @@ def check_seeds(value: Any) -> list[int] | None:
     if isinstance(value, str | bytes) or not isinstance(value, Sequence):
         raise BiasbenchError(f"--seeds must be a count or a list of whole numbers, not "
                              f"{value!r}")
+    if len(value) > MAX_SEEDS:
+        raise BiasbenchError(f"--seeds names {len(value):,} seeds; a run takes at most "
+                             f"{MAX_SEEDS:,}")
     seeds = [check_int("seeds", s, minimum=0, maximum=SEED_MAX, optional=False) for s in value]
     if not seeds:
         raise BiasbenchError("--seeds must name at least one seed")

@@ -5,15 +5,24 @@ leaves: every finished answer flushed to the store and the manifest marked ``int
 with the reason. :func:`install` makes SIGTERM call whatever handles SIGINT at that moment:
 asyncio's runner (which cancels the run, so the runner's ``finally`` flushes the store) or
 Python's default (``KeyboardInterrupt``). The CLI then exits 143 (128 + 15) instead of 130.
+
+Where SIGINT is ignored (a command started with ``&`` from a script: the shell sets SIGINT to
+SIG_IGN, and asyncio then installs no handler of its own), SIGTERM cancels the running request
+loop through :func:`cancel_on_sigterm`, the same graceful path Ctrl-C takes in the foreground,
+instead of a ``KeyboardInterrupt`` raised wherever the loop happens to be (which dropped the
+answers in flight).
 """
 
 from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from types import FrameType
 
 _received: list[int] = []
+_cancellers: list[Callable[[], None]] = []
 
 
 def _on_sigterm(signum: int, frame: FrameType | None) -> None:
@@ -21,8 +30,22 @@ def _on_sigterm(signum: int, frame: FrameType | None) -> None:
     handler = signal.getsignal(signal.SIGINT)
     if callable(handler):
         handler(signal.SIGINT, frame)
+    elif _cancellers:
+        _cancellers[-1]()
     else:
         raise KeyboardInterrupt
+
+
+@contextmanager
+def cancel_on_sigterm(cancel: Callable[[], None]) -> Iterator[None]:
+    """While inside, a SIGTERM arriving with SIGINT not handled by a callable (ignored, or
+    handled by the default action) calls ``cancel`` instead of raising ``KeyboardInterrupt``:
+    ``cancel`` must be safe to call from a signal handler (``loop.call_soon_threadsafe``)."""
+    _cancellers.append(cancel)
+    try:
+        yield
+    finally:
+        _cancellers.remove(cancel)
 
 
 def install() -> None:

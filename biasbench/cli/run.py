@@ -16,6 +16,7 @@ import typer
 from typer._click.core import Command  # typer vendors its own click
 from typer.core import TyperOption
 
+from biasbench.arguments import MAX_SEEDS
 from biasbench.cli.common import (
     EXIT_INCOMPLETE,
     BenchmarkCommand,
@@ -54,8 +55,8 @@ def _run_options(
     out: Annotated[Path | None, typer.Option(help="Run folder (default runs/BENCHMARK--MODEL).")] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="Run N items; which ones:")] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight at once.")] = 8,
-    seeds: Annotated[int | None, typer.Option(min=1, help="Run every prompt under seeds "
-                     "0..S-1.")] = None,
+    seeds: Annotated[int | None, typer.Option(min=1, max=MAX_SEEDS, help="Run every prompt "
+                     "under seeds 0..S-1 (at most 1,000).")] = None,
     temperature: Annotated[float | None, typer.Option(help="Sampling temperature (default: the "
                            "benchmark's).")] = None,
     max_tokens: Annotated[int | None, typer.Option(min=1, help="Generation cap.")] = None,

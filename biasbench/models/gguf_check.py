@@ -8,8 +8,10 @@ anything loads; the registry calls it for every ``llamacpp`` spec.
 
 from __future__ import annotations
 
+import mmap
 import os
 import stat
+import struct
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -44,7 +46,110 @@ def check_gguf_file(path: str | Path) -> Path:
     if head != GGUF_MAGIC:
         raise ModelSpecError(f"llamacpp:{path}: not a GGUF file (it starts with {head!r}, not "
                              f"{GGUF_MAGIC!r}); llama.cpp reads GGUF model files only")
+    problem = gguf_header_problem(path)
+    if problem is not None:
+        raise ModelSpecError(f"llamacpp:{path}: a damaged GGUF file ({problem}); download or "
+                             f"convert it again")
     return path
+
+
+# GGUF value types (gguf.md): fixed sizes by type number; 8 is a string, 9 an array.
+_SCALAR_SIZES = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
+_STRING, _ARRAY = 8, 9
+_MAX_COUNT = 1 << 40  # no real header holds more entries; a larger count is damage
+
+
+class _Truncated(Exception):
+    pass
+
+
+def gguf_header_problem(path: str | Path) -> str | None:
+    """What is wrong with the GGUF header of ``path`` (version, metadata, tensor table, each
+    tensor's data inside the file), or None: llama.cpp meets a damaged header with a traceback
+    for every request. Walks the lengths only (nothing decoded): about 0.1 s for a 262,144-token
+    vocabulary."""
+    try:
+        with open(path, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            if size < 24:
+                return f"{size} bytes: shorter than a GGUF header"
+            with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                return _walk(data, size)
+    except (OSError, ValueError) as exc:
+        return f"cannot be read ({exc})"
+
+
+def _walk(data: mmap.mmap, size: int) -> str | None:
+    version, n_tensors, n_kv = struct.unpack_from("<IQQ", data, 4)
+    if version not in (2, 3):
+        return f"GGUF version {version}, where llama.cpp reads 2 and 3"
+    if n_tensors > _MAX_COUNT or n_kv > _MAX_COUNT:
+        return "impossible tensor or metadata count"
+    position = 24
+    alignment = 32
+
+    def need(n: int) -> None:
+        if n < 0 or position + n > size:
+            raise _Truncated
+
+    def skip_value(kind: int) -> None:
+        nonlocal position
+        if kind in _SCALAR_SIZES:
+            need(_SCALAR_SIZES[kind])
+            position += _SCALAR_SIZES[kind]
+        elif kind == _STRING:
+            need(8)
+            (length,) = struct.unpack_from("<Q", data, position)
+            need(8 + length)
+            position += 8 + length
+        elif kind == _ARRAY:
+            need(12)
+            inner, count = struct.unpack_from("<IQ", data, position)
+            position += 12
+            if count > _MAX_COUNT:
+                raise _Truncated
+            if inner in _SCALAR_SIZES:
+                need(_SCALAR_SIZES[inner] * count)
+                position += _SCALAR_SIZES[inner] * count
+            else:
+                for _ in range(count):
+                    skip_value(inner)
+        else:
+            raise ValueError(f"unknown metadata type {kind}")
+
+    try:
+        for _ in range(n_kv):
+            need(8)
+            (length,) = struct.unpack_from("<Q", data, position)
+            need(8 + length + 4)
+            key = bytes(data[position + 8:position + 8 + length])
+            (kind,) = struct.unpack_from("<I", data, position + 8 + length)
+            position += 8 + length + 4
+            if key == b"general.alignment" and kind == 4:
+                need(4)
+                (alignment,) = struct.unpack_from("<I", data, position)
+            skip_value(kind)
+        offsets = []
+        for _ in range(n_tensors):
+            need(8)
+            (length,) = struct.unpack_from("<Q", data, position)
+            need(8 + length + 4)
+            position += 8 + length
+            (n_dims,) = struct.unpack_from("<I", data, position)
+            need(4 + 8 * n_dims + 12)
+            position += 4 + 8 * n_dims
+            position += 4  # the tensor's type
+            (offset,) = struct.unpack_from("<Q", data, position)
+            position += 8
+            offsets.append(offset)
+    except _Truncated:
+        return f"the header ends past the file's end ({size:,} bytes): a truncated file"
+    except ValueError as exc:
+        return str(exc)
+    start = position + (-position) % max(alignment, 1)
+    if offsets and start + max(offsets) >= size:
+        return (f"tensor data begins past the file's end ({size:,} bytes): a truncated file")
+    return None
 
 
 def check_n_ctx(value: Any) -> None:

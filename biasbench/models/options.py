@@ -145,6 +145,8 @@ class BackendOption:
     """The accepted values, when there are few."""
     minimum: float | None = None
     """The smallest accepted number, for numeric options."""
+    maximum: float | None = None
+    """The largest accepted number, for numeric options (a limit of the backend itself)."""
     changes_answers: bool = False
     """Whether another value can change the model's answers, so it must enter the model
     description (and with it the cache key and signature). Execution settings (device, threads,
@@ -167,6 +169,9 @@ class BackendOption:
         if self.minimum is not None and converted < self.minimum:
             raise ModelSpecError(f"{backend}: -M {key}={value!r}: must be at least "
                                  f"{self.minimum:g}")
+        if self.maximum is not None and converted > self.maximum:
+            raise ModelSpecError(f"{backend}: -M {key}={value!r}: must be at most "
+                                 f"{self.maximum:g}")
         return converted
 
     def to_dict(self) -> dict[str, Any]:

@@ -47,7 +47,12 @@ def record_interruption(opened: OpenRun, exc: BaseException, stats: RunStats | N
     run_dir, manifest, entry = opened.plan.run_dir, opened.manifest, opened.entry
     manifest.status, manifest.error, manifest.stopped_at = ("interrupted", stop_reason(exc),
                                                             time.time())
-    write_json(manifest.to_json(), run_dir / MANIFEST_NAME)
+    try:
+        write_json(manifest.to_json(), run_dir / MANIFEST_NAME)
+    except OSError as write_error:  # a full disk: the error that stopped the run is the one
+        # to report; the manifest still says "running", which a rerun reads as stopped
+        log.warning("could not record the interruption in %s: %s", run_dir / MANIFEST_NAME,
+                    write_error)
     stopped = time.time()
     entry.status, entry.error, entry.finished_at = "interrupted", stop_reason(exc), stopped
     entry.elapsed_s = round(stopped - (entry.started_at or stopped), 3)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from biasbench.models.base import (
@@ -76,10 +77,11 @@ def checked(generation: Generation) -> tuple[str, dict[str, Any]]:
     return text, info
 
 
-def raw_json(value: Any) -> str:
-    """A bounded JSON rendering of content a server sent that could not be used."""
+def raw_json(value: Any, redact: Callable[[str], str]) -> str:
+    """A bounded JSON rendering of content a server sent that could not be used, redacted
+    before it is cut: a cut through a secret would leave most of it where no form matches."""
     try:
         text = json.dumps(json_safe(value), ensure_ascii=False)
     except (TypeError, ValueError):
         text = repr(value)
-    return truncated(text, _RAW_LIMIT)
+    return truncated(redact(text), _RAW_LIMIT)

@@ -22,7 +22,7 @@ from biasbench.models.base import (
 from biasbench.runner.answers import checked, clean_text, raw_json, truncated
 from biasbench.runner.keys import Request, canonical_json
 from biasbench.runner.retry import EndpointUnreachableError, RetryPolicy
-from biasbench.runner.store import ResponseRecord, ResponseStore
+from biasbench.runner.store import ResponseRecord, ResponseStore, is_disk_full
 
 log = logging.getLogger("biasbench.runner")  # the runner's one logger, whichever module logs
 
@@ -74,6 +74,10 @@ class RunState:
         self.logged_unexpected = False
         self.store_error: BaseException | None = None
         """The first failure to write the store; once set, no new request is sent."""
+        self.disk_full = False
+        """The store failed because the disk is full."""
+        self.saved_from_reserve = 0
+        """Answers stored after the disk filled, in the space the run held in reserve."""
         self.stopping = False
         """Set on Ctrl-C/SIGTERM: no new request or retry starts; answers in flight are kept."""
 
@@ -90,11 +94,27 @@ class RunState:
         try:
             self._write(records)
         except Exception as exc:
+            release = getattr(self.store, "release_reserve", None)
+            if is_disk_full(exc) and release is not None and release():
+                # The disk is full: the space held in reserve stores what was received, and
+                # the run stops sending (store_error) as for any store failure.
+                self.store_error = self.store_error or exc
+                self.disk_full = True
+                try:
+                    self._write(records)
+                    self.saved_from_reserve += len(records)
+                    return False
+                except Exception:
+                    pass
             self.buffer = records + self.buffer
             if self.store_error is None:
                 self.store_error = exc
+            if is_disk_full(exc):
+                self.disk_full = True
             return False
-        return True
+        if self.disk_full:
+            self.saved_from_reserve += len(records)
+        return self.store_error is None
 
     def _write(self, records: list[ResponseRecord]) -> None:
         try:
@@ -117,7 +137,8 @@ class RunState:
             params=self.params_dict, output=None, error=self.backend.redact(reason),
             status="failed", attempts=1, latency_s=0.0, started_at=time.time(),
             finished_at=time.time(), info={"error_type": "UnstorableAnswer",
-                                           "raw_output": raw_json(record.output)})
+                                           "raw_output": raw_json(record.output,
+                                                                 self.backend.redact)})
         if record.status == "ok":
             self.completed -= 1
             self.failed += 1
@@ -222,7 +243,7 @@ class RunState:
         message = " ".join((str(exc) or type(exc).__name__).split())  # one line
         info: dict[str, Any] = {"error_type": type(exc).__name__}
         if isinstance(exc, UnusableAnswerError):
-            info["raw_content"] = self.backend.redact(raw_json(exc.raw))  # paid: keep it
+            info["raw_content"] = raw_json(exc.raw, self.backend.redact)  # paid: keep it
         self._record(ResponseRecord(
             key=key, item_id=clean_text(request.item_id)[0], model=self.model_json,
             seed=request.seed,

@@ -31,8 +31,10 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from biasbench import signals
 from biasbench.errors import EndpointError
 from biasbench.models.base import GenerationParams, ModelBackend
 from biasbench.progress import progress_bar
@@ -104,6 +106,8 @@ async def run_requests(backend: ModelBackend, requests: Sequence[Request],
     workers = min(limit, max(len(pending), 1))
     backend.set_concurrency(workers)
     run = RunState(backend, params, store, retry, flush_every, workers)
+    # A Ray worker's in-memory buffer has no disk to hold a reserve on.
+    reserved = bool(pending) and hasattr(store, "hold_reserve") and store.hold_reserve()
     bar = progress_bar(total, len(cached), progress)
     tasks: list[asyncio.Task[None]] = []
     ticker: asyncio.Task[None] | None = None
@@ -149,9 +153,10 @@ async def run_requests(backend: ModelBackend, requests: Sequence[Request],
         interrupted = True
         raise
     finally:
-        if interrupted and tasks:
+        if (interrupted or run.disk_full) and tasks:
             # Answers the server has already sent (or is sending) are paid for: let the
-            # requests in flight finish for a moment, starting nothing new, and store them.
+            # requests in flight finish for a moment, starting nothing new, and store them
+            # (after a full disk, in the space the run held in reserve).
             run.stopping = True
             running = [t for t in tasks if not t.done()]
             if running:
@@ -172,11 +177,15 @@ async def run_requests(backend: ModelBackend, requests: Sequence[Request],
                                  *([workers_done] if workers_done else []),
                                  return_exceptions=True)
             run.flush()
+        if reserved:
+            store.release_reserve()
         if bar is not None:
             if run.failed:
                 bar.set_postfix(failed=run.failed, refresh=False)
             bar.update(run.completed + run.failed - (bar.n - len(cached)))
             bar.close()
+    if run.store_error is not None and run.disk_full:
+        raise StoreWriteError(_disk_full_message(store, run)) from None
     if run.store_error is not None:
         exc = run.store_error
         detail = " ".join((str(exc) or type(exc).__name__).split())
@@ -211,16 +220,48 @@ def _loop_factory() -> Any:
     return uvloop.new_event_loop
 
 
+def _disk_full_message(store: ResponseStore, run: RunState) -> str:
+    import shutil
+
+    path = Path(getattr(store, "path", "."))
+    try:
+        free = f"{shutil.disk_usage(path.parent).free / 1e6:.1f} MB free now"
+    except OSError:
+        free = "free space unknown"
+    exc = run.store_error
+    detail = " ".join((str(exc) or type(exc).__name__).split())
+    kept = run.completed + run.failed - run.unsaved()
+    return (f"cannot write the response store {path}: {detail}: the disk is full; stopped "
+            f"sending requests, {run.unsaved()} answers could not be saved ({kept} answers of "
+            f"this run are stored, {run.saved_from_reserve} of them in the space biasbench held "
+            f"in reserve); free some space ({free}, the reserve included), then rerun the same "
+            f"command to continue")
+
+
 def run_requests_sync(backend: ModelBackend, requests: Sequence[Request],
                       params: GenerationParams, store: ResponseStore, **options: Any) -> RunStats:
     """:func:`run_requests` on a fresh event loop; closes the backend's connections after."""
 
     async def main() -> RunStats:
-        try:
-            return await run_requests(backend, requests, params, store, **options)
-        finally:
-            await backend.aclose()
+        loop, task = asyncio.get_running_loop(), asyncio.current_task()
+        assert task is not None
+
+        def cancel() -> None:
+            loop.call_soon_threadsafe(task.cancel)
+
+        # With SIGINT ignored asyncio installs no Ctrl-C handler; SIGTERM then cancels this
+        # task, as Ctrl-C would, so the runner stores every answer already delivered.
+        with signals.cancel_on_sigterm(cancel):
+            try:
+                return await run_requests(backend, requests, params, store, **options)
+            finally:
+                await backend.aclose()
 
     with asyncio.Runner(loop_factory=_loop_factory()) as runner:
-        return runner.run(main())
+        try:
+            return runner.run(main())
+        except asyncio.CancelledError:
+            if signals.received_sigterm():
+                raise KeyboardInterrupt from None  # the CLI's interrupted path, exit 143
+            raise
 

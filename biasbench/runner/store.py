@@ -134,6 +134,22 @@ def _record(row: Sequence[Any]) -> ResponseRecord:
     return ResponseRecord(**values)
 
 
+RESERVE_BYTES = 1 << 20
+"""Disk held beside a store while a run writes it: room for some 500 answers, more
+than a run has received and not yet stored when the disk fills."""
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """Whether ``exc`` says the disk is full (SQLite's SQLITE_FULL, or ENOSPC/EDQUOT)."""
+    import errno
+
+    if isinstance(exc, OSError):
+        return exc.errno in (errno.ENOSPC, errno.EDQUOT)
+    return isinstance(exc, sqlite3.Error) and (
+        getattr(exc, "sqlite_errorname", "") == "SQLITE_FULL"
+        or "database or disk is full" in str(exc))
+
+
 class ResponseStore:
     """An SQLite file of :class:`ResponseRecord` rows plus run-level metadata."""
 
@@ -195,6 +211,38 @@ class ResponseStore:
             raise BiasbenchError(
                 f"{self.path}: response store has schema version {found}, this biasbench "
                 f"reads version {SCHEMA_VERSION}")
+
+    # -- space held in reserve ---------------------------------------------------------------
+
+    @property
+    def reserve_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".reserve")
+
+    def hold_reserve(self, nbytes: int = RESERVE_BYTES) -> bool:
+        """Take ``nbytes`` of disk beside the store (a file of zeros), so that the answers
+        received when the disk fills can still be written once it is released. False when
+        there is not even that much room (the run goes on without a reserve)."""
+        if self.readonly:
+            return False
+        try:
+            with open(self.reserve_path, "wb") as fh:
+                fh.write(bytes(nbytes))
+                fh.flush()
+                os.fsync(fh.fileno())
+            return True
+        except OSError:
+            self.reserve_path.unlink(missing_ok=True)
+            return False
+
+    def release_reserve(self) -> bool:
+        """Give the reserve back to the disk; True when there was one."""
+        try:
+            self.reserve_path.unlink()
+            return True
+        except FileNotFoundError:
+            return False
+        except OSError:
+            return False
 
     # -- responses -----------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -74,7 +75,7 @@ def test_parse_model_args_errors(pairs: list[str], message: str) -> None:
 def gguf(tmp_path: Path) -> Path:
     # The backend hashes the file at construction and loads it only on the first request.
     path = tmp_path / "tiny.gguf"
-    path.write_bytes(b"GGUF" + bytes(64))
+    path.write_bytes(b"GGUF" + struct.pack("<IQQ", 3, 0, 0) + bytes(40))  # a header, no tensors
     return path
 
 

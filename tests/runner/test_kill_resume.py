@@ -208,3 +208,29 @@ def test_sigterm_and_ctrl_c_save_everything_and_say_so(
     assert after["calls"] - before["calls"] == N - len(kept)  # nothing saved is asked again
     assert all(after["by_prompt"][p] == before["by_prompt"][p] for p in kept)
     assert json.loads((out / "manifest.json").read_text())["status"] == "complete"
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # what `cmd &` in a script does
+
+
+@pytest.mark.parametrize("sigint", ["default", "ignored"])
+def test_sigterm_pays_nothing_twice_whatever_sigint_does(
+        slower_server: str, tmp_path: Path, sigint: str) -> None:
+    """SIGTERM to a run whose SIGINT is ignored takes Ctrl-C's graceful path: exit 143, and
+    every answer the server delivered is stored, so the rerun asks no prompt a second time."""
+    out = tmp_path / "run"
+    victim = subprocess.Popen(cli_run(slower_server, out) + ["--concurrency", "8"], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              preexec_fn=_ignore_sigint if sigint == "ignored" else None)
+    wait_for_rows(out / "responses.sqlite", victim, 16)
+    victim.send_signal(signal.SIGTERM)
+    _, stderr = victim.communicate(timeout=30)
+    assert victim.returncode == 143, stderr
+    assert stderr.startswith("terminated (SIGTERM): finished responses are saved")
+    rerun = subprocess.run(cli_run(slower_server, out) + ["--concurrency", "32"], cwd=ROOT,
+                           capture_output=True, text=True, timeout=120)
+    assert rerun.returncode == 0, rerun.stderr
+    asked = server_stats(slower_server)["by_prompt"]
+    assert len(asked) == N
+    assert {p: n for p, n in asked.items() if n > 1} == {}

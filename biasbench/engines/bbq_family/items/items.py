@@ -65,6 +65,18 @@ class BBQItem(BaseModel):
     def _qid_as_str(cls, v: Any) -> str:
         return str(v)
 
+    @field_validator("category")
+    @classmethod
+    def _plain_category(cls, v: str) -> str:
+        # A category names the item's uid, its tables' rows and file names: a control
+        # character (a newline) there would pay for every request and then fail at scoring.
+        if not v.strip():
+            raise ValueError("empty category")
+        bad = next((c for c in v if ord(c) < 32 or ord(c) == 127), None)
+        if bad is not None:
+            raise ValueError(f"a control character ({bad!r}) in the category {v[:40]!r}")
+        return v
+
     @field_validator("answer_info", "additional_metadata", mode="before")
     @classmethod
     def _parse_repr(cls, v: Any) -> Any:
@@ -167,6 +179,7 @@ def load_bbq_jsonl(paths: str | Path | Iterable[str | Path]) -> list[BBQItem]:
         reader = item_reader(namespace) if namespace else None
         parsed = (reader(path, namespace) if reader is not None  # the dataset's own rules
                   else parse_bbq_lines(text_lines(path), str(path)))  # UTF-8, bounded lines
+        before = len(items)
         for item in parsed:
             if namespace and reader is None:
                 update: dict[str, Any] = {"namespace": namespace}
@@ -179,6 +192,9 @@ def load_bbq_jsonl(paths: str | Path | Iterable[str | Path]) -> list[BBQItem]:
                     field="example_id")
             seen[item.uid] = str(path)
             items.append(item)
+        if len(items) == before:
+            raise InputError("no items: the file is empty or holds only blank lines",
+                             file=str(path))
     return items
 
 
