@@ -1,0 +1,78 @@
+"""The Kiwi morphological analyser, loaded once per process on first use (never at import).
+
+Kiwi is built without its multi-word dictionary (``load_multi_dict=False``): that halves its
+start-up (about 1.7 s instead of 3.5-4.5 s including the first call on this machine) and gave
+the same analysis on every output of the labelled table. The analyser's and its model's
+versions are read from the installed distributions, without importing Kiwi, so that the judge's
+signature is known before anything is analysed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any
+
+from biasbench.errors import BiasbenchError
+
+MISSING = ("the Korean judge needs the Kiwi analyser: install the extra biasbench[ko] "
+           "(pip install 'biasbench[ko]', which brings kiwipiepy and kiwipiepy-model)")
+
+_LOCK = threading.Lock()
+_KIWI: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Morpheme:
+    """One Kiwi morpheme: its form, its tag (``VV-R`` kept whole), and its character span in
+    the analysed text."""
+
+    form: str
+    tag: str
+    start: int
+    end: int
+
+
+def versions() -> tuple[str, str]:
+    """(kiwipiepy, kiwipiepy-model) versions; one line naming the extra when either is absent."""
+    try:
+        return metadata.version("kiwipiepy"), metadata.version("kiwipiepy-model")
+    except metadata.PackageNotFoundError:
+        raise BiasbenchError(MISSING) from None
+
+
+def kiwi() -> Any:
+    """The process's Kiwi instance, built on first call."""
+    global _KIWI
+    if _KIWI is None:
+        with _LOCK:
+            if _KIWI is None:
+                try:
+                    from kiwipiepy import Kiwi
+                except ImportError:
+                    raise BiasbenchError(MISSING) from None
+                try:
+                    _KIWI = Kiwi(num_workers=-1, load_multi_dict=False)
+                except (OSError, RuntimeError, ValueError) as exc:  # the model is missing
+                    raise BiasbenchError(f"{MISSING}; Kiwi said: {exc}") from None
+    return _KIWI
+
+
+def _morphemes(tokens: Any) -> list[Morpheme]:
+    return [Morpheme(token.form, token.tag, token.start, token.start + token.len)
+            for token in tokens]
+
+
+def analyse(text: str) -> list[Morpheme]:
+    """Kiwi's morphemes of one text (NFC, normalised)."""
+    return _morphemes(kiwi().tokenize(text)) if text.strip() else []
+
+
+def analyse_many(texts: Sequence[str]) -> list[list[Morpheme]]:
+    """Kiwi's morphemes of many texts, one call after another (``num_workers=-1``): on two cores
+    Kiwi's threaded batch API was no faster for the benchmark's 2,016 short outputs (see
+    ``benchmarks/judge_agreement_ko.py``), and one thread keeps the judge deterministic."""
+    analyser = kiwi()
+    return [_morphemes(analyser.tokenize(text)) if text.strip() else [] for text in texts]
