@@ -197,6 +197,7 @@ class _Reader:
             self.notes.append(sentence)
             return None
         if _is_chatter(sentence):
+            self.renderings += _quoted_renderings(sentence)
             self.flags.add("refusal" if any(m in sentence for m in REFUSAL_MARKERS)
                            else "comment")
             self.notes.append(sentence)
@@ -237,14 +238,26 @@ def extract(text: str) -> Extraction:
     """The renderings of a (normalised) model output, with the notes left out."""
     if "<" in text:
         text = _THINK.sub("\n", text)
-    wrapped = _json_strings(text)
+    wrapped = _json_strings("\n".join(line for line in text.split("\n")
+                                      if not line.lstrip().startswith("```")))
     if wrapped is not None:
         text = wrapped
     reader = _Reader()
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    for at, line in enumerate(lines):
         if not _read_line(reader, line):
+            # after the translation, a note's own words are dropped, but a full rendering
+            # quoted in it ("A more respectful version: \"...\"") is a rendering
+            for rest in lines[at:]:
+                reader.renderings += _quoted_renderings(rest)
             break
     return Extraction([r for r in reader.renderings if r.strip()], reader.notes, reader.flags)
+
+
+def _quoted_renderings(text: str) -> list[str]:
+    """Korean sentences of three or more words quoted inside a note."""
+    return [quoted.strip() for quoted in _QUOTED.findall(text)
+            if sum(1 for word in quoted.split() if _HANGUL_SYLLABLE.search(word)) >= 3]
 
 
 def _read_line(reader: _Reader, line: str) -> bool:

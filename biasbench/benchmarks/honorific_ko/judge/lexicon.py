@@ -44,6 +44,9 @@ SPEECH_LEVELS: tuple[tuple[str, str], ...] = tuple(
     sorted(((suffix, level) for suffix, level in _RAW["speech_levels"]),
            key=lambda pair: -len(pair[0])))
 ARCHAIC_ENDINGS = _set("archaic_endings")
+IMPERATIVE_ENDINGS = _set("imperative_endings")
+REQUEST_ENDINGS = _set("request_endings")
+REQUEST_AUXILIARY: str = _RAW["request_auxiliary"]
 CHATTER_MARKERS: tuple[str, ...] = tuple(_RAW["chatter_markers"])
 CHATTER_EXCEPTIONS: tuple[str, ...] = tuple(_RAW["chatter_exceptions"])
 REFUSAL_MARKERS: tuple[str, ...] = tuple(_RAW["refusal_markers"])
