@@ -379,8 +379,10 @@ class _Sentence:
 
 
 def _predicate_evidence(sentence: _Sentence, predicate: _Predicate) -> list[Found]:
-    indices = [predicate.first, *predicate.indices]
-    token = sentence.surface(indices)
+    first = predicate.first
+    while first > 0 and sentence.t[first - 1].end == sentence.t[first].start:
+        first -= 1  # shown from the start of its word (함께해, 계세요)
+    token = sentence.surface([first, *predicate.indices])
     clause = sentence.clause_base + sentence.clause_of[predicate.head]
     position = predicate.head - sentence.clause_first[predicate.head]
     found: list[Found] = []
