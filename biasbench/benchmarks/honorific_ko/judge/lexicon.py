@@ -36,6 +36,9 @@ TIME_NOUNS = _set("time_nouns")
 PERIPHRASTIC_NOUNS = _set("periphrastic_nouns")
 BECAUSE_NOUN: str = _RAW["because_noun"]
 AUXILIARY_CONNECTIVES = _set("auxiliary_connectives")
+# Lexical verbs that are auxiliary after a given connective (-게 되다 'come to').
+AUXILIARY_VERBS: dict[str, frozenset[str]] = {
+    ending: frozenset(verbs) for ending, verbs in _RAW["auxiliary_verbs"].items()}
 CLOSING_CONNECTIVES = _set("closing_connectives")
 QUOTATIVE_CONNECTIVES = _set("quotative_connectives")
 MINUTE_FOLLOWERS = _set("minute_followers")

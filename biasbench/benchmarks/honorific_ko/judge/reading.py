@@ -50,6 +50,7 @@ from biasbench.benchmarks.honorific_ko.judge.analyser import Morpheme
 from biasbench.benchmarks.honorific_ko.judge.lexicon import (
     ARCHAIC_ENDINGS,
     AUXILIARY_CONNECTIVES,
+    AUXILIARY_VERBS,
     BECAUSE_NOUN,
     CLOSING_CONNECTIVES,
     DEMONSTRATIVES,
@@ -192,7 +193,8 @@ class _Sentence:
         if nxt >= len(self.t):
             return None
         if tag == "EC" and token.form in AUXILIARY_CONNECTIVES and (
-                self.tags[nxt] == "VX" or self.t[nxt].form in SUPPLETIVE_STEMS):
+                self.tags[nxt] == "VX" or self.t[nxt].form in SUPPLETIVE_STEMS
+                or self.t[nxt].form in AUXILIARY_VERBS.get(token.form, ())):
             return 0
         if tag == "ETM" and self.t[nxt].form in PERIPHRASTIC_NOUNS \
                 and self.tags[nxt] in {"NNB", "NNG"} and nxt + 1 < len(self.t) \
