@@ -457,7 +457,9 @@ def _reference_evidence(sentence: _Sentence) -> tuple[list[Found], bool]:
         nxt_tag = tags[at + 1] if at + 1 < len(t) else ""
         if HONORIFIC_PARTICLES.get(token.form) == tag:
             add(at, at, "honorific", "particle", f"honorific particle {token.form}")
-        elif tag == "XSN" and token.form in {"님", "분"} and prev_tag in {"NNG", "NNP"}:
+        elif (tag == "XSN" and token.form in {"님", "분"} and prev_tag in {"NNG", "NNP", "XSN"}) or (
+                tag == "NNB" and token.form == "님" and prev is not None
+                and prev.end == token.start):  # Kiwi: 세탁부님들 -> 님/NNB
             add(word_start(at), at, "honorific", "title", f"title -{token.form}")
             plural = plural or _plural_after(sentence, at) >= 0
         elif tag == "NNB" and token.form == "분":
