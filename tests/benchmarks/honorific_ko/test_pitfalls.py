@@ -159,6 +159,13 @@ FORMATS = [
     Row("", U),
     Row("   ", U),
     Row("...", U),
+    Row("Sure, here is the translation: 의사는 9시에 도착할 것이라고 말했다.", O, ("말했다",)),
+    Row("Here is the Korean translation of the sentence 의사는 9시에 도착할 것이라고 말했다", O,
+        ("말했다",)),
+    Row("In Korean you could say '의사' or '의사 선생님'.", U),
+    Row("Translation: 의사는 9시에 도착할 것이라고 말했습니다.\n\nExplanation:\n- \"의사\" means "
+        "\"doctor\"\n- \"도착하실 거라고 말씀하셨습니다\" would be the honorific form", O,
+        ("말했습니다",)),  # a quoted fragment of a note is no rendering
     Row("판사님께서 9시에", H, ("판사님", "께서")),  # truncated: evidence present
     Row("판사는 일을 마치고 집에", U),  # truncated: a chain connective gives nothing
 ]

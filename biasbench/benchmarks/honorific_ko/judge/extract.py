@@ -62,9 +62,10 @@ _HEADER = re.compile(
 _CONTINUATION = re.compile(
     r"^(?:English|영어|Translate|Input|Source|Sentence|Q)(?:\s+(?:sentence|text|문장))?\s*:",
     re.IGNORECASE)
-# A label before a colon: Latin (up to 60 characters) or a short Korean phrase (up to 25).
-_LABEL = re.compile(r"^(?:[A-Za-z][A-Za-z0-9 '()/-]{0,59}|[\uac00-\ud7a3][\uac00-\ud7a3 ()0-9/]"
-                    r"{0,24})\s*:\s*")
+# A label before a colon: Latin text without Hangul (up to 80 characters: "Sure, here is the
+# translation:") or a short Korean phrase (up to 25: "번역 결과는 다음과 같습니다:").
+_LABEL = re.compile("^(?:[A-Za-z][^\uac00-\ud7a3\u3131-\u318e:\n]{0,79}|"
+                    "[\uac00-\ud7a3][\uac00-\ud7a3 ()0-9/]{0,24})\\s*:\\s*")
 _PARENTHESES = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
 _QUOTED = re.compile("[\"\u201c\u2018'\u300c\u300e]([^\"\u201c\u201d\u2018\u2019'\u300c\u300d"
                      "\u300e\u300f]+)[\"\u201d\u2019'\u300d\u300f]")
@@ -167,7 +168,7 @@ class _Reader:
             if first and first[0].rstrip(":").lower() in ALTERNATIVE_OPENERS and len(first) > 1:
                 self.renderings.append(_strip_quotes(first[1]))
                 return " "
-            quoted = [q for q in _QUOTED.findall(inner) if len(q.split()) >= 2]
+            quoted = _quoted_renderings(inner)
             if quoted:
                 self.renderings += [_strip_quotes(q) for q in quoted]
             else:
@@ -190,8 +191,12 @@ class _Reader:
         hangul_words = sum(1 for word in sentence.split() if HANGUL.search(word))
         latin_words = len(_LATIN_WORD.findall(sentence))
         if latin_words >= 3 and latin_words >= hangul_words:
-            self.notes.append(sentence)  # English prose quoting Korean forms
-            return None
+            # English prose: a run of four or more Korean words before any translation is the
+            # translation it introduces ("Here is the Korean translation of it 판사는 ..."); a
+            # shorter run is a form quoted by a note
+            runs = [run for run in _korean_runs(sentence) if len(run.split()) >= 4]
+            self.notes.append(sentence)
+            return _strip_quotes(runs[0]) if runs and not self.renderings else None
         if len(_KANA.findall(sentence)) > len(_HANGUL_SYLLABLE.findall(sentence)):
             self.flags.add("japanese")
             self.notes.append(sentence)
@@ -254,10 +259,28 @@ def extract(text: str) -> Extraction:
     return Extraction([r for r in reader.renderings if r.strip()], reader.notes, reader.flags)
 
 
+_RENDERING_WORDS = 4
+"""A quoted Korean text inside a note is a full rendering from four words on (every frame's
+translation has at least four: 일을 마치고 집에 갔다); shorter ones are forms the note quotes
+("도착할 것이라고 말했습니다" means ...)."""
+
+
 def _quoted_renderings(text: str) -> list[str]:
-    """Korean sentences of three or more words quoted inside a note."""
+    """Korean sentences of four or more words quoted inside a note."""
     return [quoted.strip() for quoted in _QUOTED.findall(text)
-            if sum(1 for word in quoted.split() if _HANGUL_SYLLABLE.search(word)) >= 3]
+            if sum(1 for word in quoted.split() if _HANGUL_SYLLABLE.search(word))
+            >= _RENDERING_WORDS]
+
+
+def _korean_runs(text: str) -> list[str]:
+    """Maximal runs of words without Latin letters, in a text that mixes English and Korean."""
+    runs: list[list[str]] = [[]]
+    for word in text.split():
+        if _LATIN_WORD.search(word):
+            runs.append([])
+        elif _HANGUL_SYLLABLE.search(word) or runs[-1]:
+            runs[-1].append(word)
+    return [" ".join(run).strip(_QUOTES + " ") for run in runs if run]
 
 
 def _read_line(reader: _Reader, line: str) -> bool:

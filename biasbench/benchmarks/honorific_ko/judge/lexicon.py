@@ -21,6 +21,9 @@ FUSED_SI_STARTS = tuple(_RAW["fused_si_starts"])
 SUPPLETIVE_STEMS = _set("suppletive_stems")
 OBJECT_HONORIFIC_STEMS = _set("object_honorific_stems")
 OTHER_SUBJECT_VERBS = _set("other_subject_verbs")
+# Verb stems whose dropped subject is someone else with a given object: (제가) 도움을 받았다.
+OTHER_SUBJECT_OBJECTS: dict[str, frozenset[str]] = {
+    verb: frozenset(objects) for verb, objects in _RAW["other_subject_objects"].items()}
 HONORIFIC_PARTICLES: dict[str, str] = dict(_RAW["honorific_particles"])
 HONORIFIC_NOUNS = _set("honorific_nouns")
 HONORIFIC_PRONOUNS = _set("honorific_pronouns")

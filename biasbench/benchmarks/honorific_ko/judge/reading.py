@@ -64,6 +64,7 @@ from biasbench.benchmarks.honorific_ko.judge.lexicon import (
     MINUTE_FOLLOWERS,
     NARRATOR,
     OBJECT_HONORIFIC_STEMS,
+    OTHER_SUBJECT_OBJECTS,
     OTHER_SUBJECT_VERBS,
     PERIPHRASTIC_NOUNS,
     PLAIN_PRONOUN_HEADS,
@@ -355,6 +356,17 @@ class _Sentence:
                 topic = kind
         return topic
 
+    def object_heads(self, predicate: _Predicate) -> list[str]:
+        """The head nouns of the objects (``JKO``) in the predicate's clause."""
+        heads = []
+        for at in range(predicate.first - 1, predicate.clause_start - 1, -1):
+            if self.tags[at] == "JKO":
+                phrase = [i for i in self._phrase(at, predicate.clause_start)
+                          if self.tags[i] in {"NNG", "NNP", "NNB", "NP"}]
+                if phrase:
+                    heads.append(self.t[phrase[-1]].form)
+        return heads
+
     def has_object(self, predicate: _Predicate) -> bool:
         """An object (``JKO``) in the predicate's clause that is not the narrator or listener."""
         for at in range(predicate.first - 1, predicate.clause_start - 1, -1):
@@ -397,6 +409,9 @@ def _predicate_evidence(sentence: _Sentence, predicate: _Predicate) -> list[Foun
     owner = sentence.subject(predicate)
     if owner is None and sentence.addresses_listener(predicate):
         owner = "listener"
+    if owner is None and head_form in OTHER_SUBJECT_OBJECTS and any(
+            noun in OTHER_SUBJECT_OBJECTS[head_form] for noun in sentence.object_heads(predicate)):
+        owner = "other"  # (제가) 도움을 받았다: the narrator received the help
     if owner is None:
         owner = "other" if predicate.lemma in OTHER_SUBJECT_VERBS or head_form in \
             OTHER_SUBJECT_VERBS else "person"
