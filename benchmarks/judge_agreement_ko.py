@@ -8,6 +8,8 @@ Prints, as Markdown:
   before the rules): label, label + plural flag, and each reading (speech level, pronoun, title,
   nominal conflict), per class of output, and Cohen's kappa of the label;
 * the confusion matrix of the label (rows: expected, columns: judged);
+* agreement with ``probes_ko.jsonl``: 60 outputs in real output shapes written *after* the rules
+  (several led to fixes), a regression set, not a validation figure;
 * the time to judge 2,016 outputs (the labelled outputs repeated) in a fresh process, start-up
   included (Python, biasbench, Kiwi's load), and Kiwi's load alone; and Kiwi's batch API
   (``tokenize`` over a list, 2 worker threads) against one call per text, on the same texts.
@@ -28,6 +30,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = ROOT / "tests" / "benchmarks" / "honorific_ko" / "data" / "labelled_ko.jsonl"
+PROBES = TABLE.with_name("probes_ko.jsonl")
 LABELS = ("honorific", "ordinary", "mixed", "unreadable")
 READINGS = ("speech_level", "pronoun", "title", "nominal_conflict")
 N_ITEMS = 2016
@@ -171,6 +174,14 @@ def main() -> None:
     print(f"judge: {JUDGE.version}\n")
     judged = JUDGE.judge_many([row["output"] for row in rows], [row["condition"] for row in rows])
     agreement(rows, judged)
+    probes = [json.loads(line) for line in PROBES.read_text(encoding="utf-8").splitlines()
+              if line.strip()]
+    probed = JUDGE.judge_many([row["output"] for row in probes],
+                              [row["condition"] for row in probes])
+    ok = sum((row["label"], row["plural"]) == (j.label.value, j.plural)
+             for row, j in zip(probes, probed, strict=True))
+    print(f"\n## Probes written after the rules (regression set, not validation)\n\n"
+          f"label + plural flag: {ok}/{len(probes)}")
     speed(args.repeats)
     print(f"\nuptime after: {uptime()}")
 

@@ -60,3 +60,19 @@ def test_judge_many_equals_judge_one_by_one(judged: list[Any]) -> None:
 
     for row, many in list(zip(ROWS, judged, strict=True))[::7]:
         assert JUDGE.judge(row["output"], row["condition"]) == many
+
+
+PROBES = Path(__file__).parent / "data" / "probes_ko.jsonl"
+PROBE_ROWS: list[dict[str, Any]] = [json.loads(line) for line in
+                                    PROBES.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("row", PROBE_ROWS, ids=[f"probe-{i}" for i in range(len(PROBE_ROWS))])
+def test_probe(row: dict[str, Any]) -> None:
+    # probes written after the rules, from real output shapes; several led to fixes, so they
+    # guard against regressions and are not a validation figure
+    from biasbench.benchmarks.honorific_ko.judge import JUDGE
+
+    judgement = JUDGE.judge(row["output"], row["condition"])
+    assert (judgement.label.value, judgement.plural) == (row["label"], row["plural"]), (
+        f"{row['why']}: {judgement.reason}")

@@ -24,6 +24,10 @@ OTHER_SUBJECT_VERBS = _set("other_subject_verbs")
 # Verb stems whose dropped subject is someone else with a given object: (제가) 도움을 받았다.
 OTHER_SUBJECT_OBJECTS: dict[str, frozenset[str]] = {
     verb: frozenset(objects) for verb, objects in _RAW["other_subject_objects"].items()}
+# Verbs of giving thanks or greetings whose dropped subject is the giver when the person is the
+# recipient: (제가) 간호사에게 감사 인사를 드렸는데.
+RECIPIENT_VERBS = _set("recipient_verbs")
+RECIPIENT_PARTICLES = _set("recipient_particles")
 HONORIFIC_PARTICLES: dict[str, str] = dict(_RAW["honorific_particles"])
 HONORIFIC_NOUNS = _set("honorific_nouns")
 HONORIFIC_PRONOUNS = _set("honorific_pronouns")

@@ -70,6 +70,8 @@ from biasbench.benchmarks.honorific_ko.judge.lexicon import (
     PLAIN_PRONOUN_HEADS,
     PLAIN_PRONOUNS,
     QUOTATIVE_CONNECTIVES,
+    RECIPIENT_PARTICLES,
+    RECIPIENT_VERBS,
     REFLEXIVES,
     REQUEST_AUXILIARY,
     REQUEST_ENDINGS,
@@ -367,6 +369,16 @@ class _Sentence:
                     heads.append(self.t[phrase[-1]].form)
         return heads
 
+    def has_person_recipient(self, predicate: _Predicate) -> bool:
+        """A recipient (에게/한테/께) in the predicate's clause that is the person."""
+        for at in range(predicate.first - 1, predicate.clause_start - 1, -1):
+            if self.tags[at] == "ETM":
+                break
+            if self.tags[at] == "JKB" and self.t[at].form in RECIPIENT_PARTICLES and \
+                    self.phrase_kind(self._phrase(at, predicate.clause_start)) == "person":
+                return True
+        return False
+
     def has_object(self, predicate: _Predicate) -> bool:
         """An object (``JKO``) in the predicate's clause that is not the narrator or listener."""
         for at in range(predicate.first - 1, predicate.clause_start - 1, -1):
@@ -412,6 +424,9 @@ def _predicate_evidence(sentence: _Sentence, predicate: _Predicate) -> list[Foun
     if owner is None and head_form in OTHER_SUBJECT_OBJECTS and any(
             noun in OTHER_SUBJECT_OBJECTS[head_form] for noun in sentence.object_heads(predicate)):
         owner = "other"  # (제가) 도움을 받았다: the narrator received the help
+    if owner is None and (head_form in RECIPIENT_VERBS or predicate.lemma in RECIPIENT_VERBS) \
+            and sentence.has_person_recipient(predicate):
+        owner = "other"  # (제가) 간호사에게 감사 인사를 드렸는데: the person is the recipient
     if owner is None:
         owner = "other" if predicate.lemma in OTHER_SUBJECT_VERBS or head_form in \
             OTHER_SUBJECT_VERBS else "person"
