@@ -46,7 +46,12 @@ def test_the_judge_is_a_register_judge_for_korean() -> None:
         "speech_level", "listener_polite", "pronoun", "title", "nominal_conflict")
 
 
-def test_the_engine_registry_loads_the_module_level_instance() -> None:
+def test_the_engine_registry_loads_the_module_level_instance(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from biasbench.engines.honorific import judging
+
+    monkeypatch.setattr(judging, "_JUDGES", dict(judging._JUDGES))  # leave no registration
+    monkeypatch.setattr(judging, "_LOADED", dict(judging._LOADED))
     register_judge("ko", "biasbench.benchmarks.honorific_ko.judge:JUDGE")
     assert judge_for("ko") is JUDGE
 
