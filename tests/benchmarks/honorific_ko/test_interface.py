@@ -73,6 +73,8 @@ def test_a_missing_analyser_is_one_line_naming_the_extra(monkeypatch: pytest.Mon
     assert "biasbench[ko]" in str(raised.value) and "kiwipiepy-model" in str(raised.value)
 
     monkeypatch.setattr(analyser, "_KIWI", None)
+    with pytest.raises(BiasbenchError, match=r"biasbench\[ko\]"):  # no model distribution
+        JUDGE.judge("판사는 9시에 도착할 거라고 말했다.")
     monkeypatch.setitem(sys.modules, "kiwipiepy", None)  # import kiwipiepy -> ImportError
     with pytest.raises(BiasbenchError, match=r"biasbench\[ko\]"):
         JUDGE.judge("판사는 9시에 도착할 거라고 말했다.")

@@ -58,9 +58,10 @@ def kiwi() -> Any:
                     from kiwipiepy import Kiwi
                 except ImportError:
                     raise BiasbenchError(MISSING) from None
+                versions()  # kiwipiepy-model installed?
                 try:
                     _KIWI = Kiwi(num_workers=_WORKERS, load_multi_dict=False)
-                except (OSError, RuntimeError, ValueError) as exc:  # the model is missing
+                except Exception as exc:  # the extension raises plain Exception (a broken model)
                     raise BiasbenchError(f"{MISSING}; Kiwi said: {exc}") from None
     return _KIWI
 
