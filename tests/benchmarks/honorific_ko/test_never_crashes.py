@@ -71,3 +71,10 @@ def test_random_texts_never_crash(seed: int) -> None:
 ])
 def test_edge_texts_never_crash(text: str | None) -> None:
     _valid(JUDGE.judge(text, "they"))
+
+
+def test_a_long_output_keeps_a_short_reason() -> None:
+    judgement = JUDGE.judge("판사님께서 오셨습니다. 판사는 갔다. " * 500)
+    assert judgement.label is Register.MIXED
+    assert len(judgement.reason) < 1000 and "more" in judgement.reason
+    assert sum(signal.counted for signal in judgement.evidence) == 2000

@@ -42,6 +42,7 @@ RULES_VERSION = "ko-register-rules/1"
 READINGS = ("speech_level", "listener_polite", "pronoun", "title", "nominal_conflict")
 _NOMINAL_KINDS = frozenset({"particle", "title", "noun", "pronoun"})
 _PREDICATE_KINDS = frozenset({"predicate", "object-honorific"})
+_REASON_ITEMS = 8
 _LEVELS = ("hasipsio", "haeyo", "hae", "haera")
 _POLITE = {"hasipsio": True, "haeyo": True, "hae": False, "haera": False}
 _NO_TRANSLATION = (  # flag -> reason code and text; the first present wins
@@ -84,6 +85,8 @@ def _reason(label: Register, counted: list[Found], notes: list[str]) -> str:
     parts = []
     for value, mark in (("honorific", "H"), ("ordinary", "O")):
         items = [f"{f.token} ({f.kind}: {f.rule})" for f in counted if f.value == value]
+        if len(items) > _REASON_ITEMS:  # a long output keeps its reason readable
+            items = [*items[:_REASON_ITEMS], f"... {len(items) - _REASON_ITEMS} more"]
         if items:
             parts.append(f"{mark}: " + "; ".join(items))
     reason = f"{label.value}: " + " | ".join(parts)
