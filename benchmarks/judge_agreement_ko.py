@@ -11,7 +11,8 @@ Prints, as Markdown:
 * agreement with ``probes_ko.jsonl``: 60 outputs in real output shapes written *after* the rules
   (several led to fixes), a regression set, not a validation figure;
 * the time to judge 2,016 outputs (the labelled outputs repeated) in a fresh process, start-up
-  included (Python, biasbench, Kiwi's load), and Kiwi's load alone; and Kiwi's batch API
+  included (Python, biasbench, Kiwi's load), with its CPU time (user + system: the cost on a
+  quiet machine, since the wall time depends on the load), and Kiwi's load alone; and Kiwi's batch API
   (``tokenize`` over a list, 2 worker threads) against one call per text, on the same texts.
 * ``uptime`` before and after, since the machine is shared.
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -80,12 +82,20 @@ def uptime() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
 
 
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def _child(code: str) -> dict[str, float]:
-    wall = time.perf_counter()
+    """Runs ``code`` in a fresh interpreter: its own timings, its wall time and its CPU time
+    (user + system, all threads: what the run costs on a quiet machine, whatever the load)."""
+    wall, cpu = time.perf_counter(), _cpu()
     done = subprocess.run([sys.executable, "-c", code, str(TABLE)], capture_output=True,
                           text=True, check=True, cwd=ROOT)
     result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     result["process_wall"] = time.perf_counter() - wall
+    result["process_cpu"] = _cpu() - cpu
     return result
 
 
@@ -149,6 +159,7 @@ def speed(repeats: int) -> None:
     for label, values in (
             ("whole process (python + biasbench + Kiwi + judging)",
              [r["process_wall"] for r in runs]),
+            ("  its CPU time (user + system, all threads)", [r["process_cpu"] for r in runs]),
             ("  importing the judge", [r["import"] for r in runs]),
             ("  loading Kiwi (first judged output)", [r["load"] for r in runs]),
             (f"  judging {N_ITEMS:,} outputs", [r["judge"] for r in runs]),
