@@ -54,6 +54,9 @@ class HarnessLog:
     empty where the log has none."""
     files: list[str]
     tasks: list[str]
+    errored: list[tuple[str, str]] = field(default_factory=list)
+    """(source, message) of each logged sample that carries an error instead of an answer
+    (inspect: the model call failed): left out of the scores, never read as an empty answer."""
 
     def frame(self) -> pd.DataFrame:
         """The samples as responses the engine scores: model, uid, seed, output, pred. A

@@ -89,6 +89,11 @@ def _why(metric: str, task: str, harness: float | None, rescored: float | None,
         if read_apart:
             reasons.append(f"biasbench's parser reads {read_apart} answer(s) as another "
                            "option than the harness did (labels.jsonl shows each)")
+        missed, examples = _harness_missed(samples, labels)
+        if missed:
+            shown = ", ".join(repr(" ".join(e.split())[:30]) for e in examples)
+            reasons.append(f"the harness found no answer in {missed} output(s) that biasbench's "
+                           f"parser reads as an option (e.g. {shown}) and counts them wrong")
         if unparsed:
             reasons.append(f"{unparsed} of {answered} answers name no option: the harness "
                            "counts them wrong, biasbench leaves them out")
@@ -100,6 +105,18 @@ def _why(metric: str, task: str, harness: float | None, rescored: float | None,
     if not reasons:
         reasons.append("answers classed differently (labels.jsonl shows each answer)")
     return "; ".join(reasons)
+
+
+def _harness_missed(samples: Sequence[HarnessSample], labels: Sequence[Mapping[str, Any]]
+                    ) -> tuple[int, list[str]]:
+    """Outputs in which the harness's scorer found no option and biasbench's parser read one
+    (inspect's ``choice()`` wants ``ANSWER: X``; ``X) text`` or the option's text are misses),
+    with up to two of them."""
+    read = {(r["model"], r["uid"], r["seed"]): r["pred_index"] for r in labels}
+    missed = [s for s in samples
+              if s.pred is None and s.harness_answer is None and s.per_sample
+              and (read.get((s.model, s.uid, s.seed)) or -1) >= 0]
+    return len(missed), [s.output or "" for s in missed[:2]]
 
 
 def _read_apart(samples: Sequence[HarnessSample], labels: Sequence[Mapping[str, Any]]) -> int:

@@ -47,6 +47,11 @@ def score_harness_log(bench: BBQBenchmark, log: HarnessLog, folder: Path,
     results["harness_log"] = {"harness": log.harness, "files": log.files,
                               "tasks": sorted(set(log.tasks)), "n_samples": len(log.samples),
                               "note": NOTE, "comparison": rows}
+    if log.errored:
+        results["harness_log"]["samples_with_errors"] = {
+            "n": len(log.errored), "first": {"sample": log.errored[0][0],
+                                             "error": log.errored[0][1]},
+            "note": "left out of every score: the harness logged an error, not an answer"}
     write_table(pd.DataFrame(rows, columns=list(COLUMNS)),
                 folder / TABLES_DIR / "harness_comparison")
     return results
