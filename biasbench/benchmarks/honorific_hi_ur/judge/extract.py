@@ -292,12 +292,18 @@ def _parentheses(script: Script, line: str, extraction: Extraction) -> tuple[str
     return _PARENTHESES.sub(replace, line), alternatives
 
 
+def strip_traces(text: str) -> str:
+    """``text`` without ``<think>`` traces (an unclosed one runs to the end) and chat-template
+    tokens."""
+    if "<" in text:
+        text = _CHAT_TOKENS.sub("\n", _THINK.sub("\n", text))
+    return text
+
+
 def extract(output: str, script: Script) -> Extraction:
     """The renderings of the translation in ``output`` (normalised text), the notes left out
     and the kinds of non-translation met."""
-    text = normalise(output)
-    if "<" in text:
-        text = _CHAT_TOKENS.sub("\n", _THINK.sub("\n", text))
+    text = strip_traces(normalise(output))
     text = _CONTINUATION_INLINE.sub("\n", text)
     extraction = Extraction([])
     renderings = extraction.renderings

@@ -26,6 +26,7 @@ from biasbench.benchmarks.honorific_hi_ur.judge.extract import (
     Script,
     extract,
     romanised,
+    strip_traces,
 )
 from biasbench.benchmarks.honorific_hi_ur.judge.lexicon import HINDI, HON, ORD, URDU, Lexicon
 from biasbench.benchmarks.honorific_hi_ur.judge.normalise import normalise
@@ -75,7 +76,9 @@ class HindiUrduJudge(JudgeBase):
         return self._decide(extraction, condition)
 
     def _why_none(self, raw: str, extraction: Extraction) -> tuple[str, str]:
-        text = normalise(raw)
+        text = strip_traces(normalise(raw))
+        if not text.strip():
+            return "empty", "nothing but a reasoning trace or template tokens"
         if "refusal" in extraction.flags or _is_english_refusal(text):
             return "refusal", "a refusal, not a translation"
         if "asked" in extraction.flags:
