@@ -99,6 +99,9 @@ def _hi_forms() -> dict[str, VerbForm]:
                                        ("ंगी", PL, F)):
             _hi_add(table, stem + ending, VerbForm("finite", key, number, gender))
         _hi_add(table, stem + "ं", VerbForm("finite", key, PL))  # subjunctive दें, हों
+        for ending, number, gender in (("ता", SG, M), ("ते", PL, M), ("ती", SG, F),
+                                       ("तीं", PL, F)):
+            _hi_add(table, stem + ending, VerbForm("finite", key, number, gender))
         for ending in ("ना", "नी", "ने"):
             _hi_add(table, stem + ending, VerbForm("infinitive", key))
     for stem in _HI_CONSONANT_STEMS.split():
@@ -211,6 +214,10 @@ def _ur_forms() -> dict[str, VerbForm]:
             _ur_add(table, word, VerbForm("finite", key, PL))
         if stem in ("دے", "لے", "ہو", "جا", "کر"):
             _ur_add(table, stem, VerbForm("stem", key))
+        imperfective_base = stem[:-1] + "ی" if stem.endswith("ے") else stem
+        for ending, number, gender in (("تا", SG, M), ("تے", PL, M), ("تی", SG, F),
+                                       ("تیں", PL, F)):
+            _ur_add(table, imperfective_base + ending, VerbForm("finite", key, number, gender))
         _ur_joined_futures(table, stem, key, subj_sg, subj_pl)
         for ending in ("نا", "نی", "نے"):
             _ur_add(table, stem + ending, VerbForm("infinitive", key))
