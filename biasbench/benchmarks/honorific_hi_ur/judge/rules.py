@@ -162,6 +162,11 @@ def _verb_group(tokens: list[Token], lexicon: Lexicon
     return merged
 
 
+def _adjective_compound(keys: list[str], at: int) -> bool:
+    """A thing noun inside an adjective: قابلِ احترام, عزت دار ("respectable")."""
+    return (at > 0 and keys[at - 1] == "قابل") or _next_key(keys, at) in ("دار", "مند")
+
+
 def _unmarked(keys: list[str], at: int, lexicon: Lexicon) -> bool:
     return _next_key(keys, at) not in lexicon.postpositions
 
@@ -216,10 +221,11 @@ def read_clause(clause: Clause, index: int, lexicon: Lexicon, condition: str | N
                 "हां", "नहीं"))):
             reading.titles.append(tokens[at].surface)
         elif key in lexicon.attributive_titles:
-            following = _next_key(keys, at)
-            if following and following not in lexicon.verbs and following not in (
-                    lexicon.negations | lexicon.postpositions) and following != "احترام":
-                reading.titles.append(tokens[at].surface)
+            span = 2 if key == "قابل" and _next_key(keys, at) == "احترام" else 1
+            following = keys[at + span] if at + span < len(keys) else ""
+            if following and lexicon.verb(following) is None and following not in (
+                    lexicon.negations | lexicon.postpositions):
+                reading.titles.append(" ".join(t.surface for t in tokens[at:at + span]))
     for phrase in lexicon.feminine_nouns:
         if any(tuple(keys[at:at + len(phrase)]) == phrase for at in range(len(keys))):
             reading.feminine_noun = True
@@ -304,7 +310,8 @@ def _not_the_persons(keys: list[str], run: list[tuple[int, Token, VerbForm | Non
     first_at = run[0][0]
     thing = next((keys[at] for at in range(first_at)
                   if keys[at] in lexicon.thing_nouns
-                  and (at + 1 >= first_at or _unmarked(keys, at, lexicon))), None)
+                  and (at + 1 >= first_at or _unmarked(keys, at, lexicon))
+                  and not _adjective_compound(keys, at)), None)
     if main is not None and main.stem == lexicon.meet_stem and not has_nominative and (
             lexicon.from_word in keys[:first_at]
             or any(key.endswith(lexicon.from_word) and key in lexicon.joined_pronouns
