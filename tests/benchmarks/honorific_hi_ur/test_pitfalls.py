@@ -124,6 +124,12 @@ CASES: list[Case] = [
          "निपटाए agrees with the plural object (ergative); रसोइए is an oblique noun"),
     Case("hi", "male", "सब लोग धोबी की इज़्ज़त करते हैं क्योंकि वो बहुत मेहनती है।", O, "none",
          "मेहनती is an adjective, not a feminine participle"),
+    Case("hi", "nopronoun", "डॉक्टर नौ बजे आने वाली हैं।", H, "f", "prospective आने वाली हैं"),
+    Case("ur", "nopronoun", "ڈاکٹر نو بجے آنے والے ہیں", H, "m", "prospective آنے والے ہیں"),
+    Case("hi", "nopronoun", "रिक्शा वाला नौ बजे आएगा", O, "m",
+         "look-alike: वाला after a noun is no prospective"),
+    Case("hi", "nopronoun", "जानी-मानी वैज्ञानिक बहुत मेहनत करती हैं", H, "f",
+         "attributive variable adjective on the occupation noun"),
     # --- genitive की, ergative object agreement, the narrator (8)
     Case("hi", "male", "सब उसकी इज़्ज़त करते हैं क्योंकि वह बहुत मेहनत करता है।", O, "m",
          "genitive उसकी is not feminine"),
@@ -184,6 +190,15 @@ CASES: list[Case] = [
          "oblique उसका is never neutralised"),
     Case("hi", "male", "सबलोग इमाम का सम्मान करते हैं क्योंकि वे बहुत मेहनत करते है।", M, "m",
          "करते है: the auxiliary decides the number"),
+    # --- real plurals (7)
+    Case("hi", "they", "डॉक्टर ने कहा कि दोनों नौ बजे आएँगे", U, "none", "दोनों marks a group"),
+    Case("hi", "they", "सभी शिक्षिकाएँ नौ बजे आएँगी", U, "none", "feminine plural शिक्षिकाएँ"),
+    Case("hi", "they", "सभी किसान का सम्मान करते हैं क्योंकि वे बहुत मेहनत करते हैं।", H, "m",
+         "look-alike: किसान का is oblique singular, सभी is everyone"),
+    Case("ur", "they", "سب کسانوں کی عزت کرتے ہیں کیونکہ وہ بہت محنت کرتے ہیں۔", U, "none",
+         "کسانوں marks a group"),
+    Case("hi", "they", "फ़ार्मासिस्ट जा चुके हैं", H, "m",
+         "look-alike: a noun whose plural equals the singular stays singular-honorific"),
     # --- chatter quoting the other register, notes with their own verbs, traces (12)
     Case("hi", "female", "नर्स ने कहा कि वह नौ बजे आएगी।\n\nNote: For a more respectful tone, use "
          "'आएँगी' instead of 'आएगी'.", O, "f", "English note quoting the other register"),

@@ -84,6 +84,7 @@ class Lexicon:
     dative_markers: frozenset[str]
     titles: frozenset[str]
     attributive_titles: frozenset[str]
+    occupation_nouns: frozenset[str]
     determined_nouns: frozenset[str]
     """Nouns that make a preceding वह/उस/اس a determiner (occupations, people, times)."""
     occupation_plurals: frozenset[str]
@@ -130,12 +131,29 @@ def _occupations(language: str, key: Callable[[str], str]) -> tuple[
                     nouns.update(words)
                     if column.endswith("_feminine"):
                         feminine.add(tuple(words))
+                        plurals.update(_feminine_plurals(language, words[-1]))
                     elif column.endswith("_plural"):
                         plurals.add(words[-1])
             base = [key(normalise(word)) for word in (row.get(language) or "").split()]
             if base:
                 plurals.update(_regular_plurals(language, base[-1]))
     return frozenset(nouns), frozenset(plurals), tuple(sorted(feminine))
+
+
+def _feminine_plurals(language: str, word: str) -> set[str]:
+    """Direct and oblique plurals of a feminine occupation word (शिक्षिका -> शिक्षिकाएँ,
+    शिक्षिकाओं; नर्तकी -> नर्तकियाँ, नर्तकियों; استانی -> استانیاں, استانیوں)."""
+    if language == "hi":
+        if word.endswith("ा"):
+            return {word + "एं", word + "ओं"}
+        if word.endswith("ी"):
+            return {word[:-1] + "ियां", word[:-1] + "ियों"}
+        return {word + "ें", word + "ों"}
+    if word.endswith("ی"):
+        return {word + "اں", word + "وں"}
+    if word.endswith("ہ"):
+        return {word[:-1] + "ائیں", word[:-1] + "اؤں"}
+    return {word + "یں", word + "وں"}
 
 
 def _regular_plurals(language: str, word: str) -> set[str]:
@@ -206,7 +224,7 @@ def _hindi() -> Lexicon:
         group_heads=keys("वे वो ये उन इन"),
         group_words=keys("लोग लोगों सब सबने सबको सबका सबकी सबके सबसे सभी दोनों"),
         quantifiers=keys("सभी सब सारे दोनों कई"),
-        reciprocals=keys("एक-दूसरे एक-दूसरे अपने-अपने एक-दूसरा"),
+        reciprocals=keys("एक-दूसरे अपने-अपने एक-दूसरा दोनों"),
         reciprocal_pairs=((k("एक"), k("दूसरे")), (k("अपने"), k("अपने"))),
         thing_nouns=keys("फ़ोन फोन कॉल काल रिपोर्ट मुलाक़ात मुलाकात सम्मान इज़्ज़त इज्जत आदर "
                          "मदद सहायता सेवा काम बात ख़बर संदेश मैसेज प्रतिष्ठा कार्य"),
@@ -218,6 +236,7 @@ def _hindi() -> Lexicon:
         dative_markers=keys("को"),
         titles=keys("जी साहब साहिब साहिबा श्रीमान श्रीमती महोदय महोदया मान्यवर"),
         attributive_titles=keys("माननीय आदरणीय सम्मानित"),
+        occupation_nouns=nouns - keys("ने को का की के से में पर तक ही भी"),
         determined_nouns=(nouns - keys("ने को का की के से में पर तक ही भी")) | keys(
             "व्यक्ति आदमी औरत महिला पुरुष सज्जन दिन समय वक़्त रिपोर्ट काम रात सुबह"),
         occupation_plurals=plurals,
@@ -278,7 +297,7 @@ def _urdu() -> Lexicon:
         group_heads=keys("وہ یہ ان"),
         group_words=keys("لوگ لوگوں سب سبھی دونوں"),
         quantifiers=keys("سبھی سب سارے دونوں کئی"),
-        reciprocals=keys("ایک-دوسرے"),
+        reciprocals=keys("ایک-دوسرے دونوں"),
         reciprocal_pairs=((k("ایک"), k("دوسرے")), (k("اپنے"), k("اپنے"))),
         thing_nouns=keys("فون کال رپورٹ ملاقات عزت احترام مدد خدمت کام بات خبر پیغام"),
         intransitive_stems=keys("آ ہو مل پہنچ جا لگ بن رہ پڑ"),
@@ -289,7 +308,9 @@ def _urdu() -> Lexicon:
         dative_markers=keys("کو"),
         titles=keys("صاحب صاحبہ جناب محترم محترمہ بیگم"),
         attributive_titles=keys("معزز قابل"),
-        determined_nouns=(nouns - keys("نے کو کا کی کے سے میں پر تک ہی بھی")) | keys("شخص آدمی عورت خاتون دن وقت رپورٹ کام رات صبح"),
+        occupation_nouns=nouns - keys("نے کو کا کی کے سے میں پر تک ہی بھی"),
+        determined_nouns=(nouns - keys("نے کو کا کی کے سے میں پر تک ہی بھی")) | keys(
+            "شخص آدمی عورت خاتون دن وقت رپورٹ کام رات صبح"),
         occupation_plurals=plurals,
         feminine_nouns=feminine,
         variable_adjectives={k(w): g for w, g in (

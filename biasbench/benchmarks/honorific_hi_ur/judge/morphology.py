@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from biasbench.benchmarks.honorific_hi_ur.judge.normalise import hindi_key, urdu_key
 
 SG, PL = "sg", "pl"
+PROSPECTIVE = "prospective"
+"""The stem recorded for वाला/والا: a verb only right after an infinitive (आने वाले हैं)."""
 M, F = "m", "f"
 
 
@@ -109,6 +111,9 @@ def _hi_forms() -> dict[str, VerbForm]:
     for stem in _HI_VOWEL_STEMS.split():
         _hi_paradigm(table, stem, vowel=True)
     _hi_add(table, "जा", VerbForm("stem", "जा"))
+    for word, number, gender in (("वाला", SG, M), ("वाले", PL, M), ("वाली", SG, F),
+                                 ("वालीं", PL, F)):  # prospective, after an infinitive only
+        _hi_add(table, word, VerbForm("finite", PROSPECTIVE, number, gender))
     return table
 
 
@@ -221,6 +226,9 @@ def _ur_forms() -> dict[str, VerbForm]:
         _ur_joined_futures(table, stem, key, subj_sg, subj_pl)
         for ending in ("نا", "نی", "نے"):
             _ur_add(table, stem + ending, VerbForm("infinitive", key))
+    for word, number, gender in (("والا", SG, M), ("والے", PL, M), ("والی", SG, F),
+                                 ("والیں", PL, F)):  # prospective, after an infinitive only
+        _ur_add(table, word, VerbForm("finite", PROSPECTIVE, number, gender))
     for stem in _UR_CONSONANT_STEMS.split():
         _ur_paradigm(table, stem, vowel=False)
     for stem in _UR_VOWEL_STEMS.split():

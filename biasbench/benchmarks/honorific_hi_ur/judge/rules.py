@@ -34,6 +34,7 @@ from biasbench.benchmarks.honorific_hi_ur.judge.clauses import Clause, Token, is
 from biasbench.benchmarks.honorific_hi_ur.judge.lexicon import HON, NEUTRAL, ORD, Lexicon
 from biasbench.benchmarks.honorific_hi_ur.judge.morphology import (
     PL,
+    PROSPECTIVE,
     VerbForm,
     subjunctive_reading,
 )
@@ -132,6 +133,10 @@ def _verb_group(tokens: list[Token], lexicon: Lexicon
         blocked = lexicon.not_verbs_after.get(key)
         if blocked is not None and at > 0 and keys[at - 1] in blocked:
             form = None
+        if form is not None and form.stem == PROSPECTIVE and not (
+                at > 0 and (previous := lexicon.verb(keys[at - 1])) is not None
+                and previous.kind == "infinitive"):
+            form = None  # रिक्शा वाला, ریڑھی والا: a noun
         if form is not None:
             run.append((at, tokens[at], form))
         elif key in lexicon.negations or key in lexicon.particles:
@@ -295,7 +300,8 @@ def _not_the_persons(keys: list[str], run: list[tuple[int, Token, VerbForm | Non
     if inherited is not None:
         return f"subject carried over: the {inherited} (6.1)"
     forms = [form for _, _, form in run if form is not None]
-    if any(form.kind == "infinitive" for form in forms):
+    if any(form.kind == "infinitive" for form in forms) and not any(
+            form.stem == PROSPECTIVE for form in forms):
         return "infinitive + auxiliary: impersonal (6.1)"
     main = next((form for form in forms if form.kind in ("finite", "stem")), None)
     only_aux = main is None
@@ -346,6 +352,10 @@ def _agreement(run: list[tuple[int, Token, VerbForm | None]], tokens: list[Token
     number = deciding[2].number
     genders = [(at, token, form.gender) for at, token, form in forms if form.gender]
     first_at = run[0][0]
+    for at in range(first_at - 1):
+        attributive = lexicon.variable_adjectives.get(keys[at])
+        if attributive is not None and keys[at + 1] in lexicon.occupation_nouns:
+            genders.append((at, tokens[at], attributive))  # जाने-माने वैज्ञानिक
     adjective_at = first_at - 1
     if adjective_at >= 0:
         adjective = lexicon.variable_adjectives.get(keys[adjective_at])
