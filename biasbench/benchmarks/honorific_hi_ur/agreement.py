@@ -63,7 +63,7 @@ def agreement(judge: RegisterJudge, rows: list[dict[str, Any]]) -> Agreement:
             result.agree["all"] += 1
         else:
             result.misses.append((number, expected, got))
-        result.confusion[(expected["label"], got["label"])] += 1
+        result.confusion[(str(expected["label"]), str(got["label"]))] += 1
     return result
 
 

@@ -253,7 +253,8 @@ def _read_piece(script: Script, piece: str, translated: bool, extraction: Extrac
     if not _LATIN.search(piece):
         return span
     target = _target_words(script, span)
-    before = piece[: script.letters.search(piece).start()]  # type: ignore[union-attr]
+    first = script.letters.search(piece)
+    before = piece[: first.start()] if first else piece
     if target <= 2 and _latin_words(piece) >= 2:
         extraction.notes.append(piece)  # English prose quoting a form or two
         return None
@@ -287,7 +288,7 @@ def _parentheses(script: Script, line: str, extraction: Extraction) -> tuple[str
         if _latin_words(inner) >= 2 or _is_metalanguage(script, inner) or ":" in inner:
             extraction.notes.append(inner)
             return " "
-        return match.group(0)
+        return str(match.group(0))
 
     return _PARENTHESES.sub(replace, line), alternatives
 
@@ -333,7 +334,8 @@ def extract(output: str, script: Script) -> Extraction:
                 if renderings:
                     extraction.notes.append(line)
                     return extraction
-                rest = line[_HEADER.match(line).end():].strip()  # type: ignore[union-attr]
+                header = _HEADER.match(line)
+                rest = line[header.end():].strip() if header else ""
                 in_note_block = not rest
                 if rest:
                     extraction.notes.append(rest)
@@ -360,7 +362,7 @@ def extract(output: str, script: Script) -> Extraction:
                     extraction.flags.add("other_script")
                 continue
             line, alternatives = _parentheses(script, line, extraction)
-            pieces = []
+            pieces: list[str] = []
             for piece in _PIECE_END.split(line):
                 if piece.strip():
                     found = _read_piece(script, piece.strip(), bool(renderings or pieces),

@@ -125,6 +125,7 @@ def _hi_paradigm(table: dict[str, VerbForm], stem: str, vowel: bool) -> None:
         _hi_add(table, stem + ending, VerbForm("infinitive", key))
     for ending, number, gender in (("ता", SG, M), ("ते", PL, M), ("ती", SG, F), ("तीं", PL, F)):
         _hi_add(table, stem + ending, VerbForm("finite", key, number, gender))
+    futures: tuple[tuple[str, str, str], ...]
     if vowel:
         futures = (("एगा", SG, M), ("येगा", SG, M), ("एंगे", PL, M), ("येंगे", PL, M),
                    ("एगी", SG, F), ("येगी", SG, F), ("एंगी", PL, F), ("येंगी", PL, F),
@@ -192,9 +193,10 @@ def _ur_forms() -> dict[str, VerbForm]:
         ("ہونگی", PL, F),
     ):
         _ur_add(table, word, VerbForm("aux", "ہو", number, gender))
-    for word, number, gender in (("گا", SG, M), ("گے", PL, M), ("گی", None, F),
-                                 ("گیں", PL, F)):
-        _ur_add(table, word, VerbForm("future_marker", "", number, gender))
+    markers: tuple[tuple[str, str | None, str], ...] = (
+        ("گا", SG, M), ("گے", PL, M), ("گی", None, F), ("گیں", PL, F))
+    for word, marker_number, gender in markers:
+        _ur_add(table, word, VerbForm("future_marker", "", marker_number, gender))
     irregular = {
         "کر": ("کیا", ("کیے", "کئے"), ("کی",), ("کیں",), ("کرے",), ("کریں",)),
         "جا": ("گیا", ("گئے", "گیے"), ("گئی",), ("گئیں",), ("جائے", "جاے"), ("جائیں",)),

@@ -134,8 +134,8 @@ def _verb_group(tokens: list[Token], lexicon: Lexicon
         if blocked is not None and at > 0 and keys[at - 1] in blocked:
             form = None
         if form is not None and form.stem == PROSPECTIVE and not (
-                at > 0 and (previous := lexicon.verb(keys[at - 1])) is not None
-                and previous.kind == "infinitive"):
+                at > 0 and (before := lexicon.verb(keys[at - 1])) is not None
+                and before.kind == "infinitive"):
             form = None  # रिक्शा वाला, ریڑھی والا: a noun
         if form is not None:
             run.append((at, tokens[at], form))
