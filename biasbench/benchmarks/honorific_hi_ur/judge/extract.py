@@ -161,6 +161,8 @@ class Extraction:
     were no translation."""
 
     renderings: list[str]
+    text: str = ""
+    """The whole output, normalised (once) and without reasoning traces."""
     notes: list[str] = field(default_factory=list)
     flags: set[str] = field(default_factory=set)
     """``asked``, ``refusal``, ``other_language``, ``other_script``, ``continuation``."""
@@ -305,8 +307,8 @@ def extract(output: str, script: Script) -> Extraction:
     """The renderings of the translation in ``output`` (normalised text), the notes left out
     and the kinds of non-translation met."""
     text = strip_traces(normalise(output))
+    extraction = Extraction([], text)
     text = _CONTINUATION_INLINE.sub("\n", text)
-    extraction = Extraction([])
     renderings = extraction.renderings
     in_note_block = False
     open_rendering = False  # the last rendering did not end in sentence punctuation

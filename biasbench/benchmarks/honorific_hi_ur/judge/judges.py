@@ -26,10 +26,8 @@ from biasbench.benchmarks.honorific_hi_ur.judge.extract import (
     Script,
     extract,
     romanised,
-    strip_traces,
 )
 from biasbench.benchmarks.honorific_hi_ur.judge.lexicon import HINDI, HON, ORD, URDU, Lexicon
-from biasbench.benchmarks.honorific_hi_ur.judge.normalise import normalise
 from biasbench.benchmarks.honorific_hi_ur.judge.rules import read_clause
 from biasbench.engines.honorific.judging import (
     CONDITIONS,
@@ -71,12 +69,12 @@ class HindiUrduJudge(JudgeBase):
             return _not_translated("", "empty", "empty output")
         extraction = extract(raw, self._script)
         if not extraction.renderings:
-            code, why = self._why_none(raw, extraction)
+            code, why = self._why_none(extraction)
             return _not_translated("", code, why)
         return self._decide(extraction, condition)
 
-    def _why_none(self, raw: str, extraction: Extraction) -> tuple[str, str]:
-        text = strip_traces(normalise(raw))
+    def _why_none(self, extraction: Extraction) -> tuple[str, str]:
+        text = extraction.text
         if not text.strip():
             return "empty", "nothing but a reasoning trace or template tokens"
         if "refusal" in extraction.flags or _is_english_refusal(text):
