@@ -4,7 +4,8 @@
 
 Prints, for the labelled table written from the spec before the rules
 (``tests/benchmarks/honorific_hi_ur/data/labelled_hi.jsonl``) and the probe set written after
-the first judge (``probes_hi.jsonl``): agreement on the label and on every reading, the
+the first judge (``probes_hi.jsonl``) and 56 real outputs of the embedded gemma-3-270m, labelled
+before the judge read them (``real_hi.jsonl``): agreement on the label and on every reading, the
 confusion matrix (rows expected, columns judged), the rows missed, and the time to judge 2,016
 outputs (the labelled outputs repeated) in a fresh process, import included, with ``uptime``.
 """

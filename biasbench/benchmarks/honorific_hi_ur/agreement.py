@@ -118,7 +118,7 @@ def main(language: str) -> None:
     judge = getattr(import_module(module), attr)
     print(f"# {judge.version}: agreement with the labelled tables\n")
     labelled: list[dict[str, Any]] = []
-    for name in ("labelled", "probes"):
+    for name in ("labelled", "probes", "real"):
         path = data / f"{name}_{language}.jsonl"
         rows = read_table(path)
         labelled += rows if name == "labelled" else []

@@ -39,18 +39,24 @@ KNOWN_MISSES = {
     # Spec 6.7 reads number from the auxiliary (ہے, singular) and Urdu وہ is neutral, so the
     # rules give "ordinary"; the row was labelled "mixed" by analogy with Hindi वे + करते है.
     ("labelled", "ur", 143),
+    # Real gemma-3-270m output: پیارگاروں is a garbled occupation word in the plural, which no
+    # occupation list holds (the group goes unseen); two outputs of garbage where the subject
+    # of the verb is not the person, which a rule judge cannot tell (گاڑی read as a thing
+    # subject; کیمرہ ... ہے counted).
+    ("real", "ur", 38), ("real", "ur", 39), ("real", "ur", 51),
 }
+MIN_LABEL_AGREEMENT = {"labelled": 0.99, "probes": 0.99, "real": 0.94}
 
 
-@pytest.mark.parametrize("name", ["labelled", "probes"])
+@pytest.mark.parametrize("name", ["labelled", "probes", "real"])
 @pytest.mark.parametrize("lang", ["hi", "ur"])
 def test_agreement_with_the_labelled_tables(name: str, lang: str) -> None:
     rows = read_table(TABLES / f"{name}_{lang}.jsonl")
     result = agreement(JUDGES[lang], rows)
     missed = {(name, lang, number) for number, _, _ in result.misses}
     assert missed <= KNOWN_MISSES, [(n, e, g) for n, e, g in result.misses]
-    assert result.share("label") >= 0.99
-    assert result.share("all") >= 0.99
+    assert result.share("label") >= MIN_LABEL_AGREEMENT[name]
+    assert result.share("all") >= MIN_LABEL_AGREEMENT[name]
 
 
 def test_the_labelled_tables_cover_every_class_and_reading() -> None:

@@ -227,8 +227,9 @@ def _hindi() -> Lexicon:
         reciprocals=keys("एक-दूसरे अपने-अपने एक-दूसरा दोनों"),
         reciprocal_pairs=((k("एक"), k("दूसरे")), (k("अपने"), k("अपने"))),
         thing_nouns=keys("फ़ोन फोन कॉल काल रिपोर्ट मुलाक़ात मुलाकात सम्मान इज़्ज़त इज्जत आदर "
-                         "मदद सहायता सेवा काम बात ख़बर संदेश मैसेज प्रतिष्ठा कार्य"),
-        intransitive_stems=keys("आ हो मिल पहुँच जा लग बन रह पड़"),
+                         "मदद सहायता सेवा काम बात ख़बर संदेश मैसेज प्रतिष्ठा कार्य इंतज़ार इंतजार "
+                         "गाड़ी कार ट्रेन बस"),
+        intransitive_stems=keys("आ हो मिल पहुँच जा लग बन रह पड़ चल"),
         transitive_stems=HINDI_TRANSITIVE,
         meet_stem=k("मिल"),
         from_word=k("से"),
@@ -299,8 +300,9 @@ def _urdu() -> Lexicon:
         quantifiers=keys("سبھی سب سارے دونوں کئی"),
         reciprocals=keys("ایک-دوسرے دونوں"),
         reciprocal_pairs=((k("ایک"), k("دوسرے")), (k("اپنے"), k("اپنے"))),
-        thing_nouns=keys("فون کال رپورٹ ملاقات عزت احترام مدد خدمت کام بات خبر پیغام"),
-        intransitive_stems=keys("آ ہو مل پہنچ جا لگ بن رہ پڑ"),
+        thing_nouns=keys("فون کال رپورٹ ملاقات عزت احترام مدد خدمت کام بات خبر پیغام انتظار "
+                         "گاڑی کار ٹرین بس"),
+        intransitive_stems=keys("آ ہو مل پہنچ جا لگ بن رہ پڑ چل"),
         transitive_stems=URDU_TRANSITIVE,
         meet_stem=k("مل"),
         from_word=k("سے"),

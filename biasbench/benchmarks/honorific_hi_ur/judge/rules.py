@@ -47,6 +47,16 @@ _FIRST_PERSON_ERGATIVE = frozenset(("मैंने", "हमने", "आप�
 _URDU_I = "میں"
 _URDU_TIME_BEFORE_I = frozenset(("کل", "آج", "ابھی", "پھر", "دن", "جب"))
 _REGISTER = {"sg": ORD, "pl": HON}
+# Nouns that make a compound postposition with a genitive (के लिए, के साथ, کے بعد): never the
+# possessed subject. Adverbs and quantifiers after a genitive are not nouns either.
+_CONVERBS = frozenset(("करके", "कर", "کرکے", "کر"))
+_ADVERBS = frozenset(("बहुत", "काफी", "अधिक", "ज्यादा", "आज", "कल", "अभी", "हमेशा", "बड़ा",
+                      "بہت", "کافی", "زیادہ", "آج", "کل", "ابھی", "ہمیشہ", "بڑی"))
+_COMPOUND_POSTPOSITIONS = frozenset((
+    "लिए", "लिये", "साथ", "पास", "बाद", "बारे", "अलावा", "द्वारा", "तरफ", "ओर", "वजह", "कारण",
+    "सामने", "पीछे", "ऊपर", "नीचे", "बिना", "यहां", "जगह", "बहुत", "काफी", "भी", "ही",
+    "لیے", "لئے", "ساتھ", "پاس", "بعد", "بارے", "علاوہ", "ذریعے", "طرف", "وجہ", "سامنے",
+    "پیچھے", "اوپر", "نیچے", "بغیر", "جگہ", "بہت", "کافی", "یہاں"))
 
 
 @dataclass
@@ -193,6 +203,7 @@ def read_clause(clause: Clause, index: int, lexicon: Lexicon, condition: str | N
     ergative = lexicon.ergative_marker in keys or any(
         key in _FIRST_PERSON_ERGATIVE for key in keys)
     has_nominative = False
+    person_subject = False  # वह/वे/यह: a nominative that cannot be a determiner of a thing
     for at, key in enumerate(keys):
         if at in group:
             continue
@@ -218,6 +229,7 @@ def read_clause(clause: Clause, index: int, lexicon: Lexicon, condition: str | N
                                                "determiner before a noun (6.4)", False))
                 continue
             has_nominative = True
+            person_subject = person_subject or nominative.register != NEUTRAL
             pronouns.append((at, nominative.register, "nominative", nominative.nominative_sg))
 
     # --- titles and feminine-marked occupation nouns (report-only)
@@ -243,7 +255,7 @@ def read_clause(clause: Clause, index: int, lexicon: Lexicon, condition: str | N
     reading.subject_other = other
     verb_counted = False
     if finite:
-        why = _not_the_persons(keys, group_run, lexicon, ergative, other, has_nominative,
+        why = _not_the_persons(keys, group_run, lexicon, ergative, other, person_subject,
                                inherited if clause.opener in ("और", "اور", "तथा", "एवं")
                                and not has_nominative else None)
         number, gender_elements, unit = _agreement(group_run, tokens, lexicon)
@@ -268,6 +280,17 @@ def read_clause(clause: Clause, index: int, lexicon: Lexicon, condition: str | N
                         token, value, "verb" if at >= first_at else "adjective", index, at,
                         "gender agreement with the person (8)")))
 
+    if not finite and other is None and not ergative:
+        last = len(keys) - 1
+        while last >= 0 and keys[last] in lexicon.particles:
+            last -= 1
+        adjective = lexicon.variable_adjectives.get(keys[last]) if last >= 0 else None
+        if adjective is not None and not in_group:
+            value = "masculine" if adjective == "m" else "feminine"
+            reading.genders.append((value, _signal(
+                tokens[last], value, "adjective", index, last,
+                "predicate adjective of a copula-less clause (8)")))
+
     for at, register, case, nominative_sg in pronouns:
         token = tokens[at]
         if register == NEUTRAL:
@@ -291,7 +314,7 @@ def read_clause(clause: Clause, index: int, lexicon: Lexicon, condition: str | N
 
 def _not_the_persons(keys: list[str], run: list[tuple[int, Token, VerbForm | None]],
                      lexicon: Lexicon, ergative: bool, other: str | None,
-                     has_nominative: bool, inherited: str | None) -> str | None:
+                     person_subject: bool, inherited: str | None) -> str | None:
     """Why the clause's verb group agrees with someone or something else, or None."""
     if ergative:
         return "ergative clause: the verb agrees with its object (6.1, 10)"
@@ -317,20 +340,66 @@ def _not_the_persons(keys: list[str], run: list[tuple[int, Token, VerbForm | Non
     thing = next((keys[at] for at in range(first_at)
                   if keys[at] in lexicon.thing_nouns
                   and (at + 1 >= first_at or _unmarked(keys, at, lexicon))
-                  and not _adjective_compound(keys, at)), None)
-    if main is not None and main.stem == lexicon.meet_stem and not has_nominative and (
+                  and not _adjective_compound(keys, at)
+                  and not _object_of_a_converb(keys, at, first_at, lexicon)), None)
+    if main is not None and main.stem == lexicon.meet_stem and not person_subject and (
             lexicon.from_word in keys[:first_at]
             or any(key.endswith(lexicon.from_word) and key in lexicon.joined_pronouns
                    for key in keys[:first_at])):
         return "a meeting clause: the subject met the person (10, T3)"
-    if thing is not None and not has_nominative and (
-            passive or only_aux or (main is not None and main.stem in lexicon.intransitive_stems)):
+    intransitive = passive or only_aux or (
+        main is not None and (main.stem in lexicon.intransitive_stems
+                              or main.stem in ("सक", "سک")))
+    if thing is not None and not person_subject and intransitive:
         return f"subject is a thing ({thing}) (6.1)"
-    if passive and not has_nominative and any(key in lexicon.genitive_markers
-                                              or key in lexicon.dative_markers
-                                              for key in keys[:first_at]):
+    possessed = _possessed_noun(keys, first_at, lexicon)
+    if possessed is not None and not person_subject and intransitive:
+        return f"subject is a possessed {possessed} (6.1)"
+    if passive and not person_subject and any(
+            key in lexicon.dative_markers or (lexicon.joined_pronouns.get(key) is not None
+                                              and lexicon.joined_pronouns[key].case == "dative")
+            for key in keys[:first_at]):
         return "passive with another subject (6.1, 10)"
     return None
+
+
+def _possessed_noun(keys: list[str], first_at: int, lexicon: Lexicon) -> str | None:
+    """An unmarked noun right after the person's genitive (an occupation noun or a pronoun
+    before का/की/के; degree and time adverbs skipped: डॉक्टर का वक़्त, उसकी दुकान, نرس کی بہت
+    قدر, اس کا نام): the possessed thing, the subject of an intransitive, copular or passive
+    verb, not the person."""
+    for at in range(first_at):
+        joined = lexicon.joined_pronouns.get(keys[at])
+        if not (keys[at] in lexicon.genitive_markers
+                or (joined is not None and joined.case == "genitive")):
+            continue
+        if joined is None and not (at > 0 and (keys[at - 1] in lexicon.occupation_nouns
+                                               or keys[at - 1] in lexicon.pronoun_bases)):
+            continue  # the possessor is not the person (सम्मान के पात्र, कर के)
+        following = at + 1
+        while following < first_at and keys[following] in _ADVERBS:
+            following += 1
+        if following >= first_at:
+            continue
+        key = keys[following]
+        if (key not in lexicon.postpositions and key not in _COMPOUND_POSTPOSITIONS
+                and key not in lexicon.occupation_nouns and lexicon.verb(key) is None
+                and (following + 1 >= first_at or _unmarked(keys, following, lexicon))
+                and not _object_of_a_converb(keys, following, first_at, lexicon)):
+            return key
+    return None
+
+
+def _object_of_a_converb(keys: list[str], at: int, first_at: int, lexicon: Lexicon) -> bool:
+    """A noun followed, before the verb group, by a conjunctive participle (काम ख़त्म करके,
+    کام ختم کر کے): the participle's object, not the subject of the group."""
+    for key in keys[at + 1:first_at]:
+        if key in _CONVERBS:
+            return True
+        if len(key) > 2 and key.endswith(("कर", "کر")) and (
+                (form := lexicon.verb(key[:-2])) is not None and form.kind == "stem"):
+            return True
+    return False
 
 
 def _agreement(run: list[tuple[int, Token, VerbForm | None]], tokens: list[Token],
