@@ -15,8 +15,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from biasbench.benchmarks.honorific_hi_ur.judge.clauses import split_clauses
 from biasbench.benchmarks.honorific_hi_ur.judge.extract import (
     _LATIN,
@@ -152,10 +150,6 @@ class HindiUrduJudge(JudgeBase):
         return Judgement(label, plural if condition == "they" else None, tuple(signals),
                          translation, _reason(label, reason_code, signals, extraction),
                          readings)
-
-    def judge_many(self, outputs: Sequence[str | None],
-                   conditions: Sequence[str | None] | None = None) -> list[Judgement]:
-        return super().judge_many(outputs, conditions)
 
 
 def _is_english_refusal(text: str) -> bool:
