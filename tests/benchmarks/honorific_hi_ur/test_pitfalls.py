@@ -221,6 +221,14 @@ CASES: list[Case] = [
          "सम्मान के लिए किया गया है।)", H, "m", "a note with its own verbs (किया गया है)"),
     Case("ur", "female", "اردو ترجمہ: نرس نے کہا کہ وہ نو بجے آئے گی۔\nنوٹ: احترام کے لیے 'آئیں گی' "
          "بھی استعمال ہو سکتا ہے۔", O, "f", "Urdu note (ہو سکتا ہے) quoting the other register"),
+    Case("hi", "male", "\"डॉक्टर ने कहा कि वे नौ बजे आएँगे\" - here \"वह\" is informal.", H, "m",
+         "an English comment after the translation quoting the other register"),
+    Case("hi", "male", "डॉक्टर ने कहा कि वे नौ बजे आएँगे — I used वे (respectful) instead of वह.", H,
+         "m", "an English comment after a dash"),
+    Case("hi", "male", "डॉक्टर अभी available नहीं हैं, लेकिन वे बाद में call back करेंगे", H, "m",
+         "look-alike: English words inside the sentence stay"),
+    Case("ur", "female", "نرس نے کہا کہ وہ نو بجے آئے گی - here 'آئیں گی' would be formal.", O, "f",
+         "an English comment after the Urdu translation"),
     Case("hi", "male", "<think>He → वह, but respectful वे आएँगे.</think>\nमज़दूर ने कहा कि वह नौ बजे "
          "आएगा।", O, "m", "a think trace quoting the other register"),
     Case("hi", "male", "डॉक्टर ने कहा कि वह नौ बजे आएँगे (या आएगा)।", M, "m",

@@ -231,9 +231,45 @@ def _target_words(script: Script, text: str) -> int:
     return sum(1 for word in text.split() if script.letters.search(word))
 
 
+_PROSE_WORDS = frozenset(
+    "here i we used use is are the this that note instead means which where because it uses "
+    "respectful formal informal honorific".split())
+_WORD_OR_GAP = regex.compile(r"\S+")
+
+
+def _cut_english_comment(script: Script, piece: str) -> tuple[str, str]:
+    """The piece without an English comment after its translation ("X - here "वे" is used
+    for respect", "X — I used वे instead of वह"): cut at the first Latin word of prose (a
+    function word such as here/I/used/the, or the third Latin word in a row) that follows
+    target-script text. Single English words inside a sentence (``अभी available नहीं``)
+    stay."""
+    seen_target = False
+    run = 0
+    run_start = 0
+    for match in _WORD_OR_GAP.finditer(piece):
+        word = match.group(0)
+        if script.letters.search(word):
+            seen_target, run = True, 0
+            continue
+        latin = _LATIN_WORD.search(word)
+        if not latin or not seen_target:
+            continue
+        if run == 0:
+            run_start = match.start()
+        run += 1
+        if latin.group(0).lower() in _PROSE_WORDS or run >= 3:
+            cut = run_start if run >= 3 else match.start()
+            head = piece[:cut].rstrip(" -\u2013\u2014:\"'\u201c\u201d(")
+            return head, piece[cut:]
+    return piece, ""
+
+
 def _read_piece(script: Script, piece: str, translated: bool, extraction: Extraction
                 ) -> str | None:
     """The translation in one sentence-sized piece, or None."""
+    piece, comment = _cut_english_comment(script, piece)
+    if comment:
+        extraction.notes.append(comment)
     span = _span(script, piece)
     if not span:
         return None
