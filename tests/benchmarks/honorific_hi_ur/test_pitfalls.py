@@ -84,6 +84,9 @@ CASES: list[Case] = [
     Case("ur", "male", "ڈاکٹر نے اپنا کام ختم کیا اور گھر چلے گئے۔", H, "m", "Urdu full stop ۔"),
     Case("ur", "male", "ڈاکٹر \ufed7\ufeee \ufe91\ufea0\ufeea آئیں گے", H, "m",
          "Arabic presentation forms (NFKC on those ranges only)"),
+    Case("ur", "male", "ڈاکٹر نے کہا کہ وہ نو بجے آئیں\u200cگے", H, "m",
+         "ZWNJ between the subjunctive and گے (removed: read joined)"),
+    Case("ur", "female", "نرس نے کہا کہ وہ نو بجے آئے\u200cگی", O, "f", "ZWNJ in آئے‌گی"),
     # --- the Urdu future read as one unit (6.7)
     Case("ur", "female", "نرس نے کہا کہ وہ نو بجے آئے گی۔", O, "f", "آئے گی is not آئے (pl) + گی"),
     Case("ur", "male", "ڈاکٹر نے کہا کہ وہ نو بجے آئے۔", H, "m",

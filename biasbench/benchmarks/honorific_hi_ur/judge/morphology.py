@@ -245,10 +245,13 @@ def _ur_joined_futures(table: dict[str, VerbForm], stem: str, key: str,
         base = subj[:-1] + "ی" if subj.endswith("ے") else subj
         for ending, gender in (("گا", M), ("گی", F)):
             _ur_add(table, base + ending, VerbForm("finite", key, SG, gender))
+            _ur_add(table, subj + ending, VerbForm("finite", key, SG, gender))  # آئےگا (ZWNJ)
     for subj in subj_pl:
         base = subj[:-1] if subj.endswith("ں") else subj
         for ending, gender in (("نگے", M), ("نگی", F)):
             _ur_add(table, base + ending, VerbForm("finite", key, PL, gender))
+        for ending, gender in (("گے", M), ("گی", F)):
+            _ur_add(table, subj + ending, VerbForm("finite", key, PL, gender))  # آئیںگے
 
 
 def _ur_paradigm(table: dict[str, VerbForm], stem: str, vowel: bool) -> None:
