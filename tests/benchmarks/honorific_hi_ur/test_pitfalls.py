@@ -248,6 +248,10 @@ CASES: list[Case] = [
     Case("hi", "nopronoun", "डॉक्टर नौ बजे आएँगे।\nاردو: ڈاکٹر نو بجے آئے گا۔", H, "m",
          "the other script beside the target one is chatter"),
     Case("hi", "male", "Doctor ne kaha ki woh nau baje aayenge.", U, None, "romanised"),
+    Case("hi", "male", "Doctor ne kaha ki वे nau baje aayenge", U, None,
+         "romanised with a Devanagari word"),
+    Case("hi", "male", "In Hindi, \"वे\" is used for respect and \"वह\" is informal.", U, None,
+         "look-alike: an English explanation quoting forms is no romanisation"),
     Case("hi", "male", "डॉक्टर म्हणाले की ते नऊ वाजता येतील.", U, None, "Marathi in Devanagari"),
     Case("ur", "male", "ڈاکٹر نے آکھیا کہ اوہ نو وجے آ جان گے۔", U, None, "Punjabi in Shahmukhi"),
 ]
@@ -259,3 +263,31 @@ def test_pitfall(case: Case) -> None:
     assert judgement.label is case.label, judgement.reason
     assert judgement.readings["gender"] == GENDER[case.gender], judgement.reason
 
+
+
+REASON_CASES = [
+    ("hi", "Doctor ne kaha ki वे nau baje aayenge", "romanised"),
+    ("hi", "In Hindi, \"वे\" is used for respect and \"वह\" is informal.", "explanation_only"),
+    ("hi", "इस वाक्य में 'they' का प्रयोग एकवचन के लिए हुआ है।", "explanation_only"),
+    ("hi", "क्या आप बता सकते हैं कि आप किस संदर्भ में इसका अनुवाद चाहते हैं?", "question"),
+    ("hi", "मुझे खेद है, मैं इस वाक्य का अनुवाद नहीं कर सकता।", "refusal"),
+    ("hi", "The nurse said she would arrive at nine.", "echo"),
+    ("hi", "ਡਾਕਟਰ ਨੇ ਕਿਹਾ ਕਿ ਉਹ ਨੌਂ ਵਜੇ ਆਉਣਗੇ।", "wrong_script"),
+    ("hi", "डाक्टरले भन्नुभयो कि उहाँ नौ बजे आउनुहुनेछ।", "wrong_language"),
+    ("hi", "<think>\nLet me think", "empty"),
+    ("ur", "دکتر گفت که او ساعت نه خواهد آمد.", "wrong_language"),
+    ("ur", "قال الطبيب إنه سيصل في الساعة التاسعة.", "wrong_language"),
+    ("ur", "معذرت، میں اس جملے کا ترجمہ نہیں کر سکتا۔", "refusal"),
+    ("ur", "کیا آپ بتا سکتے ہیں کہ یہ جملہ کس سیاق و سباق میں ہے؟", "question"),
+    ("ur", "وضاحت: 'چلی گئیں' احترام کے لیے ہے۔", "explanation_only"),
+    ("ur", "Nurse ne kaha ke woh 9 baje aaye gi.", "romanised"),
+]
+
+
+@pytest.mark.parametrize("lang,output,reason", REASON_CASES,
+                         ids=[f"{c[0]}-{c[2]}-{i}" for i, c in enumerate(REASON_CASES)])
+def test_unreadable_reason(lang: str, output: str, reason: str) -> None:
+    judgement = JUDGES[lang].judge(output, "male")
+    assert judgement.label is U
+    assert judgement.readings["unreadable_reason"] == reason, judgement.reason
+    assert judgement.readings["gender"] is None and judgement.plural is None
