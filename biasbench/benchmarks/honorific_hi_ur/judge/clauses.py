@@ -21,8 +21,8 @@ import regex
 from biasbench.benchmarks.honorific_hi_ur.judge.lexicon import Lexicon
 
 _TOKEN = regex.compile(r"[\p{L}\p{M}\p{Nd}]+(?:[-'’][\p{L}\p{M}\p{Nd}]+)*|[^\s\p{L}\p{M}\p{Nd}]")
+_WORD_START = regex.compile(r"[\p{L}\p{M}\p{Nd}]")
 _NUMBER_PUNCT = regex.compile(r"(?<=\p{Nd})[.:](?=\p{Nd})")
-_NUMERAL = regex.compile(r"^\p{Nd}+$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,17 +44,13 @@ class Clause:
 
 def tokens_of(text: str, lexicon: Lexicon) -> list[Token]:
     text = _NUMBER_PUNCT.sub("", text)
-    return [Token(raw, raw if len(raw) == 1 and not raw.isalnum() else lexicon.key(raw))
+    return [Token(raw, lexicon.key(raw) if _WORD_START.match(raw) else raw)
             for raw in _TOKEN.findall(text)]
 
 
 def is_word(token: Token) -> bool:
-    return token.surface[:1].isalnum() or token.surface[:1] == "_" or (
-        regex.match(r"[\p{L}\p{M}\p{Nd}]", token.surface) is not None)
-
-
-def is_numeral(token: Token) -> bool:
-    return _NUMERAL.match(token.surface) is not None
+    """A word or number, not a punctuation mark."""
+    return _WORD_START.match(token.surface) is not None
 
 
 def _has_verb(clause: Clause, lexicon: Lexicon) -> bool:

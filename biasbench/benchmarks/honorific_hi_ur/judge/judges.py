@@ -111,7 +111,7 @@ class HindiUrduJudge(JudgeBase):
             genders: set[str] = set()
             for number, clause in enumerate(clauses):
                 index = clause_offset + number
-                reading = read_clause(clause, index, lexicon, condition, inherited, grouped)
+                reading = read_clause(clause, index, lexicon, inherited, grouped)
                 signals.extend(reading.signals)
                 for value, signal in reading.genders:
                     genders.add(value)

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from biasbench.benchmarks.honorific_hi_ur.judge.clauses import Clause, Token, is_numeral
+from biasbench.benchmarks.honorific_hi_ur.judge.clauses import Clause, Token
 from biasbench.benchmarks.honorific_hi_ur.judge.lexicon import HON, NEUTRAL, ORD, Lexicon
 from biasbench.benchmarks.honorific_hi_ur.judge.morphology import (
     PL,
@@ -186,8 +186,8 @@ def _unmarked(keys: list[str], at: int, lexicon: Lexicon) -> bool:
     return _next_key(keys, at) not in lexicon.postpositions
 
 
-def read_clause(clause: Clause, index: int, lexicon: Lexicon, condition: str | None,
-                inherited: str | None, grouped: bool) -> ClauseReading:
+def read_clause(clause: Clause, index: int, lexicon: Lexicon, inherited: str | None,
+                grouped: bool) -> ClauseReading:
     """The evidence of one clause (see the module docstring). ``inherited`` is the
     narrator/listener/everyone subject of the clause before; ``grouped`` says a group marker
     was met in an earlier clause."""
@@ -432,7 +432,3 @@ def _agreement(run: list[tuple[int, Token, VerbForm | None]], tokens: list[Token
             genders.append((adjective_at, tokens[adjective_at], adjective))
     return number, [(at, token, gender) for at, token, gender in genders if gender], \
         deciding[1].key
-
-
-def numeral_only(tokens: list[Token]) -> bool:
-    return all(is_numeral(token) for token in tokens)
