@@ -273,6 +273,12 @@ def _read_piece(script: Script, piece: str, translated: bool, extraction: Extrac
     span = _span(script, piece)
     if not span:
         return None
+    words = piece.split()
+    if sum(1 for word in words if script.other_letters.search(word)) >= sum(
+            1 for word in words if script.letters.search(word)):
+        extraction.flags.add("other_script")  # Bengali or Urdu with a Devanagari word or two
+        extraction.notes.append(span)
+        return None
     if _is_refusal(script, piece):
         extraction.flags.add("refusal")
         extraction.notes.append(span)
@@ -293,7 +299,7 @@ def _read_piece(script: Script, piece: str, translated: bool, extraction: Extrac
     target = _target_words(script, span)
     first = script.letters.search(piece)
     before = piece[: first.start()] if first else piece
-    if target <= 2 and _latin_words(piece) >= 2:
+    if target <= 2 and _latin_words(piece) >= 2 and _latin_words(before) >= 1:
         extraction.notes.append(piece)  # English prose quoting a form or two
         return None
     if translated and _latin_words(before) >= 4:

@@ -81,6 +81,8 @@ class HindiUrduJudge(JudgeBase):
             return "question", "a question or request to the user, not a translation"
         if "other_language" in extraction.flags:
             return "wrong_language", "another language in the target script"
+        if "other_script" in extraction.flags:
+            return "wrong_script", "written in another script"
         if romanised(text):  # romanised Hindi/Urdu, perhaps with a target-script word or two
             return "romanised", "romanised text, not the target script"
         if extraction.notes and self._script.letters.search(" ".join(extraction.notes)):
