@@ -44,8 +44,12 @@ KNOWN_MISSES = {
     # of the verb is not the person, which a rule judge cannot tell (گاڑی read as a thing
     # subject; کیمرہ ... ہے counted).
     ("real", "ur", 38), ("real", "ur", 39), ("real", "ur", 51),
+    # Second batch: the broken verb کردے ہیں read as کر + دے + ہیں (honorific) where the
+    # labeller saw no readable verb; a comma clause whose dropped subject the labeller took to
+    # be the narrator (میں ..., اس کے ساتھ خدمت کرنے والے ہیں), which the judge counts.
+    ("real", "ur", 82), ("real", "ur", 108),
 }
-MIN_LABEL_AGREEMENT = {"labelled": 0.99, "probes": 0.99, "real": 0.94}
+MIN_LABEL_AGREEMENT = {"labelled": 0.99, "probes": 0.99, "real": 0.95}
 
 
 @pytest.mark.parametrize("name", ["labelled", "probes", "real"])

@@ -49,6 +49,9 @@ _URDU_TIME_BEFORE_I = frozenset(("کل", "آج", "ابھی", "پھر", "دن", "
 _REGISTER = {"sg": ORD, "pl": HON}
 # Nouns that make a compound postposition with a genitive (के लिए, के साथ, کے بعد): never the
 # possessed subject. Adverbs and quantifiers after a genitive are not nouns either.
+# Time nouns are things (उसके पास समय नहीं है), but after a demonstrative they are an adverbial
+# phrase, not a subject (इस समय उपलब्ध नहीं हैं, اس وقت دستیاب نہیں ہیں: T5).
+_TIME_NOUNS = frozenset(("समय", "वक्त", "وقت"))
 _CONVERBS = frozenset(("करके", "कर", "کرکے", "کر"))
 _ADVERBS = frozenset(("बहुत", "काफी", "अधिक", "ज्यादा", "आज", "कल", "अभी", "हमेशा", "बड़ा",
                       "بہت", "کافی", "زیادہ", "آج", "کل", "ابھی", "ہمیشہ", "بڑی"))
@@ -341,7 +344,9 @@ def _not_the_persons(keys: list[str], run: list[tuple[int, Token, VerbForm | Non
                   if keys[at] in lexicon.thing_nouns
                   and (at + 1 >= first_at or _unmarked(keys, at, lexicon))
                   and not _adjective_compound(keys, at)
-                  and not _object_of_a_converb(keys, at, first_at, lexicon)), None)
+                  and not _object_of_a_converb(keys, at, first_at, lexicon)
+                  and not (keys[at] in _TIME_NOUNS and at > 0
+                           and keys[at - 1] in lexicon.pronoun_bases)), None)
     if main is not None and main.stem == lexicon.meet_stem and not person_subject and (
             lexicon.from_word in keys[:first_at]
             or any(key.endswith(lexicon.from_word) and key in lexicon.joined_pronouns
