@@ -247,3 +247,4 @@ def test_no_text_crashes_the_judge(lang: str) -> None:
         assert set(judgement.readings) == set(READINGS)
         json.dumps(judgement.to_dict(), ensure_ascii=False)
     assert judge.judge(None).label is Register.UNREADABLE
+    assert judge.judge(float("nan")).readings["unreadable_reason"] == "empty"  # type: ignore[arg-type]

@@ -62,7 +62,7 @@ class HindiUrduJudge(JudgeBase):
             raise InputError(
                 f"unknown condition {condition!r}; expected one of {', '.join(CONDITIONS)}",
                 field="condition")
-        raw = output or ""
+        raw = output if isinstance(output, str) else ""  # None, or a pandas NaN for a blank cell
         if not raw.strip():
             return _not_translated("", "empty", "empty output")
         extraction = extract(raw, self._script)
