@@ -1,6 +1,7 @@
 """The BBQ engine's part of the HTML report (any BBQ-format benchmark): per-category scores and
-accuracy with seed intervals, bias profiles, jitter plots, unparsed rates and the drill-down of
-every parsed answer. The report asks :meth:`BBQBenchmark.report_section` for this.
+accuracy with seed intervals, the analyses' parts (:mod:`biasbench.engines.bbq_family.analysis`),
+bias profiles, jitter plots, unparsed rates and the drill-down of every parsed answer. The report
+asks :meth:`BBQBenchmark.report_section` for this.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from typing import Any, Final
 import pandas as pd
 
 from biasbench import display as ui
+from biasbench.engines.bbq_family.analysis import PROFILES
 from biasbench.engines.bbq_family.judging.parser import LETTERS
 from biasbench.engines.bbq_family.presenting import report_figures as figs
 from biasbench.engines.bbq_family.presenting.display import PARTIAL_NOTE, category_display
 from biasbench.engines.bbq_family.scoring.bias_profile import PROFILE_MIN_ITEMS, PROFILE_MIN_SEEDS
-from biasbench.engines.bbq_family.scoring.dataset_scores import dataset_scores_section
 from biasbench.engines.bbq_family.scoring.multi_seed import MIN_ITEMS
 from biasbench.runfolder.grouping import RunGroup
 from biasbench.stats.intervals import MIN_SEEDS_FOR_INTERVAL
@@ -159,24 +160,6 @@ def _jitter_targets(profiles: pd.DataFrame | None) -> list[tuple[str, str, str]]
     return targets
 
 
-def _language_view(group: RunGroup, output: ui.Outputs) -> None:
-    """Runs of several languages (namespaces): the cross-language table and figure."""
-    from biasbench.engines.bbq_family.scoring import by_language as languages
-
-    frame = group.results_frame("by_language", languages.frame_from_results)
-    if frame is None:
-        return
-    output.table(languages.language_table(frame), "by_language",
-                 "Bias scores and accuracy by language and category",
-                 note="Per namespace (dataset/language) and category, and 'all' pooling a "
-                      "namespace's categories: means across seeds with the intervals of the "
-                      "per-category table.")
-    output.figure(lambda: languages.language_figure(frame, group.models), "by_language",
-                  "s_AMB and s_DIS by language",
-                  "Per namespace, over all its categories: mean bias score across seeds with "
-                  "its 95% interval over items and seeds.")
-
-
 def partial_runs(group: RunGroup) -> list[str]:
     """"<model> [PARTIAL] (<reason>)" for every model of the group's runs that ran a subset
     of the items (``--limit``) or lacks responses (results.json: coverage)."""
@@ -227,11 +210,12 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
                   "Mean accuracy across seeds with its 95% interval over items and seeds (in "
                   "ambiguous contexts the correct answer is the unknown option).")
 
-    _language_view(group, output)
-    from biasbench.engines.bbq_family.presenting import cross_language, robustness
+    from biasbench.engines.bbq_family.analyses import ANALYSES
 
-    cross_language.report_part(group, output)  # paired differences, heat maps
-    robustness.report_part(group, output)  # the grid's decomposition, position bias
+    parts = sorted(ANALYSES, key=lambda analysis: analysis.report_order)
+    for analysis in parts:  # by language, cross-language, the grid
+        if analysis.report_order < PROFILES:
+            analysis.report_part(group, output)
     profiles = _bbq_profiles(group)
     if profiles is not None:
         output.table(profiles, "bias_profiles", "Bias profiles: each model's strongest biases",
@@ -253,11 +237,9 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
                 "One point per seed, jittered vertically; the bar marks the mean across seeds "
                 "(the FilBBQ paper's Figures 1-2).")
 
-    dataset_scores_section(group, out, section)  # a dataset's own metrics (KoBBQ, CBBQ...)
-    # Refusals beside the unparsed rates: rates and the scores' range over three policies.
-    from biasbench.engines.bbq_family.presenting.refusals import report_part as refusals_part
-
-    refusals_part(group, output)
+    for analysis in parts:  # the dataset's own scores; refusals beside the unparsed rates
+        if analysis.report_order > PROFILES:
+            analysis.report_part(group, output)
     unparsed = _bbq_unparsed_by_run(group)
     if unparsed is not None:
         output.figure(lambda: figs.unparsed_figure(unparsed, models), "unparsed",
