@@ -131,7 +131,9 @@ class BBQBenchmark(Benchmark):
         built): what option scoring reads the options of."""
 
     # -- the options every BBQ-format benchmark takes -----------------------------------------
-    def configure(self, *, answer_by: AnswerBy = DEFAULT_ANSWER_BY,
+    # Narrower than the interface's ``**options`` on purpose: only the declared options
+    # (configured_options) reach it, by name.
+    def configure(self, *, answer_by: AnswerBy = DEFAULT_ANSWER_BY,  # type: ignore[override]
                   option_score: ScoreChoice = DEFAULT_OPTION_SCORE, vary: str | None = None,
                   orders: str = "all", grid_budget: int | None = None) -> None:
         """``--answer-by`` and ``--option-score``: how the run answers (:meth:`adapt_backend`);
@@ -175,7 +177,7 @@ class BBQBenchmark(Benchmark):
         assert self.grid is not None
         cells = self.grid.cells(seeds, self.prompt_variants())
         shown: dict[tuple[Order, str], list[Prompt]] = {}
-        requests = []
+        requests: list[Request] = []
         for cell in cells:
             key = (cell.order, cell.prompt)
             if key not in shown:
@@ -395,3 +397,20 @@ class BBQBenchmark(Benchmark):
     def read_responses(self, path: Path) -> pd.DataFrame:
         return read_bbq_responses(path, self.by_uid)
 
+    def read_harness_log(self, harness: str, path: Path) -> Any:
+        """An lm-evaluation-harness or inspect_ai log (``harness_logs/``)."""
+        from biasbench.engines.bbq_family.harness_logs.rescore import read_harness_log
+
+        return read_harness_log(harness, path, self)
+
+    def score_harness_log(self, log: Any, out_dir: Path, *, source: str) -> Results:
+        from biasbench.engines.bbq_family.harness_logs.rescore import score_harness_log
+
+        return score_harness_log(self, log, out_dir, source)
+
+    @classmethod
+    def harness_summary(cls, results: Results) -> list[str]:
+        from biasbench.engines.bbq_family.harness_logs.compare import summary_lines
+
+        log = results["harness_log"]
+        return summary_lines(log["comparison"], log["harness"])
