@@ -40,8 +40,10 @@ from biasbench.stats.intervals import (
     ITEMS_SEEDS,
     MIN_SEEDS_FOR_INTERVAL,
     IntervalStatus,
+    ReasonWords,
     bounded_t_intervals,
     interval_reason,
+    status_reason,
 )
 
 ALL: Final = "all"
@@ -65,6 +67,12 @@ JACKKNIFE_METHOD: Final = (
     f"the range, for these items only, none with fewer than {MIN_SEEDS_FOR_INTERVAL} seeds")
 """What the datasets' own metrics' intervals are, for their ``interval_method``."""
 
+JACKKNIFE_WORDS: Final = ReasonWords(
+    lambda g: f"every one of the {g} item groups left the metric unchanged: no spread across "
+              "items",
+    lambda g: f"{g} item group(s) carry the metric", "no seed defines the metric")
+"""What the jackknife's interval rests on: item groups (:func:`jackknife_intervals`)."""
+
 Recompute = Callable[[pd.DataFrame], pd.DataFrame]
 """A dataset's per-seed metrics from parsed responses (model, seed, uid, pred_index)."""
 Compute = Callable[[Any, pd.DataFrame], pd.DataFrame]
@@ -76,7 +84,8 @@ options)."""
 def _number(value: Any) -> float | int | None:
     if value is None or (isinstance(value, float) and np.isnan(value)):
         return None
-    return value.item() if hasattr(value, "item") else value
+    number: float | int = value.item() if hasattr(value, "item") else value
+    return number
 
 
 @dataclass(frozen=True)
@@ -331,14 +340,7 @@ def jackknife_intervals(spec: DatasetScores, per_seed: pd.DataFrame, responses: 
 
 
 def _jackknife_reason(status: str, groups: int) -> str | None:
-    if status == "degenerate":
-        return (f"every one of the {groups} item groups left the metric unchanged: no spread "
-                "across items, not certainty (no interval)")
-    if status == "too_few_items":
-        return f"{groups} item group(s) carry the metric: fewer than 2"
-    if status == "undefined":
-        return "no seed defines the metric"
-    return None
+    return status_reason(status, groups, JACKKNIFE_WORDS, 2)
 
 
 def same_seeds(per_seed: pd.DataFrame, joint: Sequence[str]) -> pd.DataFrame:
