@@ -6,6 +6,7 @@ its summary lines (one per significant difference). Scoring:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
@@ -146,7 +147,7 @@ def report_part(group: RunGroup, output: Outputs) -> None:
     output.table(cross_language_table(frame), "cross_language",
                  "Differences between languages, paired by item", note=TABLE_NOTE)
     for model, dataset, kind in heatmaps(frame):
-        output.figure(lambda m=model, d=dataset, k=kind: heatmap_figure(frame, m, d, k),
+        output.figure(partial(heatmap_figure, frame, model, dataset, kind),
                       f"cross_language_{unique_slug(f'{model}_{dataset}_{kind}')}",
                       f"{model} / {dataset}: differences between languages ({kind})",
                       HEATMAP_CAPTION)

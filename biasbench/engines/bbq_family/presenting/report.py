@@ -7,6 +7,7 @@ asks :meth:`BBQBenchmark.report_section` for this.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any, Final
 
@@ -21,6 +22,7 @@ from biasbench.engines.bbq_family.scoring.bias_profile import PROFILE_MIN_ITEMS,
 from biasbench.engines.bbq_family.scoring.multi_seed import MIN_ITEMS
 from biasbench.runfolder.grouping import RunGroup
 from biasbench.stats.intervals import MIN_SEEDS_FOR_INTERVAL
+from biasbench.tables import is_undefined
 from biasbench.textutil import slug
 
 JITTER_TEMPLATES_PER_SCORE: Final = 8
@@ -35,14 +37,14 @@ def bbq_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None] | None:
     for index, labels in group.labelled_runs():
 
         def letter(value: Any) -> str:
-            if ui.is_undefined(value) or not 0 <= int(value) < len(LETTERS):
+            if is_undefined(value) or not 0 <= int(value) < len(LETTERS):
                 return ""
             return LETTERS[int(value)]
 
         texts = (labels["answer_text"] if "answer_text" in labels
                  else pd.Series([None] * len(labels)))
         answers = [(f"{letter(p)}. {t}" if isinstance(t, str) else letter(p))
-                   if not ui.is_undefined(p) and int(p) >= 0 else f"unparsed ({m})"
+                   if not is_undefined(p) and int(p) >= 0 else f"unparsed ({m})"
                    for p, m, t in zip(labels["pred_index"], labels["method"], texts, strict=True)]
         seeds = labels["seed"]
         parts.append(pd.DataFrame({
@@ -55,9 +57,9 @@ def bbq_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None] | None:
             "context_condition": labels["context_condition"],
             "question_polarity": labels["question_polarity"], "answer": answers,
             "correct": labels["label"].map(letter),
-            "evidence": [f"{m}: {e}" if not ui.is_undefined(e) and e != "" else str(m)
+            "evidence": [f"{m}: {e}" if not is_undefined(e) and e != "" else str(m)
                          for m, e in zip(labels["method"], labels["evidence"], strict=True)],
-            "output": labels["output"].map(lambda o: "" if ui.is_undefined(o) else str(o)),
+            "output": labels["output"].map(lambda o: "" if is_undefined(o) else str(o)),
             # runs of several languages (namespaces) say which; others have no such column
             **({"namespace": labels["namespace"].astype(str)} if "namespace" in labels else {}),
         }))
@@ -151,7 +153,7 @@ def _jitter_targets(profiles: pd.DataFrame | None) -> list[tuple[str, str, str]]
     """(category, template, score) of the templates strongest in any model's profile."""
     if profiles is None or profiles.empty:
         return []
-    targets = []
+    targets: list[tuple[str, str, str]] = []
     for context, score in (("ambiguous", "s_amb"), ("disambiguated", "s_dis")):
         rows = profiles[profiles["context"] == context]
         best = (rows.groupby(["category", "question_index"])["rank"].min()
@@ -181,10 +183,10 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
     profiles, jitter plots, unparsed rates and the drill-down."""
     output = ui.Outputs(out, group.slug, section)
     models = group.models
-    partial = partial_runs(group)
-    if partial:
+    partial_models = partial_runs(group)
+    if partial_models:
         section.add('<div class="callout"><strong>Partial runs.</strong> '
-                    + ui.esc("; ".join(partial)) + f": {PARTIAL_NOTE}.</div>")
+                    + ui.esc("; ".join(partial_models)) + f": {PARTIAL_NOTE}.</div>")
     categories = _bbq_category_frame(group)
     output.table(category_display(categories), "by_category",
                  "Bias scores and accuracy per category",
@@ -230,8 +232,8 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
         per_seed["question_index"] = per_seed["question_index"].astype(str)
         for category, template, score in _jitter_targets(profiles):
             output.figure(
-                lambda c=category, t=template, s=score: figs.template_jitter_figure(
-                    per_seed, c, t, s, models),
+                partial(figs.template_jitter_figure, per_seed, category, template, score,
+                        models),
                 f"jitter_{slug(category)}_{slug(template)}_{score}",
                 f"{category} / {template}: per-seed {SCORE_NAMES[score]}",
                 "One point per seed, jittered vertically; the bar marks the mean across seeds "

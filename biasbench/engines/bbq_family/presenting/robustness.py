@@ -5,6 +5,7 @@ lines and the report's part (scoring: :mod:`biasbench.engines.bbq_family.scoring
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
@@ -229,7 +230,7 @@ def _show_grid(rows: pd.DataFrame, positions: Sequence[pd.DataFrame],
     output.table(decomposition_table(rows), "grid_decomposition",
                  "Robustness grid: what moves each score", note=DECOMPOSITION_NOTE)
     for model in sorted(rows["model"].unique()):
-        output.figure(lambda m=model: decomposition_figure(rows, m),
+        output.figure(partial(decomposition_figure, rows, model),
                       f"grid_decomposition_{unique_slug(model)}",
                       f"{model}: variance decomposition of each score",
                       "Bars: each source's standard deviation of a cell's score over all "
