@@ -179,14 +179,33 @@ def partial_runs(group: RunGroup) -> list[str]:
 
 
 def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
-    """Per-category scores and accuracy with their intervals (items+seeds, seeds), bias
-    profiles, jitter plots, unparsed rates and the drill-down."""
+    """Per-category scores and accuracy with their intervals (items+seeds, seeds), the
+    analyses' parts (by language, cross-language, the grid), bias profiles and jitter plots,
+    the analyses' parts that sit beside the unparsed rates (the dataset's own scores,
+    refusals), unparsed rates and the drill-down."""
+    from biasbench.engines.bbq_family.analyses import ANALYSES
+
     output = ui.Outputs(out, group.slug, section)
-    models = group.models
     partial_models = partial_runs(group)
     if partial_models:
         section.add('<div class="callout"><strong>Partial runs.</strong> '
                     + ui.esc("; ".join(partial_models)) + f": {PARTIAL_NOTE}.</div>")
+    _scores_part(group, output)
+    parts = sorted(ANALYSES, key=lambda analysis: analysis.report_order)
+    for analysis in parts:
+        if analysis.report_order < PROFILES:
+            analysis.report_part(group, output)
+    _profiles_part(group, output)
+    for analysis in parts:
+        if analysis.report_order > PROFILES:
+            analysis.report_part(group, output)
+    _unparsed_part(group, output)
+    _drilldown_part(group, section)
+
+
+def _scores_part(group: RunGroup, output: ui.Outputs) -> None:
+    """The per-category table and the figures of the bias scores and accuracies."""
+    models = group.models
     categories = _bbq_category_frame(group)
     output.table(category_display(categories), "by_category",
                  "Bias scores and accuracy per category",
@@ -212,12 +231,10 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
                   "Mean accuracy across seeds with its 95% interval over items and seeds (in "
                   "ambiguous contexts the correct answer is the unknown option).")
 
-    from biasbench.engines.bbq_family.analyses import ANALYSES
 
-    parts = sorted(ANALYSES, key=lambda analysis: analysis.report_order)
-    for analysis in parts:  # by language, cross-language, the grid
-        if analysis.report_order < PROFILES:
-            analysis.report_part(group, output)
+def _profiles_part(group: RunGroup, output: ui.Outputs) -> None:
+    """Each model's bias profile and the jitter plots of its strongest templates."""
+    models = group.models
     profiles = _bbq_profiles(group)
     if profiles is not None:
         output.table(profiles, "bias_profiles", "Bias profiles: each model's strongest biases",
@@ -239,9 +256,10 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
                 "One point per seed, jittered vertically; the bar marks the mean across seeds "
                 "(the FilBBQ paper's Figures 1-2).")
 
-    for analysis in parts:  # the dataset's own scores; refusals beside the unparsed rates
-        if analysis.report_order > PROFILES:
-            analysis.report_part(group, output)
+
+def _unparsed_part(group: RunGroup, output: ui.Outputs) -> None:
+    """Unparsed rates per model and seed, and the templates with the most unparsed answers."""
+    models = group.models
     unparsed = _bbq_unparsed_by_run(group)
     if unparsed is not None:
         output.figure(lambda: figs.unparsed_figure(unparsed, models), "unparsed",
@@ -260,6 +278,9 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
                            f"{len(worst)}; the files hold all." if len(shown)
                            else "No template has an unparsed answer."))
 
+
+def _drilldown_part(group: RunGroup, section: ui.Section) -> None:
+    """Every answer with its output, parsed option and evidence (without labels: a note)."""
     drill = bbq_drilldown(group)
     if drill is None:
         section.add('<p class="note">These folders have no labels.jsonl, so there is no '
@@ -270,5 +291,3 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
                note=" ".join(filter(None, [
                    "Every answer with its raw output, the parsed option and the evidence the "
                    "parser used; open Details for the exact prompt.", note])))
-
-
