@@ -21,12 +21,15 @@ matplotlib.use("Agg")  # headless: figures are written to files, never shown
 # Labels are data (model names, templates): "$...$" in one must print as text, not math.
 matplotlib.rcParams["text.parse_math"] = False
 
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as _pyplot  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from biasbench.stats import wilson_pct  # noqa: E402
+
+plt = _pyplot
+"""pyplot under the headless backend set above: modules that draw take it from here."""
 
 CONFIDENCE: Final = 0.95
 PNG_DPI: Final = 150

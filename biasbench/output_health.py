@@ -50,15 +50,6 @@ def is_truncated(finish_reason: object) -> bool:
     return finish_reason == "length"
 
 
-def add_flags(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with a boolean ``truncated`` column (from ``finish_reason``, when present)."""
-    out = frame.copy()
-    if "finish_reason" not in out.columns:
-        out["finish_reason"] = None
-    out["truncated"] = [is_truncated(r) for r in out["finish_reason"]]
-    return out
-
-
 def output_health(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
     """Per model: n, and count and percentage of empty, truncated and unclosed-reasoning outputs.
 

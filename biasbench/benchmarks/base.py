@@ -134,6 +134,8 @@ class Declaration:
     harness_logs: tuple[str, ...] = ()
     """Other harnesses whose logs ``biasbench score NAME --from HARNESS`` reads (the BBQ
     engine's: ``lm-eval``, ``inspect``); empty: no ``--from`` option."""
+    harness_help: str = ""
+    """The help of ``--from`` (what each harness's log is, where to find it)."""
 
     @property
     def generates_items(self) -> bool:
@@ -263,6 +265,28 @@ class Benchmark(ABC):
                  else responses)
         results["output_health"] = output_health(texts)
         return results
+
+    # -- other harnesses' logs (``score NAME --from HARNESS``) --------------------------------
+    def read_harness_log(self, harness: str, path: Path) -> Any:
+        """Another harness's log at ``path`` (its declaration's ``harness_logs``), read and
+        mapped to the items before any folder is touched: bad input is one
+        :class:`~biasbench.errors.InputError`. A benchmark that declares none reads none."""
+        from biasbench.errors import BiasbenchError
+
+        raise BiasbenchError(f"{self.name} reads no other harness's log")
+
+    def score_harness_log(self, log: Any, out_dir: Path, *, source: str) -> Results:
+        """The answers of a log from :meth:`read_harness_log`, scored as :meth:`score` scores
+        responses produced elsewhere, with the harness's own metrics set beside them."""
+        from biasbench.errors import BiasbenchError
+
+        raise BiasbenchError(f"{self.name} reads no other harness's log")
+
+    @classmethod
+    def harness_summary(cls, results: Results) -> list[str]:
+        """The lines that compare the harness's metrics with the benchmark's, printed after
+        :meth:`summary` and the output health (results of :meth:`score_harness_log`)."""
+        return []
 
     # -- command line --------------------------------------------------------------------------
     @classmethod

@@ -111,7 +111,7 @@ def click_command(function: Callable[..., None], name: str, *,
 class BenchmarkCommand(TyperCommand):
     """A command of one benchmark (``run NAME``, ``score NAME``): an option that another
     benchmark declares is refused in one line naming this one (``--data-seed is not an option of
-    honorific-bn``) rather than click's usage block."""
+    NAME``) rather than click's usage block."""
 
     benchmark = ""
 

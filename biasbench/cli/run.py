@@ -45,8 +45,8 @@ ModelArgOpt = Annotated[list[str] | None, typer.Option(
 
 RUN_HELP = """Run {name} against a model; rerunning the same command resumes (no repeated calls).
 
-Seeds and decoding default to the benchmark's own protocol (e.g. filbbq: 50 seeds at
-temperature 1.0) unless --seeds/--temperature say otherwise.
+Seeds and decoding default to {name}'s own protocol (its paper's seeds and temperature)
+unless --seeds/--temperature say otherwise.
 """
 
 

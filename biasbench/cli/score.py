@@ -1,5 +1,6 @@
 """``biasbench score NAME --responses FILE --out DIR``: outputs produced elsewhere, scored as a
-run's are, with NAME's own ``run`` options (``score bbq --items FILES``: any BBQ-format items)."""
+run's are, with NAME's own ``run`` options; ``--from HARNESS`` (where NAME declares
+``harness_logs``): another harness's log, through the benchmark's interface."""
 
 from __future__ import annotations
 
@@ -20,10 +21,9 @@ from biasbench.cli.common import (
     option_parameters,
     with_parameters,
 )
-from biasbench.engines.bbq_family.declaration import FROM_HELP
 
 if TYPE_CHECKING:
-    from biasbench.benchmarks.base import Declaration
+    from biasbench.benchmarks.base import Benchmark, Declaration
 
 
 def score_benchmark_command(declaration: Declaration) -> Command:
@@ -44,7 +44,7 @@ def score_benchmark_command(declaration: Declaration) -> Command:
         if refused is not None:  # before anything is read or written
             fail(f"{refused.flag} is for biasbench run, not score: {refused.run_only}")
         bench = benchmark_class(name)(**given)
-        if harness is not None:  # another harness's log (BBQ engine: harness_logs/)
+        if harness is not None:  # another harness's log (declared: harness_logs)
             return score_harness(bench, harness, responses, out)
         frame = bench.read_responses(responses)  # before the folder is touched: bad input
 
@@ -68,7 +68,7 @@ def score_benchmark_command(declaration: Declaration) -> Command:
     if declaration.harness_logs:
         fixed.append(inspect.Parameter(
             "harness", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
-                str | None, typer.Option("--from", help=FROM_HELP)]))
+                str | None, typer.Option("--from", help=declaration.harness_help)]))
     doc = f"Score {name} outputs produced elsewhere, one or many models per file."
     function = with_parameters(command, [*fixed, *option_parameters(declaration.options, name)],
                                doc)
@@ -77,23 +77,18 @@ def score_benchmark_command(declaration: Declaration) -> Command:
     return built
 
 
-def score_harness(bench: Any, harness: str, responses: Path, out: Path) -> None:
+def score_harness(bench: Benchmark, harness: str, responses: Path, out: Path) -> None:
     """``score NAME --from HARNESS``: the log read and mapped before the folder is touched,
-    scored by the engine, the harness's metrics beside (BBQ engine, ``harness_logs/``)."""
-    from biasbench.engines.bbq_family.harness_logs.compare import summary_lines
-    from biasbench.engines.bbq_family.harness_logs.rescore import (
-        read_harness_log,
-        score_harness_log,
-    )
+    scored by the benchmark, the harness's metrics beside."""
     from biasbench.output_health import health_line
     from biasbench.pipeline import score_into
     from biasbench.runfolder import RESULTS_NAME, TABLES_DIR
     from biasbench.runfolder.derived import write_results
 
-    log = read_harness_log(harness, responses, bench)
+    log = bench.read_harness_log(harness, responses)
 
     def produce(folder: Path) -> dict[str, Any]:
-        results = score_harness_log(bench, log, folder, source=f"{harness}:{responses}")
+        results = bench.score_harness_log(log, folder, source=f"{harness}:{responses}")
         write_results(results, folder)
         return results
 
@@ -101,7 +96,7 @@ def score_harness(bench: Any, harness: str, responses: Path, out: Path) -> None:
     health = results["output_health"]
     echo_lines(bench.summary(results)
                + [line for m, h in health.items() if (line := health_line(m, h))]
-               + summary_lines(results["harness_log"]["comparison"], harness))
+               + bench.harness_summary(results))
     typer.echo(f"wrote {out / RESULTS_NAME} and {out / TABLES_DIR}")
 
 

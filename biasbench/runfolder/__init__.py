@@ -28,8 +28,6 @@ The modules, by purpose: ``lock`` (one writer), ``identity`` (one configuration)
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from biasbench.errors import BiasbenchError
 
 LOCK_NAME = ".lock"
@@ -63,13 +61,3 @@ def is_leftover(name: str) -> bool:
     retired folder, or the temporary file of an atomic write (``.NAME.XXXX.tmp``)."""
     return (name == LOCK_NAME or name.startswith((STAGING_PREFIX, RETIRED_PREFIX))
             or (name.startswith(".") and name.endswith(".tmp")))
-
-
-def store_of(folder: Path) -> Path | None:
-    """The response store of the run that ``folder`` belongs to: ``folder/responses.sqlite``,
-    or the run folder's when ``folder`` is the staging folder scoring writes into."""
-    folder = Path(folder)
-    for candidate in (folder, folder.parent if folder.name.startswith(STAGING_PREFIX) else None):
-        if candidate is not None and (candidate / STORE_NAME).is_file():
-            return candidate / STORE_NAME
-    return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final, NamedTuple
 
@@ -29,7 +30,8 @@ class SeedInterval(NamedTuple):
 
 def _defined(values: ArrayLike) -> np.ndarray:
     array = np.asarray(values, dtype=float).ravel()
-    return array[~np.isnan(array)]
+    defined: np.ndarray = array[~np.isnan(array)]
+    return defined
 
 
 def seed_interval(values: ArrayLike, confidence: float = 0.95) -> SeedInterval:
@@ -131,21 +133,52 @@ def bounded_t_intervals(mean: ArrayLike, sd: ArrayLike, n: ArrayLike,
     return lo, hi, status
 
 
-def interval_reason(status: str, n_seeds: int, min_n: int = MIN_SEEDS_FOR_INTERVAL) -> str | None:
-    """Why an interval across seeds is undefined, in words (None for ok and clipped ones)."""
+@dataclass(frozen=True)
+class ReasonWords:
+    """How :func:`status_reason` names what an interval rests on (seeds, items, item groups,
+    paired items): the words differ, the reasons are the same."""
+
+    no_spread: Callable[[int], str]
+    """N units, all giving the same value (``every one of the 3 seeds gave the same value: no
+    spread across seeds``)."""
+    too_few: Callable[[int], str]
+    """N units carrying the statistic (``2 seeds define the score``)."""
+    undefined: str
+    """No unit defines it (``no seed defines the score``)."""
+
+
+SEED_WORDS: Final = ReasonWords(
+    lambda n: f"every one of the {n} seeds gave the same value: no spread across seeds",
+    lambda n: f"{n} {'seed defines' if n == 1 else 'seeds define'} the score",
+    "no seed defines the score")
+"""An interval across seeds (:func:`interval_reason`)."""
+ITEM_WORDS: Final = ReasonWords(
+    SEED_WORDS.no_spread,
+    lambda n: f"{n} item{'s' if n != 1 else ''} carr{'y' if n != 1 else 'ies'} the score",
+    SEED_WORDS.undefined)
+"""An interval over items (status ``too_few_items``, :func:`interval_reason`)."""
+
+
+def status_reason(status: str, n: int, words: ReasonWords, minimum: int) -> str | None:
+    """Why an interval of ``status`` is missing, in words, for ``n`` units named by ``words``
+    (``minimum``: the fewest units that give one); None for ``ok`` and ``clipped``. The one
+    wording of the reasons: seeds, items, a jackknife's item groups, paired items."""
     status = str(status)
     if status == IntervalStatus.DEGENERATE:
-        return (f"every one of the {n_seeds} seeds gave the same value: no spread across seeds, "
-                "not certainty (no interval)")
-    if status == IntervalStatus.TOO_FEW_SEEDS:
-        verb = "seed defines" if n_seeds == 1 else "seeds define"
-        return f"{n_seeds} {verb} the score: fewer than {min_n}"
+        return f"{words.no_spread(n)}, not certainty (no interval)"
+    if status in (IntervalStatus.TOO_FEW_SEEDS, IntervalStatus.TOO_FEW_ITEMS):
+        return f"{words.too_few(n)}: fewer than {minimum}"
     if status == IntervalStatus.UNDEFINED:
-        return "no seed defines the score"
-    if status == IntervalStatus.TOO_FEW_ITEMS:  # n_seeds is then the number of items
-        return (f"{n_seeds} item{'s' if n_seeds != 1 else ''} carr{'y' if n_seeds != 1 else 'ies'}"
-                f" the score: fewer than {MIN_ITEMS_FOR_INTERVAL}")
+        return words.undefined
     return None
+
+
+def interval_reason(status: str, n_seeds: int, min_n: int = MIN_SEEDS_FOR_INTERVAL) -> str | None:
+    """Why an interval across seeds is undefined, in words (None for ok and clipped ones);
+    ``too_few_items``: ``n_seeds`` is then the number of items."""
+    if str(status) == IntervalStatus.TOO_FEW_ITEMS:
+        return status_reason(status, n_seeds, ITEM_WORDS, MIN_ITEMS_FOR_INTERVAL)
+    return status_reason(status, n_seeds, SEED_WORDS, min_n)
 
 
 def bounded_seed_interval(values: ArrayLike, bounds: tuple[float, float],

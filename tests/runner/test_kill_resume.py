@@ -57,7 +57,7 @@ def server_stats(root: str) -> dict:
 
 
 def driver(root: str, store: Path) -> list[str]:
-    return [sys.executable, "-m", "biasbench.testing.drive_runner", "--base-url", f"{root}/v1",
+    return [sys.executable, "-m", "tests.runner.drive_runner", "--base-url", f"{root}/v1",
             "--store", str(store), "--n", str(N), "--concurrency", "8", "--flush-every", "8",
             "--flush-interval", "0.05"]
 

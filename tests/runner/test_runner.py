@@ -381,7 +381,7 @@ def test_first_calls_failing_server_wide_are_retried(store: ResponseStore) -> No
 def test_driver_process_reports_unreachable_endpoint_in_one_line(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}/v1"
     done = subprocess.run(
-        [sys.executable, "-m", "biasbench.testing.drive_runner", "--base-url", url, "--store",
+        [sys.executable, "-m", "tests.runner.drive_runner", "--base-url", url, "--store",
          str(tmp_path / "r.sqlite"), "--n", "5"],
         cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=30)
     assert done.returncode == 2

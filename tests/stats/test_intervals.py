@@ -137,6 +137,33 @@ def test_interval_reason(status: str, n: int, expected: str | None) -> None:
     assert interval_reason(status, n) == expected
 
 
+# The one status-to-reason helper, in the words of each interval that uses it (the texts are
+# those the three copies it replaced wrote: results.json keeps them byte for byte).
+@pytest.mark.parametrize(("words", "minimum", "status", "n", "expected"), [
+    ("jackknife", 2, "degenerate", 20, "every one of the 20 item groups left the metric "
+     "unchanged: no spread across items, not certainty (no interval)"),
+    ("jackknife", 2, "too_few_items", 1, "1 item group(s) carry the metric: fewer than 2"),
+    ("jackknife", 2, "undefined", 0, "no seed defines the metric"),
+    ("jackknife", 2, "ok", 20, None),
+    ("paired", 3, "degenerate", 4, "every one of the 4 paired items has the same difference: "
+     "no spread across items, not certainty (no interval)"),
+    ("paired", 3, "too_few_seeds", 2, "2 paired item(s): fewer than 3"),
+    ("paired", 3, "undefined", 0, "no paired item"),
+    ("paired", 3, "clipped", 9, None),
+    ("items", 2, "too_few_items", 1, "1 item carries the score: fewer than 2"),
+    ("seeds", 3, "too_few_seeds", 2, "2 seeds define the score: fewer than 3"),
+])
+def test_status_reason_in_each_intervals_words(words: str, minimum: int, status: str, n: int,
+                                               expected: str | None) -> None:
+    from biasbench.benchmarks.mbbq.control import PAIRED_WORDS
+    from biasbench.engines.bbq_family.scoring.dataset_scores import JACKKNIFE_WORDS
+    from biasbench.stats.intervals import ITEM_WORDS, SEED_WORDS, status_reason
+
+    chosen = {"jackknife": JACKKNIFE_WORDS, "paired": PAIRED_WORDS, "items": ITEM_WORDS,
+              "seeds": SEED_WORDS}[words]
+    assert status_reason(status, n, chosen, minimum) == expected
+
+
 def test_bounded_seed_interval_rejects_values_off_the_scale() -> None:
     with pytest.raises(ValueError, match="outside"):
         bounded_seed_interval([0.5, 1.5, 0.2], (0.0, 1.0))

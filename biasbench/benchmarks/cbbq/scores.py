@@ -25,12 +25,12 @@ import pandas as pd
 
 from biasbench.benchmarks.cbbq.source import S_AMB_DENOMINATORS, reversed_categories
 from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.presenting.dataset_scores import stat_text
 from biasbench.engines.bbq_family.scoring.dataset_scores import (
     DatasetScores,
     Metric,
     SummaryLines,
     scores_by_slice,
-    stat_text,
 )
 
 if TYPE_CHECKING:

@@ -41,7 +41,6 @@ from biasbench.engines.bbq_family.items.source import (
     DOWNLOAD_TIMEOUT_S,
     PinnedFolder,
     PinnedRepository,
-    check_folder,
     resolve_pinned_folder,
 )
 from biasbench.engines.bbq_family.judging.languages import rules_for
@@ -352,8 +351,3 @@ def resolve_data(language: str, data_dir: Path | None = None, *, cache_dir: Path
     """A folder holding the 10 published item files of ``language`` (module docstring)."""
     return resolve_pinned_folder(pinned_folder(language), data_dir, cache_dir=cache_dir,
                                  download=download, base_url=base_url, timeout=timeout)
-
-
-def folder_files_ok(folder: Path, language: str) -> bool:
-    """Whether ``folder`` holds every pinned jsonl unchanged."""
-    return check_folder(folder, _pins(language, "jsonl")) == ([], [])

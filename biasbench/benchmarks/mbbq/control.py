@@ -23,7 +23,13 @@ from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_reason, is_scoped
 from biasbench.engines.bbq_family.scoring.by_language import ALL
 from biasbench.engines.bbq_family.scoring.multi_seed import CONFIDENCE, BBQResults, interval_text
-from biasbench.stats import BIAS_BOUNDS, bounded_t_intervals
+from biasbench.stats.intervals import (
+    BIAS_BOUNDS,
+    MIN_SEEDS_FOR_INTERVAL,
+    ReasonWords,
+    bounded_t_intervals,
+    status_reason,
+)
 
 ACCURACIES: Final = (("acc_ambig", "ambiguous"), ("acc_disambig", "disambiguated"))
 NOTE: Final = ("difference = accuracy on MBBQ minus accuracy on its control set (same "
@@ -104,16 +110,16 @@ def paired_differences(scored: BBQResults, items: Sequence[BBQItem],
     return out
 
 
+PAIRED_WORDS: Final = ReasonWords(
+    lambda n: f"every one of the {n} paired items has the same difference: no spread across "
+              "items",
+    lambda n: f"{n} paired item(s)", "no paired item")
+"""What the item-paired difference's interval rests on."""
+
+
 def _item_reason(status: str, n_items: int) -> str | None:
     """Why the item-paired difference has no interval, in words."""
-    if status == "degenerate":
-        return (f"every one of the {n_items} paired items has the same difference: no spread "
-                "across items, not certainty (no interval)")
-    if status == "too_few_seeds":
-        return f"{n_items} paired item(s): fewer than 3"
-    if status == "undefined":
-        return "no paired item"
-    return None
+    return status_reason(status, n_items, PAIRED_WORDS, MIN_SEEDS_FOR_INTERVAL)
 
 
 def control_comparison(by_language: dict[str, Any],

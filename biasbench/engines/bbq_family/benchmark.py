@@ -9,7 +9,6 @@ prompt, its decoding defaults and its paper.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import pandas as pd
 
 from biasbench.benchmarks.base import Benchmark, Paper, Results
+from biasbench.engines.bbq_family.analysis import Evaluation
 from biasbench.engines.bbq_family.declaration import (
     CONFIGURED_OPTION_NAMES,
     LIMIT_HELP,
@@ -36,7 +36,7 @@ from biasbench.engines.bbq_family.judging.option_scoring import (
     OptionScoringBackend,
     resolve_answer_by,
 )
-from biasbench.engines.bbq_family.judging.parser import LETTERS, PARSER_VERSION
+from biasbench.engines.bbq_family.judging.parser import PARSER_VERSION
 from biasbench.engines.bbq_family.presenting.display import (
     PARTIAL_NOTE,
     category_table,
@@ -49,7 +49,6 @@ from biasbench.engines.bbq_family.scoring.bias_profile import (
 )
 from biasbench.engines.bbq_family.scoring.bias_scores import Var2ByTemplate, exclusion_summary
 from biasbench.engines.bbq_family.scoring.coverage import run_coverage, unparsed_hint
-from biasbench.engines.bbq_family.scoring.dataset_scores import KEY as DATASET_SCORES_KEY
 from biasbench.engines.bbq_family.scoring.dataset_scores import DatasetScores
 from biasbench.engines.bbq_family.scoring.multi_seed import (
     BBQResults,
@@ -132,7 +131,9 @@ class BBQBenchmark(Benchmark):
         built): what option scoring reads the options of."""
 
     # -- the options every BBQ-format benchmark takes -----------------------------------------
-    def configure(self, *, answer_by: AnswerBy = DEFAULT_ANSWER_BY,
+    # Narrower than the interface's ``**options`` on purpose: only the declared options
+    # (configured_options) reach it, by name.
+    def configure(self, *, answer_by: AnswerBy = DEFAULT_ANSWER_BY,  # type: ignore[override]
                   option_score: ScoreChoice = DEFAULT_OPTION_SCORE, vary: str | None = None,
                   orders: str = "all", grid_budget: int | None = None) -> None:
         """``--answer-by`` and ``--option-score``: how the run answers (:meth:`adapt_backend`);
@@ -176,7 +177,7 @@ class BBQBenchmark(Benchmark):
         assert self.grid is not None
         cells = self.grid.cells(seeds, self.prompt_variants())
         shown: dict[tuple[Order, str], list[Prompt]] = {}
-        requests = []
+        requests: list[Request] = []
         for cell in cells:
             key = (cell.order, cell.prompt)
             if key not in shown:
@@ -275,7 +276,7 @@ class BBQBenchmark(Benchmark):
             frame = expand_grid_responses(frame, self.by_uid, self.cell_item)
         scored = score_responses(self.items, frame if self.grid is None
                                  else frame.drop(columns=["output"]), var2=self.var2)
-        write_bbq_labels(scored, frame, self.items, out_dir / LABELS_NAME)
+        write_bbq_labels(scored.responses, frame, self.items, out_dir / LABELS_NAME)
         results = to_results_json(scored)
         results["benchmark"] = self.name
         results["items_source"] = self.source
@@ -294,34 +295,16 @@ class BBQBenchmark(Benchmark):
                     for m in scored.by_template["model"].unique()}
         results["bias_profiles"] = {m: profile_records(p) for m, p in profiles.items()}
         results["bias_profile_rule"] = PROFILE_RULE
-        comparison = self.option_score_comparison(frame, signatures)
-        if comparison is not None:
-            results["option_scoring"] = comparison
         validate_models(results["models"])
         self._write_tables(scored, profiles, out_dir / TABLES_DIR)
         self._write_figures(scored, profiles, out_dir / FIGURES_DIR)
-        from biasbench.engines.bbq_family.scoring.by_language import add_languages
+        from biasbench.engines.bbq_family.analyses import ANALYSES
 
-        add_languages(results, scored, self.items, out_dir / TABLES_DIR, out_dir / FIGURES_DIR)
-        if self.grid is not None:
-            from biasbench.engines.bbq_family.presenting.robustness import add_robustness
-
-            add_robustness(results, scored, frame, self.items,
-                           results["signature"]["data_source"].get("grid", {}), self.var2,
-                           out_dir / TABLES_DIR, out_dir / FIGURES_DIR)
-        # Datasets of several languages: paired differences with tests, Holm across categories.
-        from biasbench.engines.bbq_family.scoring.cross_language import add_cross_language
-
-        add_cross_language(results, scored, self.items, out_dir / TABLES_DIR,
-                           out_dir / FIGURES_DIR, self.control_datasets)
-        # Refusal and unparsed rates, s_AMB/s_DIS under three policies for the refusals.
-        from biasbench.engines.bbq_family.presenting.refusals import add_refusals
-
-        add_refusals(results, scored, self.items, self.var2, out_dir / TABLES_DIR,
-                     frame if self.grid is not None else None)
-        if self.dataset_scores is not None:
-            results.update(self.dataset_scores.evaluate(self, self.own_responses(scored.responses),
-                                                        out_dir / TABLES_DIR))
+        run = Evaluation(self, scored, frame, signatures, results, out_dir / TABLES_DIR,
+                         out_dir / FIGURES_DIR)
+        for analysis in ANALYSES:  # by language, the grid, refusals, the dataset's own...
+            if analysis.applies(run):
+                results.update(analysis.evaluate(run))
         self.extend_results(results, scored, out_dir)
         return results
 
@@ -335,41 +318,6 @@ class BBQBenchmark(Benchmark):
         metrics (those are :attr:`dataset_scores`), given the results so far: MBBQ's item
         counts and control comparison (which reads their by_language), BBQ's R categories.
         Nothing by default."""
-
-    def option_score_comparison(self, frame: pd.DataFrame,
-                                signatures: dict[str, Signature]) -> dict[str, Any] | None:
-        """For option-scored (masked LM) runs: the scores under the choice that is not the
-        headline (sum vs per-character), from the choices stored with every response (the
-        responses' ``info``), so a reader sees both as lm-evaluation-harness reports acc and
-        acc_norm. None otherwise (and for responses produced elsewhere, which carry none)."""
-        labels = {label for label, sig in signatures.items() if sig.model.get("option_score")}
-        if not labels or "info" not in frame.columns:
-            return None
-        scored_rows = frame[frame["model"].isin(labels) & frame["info"].notna()]
-        chosen: dict[tuple[str, str, int], dict[str, Any]] = {}
-        for model, uid, seed, text in zip(scored_rows["model"], scored_rows["uid"],
-                                          scored_rows["seed"], scored_rows["info"], strict=True):
-            info = json.loads(text) if isinstance(text, str) else text
-            if isinstance(info, dict) and "choice_sum" in info:
-                chosen[(str(model), str(uid), int(seed))] = info
-        if not chosen:
-            return None
-        headline = next(iter(chosen.values()))["option_score"]
-        other = "sum" if headline == "per_char" else "per_char"
-        alternative = pd.DataFrame([
-            {"model": m, "uid": uid, "seed": seed, "pred": LETTERS.index(info[f"choice_{other}"])}
-            for (m, uid, seed), info in chosen.items()])
-        scored = score_responses(self.items, alternative, var2=self.var2)
-        return {
-            "headline": headline, "alternative": other,
-            "note": "answers by scores: 'sum' = highest summed (pseudo-)log-likelihood (lm-eval "
-                    "acc), "
-                    "'per_char' = highest per character of the option (acc_norm); the scores "
-                    "above use the headline, 'alternative_models' the other",
-            "n_responses": len(chosen),
-            "n_choices_differ": sum(i["choice_sum"] != i["choice_per_char"]
-                                    for i in chosen.values()),
-            "alternative_models": to_results_json(scored)["models"]}
 
     def _write_tables(self, scored: BBQResults, profiles: dict[str, pd.DataFrame],
                       out: Path) -> None:
@@ -411,28 +359,11 @@ class BBQBenchmark(Benchmark):
                     f"acc disambig {score_text(r['acc_disambig'], '')} "
                     f"({r['seeds_run']} seeds run, unparsed {r['unparsed_pct']:.1f}%"
                     + (f"; {r['few_items']}" if r.get("few_items") else "") + ")")
-        if results.get("by_language"):  # several languages or datasets in one run
-            from biasbench.engines.bbq_family.scoring.by_language import summary_lines
+        from biasbench.engines.bbq_family.analyses import ANALYSES
 
-            lines.extend(summary_lines(results["by_language"]))
-        if results.get("robustness"):
-            from biasbench.engines.bbq_family.presenting.robustness import (
-                summary_lines as grid_lines,
-            )
-
-            lines.extend(grid_lines(results["robustness"]))
-        if results.get("cross_language"):
-            from biasbench.engines.bbq_family.presenting.cross_language import (
-                summary_lines as language_lines,
-            )
-
-            lines.extend(language_lines(results["cross_language"]))
-        if results.get("refusals"):
-            from biasbench.engines.bbq_family.presenting.refusals import (
-                summary_lines as refusal_lines,
-            )
-
-            lines.extend(refusal_lines(results["refusals"]))
+        for analysis in ANALYSES:
+            if not analysis.summary_after_notes:
+                lines.extend(analysis.summary_lines(cls, results))
         for model, cov in coverage.items():
             if cov.get("partial"):
                 lines.append(f"{model}: partial run ({cov['reason']}): {PARTIAL_NOTE}")
@@ -449,15 +380,9 @@ class BBQBenchmark(Benchmark):
             lines.append(results["unparsed_hint"])
         if results.get("excluded_by_reason"):  # never only in results.json
             lines.append(exclusion_summary(results["excluded_by_reason"]))
-        scoring = results.get("option_scoring")
-        if scoring:
-            lines.append(
-                f"option scores: answers chosen by {scoring['headline']} (the numbers above); "
-                f"by {scoring['alternative']} the choice differs on "
-                f"{scoring['n_choices_differ']} of {scoring['n_responses']} responses "
-                "(results.json: option_scoring)")
-        if cls.dataset_scores is not None:
-            lines.extend(cls.dataset_scores.summary_lines(results.get(DATASET_SCORES_KEY) or {}))
+        for analysis in ANALYSES:
+            if analysis.summary_after_notes:
+                lines.extend(analysis.summary_lines(cls, results))
         return lines
 
     @classmethod
@@ -471,3 +396,21 @@ class BBQBenchmark(Benchmark):
     # -- responses produced elsewhere ----------------------------------------------------------
     def read_responses(self, path: Path) -> pd.DataFrame:
         return read_bbq_responses(path, self.by_uid)
+
+    def read_harness_log(self, harness: str, path: Path) -> Any:
+        """An lm-evaluation-harness or inspect_ai log (``harness_logs/``)."""
+        from biasbench.engines.bbq_family.harness_logs.rescore import read_harness_log
+
+        return read_harness_log(harness, path, self)
+
+    def score_harness_log(self, log: Any, out_dir: Path, *, source: str) -> Results:
+        from biasbench.engines.bbq_family.harness_logs.rescore import score_harness_log
+
+        return score_harness_log(self, log, out_dir, source)
+
+    @classmethod
+    def harness_summary(cls, results: Results) -> list[str]:
+        from biasbench.engines.bbq_family.harness_logs.compare import summary_lines
+
+        log = results["harness_log"]
+        return summary_lines(log["comparison"], log["harness"])

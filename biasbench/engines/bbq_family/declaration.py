@@ -85,7 +85,8 @@ def bbq_declaration(**fields: Any) -> Declaration:
     and ``--option-score``, the robustness grid's options), after its own options."""
     fields["options"] = (*fields.get("options", ()), *ANSWER_OPTIONS, *GRID_OPTIONS)
     return Declaration(**{"limit_help": LIMIT_HELP, "responses_help": RESPONSES_HELP,
-                          "commands": COMMANDS, "harness_logs": HARNESS_LOGS, **fields})
+                          "commands": COMMANDS, "harness_logs": HARNESS_LOGS,
+                          "harness_help": FROM_HELP, **fields})
 
 
 def data_option(what: str, env: str) -> OptionSpec:

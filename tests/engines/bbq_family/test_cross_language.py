@@ -13,14 +13,16 @@ import pandas as pd
 import pytest
 
 from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.presenting.cross_language import (
+    cross_language_part,
+    cross_language_table,
+    heatmap_figure,
+)
 from biasbench.engines.bbq_family.scoring.cross_language import (
     ADJUSTED,
     RAW,
-    add_cross_language,
     cross_language_frame,
-    cross_language_table,
     frame_from_results,
-    heatmap_figure,
 )
 from biasbench.engines.bbq_family.scoring.multi_seed import score_responses
 from biasbench.testing.language_effect import (
@@ -146,8 +148,7 @@ def test_control_adjustment_keeps_a_bias_gap(adjusted: pd.DataFrame) -> None:
 def test_results_files_and_heat_map(tmp_path: Path, frame: pd.DataFrame) -> None:
     items = parallel_items("ds", ["en", "es"], ("Age",), 40)
     scored = score_responses(items, planted_answers(items, _planted, range(2), 3))
-    results: dict = {}
-    add_cross_language(results, scored, items, tmp_path / "tables", tmp_path / "figures")
+    results = cross_language_part(scored, items, None, tmp_path / "tables", tmp_path / "figures")
     section = json.loads(json.dumps(results["cross_language"]))  # JSON-safe
     assert section["method"].startswith("difference = language b minus language a")
     back = frame_from_results(section)
@@ -164,8 +165,7 @@ def test_results_files_and_heat_map(tmp_path: Path, frame: pd.DataFrame) -> None
 def test_one_namespace_adds_nothing(tmp_path: Path) -> None:
     items = parallel_items("ds", ["en"], ("Age",), 20)
     scored = score_responses(items, planted_answers(items, _planted, range(2), 3))
-    results: dict = {}
-    add_cross_language(results, scored, items, tmp_path / "tables", tmp_path / "figures")
+    results = cross_language_part(scored, items, None, tmp_path / "tables", tmp_path / "figures")
     assert "cross_language" not in results and not (tmp_path / "tables").exists()
 
 

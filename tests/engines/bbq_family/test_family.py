@@ -20,13 +20,17 @@ from biasbench.engines.bbq_family.items.source import (
     PinnedRepository,
     resolve_pinned_folder,
 )
+from biasbench.engines.bbq_family.presenting.dataset_scores import (
+    scores_table,
+    summary_lines,
+    write_dataset_tables,
+)
 from biasbench.engines.bbq_family.scoring.dataset_scores import (
     SIGNED,
     UNIT,
     DatasetScores,
     Metric,
     SummaryLines,
-    scores_table,
 )
 from biasbench.errors import BiasbenchError
 
@@ -246,7 +250,8 @@ def test_dataset_scores_jackknife_over_items_by_hand() -> None:
 def test_dataset_scores_results_and_table(tmp_path: Path) -> None:
     per_seed = pd.DataFrame({"model": "m", "seed": [0], "group": ["all"], "acc": [0.5],
                              "bias": [-0.25], "n": [8]})
-    entry = SCORES.results(per_seed, tmp_path, rule="x")["dataset_scores"]
+    entry = SCORES.results(per_seed, rule="x")
+    write_dataset_tables(entry, per_seed, tmp_path)
     assert (entry["name"], entry["definition"], entry["rule"]) == ("T scores", "t = ...", "x")
     assert entry["metrics"] == {"acc": "accuracy", "bias": "bias score"}
     assert (tmp_path / "dataset_scores_per_seed.csv").is_file()
@@ -278,5 +283,5 @@ ENTRY = {"name": "T scores", "models": {"m": {
 ])
 def test_dataset_scores_summary_lines_follow_their_declaration(form: SummaryLines,
                                                                expected: list[str]) -> None:
-    assert dataclasses.replace(SCORES, summary=form).summary_lines(ENTRY) == expected
-    assert SCORES.summary_lines(ENTRY) == []  # declared without summary lines: none
+    assert summary_lines(dataclasses.replace(SCORES, summary=form), ENTRY) == expected
+    assert summary_lines(SCORES, ENTRY) == []  # declared without summary lines: none

@@ -10,7 +10,6 @@ from pathlib import Path
 import pandas as pd
 
 from biasbench.engines.bbq_family.items.items import BBQItem
-from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
 from biasbench.errors import InputError
 from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 
@@ -35,13 +34,15 @@ def _grid_labels(parsed: pd.DataFrame) -> pd.DataFrame:
     return out[[*first, *(c for c in out.columns if c not in first)]]
 
 
-def write_bbq_labels(scored: BBQResults, frame: pd.DataFrame, items: Sequence[BBQItem],
+def write_bbq_labels(parsed: pd.DataFrame, frame: pd.DataFrame, items: Sequence[BBQItem],
                      path: Path) -> None:
     """One line per response: its raw output, the parsed answer (index and text), how it was
-    matched and the evidence, with the item's category, template, context and correct answer."""
+    matched and the evidence, with the item's category, template, context and correct answer.
+    ``parsed``: the parsed answers as scored (``BBQResults.responses``: model, seed, uid,
+    pred_index, method, evidence); ``frame``: the responses as read (output, flags)."""
     flags = ["truncated"] if "truncated" in frame.columns else []  # cut at max_tokens
     grid = "grid_seed" in frame.columns  # a grid run: frame from expand_grid_responses
-    parsed = scored.responses.merge(frame[["model", "seed", "uid", "output", *flags,
+    parsed = parsed.merge(frame[["model", "seed", "uid", "output", *flags,
                                            *(GRID_COLUMNS if grid else ())]],
                                     on=["model", "seed", "uid"], how="left")
     if grid:

@@ -1,17 +1,13 @@
-"""Refusals apart: results.json ``refusals``, tables/refusals (.csv/.md/.tex), the summary lines
+"""Refusals apart, as one of the engine's analyses: results.json ``refusals``, tables/refusals (.csv/.md/.tex), the summary lines
 and the report's part (scoring: :mod:`biasbench.engines.bbq_family.scoring.refusals`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import pandas as pd
 
-from biasbench.engines.bbq_family.items.items import BBQItem
-from biasbench.engines.bbq_family.scoring.bias_scores import Var2ByTemplate
-from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
+from biasbench.engines.bbq_family.analysis import Analysis, Evaluation
 from biasbench.engines.bbq_family.scoring.refusals import (
     ALL_CATEGORIES,
     HEADLINE_POLICY,
@@ -28,6 +24,7 @@ from biasbench.tables import write_table
 
 if TYPE_CHECKING:
     from biasbench.display import Outputs
+    from biasbench.engines.bbq_family.benchmark import BBQBenchmark
     from biasbench.runfolder.grouping import RunGroup
 
 TABLE_NAME: Final = "refusals"
@@ -39,19 +36,6 @@ NOTE: Final = (
     "the mean across seeds under each policy for the refusals: "
     + "; ".join(f"{p}: {t}" for p, t in POLICY_TEXT.items())
     + ". range: [min, max] over the three policies ('=' where they agree).")
-
-
-def add_refusals(results: dict[str, Any], scored: BBQResults, items: Sequence[BBQItem],
-                 var2: Var2ByTemplate | None, tables: Path,
-                 grid_responses: pd.DataFrame | None = None) -> None:
-    """results.json gets ``refusals``; tables/ gets ``refusals.csv`` (with .md and .tex).
-    ``grid_responses``: a grid run's answers as ``expand_grid_responses`` reads them (their
-    parser outcomes; the scores themselves come from ``scored``)."""
-    responses = (None if grid_responses is None
-                 else with_grid_methods(scored.responses, grid_responses))
-    frame = refusal_scores(scored, items, var2, responses)
-    results["refusals"] = refusal_results(frame)
-    write_table(frame, tables / TABLE_NAME)
 
 
 def _signed(value: Any) -> str:
@@ -127,3 +111,31 @@ def report_part(group: RunGroup, output: Outputs) -> None:
     output.table(refusal_table(frame), TABLE_NAME, "Refusals apart", note=note,
                  decimals={"refused %": 1, "refused % ambig": 1, "refused % disambig": 1,
                            "unparsed %": 1})
+
+
+class Refusals(Analysis):
+    """Refusal and unparsed rates, s_AMB / s_DIS under three policies for the refusals: every
+    run."""
+
+    key: ClassVar[str] = "refusals"
+    report_order: ClassVar[int] = 70
+
+    def applies(self, run: Evaluation) -> bool:
+        return True
+
+    def evaluate(self, run: Evaluation) -> dict[str, Any]:
+        """results.json's ``refusals``; tables/ gets ``refusals.csv`` (with .md and .tex). A
+        grid run's parser outcomes are its cells' (the scores themselves come from
+        ``scored``)."""
+        responses = (with_grid_methods(run.scored.responses, run.responses) if run.is_grid
+                     else None)
+        frame = refusal_scores(run.scored, run.benchmark.items, run.benchmark.var2, responses)
+        entry = refusal_results(frame)
+        write_table(frame, run.tables / TABLE_NAME)
+        return {self.key: entry}
+
+    def lines(self, entry: Any, benchmark: type[BBQBenchmark]) -> list[str]:
+        return summary_lines(entry)
+
+    def report_part(self, group: RunGroup, output: Outputs) -> None:
+        report_part(group, output)

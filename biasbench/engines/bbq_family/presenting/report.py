@@ -1,25 +1,28 @@
 """The BBQ engine's part of the HTML report (any BBQ-format benchmark): per-category scores and
-accuracy with seed intervals, bias profiles, jitter plots, unparsed rates and the drill-down of
-every parsed answer. The report asks :meth:`BBQBenchmark.report_section` for this.
+accuracy with seed intervals, the analyses' parts (:mod:`biasbench.engines.bbq_family.analysis`),
+bias profiles, jitter plots, unparsed rates and the drill-down of every parsed answer. The report
+asks :meth:`BBQBenchmark.report_section` for this.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any, Final
 
 import pandas as pd
 
 from biasbench import display as ui
+from biasbench.engines.bbq_family.analysis import PROFILES
 from biasbench.engines.bbq_family.judging.parser import LETTERS
 from biasbench.engines.bbq_family.presenting import report_figures as figs
 from biasbench.engines.bbq_family.presenting.display import PARTIAL_NOTE, category_display
 from biasbench.engines.bbq_family.scoring.bias_profile import PROFILE_MIN_ITEMS, PROFILE_MIN_SEEDS
-from biasbench.engines.bbq_family.scoring.dataset_scores import dataset_scores_section
 from biasbench.engines.bbq_family.scoring.multi_seed import MIN_ITEMS
 from biasbench.runfolder.grouping import RunGroup
 from biasbench.stats.intervals import MIN_SEEDS_FOR_INTERVAL
+from biasbench.tables import is_undefined
 from biasbench.textutil import slug
 
 JITTER_TEMPLATES_PER_SCORE: Final = 8
@@ -34,14 +37,14 @@ def bbq_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None] | None:
     for index, labels in group.labelled_runs():
 
         def letter(value: Any) -> str:
-            if ui.is_undefined(value) or not 0 <= int(value) < len(LETTERS):
+            if is_undefined(value) or not 0 <= int(value) < len(LETTERS):
                 return ""
             return LETTERS[int(value)]
 
         texts = (labels["answer_text"] if "answer_text" in labels
                  else pd.Series([None] * len(labels)))
         answers = [(f"{letter(p)}. {t}" if isinstance(t, str) else letter(p))
-                   if not ui.is_undefined(p) and int(p) >= 0 else f"unparsed ({m})"
+                   if not is_undefined(p) and int(p) >= 0 else f"unparsed ({m})"
                    for p, m, t in zip(labels["pred_index"], labels["method"], texts, strict=True)]
         seeds = labels["seed"]
         parts.append(pd.DataFrame({
@@ -54,9 +57,9 @@ def bbq_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None] | None:
             "context_condition": labels["context_condition"],
             "question_polarity": labels["question_polarity"], "answer": answers,
             "correct": labels["label"].map(letter),
-            "evidence": [f"{m}: {e}" if not ui.is_undefined(e) and e != "" else str(m)
+            "evidence": [f"{m}: {e}" if not is_undefined(e) and e != "" else str(m)
                          for m, e in zip(labels["method"], labels["evidence"], strict=True)],
-            "output": labels["output"].map(lambda o: "" if ui.is_undefined(o) else str(o)),
+            "output": labels["output"].map(lambda o: "" if is_undefined(o) else str(o)),
             # runs of several languages (namespaces) say which; others have no such column
             **({"namespace": labels["namespace"].astype(str)} if "namespace" in labels else {}),
         }))
@@ -150,31 +153,13 @@ def _jitter_targets(profiles: pd.DataFrame | None) -> list[tuple[str, str, str]]
     """(category, template, score) of the templates strongest in any model's profile."""
     if profiles is None or profiles.empty:
         return []
-    targets = []
+    targets: list[tuple[str, str, str]] = []
     for context, score in (("ambiguous", "s_amb"), ("disambiguated", "s_dis")):
         rows = profiles[profiles["context"] == context]
         best = (rows.groupby(["category", "question_index"])["rank"].min()
                 .sort_values(kind="stable").head(JITTER_TEMPLATES_PER_SCORE))
         targets.extend((str(c), str(q), score) for c, q in best.index)
     return targets
-
-
-def _language_view(group: RunGroup, output: ui.Outputs) -> None:
-    """Runs of several languages (namespaces): the cross-language table and figure."""
-    from biasbench.engines.bbq_family.scoring import by_language as languages
-
-    frame = group.results_frame("by_language", languages.frame_from_results)
-    if frame is None:
-        return
-    output.table(languages.language_table(frame), "by_language",
-                 "Bias scores and accuracy by language and category",
-                 note="Per namespace (dataset/language) and category, and 'all' pooling a "
-                      "namespace's categories: means across seeds with the intervals of the "
-                      "per-category table.")
-    output.figure(lambda: languages.language_figure(frame, group.models), "by_language",
-                  "s_AMB and s_DIS by language",
-                  "Per namespace, over all its categories: mean bias score across seeds with "
-                  "its 95% interval over items and seeds.")
 
 
 def partial_runs(group: RunGroup) -> list[str]:
@@ -194,14 +179,33 @@ def partial_runs(group: RunGroup) -> list[str]:
 
 
 def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
-    """Per-category scores and accuracy with their intervals (items+seeds, seeds), bias
-    profiles, jitter plots, unparsed rates and the drill-down."""
+    """Per-category scores and accuracy with their intervals (items+seeds, seeds), the
+    analyses' parts (by language, cross-language, the grid), bias profiles and jitter plots,
+    the analyses' parts that sit beside the unparsed rates (the dataset's own scores,
+    refusals), unparsed rates and the drill-down."""
+    from biasbench.engines.bbq_family.analyses import ANALYSES
+
     output = ui.Outputs(out, group.slug, section)
-    models = group.models
-    partial = partial_runs(group)
-    if partial:
+    partial_models = partial_runs(group)
+    if partial_models:
         section.add('<div class="callout"><strong>Partial runs.</strong> '
-                    + ui.esc("; ".join(partial)) + f": {PARTIAL_NOTE}.</div>")
+                    + ui.esc("; ".join(partial_models)) + f": {PARTIAL_NOTE}.</div>")
+    _scores_part(group, output)
+    parts = sorted(ANALYSES, key=lambda analysis: analysis.report_order)
+    for analysis in parts:
+        if analysis.report_order < PROFILES:
+            analysis.report_part(group, output)
+    _profiles_part(group, output)
+    for analysis in parts:
+        if analysis.report_order > PROFILES:
+            analysis.report_part(group, output)
+    _unparsed_part(group, output)
+    _drilldown_part(group, section)
+
+
+def _scores_part(group: RunGroup, output: ui.Outputs) -> None:
+    """The per-category table and the figures of the bias scores and accuracies."""
+    models = group.models
     categories = _bbq_category_frame(group)
     output.table(category_display(categories), "by_category",
                  "Bias scores and accuracy per category",
@@ -227,11 +231,10 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
                   "Mean accuracy across seeds with its 95% interval over items and seeds (in "
                   "ambiguous contexts the correct answer is the unknown option).")
 
-    _language_view(group, output)
-    from biasbench.engines.bbq_family.presenting import cross_language, robustness
 
-    cross_language.report_part(group, output)  # paired differences, heat maps
-    robustness.report_part(group, output)  # the grid's decomposition, position bias
+def _profiles_part(group: RunGroup, output: ui.Outputs) -> None:
+    """Each model's bias profile and the jitter plots of its strongest templates."""
+    models = group.models
     profiles = _bbq_profiles(group)
     if profiles is not None:
         output.table(profiles, "bias_profiles", "Bias profiles: each model's strongest biases",
@@ -246,18 +249,17 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
         per_seed["question_index"] = per_seed["question_index"].astype(str)
         for category, template, score in _jitter_targets(profiles):
             output.figure(
-                lambda c=category, t=template, s=score: figs.template_jitter_figure(
-                    per_seed, c, t, s, models),
+                partial(figs.template_jitter_figure, per_seed, category, template, score,
+                        models),
                 f"jitter_{slug(category)}_{slug(template)}_{score}",
                 f"{category} / {template}: per-seed {SCORE_NAMES[score]}",
                 "One point per seed, jittered vertically; the bar marks the mean across seeds "
                 "(the FilBBQ paper's Figures 1-2).")
 
-    dataset_scores_section(group, out, section)  # a dataset's own metrics (KoBBQ, CBBQ...)
-    # Refusals beside the unparsed rates: rates and the scores' range over three policies.
-    from biasbench.engines.bbq_family.presenting.refusals import report_part as refusals_part
 
-    refusals_part(group, output)
+def _unparsed_part(group: RunGroup, output: ui.Outputs) -> None:
+    """Unparsed rates per model and seed, and the templates with the most unparsed answers."""
+    models = group.models
     unparsed = _bbq_unparsed_by_run(group)
     if unparsed is not None:
         output.figure(lambda: figs.unparsed_figure(unparsed, models), "unparsed",
@@ -276,6 +278,9 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
                            f"{len(worst)}; the files hold all." if len(shown)
                            else "No template has an unparsed answer."))
 
+
+def _drilldown_part(group: RunGroup, section: ui.Section) -> None:
+    """Every answer with its output, parsed option and evidence (without labels: a note)."""
     drill = bbq_drilldown(group)
     if drill is None:
         section.add('<p class="note">These folders have no labels.jsonl, so there is no '
@@ -286,5 +291,3 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
                note=" ".join(filter(None, [
                    "Every answer with its raw output, the parsed option and the evidence the "
                    "parser used; open Details for the exact prompt.", note])))
-
-

@@ -1,18 +1,17 @@
-"""The robustness grid's outputs: results.json ``robustness``, its tables (per-cell scores, the
+"""The robustness grid as one of the engine's analyses: results.json ``robustness``, its tables (per-cell scores, the
 decomposition, position bias, published vs order-balanced), the decomposition figure, the summary
 lines and the report's part (scoring: :mod:`biasbench.engines.bbq_family.scoring.robustness`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import pandas as pd
 
-from biasbench.engines.bbq_family.items.items import BBQItem
-from biasbench.engines.bbq_family.scoring.bias_scores import Var2ByTemplate
-from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
+from biasbench.engines.bbq_family.analysis import Analysis, Evaluation
 from biasbench.engines.bbq_family.scoring.robustness import (
     ALL,
     COMPONENTS,
@@ -26,6 +25,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from biasbench.display import Outputs
+    from biasbench.engines.bbq_family.benchmark import BBQBenchmark
     from biasbench.runfolder.grouping import RunGroup
 
 SCORE_NAMES: Final = {"s_dis": "s_DIS", "s_amb": "s_AMB", "acc_disambig": "acc disambig",
@@ -121,15 +121,11 @@ def decomposition_figure(rows: pd.DataFrame, model: str) -> Figure:
     return fig
 
 
-def add_robustness(results: dict[str, Any], scored: BBQResults, mapped: pd.DataFrame,
-                   items: Sequence[BBQItem], grid: Mapping[str, Any],
-                   var2: Var2ByTemplate | None, tables: Path, figures: Path) -> None:
-    """Write ``results["robustness"]``, the grid's tables and one decomposition figure per
-    model."""
+def write_robustness(found: Mapping[str, Any], cells: pd.DataFrame, rows: pd.DataFrame,
+                     tables: Path, figures: Path) -> None:
+    """The grid's tables and one decomposition figure per model."""
     from biasbench.figures import save_figure
 
-    found, cells, rows = robustness_results(scored, mapped, items, grid, var2)
-    results["robustness"] = found
     tables.mkdir(parents=True, exist_ok=True)
     write_csv(cells, tables / "grid_cells.csv")
     write_csv(rows, tables / "grid_decomposition.csv")
@@ -142,6 +138,30 @@ def add_robustness(results: dict[str, Any], scored: BBQResults, mapped: pd.DataF
         save_figure(decomposition_figure(rows, model),
                     figures / f"grid_decomposition_{unique_slug(model)}",
                     f"{model}: variance decomposition")
+
+
+class Robustness(Analysis):
+    """A robustness grid (``--vary``): the scores per cell, their variance decomposition,
+    position bias, published vs order-balanced."""
+
+    key: ClassVar[str] = "robustness"
+    report_order: ClassVar[int] = 30
+
+    def applies(self, run: Evaluation) -> bool:
+        return run.is_grid
+
+    def evaluate(self, run: Evaluation) -> dict[str, Any]:
+        grid = run.results["signature"]["data_source"].get("grid", {})
+        found, cells, rows = robustness_results(run.scored, run.responses, run.benchmark.items,
+                                                grid, run.benchmark.var2)
+        write_robustness(found, cells, rows, run.tables, run.figures)
+        return {self.key: found}
+
+    def lines(self, entry: Any, benchmark: type[BBQBenchmark]) -> list[str]:
+        return summary_lines(entry)
+
+    def report_part(self, group: RunGroup, output: Outputs) -> None:
+        report_part(group, output)
 
 
 def summary_lines(robustness: Mapping[str, Any]) -> list[str]:
@@ -191,7 +211,7 @@ def report_part(group: RunGroup, output: Outputs) -> None:
 
 
 def _decomposition_rows(robustness: Mapping[str, Any]) -> pd.DataFrame:
-    """``results.json: robustness.decomposition`` as the tidy rows of :func:`add_robustness`."""
+    """``results.json: robustness.decomposition`` as the tidy rows of :func:`write_robustness`."""
     return pd.DataFrame([
         {"model": model, "category": category, "score": score, "component": component,
          **component_entry, "mean": entry.get("mean"), "n_cells": entry.get("n_cells")}
@@ -210,7 +230,7 @@ def _show_grid(rows: pd.DataFrame, positions: Sequence[pd.DataFrame],
     output.table(decomposition_table(rows), "grid_decomposition",
                  "Robustness grid: what moves each score", note=DECOMPOSITION_NOTE)
     for model in sorted(rows["model"].unique()):
-        output.figure(lambda m=model: decomposition_figure(rows, m),
+        output.figure(partial(decomposition_figure, rows, model),
                       f"grid_decomposition_{unique_slug(model)}",
                       f"{model}: variance decomposition of each score",
                       "Bars: each source's standard deviation of a cell's score over all "

@@ -21,21 +21,20 @@ between languages of that (a difference in differences), with the unit being the
 languages and both sets. A language that is worse at the task in both sets has no adjusted
 accuracy gap; a bias that the group words bring in only the main set stays.
 
-``results.json: cross_language``, ``tables/cross_language.*``, ``figures/cross_language_*``
-(heat maps: languages x categories, significance after Holm marked). Runs of one namespace
-never reach this module.
+``results.json: cross_language``; its table, heat maps (languages x categories, significance
+after Holm marked), summary lines and report part:
+:mod:`biasbench.engines.bbq_family.presenting.cross_language`. Runs of one namespace never reach
+this module.
 """
 
 from __future__ import annotations
 
 import zlib
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
 
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.scoring.bias_scores import (
@@ -256,102 +255,17 @@ def frame_from_results(cross_language: Mapping[str, Any]) -> pd.DataFrame:
     return frame.astype({c: float for c in numeric if c in frame.columns})
 
 
-def cross_language_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """The table of the files and the report: one row per comparison."""
-    table = frame.copy()
-    table["score"] = table["score"].map(SCORE_LABELS)
-    table["comparison"] = table["language_b"] + " - " + table["language_a"]
-    table["95% CI (paired bootstrap)"] = [
-        "—" if pd.isna(lo) else f"[{lo:+.3f}, {hi:+.3f}]"
-        for lo, hi in zip(table["ci_low"], table["ci_high"], strict=True)]
-    table["significant"] = ["yes" if s else "no" for s in table["significant"]]
-    return table[["model", "dataset", "kind", "comparison", "category", "score", "score_a",
-                  "score_b", "difference", "95% CI (paired bootstrap)", "p_value", "p_holm",
-                  "significant", "n_pairs", "n_seeds"]]
-
-
-def heatmap_figure(frame: pd.DataFrame, model: str, dataset: str, kind: str) -> Figure:
-    """Languages (each minus the first) x categories, one panel per score: the difference as
-    colour and number, ``*`` where significant after Holm (``all``: unadjusted)."""
-    from biasbench.figures import plt
-
-    rows = frame[(frame["model"] == model) & (frame["dataset"] == dataset)
-                 & (frame["kind"] == kind)]
-    reference = rows["language_a"].iloc[0]
-    rows = rows[rows["language_a"] == reference]
-    languages = list(dict.fromkeys(rows["language_b"]))
-    categories = [c for c in dict.fromkeys(rows["category"]) if c != ALL] + [ALL]
-    scores = [s for s in SCORES if s in set(rows["score"])]
-    fig, axes = plt.subplots(1, len(scores), figsize=(2.2 + 0.75 * len(categories) * len(scores),
-                                                     1.6 + 0.45 * len(languages)),
-                             layout="constrained", squeeze=False)
-    image = None
-    for ax, score in zip(axes[0], scores, strict=True):
-        part = rows[rows["score"] == score].set_index(["language_b", "category"])
-        values = np.full((len(languages), len(categories)), np.nan)
-        for i, language in enumerate(languages):
-            for j, category in enumerate(categories):
-                if (language, category) not in part.index:
-                    continue
-                cell = part.loc[(language, category)]
-                values[i, j] = cell["difference"]
-                if np.isfinite(cell["difference"]):
-                    mark = "*" if bool(cell["significant"]) else ""
-                    ax.text(j, i, f"{cell['difference']:+.2f}{mark}", ha="center",
-                            va="center", fontsize=7)
-        limit = max(0.05, float(np.nanmax(np.abs(values))) if np.isfinite(values).any()
-                    else 0.05)
-        image = ax.imshow(np.ma.masked_invalid(values), cmap="RdBu_r", vmin=-limit,
-                          vmax=limit, aspect="auto")
-        ax.set_xticks(range(len(categories)), categories, rotation=45, ha="right", fontsize=7)
-        ax.set_yticks(range(len(languages)), [f"{code} - {reference}" for code in languages],
-                      fontsize=8)
-        ax.set_title(SCORE_LABELS[score], fontsize=9)
-        fig.colorbar(image, ax=ax, shrink=0.8)
-    fig.suptitle(f"{model} / {dataset} ({kind}): difference between languages, paired by "
-                 f"item; * p_holm < {ALPHA}", fontsize=9)
-    return fig
-
-
-def heatmaps(frame: pd.DataFrame) -> list[tuple[str, str, str]]:
-    """(model, dataset, kind) of every heat map :func:`heatmap_figure` draws."""
-    keys = frame[["model", "dataset", "kind"]].drop_duplicates()
-    return [(str(m), str(d), str(k)) for m, d, k in keys.itertuples(index=False)]
-
-
-def write_cross_language(frame: pd.DataFrame, tables: Path, figures: Path) -> None:
-    """tables/cross_language.{csv,md,tex} and figures/cross_language_<model>_<dataset>_<kind>."""
-    from biasbench.figures import save_figure
-    from biasbench.tables import write_table
-    from biasbench.textutil import unique_slug
-
-    write_table(cross_language_table(frame), tables / "cross_language")
-    for model, dataset, kind in heatmaps(frame):
-        stem = unique_slug(f"{model}_{dataset}_{kind}")
-        save_figure(heatmap_figure(frame, model, dataset, kind),
-                    figures / f"cross_language_{stem}",
-                    f"{model} / {dataset}: differences between languages ({kind})")
-
-
-def add_cross_language(results: dict[str, Any], scored: BBQResults, items: Sequence[BBQItem],
-                       tables: Path, figures: Path,
-                       controls: Mapping[str, str] | None = None) -> None:
-    """The engine's hook: ``results['cross_language']`` and its files, when some dataset of
-    the run has two languages (nothing otherwise)."""
-    if len({item.namespace for item in items}) < 2:
-        return
-    frame = cross_language_frame(scored, items, controls)
-    if frame.empty:
-        found = [x for item in items if (x := split_language(item)) is not None]
-        datasets = sorted(d for d in {d for d, _ in found}
-                          if len({lang for x, lang in found if x == d}) > 1)
-        if datasets:  # asked for (a dataset in several languages) but nothing pairs: say so
-            results["cross_language"] = {
-                "method": METHOD, "alpha": ALPHA, "n_resamples": N_RESAMPLES, "rows": [],
-                "note": f"no item of {', '.join(datasets)} pairs across its languages with "
-                        "answers in both (a pair: the same category, example id, template, "
-                        "context, polarity and role of the correct answer), so no language is "
-                        "compared"}
-        return
-    results["cross_language"] = cross_language_results(frame)
-    write_cross_language(frame, tables, figures)
+def unpaired_results(items: Sequence[BBQItem]) -> dict[str, Any] | None:
+    """``results.json: cross_language`` of a run where some dataset has several languages but
+    no item pairs across them with answers in both: the method and a note saying so. None when
+    no dataset has two languages (nothing was asked for)."""
+    found = [x for item in items if (x := split_language(item)) is not None]
+    datasets = sorted(d for d in {d for d, _ in found}
+                      if len({lang for x, lang in found if x == d}) > 1)
+    if not datasets:
+        return None
+    return {"method": METHOD, "alpha": ALPHA, "n_resamples": N_RESAMPLES, "rows": [],
+            "note": f"no item of {', '.join(datasets)} pairs across its languages with "
+                    "answers in both (a pair: the same category, example id, template, "
+                    "context, polarity and role of the correct answer), so no language is "
+                    "compared"}

@@ -5,8 +5,9 @@ KoBBQ's diff-bias, CBBQ's bias score and EsBBQ's / CaBBQ's bias scores are decla
 :class:`Metric` with its name and range, the function that computes them from the answers the
 engine parsed, one row per model, seed and group: a category, or :data:`ALL`, and the form of
 their summary lines) and set as the benchmark's ``dataset_scores``. From there everything is the
-engine's: the summary over seeds, the tables, the ``dataset_scores`` entry of results.json, the
-summary lines, its tidy export rows and its table in the HTML report.
+engine's: the summary over seeds and the ``dataset_scores`` entry of results.json here; the
+tables, the summary lines and the report's table in
+:mod:`biasbench.engines.bbq_family.presenting.dataset_scores`; its tidy export rows.
 
 ``results["dataset_scores"]``::
 
@@ -30,8 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import Any, Final, Literal
 
 import numpy as np
 import pandas as pd
@@ -40,21 +40,16 @@ from biasbench.stats.intervals import (
     ITEMS_SEEDS,
     MIN_SEEDS_FOR_INTERVAL,
     IntervalStatus,
+    ReasonWords,
     bounded_t_intervals,
     interval_reason,
+    status_reason,
 )
-from biasbench.tables import write_csv, write_table
-
-if TYPE_CHECKING:
-    from biasbench.display import Section
-    from biasbench.runfolder.grouping import RunGroup
 
 ALL: Final = "all"
 """The group of every category."""
 KEY: Final = "dataset_scores"
 """Where results.json holds them."""
-PER_SEED_NAME: Final = "dataset_scores_per_seed.csv"
-TABLE_NAME: Final = "dataset_scores"
 UNIT: Final = (0.0, 1.0)
 SIGNED: Final = (-1.0, 1.0)
 JACKKNIFE_GROUPS: Final = 20
@@ -72,6 +67,12 @@ JACKKNIFE_METHOD: Final = (
     f"the range, for these items only, none with fewer than {MIN_SEEDS_FOR_INTERVAL} seeds")
 """What the datasets' own metrics' intervals are, for their ``interval_method``."""
 
+JACKKNIFE_WORDS: Final = ReasonWords(
+    lambda g: f"every one of the {g} item groups left the metric unchanged: no spread across "
+              "items",
+    lambda g: f"{g} item group(s) carry the metric", "no seed defines the metric")
+"""What the jackknife's interval rests on: item groups (:func:`jackknife_intervals`)."""
+
 Recompute = Callable[[pd.DataFrame], pd.DataFrame]
 """A dataset's per-seed metrics from parsed responses (model, seed, uid, pred_index)."""
 Compute = Callable[[Any, pd.DataFrame], pd.DataFrame]
@@ -83,7 +84,8 @@ options)."""
 def _number(value: Any) -> float | int | None:
     if value is None or (isinstance(value, float) and np.isnan(value)):
         return None
-    return value.item() if hasattr(value, "item") else value
+    number: float | int = value.item() if hasattr(value, "item") else value
+    return number
 
 
 @dataclass(frozen=True)
@@ -161,38 +163,19 @@ class DatasetScores:
         """Metric key -> its range."""
         return {metric.key: metric.bounds for metric in self.metrics}
 
-    def evaluate(self, benchmark: Any, responses: pd.DataFrame,
-                 tables_dir: Path) -> dict[str, Any]:
-        """``{"dataset_scores": ...}`` for results.json from ``benchmark``'s parsed
-        ``responses``, with the intervals over items, and the tables written into
-        ``tables_dir``."""
+    def evaluate(self, benchmark: Any,
+                 responses: pd.DataFrame) -> tuple[dict[str, Any], pd.DataFrame]:
+        """results.json's ``dataset_scores`` entry from ``benchmark``'s parsed ``responses``,
+        with the intervals over items, and the per-seed frame it summarises."""
         def recompute(frame: pd.DataFrame) -> pd.DataFrame:
             return self.compute(benchmark, frame)
 
         definition = (self.definition(benchmark) if callable(self.definition)
                       else self.definition)
         extras = dict(self.extras(benchmark)) if self.extras is not None else {}
-        return self.results(recompute(responses), tables_dir, responses=responses,
-                            recompute=recompute, definition=definition, **extras)
-
-    def summary_lines(self, entry: Mapping[str, Any]) -> list[str]:
-        """The summary's lines of a results entry (``results["dataset_scores"]``)."""
-        form = self.summary
-        if form is None or not entry:
-            return []
-        signs = {metric.key: metric.sign for metric in self.metrics}
-        lines = []
-        for model, groups in (entry.get("models") or {}).items():
-            for group, values in groups.items():
-                if (form.groups == "all" and group != ALL) or group.startswith(form.hidden):
-                    continue
-                scores = ", ".join(f"{label} {stat_text(values.get(key), signs[key])}"
-                                   for key, label in form.scores)
-                template = form.all_line if group == ALL and form.all_line else form.line
-                line = template.format(model=model, group=group, name=entry.get("name", ""),
-                                       scores=scores)
-                lines.append(line + (form.detail(entry, values) if form.detail else ""))
-        return lines + (form.notes(entry) if form.notes else [])
+        per_seed = recompute(responses)
+        return self.results(per_seed, responses=responses, recompute=recompute,
+                            definition=definition, **extras), per_seed
 
     def means(self, per_seed: pd.DataFrame) -> pd.DataFrame:
         """Each metric's mean over seeds per (model, group), over the joint seeds."""
@@ -252,30 +235,23 @@ class DatasetScores:
             out.setdefault(str(key[0]), {})[str(key[1])] = entry
         return out
 
-    def results(self, per_seed: pd.DataFrame, tables_dir: Path, *,
-                responses: pd.DataFrame | None = None, recompute: Recompute | None = None,
-                definition: str | None = None, **extra: Any) -> dict[str, Any]:
-        """``{"dataset_scores": ...}`` for results.json (``extra``: the dataset's own keys),
-        with the per-seed and summary tables written into ``tables_dir``. ``responses`` and
-        ``recompute`` (how ``per_seed`` was made from them) give the intervals over items;
-        ``definition``: the definition's text where it depends on the benchmark
-        (:meth:`evaluate`)."""
+    def results(self, per_seed: pd.DataFrame, *, responses: pd.DataFrame | None = None,
+                recompute: Recompute | None = None, definition: str | None = None,
+                **extra: Any) -> dict[str, Any]:
+        """results.json's ``dataset_scores`` entry (``extra``: the dataset's own keys) of the
+        per-seed metrics. ``responses`` and ``recompute`` (how ``per_seed`` was made from them)
+        give the intervals over items; ``definition``: the definition's text where it depends
+        on the benchmark (:meth:`evaluate`)."""
         if definition is None:
             if callable(self.definition):
                 raise TypeError(f"{self.name}: the definition depends on the benchmark; "
                                 "give its text (or call evaluate)")
             definition = self.definition
-        entry = {"name": self.name, "definition": definition, "metrics": self.names,
-                 **extra,
-                 "interval": ITEMS_SEEDS if recompute is not None else "seeds",
-                 "interval_method": JACKKNIFE_METHOD,
-                 "models": self.summarise(per_seed, responses, recompute)}
-        tables_dir.mkdir(parents=True, exist_ok=True)
-        write_csv(per_seed, tables_dir / PER_SEED_NAME)
-        table = scores_table(entry)
-        if not table.empty:
-            write_table(table, tables_dir / TABLE_NAME)
-        return {KEY: entry}
+        return {"name": self.name, "definition": definition, "metrics": self.names,
+                **extra,
+                "interval": ITEMS_SEEDS if recompute is not None else "seeds",
+                "interval_method": JACKKNIFE_METHOD,
+                "models": self.summarise(per_seed, responses, recompute)}
 
 
 def scores_by_slice(predictions: pd.DataFrame, items: pd.DataFrame,
@@ -364,14 +340,7 @@ def jackknife_intervals(spec: DatasetScores, per_seed: pd.DataFrame, responses: 
 
 
 def _jackknife_reason(status: str, groups: int) -> str | None:
-    if status == "degenerate":
-        return (f"every one of the {groups} item groups left the metric unchanged: no spread "
-                "across items, not certainty (no interval)")
-    if status == "too_few_items":
-        return f"{groups} item group(s) carry the metric: fewer than 2"
-    if status == "undefined":
-        return "no seed defines the metric"
-    return None
+    return status_reason(status, groups, JACKKNIFE_WORDS, 2)
 
 
 def same_seeds(per_seed: pd.DataFrame, joint: Sequence[str]) -> pd.DataFrame:
@@ -383,68 +352,3 @@ def same_seeds(per_seed: pd.DataFrame, joint: Sequence[str]) -> pd.DataFrame:
     incomplete = out[list(joint)].isna().any(axis=1)
     out.loc[incomplete, list(joint)] = np.nan
     return out
-
-
-def stat_text(stat: Any, sign: str = "") -> str:
-    """A summary line's number: the mean, with its interval and the interval's name
-    (items+seeds, seeds) where there is one."""
-    if not isinstance(stat, Mapping):
-        return "undefined" if stat is None else f"{stat:{sign}.3f}"
-    if stat.get("mean") is None:
-        return "undefined"
-    text = f"{stat['mean']:{sign}.3f}"
-    if stat.get("ci_status") in ("ok", "clipped"):
-        text += f" [{stat['ci_low']:{sign}.3f}, {stat['ci_high']:{sign}.3f}]"
-        if stat.get("interval"):
-            text += f" {stat['interval']}"
-    return text
-
-
-def scores_table(entry: Mapping[str, Any],
-                 model_names: Mapping[str, str] | None = None) -> pd.DataFrame:
-    """One row per model and group; per metric, in the dataset's words, its mean across seeds,
-    the default 95% interval where there is one (named by the entry's ``interval``), and the
-    seeds it is defined in (the files' table and the report's are this one)."""
-    names = dict(entry.get("metrics") or {})
-    rows = []
-    for model, groups in (entry.get("models") or {}).items():
-        for group, values in groups.items():
-            row: dict[str, Any] = {"model": (model_names or {}).get(model, model),
-                                   "group": group}
-            for metric, title in names.items():
-                stat = values.get(metric)
-                if isinstance(stat, Mapping):
-                    row[title] = stat.get("mean")
-                    row[f"{title}: 95% interval ({stat.get('interval', 'seeds')})"] = (
-                        f"[{stat['ci_low']:.3f}, {stat['ci_high']:.3f}]"
-                        if stat.get("ci_status") in ("ok", "clipped") else "")
-                    row[f"{title}: seeds"] = stat.get("n_seeds")
-                else:
-                    row[title] = stat
-            rows.append(row)
-    frame = pd.DataFrame(rows)
-    # Interval columns only where some row has an interval (one seed: none).
-    empty = [c for c in frame.columns if ": 95% interval" in c and not frame[c].any()]
-    return frame.drop(columns=empty)
-
-
-def dataset_scores_section(group: RunGroup, out: Path, section: Section) -> None:
-    """The datasets' own metrics of a comparison, one table per score set, in the dataset's
-    words (its name as the title, its definition as the note); nothing when no run has any."""
-    from biasbench import display as ui
-
-    tables: dict[str, tuple[Mapping[str, Any], list[pd.DataFrame]]] = {}
-    for index, run in enumerate(group.runs):
-        entry = run.results.get(KEY)
-        if not entry:
-            continue
-        names = {str(m): group.model_names.get((index, str(m)), str(m))
-                 for m in entry.get("models") or {}}
-        tables.setdefault(str(entry.get("name", KEY)), (entry, []))[1].append(scores_table(entry, names))
-    output = ui.Outputs(out, group.slug, section)
-    for number, (name, (entry, frames)) in enumerate(tables.items()):
-        frame = pd.concat(frames, ignore_index=True)
-        output.table(frame, TABLE_NAME if number == 0 else f"{TABLE_NAME}_{number + 1}",
-                     f"The dataset's own scores: {name}",
-                     note=f"{entry.get('definition', '')}. Means across seeds; "
-                          f"{entry.get('interval_method') or JACKKNIFE_METHOD}.")

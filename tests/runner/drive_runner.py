@@ -3,7 +3,7 @@
 A small driver for tests that need the runner in its own process (to SIGKILL it mid-run) and
 for manual soak tests::
 
-    python -m biasbench.testing.drive_runner --base-url http://127.0.0.1:PORT/v1 \\
+    python -m tests.runner.drive_runner --base-url http://127.0.0.1:PORT/v1 \\
         --store runs/x/responses.sqlite --n 200 --concurrency 8
 
 Request ``i`` asks ``item i`` (item id ``i``). On success it prints the run's statistics as one
@@ -35,7 +35,7 @@ def synthetic_requests(n: int) -> list[Request]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m biasbench.testing.drive_runner")
+    parser = argparse.ArgumentParser(prog="python -m tests.runner.drive_runner")
     parser.add_argument("--base-url", required=True)
     parser.add_argument("--store", type=Path, required=True)
     parser.add_argument("--n", type=int, default=200)
