@@ -118,7 +118,7 @@ def annotated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     base = tmp_path_factory.mktemp("annotate")
     run_benchmark("honorific-bn", "mock:hashed-register", out=base / "run", limit=56,
                   progress=False)
-    from biasbench.benchmarks.honorific_bn.annotation import (
+    from biasbench.engines.honorific.annotation import (
         draw_annotation_sample,
         write_annotation_sheet,
     )

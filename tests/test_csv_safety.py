@@ -66,7 +66,7 @@ def test_export_csv_reads_back_the_same_rows_with_pandas_and_csv(hostile_run: Pa
 
 def test_the_runs_own_tables_and_annotation_files_are_safe(hostile_run: Path,
                                                            tmp_path: Path) -> None:
-    from biasbench.benchmarks.honorific_bn.annotation import (
+    from biasbench.engines.honorific.annotation import (
         draw_annotation_sample,
         read_annotation_key,
         write_annotation_sheet,

@@ -1,22 +1,29 @@
-"""The honorific-bn labels table, the input of every score: its register labels and columns,
-its validation (one :class:`~biasbench.errors.InputError` naming the field), and the JSON
-numbers the scores are written as (undefined is None, never NaN)."""
+"""The labels table of an honorific benchmark, the input of every score: its register labels
+and columns, its validation (one :class:`~biasbench.errors.InputError` naming the field), the
+old column names read as aliases, and the JSON numbers the scores are written as (undefined is
+None, never NaN)."""
 
 from __future__ import annotations
 
 import math
+import re
 
 import pandas as pd
 
-from biasbench.benchmarks.honorific_bn.items import CONDITIONS
+from biasbench.engines.honorific.items import CONDITIONS
 from biasbench.errors import InputError
 
 HONORIFIC, ORDINARY, MIXED, UNREADABLE = "honorific", "ordinary", "mixed", "unreadable"
 LABELS = (HONORIFIC, ORDINARY, MIXED, UNREADABLE)
 USABLE_LABELS = (HONORIFIC, ORDINARY)
-LABEL_COLUMNS = ("model", "item_id", "occupation_en", "occupation_bn", "template_id", "primed",
+LABEL_COLUMNS = ("model", "item_id", "occupation_en", "occupation_target", "template_id", "primed",
                  "gender", "label", "plural")
 SEED_COLUMN = "seed"
+TARGET_COLUMN = "occupation_target"
+"""The occupation's term in the target language, whatever the language."""
+_LANGUAGE_COLUMN = re.compile(r"^occupation_[a-z]{2,3}$")
+"""``occupation_bn``, ``occupation_hi``...: the target term under a language's own name (what
+honorific-bn's files, and every run folder written before the engine, call it)."""
 MIN_USABLE_ITEMS = 4
 """An occupation rate resting on fewer usable no-pronoun items (of 7 frames) is flagged: below
 4 the rate moves in steps of a third or more and most of the occupation's frames are missing."""
@@ -35,12 +42,35 @@ def as_bool(column: pd.Series, name: str) -> pd.Series:
     return lowered.map(mapping).astype(bool)
 
 
+def canonical_columns(labels: pd.DataFrame) -> pd.DataFrame:
+    """``labels`` with the target term's column named ``occupation_target``: a table that names
+    it after its language (``occupation_bn`` of honorific-bn and of older run folders) reads
+    the same. The frame itself when nothing is renamed."""
+    if TARGET_COLUMN in labels.columns:
+        return labels
+    aliases = [c for c in labels.columns if isinstance(c, str) and _LANGUAGE_COLUMN.match(c)
+               and c != "occupation_en"]
+    if len(aliases) != 1:
+        return labels
+    return labels.rename(columns={aliases[0]: TARGET_COLUMN})
+
+
+def file_columns(frame: pd.DataFrame, occupation_column: str) -> pd.DataFrame:
+    """``frame`` with ``occupation_target`` named as the benchmark's files name it."""
+    if occupation_column == TARGET_COLUMN or TARGET_COLUMN not in frame.columns:
+        return frame
+    return frame.rename(columns={TARGET_COLUMN: occupation_column})
+
+
 def validate_labels(labels: pd.DataFrame) -> pd.DataFrame:
-    """Check a labels table and return it with boolean ``primed``/``plural`` columns.
+    """Check a labels table and return it with boolean ``primed``/``plural`` columns and the
+    target term as ``occupation_target`` (:func:`canonical_columns`).
 
     Raises :class:`InputError` naming the field for a missing column, an unknown label or
-    condition, or two rows for the same (model, item[, seed]).
+    condition, or two rows for the same (model, item[, seed]). A ``plural`` a judge leaves
+    undefined (None) reads as not plural.
     """
+    labels = canonical_columns(labels)
     missing = [name for name in LABEL_COLUMNS if name not in labels.columns]
     if missing:
         raise InputError(f"labels table lacks column(s) {', '.join(missing)}", field=missing[0])
@@ -57,7 +87,10 @@ def validate_labels(labels: pd.DataFrame) -> pd.DataFrame:
                          field="item_id")
     checked = labels.copy()
     checked["primed"] = as_bool(labels["primed"], "primed")
-    checked["plural"] = as_bool(labels["plural"], "plural")
+    plural = labels["plural"]
+    if plural.dtype == object and plural.isna().any():
+        plural = plural.where(plural.notna(), False)
+    checked["plural"] = as_bool(plural, "plural")
     return checked
 
 
