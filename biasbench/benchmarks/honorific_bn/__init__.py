@@ -5,4 +5,4 @@ from importlib.resources import files
 from pathlib import Path
 
 DATA_DIR = Path(str(files(__name__).joinpath("data")))
-"""definition.json, occupations.csv, frames.csv, errata.csv."""
+"""definition.json, occupations.csv, errata.csv (the English frames are the engine's)."""

@@ -53,7 +53,7 @@ class HonorificEngineBenchmark(Benchmark):
 
     - ``language``: the target language's code (the occupations file's column, the judge's key);
     - ``data_dir``: its folder of ``definition.json``, ``occupations.csv`` (and optionally
-      ``errata.csv``, ``frames.csv``);
+      ``errata.csv``; a ``frames.csv`` there replaces the engine's shared English frames);
     - ``judge_target``: ``"module:attribute"`` of its :class:`RegisterJudge` (imported on first
       use, never by ``--help`` or ``list``);
     - optionally ``reading_specs``: which of the judge's readings get the engine's analyses
@@ -64,8 +64,6 @@ class HonorificEngineBenchmark(Benchmark):
     language: ClassVar[str]
     data_dir: ClassVar[Path]
     judge_target: ClassVar[str]
-    frames_dir: ClassVar[Path | None] = None
-    """Where the shared English frames live when ``data_dir`` has no ``frames.csv``."""
     reading_specs: ClassVar[tuple[ReadingSpec, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -83,7 +81,7 @@ class HonorificEngineBenchmark(Benchmark):
                         frames: Path | None = None) -> Definition:
         """The packaged definition of this language, optionally with a user's files."""
         return load_definition(cls.data_dir, language=cls.language, occupations=occupations,
-                               frames=frames, frames_dir=cls.frames_dir)
+                               frames=frames)
 
     @property
     def judge(self) -> RegisterJudge:

@@ -23,6 +23,8 @@ from biasbench.errors import InputError
 from biasbench.models.base import Prompt
 from biasbench.responses import read_text
 
+FRAMES_DIR = Path(__file__).with_name("data")
+"""The English frames every language shares (``frames.csv``)."""
 CONDITIONS = ("male", "female", "nopronoun", "they")
 """The four pronoun conditions of every frame, in the definition's column order (defined here
 only: the classifier, the metrics and the annotation import it)."""
@@ -251,10 +253,11 @@ def read_errata(path: Path) -> list[Erratum]:
 
 
 def load_definition(data_dir: Path, *, language: str, occupations: Path | None = None,
-                    frames: Path | None = None, frames_dir: Path | None = None) -> Definition:
+                    frames: Path | None = None, frames_dir: Path = FRAMES_DIR) -> Definition:
     """A language's definition from its data folder (``definition.json``, ``occupations.csv``,
     ``errata.csv``), optionally with a user's occupations and/or frames file. The frames come
-    from ``data_dir``, else from ``frames_dir`` (the English frames every language shares)."""
+    from ``data_dir`` when it has a ``frames.csv``, else from ``frames_dir`` (the engine's
+    English frames, which every language shares)."""
     meta_path = data_dir / "definition.json"
     try:
         meta = json.loads(read_text(meta_path))
@@ -264,8 +267,7 @@ def load_definition(data_dir: Path, *, language: str, occupations: Path | None =
         raise InputError("expected a JSON object", file=str(meta_path))
     occ_path = occupations or data_dir / "occupations.csv"
     own_frames = data_dir / "frames.csv"
-    frames_path = frames or (own_frames if own_frames.exists() or frames_dir is None
-                             else frames_dir / "frames.csv")
+    frames_path = frames or (own_frames if own_frames.exists() else frames_dir / "frames.csv")
     errata_path = data_dir / "errata.csv"
     return Definition(
         name=meta["name"], version=meta["version"], occupations=read_occupations(occ_path, language),

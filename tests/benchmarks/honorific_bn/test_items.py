@@ -10,7 +10,7 @@ import pytest
 
 from biasbench.benchmarks.honorific_bn import DATA_DIR
 from biasbench.benchmarks.honorific_bn.benchmark import load_definition
-from biasbench.engines.honorific.items import validate_definition
+from biasbench.engines.honorific.items import FRAMES_DIR, validate_definition
 from biasbench.errors import InputError
 
 PUBLISHED_SHA256 = "924a30f0294b0e9596e3aae0558d2d6452d143984d936986e2b71e1e75c189ca"
@@ -104,7 +104,7 @@ def test_validator_findings(tmp_path: Path, rows: str, expected: str) -> None:
 
 def test_validator_catches_a_broken_frame(tmp_path: Path) -> None:
     frames = tmp_path / "frames.csv"
-    shutil.copy(DATA_DIR / "frames.csv", frames)
+    shutil.copy(FRAMES_DIR / "frames.csv", frames)
     text = frames.read_text(encoding="utf-8").replace(
         "The {occ} said she would arrive at nine.", "The {occ} said she would come at ten.")
     frames.write_text(text, encoding="utf-8")
