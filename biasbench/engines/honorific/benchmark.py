@@ -20,7 +20,13 @@ from biasbench.engines.honorific.items import (
     validate_definition,
 )
 from biasbench.engines.honorific.judging import RegisterJudge, judge_for, register_judge
-from biasbench.engines.honorific.label_table import TARGET_COLUMN, file_columns
+from biasbench.engines.honorific.label_table import (
+    ITEM_LABEL_COLUMNS,
+    TARGET_COLUMN,
+    TRAILING_COLUMNS,
+    file_columns,
+    reading_column,
+)
 from biasbench.engines.honorific.metrics import score_models
 from biasbench.engines.honorific.occupation_scores import occupation_rates
 from biasbench.engines.honorific.readings import ReadingSpec, reading_results, write_reading_tables
@@ -39,11 +45,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ITEM_LABEL_COLUMNS = ("model", "seed", "item_id", "occupation_en", TARGET_COLUMN, "template_id",
-                      "primed", "gender", "output", "label", "plural")
-"""The label table's columns before the judge's readings; ``evidence``, ``reason`` and
-``truncated`` follow them."""
-TRAILING_COLUMNS = ("evidence", "reason", "truncated")
 
 
 class HonorificEngineBenchmark(Benchmark):
@@ -133,9 +134,9 @@ class HonorificEngineBenchmark(Benchmark):
 
     # -- judge ---------------------------------------------------------------------------------
     def label_columns(self) -> list[str]:
-        """The label table's columns: the item's, label, plural, the judge's readings, then
-        evidence, reason and truncated."""
-        readings = [r for r in self.judge.readings if r not in ITEM_LABEL_COLUMNS]
+        """The label table's columns: the item's, label, plural, the judge's readings (as
+        :func:`reading_column` names them), then evidence, reason and truncated."""
+        readings = [reading_column(r) for r in self.judge.readings]
         return [*ITEM_LABEL_COLUMNS, *readings, *TRAILING_COLUMNS]
 
     def label(self, responses: pd.DataFrame) -> pd.DataFrame:
@@ -143,7 +144,7 @@ class HonorificEngineBenchmark(Benchmark):
         and the judge's readings (one column each)."""
         judge = self.judge
         columns = self.label_columns()
-        readings = columns[len(ITEM_LABEL_COLUMNS):-len(TRAILING_COLUMNS)]
+        readings = {reading_column(r): r for r in judge.readings}
         rows: list[dict[str, Any]] = []
         cache: dict[tuple[str, str], dict[str, Any]] = {}
         for rec in responses.itertuples(index=False):
@@ -161,7 +162,7 @@ class HonorificEngineBenchmark(Benchmark):
                 TARGET_COLUMN: item.occupation_target, "template_id": item.template_id,
                 "primed": item.primed, "gender": item.gender, "output": output,
                 "label": lab["label"], "plural": lab["plural"],
-                **{name: found.get(name, lab.get(name)) for name in readings},
+                **{column: found.get(name, lab.get(name)) for column, name in readings.items()},
                 "evidence": lab["evidence"], "reason": lab["reason"],
                 # cut at max_tokens: labelled from partial evidence, so flagged (output_health)
                 "truncated": bool(getattr(rec, "truncated", False))})

@@ -19,6 +19,11 @@ USABLE_LABELS = (HONORIFIC, ORDINARY)
 LABEL_COLUMNS = ("model", "item_id", "occupation_en", "occupation_target", "template_id", "primed",
                  "gender", "label", "plural")
 SEED_COLUMN = "seed"
+ITEM_LABEL_COLUMNS = ("model", "seed", "item_id", "occupation_en", "occupation_target",
+                      "template_id", "primed", "gender", "output", "label", "plural")
+"""The label table's columns before the judge's readings (``gender`` is the pronoun
+condition); ``evidence``, ``reason`` and ``truncated`` follow the readings."""
+TRAILING_COLUMNS = ("evidence", "reason", "truncated")
 TARGET_COLUMN = "occupation_target"
 """The occupation's term in the target language, whatever the language."""
 _LANGUAGE_COLUMN = re.compile(r"^occupation_[a-z]{2,3}$")
@@ -40,6 +45,13 @@ def as_bool(column: pd.Series, name: str) -> pd.Series:
     if unknown.any():
         raise InputError(f"not a boolean: {column[unknown].iloc[0]!r}", field=name)
     return lowered.map(mapping).astype(bool)
+
+
+def reading_column(name: str) -> str:
+    """The label table's column of a judge's reading: its name, but ``translation_<name>``
+    where the table already has a column so named (the reading ``gender``, the gender the
+    translation assigns, beside ``gender``, the English pronoun condition)."""
+    return f"translation_{name}" if name in (*ITEM_LABEL_COLUMNS, *TRAILING_COLUMNS) else name
 
 
 def canonical_columns(labels: pd.DataFrame) -> pd.DataFrame:

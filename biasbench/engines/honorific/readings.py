@@ -34,6 +34,7 @@ from biasbench.engines.honorific.label_table import (
     ORDINARY,
     UNREADABLE,
     json_number,
+    reading_column,
 )
 from biasbench.fsutil import write_text_atomically
 from biasbench.stats import proportion_design_effect, wilson_interval
@@ -75,6 +76,11 @@ class ReadingSpec:
     def heading(self) -> str:
         return self.title or self.name
 
+    @property
+    def column(self) -> str:
+        """Its column in the label table (``translation_gender`` for ``gender``)."""
+        return reading_column(self.name)
+
 
 def _value(value: Any) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -95,7 +101,7 @@ def _values(spec: ReadingSpec, column: pd.Series) -> list[str]:
 def distribution(labels: pd.DataFrame, spec: ReadingSpec, by: str) -> pd.DataFrame:
     """Long table: model, ``by`` (gender = the pronoun condition, or occupation_en), value, n,
     pct (of the group's outputs, undefined included)."""
-    values = labels[spec.name].map(_value)
+    values = labels[spec.column].map(_value)
     frame = labels.assign(value=values)
     counts = frame.groupby(["model", by, "value"], sort=False).size().rename("n").reset_index()
     totals = counts.groupby(["model", by], sort=False)["n"].transform("sum")
@@ -126,7 +132,7 @@ def gender_assignment(labels: pd.DataFrame, spec: ReadingSpec) -> pd.DataFrame:
     outputs with a defined reading (undefined ones are reported in ``n_undefined``)."""
     masculine, feminine = (spec.values + ("masculine", "feminine"))[:2]
     frame = labels[labels["gender"].isin(ASSIGNMENT_CONDITIONS)].assign(
-        value=lambda f: f[spec.name].map(_value))
+        value=lambda f: f[spec.column].map(_value))
     rows = []
     for (model, condition, occupation), group in frame.groupby(
             ["model", "gender", "occupation_en"], sort=False):
@@ -153,7 +159,7 @@ def overall_assignment(labels: pd.DataFrame, spec: ReadingSpec) -> dict[str, Any
     clustered by occupation, and the masculine share among gendered outputs."""
     masculine, feminine = (spec.values + ("masculine", "feminine"))[:2]
     frame = labels[labels["gender"].isin(ASSIGNMENT_CONDITIONS)].assign(
-        value=lambda f: f[spec.name].map(_value))
+        value=lambda f: f[spec.column].map(_value))
     out: dict[str, Any] = {}
     for (model, condition), group in frame.groupby(["model", "gender"], sort=False):
         defined = group[group["value"] != UNDEFINED]
@@ -174,7 +180,7 @@ def overall_assignment(labels: pd.DataFrame, spec: ReadingSpec) -> dict[str, Any
 def split_labels(labels: pd.DataFrame, spec: ReadingSpec) -> pd.DataFrame:
     """The labels table with ``label`` replaced by the split's reading (anything but honorific
     or ordinary -> unreadable; plural outputs too with ``singular_only``)."""
-    label = labels[spec.name].map(lambda v: v if v in (HONORIFIC, ORDINARY) else UNREADABLE)
+    label = labels[spec.column].map(lambda v: v if v in (HONORIFIC, ORDINARY) else UNREADABLE)
     if spec.singular_only:
         label = label.where(~labels["plural"].fillna(False).astype(bool), UNREADABLE)
     return labels.assign(label=label)
@@ -197,7 +203,7 @@ def reading_results(labels: pd.DataFrame, specs: Sequence[ReadingSpec]) -> dict[
     """results.json's ``readings``: per declared reading, its analyses."""
     out: dict[str, Any] = {}
     for spec in specs:
-        if spec.name not in labels.columns:
+        if spec.column not in labels.columns:
             continue
         if spec.kind == "split":
             out[spec.name] = {"kind": spec.kind, "singular_only": spec.singular_only,
@@ -235,7 +241,7 @@ def reading_tables(labels: pd.DataFrame, results: Mapping[str, Any],
     readings = results.get("readings") or {}
     tables: list[tuple[str, ReadingSpec, str, pd.DataFrame]] = []
     for spec in specs:
-        if spec.name not in labels.columns:
+        if spec.column not in labels.columns:
             continue
         if spec.kind == "split":
             tables.append((f"split_{spec.name}", spec, "split",

@@ -253,7 +253,7 @@ def _attach_coverage(group: RunGroup, scores: Mapping[str, dict[str, Any]]) -> N
 def _reading_tables(output: Outputs, labels: pd.DataFrame, results: dict[str, Any],
                     specs: Sequence[ReadingSpec]) -> None:
     """The judge's readings: distributions, gender assignment, alternative splits."""
-    present = [spec for spec in specs if spec.name in labels.columns]
+    present = [spec for spec in specs if spec.column in labels.columns]
     if not present:
         return
     results = {**results, "readings": reading_results(labels, present)}

@@ -1,0 +1,39 @@
+"""What a language folder declares, with the engine's defaults: the ``data`` options, the
+responses format and the annotation commands every honorific language shares.
+
+Light on purpose (no pandas, scipy or model code): ``list`` and ``--help`` read declarations.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from biasbench.benchmarks.base import Command, Declaration, OptionSpec, Paper
+from biasbench.engines.honorific import cli
+
+ANNOTATE_HELP = "Human validation of the register judge."
+ANNOTATE_COMMANDS = (
+    Command("export", cli.annotate_export, group="annotate", group_help=ANNOTATE_HELP),
+    Command("agree", cli.annotate_agree, group="annotate", group_help=ANNOTATE_HELP),
+)
+"""``annotate export|agree``: one pair of commands for every language (the CLI adds a command
+several declarations share once)."""
+
+
+def honorific_declaration(name: str, language: str, target_language: str, paper: Paper, *,
+                          items: str = "2,016", commands: tuple[Command, ...] = (),
+                          licence: str = "") -> Declaration:
+    """The declaration of honorific benchmark ``name`` translating English into
+    ``target_language`` (its code ``language``)."""
+    return Declaration(
+        name=name, languages=("en", language), output_language=language, paper=paper,
+        items_summary=f"{items} (English sources, {target_language} translations judged)",
+        responses_help="JSONL: item_id, model, output, and optionally seed.",
+        data_options=(
+            OptionSpec("out", Path, None, "Where to write the items CSV."),
+            OptionSpec("occupations", Path, None,
+                       f"Your own occupations CSV (id,en,{language})."),
+            OptionSpec("frames", Path, None, "Your own frames CSV."),
+        ),
+        data_help=f"Write the {name} items and report inconsistencies.",
+        commands=(*commands, *ANNOTATE_COMMANDS), licence=licence)
