@@ -145,14 +145,18 @@ class HonorificEngineBenchmark(Benchmark):
         judge = self.judge
         columns = self.label_columns()
         readings = {reading_column(r): r for r in judge.readings}
+        records = list(responses.itertuples(index=False))
+        keys = [(rec.output if isinstance(rec.output, str) else "", self.by_id[rec.item_id].gender)
+                for rec in records]
+        # each distinct (output, condition) judged once, in one batch (an analyser-backed judge
+        # analyses a batch at once)
+        distinct = list(dict.fromkeys(keys))
+        judged = judge.judge_many([k[0] for k in distinct], [k[1] for k in distinct])
+        cache = {key: found.to_dict() for key, found in zip(distinct, judged, strict=True)}
         rows: list[dict[str, Any]] = []
-        cache: dict[tuple[str, str], dict[str, Any]] = {}
-        for rec in responses.itertuples(index=False):
+        for rec, key in zip(records, keys, strict=True):
             item = self.by_id[rec.item_id]
-            output = rec.output if isinstance(rec.output, str) else ""
-            key = (output, item.gender)
-            if key not in cache:
-                cache[key] = judge.judge(output, item.gender).to_dict()
+            output = key[0]
             lab = cache[key]
             found = lab.get("readings") or {}
             seed = getattr(rec, "seed", None)
