@@ -92,6 +92,7 @@ class MockBackend(ModelBackend):
         self.mode = "completion" if mode == "completion" else "chat"
         self.calls = 0
         self.sentences: dict[str, str] = dict(REGISTER_SENTENCES)
+        self._sentences_when: dict[str, dict[str, str]] = {}
         self._file_sha256: str | None = None
         if script in SCRIPTS:
             self._script = SCRIPTS[script]
@@ -113,15 +114,29 @@ class MockBackend(ModelBackend):
             raise ModelSpecError(
                 f"unknown mock script {script!r}; known: {', '.join(SCRIPTS)} or a .json file")
 
-    def speak(self, sentences: Mapping[str, str]) -> None:
+    def speak(self, sentences: Mapping[str, str], *, when: str | None = None) -> None:
         """Answer the register scripts with these sentences (register -> text, at least
-        ``honorific`` and ``ordinary``): a benchmark's target language. Other scripts and
-        script files are unchanged."""
+        ``honorific`` and ``ordinary``): a benchmark's target language. With ``when``, only
+        prompts whose text contains it (a language's instruction, in a run over several
+        languages). Other scripts and script files are unchanged."""
         if not {"honorific", "ordinary"} <= set(sentences):
             raise ModelSpecError("mock sentences need an 'honorific' and an 'ordinary' one")
-        self.sentences = {str(k): str(v) for k, v in sentences.items()}
+        said = {str(k): str(v) for k, v in sentences.items()}
+        if when is None:
+            self.sentences = said
+        else:
+            self._sentences_when[when] = said
         if self.script_name in _REGISTER_SCRIPTS:
-            self._script = _REGISTER_SCRIPTS[self.script_name](self.sentences)
+            build = _REGISTER_SCRIPTS[self.script_name]
+            default = build(self.sentences)
+            scripts = [(marker, build(say)) for marker, say in self._sentences_when.items()]
+
+            def by_language(prompt: Prompt, seed: int | None) -> str:
+                text = prompt.text_for(self.mode)
+                chosen = next((script for marker, script in scripts if marker in text), default)
+                return chosen(prompt, seed)
+
+            self._script = by_language if scripts else default
 
     @property
     def model_id(self) -> str:
@@ -131,9 +146,11 @@ class MockBackend(ModelBackend):
         described: dict[str, object] = {**super().describe()}
         if self._file_sha256:
             described["file_sha256"] = self._file_sha256  # an edited script is a new model
-        if self.script_name in _REGISTER_SCRIPTS and self.sentences != REGISTER_SENTENCES:
+        if self.script_name in _REGISTER_SCRIPTS and (self.sentences != REGISTER_SENTENCES
+                                                      or self._sentences_when):
             # other sentences are another model (the Bengali ones keep the old description)
-            blob = json.dumps(self.sentences, sort_keys=True, ensure_ascii=False).encode()
+            said = [self.sentences, sorted(self._sentences_when.items())]
+            blob = json.dumps(said, sort_keys=True, ensure_ascii=False).encode()
             described["sentences_sha256"] = hashlib.sha256(blob).hexdigest()[:12]
         return described
 

@@ -177,11 +177,18 @@ class HonorificEngineBenchmark(Benchmark):
                  signatures: dict[str, Signature]) -> dict[str, Any]:
         """Label, score and write labels.jsonl and tables/ into ``out_dir``; return the results
         (the caller writes results.json)."""
+        return self.score_labels(self.label(responses), out_dir, signatures)
+
+    def score_labels(self, labels: pd.DataFrame, out_dir: Path,
+                     signatures: dict[str, Signature], *,
+                     write_labels: bool = True) -> dict[str, Any]:
+        """Score a labels table (from :meth:`label`): labels.jsonl (unless ``write_labels`` is
+        False), tables/ and the results."""
         out_dir.mkdir(parents=True, exist_ok=True)
-        labels = self.label(responses)
         column = self.definition.occupation_column
-        write_jsonl(file_columns(labels, column).to_dict(orient="records"),
-                    out_dir / LABELS_NAME)
+        if write_labels:
+            write_jsonl(file_columns(labels, column).to_dict(orient="records"),
+                        out_dir / LABELS_NAME)
         scored = score_models(labels)
         models = {}
         for m, r in scored["models"].items():

@@ -37,3 +37,23 @@ def honorific_declaration(name: str, language: str, target_language: str, paper:
         ),
         data_help=f"Write the {name} items and report inconsistencies.",
         commands=(*commands, *ANNOTATE_COMMANDS), licence=licence)
+
+
+LANGUAGES_DECLARATION = Declaration(
+    name="honorific-languages",
+    languages=("en",),
+    paper=Paper(
+        "Who Receives Respect? A Counterfactual Benchmark for Honorific Allocation Bias in "
+        "Bengali (its question, asked in several languages side by side)",
+        "Abrar, Hasan, Mahmud, arXiv 2610.14769", "https://arxiv.org/abs/2610.14769"),
+    items_summary="2,016 per language (the same English items in each)",
+    options=(OptionSpec("benchmarks", str, "honorific-bn",
+                        "Comma-separated honorific benchmarks to run side by side, e.g. "
+                        "honorific-bn,honorific-hi (the same English items in each)."),),
+    limit_help="the first N items of each language, in published order",
+    responses_help=("JSONL: item_id, model, output, language (a language code or benchmark "
+                    "name; or an item_id written LANG/ITEM), and optionally seed."),
+)
+"""Several honorific languages in one run (``biasbench run honorific-languages --benchmarks
+honorific-bn,honorific-hi``) or one score: each language's statistics and the paired
+differences between them."""
