@@ -47,9 +47,10 @@ LANGUAGES_DECLARATION = Declaration(
         "Bengali (its question, asked in several languages side by side)",
         "Abrar, Hasan, Mahmud, arXiv 2610.14769", "https://arxiv.org/abs/2610.14769"),
     items_summary="2,016 per language (the same English items in each)",
-    options=(OptionSpec("benchmarks", str, "honorific-bn",
+    options=(OptionSpec("benchmarks", str, "all",
                         "Comma-separated honorific benchmarks to run side by side, e.g. "
-                        "honorific-bn,honorific-hi (the same English items in each)."),),
+                        "honorific-bn,honorific-hi (the same English items in each); all: "
+                        "every registered one."),),
     limit_help="the first N items of each language, in published order",
     responses_help=("JSONL: item_id, model, output, language (a language code or benchmark "
                     "name; or an item_id written LANG/ITEM), and optionally seed."),

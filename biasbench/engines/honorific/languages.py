@@ -43,6 +43,8 @@ if TYPE_CHECKING:
     from biasbench.runfolder.grouping import RunGroup
 
 SEPARATOR = "/"
+ALL = "all"
+"""``--benchmarks all``: every registered honorific benchmark."""
 
 
 def _members(benchmarks: str) -> dict[str, HonorificEngineBenchmark]:
@@ -50,6 +52,11 @@ def _members(benchmarks: str) -> dict[str, HonorificEngineBenchmark]:
     from biasbench.benchmarks import benchmark_class, get_benchmark
 
     names = [n.strip() for n in benchmarks.split(",") if n.strip()]
+    if names == [ALL]:
+        from biasbench.benchmarks import BENCHMARKS
+
+        names = [n for n in BENCHMARKS if n != LANGUAGES_DECLARATION.name
+                 and issubclass(benchmark_class(n), HonorificEngineBenchmark)]
     if len(names) < 2:
         raise BiasbenchError(f"--benchmarks names {len(names)} honorific benchmark(s); give "
                              "two or more, comma-separated (e.g. honorific-bn,honorific-hi)")
@@ -70,7 +77,7 @@ class HonorificLanguagesBenchmark(Benchmark, declaration=LANGUAGES_DECLARATION):
 
     judge_version = ""  # each language's judge's version enters the signature (judge_version)
 
-    def __init__(self, benchmarks: str = "honorific-bn") -> None:
+    def __init__(self, benchmarks: str = ALL) -> None:
         self.members = _members(benchmarks)
 
     @property

@@ -147,6 +147,10 @@ def test_the_report_and_summary_show_the_languages_side_by_side(
         assert heading in page
 
 
+def test_all_is_every_registered_honorific_benchmark() -> None:
+    assert list(get_benchmark("honorific-languages").members) == ["bn", "zy"]
+
+
 @pytest.mark.parametrize(("benchmarks", "message"), [
     ("honorific-bn", "names 1 honorific benchmark(s)"),
     ("honorific-bn,filbbq", "filbbq is not an honorific benchmark"),
