@@ -116,7 +116,8 @@ class HonorificEngineBenchmark(Benchmark):
         """One request per item (per seed); ``limit`` keeps the first N items in published order."""
         items = self.items[:limit] if limit else self.items
         out: list[Request] = []
-        for seed in (seeds or [None]):
+        each: list[int | None] = list(seeds) if seeds else [None]
+        for seed in each:
             for item in items:
                 prompt = self.definition.prompt(item.source_en, item_id=item.item_id)
                 out.append(Request(item_id=item.item_id, prompt=prompt, seed=seed))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -102,7 +103,8 @@ class HonorificLanguagesBenchmark(Benchmark, declaration=LANGUAGES_DECLARATION):
     def requests(self, *, limit: int | None = None,
                  seeds: Sequence[int] | None = None) -> list[Request]:
         out: list[Request] = []
-        for seed in (seeds or [None]):
+        each: list[int | None] = list(seeds) if seeds else [None]
+        for seed in each:
             for lang, bench in self.members.items():
                 for item in (bench.items[:limit] if limit else bench.items):
                     prompt = bench.definition.prompt(item.source_en, item_id=item.item_id)
@@ -160,13 +162,14 @@ class HonorificLanguagesBenchmark(Benchmark, declaration=LANGUAGES_DECLARATION):
                       "languages": {lang: _headline(per_language[lang]["models"].get(m, {}))
                                     for lang in per_language}}
                   for m in signatures}
-        return jsonable({
+        results: dict[str, Any] = jsonable({
             "schema_version": 1, "benchmark": self.name,
             "signature": common_signature(signatures), "models": models,
             "languages": {lang: {k: v for k, v in found.items() if k != "signature"}
                           for lang, found in per_language.items()},
             "cross_language": compared,
         })
+        return results
 
     @classmethod
     def summary(cls, results: dict[str, Any]) -> list[str]:
@@ -200,7 +203,7 @@ class HonorificLanguagesBenchmark(Benchmark, declaration=LANGUAGES_DECLARATION):
                          "Occupations whose honorific rate differs between languages (Holm)",
                          decimals=2)
             for number, model in enumerate(compared["models"]):
-                output.figure(lambda m=model, c=compared: heat_map(c, m),
+                output.figure(partial(heat_map, compared, model),
                               f"{stem}heat_map_{number + 1}", f"{model}: occupation x language",
                               "No-pronoun honorific rate per occupation and language; * marks "
                               "an occupation whose rate differs between two languages after "
