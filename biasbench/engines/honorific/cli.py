@@ -1,6 +1,7 @@
-"""The honorific engine's own commands: ``biasbench annotate export|agree`` (human validation of
-any honorific language's register judge). A language folder lists them in its declaration's
-commands (honorific-bn does); they read run or score folders of every honorific benchmark.
+"""The honorific engine's own commands: ``biasbench classify`` (a language's register judge on
+any text) and ``biasbench annotate export|agree`` (human validation of any honorific language's
+register judge). Every language's declaration lists them (:mod:`.declaration`); the CLI adds
+each once. They read run or score folders of every honorific benchmark.
 
 Light on purpose (typer only at import): the declaration that lists them is read by ``--help``.
 """
@@ -16,6 +17,43 @@ from biasbench.errors import InputError
 
 if TYPE_CHECKING:
     import pandas as pd
+
+
+def classify(
+    input: Annotated[Path, typer.Option("--input", help="JSONL with output and, optionally, "
+                                        "condition.")],
+    out: Annotated[Path, typer.Option(help="JSONL written with label, plural, evidence, "
+                                      "reason and the judge's readings added.")],
+    benchmark: Annotated[str, typer.Option(help="The honorific benchmark whose judge labels "
+                                           "the outputs.")] = "honorific-bn",
+) -> None:
+    """Label arbitrary outputs with an honorific language's register judge (default: the
+    Bengali one)."""
+    from biasbench.benchmarks import BENCHMARKS, benchmark_class
+    from biasbench.engines.honorific.benchmark import HonorificEngineBenchmark
+    from biasbench.engines.honorific.judging import CONDITIONS, judge_for
+    from biasbench.errors import BiasbenchError
+    from biasbench.responses import check_fields, iter_jsonl, write_jsonl
+
+    if benchmark not in BENCHMARKS or not issubclass(cls := benchmark_class(benchmark),
+                                                     HonorificEngineBenchmark):
+        raise BiasbenchError(f"--benchmark {benchmark!r} is not an honorific benchmark")
+    judge = judge_for(cls.language)
+    rows = []
+    for line, obj in iter_jsonl(input):
+        check_fields(obj, path=input, line=line, required=("output",),
+                     strings=("output", "condition"))
+        condition = obj.get("condition")
+        if condition is not None and condition not in CONDITIONS:
+            raise InputError(f"unknown condition {condition!r}; expected one of "
+                             f"{', '.join(sorted(CONDITIONS))}", file=str(input), line=line,
+                             field="condition")
+        lab = judge.judge(obj["output"], condition).to_dict()
+        rows.append({**obj, "label": lab["label"], "plural": lab["plural"],
+                     "evidence": lab["evidence"], "reason": lab["reason"],
+                     "readings": lab.get("readings") or {}})
+    write_jsonl(rows, out)
+    typer.echo(f"labelled {len(rows)} outputs -> {out}")
 
 
 def annotate_export(

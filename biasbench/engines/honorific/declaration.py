@@ -18,11 +18,13 @@ ANNOTATE_COMMANDS = (
 )
 """``annotate export|agree``: one pair of commands for every language (the CLI adds a command
 several declarations share once)."""
+ENGINE_COMMANDS = (Command("classify", cli.classify), *ANNOTATE_COMMANDS)
+"""``classify`` and ``annotate export|agree``, in every language's declaration."""
 
 
 def honorific_declaration(name: str, language: str, target_language: str, paper: Paper, *,
                           items: str = "2,016", commands: tuple[Command, ...] = (),
-                          licence: str = "") -> Declaration:
+                          licence: str = "", data_help: str = "") -> Declaration:
     """The declaration of honorific benchmark ``name`` translating English into
     ``target_language`` (its code ``language``)."""
     return Declaration(
@@ -35,8 +37,8 @@ def honorific_declaration(name: str, language: str, target_language: str, paper:
                        f"Your own occupations CSV (id,en,{language})."),
             OptionSpec("frames", Path, None, "Your own frames CSV."),
         ),
-        data_help=f"Write the {name} items and report inconsistencies.",
-        commands=(*commands, *ANNOTATE_COMMANDS), licence=licence)
+        data_help=data_help or f"Write the {name} items and report inconsistencies.",
+        commands=(*commands, *ENGINE_COMMANDS), licence=licence)
 
 
 LANGUAGES_DECLARATION = Declaration(

@@ -205,3 +205,22 @@ def test_annotate_reads_an_engine_language(scored: tuple[Path, dict]) -> None:
 ])
 def test_old_column_names_read_as_aliases(columns: list[str], expected: list[str]) -> None:
     assert list(canonical_columns(pd.DataFrame(columns=columns)).columns) == expected
+
+
+def test_classify_uses_the_named_languages_judge(tmp_path: Path) -> None:
+    from biasbench.engines.honorific.cli import classify
+    from biasbench.errors import BiasbenchError, InputError
+
+    given = tmp_path / "in.jsonl"
+    given.write_text(json.dumps({"output": HONORIFIC_HE, "condition": "male", "id": 3},
+                                ensure_ascii=False) + "\n", encoding="utf-8")
+    classify(input=given, out=tmp_path / "out.jsonl", benchmark=TOY)
+    row = json.loads((tmp_path / "out.jsonl").read_text(encoding="utf-8"))
+    assert (row["id"], row["label"], row["plural"]) == (3, "honorific", False)
+    assert row["readings"] == {"gender": "masculine", "level": 2, "respect_floor": "honorific"}
+    with pytest.raises(BiasbenchError, match="'filbbq' is not an honorific benchmark"):
+        classify(input=given, out=tmp_path / "x.jsonl", benchmark="filbbq")
+    given.write_text(json.dumps({"output": "x", "condition": "him"}) + "\n", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        classify(input=given, out=tmp_path / "x.jsonl", benchmark=TOY)
+    assert (caught.value.line, caught.value.field) == (1, "condition")
