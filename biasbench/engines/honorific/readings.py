@@ -99,15 +99,15 @@ def _values(spec: ReadingSpec, column: pd.Series) -> list[str]:
 
 
 def distribution(labels: pd.DataFrame, spec: ReadingSpec, by: str) -> pd.DataFrame:
-    """Long table: model, ``by`` (gender = the pronoun condition, or occupation_en), value, n,
-    pct (of the group's outputs, undefined included)."""
+    """Long table: model, ``by`` (``gender`` = the pronoun condition, ``occupation_en``, or
+    another reading's column), value, n, pct (of the group's outputs, undefined included)."""
     values = labels[spec.column].map(_value)
-    frame = labels.assign(value=values)
+    frame = labels.assign(value=values, **{by: labels[by].map(_value)})
     counts = frame.groupby(["model", by, "value"], sort=False).size().rename("n").reset_index()
     totals = counts.groupby(["model", by], sort=False)["n"].transform("sum")
     counts["pct"] = 100.0 * counts["n"] / totals
     order = {v: i for i, v in enumerate(_values(spec, values))}
-    groups = {g: i for i, g in enumerate(pd.unique(labels[by]))}
+    groups = {g: i for i, g in enumerate(pd.unique(frame[by]))}
     models = {m: i for i, m in enumerate(pd.unique(labels["model"]))}
     counts = counts.sort_values(["model", by, "value"], key=lambda s: s.map(
         models if s.name == "model" else groups if s.name == by else order), kind="stable")
@@ -199,6 +199,18 @@ def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
             for row in frame.to_dict(orient="records")]
 
 
+def _gender_column(labels: pd.DataFrame, specs: Sequence[ReadingSpec],
+                   spec: ReadingSpec) -> str | None:
+    """The column of the gender reading a categorical reading is also broken down by (a
+    register level by the gender the translation assigns); None for a gender reading itself or
+    without one."""
+    if spec.kind != "categorical":
+        return None
+    found = next((s.column for s in specs if s.kind == "gender" and s.column in labels.columns),
+                 None)
+    return found
+
+
 def reading_results(labels: pd.DataFrame, specs: Sequence[ReadingSpec]) -> dict[str, Any]:
     """results.json's ``readings``: per declared reading, its analyses."""
     out: dict[str, Any] = {}
@@ -214,6 +226,9 @@ def reading_results(labels: pd.DataFrame, specs: Sequence[ReadingSpec]) -> dict[
             "by_condition": _records(distribution(labels, spec, "gender")),
             "by_occupation": _records(distribution(labels, spec, "occupation_en")),
         }
+        gender = _gender_column(labels, specs, spec)
+        if gender:
+            entry["by_translation_gender"] = _records(distribution(labels, spec, gender))
         if spec.kind == "gender":
             entry["assignment"] = overall_assignment(labels, spec)
             entry["assignment_by_occupation"] = _records(gender_assignment(labels, spec))
@@ -237,7 +252,7 @@ def split_table(results: Mapping[str, Any], readings: Mapping[str, Any],
 def reading_tables(labels: pd.DataFrame, results: Mapping[str, Any],
                    specs: Sequence[ReadingSpec]) -> list[tuple[str, ReadingSpec, str, pd.DataFrame]]:
     """(file stem, reading, table kind, table) for tables/ and the report; kinds: ``split``,
-    ``by_condition``, ``by_occupation``, ``assignment``."""
+    ``by_condition``, ``by_occupation``, ``by_translation_gender``, ``assignment``."""
     readings = results.get("readings") or {}
     tables: list[tuple[str, ReadingSpec, str, pd.DataFrame]] = []
     for spec in specs:
@@ -247,7 +262,9 @@ def reading_tables(labels: pd.DataFrame, results: Mapping[str, Any],
             tables.append((f"split_{spec.name}", spec, "split",
                            split_table(results, readings, spec)))
             continue
-        for by, kind in (("gender", "by_condition"), ("occupation_en", "by_occupation")):
+        gender = _gender_column(labels, specs, spec)
+        for by, kind in (("gender", "by_condition"), ("occupation_en", "by_occupation"),
+                         *([(gender, "by_translation_gender")] if gender else [])):
             tables.append((f"reading_{spec.name}_{kind}", spec, kind,
                            distribution(labels, spec, by)))
         if spec.kind == "gender":

@@ -263,6 +263,8 @@ def _reading_tables(output: Outputs, labels: pd.DataFrame, results: dict[str, An
         "by_condition": "Share of outputs with each value, per model and pronoun condition "
                         "(undefined: the judge could not read it).",
         "by_occupation": "Share of outputs with each value, per model and occupation.",
+        "by_translation_gender": "Share of outputs with each value, per model and the gender "
+                                 "the translation assigns to the person.",
         "assignment": "Where the English leaves gender open (no pronoun, singular they): the "
                       "share of outputs with a gender reading made masculine or feminine, per "
                       "occupation, with Wilson intervals on counts deflated by the items' "
@@ -272,7 +274,8 @@ def _reading_tables(output: Outputs, labels: pd.DataFrame, results: dict[str, An
         title = {"split": f"Alternative split: {spec.heading}",
                  "assignment": f"Gender assignment ({spec.heading})",
                  "by_condition": f"{spec.heading} by pronoun condition",
-                 "by_occupation": f"{spec.heading} by occupation"}[kind]
+                 "by_occupation": f"{spec.heading} by occupation",
+                 "by_translation_gender": f"{spec.heading} by the translation's gender"}[kind]
         output.table(table, stem, title, note=notes[kind], decimals=1)
 
 

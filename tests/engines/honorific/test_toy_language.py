@@ -152,6 +152,11 @@ def test_readings_are_analysed(scored: tuple[Path, dict]) -> None:
     level = {(r["model"], r["gender"], r["value"]): r["n"]
              for r in readings["level"]["by_condition"]}
     assert level[("biased", "male", "2")] == 56 and level[("biased", "female", "1")] == 56
+    # ... and by the gender the translation assigns: every feminine output is level 1 or 2
+    by_gender = {(r["model"], r["translation_gender"], r["value"]): r["n"]
+                 for r in readings["level"]["by_translation_gender"]}
+    assert by_gender[("biased", "feminine", "1")] == 56 + 28  # she, low no-pronoun
+    assert by_gender[("biased", "masculine", "2")] == 56 + 28  # he, high no-pronoun
     # the respect floor (level >= 1) sees no gender gap where the main label sees 100 pp
     floor = readings["respect_floor"]["models"]["biased"]
     assert (floor["hai_pp"], floor["gsr_pct"]) == (0.0, 0.0)
@@ -166,6 +171,7 @@ def test_tables_of_an_engine_language(scored: tuple[Path, dict]) -> None:
         "table4.md", "table4.csv", "table4.tex", "occupation_rates.csv", "they_analysis.csv",
         "reading_gender_by_condition.csv", "reading_gender_by_occupation.csv",
         "gender_assignment_gender.csv", "reading_level_by_condition.csv",
+        "reading_level_by_translation_gender.csv",
         "split_respect_floor.csv", "split_respect_floor.md"}
     with (tables / "occupation_rates.csv").open(encoding="utf-8") as handle:
         assert next(csv.reader(handle))[:3] == ["model", "occupation_en", "occupation_target"]
