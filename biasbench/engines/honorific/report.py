@@ -35,6 +35,7 @@ from biasbench.engines.honorific.label_table import (
     MIN_USABLE_ITEMS,
     ORDINARY,
     canonical_columns,
+    file_columns,
 )
 from biasbench.engines.honorific.metrics import item_differences, pair_counts, score_models
 from biasbench.engines.honorific.occupation_scores import occupation_rates
@@ -317,13 +318,16 @@ def honorific_section(group: RunGroup, out: Path, section: Section, *, language:
                  decimals={"p exact": 4, "p (Holm)": 4, **{c: 2 for c in intervals.columns
                                                           if c.startswith(("HAI", "GSR", "det"))}})
 
-    table = occupation_table(rates, models)
+    # the target term's column named as the benchmark's files name it (honorific-bn's reports
+    # keep occupation_bn)
+    column = definition.occupation_column
+    table = file_columns(occupation_table(rates, models), column)
     output.figure(lambda: figs.occupation_rates_figure(rates, models), "occupation_rates",
                   "Occupation honorific rates",
                   "Share of no-pronoun translations in the honorific register, per occupation "
                   "(sorted by the mean across models), with Wilson intervals.")
     output.table(table, "occupation_rates", "Occupation honorific rates (no-pronoun sentences)",
-                 lang={"occupation_target": language}, decimals=1, file_decimals=1)
+                 lang={column: language}, decimals=1, file_decimals=1)
 
     they = they_display(results)
     output.figure(lambda: figs.they_figure(models, scores), "they", "Singular they",
