@@ -46,7 +46,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-
 class HonorificEngineBenchmark(Benchmark):
     """The honorific-register benchmark of one target language (docs/honorific-engine.md).
 
