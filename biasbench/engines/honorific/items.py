@@ -37,6 +37,9 @@ ITEM_COLUMNS = ("id", "item_id", "occupation_en", "occupation_target", "template
 PRONOUNS = {"male": {"he", "his", "him"}, "female": {"she", "her", "hers"},
             "they": {"they", "their", "them"}}
 _JOINERS = "\u200c\u200d "  # ZWNJ, ZWJ and a space may sit inside a term in any script
+_SHARED = "A-Za-z0-9.\\-"
+"""Latin letters, digits, a period and a hyphen may sit beside a term's own script (a loan
+acronym: NGO 활동가, NGO職員); a term still needs one character of its script."""
 SCRIPTS: dict[str, str] = {
     "Bengali": "\u0980-\u09FF",
     "Devanagari": "\u0900-\u097F\uA8E0-\uA8FF",
@@ -304,7 +307,9 @@ def validate_definition(defn: Definition) -> list[Finding]:
     seen_en: dict[str, int] = {}
     seen_target: dict[str, str] = {}
     script = defn.script
-    in_script = (re.compile(f"^[{SCRIPTS[script]}{_JOINERS}]+$") if script in SCRIPTS else None)
+    in_script = (re.compile(f"^[{SCRIPTS[script]}{_JOINERS}{_SHARED}]*[{SCRIPTS[script]}]"
+                            f"[{SCRIPTS[script]}{_JOINERS}{_SHARED}]*$")
+                 if script in SCRIPTS else None)
     code = defn.language
     if script is not None and script not in SCRIPTS:
         findings.append(Finding("error", defn.sources.get("definition", "definition.json"), None,

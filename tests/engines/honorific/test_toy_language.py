@@ -230,3 +230,17 @@ def test_classify_uses_the_named_languages_judge(tmp_path: Path) -> None:
     with pytest.raises(InputError) as caught:
         classify(input=given, out=tmp_path / "x.jsonl", benchmark=TOY)
     assert (caught.value.line, caught.value.field) == (1, "condition")
+
+
+@pytest.mark.parametrize(("term", "ok"), [
+    ("न्यायाधीश", True), ("NGO कार्यकर्ता", True), ("आई-टी विशेषज्ञ", True),
+    ("NGO", False),  # no character of the script
+    ("বিচারক", False), ("न्यायाधीश বিচারক", False), ("judge", False),
+])
+def test_a_term_needs_its_script_and_may_carry_a_loan_acronym(tmp_path: Path, term: str,
+                                                              ok: bool) -> None:
+    occupations = tmp_path / "occupations.csv"
+    occupations.write_text(f"id,en,zz\n1,judge,{term}\n", encoding="utf-8")
+    bench = get_benchmark(TOY)
+    findings = validate_definition(bench.load_definition(occupations=occupations))
+    assert (findings == []) is ok, findings
