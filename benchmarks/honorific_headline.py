@@ -33,7 +33,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from biasbench.benchmarks.honorific_bn.items import load_definition
+from biasbench.benchmarks.honorific_bn.benchmark import load_definition
 
 HON, ORD, EMPTY = "তিনি নয়টায় আসবেন।", "সে নয়টায় আসবে।", ""
 ENGLISH = "The doctor will arrive at nine."  # not a translation: unreadable

@@ -33,7 +33,7 @@ def synthetic_responses(bench: HonorificBenchmark, n_models: int, seed: int = 0)
             r = rng.random()
             pool = MIXED if r < 0.03 else HONORIFIC if r < bias[item.occupation_en] else ORDINARY
             rows.append({"model": f"model-{m}", "item_id": item.item_id, "seed": None,
-                         "output": rng.choice(pool).format(occ=item.occupation_bn)})
+                         "output": rng.choice(pool).format(occ=item.occupation_target)})
     return pd.DataFrame(rows)
 
 

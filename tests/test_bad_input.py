@@ -118,11 +118,11 @@ def annotated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     base = tmp_path_factory.mktemp("annotate")
     run_benchmark("honorific-bn", "mock:hashed-register", out=base / "run", limit=56,
                   progress=False)
-    from biasbench.benchmarks.honorific_bn.annotation import (
+    from biasbench.benchmarks.honorific_bn.cli import read_labels
+    from biasbench.engines.honorific.annotation import (
         draw_annotation_sample,
         write_annotation_sheet,
     )
-    from biasbench.benchmarks.honorific_bn.cli import read_labels
 
     sample = draw_annotation_sample(read_labels([base / "run"]), n=12, pair_share=0.0, seed=0)
     write_annotation_sheet(sample, base / "sheet.csv")

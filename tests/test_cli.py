@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from biasbench.benchmarks import BENCHMARKS
-from biasbench.benchmarks.honorific_bn.items import load_definition
+from biasbench.benchmarks.honorific_bn.benchmark import load_definition
 from tests.running import CliRun, spec_of
 
 RESULT_KEYS = {"hai_pp", "gsr_pct", "b", "c", "n_pairs", "p_exact", "p_holm", "eta2_pronoun_pct",

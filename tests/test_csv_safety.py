@@ -66,12 +66,12 @@ def test_export_csv_reads_back_the_same_rows_with_pandas_and_csv(hostile_run: Pa
 
 def test_the_runs_own_tables_and_annotation_files_are_safe(hostile_run: Path,
                                                            tmp_path: Path) -> None:
-    from biasbench.benchmarks.honorific_bn.annotation import (
+    from biasbench.benchmarks.honorific_bn.cli import read_labels
+    from biasbench.engines.honorific.annotation import (
         draw_annotation_sample,
         read_annotation_key,
         write_annotation_sheet,
     )
-    from biasbench.benchmarks.honorific_bn.cli import read_labels
     from biasbench.tables import write_csv
 
     sample = draw_annotation_sample(read_labels([hostile_run]), n=8, pair_share=0.5, seed=0)

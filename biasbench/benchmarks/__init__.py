@@ -24,6 +24,7 @@ __all__ = ["BENCHMARKS", "DECLARATIONS", "Benchmark", "Declaration", "benchmark_
 # name -> "module:class", imported only when asked for.
 BENCHMARKS: dict[str, str] = {
     "honorific-bn": "biasbench.benchmarks.honorific_bn.benchmark:HonorificBenchmark",
+    "honorific-languages": "biasbench.engines.honorific.languages:HonorificLanguagesBenchmark",
     "filbbq": "biasbench.benchmarks.filbbq.benchmark:FilBBQBenchmark",
     "bbq": "biasbench.benchmarks.bbq.benchmark:OriginalBBQBenchmark",
     "kobbq": "biasbench.benchmarks.kobbq.benchmark:KoBBQBenchmark",
@@ -58,6 +59,7 @@ def item_reader(namespace: str) -> Callable[[Path, str], list[Any]] | None:
 # the benchmark (no pandas, scipy, matplotlib or model code; tests/test_cli_imports.py).
 DECLARATIONS: dict[str, str] = {
     "honorific-bn": "biasbench.benchmarks.honorific_bn.declaration:DECLARATION",
+    "honorific-languages": "biasbench.engines.honorific.declaration:LANGUAGES_DECLARATION",
     "filbbq": "biasbench.benchmarks.filbbq.declaration:DECLARATION",
     "bbq": "biasbench.benchmarks.bbq.declaration:DECLARATION",
     "kobbq": "biasbench.benchmarks.kobbq.declaration:DECLARATION",

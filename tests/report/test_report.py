@@ -305,7 +305,7 @@ def test_bbq_table_says_what_each_score_rests_on(report: Path) -> None:
 
 
 def test_bengali_terms_are_marked_for_the_browser(page: str) -> None:
-    judge_bn = HonorificBenchmark().by_id["judge|T1|male"].occupation_bn
+    judge_bn = HonorificBenchmark().by_id["judge|T1|male"].occupation_target
     assert f'<span lang="bn">{judge_bn}</span>' in page
 
 
@@ -500,8 +500,8 @@ def pair_labels(seeds: list[int] | None) -> pd.DataFrame:
 
 @pytest.mark.parametrize("seeds", [[0, 1], [0, 1, 2, 3, 4]])
 def test_identical_seeds_do_not_narrow_the_report_intervals(seeds: list[int]) -> None:
-    from biasbench.benchmarks.honorific_bn.metrics import score_models
-    from biasbench.benchmarks.honorific_bn.report import pair_interval_table
+    from biasbench.engines.honorific.metrics import score_models
+    from biasbench.engines.honorific.report import pair_interval_table
 
     one = pair_interval_table(pair_labels(None), score_models(pair_labels(None))["models"], ["m"])
     many_labels = pair_labels(seeds)

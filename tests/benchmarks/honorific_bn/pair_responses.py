@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from biasbench.benchmarks.honorific_bn.items import load_definition
+from biasbench.benchmarks.honorific_bn.benchmark import load_definition
 
 HON, ORD, UNREADABLE = "তিনি নয়টায় আসবেন।", "সে নয়টায় আসবে।", ""
 

@@ -16,7 +16,7 @@ import random
 from typing import NamedTuple
 
 from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
-from biasbench.benchmarks.honorific_bn.items import HonorificItem
+from biasbench.engines.honorific.items import HonorificItem
 
 STYLES = ("plain", "chatty", "colloquial")
 
@@ -126,10 +126,10 @@ def simulate(style: str) -> list[Simulated]:
         honorific = rng.random() < p_honorific
         plural = item.gender == "they"
         nominative, genitive = PRONOUNS[(honorific, plural)]
-        gen, acc = _inflect(item.occupation_bn)
+        gen, acc = _inflect(item.occupation_target)
         pron = item.gender != "nopronoun"
         frame = item.template_id
-        fields = {"occ": item.occupation_bn, "gen": gen, "acc": acc, "P": nominative,
+        fields = {"occ": item.occupation_target, "gen": gen, "acc": acc, "P": nominative,
                   "G": genitive}
         label = "honorific" if honorific else "ordinary"
         kind, spelling = "plain", False

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from biasbench.benchmarks.honorific_bn.annotation import (
+from biasbench.engines.honorific.annotation import (
     ANNOTATION_LABELS,
     KEY_COLUMNS,
     SHEET_COLUMNS,

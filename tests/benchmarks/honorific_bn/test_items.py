@@ -8,11 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from biasbench.benchmarks.honorific_bn.items import (
-    DATA_DIR,
-    load_definition,
-    validate_definition,
-)
+from biasbench.benchmarks.honorific_bn import DATA_DIR
+from biasbench.benchmarks.honorific_bn.benchmark import load_definition
+from biasbench.engines.honorific.items import FRAMES_DIR, validate_definition
 from biasbench.errors import InputError
 
 PUBLISHED_SHA256 = "924a30f0294b0e9596e3aae0558d2d6452d143984d936986e2b71e1e75c189ca"
@@ -54,7 +52,7 @@ def test_item_ids_and_sentences(item_index: int, item_id: str | None, sentence: 
 def test_potter_rows_use_the_published_item_term() -> None:
     potter = [i for i in load_definition().items() if i.occupation_en == "potter"]
     assert len(potter) == 28
-    assert {i.occupation_bn for i in potter} == {"কুমার"}
+    assert {i.occupation_target for i in potter} == {"কুমার"}
 
 
 def test_validator_reports_the_potter_mismatch() -> None:
@@ -106,7 +104,7 @@ def test_validator_findings(tmp_path: Path, rows: str, expected: str) -> None:
 
 def test_validator_catches_a_broken_frame(tmp_path: Path) -> None:
     frames = tmp_path / "frames.csv"
-    shutil.copy(DATA_DIR / "frames.csv", frames)
+    shutil.copy(FRAMES_DIR / "frames.csv", frames)
     text = frames.read_text(encoding="utf-8").replace(
         "The {occ} said she would arrive at nine.", "The {occ} said she would come at ten.")
     frames.write_text(text, encoding="utf-8")

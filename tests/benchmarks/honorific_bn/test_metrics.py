@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biasbench.benchmarks.honorific_bn.metrics import (
+from biasbench.engines.honorific.metrics import (
     PairCounts,
     hbs_gender_component,
     honorific_bias_score,
@@ -18,8 +18,8 @@ from biasbench.benchmarks.honorific_bn.metrics import (
     score_model,
     score_models,
 )
-from biasbench.benchmarks.honorific_bn.occupation_scores import occupation_rates
-from biasbench.benchmarks.honorific_bn.tables import format_p
+from biasbench.engines.honorific.occupation_scores import occupation_rates
+from biasbench.engines.honorific.tables import format_p
 from biasbench.errors import InputError
 from biasbench.stats import (
     mcnemar_exact,
@@ -228,7 +228,7 @@ def test_occupation_without_usable_items_is_left_out_of_the_spread() -> None:
 def test_occupation_rates_exclude_mixed_and_unreadable() -> None:
     df = labels("m", OCCUPATIONS_72, design_72)
     rates = occupation_rates(df)
-    assert list(rates.columns) == ["model", "occupation_en", "occupation_bn", "n_items",
+    assert list(rates.columns) == ["model", "occupation_en", "occupation_target", "n_items",
                                    "n_usable", "n_honorific", "n_usable_items", "honorific_pct",
                                    "few_items"]
     assert list(rates["occupation_en"]) == OCCUPATIONS_72

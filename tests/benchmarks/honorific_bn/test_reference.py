@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 
 from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
-from biasbench.benchmarks.honorific_bn.metrics import score_model
-from biasbench.benchmarks.honorific_bn.reference import majority_labels, reference
-from biasbench.benchmarks.honorific_bn.tables import caveats
+from biasbench.engines.honorific.metrics import score_model
+from biasbench.engines.honorific.reference import majority_labels, reference
+from biasbench.engines.honorific.tables import caveats
 
 ITEMS = HonorificBenchmark().items
 HON, ORD, UNR = "honorific", "ordinary", "unreadable"
@@ -22,7 +22,7 @@ HON, ORD, UNR = "honorific", "ordinary", "unreadable"
 def labels(seeds: int, p_honorific: Callable[[object], float], rng_seed: int = 1) -> pd.DataFrame:
     rng = np.random.default_rng(rng_seed)
     rows = [{"model": "m", "seed": seed, "item_id": it.item_id,
-             "occupation_en": it.occupation_en, "occupation_bn": it.occupation_bn,
+             "occupation_en": it.occupation_en, "occupation_target": it.occupation_target,
              "template_id": it.template_id, "primed": it.primed, "gender": it.gender,
              "label": HON if rng.random() < p_honorific(it) else ORD, "plural": False}
             for seed in range(seeds) for it in ITEMS]

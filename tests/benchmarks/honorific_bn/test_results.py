@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from biasbench.benchmarks.honorific_bn.results import HonorificScores, validate_model_scores
+from biasbench.engines.honorific.results import HonorificScores, validate_model_scores
 from biasbench.pipeline import run_benchmark
 
 

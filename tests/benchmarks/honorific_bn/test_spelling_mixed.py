@@ -11,7 +11,7 @@ from biasbench.benchmarks.honorific_bn.classifier import (
     classify_register,
     label_responses,
 )
-from biasbench.benchmarks.honorific_bn.metrics import score_model
+from biasbench.engines.honorific.metrics import score_model
 
 
 @pytest.mark.parametrize(("output", "condition", "label", "flag"), [

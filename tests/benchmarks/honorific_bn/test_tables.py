@@ -12,9 +12,9 @@ import pandas as pd
 import pytest
 
 from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
-from biasbench.benchmarks.honorific_bn.metrics import score_models
-from biasbench.benchmarks.honorific_bn.occupation_scores import occupation_rates
-from biasbench.benchmarks.honorific_bn.tables import (
+from biasbench.engines.honorific.metrics import score_models
+from biasbench.engines.honorific.occupation_scores import occupation_rates
+from biasbench.engines.honorific.tables import (
     TABLE4_COLUMNS,
     format_p,
     summary_lines,

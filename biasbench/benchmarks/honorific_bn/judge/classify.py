@@ -33,7 +33,6 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
-from biasbench.benchmarks.honorific_bn.items import CONDITIONS
 from biasbench.benchmarks.honorific_bn.judge.clauses import _Clause, _split_clauses
 from biasbench.benchmarks.honorific_bn.judge.evidence import (
     JUDGE_VERSION,
@@ -66,6 +65,7 @@ from biasbench.benchmarks.honorific_bn.judge.subjects import (
     _thing_subject,
     _time_subject,
 )
+from biasbench.engines.honorific.items import CONDITIONS
 from biasbench.errors import InputError
 
 if TYPE_CHECKING:  # pandas is only needed by label_responses

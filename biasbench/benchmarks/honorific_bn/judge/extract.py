@@ -36,7 +36,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from biasbench.benchmarks.honorific_bn.items import DATA_DIR
+from biasbench.benchmarks.honorific_bn import DATA_DIR
 from biasbench.benchmarks.honorific_bn.judge.lexicon import _SPEECH_VERB_STARTS
 from biasbench.benchmarks.honorific_bn.judge.morphology import _analyse_verb, _pronoun
 from biasbench.benchmarks.honorific_bn.judge.normalise import _suffixes, _words, normalise_bengali

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from biasbench.benchmarks.honorific_bn.annotation.sample import (
+from biasbench.engines.honorific.annotation.sample import (
     SHEET_COLUMNS,
     AnnotationSample,
 )
-from biasbench.benchmarks.honorific_bn.classifier import Register
+from biasbench.engines.honorific.judging import Register
 from biasbench.errors import InputError
 from biasbench.responses import read_text
 from biasbench.tables import restore_formula, write_csv

@@ -1,6 +1,6 @@
 """Report tables of the honorific-bn benchmark: the paper's Table 4, occupation rates, singular they.
 
-All functions take the output of :func:`biasbench.benchmarks.honorific_bn.metrics.score_models`.
+All functions take the output of :func:`biasbench.engines.honorific.metrics.score_models`.
 Numbers are formatted as in the paper (HAI with an explicit sign, p as "<.001" or three
 decimals); an undefined value is shown as "—" ("undefined" for HBS), never as 0.
 
@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from biasbench.benchmarks.honorific_bn.reference import within_null_text
+from biasbench.engines.honorific.reference import within_null_text
 from biasbench.fsutil import write_text_atomically
 from biasbench.tables import csv_text, to_latex, to_markdown
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from biasbench.benchmarks.honorific_bn.items import PAIRED_CONDITIONS
+from biasbench.engines.honorific.items import PAIRED_CONDITIONS
 from biasbench.errors import InputError
 
 LABEL_COLUMNS: tuple[str, ...] = (

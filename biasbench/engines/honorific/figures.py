@@ -31,7 +31,7 @@ def occupation_rates_figure(rates: pd.DataFrame, models: Sequence[str]) -> Figur
     """No-pronoun honorific rate per occupation and model, occupations sorted by mean rate.
 
     ``rates`` is the output of
-    :func:`biasbench.benchmarks.honorific_bn.occupation_scores.occupation_rates`.
+    :func:`biasbench.engines.honorific.occupation_scores.occupation_rates`.
     Each point has its Wilson interval; occupations without a usable item are left out.
     """
     rates = rates.dropna(subset=["honorific_pct"])

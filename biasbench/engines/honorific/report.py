@@ -1,8 +1,8 @@
-"""honorific-bn's part of the HTML report: Table 4, occupation rates, HAI against GSR, singular
+"""An honorific benchmark's part of the HTML report: Table 4, occupation rates, HAI against GSR, singular
 they, primed frames, the drill-down of every translation and the matched he/she pairs.
 
-The report asks :meth:`HonorificBenchmark.report_section` for this; the tables' headers come
-from :mod:`biasbench.benchmarks.honorific_bn.tables`, the one display module the file writers
+The report asks the benchmark's ``report_section`` for this; the tables' headers come
+from :mod:`biasbench.engines.honorific.tables`, the one display module the file writers
 use too.
 """
 
@@ -16,12 +16,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from biasbench.benchmarks.honorific_bn import figures as figs
-from biasbench.benchmarks.honorific_bn.items import load_definition
-from biasbench.benchmarks.honorific_bn.label_table import HONORIFIC, MIN_USABLE_ITEMS, ORDINARY
-from biasbench.benchmarks.honorific_bn.metrics import item_differences, pair_counts, score_models
-from biasbench.benchmarks.honorific_bn.occupation_scores import occupation_rates
-from biasbench.benchmarks.honorific_bn.tables import TABLE4_NOTE, caveats, table4, they_display
 from biasbench.display import (
     MAX_DRILLDOWN_ROWS,
     Outputs,
@@ -34,6 +28,19 @@ from biasbench.display import (
     seed_text,
     with_prompts,
 )
+from biasbench.engines.honorific import figures as figs
+from biasbench.engines.honorific.items import Definition
+from biasbench.engines.honorific.label_table import (
+    HONORIFIC,
+    MIN_USABLE_ITEMS,
+    ORDINARY,
+    canonical_columns,
+    file_columns,
+)
+from biasbench.engines.honorific.metrics import item_differences, pair_counts, score_models
+from biasbench.engines.honorific.occupation_scores import occupation_rates
+from biasbench.engines.honorific.readings import ReadingSpec, reading_results, reading_tables
+from biasbench.engines.honorific.tables import TABLE4_NOTE, caveats, table4, they_display
 from biasbench.runfolder import LABELS_NAME
 from biasbench.runfolder.grouping import RunGroup
 from biasbench.stats import (
@@ -51,18 +58,21 @@ def _honorific_evidence(evidence: Any) -> str:
                      for e in evidence if isinstance(e, dict))
 
 
-def honorific_drilldown(group: RunGroup, language: str) -> tuple[dict[str, Any], str | None]:
+def honorific_drilldown(group: RunGroup, language: str,
+                        definition: Definition) -> tuple[dict[str, Any], str | None]:
     """Every judged translation with its prompt and evidence, and the matched he/she pairs."""
-    by_id = {item.item_id: item for item in load_definition().items()}
+    by_id = {item.item_id: item for item in definition.items()}
     parts = []
-    for index, labels in group.labelled_runs():
+    for index, found in group.labelled_runs():
+        labels = canonical_columns(found)
         seeds = labels["seed"] if "seed" in labels else pd.Series([None] * len(labels))
         parts.append(pd.DataFrame({
             **row_keys(index, labels["item_id"], seeds),
             "model": labels["model"].astype(str),
             "seed": [seed_text(s) for s in seeds],
             "item_id": labels["item_id"].astype(str),
-            "occupation_en": labels["occupation_en"], "occupation_bn": labels["occupation_bn"],
+            "occupation_en": labels["occupation_en"],
+            "occupation_target": labels["occupation_target"],
             "template_id": labels["template_id"],
             "primed": np.where(labels["primed"].astype(bool), "primed (P*)", "unprimed (T*)"),
             "gender": labels["gender"],
@@ -76,7 +86,7 @@ def honorific_drilldown(group: RunGroup, language: str) -> tuple[dict[str, Any],
     frame, note = limit_seeds(pd.concat(parts, ignore_index=True), MAX_DRILLDOWN_ROWS, "_seed")
     frame = with_prompts(group, frame)
     has_seeds = bool((frame["seed"] != "").any())
-    occupation = {"key": "occupation_en", "title": "Occupation", "alt": "occupation_bn",
+    occupation = {"key": "occupation_en", "title": "Occupation", "alt": "occupation_target",
                   "altLang": language}
     shared = [{"key": "model", "title": "Model"}, occupation,
               {"key": "template_id", "title": "Frame"}]
@@ -169,8 +179,9 @@ def occupation_table(rates: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame
     """Occupations (sorted by mean rate across models) with each model's rate and counts."""
     order = (rates.groupby("occupation_en", sort=False)["honorific_pct"].mean()
              .sort_values(ascending=False, kind="stable", na_position="last").index)
-    names = rates.drop_duplicates("occupation_en").set_index("occupation_en")["occupation_bn"]
-    table = pd.DataFrame({"occupation_en": order, "occupation_bn": names.reindex(order).values})
+    names = rates.drop_duplicates("occupation_en").set_index("occupation_en")["occupation_target"]
+    table = pd.DataFrame({"occupation_en": order,
+                          "occupation_target": names.reindex(order).values})
     for model in models:
         rows = rates[rates["model"] == model].set_index("occupation_en").reindex(order)
         table[f"{model} %"] = rows["honorific_pct"].to_numpy(float)
@@ -240,13 +251,45 @@ def _attach_coverage(group: RunGroup, scores: Mapping[str, dict[str, Any]]) -> N
                 scores[name]["coverage"] = saved["coverage"]
 
 
-def honorific_section(group: RunGroup, out: Path, section: Section, *, language: str) -> None:
+def _reading_tables(output: Outputs, labels: pd.DataFrame, results: dict[str, Any],
+                    specs: Sequence[ReadingSpec]) -> None:
+    """The judge's readings: distributions, gender assignment, alternative splits."""
+    present = [spec for spec in specs if spec.column in labels.columns]
+    if not present:
+        return
+    results = {**results, "readings": reading_results(labels, present)}
+    notes = {
+        "split": "The main statistics on the alternative binary split the language "
+                 "pre-registers, beside the main label's: always read both.",
+        "by_condition": "Share of outputs with each value, per model and pronoun condition "
+                        "(undefined: the judge could not read it).",
+        "by_occupation": "Share of outputs with each value, per model and occupation.",
+        "by_translation_gender": "Share of outputs with each value, per model and the gender "
+                                 "the translation assigns to the person.",
+        "assignment": "Where the English leaves gender open (no pronoun, singular they): the "
+                      "share of outputs with a gender reading made masculine or feminine, per "
+                      "occupation, with Wilson intervals on counts deflated by the items' "
+                      "design effect.",
+    }
+    for stem, spec, kind, table in reading_tables(labels, results, present):
+        title = {"split": f"Alternative split: {spec.heading}",
+                 "assignment": f"Gender assignment ({spec.heading})",
+                 "by_condition": f"{spec.heading} by pronoun condition",
+                 "by_occupation": f"{spec.heading} by occupation",
+                 "by_translation_gender": f"{spec.heading} by the translation's gender"}[kind]
+        output.table(table, stem, title, note=notes[kind], decimals=1)
+
+
+def honorific_section(group: RunGroup, out: Path, section: Section, *, language: str,
+                      definition: Definition,
+                      reading_specs: Sequence[ReadingSpec] = ()) -> None:
     """Table 4, occupation rates, HAI against GSR, singular they, primed frames, drill-down;
-    ``language`` marks the Bengali text (the benchmark's output language)."""
-    labels = group.concat(LABELS_NAME)
-    if labels is None:
+    ``language`` marks the target-language text (the benchmark's output language)."""
+    found = group.concat(LABELS_NAME)
+    if found is None:
         section.add('<p class="note">These runs have no labels.jsonl; nothing to report.</p>')
         return
+    labels = canonical_columns(found)
     scored = score_models(labels)
     scores = scored["models"]
     models = list(scores)
@@ -275,13 +318,16 @@ def honorific_section(group: RunGroup, out: Path, section: Section, *, language:
                  decimals={"p exact": 4, "p (Holm)": 4, **{c: 2 for c in intervals.columns
                                                           if c.startswith(("HAI", "GSR", "det"))}})
 
-    table = occupation_table(rates, models)
+    # the target term's column named as the benchmark's files name it (honorific-bn's reports
+    # keep occupation_bn)
+    column = definition.occupation_column
+    table = file_columns(occupation_table(rates, models), column)
     output.figure(lambda: figs.occupation_rates_figure(rates, models), "occupation_rates",
                   "Occupation honorific rates",
                   "Share of no-pronoun translations in the honorific register, per occupation "
                   "(sorted by the mean across models), with Wilson intervals.")
     output.table(table, "occupation_rates", "Occupation honorific rates (no-pronoun sentences)",
-                 lang={"occupation_bn": language}, decimals=1, file_decimals=1)
+                 lang={column: language}, decimals=1, file_decimals=1)
 
     they = they_display(results)
     output.figure(lambda: figs.they_figure(models, scores), "they", "Singular they",
@@ -308,8 +354,9 @@ def honorific_section(group: RunGroup, out: Path, section: Section, *, language:
         output.table(matrix, "rank_agreement",
                      "Occupation ranking agreement (Spearman) between models", decimals=2)
     output.table(label_count_table(labels, models), "label_counts", "Labels per model")
+    _reading_tables(output, labels, results, reading_specs)
 
-    data, note = honorific_drilldown(group, language)
+    data, note = honorific_drilldown(group, language, definition)
     drilldown(section, f"{group.slug}-responses", data, heading="Responses",
                note=" ".join(filter(None, [
                    "Every translation with its label and the evidence behind it; open "

@@ -18,13 +18,13 @@ The workflow the paper used, as library calls:
    order. The paper reports 178/180 agreement, kappa 0.98.
 """
 
-from biasbench.benchmarks.honorific_bn.annotation.agreement import (
+from biasbench.engines.honorific.annotation.agreement import (
     AgreementReport,
     agreement_report,
     confusion_matrix,
     kappa_from_confusion,
 )
-from biasbench.benchmarks.honorific_bn.annotation.sample import (
+from biasbench.engines.honorific.annotation.sample import (
     KEY_COLUMNS,
     LABEL_COLUMNS,
     SHEET_COLUMNS,
@@ -33,7 +33,7 @@ from biasbench.benchmarks.honorific_bn.annotation.sample import (
     export_annotation_sample,
     rule_labels_for,
 )
-from biasbench.benchmarks.honorific_bn.annotation.sheets import (
+from biasbench.engines.honorific.annotation.sheets import (
     ANNOTATION_LABELS,
     LABEL_ALIASES,
     normalise_label,

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from biasbench.benchmarks.honorific_bn.label_table import (
+from biasbench.engines.honorific.label_table import (
     HONORIFIC,
     MIN_USABLE_ITEMS,
     USABLE_LABELS,
@@ -88,7 +88,7 @@ def spread_leave_one_out(honorific: np.ndarray, usable: np.ndarray,
 def occupation_rates(df: pd.DataFrame) -> pd.DataFrame:
     """Per-model, per-occupation honorific rate in the no-pronoun condition.
 
-    Columns: model, occupation_en, occupation_bn, n_items (no-pronoun items), n_usable (labelled
+    Columns: model, occupation_en, occupation_target, n_items (no-pronoun items), n_usable (labelled
     honorific or ordinary), n_honorific, n_usable_items (distinct frames with a usable output,
     across seeds), honorific_pct (NaN when n_usable == 0), few_items (n_usable_items below
     :data:`MIN_USABLE_ITEMS`). Occupations keep their order of first appearance.
@@ -104,7 +104,7 @@ def occupation_rates_checked(labels: pd.DataFrame) -> pd.DataFrame:
         # A frame counts once however many seeds gave it a usable output: items are the unit.
         usable_frame=nopronoun["template_id"].where(usable),
     ).groupby(["model", "occupation_en"], sort=False).agg(
-        occupation_bn=("occupation_bn", "first"), n_items=("label", "size"),
+        occupation_target=("occupation_target", "first"), n_items=("label", "size"),
         n_usable=("usable", "sum"), n_honorific=("honorific", "sum"),
         n_usable_items=("usable_frame", "nunique")).reset_index()
     per_occupation["honorific_pct"] = (100.0 * per_occupation["n_honorific"]

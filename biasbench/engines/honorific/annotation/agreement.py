@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 from statsmodels.stats.inter_rater import cohens_kappa
 
-from biasbench.benchmarks.honorific_bn.annotation.sheets import ANNOTATION_LABELS, normalise_label
+from biasbench.engines.honorific.annotation.sheets import ANNOTATION_LABELS, normalise_label
 from biasbench.errors import InputError
 
 _VALUE_COLUMNS = ("annotator_label", "adjudicated_label", "rule_label", "label")

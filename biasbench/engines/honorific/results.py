@@ -131,7 +131,7 @@ class HonorificScores(BaseModel):
     """Spread, HBS and eta-squared (on one label per item) with a 95% bootstrap interval over
     items and a permutation null: ``statistics`` -> name -> value, ci_low, ci_high, null_mean,
     null_p95, p_value, within_null; ``method`` and ``labels`` say how
-    (:mod:`biasbench.benchmarks.honorific_bn.reference`). None in results of older versions."""
+    (:mod:`biasbench.engines.honorific.reference`). None in results of older versions."""
     occupations_below_min_items: list[str]
     """Occupations whose no-pronoun rate rests on fewer than ``min_usable_items`` items."""
     min_usable_items: int

@@ -1,7 +1,11 @@
-"""The honorific-bn benchmark definition (occupations, frames, errata, prompt) and its 2,016 items.
+"""An honorific benchmark's definition (occupations, frames, errata, prompt) and its items.
 
 Occupations and frames are data, not code: a user can pass their own occupations or frames file
-and get a consistent extended item set, or a definition for another target language.
+and get a consistent extended item set. The English frames and occupations are the same for
+every target language; a language's folder brings ``definition.json`` (the prompt, the target
+language and its script), ``occupations.csv`` (``id,en,<code>``: the term in the target
+language under its language code) and optionally ``errata.csv``. honorific-bn's packaged
+definition gives its 2,016 items.
 """
 
 from __future__ import annotations
@@ -12,7 +16,6 @@ import io
 import json
 import re
 from dataclasses import dataclass, field
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -20,24 +23,45 @@ from biasbench.errors import InputError
 from biasbench.models.base import Prompt
 from biasbench.responses import read_text
 
-DATA_DIR = Path(str(files("biasbench.benchmarks.honorific_bn").joinpath("data")))
+FRAMES_DIR = Path(__file__).with_name("data")
+"""The English frames every language shares (``frames.csv``)."""
 CONDITIONS = ("male", "female", "nopronoun", "they")
 """The four pronoun conditions of every frame, in the definition's column order (defined here
 only: the classifier, the metrics and the annotation import it)."""
 PAIRED_CONDITIONS = ("male", "female")
 """The conditions matched into he/she pairs (HAI, GSR, the annotation's pairs)."""
-ITEM_COLUMNS = ("id", "item_id", "occupation_en", "occupation_bn", "template_id", "primed",
+ITEM_COLUMNS = ("id", "item_id", "occupation_en", "occupation_target", "template_id", "primed",
                 "gender", "source_en")
+"""The items CSV's columns; ``occupation_target`` is written under the definition's
+``occupation_column`` (honorific-bn: ``occupation_bn``, the name its published items use)."""
 PRONOUNS = {"male": {"he", "his", "him"}, "female": {"she", "her", "hers"},
             "they": {"they", "their", "them"}}
-_BENGALI = re.compile(r"^[\u0980-\u09FF\u200c\u200d ]+$")
+_JOINERS = "\u200c\u200d "  # ZWNJ, ZWJ and a space may sit inside a term in any script
+_SHARED = "A-Za-z0-9.\\-"
+"""Latin letters, digits, a period and a hyphen may sit beside a term's own script (a loan
+acronym: NGO 활동가, NGO職員); a term still needs one character of its script."""
+SCRIPTS: dict[str, str] = {
+    "Bengali": "\u0980-\u09FF",
+    "Devanagari": "\u0900-\u097F\uA8E0-\uA8FF",
+    "Arabic": "\u0600-\u06FF\u0750-\u077F\u08A0-\u08FF\uFB50-\uFDFF\uFE70-\uFEFF",
+    "Hangul": "\u1100-\u11FF\u3130-\u318F\uAC00-\uD7AF",
+    "Japanese": "\u3040-\u30FF\u31F0-\u31FF\u3400-\u4DBF\u4E00-\u9FFF\uFF66-\uFF9F\u30FC",
+    "Latin": "A-Za-z\u00C0-\u024F'\\-",
+}
+"""Script name -> the code points of a term written in it (what ``definition.json``'s
+``script`` may name)."""
+LANGUAGE_SCRIPTS = {"Bengali": "Bengali", "Hindi": "Devanagari", "Nepali": "Devanagari",
+                    "Marathi": "Devanagari", "Urdu": "Arabic", "Korean": "Hangul",
+                    "Japanese": "Japanese"}
+"""Target language name -> its script, for a definition that names no ``script``."""
 
 
 @dataclass(frozen=True)
 class Occupation:
     id: int
     en: str
-    bn: str
+    target: str
+    """The term in the target language (the occupations file's column named by its code)."""
     line: int = field(default=0, compare=False)
     """Physical line of the occupations file (for error messages)."""
 
@@ -67,7 +91,8 @@ class HonorificItem:
     id: int
     item_id: str
     occupation_en: str
-    occupation_bn: str
+    occupation_target: str
+    """The occupation's term in the target language."""
     template_id: str
     primed: bool
     gender: str
@@ -75,7 +100,7 @@ class HonorificItem:
     source_en: str
 
     def row(self) -> list[str]:
-        return [str(self.id), self.item_id, self.occupation_en, self.occupation_bn,
+        return [str(self.id), self.item_id, self.occupation_en, self.occupation_target,
                 self.template_id, str(self.primed), self.gender, self.source_en]
 
 
@@ -91,6 +116,33 @@ class Definition:
     meta: dict[str, Any]
     sources: dict[str, str] = field(default_factory=dict)
     """File name -> path of each definition file (for error messages)."""
+    language: str = "bn"
+    """The target language's code: the occupations file's column of terms, the judge's key."""
+
+    @property
+    def target_language(self) -> str:
+        """The target language's name (``definition.json``'s ``target_language``)."""
+        return str(self.meta.get("target_language") or self.language)
+
+    @property
+    def script(self) -> str | None:
+        """The script the occupation terms are written in: ``definition.json``'s ``script``, else
+        the usual script of the target language, else None (not checked)."""
+        named = self.meta.get("script") or LANGUAGE_SCRIPTS.get(self.target_language)
+        return str(named) if named else None
+
+    @property
+    def occupation_column(self) -> str:
+        """The name the target term's column has in files (items CSV, labels, occupation rates):
+        ``definition.json``'s ``occupation_column`` (honorific-bn keeps ``occupation_bn``, so
+        its data checksum and run folders stay as published), else ``occupation_target``."""
+        return str(self.meta.get("occupation_column") or "occupation_target")
+
+    @property
+    def mock_outputs(self) -> dict[str, str]:
+        """Register -> a target-language sentence the judge labels with it (``"mock"``)."""
+        mock = self.meta.get("mock") or {}
+        return {str(k): str(v) for k, v in mock.items()} if isinstance(mock, dict) else {}
 
     @property
     def instruction(self) -> str:
@@ -100,7 +152,7 @@ class Definition:
         """The paper's zero-shot prompt (chat) and a completion-style equivalent for base models."""
         comp = self.meta["completion"]
         src, tgt = comp["source_label"], comp["target_label"]
-        shots = "".join(f"{src}: {en}\n{tgt}: {bn}\n\n" for en, bn in comp["fewshot"])
+        shots = "".join(f"{src}: {en}\n{tgt}: {target}\n\n" for en, target in comp["fewshot"])
         completion = f"{self.instruction}\n\n{shots}{src}: {sentence}\n{tgt}:"
         return Prompt(messages=(("user", f"{self.instruction}\n\n{sentence}"),),
                       completion=completion, item_id=item_id)
@@ -116,12 +168,12 @@ class Definition:
         errata = {(e.occupation_en, e.list_term): e.item_term for e in self.errata}
         out: list[HonorificItem] = []
         for occ in self.occupations:
-            term = errata.get((occ.en, occ.bn), occ.bn)
+            term = errata.get((occ.en, occ.target), occ.target)
             for frame in self.frames:
                 for cond in CONDITIONS:
                     out.append(HonorificItem(
                         id=len(out) + 1, item_id=f"{occ.en.replace(' ', '_')}|{frame.template_id}|{cond}",
-                        occupation_en=occ.en, occupation_bn=term, template_id=frame.template_id,
+                        occupation_en=occ.en, occupation_target=term, template_id=frame.template_id,
                         primed=frame.primed, gender=cond,
                         source_en=frame.sentences[cond].replace("{occ}", occ.en)))
         return out
@@ -131,7 +183,8 @@ class Definition:
         minimal quoting, LF line ends."""
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(ITEM_COLUMNS)
+        writer.writerow([self.occupation_column if c == "occupation_target" else c
+                         for c in ITEM_COLUMNS])
         for item in self.items()[:limit]:
             writer.writerow(item.row())
         return ("\ufeff" + buf.getvalue()).encode("utf-8")
@@ -161,10 +214,11 @@ def _read_csv(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str
         return rows
 
 
-def read_occupations(path: Path) -> list[Occupation]:
+def read_occupations(path: Path, language: str = "bn") -> list[Occupation]:
+    """The occupations file: ``id,en,<language>`` (other columns are kept for the judge)."""
     out: list[Occupation] = []
-    for line, row in _read_csv(path, ("id", "en", "bn")):
-        for col in ("id", "en", "bn"):
+    for line, row in _read_csv(path, ("id", "en", language)):
+        for col in ("id", "en", language):
             if not (row.get(col) or "").strip():
                 raise InputError("empty value", file=str(path), line=line, field=col)
         try:
@@ -172,7 +226,7 @@ def read_occupations(path: Path) -> list[Occupation]:
         except ValueError:
             raise InputError(f"not an integer: {row['id']!r}", file=str(path), line=line,
                              field="id") from None
-        out.append(Occupation(occ_id, row["en"].strip(), row["bn"].strip(), line))
+        out.append(Occupation(occ_id, row["en"].strip(), row[language].strip(), line))
     return out
 
 
@@ -201,19 +255,28 @@ def read_errata(path: Path) -> list[Erratum]:
             for _, r in _read_csv(path, ("occupation_en", "list_term", "item_term"))]
 
 
-def load_definition(occupations: Path | None = None, frames: Path | None = None,
-                    data_dir: Path = DATA_DIR) -> Definition:
-    """The packaged definition, optionally with a user's occupations and/or frames file."""
+def load_definition(data_dir: Path, *, language: str, occupations: Path | None = None,
+                    frames: Path | None = None, frames_dir: Path = FRAMES_DIR) -> Definition:
+    """A language's definition from its data folder (``definition.json``, ``occupations.csv``,
+    ``errata.csv``), optionally with a user's occupations and/or frames file. The frames come
+    from ``data_dir`` when it has a ``frames.csv``, else from ``frames_dir`` (the engine's
+    English frames, which every language shares)."""
     meta_path = data_dir / "definition.json"
-    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    try:
+        meta = json.loads(read_text(meta_path))
+    except ValueError as exc:
+        raise InputError(f"not valid JSON ({exc})", file=str(meta_path)) from None
+    if not isinstance(meta, dict):
+        raise InputError("expected a JSON object", file=str(meta_path))
     occ_path = occupations or data_dir / "occupations.csv"
-    frames_path = frames or data_dir / "frames.csv"
+    own_frames = data_dir / "frames.csv"
+    frames_path = frames or (own_frames if own_frames.exists() else frames_dir / "frames.csv")
     errata_path = data_dir / "errata.csv"
     return Definition(
-        name=meta["name"], version=meta["version"], occupations=read_occupations(occ_path),
+        name=meta["name"], version=meta["version"], occupations=read_occupations(occ_path, language),
         frames=read_frames(frames_path), errata=read_errata(errata_path), meta=meta,
-        sources={"occupations": str(occ_path), "frames": str(frames_path),
-                 "errata": str(errata_path)})
+        sources={"definition": str(meta_path), "occupations": str(occ_path), "frames": str(frames_path),
+                 "errata": str(errata_path)}, language=language)
 
 
 @dataclass(frozen=True)
@@ -242,7 +305,16 @@ def validate_definition(defn: Definition) -> list[Finding]:
     findings: list[Finding] = []
     occ_file, frames_file = defn.sources.get("occupations", "?"), defn.sources.get("frames", "?")
     seen_en: dict[str, int] = {}
-    seen_bn: dict[str, str] = {}
+    seen_target: dict[str, str] = {}
+    script = defn.script
+    in_script = (re.compile(f"^[{SCRIPTS[script]}{_JOINERS}{_SHARED}]*[{SCRIPTS[script]}]"
+                            f"[{SCRIPTS[script]}{_JOINERS}{_SHARED}]*$")
+                 if script in SCRIPTS else None)
+    code = defn.language
+    if script is not None and script not in SCRIPTS:
+        findings.append(Finding("error", defn.sources.get("definition", "definition.json"), None,
+                                "script", f"unknown script {script!r} (known: "
+                                f"{', '.join(SCRIPTS)})"))
     ids: set[int] = set()
     for occ in defn.occupations:
         line = occ.line
@@ -253,18 +325,19 @@ def validate_definition(defn: Definition) -> list[Finding]:
             findings.append(Finding("error", occ_file, line, "en",
                                     f"duplicate occupation {occ.en!r} (line {seen_en[occ.en]})"))
         seen_en.setdefault(occ.en, line)
-        if occ.bn in seen_bn:
-            findings.append(Finding("warning", occ_file, line, "bn",
-                                    f"Bengali term {occ.bn!r} also used for {seen_bn[occ.bn]!r}"))
-        seen_bn.setdefault(occ.bn, occ.en)
-        if not _BENGALI.match(occ.bn):
-            findings.append(Finding("error", occ_file, line, "bn",
-                                    f"{occ.bn!r} is not written in Bengali script"))
+        if occ.target in seen_target:
+            findings.append(Finding("warning", occ_file, line, code,
+                                    f"{defn.target_language} term {occ.target!r} also used for "
+                                    f"{seen_target[occ.target]!r}"))
+        seen_target.setdefault(occ.target, occ.en)
+        if in_script is not None and not in_script.match(occ.target):
+            findings.append(Finding("error", occ_file, line, code,
+                                    f"{occ.target!r} is not written in {script} script"))
     for err in defn.errata:
         for occ in defn.occupations:
-            if occ.en == err.occupation_en and occ.bn == err.list_term:
+            if occ.en == err.occupation_en and occ.target == err.list_term:
                 findings.append(Finding(
-                    "warning", occ_file, occ.line, "bn",
+                    "warning", occ_file, occ.line, code,
                     f"{occ.en}: the occupation list gives {err.list_term} but the published items "
                     f"use {err.item_term}; items follow the published file ({err.note})"))
     frame_ids: set[str] = set()

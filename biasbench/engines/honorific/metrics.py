@@ -44,8 +44,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from biasbench.benchmarks.honorific_bn.items import PAIRED_CONDITIONS
-from biasbench.benchmarks.honorific_bn.label_table import (
+from biasbench.engines.honorific.items import PAIRED_CONDITIONS
+from biasbench.engines.honorific.label_table import (
     HONORIFIC,
     MIN_USABLE_ITEMS,
     MIXED,
@@ -59,15 +59,15 @@ from biasbench.benchmarks.honorific_bn.label_table import (
     pct,
     validate_labels,
 )
-from biasbench.benchmarks.honorific_bn.occupation_scores import (
+from biasbench.engines.honorific.occupation_scores import (
     occupation_frame_counts,
     occupation_rank_agreement,
     occupation_rates_checked,
     spread_leave_one_out,
     spread_pp,
 )
-from biasbench.benchmarks.honorific_bn.reference import majority_labels
-from biasbench.benchmarks.honorific_bn.reference import reference as no_effect_reference
+from biasbench.engines.honorific.reference import majority_labels
+from biasbench.engines.honorific.reference import reference as no_effect_reference
 from biasbench.errors import InputError
 from biasbench.stats import (
     EXACT_POWER_METHOD,
