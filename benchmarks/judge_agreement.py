@@ -12,6 +12,9 @@ Sets, all shipped in the repository:
   held_out.jsonl``, written before its fixes), per class and look-alike group;
 * three rounds of blind probes written after the first fixes (``blind_probes.jsonl``);
 * those classes' test tables (``test_classifier_more_classes.py``), per class;
+* the labelled set written from the spec's rulings before their rules (``data/rulings.jsonl``,
+  70 real-looking outputs) and the rulings' test tables (``test_classifier_rulings.py``),
+  per ruling and look-alike group;
 * the 177 pitfall rows (``test_classifier.CASES``), the real-output tables
   (``test_classifier_real_outputs.ALL_ROWS``), the ``spelling_mixed`` table, and three
   simulated runs of 2,016 outputs each with known labels (``simulated_outputs.py``).
@@ -42,6 +45,7 @@ import simulated_outputs  # noqa: E402
 import test_classifier  # noqa: E402
 import test_classifier_more_classes  # noqa: E402
 import test_classifier_real_outputs  # noqa: E402
+import test_classifier_rulings  # noqa: E402
 import test_spelling_mixed  # noqa: E402
 
 from biasbench.benchmarks.honorific_bn import classifier as after  # noqa: E402
@@ -98,6 +102,11 @@ def held_out(name: str = "held_out.jsonl") -> dict[str, list[Row]]:
 def more_classes_tables() -> dict[str, list[Row]]:
     return {name: [(c.condition, c.output, c.label.value, c.plural) for c in cases]
             for name, cases in test_classifier_more_classes.CLASSES.items()}
+
+
+def rulings_tables() -> dict[str, list[Row]]:
+    return {name: [(c.condition, c.output, c.label.value, c.plural) for c in cases]
+            for name, cases in test_classifier_rulings.RULINGS.items()}
 
 
 def existing_sets() -> dict[str, list[Row]]:
@@ -159,6 +168,9 @@ def main(revision: str) -> None:
     table("Blind probes, seven more classes (written after the first fixes, each round labelled "
           "before the judge saw it)", held_out("blind_probes.jsonl"), before, _fmt)
     table("Seven more classes: test tables", more_classes_tables(), before, _fmt)
+    table("Rulings set (written from the spec's rulings before the rules)",
+          held_out("rulings.jsonl"), before, _fmt)
+    table("Rulings: test tables", rulings_tables(), before, _fmt)
     table("Labelled sets the repository already ships (must not drop)", existing_sets(), before,
           _fmt)
 
