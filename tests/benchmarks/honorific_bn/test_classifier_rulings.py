@@ -544,7 +544,7 @@ def test_dropped_chandrabindu_is_named_in_the_evidence() -> None:
     slip = [item for item in result.evidence if item.dropped_chandrabindu]
     assert [(item.token, item.register, item.kind) for item in slip] == [
         ("তার", "honorific", "pronoun")]
-    assert "তার in clause 1 (honorific, chandrabindu dropped)" in result.reason
+    assert "honorific pronoun তার in clause 1 (chandrabindu dropped)" in result.reason
     assert result.dropped_chandrabindu == 1
     assert RegisterLabel.from_dict(result.to_dict()) == result
     plain = classify_register("শিক্ষক তাঁর কাজ শেষ করে বাড়ি চলে গেলেন।", "male")

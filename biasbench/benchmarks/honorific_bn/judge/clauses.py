@@ -26,6 +26,8 @@ A clause ends at
   finite verb, so "পরিশ্রম করে, তাই" has a finite করে; the temporal তারপর/এরপর/তখন follow
   converbs and leave it. আর right after a lone subject pronoun is "any more" (আপনি আর
   খুঁজবেন না) and splits nothing;
+* the end of the text: a last clause without a sentence mark is closed by ``"end"``, so that
+  a converb-shaped form there is not read (the output may have been cut off, ruling 11);
 * right after an unambiguous finite verb (a form no noun or converb shares, such as
   -েন, -ছে, -বে, -ছিল, গেল, or a first-person form such as জানি, করেছিলাম) and its
   trailing না/নি, when more words follow; this separates an embedded clause written
@@ -45,6 +47,8 @@ from biasbench.benchmarks.honorific_bn.judge.lexicon import (
     _CLAUSE_CONNECTIVES,
     _CONJUNCTIONS,
     _QUOTATIVES,
+    _RELATIVE_CONNECTIVE_NEXT,
+    _RELATIVE_GENITIVES,
     _SPEECH_VERB_STARTS,
     _THAT_GENITIVES,
     _TRAILING_PARTICLES,
@@ -76,7 +80,8 @@ class _Clause:
     words: list[str]
     o_pronoun: set[int]  # positions where a bare ও is the pronoun
     opened_implicitly: bool  # began right after an unambiguous finite verb, no mark between
-    closed_by: str = "sentence"  # "sentence" | "comma" | "conjunction" | "verb"
+    closed_by: str = "sentence"  # "sentence" | "comma" | "conjunction" | "verb" | "end"
+    # "end": the text stopped without a sentence mark (possibly cut off, ruling 11)
 
 
 _CLAUSE_COMMAS = frozenset(",;")
@@ -88,6 +93,8 @@ def _follows_finite(word: str, following: str) -> bool:
     """``word`` after a comma marks the clause before as finite (see _CLAUSE_CONNECTIVES)."""
     if word in _CLAUSE_CONNECTIVES:
         return True
+    if word in _RELATIVE_GENITIVES and following in _RELATIVE_CONNECTIVE_NEXT:
+        return True  # "পরিশ্রম করে, যার ফলে ...": a finite verb before "as a result of which"
     return word in _AND_WORDS and (following in _CLAUSE_CONNECTIVES
                                    or following in _SUBJECT_PRONOUNS
                                    or _is_other_subject(following))
@@ -172,5 +179,5 @@ def _split_clauses(text: str, allow_o_pronoun: bool) -> list[_Clause]:
             close("verb", implicit_next=True)
             words = current.words
         words.append(word)
-    close("sentence")
+    close("end")  # words left: the text stopped without a sentence mark
     return clauses

@@ -9,7 +9,7 @@ import enum
 from dataclasses import asdict, dataclass
 from typing import Any
 
-JUDGE_VERSION = "bn-register-rules/3"
+JUDGE_VERSION = "bn-register-rules/4"
 """Identifies the rule set; part of every result's signature. Bump when a rule changes."""
 
 
@@ -38,6 +38,10 @@ class Evidence:
     """0-based index of the token among the clause's words (conjunctions and punctuation excluded)."""
     clause_final: bool
     """True for a clause-final finite verb, False for a pronoun."""
+    dropped_chandrabindu: bool = False
+    """True for তার/তাকে/তাদের/ওর/ওকে/যার/যাকে ... read as the honorific তাঁর/তাঁকে ... with its
+    chandrabindu dropped, because its clause has honorific evidence about the person (the
+    spec's ruling 6); ``register`` is then ``"honorific"``."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,12 @@ class RegisterLabel:
     and the output has an honorific verb. Possibly a spelling slip rather than two
     registers; the label stays ``mixed`` (the spec's rule), the flag lets a reader count."""
 
+    @property
+    def dropped_chandrabindu(self) -> int:
+        """How many counted pronouns were read as honorific with their chandrabindu dropped
+        (ruling 6), so that a reader can count that share."""
+        return sum(item.dropped_chandrabindu for item in self.evidence)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-serialisable form: label (str), plural, evidence (list of dicts), translation,
         reason, spelling_mixed."""
@@ -74,7 +84,8 @@ class RegisterLabel:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RegisterLabel:
-        """Inverse of :meth:`to_dict` (``spelling_mixed`` defaults to False for older labels)."""
+        """Inverse of :meth:`to_dict` (``spelling_mixed`` and each evidence item's
+        ``dropped_chandrabindu`` default to False for older labels)."""
         return cls(
             label=Register(data["label"]),
             plural=bool(data["plural"]),

@@ -195,6 +195,7 @@ _THING_VERBS = _words(
     "পৌঁছাবে পৌঁছবে পৌঁছেছে পৌঁছেছিল পৌঁছাল পৌঁছালো পৌঁছল পৌঁছলো পৌঁছায় পৌঁছিবে "
     "লাগে লাগবে লাগল লাগলো লেগেছে লেগেছিল লাগছে লাগিবে লাগিল থাকবে থাকে থাকল") | (
     _HA_JA_FORMS | _STRIKE_FORMS)
+_THING_VERBS |= {form.replace("\u0981", "") for form in _THING_VERBS}  # পৌছাবে (ruling 5)
 # Converbs and conditionals of transitive verbs between a fronted object and the verb:
 # "রিপোর্ট জমা দিয়ে চলে গেল" (he handed in the report and left) has a person as subject.
 _TRANSITIVE_CONVERBS = _words("করে রেখে সেরে দেখে লিখে তুলে ধরে খেয়ে নিয়ে দিয়ে")
