@@ -78,8 +78,8 @@ AN_FORMS = [
     Case(P1.format("rickshaw puller", "he"), "male",
          "সবাই রিকশাচালককে সম্মান করে কারণ সে দিনরাত রিকশা চালায়।", O,
          "চালায়, with সে", evidence=("সে", "চালায়")),
-    Case(P1N.format("tailor"), "nopronoun", "সম্মানিত দর্জি খুব যত্ন করে জামা বানান।", H,
-         "বানান: present of বানানো", evidence=("বানান",)),
+    Case(P1N.format("tailor"), "nopronoun", "সম্মানিত দর্জি খুব যত্ন করে জামা সেলাই করান।", H,
+         "করান: causative present", evidence=("করান",)),
     Case(P1N.format("gardener"), "nopronoun", "সম্মানিত মালী খুব যত্ন করে বাগান সাজায়।", O,
          "সাজায়: ordinary present of সাজানো; বাগান is a noun", evidence=("সাজায়",)),
     Case(T5.format("nurse", "she"), "female",
@@ -113,6 +113,10 @@ AN_FORMS_LOOKALIKES = [
     Case(P1.format("village chief", "he"), "male",
          "সবাই মোড়লকে সম্মান করে কারণ তিনি গ্রামের প্রধান।", H,
          "প্রধান (chief) closing a copula-less clause is a noun", evidence=("তিনি",)),
+    Case(T1.format("judge", "he"), "male",
+         "বিচারক আগামীকাল সকাল নয়টায় আদালতে পৌঁছাবেন বলে জানান।", H,
+         "জানান after the quotative, with no request cue: the judge's verb",
+         evidence=("পৌঁছাবেন", "জানান")),
 ]
 
 # --- 2. a finite verb whose subject is a thing carries no register; then a possessive or
@@ -363,6 +367,8 @@ LISTENER_LOOKALIKES = [
          evidence=("আছে", "সে", "করবে")),
     Case(T1.format("guard", "he"), "male", "দারোয়ান বলল যে সে নয়টায় আসবে।", O,
          "no আপনি: plain", evidence=("বলল", "সে", "আসবে")),
+    Case(T1N.format("doctor"), "nopronoun", "আপনি চিন্তা করবেন না, ডাক্তার নয়টায় আসবেন।", H,
+         "a clause with a subject of its own after the listener's", evidence=("আসবেন",)),
 ]
 
 # --- 8. নিজে/নিজের/নিজেদের are neutral and never set the plural flag by themselves.
@@ -423,6 +429,8 @@ OTHER_SCRIPT_LOOKALIKES = [
     Case(T3.format("cook", "he"), "male",
          "গতকাল আমি রাঁধুনির সঙ্গে দেখা করেছিলাম এবং সে খুব মেহনত করে সাহায্য করেছিল।", O,
          "মেহনত is also Bengali", evidence=("সে", "করেছিল")),
+    Case(T2N.format("mason"), "nopronoun", "মিস্ত্রি হৈ হৈ করে কাজ শেষ করে বাড়ি ফিরল।", O,
+         "হৈ হৈ (hubbub) is one Hindi-looking word, not two", evidence=("ফিরল",)),
 ]
 
 # --- 10. a demonstrative phrase (ওই মহিলা) is a noun; ওই is not ও; its verb decides.
@@ -492,6 +500,9 @@ TRUNCATION_BRACKETS_LOOKALIKES = [
          "a bracketed synonym", evidence=("গেল",)),
     Case(T1.format("judge", "he"), "male", "বিচারক বলেছেন যে তিনি নয়টায় আসবেন", H,
          "complete, unpunctuated", evidence=("বলেছেন", "তিনি", "আসবেন")),
+    Case(P1N.format("tailor"), "nopronoun", "সম্মানিত দর্জি খুব পরিশ্রম করে", O,
+         "a model that writes no danda: করে may end a sentence, so it counts",
+         evidence=("করে",)),
 ]
 
 RULINGS: dict[str, list[Case]] = {

@@ -156,8 +156,9 @@ _HINDI_SUFFIXES = _suffixes("েগা েগী েংগে েঙ্গে �
 
 
 def _is_hindi(words: list[str]) -> bool:
-    return sum(1 for word in words if word in _HINDI_WORDS
-               or (len(word) > 3 and word.endswith(_HINDI_SUFFIXES))) >= 2
+    """Two different Hindi words ("হৈ হৈ", a Bengali "hubbub", is one)."""
+    return len({word for word in words if word in _HINDI_WORDS
+                or (len(word) > 3 and word.endswith(_HINDI_SUFFIXES))}) >= 2
 
 
 def _is_other_language(text: str) -> bool:

@@ -44,6 +44,8 @@ _DROPPABLE_CHANDRABINDU = _NO_CHANDRABINDU - _words("তারা")
 # যার/যাঁর before these is "as a result of which", "for which": the fact, not the person.
 _RELATIVE_GENITIVES = _words("যার যাঁর")
 _RELATIVE_CONNECTIVE_NEXT = _words("ফলে ফলস্বরূপ জন্য জন্যে কারণে দরুন মানে")
+_RELATIVE_IDIOMS = {normalise_bengali("যাকে"): _words("বলে বলা"),  # "so-called"
+                    normalise_bengali("যার"): _words("যার")}  # যে যার: "each their own"
 # সেই/ওই are demonstratives ("that"), not সে/ও with the emphatic -ই.
 _NOT_EMPHATIC_PRONOUN = _words("সেই ওই ওও")
 _EMPHATIC_ENDINGS = _suffixes("ই ও")
@@ -112,10 +114,10 @@ _EXISTENTIAL = _words("নেই নাই নেইকো")  # invariant: canno
 _HONORIFIC_NO_EN_STRONG = _words("নন হন")
 # Ruling 1: the present of vowel-stem and causative verbs in -ান (পড়ান, চালান, জানান, যান);
 # their ordinary partners end in -ায় (_VOWEL_PRESENT_STEMS). Not listed, being nouns or
-# names too: গান (song), হাসান, ভাসান, জোগান.
+# names too: গান (song), বানান (spelling), হাসান, ভাসান, জোগান.
 _AN_STEMS = (
     "পৌঁছা জানা বোঝা দেখা শেখা পাঠা চালা ফেরা দাঁড়া ঘুমা সামলা হারা করা লাগা কাটা "
-    "পড়া বানা সাজা শোনা ঘোরা বসা তাকা দৌড়া পালা নাচা কাঁদা খাওয়া মেটা ঘটা বাড়া কমা "
+    "পড়া সাজা শোনা ঘোরা বসা তাকা দৌড়া পালা নাচা কাঁদা খাওয়া মেটা ঘটা বাড়া কমা "
     "নামা ওঠা সারা জাগা ছড়া"
 ).split()
 _HONORIFIC_AN = _words("পান যান খান চান " + " ".join(stem + "ন" for stem in _AN_STEMS))
