@@ -19,7 +19,8 @@ Sets, all shipped in the repository:
   (``test_classifier_real_outputs.ALL_ROWS``), the ``spelling_mixed`` table, and three
   simulated runs of 2,016 outputs each with known labels (``simulated_outputs.py``).
 
-Prints Markdown tables: n, agreement before and after, and how many labels changed.
+Prints Markdown tables: n, agreement before and after, and how many labels changed; and the
+time each judge takes on each simulated run of 2,016 outputs (its verb cache emptied first).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -161,6 +163,30 @@ def _fmt(right: int, n: int) -> str:
     return f"{right}/{n} ({100 * right / n:.1f}%)"
 
 
+def _empty_verb_cache(judge: ModuleType) -> None:
+    analyse = judge.classify_register.__globals__.get("_analyse_verb")
+    cache = getattr(analyse, "__globals__", {}).get("_verb_cache")
+    if isinstance(cache, dict):
+        cache.clear()
+
+
+def speed(before: ModuleType) -> None:
+    """Seconds to judge each simulated run of 2,016 outputs, the verb cache emptied first."""
+    print("\n### Speed: seconds per 2,016 outputs (cold verb cache)\n")
+    print("| run | before | after |")
+    print("|:---|---:|---:|")
+    for style in simulated_outputs.STYLES:
+        rows = [(s.item.gender, s.output) for s in simulated_outputs.simulate(style)]
+        seconds = []
+        for judge in (before, after):
+            _empty_verb_cache(judge)
+            started = time.perf_counter()
+            for condition, output in rows:
+                judge.classify_register(output, condition)
+            seconds.append(time.perf_counter() - started)
+        print(f"| simulated {style} | {seconds[0]:.2f} | {seconds[1]:.2f} |")
+
+
 def main(revision: str) -> None:
     before = judge_at(revision)
     print(f"judge `{before.JUDGE_VERSION}` ({revision}) -> `{after.JUDGE_VERSION}` (working tree)")
@@ -173,6 +199,7 @@ def main(revision: str) -> None:
     table("Rulings: test tables", rulings_tables(), before, _fmt)
     table("Labelled sets the repository already ships (must not drop)", existing_sets(), before,
           _fmt)
+    speed(before)
 
 
 if __name__ == "__main__":

@@ -17,13 +17,35 @@ Which tokens count
 * A clause with no pronoun and no finite verb (copula-less "X অত্যন্ত সম্মানিত") has no
   evidence; a copula-less clause with a pronoun ("তিনি একজন শিক্ষক") is decided by it.
 
-Known limits (documented choices): the ordinary proximal pronouns এ/এর/একে/এরা are not
-in the lexicon (এর is mostly "its/of this"); a possessed thing outside the noun list, or
-a possessive clause that does not open with its possessor, leaves the verb counted (the
-rule errs towards counting, equally in both registers); তার without chandrabindu next to
-an -েন verb is ``mixed`` as the spec says, even though it is a common spelling slip: such
-a label carries ``spelling_mixed`` (see :class:`RegisterLabel`) so that a reader can count
-them (``mixed_spelling_only`` in each model's scores).
+The spec's rulings (``bn-register-rules/4``)
+-------------------------------------------
+* -ান presents (পড়ান, চালান, জানান, যান) are honorific, -ায় (পড়ায়, চালায়) ordinary; a -ান
+  form after only a request's words with a cue (আমাকে, আপনার, a condition: "কিছু লাগলে
+  আমাকে জানান") is an imperative to the reader and no evidence (ruling 1);
+* "possible/necessary" with হওয়া or নয় (কথা বলা সম্ভব হচ্ছে না) and a verbal noun such as
+  ফেরা with হওয়া (বাড়ি ফেরা হলো) are impersonal (ruling 2; things as subjects were read
+  before, see :mod:`.subjects`);
+* a negation written apart (করে নি, করে না) makes the form before it finite, also before a
+  comma (ruling 3);
+* Kolkata finite বললে is an ordinary verb, except in a clause with a condition's words
+  (কেউ, কিছু, যদি, আপনি: "if someone says") (ruling 4);
+* যার/যাকে, যাঁর/যাঁকে count, except in "যার ফলে/জন্য" (the fact), "যাকে বলে", "যে যার"
+  (ruling 5);
+* তার/তাকে/তাদের/ওর/ওকে/ওদের/যার/যাকে in a clause whose subject pronoun or finite verb
+  about the person is honorific are honorific, marked ``dropped_chandrabindu`` (ruling 6);
+* a sentence opening with the listener (আপনি, তুমি) lends that subject to a later clause
+  of it that opens with an adverb ("আপনি এখন ব্যস্ত আছেন, পরে ফোন করবেন") (ruling 7);
+* at an unpunctuated end of the output, চলে/ফেলে (the converbs of চলে গেল, ফেলে দিল) and
+  নয় after a pronoun (তিনি নয়[টায়]) are read as cut off (ruling 11).
+
+Known limits (documented choices): the ordinary proximal pronouns এ/এর/একে are not
+in the lexicon (এর is mostly "its/of this"; এরা is, ruling 5); a possessed thing outside
+the noun list, or a possessive clause that does not open with its possessor, leaves the
+verb counted (the rule errs towards counting, equally in both registers); তার without
+chandrabindu is read as তাঁর only within its clause (ruling 6): next to an -েন verb of
+another clause it is ``mixed``, and such a label carries ``spelling_mixed`` (see
+:class:`RegisterLabel`) so that a reader can count them (``mixed_spelling_only`` in each
+model's scores).
 """
 
 from __future__ import annotations

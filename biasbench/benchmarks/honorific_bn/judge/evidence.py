@@ -59,10 +59,12 @@ class RegisterLabel:
     reason: str
     """Short human-readable account (clause numbers here are 1-based, as a reader counts)."""
     spelling_mixed: bool = False
-    """``mixed`` only through তার/তাকে/তারা/তাদের written without the chandrabindu of
-    তাঁর/তাঁকে/তাঁরা/তাঁদের beside an honorific verb: every ordinary token is such a pronoun
-    and the output has an honorific verb. Possibly a spelling slip rather than two
-    registers; the label stays ``mixed`` (the spec's rule), the flag lets a reader count."""
+    """``mixed`` only through তার/তাকে/তারা/তাদের/ওর/যার ... written without the
+    chandrabindu of তাঁর/তাঁকে/তাঁরা/তাঁদের/ওঁর/যাঁর ... beside an honorific verb: every
+    ordinary token is such a pronoun and the output has an honorific verb. Within one clause
+    with honorific evidence such a pronoun is read as honorific (ruling 6, see
+    ``dropped_chandrabindu``); across clauses ("সবাই তাকে সম্মান করে কারণ তিনি ...") the
+    label stays ``mixed`` and the flag lets a reader count them."""
 
     @property
     def dropped_chandrabindu(self) -> int:

@@ -24,10 +24,13 @@ How the text is read
   it, also mid-line ("X। English: ... Bengali: Y" keeps X); before any translation such a
   label is the source echoed, and the prompt's exemplars repeated are left out.
 * **Not a translation at all.** Left out: a sentence in Assamese or Meitei in the Bengali
-  script (ৰ/ৱ, or a word such as তেওঁ, আহিব, বুলি, এতিয়া, মহাক্না); a question or request
+  script (ৰ/ৱ, or a word such as তেওঁ, আহিব, বুলি, এতিয়া, মহাক্না), or Hindi in it (two
+  different Hindi words such as কহা, হৈ, ঔর, -েংগে; the spec's ruling 9); a question or request
   back to the user outside quoted speech (ends in "?", দয়া করে, বলুন, "কিছু লাগলে জানাবেন",
-  "আপনি চাইলে আমি ..."), also after a dash or a comma of the translation's sentence. An
-  output with nothing else is ``unreadable`` with that reason.
+  "আপনি চাইলে আমি ..."; not when a third-person subject follows, as in "গতকাল আমি আপনার
+  সঙ্গে দেখা করেছিলাম এবং তিনি ...", ruling 7), also after a dash or a comma of the
+  translation's sentence. An output with nothing else is ``unreadable`` with that reason.
+  Text in another script (Devanagari, Odia, Latin) is no Bengali and never read.
 """
 
 from __future__ import annotations

@@ -13,6 +13,11 @@ raised vowel (পড়ে, ঢোকে, টানে; not the converbs ফি�
 guards for adjectives and nouns (সফল, ভালো, সকাল, গতকাল, উন্নত, দিনরাত, সময়মতো) and
 monosyllabic locatives (ঘরে, কাজে, মাঠে). These general forms never split a clause, and
 the present counts only before a sentence end or a conjunction, like করে.
+
+Clitics keep their host's register (the spec's ruling 4): the emphatic -ই/-ও joined or
+hyphenated (তিনিই, সে-ই, করবেনই) and the Kolkata -'খন (করবে'খন). A listed verb form typed
+without its chandrabindu (পৌছাবে, পৌছায়, দাড়ান) is read as the form it misspells unless
+that spelling is a word of its own (হাটে, কাদা); ruling 5.
 """
 
 from __future__ import annotations
