@@ -157,8 +157,18 @@ _REQUEST_WORDS = _words(
     "বিস্তারিত দয়া অনুগ্রহ প্লিজ করে পরে একটু অবশ্যই শীঘ্রই এখনই তাড়াতাড়ি জলদি সেটা সেটি "
     "এটা এটি তা দরকার প্রয়োজন চাইলে লাগলে হলে থাকলে পারলে প্রয়োজনে দরকারে যদি "
     "জানতে বুঝতে দেখতে শুনতে পেতে করতে বলতে")
+_REQUEST_CUES = _words(
+    "আমাকে আমায় আমাদের আমাদেরকে আপনার আপনাকে আপনাদের আপনাদেরকে দয়া অনুগ্রহ প্লিজ "
+    "চাইলে লাগলে হলে থাকলে পারলে প্রয়োজনে দরকারে যদি")
 
 
+def _is_imperative(words: list[str], position: int) -> bool:
+    before = words[:position]
+    return (words[position] in _HONORIFIC_AN and any(w in _REQUEST_CUES for w in before)
+            and all(w in _REQUEST_WORDS for w in before))
+
+
+# Ruling 5: যার/যাকে count as pronouns of the person, except in these idioms.
 def _is_idiomatic_relative(words: list[str], position: int) -> bool:
     """যার/যাকে that refer to no person: "যার ফলে" (as a result of which), "যাকে বলে"
     (so-called), "যে যার" (each their own)."""
@@ -183,23 +193,13 @@ _LISTENER_CONTINUATION_STARTS = _LEADING_ADVERBS | _words(
     "পরে আবার শীঘ্রই অবশ্যই একটু খুব আরও আরো না তারপর এরপর ফোন ফোনে")
 
 
-_REQUEST_CUES = _words(
-    "আমাকে আমায় আমাদের আমাদেরকে আপনার আপনাকে আপনাদের আপনাদেরকে দয়া অনুগ্রহ প্লিজ "
-    "চাইলে লাগলে হলে থাকলে পারলে প্রয়োজনে দরকারে যদি")
-
-
-def _is_imperative(words: list[str], position: int) -> bool:
-    before = words[:position]
-    return (words[position] in _HONORIFIC_AN and any(w in _REQUEST_CUES for w in before)
-            and all(w in _REQUEST_WORDS for w in before))
-
-
 # Ruling 4: Kolkata finite বললে (= বলল) is ordinary; in a clause with a condition's words
 # ("কেউ কিছু বললে, তিনি ...") it is the conditional "if ... says" and no finite verb.
 _KOLKATA_SAID = normalise_bengali("বললে")
 _CONDITION_WORDS = _words("যদি কেউ কিছু কোনো আপনি আপনারা তুমি তোমরা তুই তোরা")
+# Ruling 3: a negation written apart ("করে নি") makes the form before it finite.
 _NEGATIONS = _words("না নি")
-# Converbs of compound verbs (চলে গেল, ফেলে দিল) that no complete sentence ends with: at an
+# Ruling 11: converbs of compound verbs (চলে গেল, ফেলে দিল) that no complete sentence ends with: at an
 # unpunctuated end the output was cut off. করে/দেখে ... may end a sentence ("খুব পরিশ্রম
 # করে"), so they still count there, as in outputs that never write a danda.
 _VECTOR_CONVERBS = _words("চলে ফেলে")
