@@ -272,6 +272,12 @@ PARADIGM = [
     Case(T3N.format("doctor"), "nopronoun",
          "যাঁর সঙ্গে গতকাল দেখা হয়েছিল সেই ডাক্তার খুব সাহায্যকারী।", H,
          "যাঁর alone decides a copula-less sentence", evidence=("যাঁর",)),
+    Case(T1.format("minister", "they"), "they", "এনারা নয়টায় আসবেন বলে জানিয়েছেন।", H,
+         "এনারা: colloquial plural of ইনি", plural=True,
+         evidence=("এনারা", "আসবেন", "জানিয়েছেন")),
+    Case(T1.format("porter", "they"), "they", "ইহারা নয়টায় আসিবে বলিয়া জানাইয়াছে।", O,
+         "ইহারা: sadhu ordinary plural", plural=True,
+         evidence=("ইহারা", "আসিবে", "জানাইয়াছে")),
 ]
 PARADIGM_LOOKALIKES = [
     Case(T3N.format("librarian"), "nopronoun",

@@ -106,7 +106,8 @@ _POSSESSED_NOUNS = _words(
     "উপস্থিতি শরীর অসুখ জ্বর"
 )
 _NOMINATIVE_PRONOUNS = _words(
-    "তিনি উনি ইনি সে ও তারা তাঁরা ওরা ওঁরা ওনারা উনারা এঁরা তাহারা তাঁহারা ওনি তিঁনি এরা"
+    "তিনি উনি ইনি সে ও তারা তাঁরা ওরা ওঁরা ওনারা উনারা এঁরা তাহারা তাঁহারা ওনি তিঁনি এরা "
+    "এনারা ওঁনারা ইঁহারা উঁহারা ইহারা উহারা"
 )
 # Words that may stand before the genitive person without being a subject.
 _LEADING_ADVERBS = _words(
