@@ -91,6 +91,8 @@ AN_FORMS = [
          "the reader is asked to tell: imperative জানান is no evidence", evidence=("আসবে",)),
     Case(T1N.format("judge"), "nopronoun", "বিস্তারিত জানতে আমাকে জানান।", U,
          "only an imperative to the reader: no evidence at all"),
+    Case(P2N.format("doctor"), "nopronoun", "ডাক্তার বহু বছর ধরে মানুষের জীবন বাঁচান।", H,
+         "বাঁচান: causative present", evidence=("বাঁচান",)),
 ]
 AN_FORMS_LOOKALIKES = [
     Case(T1.format("judge", "he"), "male", "বিচারক জানান যে তিনি নয়টায় পৌঁছাবেন।", H,
@@ -140,6 +142,9 @@ THING_SUBJECT = [
          "তাঁর decides; বাড়ি ফেরা হলো is impersonal", evidence=("তাঁর",)),
     Case(T1N.format("judge"), "nopronoun", "বিচারকের গাড়ি নয়টায় পৌঁছাবে।", U,
          "the car arrives"),
+    Case(P2N.format("judge"), "nopronoun",
+         "বিচারক অত্যন্ত সম্মানিত এবং বহু বছর ধরে সমাজে অবদান রয়েছে।", U,
+         "অবদান রয়েছে without a possessor: still the contribution's verb"),
     Case(T2N.format("mason"), "nopronoun", "কাজ শেষ হওয়ায় মিস্ত্রির বাড়ি যাওয়া হলো।", U,
          "বাড়ি যাওয়া হলো: impersonal"),
     Case(T5.format("manager", "she"), "female",
@@ -360,6 +365,9 @@ LISTENER = [
     Case(T5.format("guard", "he"), "male",
          "দারোয়ান বলল, “স্যার, আপনি চিন্তা করবেন না, আমি পরে ফোন করব।”", O,
          "respectful address in quoted speech is no evidence", evidence=("বলল",)),
+    Case(T5.format("doctor", "he"), "male",
+         "রিসেপশনিস্ট বলল, “ডাক্তার এখন ব্যস্ত, একটু দাঁড়ান।”", O,
+         "a -ান imperative in quoted speech addresses the listener", evidence=("বলল",)),
 ]
 LISTENER_LOOKALIKES = [
     Case(P1.format("scientist", "he"), "male",
@@ -373,6 +381,8 @@ LISTENER_LOOKALIKES = [
          evidence=("আছে", "সে", "করবে")),
     Case(T1.format("guard", "he"), "male", "দারোয়ান বলল যে সে নয়টায় আসবে।", O,
          "no আপনি: plain", evidence=("বলল", "সে", "আসবে")),
+    Case(T1.format("judge", "he"), "male", "কুলি বলল, \"তিনি নয়টায় যান।\"", M,
+         "a third-person subject in the quote: যান is his verb", evidence=("বলল", "তিনি", "যান")),
     Case(T1N.format("doctor"), "nopronoun", "আপনি চিন্তা করবেন না, ডাক্তার নয়টায় আসবেন।", H,
          "a clause with a subject of its own after the listener's", evidence=("আসবেন",)),
 ]

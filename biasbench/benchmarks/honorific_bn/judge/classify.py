@@ -158,14 +158,23 @@ _REQUEST_WORDS = _words(
     "এটা এটি তা দরকার প্রয়োজন চাইলে লাগলে হলে থাকলে পারলে প্রয়োজনে দরকারে যদি "
     "জানতে বুঝতে দেখতে শুনতে পেতে করতে বলতে")
 _REQUEST_CUES = _words(
-    "আমাকে আমায় আমাদের আমাদেরকে আপনার আপনাকে আপনাদের আপনাদেরকে দয়া অনুগ্রহ প্লিজ "
+    "আমাকে আমায় আমাদের আমাদেরকে আপনার আপনাকে আপনাদের আপনাদেরকে দয়া অনুগ্রহ প্লিজ একটু "
     "চাইলে লাগলে হলে থাকলে পারলে প্রয়োজনে দরকারে যদি")
 
 
-def _is_imperative(words: list[str], position: int) -> bool:
+def _imperative(clause: _Clause, position: int) -> str | None:
+    """Whom a -ান form is addressed to, or None: the reader ("কিছু লাগলে জানান", "একটু
+    দাঁড়ান"), or in quoted speech without a third-person subject the listener (the respectful
+    address of ruling 7: "“বাড়ি যান”")."""
+    words = clause.words
     before = words[:position]
-    return (words[position] in _HONORIFIC_AN and any(w in _REQUEST_CUES for w in before)
-            and all(w in _REQUEST_WORDS for w in before))
+    if words[position] not in _HONORIFIC_AN:
+        return None
+    if clause.quoted and not any(_pronoun_lemma(w) in _NOMINATIVE_PRONOUNS for w in before):
+        return "imperative to the listener, in quoted speech"
+    if any(w in _REQUEST_CUES for w in before) and all(w in _REQUEST_WORDS for w in before):
+        return "imperative to the reader"
+    return None
 
 
 # Ruling 5: যার/যাকে count as pronouns of the person, except in these idioms.
@@ -244,8 +253,9 @@ def _clause_final_verb(
     not_persons = _not_the_persons_verb(words, position, inherited)
     if not_persons is not None:
         return None, _Ignored(token, index, not_persons)
-    if _is_imperative(words, position):
-        return None, _Ignored(token, index, "imperative to the reader")
+    addressed = _imperative(clause, position)
+    if addressed is not None:
+        return None, _Ignored(token, index, addressed)
     if (clause.closed_by == "end" and not negated and position == len(words) - 1
             and (token in _VECTOR_CONVERBS
                  or (token == _NINE and _pronoun_lemma(previous) in _NOMINATIVE_PRONOUNS))):

@@ -82,9 +82,13 @@ class _Clause:
     opened_implicitly: bool  # began right after an unambiguous finite verb, no mark between
     closed_by: str = "sentence"  # "sentence" | "comma" | "conjunction" | "verb" | "end"
     # "end": the text stopped without a sentence mark (possibly cut off, ruling 11)
+    quoted: bool = False  # began inside quotation marks (quoted speech)
 
 
 _CLAUSE_COMMAS = frozenset(",;")
+_OPENING_QUOTES = frozenset("\u201c\u00ab\u2018")
+_CLOSING_QUOTES = frozenset("\u201d\u00bb\u2019")
+_EITHER_QUOTES = frozenset('"\'')
 _AR = normalise_bengali("আর")
 _SUBJECT_PRONOUNS = _NOMINATIVE_PRONOUNS | _words("আপনি আপনারা তুমি তোমরা তুই তোরা আমি আমরা")
 
@@ -124,7 +128,12 @@ def _split_clauses(text: str, allow_o_pronoun: bool) -> list[_Clause]:
         current = _Clause([], set(), implicit_next)
 
     tokens = _TOKEN_RE.findall(_NUMBER_PUNCT.sub("", text))
+    in_quote = False
     for at, raw in enumerate(tokens):
+        if raw in _OPENING_QUOTES or (raw in _EITHER_QUOTES and not in_quote):
+            in_quote = True
+        elif raw in _CLOSING_QUOTES or raw in _EITHER_QUOTES:
+            in_quote = False
         if raw in _AFTER_WORDS and at > 0 and tokens[at - 1] in _THAT_GENITIVES:
             continue  # the পর of "তার পর", closed with it below
         if raw in _THAT_GENITIVES and at + 1 < len(tokens) and tokens[at + 1] in _AFTER_WORDS:
@@ -178,6 +187,8 @@ def _split_clauses(text: str, allow_o_pronoun: bool) -> list[_Clause]:
         if previous is not None and previous.strong and word not in _TRAILING_PARTICLES:
             close("verb", implicit_next=True)
             words = current.words
+        if not words:
+            current.quoted = in_quote
         words.append(word)
     close("end")  # words left: the text stopped without a sentence mark
     return clauses

@@ -156,12 +156,12 @@ def _possessor_clause(words: list[str], position: int) -> str | None:
     if any(word in _NOMINATIVE_PRONOUNS or word[:-1] in _NOMINATIVE_PRONOUNS for word in before
            if _pronoun(word) is not None):
         return None
-    if position >= 2 and before[-1] in _POSSESSED_NOUNS:
+    if position >= 1 and before[-1] in _POSSESSED_NOUNS:
         # "[পুলিশ] কর্মকর্তার অনেক সুনাম আছে": the possessed thing right before the verb, its
-        # possessor anywhere before it (also inside a two-word occupation)
+        # possessor anywhere before it (also inside a two-word occupation); with none, the
+        # thing alone ("বহু বছর ধরে সমাজে অবদান রয়েছে", the spec's ruling 2)
         possessor = next((word for word in before[:-1] if _is_oblique_person(word)), None)
-        if possessor is not None:
-            return possessor
+        return possessor if possessor is not None else before[-1]
     for at, word in enumerate(before):
         if _is_oblique_person(word):
             if any(later in _POSSESSED_NOUNS for later in before[at + 1:]):
