@@ -300,6 +300,11 @@ PARADIGM_LOOKALIKES = [
          "যার জন্য (for which)", evidence=("করে", "তাকে")),
     Case(T2N.format("judge"), "nopronoun", "এর পর বিচারক বাড়ি চলে গেলেন।", H,
          "এর is no pronoun", evidence=("গেলেন",)),
+    Case(T2.format("porter", "their"), "they", "যে যার কাজ শেষ করে বাড়ি চলে গেল।", O,
+         "যে যার: 'each their own', no relative of the person", evidence=("গেল",)),
+    Case(P1.format("scientist", "he"), "male",
+         "তিনি খুব পরিশ্রম করেন, যাঁর ফলে সবাই তাঁকে সম্মান করে।", H,
+         "যাঁর ফলে, also with the chandrabindu", evidence=("তিনি", "করেন", "তাঁকে")),
     Case(T2N.format("porter"), "nopronoun", "কুলি কাজ সেরে বাড়ি পৌছে ঘুমিয়ে পড়ল।", O,
          "পৌছে is the converb", evidence=("পড়ল",)),
 ]

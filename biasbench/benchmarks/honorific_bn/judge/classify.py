@@ -182,6 +182,8 @@ def _is_idiomatic_relative(words: list[str], position: int) -> bool:
     """যার/যাকে that refer to no person: "যার ফলে" (as a result of which), "যাকে বলে"
     (so-called), "যে যার" (each their own)."""
     word = words[position]
+    if word not in _RELATIVE_IDIOMS and word not in _RELATIVE_GENITIVES:
+        return False
     following = words[position + 1] if position + 1 < len(words) else ""
     previous = words[position - 1] if position > 0 else ""
     if word in _RELATIVE_GENITIVES and following in _RELATIVE_CONNECTIVE_NEXT:

@@ -90,6 +90,7 @@ _OPENING_QUOTES = frozenset("\u201c\u00ab\u2018")
 _CLOSING_QUOTES = frozenset("\u201d\u00bb\u2019")
 _EITHER_QUOTES = frozenset('"\'')
 _AR = normalise_bengali("আর")
+_JE, _JAR = normalise_bengali("যে"), normalise_bengali("যার")
 _SUBJECT_PRONOUNS = _NOMINATIVE_PRONOUNS | _words("আপনি আপনারা তুমি তোমরা তুই তোরা আমি আমরা")
 
 
@@ -160,8 +161,9 @@ def _split_clauses(text: str, allow_o_pronoun: bool) -> list[_Clause]:
         if not words and at > 0 and tokens[at - 1] in _CLAUSE_COMMAS and _follows_finite(
                 word, tokens[at + 1] if at + 1 < len(tokens) else ""):
             _after_comma_connective(clauses)  # "পরিশ্রম করে, তাই ...": করে is finite
-        if word in _CONJUNCTIONS:
-            close("conjunction")
+        if word in _CONJUNCTIONS and not (
+                word == _JE and at + 1 < len(tokens) and tokens[at + 1] == _JAR):
+            close("conjunction")  # but "যে যার কাজ" is "each their own work", no "that"
             continue
         if word in _QUOTATIVES and previous is not None:
             close("conjunction")  # "আসবেন বলে": quotative/causal complementiser
