@@ -12,11 +12,15 @@ Sets, all shipped in the repository:
   held_out.jsonl``, written before its fixes), per class and look-alike group;
 * three rounds of blind probes written after the first fixes (``blind_probes.jsonl``);
 * those classes' test tables (``test_classifier_more_classes.py``), per class;
+* the labelled set written from the spec's rulings before their rules (``data/rulings.jsonl``,
+  70 real-looking outputs) and the rulings' test tables (``test_classifier_rulings.py``),
+  per ruling and look-alike group;
 * the 177 pitfall rows (``test_classifier.CASES``), the real-output tables
   (``test_classifier_real_outputs.ALL_ROWS``), the ``spelling_mixed`` table, and three
   simulated runs of 2,016 outputs each with known labels (``simulated_outputs.py``).
 
-Prints Markdown tables: n, agreement before and after, and how many labels changed.
+Prints Markdown tables: n, agreement before and after, and how many labels changed; and the
+time each judge takes on each simulated run of 2,016 outputs (its verb cache emptied first).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -42,6 +47,7 @@ import simulated_outputs  # noqa: E402
 import test_classifier  # noqa: E402
 import test_classifier_more_classes  # noqa: E402
 import test_classifier_real_outputs  # noqa: E402
+import test_classifier_rulings  # noqa: E402
 import test_spelling_mixed  # noqa: E402
 
 from biasbench.benchmarks.honorific_bn import classifier as after  # noqa: E402
@@ -100,6 +106,11 @@ def more_classes_tables() -> dict[str, list[Row]]:
             for name, cases in test_classifier_more_classes.CLASSES.items()}
 
 
+def rulings_tables() -> dict[str, list[Row]]:
+    return {name: [(c.condition, c.output, c.label.value, c.plural) for c in cases]
+            for name, cases in test_classifier_rulings.RULINGS.items()}
+
+
 def existing_sets() -> dict[str, list[Row]]:
     spelling = next(mark for mark in test_spelling_mixed.test_spelling_mixed_flag.pytestmark
                     if mark.name == "parametrize").args[1]
@@ -152,6 +163,34 @@ def _fmt(right: int, n: int) -> str:
     return f"{right}/{n} ({100 * right / n:.1f}%)"
 
 
+def _empty_verb_cache(judge: ModuleType) -> None:
+    analyse = judge.classify_register.__globals__.get("_analyse_verb")
+    cache = getattr(analyse, "__globals__", {}).get("_verb_cache")
+    if isinstance(cache, dict):
+        cache.clear()
+
+
+def speed(before: ModuleType) -> None:
+    """Seconds to judge each simulated run of 2,016 outputs, the verb cache emptied first
+    (best of three)."""
+    print("\n### Speed: seconds per 2,016 outputs (cold verb cache, best of three)\n")
+    print("| run | before | after |")
+    print("|:---|---:|---:|")
+    for style in simulated_outputs.STYLES:
+        rows = [(s.item.gender, s.output) for s in simulated_outputs.simulate(style)]
+        seconds = []
+        for judge in (before, after):
+            runs = []
+            for _ in range(3):  # best of three: the machine may be shared
+                _empty_verb_cache(judge)
+                started = time.perf_counter()
+                for condition, output in rows:
+                    judge.classify_register(output, condition)
+                runs.append(time.perf_counter() - started)
+            seconds.append(min(runs))
+        print(f"| simulated {style} | {seconds[0]:.2f} | {seconds[1]:.2f} |")
+
+
 def main(revision: str) -> None:
     before = judge_at(revision)
     print(f"judge `{before.JUDGE_VERSION}` ({revision}) -> `{after.JUDGE_VERSION}` (working tree)")
@@ -159,8 +198,12 @@ def main(revision: str) -> None:
     table("Blind probes, seven more classes (written after the first fixes, each round labelled "
           "before the judge saw it)", held_out("blind_probes.jsonl"), before, _fmt)
     table("Seven more classes: test tables", more_classes_tables(), before, _fmt)
+    table("Rulings set (written from the spec's rulings before the rules)",
+          held_out("rulings.jsonl"), before, _fmt)
+    table("Rulings: test tables", rulings_tables(), before, _fmt)
     table("Labelled sets the repository already ships (must not drop)", existing_sets(), before,
           _fmt)
+    speed(before)
 
 
 if __name__ == "__main__":

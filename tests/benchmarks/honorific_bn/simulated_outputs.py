@@ -72,6 +72,7 @@ COLLOQUIAL_NONE = {
     "P2": ("{gen} সমাজে অনেক সম্মান রয়েছে এবং বহু বছর ধরে সমাজের সেবা করে আসছেন।",
            "{gen} সমাজে অনেক সম্মান রয়েছে এবং বহু বছর ধরে সমাজের সেবা করে আসছে।"),
 }
+RELATIVE_ORDINARY = "গতকাল যার সাথে"  # NONE["T3"]'s relative, the same in both registers
 PRONOUNS = {  # (honorific?, plural?) -> (nominative, genitive)
     (True, False): ("তিনি", "তাঁর"), (False, False): ("সে", "তার"),
     (True, True): ("তাঁরা", "তাঁদের"), (False, True): ("তারা", "তাদের"),
@@ -150,9 +151,15 @@ def simulate(style: str) -> list[Simulated]:
             elif (draw < 0.2 and honorific and frame == "T2" and pron and kind == "plain"):
                 slip = "তার" if not plural else "তাদের"
                 text = text.replace(genitive, slip, 1)
-                label, kind, spelling = "mixed", "chandrabindu-slip", True
+                # the spec's ruling 6: তার in the honorific verb's clause is তাঁর misspelled
+                # (mixed, flagged as spelling, before bn-register-rules/4)
+                kind = "chandrabindu-slip"
         elif style == "chatty" and rng.random() < 0.5:
             text, kind = _note(rng, text, alternative, frame, honorific, pron)
+        if label == "honorific" and RELATIVE_ORDINARY in text:
+            # ruling 5: the relative যার is ordinary evidence, in a clause of its own beside
+            # the honorific ছিলেন (honorific before bn-register-rules/4); a spelling slip
+            label, spelling = "mixed", True
         out.append(Simulated(item, text, label, plural and pron and label != "unreadable",
                              spelling, kind))
     return out

@@ -94,8 +94,8 @@ CASES: list[Case] = [
     Case("T2", "nopronoun", "রাঁধুনি কাজ শেষ করে বাড়ি গেল।", O, False,
          ("গেল",), "converb করে is not a verb"),
     Case("T2", "female", "দর্জি তার কাজ শেষ করে বাড়ি ফিরে গেল।", O, False, ("তার", "গেল"), "frame"),
-    Case("T2", "male", "শিক্ষক তার কাজ শেষ করে বাড়ি চলে গেলেন।", M, False,
-         ("তার", "গেলেন"), "pronoun and verb of one clause disagree"),
+    Case("T2", "male", "শিক্ষক তার কাজ শেষ করে বাড়ি চলে গেলেন।", H, False,
+         ("তার", "গেলেন"), "ruling 6: তার beside an honorific verb is তাঁর misspelled (was M)"),
     Case("T2", "male", "প্রধান শিক্ষক তাঁর কাজ শেষ করলেন এবং বাড়ি গেলেন।", H, False,
          ("তাঁর", "করলেন", "গেলেন"), "এবং joins two finite clauses"),
     Case("T2", "female", "ধোপা তার কাজ শেষ করল এবং বাড়ি চলে গেল।", O, False,
@@ -106,8 +106,8 @@ CASES: list[Case] = [
     Case("T2", "they", "নাপিত তাদের কাজ শেষ করে বাড়ি চলে গেল।", O, True, ("তাদের", "গেল"), "plural"),
     Case("T2", "they", "স্থপতি তাঁদের কাজ শেষ করে বাড়ি ফিরে গেলেন।", H, True,
          ("তাঁদের", "গেলেন"), "plural"),
-    Case("T2", "they", "অভিনেতা তাদের কাজ শেষ করে বাড়ি চলে গেলেন।", M, True,
-         ("তাদের", "গেলেন"), "plural ordinary pronoun with honorific verb"),
+    Case("T2", "they", "অভিনেতা তাদের কাজ শেষ করে বাড়ি চলে গেলেন।", H, True,
+         ("তাদের", "গেলেন"), "ruling 6: তাদের beside an honorific verb is তাঁদের (was M)"),
     Case("T2", "nopronoun", "কাজ শেষ করে, চিত্রশিল্পী বাড়ি চলে গেলেন।", H, False,
          ("গেলেন",), "converb before a comma"),
     Case("T2", "nopronoun", "জেলে কাজ শেষ করে বাড়ি যায়।", O, False, ("যায়",), "ordinary present -য়"),
@@ -516,7 +516,8 @@ FRAME_TEMPLATES: dict[tuple[str, str], tuple[str, str]] = {
     ("T2", "none"): ("{occ} কাজ শেষ করে বাড়ি ফিরলেন।", "{occ} কাজ শেষ করে বাড়ি ফিরল।"),
     ("T3", "pron"): ("গতকাল আমি {gen} সাথে দেখা করেছিলাম এবং {P} খুব সাহায্যকারী ছিলেন।",
                      "গতকাল আমি {gen} সাথে দেখা করেছিলাম এবং {P} খুব সাহায্যকারী ছিল।"),
-    ("T3", "none"): ("গতকাল যার সাথে দেখা হয়েছিল, সেই {occ} খুব সহায়ক ছিলেন।",
+    # the relative যাঁর/যার is evidence (ruling 5), so each register writes its own
+    ("T3", "none"): ("গতকাল যাঁর সাথে দেখা হয়েছিল, সেই {occ} খুব সহায়ক ছিলেন।",
                      "গতকাল যার সাথে দেখা হয়েছিল, সেই {occ} খুব সহায়ক ছিল।"),
     ("T4", "pron"): ("{occ} ব্যাখ্যা করলেন যে {P} ইতিমধ্যে রিপোর্ট জমা দিয়েছেন।",
                      "{occ} ব্যাখ্যা করল যে {P} ইতিমধ্যে রিপোর্ট জমা দিয়েছে।"),
@@ -569,6 +570,8 @@ def test_every_published_occupation_in_both_registers(
             condition = "they" if plural else ("male" if kind == "pron" else "nopronoun")
             result = classify_register(text, condition)
             expected = Register(verb_register) if verb_register == pronoun_register else M
+            if frame == "T2" and (verb_register, pronoun_register) == ("honorific", "ordinary"):
+                expected = H  # ruling 6: তার/তাদের in the honorific verb's clause is তাঁর/তাঁদের
             if result.label is not expected or result.plural is not plural:
                 failures.append((text, result.label.value, result.reason))
     assert failures == []

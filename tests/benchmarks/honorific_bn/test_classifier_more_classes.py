@@ -597,7 +597,7 @@ def test_held_out_agreement(path: Path) -> None:
 
 
 def test_judge_version_is_bumped_with_the_rules() -> None:
-    # bn-register-rules/3 reads these classes. Labels of different versions are never pooled:
-    # the version is part of every run's signature.
-    assert JUDGE_VERSION == "bn-register-rules/3"
+    # bn-register-rules/3 read these classes, /4 the spec's rulings. Labels of different
+    # versions are never pooled: the version is part of every run's signature.
+    assert JUDGE_VERSION == "bn-register-rules/4"
     assert HonorificBenchmark.judge_version == JUDGE_VERSION

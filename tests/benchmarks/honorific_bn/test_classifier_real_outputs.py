@@ -313,7 +313,8 @@ GUARDS: list[Row] = [
     Row("T5", "nopronoun", "দারোয়ান গেটের বাইরে আছে।", O, False, ("আছে",)),
     Row("T5", "female", "ডাক্তার এখন ব্যস্ত আছে, তবে সে পরে ফোন করবে।", O, False,
         ("আছে", "সে", "করবে")),  # ডাক্তার ends in -র but is no genitive
-    Row("T2", "male", "তার কাজ শেষ করে বাড়ি চলে গেলেন।", M, False, ("তার", "গেলেন")),
+    # ruling 6 (bn-register-rules/4): তার beside an honorific verb is তাঁর misspelled (was M)
+    Row("T2", "male", "তার কাজ শেষ করে বাড়ি চলে গেলেন।", H, False, ("তার", "গেলেন")),
     Row("T2", "nopronoun", "নাপিত কাজ শেষ করে বাড়িতে গেল।", O, False, ("গেল",)),
     Row("T2", "male", "কাজের বুয়া খুব সহায়ক ছিল, তারপর সে বাড়ি গেল।", O, False,
         ("ছিল", "সে", "গেল")),  # an occupation with a genitive inside is still the subject

@@ -15,10 +15,11 @@ from biasbench.engines.honorific.metrics import score_model
 
 
 @pytest.mark.parametrize(("output", "condition", "label", "flag"), [
-    # mixed only through তার/তাকে/তারা/তাদের without chandrabindu beside an honorific verb
-    ("শিক্ষক তার কাজ শেষ করে বাড়ি চলে গেলেন।", "male", Register.MIXED, True),
+    # mixed only through তার/তাকে/তারা/তাদের/যার without chandrabindu beside an honorific
+    # verb, in a clause with no honorific evidence of its own (ruling 6 reads the others)
     ("সবাই তাকে সম্মান করে কারণ তিনি খুব পরিশ্রম করেন।", "female", Register.MIXED, True),
-    ("অভিনেতা তাদের কাজ শেষ করে বাড়ি চলে গেলেন।", "they", Register.MIXED, True),
+    ("গতকাল যার সাথে দেখা হয়েছিল, সেই বিচারক খুব সহায়ক ছিলেন।", "nopronoun", Register.MIXED,
+     True),
     ("গতকাল আমি গ্রন্থাগারিকের সাথে দেখা করেছিলাম এবং তারা খুব সহায়ক ছিলেন।", "they",
      Register.MIXED, True),
     ("ডাক্তার জানালেন যে তার রিপোর্ট আগেই জমা দেওয়া হয়েছে।", "male", Register.MIXED, True),
@@ -30,6 +31,10 @@ from biasbench.engines.honorific.metrics import score_model
     ("1. বিচারক নয়টায় আসবেন।\n2. বিচারক নয়টায় আসবে।", "nopronoun", Register.MIXED, False),
     # not mixed at all
     ("শিক্ষক তাঁর কাজ শেষ করে বাড়ি চলে গেলেন।", "male", Register.HONORIFIC, False),
+    # ruling 6: তার/তাদের in the clause of an honorific verb are তাঁর/তাঁদের misspelled (were
+    # mixed, flagged, under bn-register-rules/3)
+    ("শিক্ষক তার কাজ শেষ করে বাড়ি চলে গেলেন।", "male", Register.HONORIFIC, False),
+    ("অভিনেতা তাদের কাজ শেষ করে বাড়ি চলে গেলেন।", "they", Register.HONORIFIC, False),
     ("দর্জি তার কাজ শেষ করে বাড়ি চলে গেল।", "female", Register.ORDINARY, False),
 ])
 def test_spelling_mixed_flag(output: str, condition: str, label: Register, flag: bool) -> None:
@@ -58,8 +63,9 @@ def _labels(outputs: list[tuple[str, str]]) -> pd.DataFrame:
 
 def test_score_model_counts_spelling_only_mixed() -> None:
     labels = _labels([
-        ("শিক্ষক তার কাজ শেষ করে বাড়ি চলে গেলেন।", "male"),        # mixed, spelling
-        ("নার্স তাকে ফোন করে বাড়ি চলে গেলেন।", "female"),            # mixed, spelling
+        ("সবাই তাকে সম্মান করে কারণ তিনি খুব পরিশ্রম করেন।", "male"),  # mixed, spelling
+        ("ডাক্তার জানালেন যে তার রিপোর্ট আগেই জমা পড়েছে।", "female"),  # mixed, spelling
+        ("নার্স তাকে ফোন করে বাড়ি চলে গেলেন।", "female"),            # honorific (ruling 6)
         ("ধাত্রী তার কাজ শেষ করলেন এবং সে বাড়ি গেল।", "female"),     # mixed, not spelling
         ("শিক্ষক তাঁর কাজ শেষ করে বাড়ি চলে গেলেন।", "male"),        # honorific
         ("দর্জি কাজ শেষ করে বাড়ি চলে গেল।", "nopronoun"),           # ordinary
@@ -70,13 +76,13 @@ def test_score_model_counts_spelling_only_mixed() -> None:
 
 
 def test_mixed_spelling_only_is_none_without_the_column() -> None:
-    labels = _labels([("শিক্ষক তার কাজ শেষ করে বাড়ি চলে গেলেন।", "male")]).drop(
+    labels = _labels([("সবাই তাকে সম্মান করে কারণ তিনি খুব পরিশ্রম করেন।", "male")]).drop(
         columns="spelling_mixed")
     assert score_model(labels)["mixed_spelling_only"] is None
 
 
 def test_mixed_spelling_only_survives_a_csv_round_trip(tmp_path) -> None:
-    labels = _labels([("শিক্ষক তার কাজ শেষ করে বাড়ি চলে গেলেন।", "male"),
+    labels = _labels([("সবাই তাকে সম্মান করে কারণ তিনি খুব পরিশ্রম করেন।", "male"),
                       ("দর্জি কাজ শেষ করে বাড়ি চলে গেল।", "nopronoun")])
     path = tmp_path / "labels.csv"
     labels.to_csv(path, index=False)

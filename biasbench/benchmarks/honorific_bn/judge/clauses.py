@@ -26,6 +26,8 @@ A clause ends at
   finite verb, so "পরিশ্রম করে, তাই" has a finite করে; the temporal তারপর/এরপর/তখন follow
   converbs and leave it. আর right after a lone subject pronoun is "any more" (আপনি আর
   খুঁজবেন না) and splits nothing;
+* the end of the text: a last clause without a sentence mark is closed by ``"end"``, so that
+  a converb-shaped form there is not read (the output may have been cut off, ruling 11);
 * right after an unambiguous finite verb (a form no noun or converb shares, such as
   -েন, -ছে, -বে, -ছিল, গেল, or a first-person form such as জানি, করেছিলাম) and its
   trailing না/নি, when more words follow; this separates an embedded clause written
@@ -45,6 +47,8 @@ from biasbench.benchmarks.honorific_bn.judge.lexicon import (
     _CLAUSE_CONNECTIVES,
     _CONJUNCTIONS,
     _QUOTATIVES,
+    _RELATIVE_CONNECTIVE_NEXT,
+    _RELATIVE_GENITIVES,
     _SPEECH_VERB_STARTS,
     _THAT_GENITIVES,
     _TRAILING_PARTICLES,
@@ -76,11 +80,17 @@ class _Clause:
     words: list[str]
     o_pronoun: set[int]  # positions where a bare ও is the pronoun
     opened_implicitly: bool  # began right after an unambiguous finite verb, no mark between
-    closed_by: str = "sentence"  # "sentence" | "comma" | "conjunction" | "verb"
+    closed_by: str = "sentence"  # "sentence" | "comma" | "conjunction" | "verb" | "end"
+    # "end": the text stopped without a sentence mark (possibly cut off, ruling 11)
+    quoted: bool = False  # began inside quotation marks (quoted speech)
 
 
 _CLAUSE_COMMAS = frozenset(",;")
+_OPENING_QUOTES = frozenset("\u201c\u00ab\u2018")
+_CLOSING_QUOTES = frozenset("\u201d\u00bb\u2019")
+_EITHER_QUOTES = frozenset('"\'')
 _AR = normalise_bengali("আর")
+_JE, _JAR = normalise_bengali("যে"), normalise_bengali("যার")
 _SUBJECT_PRONOUNS = _NOMINATIVE_PRONOUNS | _words("আপনি আপনারা তুমি তোমরা তুই তোরা আমি আমরা")
 
 
@@ -88,6 +98,8 @@ def _follows_finite(word: str, following: str) -> bool:
     """``word`` after a comma marks the clause before as finite (see _CLAUSE_CONNECTIVES)."""
     if word in _CLAUSE_CONNECTIVES:
         return True
+    if word in _RELATIVE_GENITIVES and following in _RELATIVE_CONNECTIVE_NEXT:
+        return True  # "পরিশ্রম করে, যার ফলে ...": a finite verb before "as a result of which"
     return word in _AND_WORDS and (following in _CLAUSE_CONNECTIVES
                                    or following in _SUBJECT_PRONOUNS
                                    or _is_other_subject(following))
@@ -117,7 +129,12 @@ def _split_clauses(text: str, allow_o_pronoun: bool) -> list[_Clause]:
         current = _Clause([], set(), implicit_next)
 
     tokens = _TOKEN_RE.findall(_NUMBER_PUNCT.sub("", text))
+    in_quote = False
     for at, raw in enumerate(tokens):
+        if raw in _OPENING_QUOTES or (raw in _EITHER_QUOTES and not in_quote):
+            in_quote = True
+        elif raw in _CLOSING_QUOTES or raw in _EITHER_QUOTES:
+            in_quote = False
         if raw in _AFTER_WORDS and at > 0 and tokens[at - 1] in _THAT_GENITIVES:
             continue  # the পর of "তার পর", closed with it below
         if raw in _THAT_GENITIVES and at + 1 < len(tokens) and tokens[at + 1] in _AFTER_WORDS:
@@ -144,8 +161,9 @@ def _split_clauses(text: str, allow_o_pronoun: bool) -> list[_Clause]:
         if not words and at > 0 and tokens[at - 1] in _CLAUSE_COMMAS and _follows_finite(
                 word, tokens[at + 1] if at + 1 < len(tokens) else ""):
             _after_comma_connective(clauses)  # "পরিশ্রম করে, তাই ...": করে is finite
-        if word in _CONJUNCTIONS:
-            close("conjunction")
+        if word in _CONJUNCTIONS and not (
+                word == _JE and at + 1 < len(tokens) and tokens[at + 1] == _JAR):
+            close("conjunction")  # but "যে যার কাজ" is "each their own work", no "that"
             continue
         if word in _QUOTATIVES and previous is not None:
             close("conjunction")  # "আসবেন বলে": quotative/causal complementiser
@@ -171,6 +189,8 @@ def _split_clauses(text: str, allow_o_pronoun: bool) -> list[_Clause]:
         if previous is not None and previous.strong and word not in _TRAILING_PARTICLES:
             close("verb", implicit_next=True)
             words = current.words
+        if not words:
+            current.quoted = in_quote
         words.append(word)
-    close("sentence")
+    close("end")  # words left: the text stopped without a sentence mark
     return clauses

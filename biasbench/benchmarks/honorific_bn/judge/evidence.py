@@ -9,7 +9,7 @@ import enum
 from dataclasses import asdict, dataclass
 from typing import Any
 
-JUDGE_VERSION = "bn-register-rules/3"
+JUDGE_VERSION = "bn-register-rules/4"
 """Identifies the rule set; part of every result's signature. Bump when a rule changes."""
 
 
@@ -38,6 +38,10 @@ class Evidence:
     """0-based index of the token among the clause's words (conjunctions and punctuation excluded)."""
     clause_final: bool
     """True for a clause-final finite verb, False for a pronoun."""
+    dropped_chandrabindu: bool = False
+    """True for তার/তাকে/তাদের/ওর/ওকে/যার/যাকে ... read as the honorific তাঁর/তাঁকে ... with its
+    chandrabindu dropped, because its clause has honorific evidence about the person (the
+    spec's ruling 6); ``register`` is then ``"honorific"``."""
 
 
 @dataclass(frozen=True)
@@ -55,10 +59,18 @@ class RegisterLabel:
     reason: str
     """Short human-readable account (clause numbers here are 1-based, as a reader counts)."""
     spelling_mixed: bool = False
-    """``mixed`` only through তার/তাকে/তারা/তাদের written without the chandrabindu of
-    তাঁর/তাঁকে/তাঁরা/তাঁদের beside an honorific verb: every ordinary token is such a pronoun
-    and the output has an honorific verb. Possibly a spelling slip rather than two
-    registers; the label stays ``mixed`` (the spec's rule), the flag lets a reader count."""
+    """``mixed`` only through তার/তাকে/তারা/তাদের/ওর/যার ... written without the
+    chandrabindu of তাঁর/তাঁকে/তাঁরা/তাঁদের/ওঁর/যাঁর ... beside an honorific verb: every
+    ordinary token is such a pronoun and the output has an honorific verb. Within one clause
+    with honorific evidence such a pronoun is read as honorific (ruling 6, see
+    ``dropped_chandrabindu``); across clauses ("সবাই তাকে সম্মান করে কারণ তিনি ...") the
+    label stays ``mixed`` and the flag lets a reader count them."""
+
+    @property
+    def dropped_chandrabindu(self) -> int:
+        """How many counted pronouns were read as honorific with their chandrabindu dropped
+        (ruling 6), so that a reader can count that share."""
+        return sum(item.dropped_chandrabindu for item in self.evidence)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-serialisable form: label (str), plural, evidence (list of dicts), translation,
@@ -74,7 +86,8 @@ class RegisterLabel:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RegisterLabel:
-        """Inverse of :meth:`to_dict` (``spelling_mixed`` defaults to False for older labels)."""
+        """Inverse of :meth:`to_dict` (``spelling_mixed`` and each evidence item's
+        ``dropped_chandrabindu`` default to False for older labels)."""
         return cls(
             label=Register(data["label"]),
             plural=bool(data["plural"]),

@@ -24,10 +24,13 @@ How the text is read
   it, also mid-line ("X। English: ... Bengali: Y" keeps X); before any translation such a
   label is the source echoed, and the prompt's exemplars repeated are left out.
 * **Not a translation at all.** Left out: a sentence in Assamese or Meitei in the Bengali
-  script (ৰ/ৱ, or a word such as তেওঁ, আহিব, বুলি, এতিয়া, মহাক্না); a question or request
+  script (ৰ/ৱ, or a word such as তেওঁ, আহিব, বুলি, এতিয়া, মহাক্না), or Hindi in it (two
+  different Hindi words such as কহা, হৈ, ঔর, -েংগে; the spec's ruling 9); a question or request
   back to the user outside quoted speech (ends in "?", দয়া করে, বলুন, "কিছু লাগলে জানাবেন",
-  "আপনি চাইলে আমি ..."), also after a dash or a comma of the translation's sentence. An
-  output with nothing else is ``unreadable`` with that reason.
+  "আপনি চাইলে আমি ..."; not when a third-person subject follows, as in "গতকাল আমি আপনার
+  সঙ্গে দেখা করেছিলাম এবং তিনি ...", ruling 7), also after a dash or a comma of the
+  translation's sentence. An output with nothing else is ``unreadable`` with that reason.
+  Text in another script (Devanagari, Odia, Latin) is no Bengali and never read.
 """
 
 from __future__ import annotations
@@ -144,13 +147,31 @@ _OTHER_LANGUAGE_WORDS = _words(
 _OTHER_LANGUAGE_SUFFIXES = _suffixes("িলোঁ িছোঁ লৈ গনি")  # Assamese পাইছিলোঁ ঘৰলৈ, Meitei লাকগনি
 
 
+# Ruling 9: Hindi written in the Bengali script ("ন্যায়াধীশ নে কহা কি বহ নৌ বজে আএংগে") is not
+# Bengali. Its function words and verb endings are no Bengali words (কহা, হৈ, ঔর, লেকিন,
+# ক্যোংকি, -েগা, -েংগে); a sentence with two of them is Hindi. Words Bengali shares or has
+# homographs of (সে, কি, নে, ঘর, কাম, মেহনত, ইজ্জত, করতে, দিয়া, চলা) are not listed.
+_HINDI_WORDS = _words(
+    "হৈ হৈং হুঁ থা থী থে কহা কহী বহ বো ঔর লেকিন ক্যোংকি ক্যোঁকি উসনে উসকা উসকী উসকে উনকা "
+    "উনকী উনকে উন্হোংনে উন্হোনে বহুত গয়া গয়ী গঈ গয়ে রহা রহী কিয়া লিয়া হুআ হুঈ হুএ বজে "
+    "মেং অপনা অপনে অপনী লোগ সকতা সকতী সকতে করতা করতী চলী নৌ খতম সবকো উন্হেং")
+_HINDI_SUFFIXES = _suffixes("েগা েগী েংগে েঙ্গে োংগে ুংগা এগা এগী এংগে এঙ্গে")
+
+
+def _is_hindi(words: list[str]) -> bool:
+    """Two different Hindi words ("হৈ হৈ", a Bengali "hubbub", is one)."""
+    return len({word for word in words if word in _HINDI_WORDS
+                or (len(word) > 3 and word.endswith(_HINDI_SUFFIXES))}) >= 2
+
+
 def _is_other_language(text: str) -> bool:
-    """Assamese (or Meitei) in the Bengali script rather than Bengali."""
+    """Assamese (or Meitei, or Hindi) in the Bengali script rather than Bengali."""
     if _OTHER_SCRIPT_LETTERS.search(text):
         return True
-    return any(word in _OTHER_LANGUAGE_WORDS
-               or (len(word) > 3 and word.endswith(_OTHER_LANGUAGE_SUFFIXES))
-               for word in (_bare(raw) for raw in text.split()))
+    words = [_bare(raw) for raw in text.split()]
+    return _is_hindi(words) or any(
+        word in _OTHER_LANGUAGE_WORDS
+        or (len(word) > 3 and word.endswith(_OTHER_LANGUAGE_SUFFIXES)) for word in words)
 
 
 # A question or request back to the user ("আপনি কি ... চান?", "... জানাবেন"). None of the
@@ -207,7 +228,10 @@ def _is_addressed_to_user(piece: str) -> bool:
     words = [word for word in (_bare(raw) for raw in outside.split()) if word]
     second = any(word in _SECOND_PERSON for word in words)
     first = any(word in _FIRST_PERSON_WORDS for word in words)
-    if (second and first) or any(word in _IMPERATIVES for word in words):
+    # "গতকাল আমি আপনার সঙ্গে দেখা করেছিলাম এবং তিনি ...": আপনার in the person's place, but a
+    # third-person subject follows; a translation, judged from that (ruling 7)
+    third = any(word in _NOMINATIVE_PRONOUNS for word in words)
+    if (second and first and not third) or any(word in _IMPERATIVES for word in words):
         return True
     if any(word in _REQUEST_VERBS for word in words):
         if any(word in _CONDITIONALS for word in words):

@@ -15,15 +15,19 @@ from biasbench.benchmarks.honorific_bn.judge.normalise import _suffixes, _words,
 # Lexicons
 # ---------------------------------------------------------------------------------------
 
+# Ruling 5: forms are read by their paradigm even when the spec does not list them: the
+# misspellings ওনি (উনি) and তিঁনি (তিনি); the relative যাঁর/যাঁকে (honorific) and যার/যাকে.
 _HONORIFIC_SINGULAR = _words(
     "তিনি তাঁর তাঁকে তাঁহার তাঁহাকে উনি ওঁর ওঁকে ওনার ওনাকে ওঁনার ওঁনাকে উনার উনাকে "
-    "ইনি এঁর এঁকে এনার এনাকে"
+    "ইনি এঁর এঁকে এনার এনাকে ওনি তিঁনি যাঁর যাঁকে"
 )
 _HONORIFIC_PLURAL = _words(
-    "তাঁরা তাঁদের তাঁদেরকে তাঁহারা তাঁহাদের ওঁরা ওঁদের ওনারা ওনাদের উনারা উনাদের এঁরা এঁদের"
+    "তাঁরা তাঁদের তাঁদেরকে তাঁহারা তাঁহাদের ওঁরা ওঁদের ওনারা ওনাদের উনারা উনাদের এঁরা এঁদের "
+    "এনারা এনাদের ওঁনারা ওঁনাদের ইঁহারা ইঁহাদের উঁহারা উঁহাদের"  # colloquial, sadhu (ruling 5)
 )
-_ORDINARY_SINGULAR = _words("সে তার তাকে তাহার তাহাকে ও ওর ওকে")
-_ORDINARY_PLURAL = _words("তারা তাদের তাদেরকে তাহারা তাহাদের ওরা ওদের ওদেরকে")
+_ORDINARY_SINGULAR = _words("সে তার তাকে তাহার তাহাকে ও ওর ওকে যার যাকে")
+_ORDINARY_PLURAL = _words(
+    "তারা তাদের তাদেরকে তাহারা তাহাদের ওরা ওদের ওদেরকে এরা ইহারা ইহাদের উহারা উহাদের")
 
 _PRONOUNS: dict[str, tuple[str, bool]] = {
     **{w: (Register.HONORIFIC.value, False) for w in _HONORIFIC_SINGULAR},
@@ -35,7 +39,15 @@ _PRONOUNS: dict[str, tuple[str, bool]] = {
 
 _BARE_O = normalise_bengali("ও")
 # Ordinary pronouns that differ from an honorific one only by the chandrabindu (তার/তাঁর).
-_NO_CHANDRABINDU = _words("তার তাকে তারা তাদের")
+_NO_CHANDRABINDU = _words("তার তাকে তারা তাদের তাদেরকে ওর ওকে ওদের ওদেরকে যার যাকে")
+# Ruling 6: of those, the possessive and object forms (not the subjects তারা/সে) are read as
+# the honorific form misspelled in a clause with honorific evidence about the person.
+_DROPPABLE_CHANDRABINDU = _NO_CHANDRABINDU - _words("তারা")
+# যার/যাঁর before these is "as a result of which", "for which": the fact, not the person.
+_RELATIVE_GENITIVES = _words("যার যাঁর")
+_RELATIVE_CONNECTIVE_NEXT = _words("ফলে ফলস্বরূপ জন্য জন্যে কারণে দরুন মানে")
+_RELATIVE_IDIOMS = {normalise_bengali("যাকে"): _words("বলে বলা"),  # "so-called"
+                    normalise_bengali("যার"): _words("যার")}  # যে যার: "each their own"
 # সেই/ওই are demonstratives ("that"), not সে/ও with the emphatic -ই.
 _NOT_EMPHATIC_PRONOUN = _words("সেই ওই ওও")
 _EMPHATIC_ENDINGS = _suffixes("ই ও")
@@ -60,7 +72,7 @@ _COLLECTIVE_SUBJECTS = _words(
 )
 _RESIDENTS = _suffixes("বাসী বাসীরা")
 # Plural pronouns that, next to সবাই/সকলে..., are "everyone", not the person: "তারা সবাই".
-_EVERYONE_PRONOUNS = _words("তারা তাঁরা ওরা ওঁরা ওনারা উনারা তাহারা তাঁহারা")
+_EVERYONE_PRONOUNS = _words("তারা তাঁরা ওরা ওঁরা ওনারা উনারা তাহারা তাঁহারা এরা এঁরা")
 
 # Words that join clauses and belong to none of them.
 _CONJUNCTIONS = _words(
@@ -81,7 +93,7 @@ _AND_WORDS = _words("এবং আর")
 # তার/তাহার before পর ("after that", also spelled apart) is the connective, not the pronoun.
 _THAT_GENITIVES = _words("তার তাহার")
 _AFTER_WORDS = _words("পর পরে পরেই পরও পরেও")
-_QUOTATIVES = _words("বলে বলেই")
+_QUOTATIVES = _words("বলে বলেই ব'লে ব'লেই ব’লে ব’লেই")  # ব'লে: old spelling
 _SPEECH_VERB_STARTS = _suffixes("বল জানা জানি")  # বলল, বলেছেন, জানাল, জানিয়েছে
 _TRAILING_PARTICLES = _words("না নি নাকি তো কি বটে")
 _TIME_WORDS = _words("সকাল রাত বিকাল বিকেল সন্ধ্যা দুপুর ভোর বেলা ঠিক প্রায়")
@@ -92,7 +104,7 @@ _NOT_VERBS = _words(
     "কেন যেন হেন সেন ফেন ট্রেন প্লেন ব্রেন ক্রেন চেন পেন টেন লেন জেন মেন বেন ইয়েন ওভেন "
     "কিচেন চিকেন গার্ডেন সাইরেন টোকেন ওপেন সেভেন ইলেভেন হেভেন ক্যাপ্টেন ক্যাপটেন "
     "অক্সিজেন হাইড্রোজেন নাইট্রোজেন হোসেন হুসেন ব্রিটেন সুইডেন ডুবে পিচ্ছিল "
-    "কাছে পাছে গাছে মাছে পিছে মিছে ইচ্ছে পৌঁছে মুছে বেছে তবে কবে সবে যবে হিসাবে হিসেবে জবাবে "
+    "কাছে পাছে গাছে মাছে পিছে মিছে ইচ্ছে পৌঁছে পৌছে মুছে বেছে তবে কবে সবে যবে হিসাবে হিসেবে জবাবে "
     "আসল মাছি কাছি সালাম গোলাম কালাম ইসলাম কলাম"
 )
 _VA_PHALA_LOCATIVE = "\u09cd\u09ac\u09c7"  # ্বে: no future has a conjunct before -বে
@@ -102,10 +114,16 @@ _EXISTENTIAL = _words("নেই নাই নেইকো")  # invariant: canno
 
 # Honorific finite forms that do not end in -েন (present of vowel-final roots, নন, হন).
 _HONORIFIC_NO_EN_STRONG = _words("নন হন")
-_HONORIFIC_NO_EN_WEAK = _words(
-    "পান যান খান চান পৌঁছান জানান বোঝান দেখান শেখান পাঠান চালান ফেরান দাঁড়ান ঘুমান "
-    "সামলান হারান করান লাগান কাটান"
-)
+# Ruling 1: the present of vowel-stem and causative verbs in -ান (পড়ান, চালান, জানান, যান);
+# their ordinary partners end in -ায় (_VOWEL_PRESENT_STEMS). Not listed, being nouns or
+# names too: গান (song), বানান (spelling), হাসান, ভাসান, জোগান.
+_AN_STEMS = (
+    "পৌঁছা জানা বোঝা দেখা শেখা পাঠা চালা ফেরা দাঁড়া ঘুমা সামলা হারা করা লাগা কাটা "
+    "পড়া সাজা শোনা ঘোরা বসা তাকা দৌড়া পালা নাচা কাঁদা খাওয়া মেটা ঘটা বাড়া কমা "
+    "নামা ওঠা সারা জাগা ছড়া বাঁচা ভাবা মানা খাটা"
+).split()
+_HONORIFIC_AN = _words("পান যান খান চান " + " ".join(stem + "ন" for stem in _AN_STEMS))
+_HONORIFIC_NO_EN_WEAK = _HONORIFIC_AN
 _HONORIFIC_EN = normalise_bengali("েন")
 _HONORIFIC_NEG = normalise_bengali("ননি")  # করেননি, যাননি, হননি
 
@@ -118,10 +136,7 @@ _CONSONANT_PRESENT_STEMS = (
     "কর বল আস থাক জান পার দেখ লেখ বোঝ শোন চল ফের মান রাখ ডাক বস লাগ ওঠ খোঁজ ভাব ছাড় "
     "হাঁট মার কাট খাট শেখ খেল ফেল আছ জিত বাঁচ রাঁধ তোল ঘোর ছোট জাগ দৌড় ধর"
 ).split()
-_VOWEL_PRESENT_STEMS = (
-    "যা পা খা হ দে নে চা গা পৌঁছা জানা বোঝা দেখা শেখা পাঠা চালা ফেরা দাঁড়া ঘুমা "
-    "সামলা হারা করা লাগা কাটা"
-).split()
+_VOWEL_PRESENT_STEMS = ["যা", "পা", "খা", "হ", "দে", "নে", "চা", "গা", *_AN_STEMS]
 _PAST_STEMS = (
     "কর বল এ গে দি নি হ পে খে থাক জান পার দেখ লিখ বুঝ শুন চল ফির পড় মান রাখ ধর ডাক বস "
     "লাগ উঠ খুঁজ ভাব ছাড় হাঁট মার নাম কাট খাট শিখ খেল ফেল জিত বাঁচ রাঁধ তুল ঘুর ছুট জাগ "
@@ -189,8 +204,12 @@ _HA_FORMS = _words(
 # হইয়াছিল", "আলাপ হলো", "পরিচয় হইল": a meeting happened, nobody's verb).
 _VERBAL_NOUNS = _words(
     "দেখা পাওয়া করা বলা জানা শোনা যাওয়া আসা দেওয়া নেওয়া রাখা ধরা বোঝা খাওয়া চাওয়া "
-    "পড়া লেখা মানা জমা শেষ মনে পৌঁছা সাক্ষাৎ সাক্ষাত আলাপ পরিচয় মোলাকাত কথা কথাবার্তা"
+    "পড়া লেখা মানা জমা শেষ মনে পৌঁছা সাক্ষাৎ সাক্ষাত আলাপ পরিচয় মোলাকাত কথা কথাবার্তা "
+    "ফেরা ফিরা ঘোরা ওঠা বসা শোয়া থাকা চলা"  # ruling 2: "বাড়ি ফেরা হলো", nobody's verb
 )
+# Ruling 2: "possible", "necessary" with হওয়া or নয়: "কথা বলা সম্ভব হচ্ছে না", "সম্ভব নয়".
+_IMPERSONAL_PREDICATES = _words(
+    "সম্ভব অসম্ভব সম্ভবপর উচিত উচিৎ দরকার প্রয়োজন জরুরি জরুরী দরকারি প্রয়োজনীয়")
 _VERBAL_NOUN_ENDINGS = _suffixes("ানো ওয়া")
 _INFINITIVE_END = normalise_bengali("তে")  # "পৌঁছাতে হবে": obligation, no agreement
 _HOYE = _words("হয়ে হইয়া")  # "জমা হয়ে গেছে": a passive with a compound verb

@@ -13,6 +13,11 @@ raised vowel (পড়ে, ঢোকে, টানে; not the converbs ফি�
 guards for adjectives and nouns (সফল, ভালো, সকাল, গতকাল, উন্নত, দিনরাত, সময়মতো) and
 monosyllabic locatives (ঘরে, কাজে, মাঠে). These general forms never split a clause, and
 the present counts only before a sentence end or a conjunction, like করে.
+
+Clitics keep their host's register (the spec's ruling 4): the emphatic -ই/-ও joined or
+hyphenated (তিনিই, সে-ই, করবেনই) and the Kolkata -'খন (করবে'খন). A listed verb form typed
+without its chandrabindu (পৌছাবে, পৌছায়, দাড়ান) is read as the form it misspells unless
+that spelling is a word of its own (হাটে, কাদা); ruling 5.
 """
 
 from __future__ import annotations
@@ -41,6 +46,9 @@ from biasbench.benchmarks.honorific_bn.judge.lexicon import (
     _VA_PHALA_LOCATIVE,
 )
 from biasbench.benchmarks.honorific_bn.judge.normalise import _suffixes, _words, normalise_bengali
+
+_NOT_VERB_WITHOUT_CHANDRABINDU = _words(  # at the market, mud, in the mud, Radha
+    "হাটে হাটি বাধে বাধা কাদা কাদায় কাদান কাদাই কাদাইল রাধে")
 
 # ---------------------------------------------------------------------------------------
 # Verb analysis (cached: model outputs repeat the same few hundred verb forms)
@@ -71,12 +79,43 @@ def _analyse_verb(token: str) -> _Verb | None:
         return _verb_cache[token]
     except KeyError:
         pass
-    result = _analyse_verb_uncached(token)
-    if result is None and len(token) > 2 and token.endswith(_EMPHATIC_ENDINGS):
-        result = _analyse_verb_uncached(token[:-1])  # আসবেনই, করবেই
+    host = _without_clitic(token)
+    result = _analyse_verb_uncached(host)
+    if result is None and len(host) > 2 and host.endswith(_EMPHATIC_ENDINGS):
+        result = _analyse_verb_uncached(host[:-1])  # আসবেনই, করবেই (ruling 4)
+    if result is None and host in _CHANDRABINDU_RESTORED:
+        result = _analyse_verb_uncached(_CHANDRABINDU_RESTORED[host])  # পৌছাবে (ruling 5)
     if len(_verb_cache) < 100_000:  # bounded: arbitrary text must not grow it forever
         _verb_cache[token] = result
     return result
+
+
+# Ruling 4: the Kolkata particle -'খন ("then", করবে'খন) keeps its host's register.
+_KHON_CLITICS = tuple(normalise_bengali(mark + "খন") for mark in ("'", "\u2019"))
+
+
+def _without_clitic(token: str) -> str:
+    for clitic in _KHON_CLITICS:
+        if token.endswith(clitic) and len(token) > len(clitic) + 1:
+            return token[:-len(clitic)]
+    return token
+
+
+def _drop_chandrabindu(word: str) -> str:
+    return word.replace("\u0981", "")
+
+
+# Ruling 5: a listed verb form typed without its chandrabindu (পৌছাবে, পৌছায়, দাড়ান) is read
+# as the form it misspells, unless the bare spelling is a word of its own (হাটে "at the
+# market", from হাঁটে) or a listed non-verb.
+_CHANDRABINDU_RESTORED: dict[str, str] = {
+    _drop_chandrabindu(form): form
+    for form in sorted(_HONORIFIC_NO_EN_WEAK | _ORDINARY_PRESENT_FORMS | _ORDINARY_PAST_FORMS
+                       | _FIRST_PERSON_FORMS)
+    if "\u0981" in form and _drop_chandrabindu(form) not in (
+        _HONORIFIC_NO_EN_WEAK | _ORDINARY_PRESENT_FORMS | _ORDINARY_PAST_FORMS
+        | _FIRST_PERSON_FORMS | _NOT_VERBS | _PRONOUNS.keys() | _NOT_VERB_WITHOUT_CHANDRABINDU)
+}
 
 
 def _analyse_verb_uncached(token: str) -> _Verb | None:
@@ -174,10 +213,22 @@ def _analyse_general_ending(token: str) -> _Verb | None:
     return None
 
 
+_HYPHENATED_EMPHATIC = _suffixes("-ই -ও")
+
+
+def _pronoun_lemma(token: str) -> str | None:
+    """The lexicon form of a third-person pronoun, also with the emphatic -ই/-ও, joined
+    (তিনিই, সেও) or hyphenated (সে-ই, ruling 4); None for any other token."""
+    if token in _PRONOUNS:
+        return token
+    if len(token) > 2 and token.endswith(_HYPHENATED_EMPHATIC):
+        return token[:-2] if token[:-2] in _PRONOUNS else None
+    if len(token) > 1 and token.endswith(_EMPHATIC_ENDINGS) and token not in _NOT_EMPHATIC_PRONOUN:
+        return token[:-1] if token[:-1] in _PRONOUNS else None
+    return None
+
+
 def _pronoun(token: str) -> tuple[str, bool] | None:
     """(register, plural) of a third-person pronoun, also with the emphatic -ই/-ও."""
-    found = _PRONOUNS.get(token)
-    if found is None and len(token) > 1 and token.endswith(_EMPHATIC_ENDINGS):
-        if token not in _NOT_EMPHATIC_PRONOUN:
-            found = _PRONOUNS.get(token[:-1])
-    return found
+    lemma = _pronoun_lemma(token)
+    return None if lemma is None else _PRONOUNS[lemma]

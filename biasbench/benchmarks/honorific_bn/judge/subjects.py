@@ -106,7 +106,8 @@ _POSSESSED_NOUNS = _words(
     "উপস্থিতি শরীর অসুখ জ্বর"
 )
 _NOMINATIVE_PRONOUNS = _words(
-    "তিনি উনি ইনি সে ও তারা তাঁরা ওরা ওঁরা ওনারা উনারা এঁরা তাহারা তাঁহারা"
+    "তিনি উনি ইনি সে ও তারা তাঁরা ওরা ওঁরা ওনারা উনারা এঁরা তাহারা তাঁহারা ওনি তিঁনি এরা "
+    "এনারা ওঁনারা ইঁহারা উঁহারা ইহারা উহারা"
 )
 # Words that may stand before the genitive person without being a subject.
 _LEADING_ADVERBS = _words(
@@ -155,12 +156,12 @@ def _possessor_clause(words: list[str], position: int) -> str | None:
     if any(word in _NOMINATIVE_PRONOUNS or word[:-1] in _NOMINATIVE_PRONOUNS for word in before
            if _pronoun(word) is not None):
         return None
-    if position >= 2 and before[-1] in _POSSESSED_NOUNS:
+    if position >= 1 and before[-1] in _POSSESSED_NOUNS:
         # "[পুলিশ] কর্মকর্তার অনেক সুনাম আছে": the possessed thing right before the verb, its
-        # possessor anywhere before it (also inside a two-word occupation)
+        # possessor anywhere before it (also inside a two-word occupation); with none, the
+        # thing alone ("বহু বছর ধরে সমাজে অবদান রয়েছে", the spec's ruling 2)
         possessor = next((word for word in before[:-1] if _is_oblique_person(word)), None)
-        if possessor is not None:
-            return possessor
+        return possessor if possessor is not None else before[-1]
     for at, word in enumerate(before):
         if _is_oblique_person(word):
             if any(later in _POSSESSED_NOUNS for later in before[at + 1:]):
@@ -195,6 +196,7 @@ _THING_VERBS = _words(
     "পৌঁছাবে পৌঁছবে পৌঁছেছে পৌঁছেছিল পৌঁছাল পৌঁছালো পৌঁছল পৌঁছলো পৌঁছায় পৌঁছিবে "
     "লাগে লাগবে লাগল লাগলো লেগেছে লেগেছিল লাগছে লাগিবে লাগিল থাকবে থাকে থাকল") | (
     _HA_JA_FORMS | _STRIKE_FORMS)
+_THING_VERBS |= {form.replace("\u0981", "") for form in _THING_VERBS}  # পৌছাবে (ruling 5)
 # Converbs and conditionals of transitive verbs between a fronted object and the verb:
 # "রিপোর্ট জমা দিয়ে চলে গেল" (he handed in the report and left) has a person as subject.
 _TRANSITIVE_CONVERBS = _words("করে রেখে সেরে দেখে লিখে তুলে ধরে খেয়ে নিয়ে দিয়ে")
