@@ -40,7 +40,7 @@ def honorific_declaration(name: str, language: str, target_language: str, paper:
         ),
         data_help=data_help or f"Write the {name} items and report inconsistencies.",
         commands=(*commands, *ENGINE_COMMANDS), licence=licence, terms=terms,
-        docs_page=docs_page or f"docs/honorific-{language}.md")
+        docs_page=docs_page or f"docs/benchmarks/honorific-{language}.md")
 
 
 LANGUAGES_DECLARATION = Declaration(

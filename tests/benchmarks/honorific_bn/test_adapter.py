@@ -15,7 +15,8 @@ CASES = [
     ("তিনি বলেছেন যে সে নয়টায় আসবে।", "male", "mixed", False),
     ("তারা সবাই নয়টায় আসবে।", "they", "ordinary", True),
     ("The doctor will arrive at nine.", "nopronoun", "unreadable", False),
-    ("তার কাজ শেষ করে তিনি বাড়ি গেলেন।", "female", "mixed", False),  # spelling_mixed
+    ("ডাক্তার জানালেন যে তার রিপোর্ট আগেই জমা দেওয়া হয়েছে।", "male", "mixed",
+     False),  # spelling_mixed
 ]
 
 
@@ -34,6 +35,6 @@ def test_the_adapter_says_what_the_judge_says(output: str, condition: str, label
 
 
 def test_spelling_mixed_is_its_reading() -> None:
-    found = JUDGE.judge("তার কাজ শেষ করে তিনি বাড়ি গেলেন।", "female")
+    found = JUDGE.judge("ডাক্তার জানালেন যে তার রিপোর্ট আগেই জমা দেওয়া হয়েছে।", "male")
     assert found.readings == {"spelling_mixed": True}
-    assert JUDGE.readings == ("spelling_mixed",) and JUDGE.version == "bn-register-rules/3"
+    assert JUDGE.readings == ("spelling_mixed",) and JUDGE.version == "bn-register-rules/4"

@@ -57,7 +57,7 @@ def test_one_run_over_two_languages_on_the_mock(tmp_path: Path) -> None:
     assert _flagged(compared, "mock-hashed-register") == ([], [])
     by_language = found.results["models"]["mock-hashed-register"]["languages"]
     assert by_language["bn"]["hai_pp"] == by_language["zy"]["hai_pp"]
-    assert found.results["signature"]["judge_version"] == "bn-register-rules/3+zz-register-rules/1"
+    assert found.results["signature"]["judge_version"] == "bn-register-rules/4+zz-register-rules/1"
     assert (tmp_path / "run" / "figures" / "cross_language_heat_map_1.png").is_file()
     assert (tmp_path / "run" / "languages" / "zy" / "tables" / "table4.md").is_file()
 

@@ -1,7 +1,7 @@
 """The morphological analyser behind a small adapter, loaded on first use.
 
 Two adapters give the judge the same :class:`Morpheme` records: SudachiPy with
-``sudachidict-core`` (the default, chosen by measurement: see docs/honorific-ja.md and
+``sudachidict-core`` (the default, chosen by measurement: see docs/benchmarks/honorific-ja.md and
 ``benchmarks/judge_agreement_ja.py``) and fugashi with ``unidic-lite``. Both dictionaries use
 UniDic-style part-of-speech tags, so the rules read one tag set.
 
