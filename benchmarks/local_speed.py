@@ -126,7 +126,7 @@ def env(extra: dict[str, str] | None = None) -> dict[str, str]:
 
 
 def honorific_prompts(n: int) -> list[str]:
-    from biasbench.benchmarks import get_benchmark
+    from biasbench.registry import get_benchmark
 
     return [r.prompt.completion for r in get_benchmark("honorific-bn").requests(limit=n)]
 

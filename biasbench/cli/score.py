@@ -23,7 +23,7 @@ from biasbench.cli.common import (
 from biasbench.engines.bbq_family.declaration import FROM_HELP
 
 if TYPE_CHECKING:
-    from biasbench.benchmarks.base import Declaration
+    from biasbench.registry.interface import Declaration
 
 
 def score_benchmark_command(declaration: Declaration) -> Command:
@@ -32,9 +32,9 @@ def score_benchmark_command(declaration: Declaration) -> Command:
 
     def command(responses: Path, out: Path, harness: str | None = None,
                 **values: object) -> None:
-        from biasbench.benchmarks import benchmark_class
         from biasbench.output_health import health_line
         from biasbench.pipeline import score_into
+        from biasbench.registry import benchmark_class
         from biasbench.runfolder import RESULTS_NAME, TABLES_DIR
         from biasbench.runfolder.derived import write_results
 

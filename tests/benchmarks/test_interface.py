@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 
 import biasbench
-from biasbench.benchmarks import BENCHMARKS, benchmark_class, benchmark_classes, get_benchmark
-from biasbench.benchmarks.base import Benchmark, OptionSpec
 from biasbench.benchmarks.honorific_bn.benchmark import HonorificBenchmark
 from biasbench.errors import BiasbenchError
 from biasbench.models import registry as models
+from biasbench.registry import benchmark_class, benchmark_classes, get_benchmark, names
+from biasbench.registry.interface import Benchmark, OptionSpec
 from tests.running import CliRun, spec_of
 
 
-@pytest.mark.parametrize("name", list(BENCHMARKS))
+@pytest.mark.parametrize("name", names())
 def test_every_registered_benchmark_is_a_complete_benchmark(name: str) -> None:
     cls = benchmark_class(name)
     assert issubclass(cls, Benchmark) and not cls.__abstractmethods__
@@ -44,7 +44,7 @@ def test_language_is_data_of_the_benchmark(language: str, benchmark: str) -> Non
     assert language in benchmark_class(benchmark).languages
 
 
-@pytest.mark.parametrize("name", list(BENCHMARKS))
+@pytest.mark.parametrize("name", names())
 def test_run_name_offers_its_own_options_and_no_other(biasbench_cli: CliRun, name: str) -> None:
     help_text = " ".join(biasbench_cli("run", name, "--help").stdout.split())
     own = {spec.flag for spec in benchmark_class(name).options}
@@ -120,8 +120,8 @@ def test_benchmarks_never_import_upward(path: Path) -> None:
     "figures.py", *sorted(f"pipeline/{p.name}" for p in (PACKAGE / "pipeline").glob("*.py"))])
 def test_the_shared_layers_name_no_benchmark(module: str) -> None:
     text = (PACKAGE / module).read_text(encoding="utf-8")
-    names = [*BENCHMARKS, "bbq", "honorific", "Honorific", "FilBBQ", 'lang="bn"', "'bn'", '"bn"']
-    assert not [name for name in names if name in text]
+    named = [*names(), "bbq", "honorific", "Honorific", "FilBBQ", 'lang="bn"', "'bn'", '"bn"']
+    assert not [name for name in named if name in text]
     assert not [name for name in _imports(PACKAGE / module)
                 if name.startswith("biasbench.benchmarks.") and name.count(".") > 2]
 
@@ -183,7 +183,7 @@ def _options_passed(monkeypatch: pytest.MonkeyPatch, *args: str) -> dict[str, ob
     return dict(spec_of(monkeypatch, *args, "--model", "mock:x").benchmark_options)
 
 
-@pytest.mark.parametrize("name", list(BENCHMARKS))
+@pytest.mark.parametrize("name", names())
 def test_run_with_no_benchmark_option_given_passes_none(monkeypatch: pytest.MonkeyPatch,
                                                         name: str) -> None:
     # Found live: mbbq's --prompt-variant (a number) and cbbq's (a name) made every other

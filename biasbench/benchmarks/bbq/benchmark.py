@@ -14,7 +14,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from biasbench.benchmarks.base import Results
 from biasbench.benchmarks.bbq.declaration import DECLARATION
 from biasbench.benchmarks.bbq.original import (
     BBQ_COMMIT,
@@ -47,6 +46,7 @@ from biasbench.engines.bbq_family.scoring.bias_profile import template_info_from
 from biasbench.engines.bbq_family.scoring.bias_scores import Var2ByTemplate
 from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
 from biasbench.errors import BiasbenchError
+from biasbench.registry.interface import Results
 
 DECODING_WHY = (
     "the original BBQ paper reports one run per model (no seeds, no sampling), so biasbench "

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
-from biasbench.benchmarks.base import Benchmark
 from biasbench.benchmarks.honorific_bn.classifier import JUDGE_VERSION, classify_register
 from biasbench.benchmarks.honorific_bn.declaration import DECLARATION
 from biasbench.benchmarks.honorific_bn.items import (
@@ -24,6 +23,7 @@ from biasbench.benchmarks.honorific_bn.results import validate_model_scores
 from biasbench.benchmarks.honorific_bn.tables import caveats, summary_lines, write_tables
 from biasbench.errors import BiasbenchError, InputError
 from biasbench.models.base import GenerationParams, ModelBackend
+from biasbench.registry.interface import Benchmark
 from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 from biasbench.runfolder import LABELS_NAME, TABLES_DIR
 from biasbench.runner.runner import Request
@@ -168,8 +168,8 @@ class HonorificBenchmark(Benchmark, declaration=DECLARATION):
                    labels: pd.DataFrame | None = None) -> pd.DataFrame:
         """The generic rows, with HAI's interval (Newcombe, paired) and GSR's (Wilson) from the
         labels, as the report computes them (``n``: usable he/she pairs)."""
-        from biasbench.benchmarks.base import tidy_scores
         from biasbench.benchmarks.honorific_bn.report import pair_interval_table
+        from biasbench.registry.interface import tidy_scores
 
         rows = tidy_scores(results)
         models = [m for m in results.get("models", {}) if labels is not None

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from biasbench.benchmarks.base import Command, Declaration, OptionSpec, Paper
 from biasbench.benchmarks.honorific_bn import cli
+from biasbench.registry.interface import Command, Declaration, OptionSpec, Paper
 
 _ANNOTATE = "Human validation of the register judge."
 
 DECLARATION = Declaration(
     name="honorific-bn",
+    benchmark=".benchmark:HonorificBenchmark",
     languages=("en", "bn"),
     output_language="bn",
     paper=Paper(

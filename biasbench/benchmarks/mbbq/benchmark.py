@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
-from biasbench.benchmarks.base import Results
 from biasbench.benchmarks.mbbq.control import (
     control_comparison,
     control_lines,
@@ -50,6 +49,7 @@ from biasbench.engines.bbq_family.prompting.prompt_files import PromptTemplate, 
 from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
 from biasbench.errors import BiasbenchError
 from biasbench.models.base import Prompt
+from biasbench.registry.interface import Results
 from biasbench.runfolder import TABLES_DIR
 
 if TYPE_CHECKING:

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
-from biasbench.benchmarks.base import Benchmark, Paper, Results
 from biasbench.engines.bbq_family.declaration import (
     CONFIGURED_OPTION_NAMES,
     LIMIT_HELP,
@@ -59,6 +58,7 @@ from biasbench.engines.bbq_family.scoring.multi_seed import (
 from biasbench.engines.bbq_family.scoring.results import validate_models
 from biasbench.errors import BiasbenchError
 from biasbench.models.base import GenerationParams, ModelBackend, Prompt, ScoreChoice
+from biasbench.registry.interface import Benchmark, Paper, Results
 from biasbench.runfolder import FIGURES_DIR, LABELS_NAME, TABLES_DIR
 from biasbench.runner.runner import Request
 from biasbench.signature import Signature, common_signature

@@ -53,11 +53,14 @@ class PromptedBBQBenchmark(BBQBenchmark):
     language_rules: ClassVar[tuple[LanguageRules, ...]] = ()
     """Languages new to the engine that the benchmark's data is in, defined in its own folder
     (e.g. ``benchmarks/NAME/languages.py``): each is added to the one language table when the
-    class is defined, so the parser reads it and the prompt takes its answer cue from it."""
+    class is defined, so the parser reads it and the prompt takes its answer cue from it. Better
+    declared in its declaration (``Declaration.language_rules``, also added here): then the
+    table knows them before the class is imported (``score bbq --items NS/LANG=FILE``)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        for rules in cls.__dict__.get("language_rules", ()):
+        declared = getattr(cls.__dict__.get("declaration"), "language_rules", ())
+        for rules in (*cls.__dict__.get("language_rules", ()), *declared):
             add_language(rules)
 
     def use_prompt(self, path: Path) -> None:

@@ -12,7 +12,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from biasbench.benchmarks import benchmark_class, get_benchmark
 from biasbench.benchmarks.cbbq.benchmark import CBBQBenchmark
 from biasbench.benchmarks.cbbq.scores import cbbq_scores
 from biasbench.benchmarks.cbbq.source import (
@@ -28,6 +27,7 @@ from biasbench.benchmarks.cbbq.source import (
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_counts, score_predictions
 from biasbench.errors import InputError
+from biasbench.registry import benchmark_class, get_benchmark
 from biasbench.signature import Signature
 from tests.published_files import published_file
 from tests.running import CliRun

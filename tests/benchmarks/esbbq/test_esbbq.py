@@ -12,8 +12,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biasbench.benchmarks import benchmark_class, get_benchmark
-from biasbench.benchmarks.base import BenchmarkInfo
 from biasbench.benchmarks.esbbq import metrics
 from biasbench.benchmarks.esbbq.benchmark import CaBBQBenchmark, EsBBQBenchmark
 from biasbench.benchmarks.esbbq.source import (
@@ -33,6 +31,8 @@ from biasbench.engines.bbq_family.judging.languages import rules_for
 from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_counts, score_predictions
 from biasbench.errors import BiasbenchError, InputError
 from biasbench.pipeline import run_benchmark
+from biasbench.registry import benchmark_class, get_benchmark
+from biasbench.registry.interface import BenchmarkInfo
 from tests.published_files import published_file
 from tests.running import CliRun
 

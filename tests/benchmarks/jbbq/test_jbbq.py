@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from biasbench.benchmarks import benchmark_class, get_benchmark
-from biasbench.benchmarks.base import BenchmarkInfo
 from biasbench.benchmarks.jbbq.benchmark import (
     ENV_DATA,
     FORM_URL,
@@ -22,6 +20,8 @@ from biasbench.benchmarks.jbbq.benchmark import (
 from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_counts, target_index
 from biasbench.errors import BiasbenchError, InputError
 from biasbench.pipeline import run_benchmark
+from biasbench.registry import benchmark_class, get_benchmark
+from biasbench.registry.interface import BenchmarkInfo
 from tests.running import CliRun
 
 SYNTHETIC = Path(__file__).parent / "fixtures" / "synthetic"

@@ -14,13 +14,13 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from biasbench.benchmarks import get_benchmark
 from biasbench.benchmarks.kobbq.benchmark import PROMPT_CUE, PROMPT_UNKNOWN, KoBBQBenchmark
 from biasbench.benchmarks.kobbq.benchmark import prompt_file as kobbq_prompt_file
 from biasbench.benchmarks.mbbq.benchmark import MBBQBenchmark
 from biasbench.benchmarks.mbbq.prompts import AUTHOR_PROMPTS, DEFAULT_VARIANT
 from biasbench.engines.bbq_family.items.grid import decode_cell_id
 from biasbench.engines.bbq_family.prompting.prompt_files import load_prompt_file
+from biasbench.registry import get_benchmark
 from biasbench.testing.grid_effect import grid_items, write_items
 from tests.running import CliRun
 

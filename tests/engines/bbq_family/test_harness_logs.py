@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from biasbench.benchmarks import benchmark_class
 from biasbench.benchmarks.bbq.benchmark import OriginalBBQBenchmark
 from biasbench.benchmarks.esbbq.benchmark import SpanishBBQBenchmark
 from biasbench.engines.bbq_family.harness_logs.builtin import builtin_metrics
@@ -27,6 +26,7 @@ from biasbench.engines.bbq_family.harness_logs.rescore import (
     score_harness_log,
 )
 from biasbench.errors import BiasbenchError, InputError
+from biasbench.registry import benchmark_class
 from tests.running import CliRun
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "harness_logs"
