@@ -50,21 +50,24 @@ def flags(spec: OptionSpec) -> tuple[str, ...]:
 
 def _value_parser(spec: OptionSpec, benchmark: str) -> Callable[[str], object] | None:
     """A parser turning a bad value of ``spec`` into one error line naming the benchmark (click's
-    own would print its usage block); None where typer's own reading says it in one line."""
-    if spec.kind is int:
-        def read_int(text: str) -> object:
-            try:
-                return int(text)
-            except ValueError:
-                fail(f"{spec.flag} of {benchmark} takes int values, not {text!r}")
-        return read_int
-    if spec.choices:
-        def read_choice(text: str) -> object:
-            if text not in spec.choices:
-                fail(f"{spec.flag} must be one of {', '.join(spec.choices)}, not {text!r}")
-            return text
-        return read_choice
-    return None
+    own would print its usage block), checked by the registry's one check of a value
+    (``checked_value``); None where typer's own reading says it in one line."""
+    from biasbench.errors import BiasbenchError
+    from biasbench.registry.interface import checked_value
+
+    if spec.kind is not int and not spec.choices:
+        return None
+
+    def read(text: str) -> object:
+        try:
+            value: object = int(text) if spec.kind is int else text
+        except ValueError:
+            fail(f"{spec.flag} of {benchmark} takes int values, not {text!r}")
+        try:
+            return checked_value(spec, value, benchmark)
+        except BiasbenchError as exc:
+            fail(str(exc))
+    return read
 
 
 def option_parameters(specs: Iterable[OptionSpec], benchmark: str) -> list[inspect.Parameter]:

@@ -88,7 +88,7 @@ class Options(Mapping[str, Any]):
                                  f"{taken})")
         self._values = {name: spec.default for name, spec in self.specs.items()}
         for name, value in given.items():
-            self._values[name] = _checked(self.specs[name], value, benchmark)
+            self._values[name] = checked_value(self.specs[name], value, benchmark)
 
     def __getitem__(self, name: str) -> Any:
         return self._values[name]
@@ -114,8 +114,9 @@ class Options(Mapping[str, Any]):
         return f"Options({self._values!r})"
 
 
-def _checked(spec: OptionSpec, value: Any, benchmark: str) -> Any:
-    """``value`` of ``spec`` as its declared type, or one line saying why not."""
+def checked_value(spec: OptionSpec, value: Any, benchmark: str) -> Any:
+    """``value`` of ``spec`` as its declared type, or one line saying why not: the one check of
+    an option's type and choices (:class:`Options`, and the CLI's parser of each value)."""
     from os import PathLike
 
     from biasbench.errors import BiasbenchError

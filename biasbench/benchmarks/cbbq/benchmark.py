@@ -18,8 +18,6 @@ from biasbench.benchmarks.cbbq.scores import CBBQ_SCORES
 from biasbench.benchmarks.cbbq.source import (
     CBBQ_COMMIT,
     CBBQ_REPOSITORY,
-    S_AMB_DENOMINATORS,
-    TARGET_RULES,
     TargetRule,
     apply_target_rule,
     load_cbbq,
@@ -28,7 +26,6 @@ from biasbench.benchmarks.cbbq.source import (
     target_rule_check,
 )
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, packaged_file
-from biasbench.errors import BiasbenchError
 from biasbench.models.base import GenerationParams
 from biasbench.signature import Signature
 
@@ -59,15 +56,8 @@ class CBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     def __init__(self, data: Path | None = None, categories: str | None = None,
                  target_rule: TargetRule = "script", prompt_variant: str = "chatglm",
                  s_amb_denominator: str = "parsed") -> None:
-        if s_amb_denominator not in S_AMB_DENOMINATORS:
-            raise BiasbenchError("--s-amb-denominator must be parsed or examples, not "
-                                 f"{s_amb_denominator!r}")
+        # The choices of these options were checked once, against the declaration.
         self.s_amb_denominator = s_amb_denominator
-        if prompt_variant not in PROMPT_VARIANTS:
-            raise BiasbenchError(f"--prompt-variant must be one of {', '.join(PROMPT_VARIANTS)}, "
-                                 f"not {prompt_variant!r}")
-        if target_rule not in TARGET_RULES:
-            raise BiasbenchError(f"--target-rule must be script or labels, not {target_rule!r}")
         chosen = parse_categories(categories)
         folder = resolve_cbbq_data(data, chosen)
         loaded = load_cbbq(folder, chosen)

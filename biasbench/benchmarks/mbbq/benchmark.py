@@ -25,7 +25,7 @@ from biasbench.benchmarks.mbbq.control import (
     paired_differences,
     write_control,
 )
-from biasbench.benchmarks.mbbq.declaration import DECLARATION, SET_CHOICES
+from biasbench.benchmarks.mbbq.declaration import DECLARATION
 from biasbench.benchmarks.mbbq.prompts import DEFAULT_VARIANT, author_prompt
 from biasbench.benchmarks.mbbq.source import (
     CATEGORIES,
@@ -82,11 +82,10 @@ class MBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     decoding_why: ClassVar[str] = DECODING_WHY
     control_datasets: ClassVar[dict[str, str]] = {NAMESPACE_PREFIX[MAIN]: NAMESPACE_PREFIX[CONTROL]}
 
-    def __init__(self, languages: str | None = None, set: str = "both",  # noqa: A002
+    def __init__(self, languages: str | None = ",".join(LANGUAGES),
+                 set: str = "both",  # noqa: A002
                  categories: str | None = None, data: Path | None = None,
                  prompt_variant: int = DEFAULT_VARIANT) -> None:
-        if set not in SET_CHOICES:
-            raise BiasbenchError(f"--set must be one of {', '.join(SET_CHOICES)}, not {set!r}")
         self.chosen_languages = _languages(languages)
         self.sets = SETS if set == "both" else (set,)
         chosen_categories = choose_categories(categories, CATEGORIES, "MBBQ")
