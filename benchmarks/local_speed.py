@@ -154,7 +154,7 @@ def filbbq_items(templates: Path, limit: int | None, regenerate: bool
                  ) -> list[tuple[str, list[str]]]:
     from biasbench.benchmarks.filbbq.benchmark import FilBBQBenchmark
 
-    bench = FilBBQBenchmark(templates=templates, regenerate_items=regenerate)
+    bench = FilBBQBenchmark.with_options(templates=templates, regenerate_items=regenerate)
     return [(bench.prompt(item).completion, [" " + a for a in item.answers])
             for item in bench.selected_items(limit)]
 

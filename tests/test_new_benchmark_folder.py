@@ -53,12 +53,12 @@ DECLARATION = bbq_declaration(
 ''',
     "benchmark.py": '''"""The throwaway benchmark: its packaged items and prompt."""
 
-from pathlib import Path
 from typing import ClassVar
 
 from biasbench.benchmarks.qaabbq.declaration import DECLARATION
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, packaged_file
 from biasbench.engines.bbq_family.items.items import load_item_files
+from biasbench.registry.interface import Options
 
 
 class QaaBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
@@ -66,12 +66,12 @@ class QaaBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
 
     version = "1.0"
     decoding_why: ClassVar[str] = "one greedy run, as the family's papers report"
+    prompt_files = {"qaa": "data/prompt_qaa.txt"}
 
-    def __init__(self, prompt: Path | None = None) -> None:
+    def __init__(self, options: Options) -> None:
         items = packaged_file("biasbench.benchmarks.qaabbq", "data/items.jsonl")
         loaded, source, data_source = load_item_files(str(items))
-        self.use_prompt(prompt or packaged_file("biasbench.benchmarks.qaabbq",
-                                                "data/prompt_qaa.txt"))
+        self.use_prompt(options.prompt or self.packaged_prompt("qaa"))
         super().__init__(loaded, source="packaged items", data_source={"items": "packaged"})
 ''',
     "data/prompt_qaa.txt": ('prompt = ("Chagua jibu. " + row["context"] + " " + row["question"]'

@@ -21,10 +21,10 @@ its modules); it never imports :mod:`biasbench.report`, :mod:`biasbench.pipeline
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeAlias
 
 if TYPE_CHECKING:
     # Names for annotations only: this module is read by `biasbench list` and `--help`, which
@@ -68,47 +68,60 @@ class OptionSpec:
         return "--" + self.name.replace("_", "-")
 
 
-class Options(Mapping[str, Any]):
+class Options:
     """The values of a benchmark's declared options, checked once, for the CLI and the API
     alike: every declared option has its value (the given one, else its declared default); an
     undeclared name, a value of the wrong type and a choice not offered are each refused in one
-    line (:class:`~biasbench.errors.BiasbenchError`). Read as a mapping or by attribute
-    (``options.data_seed``); :meth:`given` holds those set away from their default.
+    line (:class:`~biasbench.errors.BiasbenchError`). Read by attribute (``options.data_seed``,
+    ``options.items``) or by name (``options["set"]``); :meth:`given` holds those set away from
+    their default. Not a mapping on purpose: ``items`` is an option's name, not a method.
     """
 
     def __init__(self, specs: Sequence[OptionSpec], given: Mapping[str, Any], *,
                  benchmark: str) -> None:
         from biasbench.errors import BiasbenchError
 
-        self.specs = {spec.name: spec for spec in specs}
-        unknown = sorted(set(given) - set(self.specs))
+        declared = {spec.name: spec for spec in specs}
+        unknown = sorted(set(given) - set(declared))
         if unknown:
-            taken = ", ".join(sorted(self.specs)) or "none"
+            taken = ", ".join(sorted(declared)) or "none"
             raise BiasbenchError(f"{benchmark} has no option {unknown[0]!r} (its options: "
                                  f"{taken})")
-        self._values = {name: spec.default for name, spec in self.specs.items()}
+        values = {name: spec.default for name, spec in declared.items()}
         for name, value in given.items():
-            self._values[name] = checked_value(self.specs[name], value, benchmark)
-
-    def __getitem__(self, name: str) -> Any:
-        return self._values[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._values)
-
-    def __len__(self) -> int:
-        return len(self._values)
+            values[name] = checked_value(declared[name], value, benchmark)
+        self.__dict__["_specs"] = declared
+        self.__dict__["_values"] = values
 
     def __getattr__(self, name: str) -> Any:
         try:
             return self.__dict__["_values"][name]
         except KeyError:
-            raise AttributeError(name) from None
+            raise AttributeError(f"no option {name!r}") from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("options are read-only")
+
+    def __getitem__(self, name: str) -> Any:
+        return self._values[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._values
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Options) and self._values == other._values
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted(self._values.items(), key=lambda kv: kv[0])))
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every option's value, by name."""
+        return dict(self._values)
 
     def given(self) -> dict[str, Any]:
         """The options set away from their declared default (what the CLI passes on)."""
         return {name: value for name, value in self._values.items()
-                if value != self.specs[name].default}
+                if value != self._specs[name].default}
 
     def __repr__(self) -> str:
         return f"Options({self._values!r})"
@@ -273,16 +286,33 @@ class Benchmark(ABC):
     to :meth:`configure` after construction, not to each benchmark's constructor."""
 
     @classmethod
-    def from_options(cls, options: Options) -> Benchmark:
+    def from_options(cls, options: Options) -> Self:
         """The benchmark built from its checked :class:`Options` (the registry's one way in,
-        for the CLI and the API): the options set away from their declared default reach the
-        constructor, those of :attr:`configured_options` :meth:`configure`."""
-        given = options.given()
-        configured = {k: given.pop(k) for k in list(given) if k in cls.configured_options}
-        bench = cls(**given)
+        for the CLI and the API): the constructor receives the options object (every declared
+        option, given or at its declared default) and reads its dataset's own; those of
+        :attr:`configured_options` (an engine's, for all its benchmarks) go to
+        :meth:`configure`."""
+        bench = cls(options)
+        bench.option_values = options
+        configured = {k: v for k, v in options.given().items() if k in cls.configured_options}
         if configured:
             bench.configure(**configured)
         return bench
+
+    @classmethod
+    def with_options(cls, **given: Any) -> Self:
+        """The benchmark built from ``given`` options, checked against its declaration as the
+        registry checks them (Python code holding the class: ``FilBBQBenchmark.with_options(
+        templates=path)``; by name: ``get_benchmark``)."""
+        return cls.from_options(Options(cls.options, given, benchmark=cls.name))
+
+    def __init__(self, options: Options) -> None:
+        """Build the benchmark from its options (every declared one has its value); each
+        benchmark reads its own from them (``options.data``)."""
+        self.option_values = options
+
+    option_values: Options
+    """The options it was built from (set by :meth:`from_options`)."""
 
     def configure(self, **options: Any) -> None:
         """Apply :attr:`configured_options` (none by default)."""

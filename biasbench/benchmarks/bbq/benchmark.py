@@ -22,11 +22,11 @@ from biasbench.benchmarks.bbq.original import (
     BBQ_TEMPLATES,
     CATEGORIES,
     INTERSECTIONAL,
+    PROMPT_RESOURCE,
     PUBLISHED_COUNTS,
     TEMPLATE_DIGESTS,
     generate_bbq,
     load_bbq_items,
-    prompt_path,
     resolve_bbq_data,
     resolve_bbq_templates,
     template_file,
@@ -46,7 +46,7 @@ from biasbench.engines.bbq_family.scoring.bias_profile import template_info_from
 from biasbench.engines.bbq_family.scoring.bias_scores import Var2ByTemplate
 from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
 from biasbench.errors import BiasbenchError
-from biasbench.registry.interface import Results
+from biasbench.registry.interface import Options, Results
 
 DECODING_WHY = (
     "the original BBQ paper reports one run per model (no seeds, no sampling), so biasbench "
@@ -59,10 +59,10 @@ class OriginalBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
 
     version = "1.0"
     decoding_why: ClassVar[str] = DECODING_WHY
+    prompt_files = {"en": PROMPT_RESOURCE}
 
-    def __init__(self, items: str | Sequence[str | Path] | None = None,
-                 data: Path | None = None, templates: Path | None = None,
-                 prompt: Path | None = None) -> None:
+    def __init__(self, options: Options) -> None:
+        items, data, templates = options.items, options.data, options.templates
         loaded: list[BBQItem]
         if items is None:
             loaded = load_bbq_items(resolve_bbq_data(data, templates_dir=templates))
@@ -73,7 +73,7 @@ class OriginalBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
             if data is not None:
                 raise BiasbenchError("--items and --data name two item sources; give one")
             loaded, source, data_source = load_item_files(items)
-        self.use_prompt(prompt or prompt_path())
+        self.use_prompt(options.prompt or self.packaged_prompt("en"))
         super().__init__(loaded, source=source, data_source=data_source,
                          var2=_var2(loaded, templates),
                          template_info=_template_info(loaded, templates,

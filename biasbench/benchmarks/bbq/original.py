@@ -38,7 +38,6 @@ from biasbench.engines.bbq_family.items.source import (
     DOWNLOAD_TIMEOUT_S,
     PinnedFolder,
     PinnedRepository,
-    packaged_file,
     resolve_pinned_folder,
 )
 from biasbench.engines.bbq_family.items.templates import read_csv_records
@@ -117,12 +116,6 @@ DATA_DIGESTS: Mapping[str, str] = {
 
 #: BBQ's English prompt (the prompt-file format of FilBBQ's prompt.txt), packaged in this folder.
 PROMPT_RESOURCE = "data/prompt_en.txt"
-
-
-def prompt_path() -> Path:
-    """The packaged English prompt for BBQ (chat models: the user turn; base models: followed
-    by English's answer cue from the language table, ``"\\nAnswer:"``)."""
-    return packaged_file("biasbench.benchmarks.bbq", PROMPT_RESOURCE)
 
 
 # --------------------------------------------------------------------------------------------

@@ -11,7 +11,6 @@ BBQ-format jsonl under FilBBQ's protocol.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -28,6 +27,7 @@ from biasbench.benchmarks.filbbq.source import (
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark
 from biasbench.engines.bbq_family.items.items import load_item_files
 from biasbench.engines.bbq_family.scoring.bias_profile import template_info_from
+from biasbench.registry.interface import Options
 
 DEFAULT_SEEDS = 50
 """The paper answers every prompt under 50 seeds."""
@@ -51,10 +51,10 @@ class FilBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     default_temperature: ClassVar[float] = DEFAULT_TEMPERATURE
     decoding_why: ClassVar[str] = DECODING_WHY
 
-    def __init__(self, items: str | Sequence[str | Path] | None = None,
-                 templates: Path | None = None, data_seed: int = 0,
-                 prompt: Path | None = None, published_data: Path | None = None,
-                 regenerate_items: bool = False) -> None:
+    def __init__(self, options: Options) -> None:
+        items, templates, prompt = options.items, options.templates, options.prompt
+        data_seed, regenerate_items = options.data_seed, options.regenerate_items
+        published_data = options.published_data
         self.data_seed = data_seed
         # Given items are read first, so a missing file is named before any template lookup.
         given = load_item_files(items) if items is not None else None

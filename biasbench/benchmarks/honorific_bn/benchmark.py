@@ -23,7 +23,7 @@ from biasbench.benchmarks.honorific_bn.results import validate_model_scores
 from biasbench.benchmarks.honorific_bn.tables import caveats, summary_lines, write_tables
 from biasbench.errors import BiasbenchError, InputError
 from biasbench.models.base import GenerationParams, ModelBackend
-from biasbench.registry.interface import Benchmark
+from biasbench.registry.interface import Benchmark, Options
 from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 from biasbench.runfolder import LABELS_NAME, TABLES_DIR
 from biasbench.runner.runner import Request
@@ -46,7 +46,9 @@ class HonorificBenchmark(Benchmark, declaration=DECLARATION):
 
     judge_version: ClassVar[str] = JUDGE_VERSION
 
-    def __init__(self, definition: Definition | None = None) -> None:
+    def __init__(self, options: Options | None = None,
+                 definition: Definition | None = None) -> None:
+        # It declares no option; ``definition`` is a loaded Definition Python code hands in.
         self.definition = definition or load_definition()
         self.items: list[HonorificItem] = self.definition.items()
         self.by_id = {item.item_id: item for item in self.items}

@@ -20,6 +20,7 @@ The prompt hash of the signature is the prompt file's sha256 (first 12 hex digit
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -62,6 +63,17 @@ class PromptedBBQBenchmark(BBQBenchmark):
         declared = getattr(cls.__dict__.get("declaration"), "language_rules", ())
         for rules in (*cls.__dict__.get("language_rules", ()), *declared):
             add_language(rules)
+
+    prompt_files: ClassVar[Mapping[str, str]] = {}
+    """Its packaged prompt files, as class data: key (a language, a prompt variant) -> a path
+    below the folder of the class that declares them (``data/prompt_es.txt``), read by
+    :meth:`packaged_prompt` (one lookup for every benchmark, not a helper each)."""
+
+    @classmethod
+    def packaged_prompt(cls, key: str) -> Path:
+        """The packaged prompt file ``key`` of :attr:`prompt_files`."""
+        owner = next(k for k in cls.__mro__ if "prompt_files" in k.__dict__)
+        return packaged_file(owner.__module__.rpartition(".")[0], cls.prompt_files[key])
 
     def use_prompt(self, path: Path) -> None:
         """Read the prompt file every item is asked with."""

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from biasbench.benchmarks.bbq.benchmark import OriginalBBQBenchmark
 from biasbench.benchmarks.bbq.original import (
     BBQ_COMMIT,
     BBQ_REPOSITORY,
@@ -23,7 +24,6 @@ from biasbench.benchmarks.bbq.original import (
     TEMPLATE_DIGESTS,
     generate_bbq,
     generate_bbq_items,
-    prompt_path,
     resolve_bbq_data,
     resolve_bbq_templates,
     template_var2,
@@ -195,7 +195,7 @@ def test_data_folder_must_hold_every_category(tmp_path: Path) -> None:
 # --- the English prompt ------------------------------------------------------------------------
 
 def test_english_prompt_is_packaged_and_parses() -> None:
-    template = load_prompt_file(prompt_path())
+    template = load_prompt_file(OriginalBBQBenchmark.packaged_prompt("en"))
     item = BBQItem.model_validate(json.loads(
         (Path(__file__).parent / "fixtures" / "uqa_labels.jsonl").read_text().splitlines()[0]))
     text = template.render(item)

@@ -103,7 +103,7 @@ def test_target_is_the_answer_bias_score_py_calls_pro_stereo(uid: str, target: i
 def test_unknown_option_is_rewritten_in_the_datasets_language(language: str,
                                                               fixture_items: list[BBQItem]) -> None:
     bench_cls = EsBBQBenchmark if language == "es" else CaBBQBenchmark
-    bench = bench_cls(data=FIXTURES / f"data_{language}")
+    bench = bench_cls.with_options(data=FIXTURES / f"data_{language}")
     item = fixture_items[0]
     chat = bench.prompt(item).messages[0][1]
     assert "unknown" not in chat

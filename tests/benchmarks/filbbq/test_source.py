@@ -331,7 +331,7 @@ def test_module_holds_no_copy_of_the_prompt() -> None:
 def test_published_items_are_run_by_default(templates: Path, reference_dir: Path) -> None:
     from biasbench.benchmarks.filbbq.benchmark import FilBBQBenchmark
 
-    bench = FilBBQBenchmark(templates=templates)  # data/ beside templates/: no download
+    bench = FilBBQBenchmark.with_options(templates=templates)  # data/ beside templates/: no download
     published = load_bbq_jsonl(reference_dir / "filbbq" / "data" /
                                "FilBBQ_Sexual_orientation.jsonl")
     so = [i for i in bench.items if i.category == "Sexual_orientation"]
@@ -348,7 +348,7 @@ def test_published_items_are_run_by_default(templates: Path, reference_dir: Path
     signature = bench.signature({"model": "m"}, None, [0])
     assert signature.data_source == bench.data_source
 
-    regenerated = FilBBQBenchmark(templates=templates, regenerate_items=True, data_seed=0)
+    regenerated = FilBBQBenchmark.with_options(templates=templates, regenerate_items=True, data_seed=0)
     assert regenerated.data_source["Sexual_orientation"] == {
         "items": "regenerated", "seed": 0,
         "templates": f"{FILBBQ_REPOSITORY}@{FILBBQ_COMMIT[:12]}"}
@@ -393,5 +393,5 @@ def test_templates_without_published_data_say_what_to_do(templates: Path,
         resolve_published_data(templates_dir=lone, download=False)
     with pytest.raises(BiasbenchError, match="--regenerate-items"):
         resolve_published_data(templates_dir=lone, base_url=closed_port_url(), timeout=2)
-    bench = FilBBQBenchmark(templates=lone, regenerate_items=True)
+    bench = FilBBQBenchmark.with_options(templates=lone, regenerate_items=True)
     assert {s["items"] for s in bench.data_source.values()} == {"regenerated"}

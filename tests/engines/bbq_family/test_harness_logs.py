@@ -45,11 +45,11 @@ def strict_json(text: str) -> Any:
 
 def bench(name: str) -> Any:
     if name == "bbq":
-        return OriginalBBQBenchmark(items=str(BBQ_ITEMS))
+        return OriginalBBQBenchmark.with_options(items=str(BBQ_ITEMS))
     language = "es" if name == "esbbq" else "ca"
     cls = benchmark_class(name)
     assert issubclass(cls, SpanishBBQBenchmark)
-    return cls(data=ESBBQ_DATA / f"data_{language}")
+    return cls.with_options(data=ESBBQ_DATA / f"data_{language}")
 
 
 def rows_of(name: str, harness: str, responses: Path, tmp_path: Path) -> dict[tuple[str, str],
