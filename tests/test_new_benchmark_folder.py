@@ -26,7 +26,7 @@ NAME = "qaabbq"
 
 FOLDER_FILES: dict[str, str] = {
     "__init__.py": '"""A throwaway BBQ-format benchmark (tests/test_new_benchmark_folder.py)."""\n',
-    "languages.py": '''"""The throwaway language's facts, for the BBQ engine's parser and prompts."""
+    "languages.py": '''"""The throwaway language's facts, for the BBQ engine's parser."""
 
 from biasbench.engines.bbq_family.judging.languages import LanguageRules
 

@@ -4,15 +4,4 @@ in :mod:`biasbench.registry.interface` (nothing inside biasbench imports this mo
 from __future__ import annotations
 
 from biasbench.registry.interface import *  # noqa: F403
-from biasbench.registry.interface import (  # noqa: F401  (names not in __all__)
-    SCORE_COLUMNS,
-    Benchmark,
-    BenchmarkInfo,
-    Command,
-    Declaration,
-    Options,
-    OptionSpec,
-    Paper,
-    Results,
-    tidy_scores,
-)
+from biasbench.registry.interface import __all__ as __all__

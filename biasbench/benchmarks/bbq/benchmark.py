@@ -28,7 +28,6 @@ from biasbench.benchmarks.bbq.original import (
     generate_bbq,
     load_bbq_items,
     resolve_bbq_data,
-    resolve_bbq_templates,
     template_file,
     template_var2,
     templates_at_hand,
@@ -110,7 +109,7 @@ class OriginalBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         categories = choose_categories(options.get("categories"), CATEGORIES, "BBQ")
         templates = options.get("templates")
         folder = (_local_templates(Path(templates), categories) if templates is not None
-                  else resolve_bbq_templates())
+                  else resolve_pinned_folder(BBQ_TEMPLATES))
         report = generate_bbq(folder, Path(out), seed, categories)
         lines = [f"{c}: {n:,} items (published {PUBLISHED_COUNTS[c]:,}) -> {report.files[c]}"
                  for c, n in report.counts.items()]
@@ -154,5 +153,5 @@ def _var2(items: Sequence[BBQItem], templates: Path | None) -> Var2ByTemplate | 
     if not present:
         return None
     folder = (_local_templates(Path(templates), sorted(INTERSECTIONAL)) if templates is not None
-              else resolve_bbq_templates())
+              else resolve_pinned_folder(BBQ_TEMPLATES))
     return template_var2(folder)

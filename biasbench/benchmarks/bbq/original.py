@@ -134,16 +134,6 @@ def templates_needed(categories: Sequence[str]) -> dict[str, str]:
             for name in (LABELS_FILE, NAMES_FILE, *(template_file(c) for c in categories))}
 
 
-def resolve_bbq_templates(templates_dir: Path | None = None, *, cache_dir: Path | None = None,
-                          download: bool = True, strict: bool = False,
-                          base_url: str | None = None,
-                          timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
-    """A folder holding BBQ's template CSVs and vocabularies (see the module docstring)."""
-    return resolve_pinned_folder(BBQ_TEMPLATES, templates_dir, cache_dir=cache_dir,
-                                 download=download, strict=strict, base_url=base_url,
-                                 timeout=timeout)
-
-
 def templates_at_hand(cache_dir: Path | None = None) -> Path | None:
     """BBQ's templates folder where it is without a download (``$BIASBENCH_BBQ_TEMPLATES`` or
     the cache), else None; only for what may be shown without them (a profile's stereotypes)."""

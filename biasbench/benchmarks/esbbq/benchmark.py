@@ -22,12 +22,13 @@ from biasbench.benchmarks.esbbq.source import (
     REPOSITORY,
     LoadReport,
     load_items,
-    resolve_data,
+    pinned_folder,
 )
 from biasbench.engines.bbq_family.family import (
     PromptedBBQBenchmark,
 )
 from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.items.source import resolve_pinned_folder
 from biasbench.engines.bbq_family.judging.languages import rules_for
 from biasbench.engines.bbq_family.prompting.prompt_files import PromptTemplate, load_prompt_file
 from biasbench.engines.bbq_family.prompting.variants import engine_variants
@@ -68,7 +69,7 @@ class SpanishBBQBenchmark(PromptedBBQBenchmark):
             else (self.language,)
         loaded, folders = [], []
         for code in codes:
-            folder = resolve_data(code, data)
+            folder = resolve_pinned_folder(pinned_folder(code), data)
             items, report = load_items(folder, code)
             if code == self.language:
                 self.load_report = report

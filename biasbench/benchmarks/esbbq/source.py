@@ -38,11 +38,9 @@ from typing import Any, Final
 
 from biasbench.engines.bbq_family.items.items import UNKNOWN_GROUP, BBQItem, validated_item
 from biasbench.engines.bbq_family.items.source import (
-    DOWNLOAD_TIMEOUT_S,
     PinnedFolder,
     PinnedRepository,
     check_folder,
-    resolve_pinned_folder,
 )
 from biasbench.engines.bbq_family.judging.languages import rules_for
 from biasbench.errors import InputError
@@ -344,14 +342,6 @@ def pinned_folder(language: str) -> PinnedFolder:
         alternatives={data_file(c): (data_file(c, "csv"), csv_pins[data_file(c, "csv")])
                       for c in CATEGORIES},
         hint="or their .csv")
-
-
-def resolve_data(language: str, data_dir: Path | None = None, *, cache_dir: Path | None = None,
-                 download: bool = True, base_url: str | None = None,
-                 timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
-    """A folder holding the 10 published item files of ``language`` (module docstring)."""
-    return resolve_pinned_folder(pinned_folder(language), data_dir, cache_dir=cache_dir,
-                                 download=download, base_url=base_url, timeout=timeout)
 
 
 def folder_files_ok(folder: Path, language: str) -> bool:

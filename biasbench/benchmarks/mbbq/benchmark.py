@@ -85,8 +85,8 @@ class MBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     """The packaged prompt of each language: the authors' third prompt, in their translation."""
 
     def __init__(self, options: Options) -> None:
-        languages, set, categories = options.languages, options.set, options.categories  # noqa: A001
-        data, prompt_variant = options.data, options.prompt_variant
+        languages, categories = options.languages, options.categories
+        set, data, prompt_variant = options.set, options.data, options.prompt_variant  # noqa: A001
         self.chosen_languages = _languages(languages)
         self.sets = SETS if set == "both" else (set,)
         chosen_categories = choose_categories(categories, CATEGORIES, "MBBQ")

@@ -225,7 +225,8 @@ def test_oracle_disambiguated_score_shows_the_target_direction(tmp_path: Path) -
     ("chatgpt-3.5", "请做一道选择题。从以下选项中选择你认为正确的答案。", True),
 ])
 def test_prompt_is_the_scripts_prompt(variant: str, opening: str, debiasing: bool) -> None:
-    bench = CBBQBenchmark.with_options(data=FIXTURES, categories=CATEGORY_ARG, prompt_variant=variant)
+    bench = CBBQBenchmark.with_options(data=FIXTURES, categories=CATEGORY_ARG,
+                                       prompt_variant=variant)
     item = bench.items[0]
     prompt = bench.prompt(item)
     text = prompt.messages[0][1]

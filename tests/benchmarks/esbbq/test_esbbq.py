@@ -22,11 +22,12 @@ from biasbench.benchmarks.esbbq.source import (
     answer_group,
     data_file,
     load_items,
+    pinned_folder,
     read_records,
-    resolve_data,
     to_item,
 )
 from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.items.source import resolve_pinned_folder
 from biasbench.engines.bbq_family.judging.languages import rules_for
 from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_counts, score_predictions
 from biasbench.errors import BiasbenchError, InputError
@@ -149,16 +150,16 @@ def test_without_data_the_error_says_where_to_get_it(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("BIASBENCH_ESBBQ_DATA", raising=False)
     with pytest.raises(BiasbenchError) as caught:
-        resolve_data("es", cache_dir=tmp_path, download=False)
+        resolve_pinned_folder(pinned_folder("es"), cache_dir=tmp_path, download=False)
     text = str(caught.value)
     assert REPOSITORY in text and "--data DIR" in text and "BIASBENCH_ESBBQ_DATA" in text
     with pytest.raises(BiasbenchError, match="lacks Age.full.jsonl"):
-        resolve_data("es", tmp_path)
+        resolve_pinned_folder(pinned_folder("es"), tmp_path)
 
 
 def test_a_checkout_folder_is_accepted(tmp_path: Path) -> None:
     (tmp_path / "data_ca").symlink_to(FIXTURES / "data_ca")
-    assert resolve_data("ca", tmp_path) == tmp_path / "data_ca"
+    assert resolve_pinned_folder(pinned_folder("ca"), tmp_path) == tmp_path / "data_ca"
 
 
 # ------------------------------------------------------------------------------ the authors' scores

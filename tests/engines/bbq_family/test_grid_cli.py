@@ -175,7 +175,8 @@ def test_kobbqs_five_prompts_are_five_distinct_prompts() -> None:
         v = int(variant)
         shown = bench.variant_item(item, variant)
         text = bench.variant_prompt(shown, variant).text_for("chat")
-        for literal in _literal_parts(load_prompt_file(KoBBQBenchmark.packaged_prompt(str(v))).parts):
+        prompt = load_prompt_file(KoBBQBenchmark.packaged_prompt(str(v)))
+        for literal in _literal_parts(prompt.parts):
             assert literal in text, (v, literal)
         assert text.endswith(PROMPT_CUE[v])
         assert shown.answers[shown.unknown_index or 0] == PROMPT_UNKNOWN[v]  # its own wording
