@@ -178,7 +178,7 @@ def option_scored_run(work: Path) -> str:
     items = ",".join(str(work / "bbq_items" / f"{c}.jsonl") for c in ("Disability_status", "SES"))
     done = run_benchmark("bbq", "mock", backend=Scripted(), out=work / "option_scores",
                          seeds=[0], progress=False, benchmark_options={"items": items})
-    from biasbench.benchmarks import benchmark_class
+    from biasbench.registry import benchmark_class
 
     return "\n".join(benchmark_class("bbq").summary(done.results)) + "\n"
 

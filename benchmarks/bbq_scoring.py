@@ -16,8 +16,9 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from biasbench.benchmarks.filbbq.source import generate_filbbq_items, resolve_templates
+from biasbench.benchmarks.filbbq.source import FILBBQ_TEMPLATES, generate_filbbq_items
 from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.items.source import resolve_pinned_folder
 from biasbench.engines.bbq_family.scoring.multi_seed import score_responses
 from biasbench.testing.synthetic_answers import SyntheticModel, synthetic_responses
 
@@ -29,7 +30,8 @@ def main() -> None:
     args = parser.parse_args()
 
     t0 = time.perf_counter()
-    generated = generate_filbbq_items(resolve_templates(args.templates), seed=0)
+    templates = resolve_pinned_folder(FILBBQ_TEMPLATES, args.templates)
+    generated = generate_filbbq_items(templates, seed=0)
     items = [BBQItem.model_validate(d) for r in generated.values() for d in r.items]
     t1 = time.perf_counter()
     model = SyntheticModel("synthetic", p_target=0.6, seed_sd=0.3, p_unparsed=0.03)

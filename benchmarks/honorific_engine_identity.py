@@ -68,7 +68,7 @@ def digests(folder: Path) -> dict[str, str]:
 
 def _items(tmp: Path) -> list[str]:
     out = tmp / "items.csv"
-    from biasbench.benchmarks import benchmark_class
+    from biasbench.registry import benchmark_class
 
     benchmark_class("honorific-bn").generate_items(out)
     with out.open(encoding="utf-8", newline="") as handle:

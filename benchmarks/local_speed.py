@@ -126,7 +126,7 @@ def env(extra: dict[str, str] | None = None) -> dict[str, str]:
 
 
 def honorific_prompts(n: int) -> list[str]:
-    from biasbench.benchmarks import get_benchmark
+    from biasbench.registry import get_benchmark
 
     return [r.prompt.completion for r in get_benchmark("honorific-bn").requests(limit=n)]
 
@@ -154,7 +154,7 @@ def filbbq_items(templates: Path, limit: int | None, regenerate: bool
                  ) -> list[tuple[str, list[str]]]:
     from biasbench.benchmarks.filbbq.benchmark import FilBBQBenchmark
 
-    bench = FilBBQBenchmark(templates=templates, regenerate_items=regenerate)
+    bench = FilBBQBenchmark.with_options(templates=templates, regenerate_items=regenerate)
     return [(bench.prompt(item).completion, [" " + a for a in item.answers])
             for item in bench.selected_items(limit)]
 

@@ -227,9 +227,9 @@ def degenerate(reps: int = 400) -> None:
 def mbbq(reps: int = 200, seed_counts: tuple[int, ...] = (1, 3, 10, 50)) -> None:
     import pandas as pd
 
-    from biasbench.benchmarks import get_benchmark
     from biasbench.benchmarks.mbbq.control import paired_differences
     from biasbench.engines.bbq_family.scoring.multi_seed import score_responses
+    from biasbench.registry import get_benchmark
 
     fixture = Path.cwd() / "tests" / "benchmarks" / "mbbq" / "fixtures" / "data"
     bench = get_benchmark("mbbq", data=fixture, languages="en")

@@ -187,8 +187,8 @@ def score(benchmark: str, responses: Path | str, out: Path | str,
     """Score outputs produced elsewhere (a JSONL file; one or many models) into the score
     folder ``out``, as ``biasbench score`` does. Keyword arguments are the benchmark's options
     (e.g. ``items=`` for a BBQ-format benchmark)."""
-    from biasbench.benchmarks import get_benchmark
     from biasbench.pipeline import score_into
+    from biasbench.registry import get_benchmark
     from biasbench.runfolder.derived import write_results
 
     bench = get_benchmark(benchmark, **benchmark_options)

@@ -122,8 +122,8 @@ def labels_table(run: RunFolder) -> pd.DataFrame:
 
 def scores_table(run: RunFolder) -> pd.DataFrame:
     """The run's statistics as tidy rows, as its benchmark lays them out."""
-    from biasbench.benchmarks import report_class
-    from biasbench.benchmarks.base import tidy_scores
+    from biasbench.registry import report_class
+    from biasbench.registry.interface import tidy_scores
 
     cls = report_class(run.benchmark)
     if cls is None:

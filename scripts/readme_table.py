@@ -36,7 +36,7 @@ def _items(summary: str) -> str:
 
 def table() -> str:
     """The Markdown table of every registered benchmark, in registry order."""
-    from biasbench.benchmarks import declarations
+    from biasbench.registry import declarations
 
     rows = [HEADER]
     for found in declarations():

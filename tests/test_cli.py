@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from biasbench.benchmarks import BENCHMARKS
 from biasbench.benchmarks.honorific_bn.benchmark import load_definition
+from biasbench.registry import names
 from tests.running import CliRun, spec_of
 
 RESULT_KEYS = {"hai_pp", "gsr_pct", "b", "c", "n_pairs", "p_exact", "p_holm", "eta2_pronoun_pct",
@@ -196,7 +196,7 @@ def _command_paths() -> list[list[str]]:
 
 
 def test_every_command_is_built_from_the_registry() -> None:
-    from biasbench.benchmarks import benchmark_classes
+    from biasbench.registry import benchmark_classes
 
     paths = {" ".join(p) for p in _command_paths()}
     for cls in benchmark_classes():  # score NAME for every benchmark; data NAME where it generates
@@ -224,12 +224,12 @@ def test_help_texts_read_well(path: list[str]) -> None:
     assert not re.search(r"\d\.\d{5,}", text), text
 
 
-@pytest.mark.parametrize("name", list(BENCHMARKS))
+@pytest.mark.parametrize("name", names())
 def test_limit_help_says_what_each_benchmark_picks(name: str) -> None:
     from typer.testing import CliRunner
 
-    from biasbench.benchmarks import benchmark_class
     from biasbench.cli import app
+    from biasbench.registry import benchmark_class
 
     cls = benchmark_class(name)
     text = " ".join(CliRunner().invoke(app, ["run", name, "--help"],
@@ -239,7 +239,7 @@ def test_limit_help_says_what_each_benchmark_picks(name: str) -> None:
 
 
 def test_limit_help_differs_between_benchmarks_as_declared() -> None:
-    from biasbench.benchmarks import benchmark_class
+    from biasbench.registry import benchmark_class
 
     assert benchmark_class("honorific-bn").limit_help == "the first N in published order"
     assert benchmark_class("filbbq").limit_help.startswith("stratified over category")
@@ -249,9 +249,9 @@ def test_limit_help_differs_between_benchmarks_as_declared() -> None:
 def test_a_benchmark_option_may_not_shadow_a_run_option(option: str) -> None:
     from dataclasses import replace
 
-    from biasbench.benchmarks import declaration
-    from biasbench.benchmarks.base import OptionSpec
     from biasbench.cli.run import run_benchmark_command
+    from biasbench.registry import declaration
+    from biasbench.registry.interface import OptionSpec
 
     mine = replace(declaration("honorific-bn"), options=(OptionSpec(option, str, None, "x"),))
     with pytest.raises(TypeError, match=f"declares run options named {option}"):

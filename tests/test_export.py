@@ -10,11 +10,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from biasbench.benchmarks.base import SCORE_COLUMNS, tidy_scores
 from biasbench.errors import BiasbenchError
 from biasbench.export import SIGNATURE_COLUMNS, combined_tables, export_runs
 from biasbench.models.mock import MockBackend
 from biasbench.pipeline import run_benchmark
+from biasbench.registry.interface import SCORE_COLUMNS, tidy_scores
 from biasbench.stats.intervals import wilson_interval
 from tests.running import CliRun
 

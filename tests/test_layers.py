@@ -4,11 +4,13 @@ layering test in tests/benchmarks/test_interface.py).
 Imports are read with ast: module-level imports and function-level imports (inside a function,
 loaded when it runs) are counted separately; ``if TYPE_CHECKING:`` imports are annotations only
 and are not counted. The layers are those of docs/architecture.md: front ends (cli, the API)
--> pipeline, report, export -> benchmarks -> engines of benchmark families (``engines/``) -> the
-benchmark registry and interface (``benchmarks/__init__.py``, ``benchmarks/base.py``) -> run
-folders and their display -> backends (models, runner, stats, signature, tables, figures) ->
-foundations. A benchmark may import an engine; an engine imports no benchmark (it reaches one
-only through the registry).
+-> pipeline, report, export -> benchmarks (``benchmarks/``, every module of it: its
+``__init__.py`` and ``base.py`` only re-export the registry for code written against them) ->
+engines of benchmark families (``engines/``) -> the benchmark interface and registry
+(``registry/``) -> run folders and their display -> backends (models, runner, stats, signature,
+tables, figures) -> foundations. A benchmark may import an engine and the registry; an engine
+imports no benchmark, and the registry neither: it finds benchmarks by their folders and
+imports them by name (text), never by an import statement.
 """
 
 from __future__ import annotations
@@ -28,15 +30,15 @@ LAYERS: tuple[frozenset[str], ...] = (
                "progress", "responses", "output_health"}),
     frozenset({"models", "runner", "stats", "signature", "tables", "figures"}),
     frozenset({"runfolder", "display", "runspec"}),
-    frozenset({"benchmarks", "benchmarks.base"}),
+    frozenset({"registry"}),
     frozenset({"engines"}),
-    frozenset({"benchmarks.*"}),
+    frozenset({"benchmarks"}),
     frozenset({"pipeline", "report", "export"}),
     frozenset({"api", "cli", "entry", "__main__", "", "testing"}),
 )
 """Lowest first; a module may import its own layer and those below. ``""`` is the package root
-(the API's facade: it loads the API on first use); ``benchmarks`` and ``benchmarks.base`` are the
-registry and the interface, ``benchmarks.*`` every benchmark's own package (:func:`_top`)."""
+(the API's facade: it loads the API on first use); ``registry`` is the benchmark interface and
+the registry, ``benchmarks`` every benchmark's package (:func:`_top`)."""
 
 ALLOWED_CYCLES: dict[tuple[str, str], str] = {}
 """Function-level imports allowed to close a cycle: (importer, imported) -> why."""
@@ -129,11 +131,8 @@ def _cycles(edges: set[tuple[str, str]]) -> list[list[str]]:
 
 
 def _top(module: str) -> str:
-    """The name a module's layer is listed by: its top-level package below ``biasbench``, but
-    ``benchmarks`` (the registry), ``benchmarks.base`` and ``benchmarks.*`` (a benchmark)."""
+    """The name a module's layer is listed by: its top-level package below ``biasbench``."""
     parts = module.split(".")[1:]
-    if parts[:1] == ["benchmarks"] and parts[1:]:
-        return "benchmarks.base" if parts[1] == "base" else "benchmarks.*"
     return parts[0] if parts else ""
 
 
@@ -164,6 +163,19 @@ def test_each_allowed_cycle_is_function_level_and_still_exists(edge: tuple[str, 
 def test_nothing_imports_upward() -> None:
     upward = sorted(f"{a} -> {b}" for (a, b) in EDGES if _layer(b) > _layer(a))
     assert upward == []
+
+
+@pytest.mark.parametrize(("importer", "imported", "upward"), [
+    ("biasbench.engines.bbq_family.benchmark", "biasbench.registry.interface", False),
+    ("biasbench.registry.discovery", "biasbench.benchmarks", True),
+    ("biasbench.registry.interface", "biasbench.engines.bbq_family.family", True),
+    ("biasbench.engines.bbq_family.family", "biasbench.benchmarks.bbq.benchmark", True),
+    ("biasbench.benchmarks.bbq.benchmark", "biasbench.registry", False),
+    ("biasbench.cli.run", "biasbench.registry", False),
+])
+def test_the_layers_put_the_registry_below_engines_and_benchmarks(importer: str, imported: str,
+                                                                  upward: bool) -> None:
+    assert (_layer(imported) > _layer(importer)) is upward
 
 
 @pytest.mark.parametrize(("source", "expected"), [

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from biasbench.benchmarks import Declaration, declarations
+from biasbench.registry import Declaration, declarations
 
 ROOT = Path(__file__).resolve().parents[1]
 _SPEC = importlib.util.spec_from_file_location("readme_table", ROOT / "scripts" / "readme_table.py")

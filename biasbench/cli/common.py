@@ -1,5 +1,5 @@
 """What every command module of the CLI shares: exit codes, one-line failures, typer options
-built from a benchmark's :class:`~biasbench.benchmarks.base.OptionSpec` declarations, and the
+built from a benchmark's :class:`~biasbench.registry.interface.OptionSpec` declarations, and the
 lazy group of one subcommand per registered benchmark (``run NAME``, ``score NAME``, ``data
 NAME``), which loads only NAME's declaration.
 
@@ -19,7 +19,7 @@ from typer._click.exceptions import NoSuchOption
 from typer.core import TyperCommand, TyperGroup
 
 if TYPE_CHECKING:
-    from biasbench.benchmarks.base import Declaration, OptionSpec
+    from biasbench.registry.interface import Declaration, OptionSpec
 
 EXIT_USAGE = 2
 EXIT_INCOMPLETE = 3
@@ -50,21 +50,24 @@ def flags(spec: OptionSpec) -> tuple[str, ...]:
 
 def _value_parser(spec: OptionSpec, benchmark: str) -> Callable[[str], object] | None:
     """A parser turning a bad value of ``spec`` into one error line naming the benchmark (click's
-    own would print its usage block); None where typer's own reading says it in one line."""
-    if spec.kind is int:
-        def read_int(text: str) -> object:
-            try:
-                return int(text)
-            except ValueError:
-                fail(f"{spec.flag} of {benchmark} takes int values, not {text!r}")
-        return read_int
-    if spec.choices:
-        def read_choice(text: str) -> object:
-            if text not in spec.choices:
-                fail(f"{spec.flag} must be one of {', '.join(spec.choices)}, not {text!r}")
-            return text
-        return read_choice
-    return None
+    own would print its usage block), checked by the registry's one check of a value
+    (``checked_value``); None where typer's own reading says it in one line."""
+    from biasbench.errors import BiasbenchError
+    from biasbench.registry.interface import checked_value
+
+    if spec.kind is not int and not spec.choices:
+        return None
+
+    def read(text: str) -> object:
+        try:
+            value: object = int(text) if spec.kind is int else text
+        except ValueError:
+            fail(f"{spec.flag} of {benchmark} takes int values, not {text!r}")
+        try:
+            return checked_value(spec, value, benchmark)
+        except BiasbenchError as exc:
+            fail(str(exc))
+    return read
 
 
 def option_parameters(specs: Iterable[OptionSpec], benchmark: str) -> list[inspect.Parameter]:
@@ -126,7 +129,7 @@ class BenchmarkCommand(TyperCommand):
 
 def _declared_flags() -> set[str]:
     """Every flag any registered benchmark declares (``--x`` and, for a switch, ``--no-x``)."""
-    from biasbench.benchmarks import declarations
+    from biasbench.registry import declarations
 
     found: set[str] = set()
     for declaration in declarations():
@@ -152,27 +155,29 @@ class BenchmarkGroup(TyperGroup):
         self.value_flags = value_flags
 
     def list_commands(self, ctx: Context) -> list[str]:
-        from biasbench.benchmarks import DECLARATIONS, declaration
+        from biasbench.registry import declarations
 
-        return [name for name in DECLARATIONS if self.include(declaration(name))]
+        return [found.name for found in declarations() if self.include(found)]
 
     def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
-        from biasbench.benchmarks import DECLARATIONS, declaration
+        from biasbench.errors import BiasbenchError
+        from biasbench.registry import declaration
 
-        if cmd_name not in DECLARATIONS:
+        try:
+            found = declaration(cmd_name)
+        except BiasbenchError:  # not a benchmark's name
             return None
-        found = declaration(cmd_name)
         return self.build(found) if self.include(found) else None
 
     def resolve_command(self, ctx: Context,
                         args: list[str]) -> tuple[str | None, Command | None, list[str]]:
-        from biasbench.benchmarks import BENCHMARKS
+        from biasbench.registry import known, names
 
         name = args[0]
         command = self.get_command(ctx, name)
         if command is None and not name.startswith("-"):
-            if name not in BENCHMARKS:
-                fail(f"unknown benchmark {name!r} (known: {', '.join(BENCHMARKS)})")
+            if not known(name):
+                fail(f"unknown benchmark {name!r} (known: {', '.join(names())})")
             fail(f"{name} has no `{ctx.info_name}` command (benchmarks that do: "
                  f"{', '.join(self.list_commands(ctx))})")
         return super().resolve_command(ctx, args)
@@ -183,7 +188,7 @@ class BenchmarkGroup(TyperGroup):
     def _name_first(self, args: list[str]) -> list[str]:
         """``args`` with the benchmark's name first: the first word that is not an option or
         an option's value (preferring a registered name)."""
-        from biasbench.benchmarks import DECLARATIONS
+        from biasbench.registry import known
 
         takes_value = self.value_flags()
         words: list[int] = []
@@ -199,5 +204,5 @@ class BenchmarkGroup(TyperGroup):
                 words.append(index)
         if not words or words[0] == 0:
             return args
-        chosen = next((i for i in words if args[i] in DECLARATIONS), words[0])
+        chosen = next((i for i in words if known(args[i])), words[0])
         return [args[chosen], *args[:chosen], *args[chosen + 1:]]

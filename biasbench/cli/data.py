@@ -20,7 +20,7 @@ from biasbench.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from biasbench.benchmarks.base import Declaration
+    from biasbench.registry.interface import Declaration
 
 
 def data_benchmark_command(declaration: Declaration) -> Command:
@@ -30,7 +30,7 @@ def data_benchmark_command(declaration: Declaration) -> Command:
     out_help = next((spec.help for spec in declaration.data_options if spec.name == "out"),
                     "Output folder for the generated items.")
     def command(out: Path, **options: object) -> None:
-        from biasbench.benchmarks import benchmark_class
+        from biasbench.registry import benchmark_class
 
         given = {s.name: options[s.name] for s in specs if options[s.name] != s.default}
         echo_lines(benchmark_class(name).generate_items(out, **given))

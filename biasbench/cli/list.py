@@ -8,9 +8,9 @@ import typer
 
 def list_command() -> None:
     """Every registered benchmark (name, items, languages, paper) and every model backend."""
-    from biasbench.benchmarks import declarations
-    from biasbench.benchmarks.base import BenchmarkInfo
     from biasbench.models.registry import list_backends
+    from biasbench.registry import declarations
+    from biasbench.registry.interface import BenchmarkInfo
 
     typer.echo("benchmarks:")
     for declaration in declarations():

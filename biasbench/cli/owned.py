@@ -16,7 +16,7 @@ from biasbench.cli.common import PLAIN, click_command
 @cache
 def owned_commands() -> dict[str, Command]:
     """Top-level name -> the command or group, in registry order."""
-    from biasbench.benchmarks import declarations
+    from biasbench.registry import declarations
 
     found: dict[str, Command] = {}
     added: dict[tuple[str | None, str], Callable[..., None]] = {}

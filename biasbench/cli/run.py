@@ -30,7 +30,7 @@ from biasbench.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from biasbench.benchmarks.base import Declaration
+    from biasbench.registry.interface import Declaration
 
 ModelOpt = Annotated[str, typer.Option("--model", "-m", help="Model spec: llamacpp, "
                      "llamacpp:FILE.gguf, openai:NAME, hf:NAME, replay:FILE[@MODEL], mock:SCRIPT.")]

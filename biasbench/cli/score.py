@@ -23,7 +23,7 @@ from biasbench.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from biasbench.benchmarks.base import Benchmark, Declaration
+    from biasbench.registry.interface import Benchmark, Declaration
 
 
 def score_benchmark_command(declaration: Declaration) -> Command:
@@ -32,9 +32,9 @@ def score_benchmark_command(declaration: Declaration) -> Command:
 
     def command(responses: Path, out: Path, harness: str | None = None,
                 **values: object) -> None:
-        from biasbench.benchmarks import benchmark_class
         from biasbench.output_health import health_line
         from biasbench.pipeline import score_into
+        from biasbench.registry import get_benchmark
         from biasbench.runfolder import RESULTS_NAME, TABLES_DIR
         from biasbench.runfolder.derived import write_results
 
@@ -43,7 +43,7 @@ def score_benchmark_command(declaration: Declaration) -> Command:
                         if spec.run_only and spec.name in given), None)
         if refused is not None:  # before anything is read or written
             fail(f"{refused.flag} is for biasbench run, not score: {refused.run_only}")
-        bench = benchmark_class(name)(**given)
+        bench = get_benchmark(name, **given)  # its options checked once, as the API's
         if harness is not None:  # another harness's log (declared: harness_logs)
             return score_harness(bench, harness, responses, out)
         frame = bench.read_responses(responses)  # before the folder is touched: bad input

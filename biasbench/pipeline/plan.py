@@ -15,10 +15,10 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from biasbench.arguments import check_run_arguments
-from biasbench.benchmarks import Benchmark, get_benchmark
 from biasbench.errors import BiasbenchError, ModelSpecError
 from biasbench.models.base import GenerationParams, ModelBackend
 from biasbench.models.registry import DEFAULT_MODEL, check_model_spec, load_model
+from biasbench.registry import Benchmark, get_benchmark
 from biasbench.runner.runner import Request, request_keys
 from biasbench.runspec import RunSpec
 from biasbench.signature import Signature

@@ -28,11 +28,11 @@ from typing import Final
 
 import pandas as pd
 
-from biasbench.benchmarks import report_class
 from biasbench.display import Section, esc, html_table, json_for_script
 from biasbench.errors import BiasbenchError
 from biasbench.fsutil import write_text_atomically
 from biasbench.output_health import health_cell
+from biasbench.registry import report_class
 from biasbench.runfolder.grouping import ReportPlan, RunGroup, load_runs
 from biasbench.runfolder.targets import output_target_refusal
 from biasbench.version import __version__

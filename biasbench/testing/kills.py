@@ -36,12 +36,12 @@ def run_cli_in_child(args: Sequence[str], *, kill_at: int | None = None,
     # benchmark it runs) only when asked, so the parent loads them for its children.
     from importlib import import_module
 
-    from biasbench.benchmarks import BENCHMARKS, benchmark_class
+    from biasbench.registry import benchmark_class, known
 
     for module in ("biasbench.cli", "biasbench.cli.run", "biasbench.cli.score",
                    "biasbench.pipeline"):
         import_module(module)
-    if len(args) > 1 and args[0] in ("run", "score") and args[1] in BENCHMARKS:
+    if len(args) > 1 and args[0] in ("run", "score") and known(args[1]):
         benchmark_class(args[1])
 
     pid = os.fork()

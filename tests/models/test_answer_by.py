@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from biasbench.benchmarks import get_benchmark
 from biasbench.engines.bbq_family.judging.option_scoring import (
     OptionScoringBackend,
     resolve_answer_by,
@@ -19,6 +18,7 @@ from biasbench.engines.bbq_family.judging.option_scoring import (
 from biasbench.errors import BiasbenchError, InputError
 from biasbench.models.base import Generation, GenerationParams, ModelBackend, OptionScore, Prompt
 from biasbench.pipeline import run_benchmark
+from biasbench.registry import get_benchmark
 
 ANSWERS = ("The grandfather", "The grandson", "Can't be determined")
 

@@ -134,7 +134,7 @@ def templates(reference_dir: Path) -> Path:
 def filbbq(templates: Path):  # type: ignore[no-untyped-def]
     from biasbench.benchmarks.filbbq.benchmark import FilBBQBenchmark
 
-    return FilBBQBenchmark(templates=templates)
+    return FilBBQBenchmark.with_options(templates=templates)
 
 
 def test_option_scores_equal_a_manual_computation(backend: LlamaCppBackend, filbbq) -> None:  # type: ignore[no-untyped-def]

@@ -365,7 +365,8 @@ def test_score_folders_without_store_or_labels(tmp_path: Path) -> None:
                                              "category": i["category"], "model": "ext",
                                              "seed": s, "pred": s % 3}) + "\n"
                                  for i in bbq_items() for s in (0, 1)), encoding="utf-8")
-    bbq = OriginalBBQBenchmark(items=str(inputs["items"]))  # `biasbench score bbq --items`
+    # `biasbench score bbq --items`
+    bbq = OriginalBBQBenchmark.with_options(items=str(inputs["items"]))
     write_results(bbq.score(bbq.read_responses(responses), tmp_path / "bbq",
                             source=str(responses)), tmp_path / "bbq")
 

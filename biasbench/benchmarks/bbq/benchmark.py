@@ -14,7 +14,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from biasbench.benchmarks.base import Results
 from biasbench.benchmarks.bbq.declaration import DECLARATION
 from biasbench.benchmarks.bbq.original import (
     BBQ_COMMIT,
@@ -23,13 +22,12 @@ from biasbench.benchmarks.bbq.original import (
     BBQ_TEMPLATES,
     CATEGORIES,
     INTERSECTIONAL,
+    PROMPT_RESOURCE,
     PUBLISHED_COUNTS,
     TEMPLATE_DIGESTS,
     generate_bbq,
     load_bbq_items,
-    prompt_path,
     resolve_bbq_data,
-    resolve_bbq_templates,
     template_file,
     template_var2,
     templates_at_hand,
@@ -47,6 +45,7 @@ from biasbench.engines.bbq_family.scoring.bias_profile import template_info_from
 from biasbench.engines.bbq_family.scoring.bias_scores import Var2ByTemplate
 from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
 from biasbench.errors import BiasbenchError
+from biasbench.registry.interface import Options, Results
 
 DECODING_WHY = (
     "the original BBQ paper reports one run per model (no seeds, no sampling), so biasbench "
@@ -59,10 +58,10 @@ class OriginalBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
 
     version = "1.0"
     decoding_why: ClassVar[str] = DECODING_WHY
+    prompt_files = {"en": PROMPT_RESOURCE}
 
-    def __init__(self, items: str | Sequence[str | Path] | None = None,
-                 data: Path | None = None, templates: Path | None = None,
-                 prompt: Path | None = None) -> None:
+    def __init__(self, options: Options) -> None:
+        items, data, templates = options.items, options.data, options.templates
         loaded: list[BBQItem]
         if items is None:
             loaded = load_bbq_items(resolve_bbq_data(data, templates_dir=templates))
@@ -73,7 +72,7 @@ class OriginalBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
             if data is not None:
                 raise BiasbenchError("--items and --data name two item sources; give one")
             loaded, source, data_source = load_item_files(items)
-        self.use_prompt(prompt or prompt_path())
+        self.use_prompt(options.prompt or self.packaged_prompt("en"))
         super().__init__(loaded, source=source, data_source=data_source,
                          var2=_var2(loaded, templates),
                          template_info=_template_info(loaded, templates,
@@ -110,7 +109,7 @@ class OriginalBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         categories = choose_categories(options.get("categories"), CATEGORIES, "BBQ")
         templates = options.get("templates")
         folder = (_local_templates(Path(templates), categories) if templates is not None
-                  else resolve_bbq_templates())
+                  else resolve_pinned_folder(BBQ_TEMPLATES))
         report = generate_bbq(folder, Path(out), seed, categories)
         lines = [f"{c}: {n:,} items (published {PUBLISHED_COUNTS[c]:,}) -> {report.files[c]}"
                  for c, n in report.counts.items()]
@@ -154,5 +153,5 @@ def _var2(items: Sequence[BBQItem], templates: Path | None) -> Var2ByTemplate | 
     if not present:
         return None
     folder = (_local_templates(Path(templates), sorted(INTERSECTIONAL)) if templates is not None
-              else resolve_bbq_templates())
+              else resolve_pinned_folder(BBQ_TEMPLATES))
     return template_var2(folder)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from biasbench.benchmarks.base import OptionSpec, Paper
 from biasbench.benchmarks.bbq.original import (
     BBQ_COMMIT,
     BBQ_REPOSITORY,
@@ -13,9 +12,11 @@ from biasbench.benchmarks.bbq.original import (
     PUBLISHED_COUNTS,
 )
 from biasbench.engines.bbq_family.declaration import bbq_declaration, prompt_option
+from biasbench.registry.interface import OptionSpec, Paper
 
 DECLARATION = bbq_declaration(
     name="bbq",
+    benchmark=".benchmark:OriginalBBQBenchmark",
     languages=("en",),
     paper=Paper(
         "BBQ: A Hand-Built Bias Benchmark for Question Answering",

@@ -38,7 +38,6 @@ from biasbench.engines.bbq_family.items.source import (
     DOWNLOAD_TIMEOUT_S,
     PinnedFolder,
     PinnedRepository,
-    packaged_file,
     resolve_pinned_folder,
 )
 from biasbench.engines.bbq_family.items.templates import read_csv_records
@@ -119,12 +118,6 @@ DATA_DIGESTS: Mapping[str, str] = {
 PROMPT_RESOURCE = "data/prompt_en.txt"
 
 
-def prompt_path() -> Path:
-    """The packaged English prompt for BBQ (chat models: the user turn; base models: followed
-    by English's answer cue from the language table, ``"\\nAnswer:"``)."""
-    return packaged_file("biasbench.benchmarks.bbq", PROMPT_RESOURCE)
-
-
 # --------------------------------------------------------------------------------------------
 # Locating the files
 # --------------------------------------------------------------------------------------------
@@ -139,16 +132,6 @@ def templates_needed(categories: Sequence[str]) -> dict[str, str]:
     """The template files (and vocabularies) that generating ``categories`` reads, pinned."""
     return {name: TEMPLATE_DIGESTS[name]
             for name in (LABELS_FILE, NAMES_FILE, *(template_file(c) for c in categories))}
-
-
-def resolve_bbq_templates(templates_dir: Path | None = None, *, cache_dir: Path | None = None,
-                          download: bool = True, strict: bool = False,
-                          base_url: str | None = None,
-                          timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
-    """A folder holding BBQ's template CSVs and vocabularies (see the module docstring)."""
-    return resolve_pinned_folder(BBQ_TEMPLATES, templates_dir, cache_dir=cache_dir,
-                                 download=download, strict=strict, base_url=base_url,
-                                 timeout=timeout)
 
 
 def templates_at_hand(cache_dir: Path | None = None) -> Path | None:

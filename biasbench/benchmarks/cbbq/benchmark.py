@@ -10,7 +10,6 @@ evaluation scripts' own, ending in ``。答案：``), and its bias score (S_amb,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from biasbench.benchmarks.cbbq.declaration import DECLARATION, PROMPT_VARIANTS
@@ -18,18 +17,15 @@ from biasbench.benchmarks.cbbq.scores import CBBQ_SCORES
 from biasbench.benchmarks.cbbq.source import (
     CBBQ_COMMIT,
     CBBQ_REPOSITORY,
-    S_AMB_DENOMINATORS,
-    TARGET_RULES,
-    TargetRule,
     apply_target_rule,
     load_cbbq,
     parse_categories,
     resolve_cbbq_data,
     target_rule_check,
 )
-from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, packaged_file
-from biasbench.errors import BiasbenchError
+from biasbench.engines.bbq_family.family import PromptedBBQBenchmark
 from biasbench.models.base import GenerationParams
+from biasbench.registry.interface import Options
 from biasbench.signature import Signature
 
 ANSWER_CUE: Final = "。答案："
@@ -44,10 +40,6 @@ DECODING_WHY: Final = (
 # PROMPT_VARIANTS (declaration.py): the authors' two prompt wordings.
 
 
-def prompt_file(variant: str = "chatglm") -> Path:
-    return packaged_file("biasbench.benchmarks.cbbq", PROMPT_VARIANTS[variant])
-
-
 class CBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     """CBBQ's 14 categories in Chinese, greedy, one seed; the scripts' positional targets."""
 
@@ -55,26 +47,20 @@ class CBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     decoding_why: ClassVar[str] = DECODING_WHY
     answer_cue = ANSWER_CUE
     dataset_scores = CBBQ_SCORES
+    prompt_files = PROMPT_VARIANTS
 
-    def __init__(self, data: Path | None = None, categories: str | None = None,
-                 target_rule: TargetRule = "script", prompt_variant: str = "chatglm",
-                 s_amb_denominator: str = "parsed") -> None:
-        if s_amb_denominator not in S_AMB_DENOMINATORS:
-            raise BiasbenchError("--s-amb-denominator must be parsed or examples, not "
-                                 f"{s_amb_denominator!r}")
+    def __init__(self, options: Options) -> None:
+        data, categories, target_rule = options.data, options.categories, options.target_rule
+        prompt_variant, s_amb_denominator = options.prompt_variant, options.s_amb_denominator
+        # The choices of these options were checked once, against the declaration.
         self.s_amb_denominator = s_amb_denominator
-        if prompt_variant not in PROMPT_VARIANTS:
-            raise BiasbenchError(f"--prompt-variant must be one of {', '.join(PROMPT_VARIANTS)}, "
-                                 f"not {prompt_variant!r}")
-        if target_rule not in TARGET_RULES:
-            raise BiasbenchError(f"--target-rule must be script or labels, not {target_rule!r}")
         chosen = parse_categories(categories)
         folder = resolve_cbbq_data(data, chosen)
         loaded = load_cbbq(folder, chosen)
         self.target_rule = target_rule
         self.rule_check = target_rule_check(loaded)  # on the scripts' rule, before any flip
         loaded = apply_target_rule(loaded, target_rule)
-        self.use_prompt(prompt_file(prompt_variant))
+        self.use_prompt(self.packaged_prompt(prompt_variant))
         super().__init__(
             loaded, source=f"data/ of {CBBQ_REPOSITORY}@{CBBQ_COMMIT[:12]}",
             data_source={"items": "published", "repository": CBBQ_REPOSITORY,

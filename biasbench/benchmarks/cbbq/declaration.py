@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from biasbench.benchmarks.base import OptionSpec, Paper
 from biasbench.benchmarks.cbbq.source import (
     CATEGORIES,
     CBBQ_COMMIT,
@@ -14,6 +13,7 @@ from biasbench.benchmarks.cbbq.source import (
     TARGET_RULES,
 )
 from biasbench.engines.bbq_family.declaration import bbq_declaration, data_option
+from biasbench.registry.interface import OptionSpec, Paper
 
 PROMPT_VARIANTS: Final = {"chatglm": "data/prompt_zh.txt",
                           "chatgpt-3.5": "data/prompt_zh_chatgpt.txt"}
@@ -22,6 +22,7 @@ and chatgpt-3.5's, which adds a debiasing instruction (MOSS and bloomz add one t
 
 DECLARATION = bbq_declaration(
     name="cbbq",
+    benchmark=".benchmark:CBBQBenchmark",
     languages=("zh",),
     output_language="zh",
     paper=Paper(

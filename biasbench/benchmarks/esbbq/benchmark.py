@@ -11,7 +11,6 @@ decoding defaults, the paper and licence, and the authors' own bias scores besid
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 from typing import Any, ClassVar, Final
 
 import pandas as pd
@@ -23,18 +22,19 @@ from biasbench.benchmarks.esbbq.source import (
     REPOSITORY,
     LoadReport,
     load_items,
-    resolve_data,
+    pinned_folder,
 )
 from biasbench.engines.bbq_family.family import (
     PromptedBBQBenchmark,
-    packaged_file,
 )
 from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.items.source import resolve_pinned_folder
 from biasbench.engines.bbq_family.judging.languages import rules_for
 from biasbench.engines.bbq_family.prompting.prompt_files import PromptTemplate, load_prompt_file
 from biasbench.engines.bbq_family.prompting.variants import engine_variants
 from biasbench.errors import BiasbenchError
 from biasbench.models.base import Prompt
+from biasbench.registry.interface import Options
 
 DECODING_WHY = (
     "the authors score each option's log-likelihood (one deterministic run per model), so "
@@ -49,10 +49,6 @@ PARALLEL_DATASET: Final = "esbbq-cabbq"
 ``esbbq-cabbq/ca``): one dataset in two languages, so the engine compares them by item."""
 
 
-def prompt_path(language: str) -> Path:
-    return packaged_file("biasbench.benchmarks.esbbq", f"data/prompt_{language}.txt")
-
-
 class SpanishBBQBenchmark(PromptedBBQBenchmark):
     """EsBBQ or CaBBQ: their 10 categories, a prompt in their language, greedy, one seed;
     with ``parallel``, the other dataset's items too, for the cross-language comparison."""
@@ -62,9 +58,10 @@ class SpanishBBQBenchmark(PromptedBBQBenchmark):
     """The dataset's own name (EsBBQ, CaBBQ)."""
     version = "1.0"
     decoding_why: ClassVar[str] = DECODING_WHY
+    prompt_files = {code: f"data/prompt_{code}.txt" for code in LANGUAGES}
 
-    def __init__(self, data: Path | None = None, prompt: Path | None = None,
-                 parallel: bool = False) -> None:
+    def __init__(self, options: Options) -> None:
+        data, prompt, parallel = options.data, options.prompt, options.parallel
         if parallel and prompt is not None:
             raise BiasbenchError("--prompt names one language's prompt; with --parallel each "
                                  "language is asked with its packaged prompt")
@@ -72,7 +69,7 @@ class SpanishBBQBenchmark(PromptedBBQBenchmark):
             else (self.language,)
         loaded, folders = [], []
         for code in codes:
-            folder = resolve_data(code, data)
+            folder = resolve_pinned_folder(pinned_folder(code), data)
             items, report = load_items(folder, code)
             if code == self.language:
                 self.load_report = report
@@ -81,8 +78,9 @@ class SpanishBBQBenchmark(PromptedBBQBenchmark):
                          for i in items]
             loaded.extend(items)
             folders.append(str(folder))
-        self.use_prompt(prompt or prompt_path(self.language))
-        self.prompts = {code: load_prompt_file(prompt or prompt_path(code)) for code in codes}
+        self.use_prompt(prompt or self.packaged_prompt(self.language))
+        self.prompts = {code: load_prompt_file(prompt or self.packaged_prompt(code))
+                        for code in codes}
         self.parallel = parallel
         names = " and ".join(DATASETS[c] for c in codes)
         source = f"{names} items of {REPOSITORY}@{COMMIT[:12]} ({', '.join(folders)})"

@@ -3,7 +3,6 @@ model code)."""
 
 from __future__ import annotations
 
-from biasbench.benchmarks.base import Declaration, OptionSpec, Paper
 from biasbench.benchmarks.esbbq.source import (
     CATEGORIES,
     COMMIT,
@@ -12,6 +11,7 @@ from biasbench.benchmarks.esbbq.source import (
     REPOSITORY,
 )
 from biasbench.engines.bbq_family.declaration import bbq_declaration, data_option, prompt_option
+from biasbench.registry.interface import Declaration, OptionSpec, Paper
 
 PAPER = Paper(
     "EsBBQ and CaBBQ: The Spanish and Catalan Bias Benchmarks for Question Answering",
@@ -40,7 +40,8 @@ def _summary(language: str) -> str:
 
 
 def _declaration(name: str, dataset: str, language: str) -> Declaration:
-    return bbq_declaration(name=name, languages=(language,), paper=PAPER, licence=LICENCE,
+    return bbq_declaration(name=name, benchmark=f".benchmark:{dataset}Benchmark",
+                           languages=(language,), paper=PAPER, licence=LICENCE,
                            docs_page="docs/benchmarks/esbbq-cabbq.md",
                            items_summary=_summary(language), options=_options(dataset, language))
 
@@ -49,3 +50,5 @@ ESBBQ = _declaration("esbbq", "EsBBQ", "es")
 """EsBBQ: the Spanish BBQ for the social context of Spain."""
 CABBQ = _declaration("cabbq", "CaBBQ", "ca")
 """CaBBQ: the Catalan BBQ."""
+DECLARATIONS = (ESBBQ, CABBQ)
+"""The two benchmarks of this folder, in order."""

@@ -38,10 +38,8 @@ from typing import Any, Final
 
 from biasbench.engines.bbq_family.items.items import UNKNOWN_GROUP, BBQItem, validated_item
 from biasbench.engines.bbq_family.items.source import (
-    DOWNLOAD_TIMEOUT_S,
     PinnedFolder,
     PinnedRepository,
-    resolve_pinned_folder,
 )
 from biasbench.engines.bbq_family.judging.languages import rules_for
 from biasbench.errors import InputError
@@ -345,9 +343,3 @@ def pinned_folder(language: str) -> PinnedFolder:
         hint="or their .csv")
 
 
-def resolve_data(language: str, data_dir: Path | None = None, *, cache_dir: Path | None = None,
-                 download: bool = True, base_url: str | None = None,
-                 timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
-    """A folder holding the 10 published item files of ``language`` (module docstring)."""
-    return resolve_pinned_folder(pinned_folder(language), data_dir, cache_dir=cache_dir,
-                                 download=download, base_url=base_url, timeout=timeout)

@@ -11,23 +11,24 @@ BBQ-format jsonl under FilBBQ's protocol.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 from biasbench.benchmarks.filbbq.declaration import DECLARATION
 from biasbench.benchmarks.filbbq.source import (
     FILBBQ_CATEGORIES,
+    FILBBQ_TEMPLATES,
     filbbq_items,
     generate_filbbq,
     load_prompt_template,
     remember_templates,
     resolve_published_data,
-    resolve_templates,
 )
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark
 from biasbench.engines.bbq_family.items.items import load_item_files
+from biasbench.engines.bbq_family.items.source import resolve_pinned_folder
 from biasbench.engines.bbq_family.scoring.bias_profile import template_info_from
+from biasbench.registry.interface import Options
 
 DEFAULT_SEEDS = 50
 """The paper answers every prompt under 50 seeds."""
@@ -51,16 +52,16 @@ class FilBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     default_temperature: ClassVar[float] = DEFAULT_TEMPERATURE
     decoding_why: ClassVar[str] = DECODING_WHY
 
-    def __init__(self, items: str | Sequence[str | Path] | None = None,
-                 templates: Path | None = None, data_seed: int = 0,
-                 prompt: Path | None = None, published_data: Path | None = None,
-                 regenerate_items: bool = False) -> None:
+    def __init__(self, options: Options) -> None:
+        items, templates, prompt = options.items, options.templates, options.prompt
+        data_seed, regenerate_items = options.data_seed, options.regenerate_items
+        published_data = options.published_data
         self.data_seed = data_seed
         # Given items are read first, so a missing file is named before any template lookup.
         given = load_item_files(items) if items is not None else None
         templates_dir: Path | None = None
         if items is None or prompt is None:
-            templates_dir = resolve_templates(templates)
+            templates_dir = resolve_pinned_folder(FILBBQ_TEMPLATES, templates)
         self.data_source: dict[str, Any]
         if items is None:
             assert templates_dir is not None
@@ -93,7 +94,8 @@ class FilBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         """Generate FilBBQ items from the authors' templates (reproducible for a seed)."""
         seed = int(options.get("seed", 0))
         given = options.get("templates")
-        report = generate_filbbq(resolve_templates(given), Path(out), seed=seed,
+        templates = resolve_pinned_folder(FILBBQ_TEMPLATES, given)
+        report = generate_filbbq(templates, Path(out), seed=seed,
                                  apply_subcategory_filter=options.get("subcategory_filter", True))
         lines = [f"{category}: {n:,} items -> {report.files[category]}"
                  for category, n in report.counts.items()]

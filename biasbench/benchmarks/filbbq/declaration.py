@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from biasbench.benchmarks.base import OptionSpec, Paper
 from biasbench.engines.bbq_family.declaration import bbq_declaration
+from biasbench.registry.interface import OptionSpec, Paper
 
 DECLARATION = bbq_declaration(
     name="filbbq",
+    benchmark=".benchmark:FilBBQBenchmark",
     languages=("fil",),
     paper=Paper(
         "Robust Bias Evaluation with FilBBQ: A Filipino Bias Benchmark for Question-Answering "

@@ -1,11 +1,11 @@
 """FilBBQ's inputs: obtaining the authors' templates and prompt, generating the item files.
 
 FilBBQ's templates, vocabularies and prompt are the authors' text (GitHub repository
-``gamboalance/filbbq``), so the project never ships them: :func:`resolve_templates` finds a
-local copy or downloads them at a pinned commit, checks every file against a pinned sha256 and
-caches them. :func:`generate_filbbq` turns them into the two category files with the BBQ engine,
-and :func:`load_prompt_template` reads the evaluation prompt from ``prompt.txt`` without running
-it.
+``gamboalance/filbbq``), so the project never ships them: :data:`FILBBQ_TEMPLATES`, resolved by
+the engine's :func:`resolve_pinned_folder`, finds a local copy or downloads them at a pinned
+commit, checks every file against a pinned sha256 and caches them. :func:`generate_filbbq` turns
+them into the two category files with the BBQ engine, and :func:`load_prompt_template` reads the
+evaluation prompt from ``prompt.txt`` without running it.
 
 Where the files are looked for, in order:
 
@@ -122,24 +122,9 @@ FILBBQ_DATA = PinnedFolder(FILBBQ_SOURCE, "data", PUBLISHED_DATA_SHA256, "FilBBQ
                            "published data", "--published-data", ENV_DATA)
 
 
-def resolve_templates(templates_dir: Path | None = None, *, cache_dir: Path | None = None,
-                      download: bool = True, strict: bool = False, base_url: str | None = None,
-                      timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
-    """A folder holding FilBBQ's five template files (see the module docstring for the order).
-
-    ``cache_dir`` overrides the cache root (default ``BIASBENCH_CACHE`` or ~/.cache/biasbench);
-    ``base_url`` overrides the download host (default ``BIASBENCH_FILBBQ_BASE_URL`` or GitHub's
-    raw content host). Raises :class:`BiasbenchError` saying which files to fetch from where,
-    and where to put them, when no copy can be found or downloaded.
-    """
-    return resolve_pinned_folder(FILBBQ_TEMPLATES, templates_dir, cache_dir=cache_dir,
-                                 download=download, strict=strict, base_url=base_url,
-                                 timeout=timeout)
-
-
 def remember_templates(templates_dir: Path, *, cache_dir: Path | None = None) -> list[Path]:
     """Copy a local copy of FilBBQ's templates (and the published ``data/`` beside it, as the
-    repository lays them out) into the cache, where :func:`resolve_templates` and
+    repository lays them out) into the cache, where :func:`resolve_pinned_folder` and
     :func:`resolve_published_data` look when no folder is named; only files that match the
     pinned checksums are remembered. Returns the cache folders that now hold them."""
     remembered = [FILBBQ_SOURCE.remember(Path(templates_dir), "templates", TEMPLATE_SHA256,

@@ -7,8 +7,8 @@ commands (``classify``, ``annotate export|agree``) are the honorific engine's.
 
 from __future__ import annotations
 
-from biasbench.benchmarks.base import Paper
 from biasbench.engines.honorific.declaration import honorific_declaration
+from biasbench.registry.interface import Paper
 
 DECLARATION = honorific_declaration(
     "honorific-bn", "bn", "Bengali",
@@ -18,5 +18,6 @@ DECLARATION = honorific_declaration(
     # The paper: "publicly available" on GitHub; the repository's licence was not checked.
     licence="unknown (ajwad-abrar/bangla-honorific-eval)",
     docs_page="docs/benchmarks/honorific-bn.md",
+    benchmark=".benchmark:HonorificBenchmark",
     data_help=("Write the honorific-bn items (2,016 with the packaged definition) and report "
                "inconsistencies."))

@@ -35,10 +35,11 @@ from biasbench.benchmarks.jbbq.declaration import (
     PUBLISHED_COUNTS,
     REPOSITORY,
 )
-from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, packaged_file
+from biasbench.engines.bbq_family.family import PromptedBBQBenchmark
 from biasbench.engines.bbq_family.items.items import BBQItem, validated_item
 from biasbench.engines.bbq_family.items.source import local_copy
 from biasbench.errors import BiasbenchError, InputError
+from biasbench.registry.interface import Options
 from biasbench.responses import iter_json_objects, parse_json, text_lines
 
 logger = logging.getLogger(__name__)
@@ -132,22 +133,19 @@ def resolve_jbbq_data(data: Path | None) -> Path:
     return chosen
 
 
-def prompt_path() -> Path:
-    return packaged_file("biasbench.benchmarks.jbbq", "data/prompt_ja.txt")
-
-
 class JBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     """JBBQ from a local copy: 5 categories, a Japanese prompt, greedy, one seed."""
 
     version = "1.0"
     decoding_why: ClassVar[str] = DECODING_WHY
+    prompt_files = {LANGUAGE: f"data/prompt_{LANGUAGE}.txt"}
 
-    def __init__(self, data: Path | None = None, prompt: Path | None = None) -> None:
-        folder = resolve_jbbq_data(data)
+    def __init__(self, options: Options) -> None:
+        folder = resolve_jbbq_data(options.data)
         loaded, self.counts, self.load_warnings = load_jbbq(folder)
         for warning in self.load_warnings:
             logger.warning("JBBQ: %s", warning)
-        self.use_prompt(prompt or prompt_path())
+        self.use_prompt(options.prompt or self.packaged_prompt(LANGUAGE))
         super().__init__(loaded, source=f"local JBBQ copy {folder}",
                          data_source={"items": "local", "repository": REPOSITORY,
                                       "folder": str(folder)})

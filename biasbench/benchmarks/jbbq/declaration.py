@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final
 
-from biasbench.benchmarks.base import OptionSpec, Paper
 from biasbench.engines.bbq_family.declaration import bbq_declaration, prompt_option
+from biasbench.registry.interface import OptionSpec, Paper
 
 REPOSITORY: Final = "ynklab/JBBQ_data"
 ENV_DATA: Final = "BIASBENCH_JBBQ_DATA"
@@ -23,6 +23,7 @@ TERMS: Final = ("request-only (a form); redistribution prohibited (its README); 
 
 DECLARATION = bbq_declaration(
     name="jbbq",
+    benchmark=".benchmark:JBBQBenchmark",
     languages=(LANGUAGE,),
     paper=Paper(
         "JBBQ: Japanese Bias Benchmark for Analyzing Social Biases in Large Language Models",

@@ -11,7 +11,6 @@ evaluation/2_model_inference.py runs it, and its metrics (accuracy and diff-bias
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import ClassVar, Final
 
 from biasbench.benchmarks.kobbq.declaration import DECLARATION
@@ -23,11 +22,12 @@ from biasbench.benchmarks.kobbq.source import (
     kobbq_items,
     resolve_kobbq_data,
 )
-from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, packaged_file
+from biasbench.engines.bbq_family.family import PromptedBBQBenchmark
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.prompting.prompt_files import load_prompt_file
 from biasbench.errors import BiasbenchError
 from biasbench.models.base import Prompt
+from biasbench.registry.interface import Options
 
 PROMPT_UNKNOWN: Final = {1: "알 수 없음", 2: "보기 중 답을 찾을 수 없음",
                          3: "주어진 정보만으로는 답을 알 수 없음", 4: "정답 없음",
@@ -46,25 +46,24 @@ DECODING_WHY: Final = (
     "say otherwise")
 
 
-def prompt_file(prompt_id: int) -> Path:
-    return packaged_file("biasbench.benchmarks.kobbq", f"data/prompt_ko_{prompt_id}.txt")
-
-
 class KoBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     """KoBBQ's test set (2,280 samples x 3 choice orders) in Korean, greedy, one seed."""
 
     version = "1.0"
     decoding_why: ClassVar[str] = DECODING_WHY
     dataset_scores = KOBBQ_SCORES
+    prompt_files = {str(i): f"data/prompt_ko_{i}.txt" for i in PROMPT_UNKNOWN}
+    """Its five evaluation prompts, by id (``--prompt-id``)."""
 
-    def __init__(self, data: Path | None = None, prompt_id: int = 1, permute: bool = True) -> None:
+    def __init__(self, options: Options) -> None:
+        data, prompt_id, permute = options.data, options.prompt_id, options.permute
         if prompt_id not in PROMPT_UNKNOWN:
             raise BiasbenchError(f"--prompt-id must be one of 1-5 (KoBBQ's evaluation prompts), "
                                  f"not {prompt_id}")
         self.prompt_id = prompt_id
         folder = resolve_kobbq_data(data)
         loaded = kobbq_items(folder / TEST_FILE, PROMPT_UNKNOWN[prompt_id], permute=permute)
-        self.use_prompt(prompt_file(prompt_id))
+        self.use_prompt(self.packaged_prompt(str(prompt_id)))
         self.answer_cue = PROMPT_CUE[prompt_id]
         super().__init__(
             loaded, source=f"{TEST_FILE} of {KOBBQ_REPOSITORY}@{KOBBQ_COMMIT[:12]}",
@@ -88,6 +87,6 @@ class KoBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
 
     def variant_prompt(self, item: BBQItem, variant: str) -> Prompt:
         v = int(variant)
-        text = load_prompt_file(prompt_file(v)).render(item) + PROMPT_CUE[v]
+        text = load_prompt_file(self.packaged_prompt(variant)).render(item) + PROMPT_CUE[v]
         return Prompt(messages=(("user", text),), completion=f"{text}{self.completion_cue()}",
                       item_id=item.uid)

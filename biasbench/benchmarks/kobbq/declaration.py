@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from biasbench.benchmarks.base import OptionSpec, Paper
 from biasbench.benchmarks.kobbq.source import (
     ENV_DATA,
     KOBBQ_COMMIT,
@@ -12,11 +11,13 @@ from biasbench.benchmarks.kobbq.source import (
     TEST_FILE,
 )
 from biasbench.engines.bbq_family.declaration import bbq_declaration, data_option
+from biasbench.registry.interface import OptionSpec, Paper
 
 _SAMPLES = sum(PUBLISHED_COUNTS.values())
 
 DECLARATION = bbq_declaration(
     name="kobbq",
+    benchmark=".benchmark:KoBBQBenchmark",
     languages=("ko",),
     output_language="ko",
     paper=Paper(

@@ -19,14 +19,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
-from biasbench.benchmarks.base import Results
 from biasbench.benchmarks.mbbq.control import (
     control_comparison,
     control_lines,
     paired_differences,
     write_control,
 )
-from biasbench.benchmarks.mbbq.declaration import DECLARATION, SET_CHOICES
+from biasbench.benchmarks.mbbq.declaration import DECLARATION
 from biasbench.benchmarks.mbbq.prompts import DEFAULT_VARIANT, author_prompt
 from biasbench.benchmarks.mbbq.source import (
     CATEGORIES,
@@ -36,10 +35,10 @@ from biasbench.benchmarks.mbbq.source import (
     MBBQ_COMMIT,
     MBBQ_REPOSITORY,
     NAMESPACE_PREFIX,
+    PROMPT_FILE,
     SETS,
     load_mbbq_items,
     namespace,
-    prompt_path,
     resolve_mbbq_data,
     wanted_files,
 )
@@ -50,6 +49,7 @@ from biasbench.engines.bbq_family.prompting.prompt_files import PromptTemplate, 
 from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults
 from biasbench.errors import BiasbenchError
 from biasbench.models.base import Prompt
+from biasbench.registry.interface import Options, Results
 from biasbench.runfolder import TABLES_DIR
 
 if TYPE_CHECKING:
@@ -81,12 +81,12 @@ class MBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     version = "1.0"
     decoding_why: ClassVar[str] = DECODING_WHY
     control_datasets: ClassVar[dict[str, str]] = {NAMESPACE_PREFIX[MAIN]: NAMESPACE_PREFIX[CONTROL]}
+    prompt_files = {code: PROMPT_FILE.format(language=code) for code in LANGUAGES}
+    """The packaged prompt of each language: the authors' third prompt, in their translation."""
 
-    def __init__(self, languages: str | None = None, set: str = "both",  # noqa: A002
-                 categories: str | None = None, data: Path | None = None,
-                 prompt_variant: int = DEFAULT_VARIANT) -> None:
-        if set not in SET_CHOICES:
-            raise BiasbenchError(f"--set must be one of {', '.join(SET_CHOICES)}, not {set!r}")
+    def __init__(self, options: Options) -> None:
+        languages, categories = options.languages, options.categories
+        set, data, prompt_variant = options.set, options.data, options.prompt_variant  # noqa: A001
         self.chosen_languages = _languages(languages)
         self.sets = SETS if set == "both" else (set,)
         chosen_categories = choose_categories(categories, CATEGORIES, "MBBQ")
@@ -100,7 +100,7 @@ class MBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         # are built from the authors' strings.
         self.prompt_variant = prompt_variant
         self.prompts: dict[str, PromptTemplate] = {
-            code: (load_prompt_file(prompt_path(code)) if prompt_variant == DEFAULT_VARIANT
+            code: (load_prompt_file(self.packaged_prompt(code)) if prompt_variant == DEFAULT_VARIANT
                    else author_prompt(code, prompt_variant))
             for code in self.chosen_languages}
         data_source: dict[str, Any] = {

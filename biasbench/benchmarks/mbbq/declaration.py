@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from biasbench.benchmarks.base import OptionSpec, Paper
 from biasbench.benchmarks.mbbq.prompts import DEFAULT_VARIANT
 from biasbench.benchmarks.mbbq.source import (
     CATEGORIES,
@@ -12,15 +11,21 @@ from biasbench.benchmarks.mbbq.source import (
     MAIN,
     MBBQ_COMMIT,
     MBBQ_REPOSITORY,
+    NAMESPACE_PREFIX,
     PUBLISHED_COUNTS,
 )
 from biasbench.engines.bbq_family.declaration import bbq_declaration, data_option
+from biasbench.registry.interface import OptionSpec, Paper
 
 SET_CHOICES = ("both", MAIN, CONTROL)
 """``--set``: MBBQ proper, its control set, or both."""
 
 DECLARATION = bbq_declaration(
     name="mbbq",
+    benchmark=".benchmark:MBBQBenchmark",
+    # Files named NS/LANG=FILE of either set are read by the one reader `score mbbq` uses.
+    item_readers={prefix: ".source:load_namespaced_file"
+                  for prefix in NAMESPACE_PREFIX.values()},
     languages=LANGUAGES,
     paper=Paper(
         "MBBQ: A Dataset for Cross-Lingual Comparison of Stereotypes in Generative LLMs",

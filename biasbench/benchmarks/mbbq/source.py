@@ -32,7 +32,6 @@ from biasbench.engines.bbq_family.items.source import (
     DOWNLOAD_TIMEOUT_S,
     PinnedFolder,
     PinnedRepository,
-    packaged_file,
     resolve_pinned_folder,
 )
 from biasbench.errors import InputError
@@ -315,8 +314,3 @@ def resolve_mbbq_data(data_dir: Path | None, expected: Mapping[str, str], *,
 
 
 PROMPT_FILE: Final = "data/prompt_{language}.txt"
-
-
-def prompt_path(language: str) -> Path:
-    """The packaged prompt of one language: the authors' third prompt, in their translation."""
-    return packaged_file("biasbench.benchmarks.mbbq", PROMPT_FILE.format(language=language))

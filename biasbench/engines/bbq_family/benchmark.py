@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
-from biasbench.benchmarks.base import Benchmark, Paper, Results
 from biasbench.engines.bbq_family.analysis import Evaluation
 from biasbench.engines.bbq_family.declaration import (
     CONFIGURED_OPTION_NAMES,
@@ -28,10 +27,8 @@ from biasbench.engines.bbq_family.items.items import BBQItem, items_sha256
 from biasbench.engines.bbq_family.items.sample import stratified_sample
 from biasbench.engines.bbq_family.judging.labels import read_bbq_responses, write_bbq_labels
 from biasbench.engines.bbq_family.judging.option_scoring import (
-    ANSWER_BY,
     DEFAULT_ANSWER_BY,
     DEFAULT_OPTION_SCORE,
-    OPTION_SCORES,
     AnswerBy,
     OptionScoringBackend,
     resolve_answer_by,
@@ -58,6 +55,7 @@ from biasbench.engines.bbq_family.scoring.multi_seed import (
 from biasbench.engines.bbq_family.scoring.results import validate_models
 from biasbench.errors import BiasbenchError
 from biasbench.models.base import GenerationParams, ModelBackend, Prompt, ScoreChoice
+from biasbench.registry.interface import Benchmark, Paper, Results
 from biasbench.runfolder import FIGURES_DIR, LABELS_NAME, TABLES_DIR
 from biasbench.runner.runner import Request
 from biasbench.signature import Signature, common_signature
@@ -140,12 +138,7 @@ class BBQBenchmark(Benchmark):
         ``--vary seeds,order,prompt`` (with ``--orders``, ``--grid-budget``): ask every item
         under each cell of the robustness grid (items/grid.py, scoring/robustness.py) instead
         of once per seed."""
-        if answer_by not in ANSWER_BY:
-            raise BiasbenchError(f"--answer-by must be one of {', '.join(ANSWER_BY)}, "
-                                 f"not {answer_by!r}")
-        if option_score not in OPTION_SCORES:
-            raise BiasbenchError(f"--option-score must be one of {', '.join(OPTION_SCORES)}, "
-                                 f"not {option_score!r}")
+        # Their choices were checked once, against the declaration (registry Options).
         self.answer_by, self.option_score = answer_by, option_score
         if vary is None:
             if orders != "all" or grid_budget is not None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from biasbench.benchmarks.base import Command, Declaration, OptionSpec
 from biasbench.engines.bbq_family import cli
 from biasbench.engines.bbq_family.judging.option_scoring import (
     ANSWER_BY,
@@ -21,6 +20,7 @@ from biasbench.engines.bbq_family.judging.option_scoring import (
     DEFAULT_OPTION_SCORE,
     OPTION_SCORES,
 )
+from biasbench.registry.interface import Command, Declaration, OptionSpec
 
 LIMIT_HELP = ("stratified over category x context condition x question polarity, spread over "
               "templates, deterministic")

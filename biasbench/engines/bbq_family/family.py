@@ -20,6 +20,7 @@ The prompt hash of the signature is the prompt file's sha256 (first 12 hex digit
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -53,12 +54,26 @@ class PromptedBBQBenchmark(BBQBenchmark):
     language_rules: ClassVar[tuple[LanguageRules, ...]] = ()
     """Languages new to the engine that the benchmark's data is in, defined in its own folder
     (e.g. ``benchmarks/NAME/languages.py``): each is added to the one language table when the
-    class is defined, so the parser reads it and the prompt takes its answer cue from it."""
+    class is defined, so the parser reads it and the prompt takes its answer cue from it. Better
+    declared in its declaration (``Declaration.language_rules``, also added here): then the
+    table knows them before the class is imported (``score bbq --items NS/LANG=FILE``)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        for rules in cls.__dict__.get("language_rules", ()):
+        declared = getattr(cls.__dict__.get("declaration"), "language_rules", ())
+        for rules in (*cls.__dict__.get("language_rules", ()), *declared):
             add_language(rules)
+
+    prompt_files: ClassVar[Mapping[str, str]] = {}
+    """Its packaged prompt files, as class data: key (a language, a prompt variant) -> a path
+    below the folder of the class that declares them (``data/prompt_es.txt``), read by
+    :meth:`packaged_prompt` (one lookup for every benchmark, not a helper each)."""
+
+    @classmethod
+    def packaged_prompt(cls, key: str) -> Path:
+        """The packaged prompt file ``key`` of :attr:`prompt_files`."""
+        owner = next(k for k in cls.__mro__ if "prompt_files" in k.__dict__)
+        return packaged_file(owner.__module__.rpartition(".")[0], cls.prompt_files[key])
 
     def use_prompt(self, path: Path) -> None:
         """Read the prompt file every item is asked with."""

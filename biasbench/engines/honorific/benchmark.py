@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
-from biasbench.benchmarks.base import Benchmark
 from biasbench.engines.honorific.items import (
     Definition,
     HonorificItem,
@@ -34,6 +33,7 @@ from biasbench.engines.honorific.results import validate_model_scores
 from biasbench.engines.honorific.tables import caveats, summary_lines, write_tables
 from biasbench.errors import BiasbenchError, InputError
 from biasbench.models.base import GenerationParams, ModelBackend
+from biasbench.registry.interface import Benchmark, Options
 from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 from biasbench.runfolder import LABELS_NAME, TABLES_DIR
 from biasbench.runner.runner import Request
@@ -49,7 +49,7 @@ log = logging.getLogger(__name__)
 class HonorificEngineBenchmark(Benchmark):
     """The honorific-register benchmark of one target language (docs/honorific-engine.md).
 
-    A language's class sets (besides its :class:`~biasbench.benchmarks.base.Declaration`):
+    A language's class sets (besides its :class:`~biasbench.registry.interface.Declaration`):
 
     - ``language``: the target language's code (the occupations file's column, the judge's key);
     - ``data_dir``: its folder of ``definition.json``, ``occupations.csv`` (and optionally
@@ -71,7 +71,9 @@ class HonorificEngineBenchmark(Benchmark):
         if "judge_target" in cls.__dict__:
             register_judge(cls.language, cls.judge_target)
 
-    def __init__(self, definition: Definition | None = None) -> None:
+    def __init__(self, options: Options | None = None,
+                 definition: Definition | None = None) -> None:
+        # It declares no option; ``definition`` is a loaded Definition Python code hands in.
         self.definition = definition or self.load_definition()
         self.items: list[HonorificItem] = self.definition.items()
         self.by_id = {item.item_id: item for item in self.items}
@@ -244,8 +246,8 @@ class HonorificEngineBenchmark(Benchmark):
                    labels: pd.DataFrame | None = None) -> pd.DataFrame:
         """The generic rows, with HAI's interval (Newcombe, paired) and GSR's (Wilson) from the
         labels, as the report computes them (``n``: usable he/she pairs)."""
-        from biasbench.benchmarks.base import tidy_scores
         from biasbench.engines.honorific.report import pair_interval_table
+        from biasbench.registry.interface import tidy_scores
 
         rows = tidy_scores(results)
         models = [m for m in results.get("models", {}) if labels is not None

@@ -29,13 +29,13 @@ def classify(
 ) -> None:
     """Label arbitrary outputs with an honorific language's register judge (default: the
     Bengali one)."""
-    from biasbench.benchmarks import BENCHMARKS, benchmark_class
     from biasbench.engines.honorific.benchmark import HonorificEngineBenchmark
     from biasbench.engines.honorific.judging import CONDITIONS, judge_for
     from biasbench.errors import BiasbenchError
+    from biasbench.registry import benchmark_class, known
     from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 
-    if benchmark not in BENCHMARKS or not issubclass(cls := benchmark_class(benchmark),
+    if not known(benchmark) or not issubclass(cls := benchmark_class(benchmark),
                                                      HonorificEngineBenchmark):
         raise BiasbenchError(f"--benchmark {benchmark!r} is not an honorific benchmark")
     judge = judge_for(cls.language)
@@ -108,10 +108,10 @@ def annotate_agree(
 
 
 def _is_honorific(benchmark: str) -> bool:
-    from biasbench.benchmarks import BENCHMARKS, benchmark_class
     from biasbench.engines.honorific.benchmark import HonorificEngineBenchmark
+    from biasbench.registry import benchmark_class, known
 
-    return benchmark in BENCHMARKS and issubclass(benchmark_class(benchmark),
+    return known(benchmark) and issubclass(benchmark_class(benchmark),
                                                   HonorificEngineBenchmark)
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from biasbench.benchmarks.base import Command, Declaration, OptionSpec, Paper
 from biasbench.engines.honorific import cli
+from biasbench.registry.interface import Command, Declaration, OptionSpec, Paper
 
 ANNOTATE_HELP = "Human validation of the register judge."
 ANNOTATE_COMMANDS = (
@@ -25,11 +25,14 @@ ENGINE_COMMANDS = (Command("classify", cli.classify), *ANNOTATE_COMMANDS)
 def honorific_declaration(name: str, language: str, target_language: str, paper: Paper, *,
                           items: str = "2,016", commands: tuple[Command, ...] = (),
                           licence: str = "", terms: str = "", docs_page: str = "",
-                          data_help: str = "") -> Declaration:
+                          data_help: str = "",
+                          benchmark: str = "") -> Declaration:
     """The declaration of honorific benchmark ``name`` translating English into
-    ``target_language`` (its code ``language``)."""
+    ``target_language`` (its code ``language``); ``benchmark`` names its class as
+    ``"module:Class"`` (``".benchmark:HindiBenchmark"``: read against the declaring folder)."""
     return Declaration(
-        name=name, languages=("en", language), output_language=language, paper=paper,
+        name=name, benchmark=benchmark, languages=("en", language), output_language=language,
+        paper=paper,
         items_summary=f"{items} (English sources, {target_language} translations judged)",
         responses_help="JSONL: item_id, model, output, and optionally seed.",
         data_options=(
@@ -45,6 +48,7 @@ def honorific_declaration(name: str, language: str, target_language: str, paper:
 
 LANGUAGES_DECLARATION = Declaration(
     name="honorific-languages",
+    benchmark="biasbench.engines.honorific.languages:HonorificLanguagesBenchmark",
     languages=("en",),
     paper=Paper(
         "Who Receives Respect? A Counterfactual Benchmark for Honorific Allocation Bias in "

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from biasbench.benchmarks.base import Benchmark
 from biasbench.engines.honorific.benchmark import HonorificEngineBenchmark
 from biasbench.engines.honorific.cross_language import (
     compare_languages,
@@ -34,6 +33,7 @@ from biasbench.engines.honorific.declaration import LANGUAGES_DECLARATION
 from biasbench.errors import BiasbenchError, InputError
 from biasbench.jsonutil import jsonable
 from biasbench.models.base import GenerationParams, ModelBackend
+from biasbench.registry.interface import Benchmark, Options
 from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 from biasbench.runfolder import LABELS_NAME
 from biasbench.runner.runner import Request
@@ -50,13 +50,13 @@ ALL = "all"
 
 def _members(benchmarks: str) -> dict[str, HonorificEngineBenchmark]:
     """language code -> its benchmark, from a comma-separated list of registry names."""
-    from biasbench.benchmarks import benchmark_class, get_benchmark
+    from biasbench.registry import benchmark_class, get_benchmark
 
     names = [n.strip() for n in benchmarks.split(",") if n.strip()]
     if names == [ALL]:
-        from biasbench.benchmarks import BENCHMARKS
+        from biasbench.registry import names as registered
 
-        names = [n for n in BENCHMARKS if n != LANGUAGES_DECLARATION.name
+        names = [n for n in registered() if n != LANGUAGES_DECLARATION.name
                  and issubclass(benchmark_class(n), HonorificEngineBenchmark)]
     if len(names) < 2:
         raise BiasbenchError(f"--benchmarks names {len(names)} honorific benchmark(s); give "
@@ -78,8 +78,8 @@ class HonorificLanguagesBenchmark(Benchmark, declaration=LANGUAGES_DECLARATION):
 
     judge_version = ""  # each language's judge's version enters the signature (judge_version)
 
-    def __init__(self, benchmarks: str = ALL) -> None:
-        self.members = _members(benchmarks)
+    def __init__(self, options: Options | None = None) -> None:
+        self.members = _members(options.benchmarks if options is not None else ALL)
 
     @property
     def version(self) -> str:

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from biasbench.benchmarks import benchmark_class, get_benchmark
 from biasbench.benchmarks.bbq.benchmark import OriginalBBQBenchmark
 from biasbench.benchmarks.bbq.original import generate_bbq_items
 from biasbench.errors import BiasbenchError
 from biasbench.models.mock import MockBackend
 from biasbench.pipeline import run_benchmark
+from biasbench.registry import benchmark_class, get_benchmark
 from tests.running import CliRun
 
 FIXTURE = Path(__file__).parent / "fixtures" / "bbq_templates"

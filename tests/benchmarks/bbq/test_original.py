@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from biasbench.benchmarks.bbq.benchmark import OriginalBBQBenchmark
 from biasbench.benchmarks.bbq.original import (
     BBQ_COMMIT,
     BBQ_REPOSITORY,
+    BBQ_TEMPLATES,
     CATEGORIES,
     DATA_DIGESTS,
     ENV_TEMPLATES,
@@ -23,14 +25,12 @@ from biasbench.benchmarks.bbq.original import (
     TEMPLATE_DIGESTS,
     generate_bbq,
     generate_bbq_items,
-    prompt_path,
     resolve_bbq_data,
-    resolve_bbq_templates,
     template_var2,
 )
 from biasbench.benchmarks.filbbq.source import load_prompt_file
 from biasbench.engines.bbq_family.items.items import BBQItem
-from biasbench.engines.bbq_family.items.source import digest_of
+from biasbench.engines.bbq_family.items.source import digest_of, resolve_pinned_folder
 from biasbench.engines.bbq_family.scoring.bias_scores import (
     EXCLUDED_INTERSECTIONAL,
     exclusion_counts,
@@ -56,7 +56,8 @@ def original_templates(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_generated_counts_equal_the_published_counts(original_templates: Path,
                                                      tmp_path: Path) -> None:
-    assert resolve_bbq_templates(original_templates, strict=True) == original_templates
+    assert resolve_pinned_folder(BBQ_TEMPLATES, original_templates,
+                                 strict=True) == original_templates
     report = generate_bbq(original_templates, tmp_path / "out", seed=0)
     assert report.counts == dict(PUBLISHED_COUNTS)
     assert report.total == 58_492
@@ -136,7 +137,7 @@ def test_git_blob_pins_verify_like_git() -> None:
 
 def test_a_folder_missing_templates_is_refused() -> None:
     with pytest.raises(BiasbenchError, match="lacks new_templates - Age.csv"):
-        resolve_bbq_templates(FIXTURE)
+        resolve_pinned_folder(BBQ_TEMPLATES, FIXTURE)
 
 
 @pytest.mark.parametrize("download", [True, False])
@@ -144,7 +145,7 @@ def test_offline_error_says_what_to_fetch_and_where(tmp_path: Path, download: bo
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(ENV_TEMPLATES, raising=False)
     with pytest.raises(BiasbenchError) as info:
-        resolve_bbq_templates(cache_dir=tmp_path / "c", download=download,
+        resolve_pinned_folder(BBQ_TEMPLATES, cache_dir=tmp_path / "c", download=download,
                               base_url="http://127.0.0.1:9", timeout=2)
     message = str(info.value)
     assert f"GitHub repository {BBQ_REPOSITORY} at commit {BBQ_COMMIT}" in message
@@ -180,10 +181,10 @@ def test_download_verifies_and_caches(served_repo: str, tmp_path: Path,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(ENV_TEMPLATES, raising=False)
     monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
-    folder = resolve_bbq_templates(cache_dir=tmp_path / "c", base_url=served_repo)
+    folder = resolve_pinned_folder(BBQ_TEMPLATES, cache_dir=tmp_path / "c", base_url=served_repo)
     assert folder == tmp_path / "c" / "bbq" / BBQ_COMMIT / "templates"
     assert sorted(p.name for p in folder.iterdir()) == sorted(TEMPLATE_DIGESTS)
-    assert resolve_bbq_templates(cache_dir=tmp_path / "c", download=False) == folder
+    assert resolve_pinned_folder(BBQ_TEMPLATES, cache_dir=tmp_path / "c", download=False) == folder
 
 
 def test_data_folder_must_hold_every_category(tmp_path: Path) -> None:
@@ -195,7 +196,7 @@ def test_data_folder_must_hold_every_category(tmp_path: Path) -> None:
 # --- the English prompt ------------------------------------------------------------------------
 
 def test_english_prompt_is_packaged_and_parses() -> None:
-    template = load_prompt_file(prompt_path())
+    template = load_prompt_file(OriginalBBQBenchmark.packaged_prompt("en"))
     item = BBQItem.model_validate(json.loads(
         (Path(__file__).parent / "fixtures" / "uqa_labels.jsonl").read_text().splitlines()[0]))
     text = template.render(item)

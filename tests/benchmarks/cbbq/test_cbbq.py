@@ -12,7 +12,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from biasbench.benchmarks import benchmark_class, get_benchmark
 from biasbench.benchmarks.cbbq.benchmark import CBBQBenchmark
 from biasbench.benchmarks.cbbq.scores import cbbq_scores
 from biasbench.benchmarks.cbbq.source import (
@@ -28,6 +27,7 @@ from biasbench.benchmarks.cbbq.source import (
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_counts, score_predictions
 from biasbench.errors import InputError
+from biasbench.registry import benchmark_class, get_benchmark
 from biasbench.signature import Signature
 from tests.published_files import published_file
 from tests.running import CliRun
@@ -225,7 +225,8 @@ def test_oracle_disambiguated_score_shows_the_target_direction(tmp_path: Path) -
     ("chatgpt-3.5", "请做一道选择题。从以下选项中选择你认为正确的答案。", True),
 ])
 def test_prompt_is_the_scripts_prompt(variant: str, opening: str, debiasing: bool) -> None:
-    bench = CBBQBenchmark(data=FIXTURES, categories=CATEGORY_ARG, prompt_variant=variant)
+    bench = CBBQBenchmark.with_options(data=FIXTURES, categories=CATEGORY_ARG,
+                                       prompt_variant=variant)
     item = bench.items[0]
     prompt = bench.prompt(item)
     text = prompt.messages[0][1]

@@ -12,8 +12,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biasbench.benchmarks import benchmark_class, get_benchmark
-from biasbench.benchmarks.base import BenchmarkInfo
 from biasbench.benchmarks.esbbq import metrics
 from biasbench.benchmarks.esbbq.benchmark import CaBBQBenchmark, EsBBQBenchmark
 from biasbench.benchmarks.esbbq.source import (
@@ -24,15 +22,18 @@ from biasbench.benchmarks.esbbq.source import (
     answer_group,
     data_file,
     load_items,
+    pinned_folder,
     read_records,
-    resolve_data,
     to_item,
 )
 from biasbench.engines.bbq_family.items.items import BBQItem
+from biasbench.engines.bbq_family.items.source import resolve_pinned_folder
 from biasbench.engines.bbq_family.judging.languages import rules_for
 from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_counts, score_predictions
 from biasbench.errors import BiasbenchError, InputError
 from biasbench.pipeline import run_benchmark
+from biasbench.registry import benchmark_class, get_benchmark
+from biasbench.registry.interface import BenchmarkInfo
 from tests.published_files import published_file
 from tests.running import CliRun
 
@@ -103,7 +104,7 @@ def test_target_is_the_answer_bias_score_py_calls_pro_stereo(uid: str, target: i
 def test_unknown_option_is_rewritten_in_the_datasets_language(language: str,
                                                               fixture_items: list[BBQItem]) -> None:
     bench_cls = EsBBQBenchmark if language == "es" else CaBBQBenchmark
-    bench = bench_cls(data=FIXTURES / f"data_{language}")
+    bench = bench_cls.with_options(data=FIXTURES / f"data_{language}")
     item = fixture_items[0]
     chat = bench.prompt(item).messages[0][1]
     assert "unknown" not in chat
@@ -149,16 +150,16 @@ def test_without_data_the_error_says_where_to_get_it(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("BIASBENCH_ESBBQ_DATA", raising=False)
     with pytest.raises(BiasbenchError) as caught:
-        resolve_data("es", cache_dir=tmp_path, download=False)
+        resolve_pinned_folder(pinned_folder("es"), cache_dir=tmp_path, download=False)
     text = str(caught.value)
     assert REPOSITORY in text and "--data DIR" in text and "BIASBENCH_ESBBQ_DATA" in text
     with pytest.raises(BiasbenchError, match="lacks Age.full.jsonl"):
-        resolve_data("es", tmp_path)
+        resolve_pinned_folder(pinned_folder("es"), tmp_path)
 
 
 def test_a_checkout_folder_is_accepted(tmp_path: Path) -> None:
     (tmp_path / "data_ca").symlink_to(FIXTURES / "data_ca")
-    assert resolve_data("ca", tmp_path) == tmp_path / "data_ca"
+    assert resolve_pinned_folder(pinned_folder("ca"), tmp_path) == tmp_path / "data_ca"
 
 
 # ------------------------------------------------------------------------------ the authors' scores

@@ -11,9 +11,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from biasbench.benchmarks import get_benchmark
 from biasbench.benchmarks.esbbq.benchmark import PARALLEL_DATASET, SpanishBBQBenchmark
 from biasbench.errors import BiasbenchError
+from biasbench.registry import get_benchmark
 from tests.running import CliRun
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -27,7 +27,7 @@ def templates(reference_dir: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def bench(templates: Path) -> FilBBQBenchmark:
-    return FilBBQBenchmark(templates=templates)
+    return FilBBQBenchmark.with_options(templates=templates)
 
 
 def test_generated_items_and_prompt(bench: FilBBQBenchmark) -> None:
@@ -161,7 +161,7 @@ class _FixedScores(ModelBackend):
 def test_masked_models_answer_by_option_scores(templates: Path, headline: str) -> None:
     import asyncio
 
-    bench = FilBBQBenchmark(templates=templates)
+    bench = FilBBQBenchmark.with_options(templates=templates)
     bench.configure(option_score=headline)  # type: ignore[arg-type]
     inner = _FixedScores()
     adapted = bench.adapt_backend(inner)
@@ -236,7 +236,7 @@ def test_any_bbq_jsonl_with_its_own_prompt(reference_dir: Path, tmp_path: Path,
                       'row["question"] + " A. " + row["ans0"] + " B. " + row["ans1"] + '
                       '" C. " + row["ans2"])\n', encoding="utf-8")
     items = reference_dir / "filbbq" / "data" / "FilBBQ_Sexual_orientation.jsonl"
-    bench = FilBBQBenchmark(items=str(items), prompt=prompt)
+    bench = FilBBQBenchmark.with_options(items=str(items), prompt=prompt)
     assert len(bench.items) == 2624
     text = bench.prompt(bench.items[0]).messages[0][1]
     assert text.startswith("Answer with A, B or C only. Maingat na pinili")

@@ -22,6 +22,7 @@ from biasbench.benchmarks.filbbq.source import (
     ENV_TEMPLATES,
     FILBBQ_COMMIT,
     FILBBQ_REPOSITORY,
+    FILBBQ_TEMPLATES,
     PUBLISHED_DATA_SHA256,
     TEMPLATE_SHA256,
     PromptField,
@@ -29,10 +30,10 @@ from biasbench.benchmarks.filbbq.source import (
     load_prompt_template,
     parse_prompt_template,
     resolve_published_data,
-    resolve_templates,
     templates_cache_dir,
 )
 from biasbench.engines.bbq_family.items.items import load_bbq_jsonl
+from biasbench.engines.bbq_family.items.source import resolve_pinned_folder
 from biasbench.errors import BiasbenchError, InputError
 
 TEMPLATE_FILES = sorted(TEMPLATE_SHA256)
@@ -113,7 +114,7 @@ def test_pinned_checksums_match_the_reference_copies(reference_dir: Path) -> Non
 
 def test_explicit_folder_is_used_and_checked(templates: Path, caplog) -> None:
     with caplog.at_level(logging.WARNING):
-        assert resolve_templates(templates, download=False) == templates
+        assert resolve_pinned_folder(FILBBQ_TEMPLATES, templates, download=False) == templates
     assert caplog.records == []
 
 
@@ -124,10 +125,10 @@ def test_edited_local_templates_warn_or_fail_when_strict(templates: Path, tmp_pa
     with (edited / "prompt.txt").open("a", encoding="utf-8") as out:
         out.write("\n")
     with caplog.at_level(logging.WARNING):
-        assert resolve_templates(edited) == edited
+        assert resolve_pinned_folder(FILBBQ_TEMPLATES, edited) == edited
     assert len(caplog.records) == 1 and "sha256 mismatch: prompt.txt" in caplog.records[0].message
     with pytest.raises(BiasbenchError, match="sha256 mismatch: prompt.txt"):
-        resolve_templates(edited, strict=True)
+        resolve_pinned_folder(FILBBQ_TEMPLATES, edited, strict=True)
 
 
 def test_local_folder_missing_a_file(templates: Path, tmp_path: Path) -> None:
@@ -135,7 +136,7 @@ def test_local_folder_missing_a_file(templates: Path, tmp_path: Path) -> None:
     shutil.copytree(templates, partial)
     (partial / "vocabulary_labels.csv").unlink()
     with pytest.raises(BiasbenchError, match="lacks vocabulary_labels.csv"):
-        resolve_templates(partial)
+        resolve_pinned_folder(FILBBQ_TEMPLATES, partial)
 
 
 def test_environment_folder_and_precedence(templates: Path, tmp_path: Path,
@@ -143,18 +144,19 @@ def test_environment_folder_and_precedence(templates: Path, tmp_path: Path,
     copy = tmp_path / "copy"
     shutil.copytree(templates, copy)
     monkeypatch.setenv(ENV_TEMPLATES, str(copy))
-    assert resolve_templates(download=False) == copy
-    assert resolve_templates(templates, download=False) == templates  # explicit folder wins
+    assert resolve_pinned_folder(FILBBQ_TEMPLATES, download=False) == copy
+    # an explicit folder wins
+    assert resolve_pinned_folder(FILBBQ_TEMPLATES, templates, download=False) == templates
     monkeypatch.setenv(ENV_TEMPLATES, str(tmp_path / "nowhere"))
     with pytest.raises(BiasbenchError, match=f"from {ENV_TEMPLATES}\\) does not exist"):
-        resolve_templates()
+        resolve_pinned_folder(FILBBQ_TEMPLATES)
 
 
 # --- download into the cache ---------------------------------------------------------------------
 
 def test_download_verifies_and_caches(server: Server, tmp_path: Path, templates: Path) -> None:
     cache = tmp_path / "cache"
-    folder = resolve_templates(cache_dir=cache, base_url=server.url)
+    folder = resolve_pinned_folder(FILBBQ_TEMPLATES, cache_dir=cache, base_url=server.url)
     assert folder == cache / "filbbq" / FILBBQ_COMMIT / "templates"
     assert sorted(p.name for p in folder.iterdir()) == TEMPLATE_FILES
     for name in TEMPLATE_FILES:
@@ -163,22 +165,23 @@ def test_download_verifies_and_caches(server: Server, tmp_path: Path, templates:
                                        for name in TEMPLATE_FILES]
     assert [p.name for p in folder.parent.iterdir()] == ["templates"]  # no staging left
     # A second call is served from the cache, without the network.
-    assert resolve_templates(cache_dir=cache, download=False) == folder
+    assert resolve_pinned_folder(FILBBQ_TEMPLATES, cache_dir=cache, download=False) == folder
     assert len(server.requests) == len(TEMPLATE_FILES)
 
 
 def test_base_url_and_cache_from_environment(server: Server, tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ENV_BASE_URL, server.url)
-    folder = resolve_templates()
+    folder = resolve_pinned_folder(FILBBQ_TEMPLATES)
     assert folder == tmp_path / "user-cache" / "filbbq" / FILBBQ_COMMIT / "templates"
     assert folder == templates_cache_dir()
 
 
 def test_corrupted_cache_is_downloaded_again(server: Server, tmp_path: Path) -> None:
-    folder = resolve_templates(cache_dir=tmp_path / "c", base_url=server.url)
+    folder = resolve_pinned_folder(FILBBQ_TEMPLATES, cache_dir=tmp_path / "c", base_url=server.url)
     (folder / "gender_identity.csv").write_text("tampered", encoding="utf-8")
-    assert resolve_templates(cache_dir=tmp_path / "c", base_url=server.url) == folder
+    assert resolve_pinned_folder(FILBBQ_TEMPLATES, cache_dir=tmp_path / "c",
+                                 base_url=server.url) == folder
     assert hashlib.sha256((folder / "gender_identity.csv").read_bytes()).hexdigest() == \
         TEMPLATE_SHA256["gender_identity.csv"]
     assert len(server.requests) == 2 * len(TEMPLATE_FILES)
@@ -188,7 +191,7 @@ def test_checksum_failure_saves_nothing(server: Server, tmp_path: Path) -> None:
     served = server.file("templates/sexual_orientation.csv")
     served.write_bytes(served.read_bytes().replace(b"bakla", b"BAKLA"))
     with pytest.raises(BiasbenchError) as info:
-        resolve_templates(cache_dir=tmp_path / "c", base_url=server.url)
+        resolve_pinned_folder(FILBBQ_TEMPLATES, cache_dir=tmp_path / "c", base_url=server.url)
     message = str(info.value)
     assert "templates/sexual_orientation.csv has sha256" in message
     assert f"expected {TEMPLATE_SHA256['sexual_orientation.csv']}" in message
@@ -198,7 +201,8 @@ def test_checksum_failure_saves_nothing(server: Server, tmp_path: Path) -> None:
 @pytest.mark.parametrize("download", [True, False])
 def test_offline_error_says_what_to_fetch_and_where(tmp_path: Path, download: bool) -> None:
     with pytest.raises(BiasbenchError) as info:
-        resolve_templates(cache_dir=tmp_path / "c", download=download, base_url=closed_port_url())
+        resolve_pinned_folder(FILBBQ_TEMPLATES, cache_dir=tmp_path / "c", download=download,
+                              base_url=closed_port_url())
     message = str(info.value)
     for name in TEMPLATE_FILES:
         assert f"templates/{name}" in message
@@ -331,7 +335,8 @@ def test_module_holds_no_copy_of_the_prompt() -> None:
 def test_published_items_are_run_by_default(templates: Path, reference_dir: Path) -> None:
     from biasbench.benchmarks.filbbq.benchmark import FilBBQBenchmark
 
-    bench = FilBBQBenchmark(templates=templates)  # data/ beside templates/: no download
+    # data/ beside templates/: no download
+    bench = FilBBQBenchmark.with_options(templates=templates)
     published = load_bbq_jsonl(reference_dir / "filbbq" / "data" /
                                "FilBBQ_Sexual_orientation.jsonl")
     so = [i for i in bench.items if i.category == "Sexual_orientation"]
@@ -348,7 +353,8 @@ def test_published_items_are_run_by_default(templates: Path, reference_dir: Path
     signature = bench.signature({"model": "m"}, None, [0])
     assert signature.data_source == bench.data_source
 
-    regenerated = FilBBQBenchmark(templates=templates, regenerate_items=True, data_seed=0)
+    regenerated = FilBBQBenchmark.with_options(templates=templates, regenerate_items=True,
+                                               data_seed=0)
     assert regenerated.data_source["Sexual_orientation"] == {
         "items": "regenerated", "seed": 0,
         "templates": f"{FILBBQ_REPOSITORY}@{FILBBQ_COMMIT[:12]}"}
@@ -393,5 +399,5 @@ def test_templates_without_published_data_say_what_to_do(templates: Path,
         resolve_published_data(templates_dir=lone, download=False)
     with pytest.raises(BiasbenchError, match="--regenerate-items"):
         resolve_published_data(templates_dir=lone, base_url=closed_port_url(), timeout=2)
-    bench = FilBBQBenchmark(templates=lone, regenerate_items=True)
+    bench = FilBBQBenchmark.with_options(templates=lone, regenerate_items=True)
     assert {s["items"] for s in bench.data_source.values()} == {"regenerated"}

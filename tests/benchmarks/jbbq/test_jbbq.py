@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from biasbench.benchmarks import benchmark_class, get_benchmark
-from biasbench.benchmarks.base import BenchmarkInfo
 from biasbench.benchmarks.jbbq.benchmark import (
     ENV_DATA,
     FORM_URL,
@@ -22,6 +20,8 @@ from biasbench.benchmarks.jbbq.benchmark import (
 from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_counts, target_index
 from biasbench.errors import BiasbenchError, InputError
 from biasbench.pipeline import run_benchmark
+from biasbench.registry import benchmark_class, get_benchmark
+from biasbench.registry.interface import BenchmarkInfo
 from tests.running import CliRun
 
 SYNTHETIC = Path(__file__).parent / "fixtures" / "synthetic"
@@ -78,9 +78,9 @@ def test_without_data_one_line_says_where_to_get_it(biasbench_cli: CliRun, tmp_p
     assert len(message) == 1, done.stderr
     assert FORM_URL in message[0] and "--data DIR" in message[0] and ENV_DATA in message[0]
     with pytest.raises(BiasbenchError, match="does not exist"):
-        JBBQBenchmark(data=tmp_path / "nowhere")
+        JBBQBenchmark.with_options(data=tmp_path / "nowhere")
     with pytest.raises(BiasbenchError, match="no .jsonl or .json files"):
-        JBBQBenchmark(data=tmp_path)
+        JBBQBenchmark.with_options(data=tmp_path)
 
 
 def test_the_environment_variable_names_the_folder(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -89,7 +89,7 @@ def test_the_environment_variable_names_the_folder(monkeypatch: pytest.MonkeyPat
 
 
 def test_japanese_prompt_for_chat_and_base_models() -> None:
-    bench = JBBQBenchmark(data=SYNTHETIC)
+    bench = JBBQBenchmark.with_options(data=SYNTHETIC)
     item = bench.items[0]
     prompt = bench.prompt(item)
     chat = prompt.messages[0][1]
@@ -100,7 +100,7 @@ def test_japanese_prompt_for_chat_and_base_models() -> None:
 
 @pytest.mark.parametrize("answer", ["oracle", "stereotyped"])
 def test_oracle_and_always_stereotyped(tmp_path: Path, answer: str) -> None:
-    bench = JBBQBenchmark(data=SYNTHETIC)
+    bench = JBBQBenchmark.with_options(data=SYNTHETIC)
     selected = bench.selected_items(40)
     pick = {"oracle": lambda i: i.label, "stereotyped": target_index}[answer]
     script = tmp_path / f"{answer}.json"

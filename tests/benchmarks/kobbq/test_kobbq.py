@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biasbench.benchmarks import benchmark_class, get_benchmark
 from biasbench.benchmarks.kobbq.benchmark import PROMPT_UNKNOWN, KoBBQBenchmark
 from biasbench.benchmarks.kobbq.scores import kobbq_scores
 from biasbench.benchmarks.kobbq.source import (
@@ -28,6 +27,7 @@ from biasbench.benchmarks.kobbq.source import (
 )
 from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_counts, score_predictions
 from biasbench.errors import InputError
+from biasbench.registry import benchmark_class, get_benchmark
 from biasbench.signature import Signature
 from tests.published_files import published_file
 from tests.running import CliRun

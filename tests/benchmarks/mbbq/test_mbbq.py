@@ -14,7 +14,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biasbench.benchmarks import benchmark_class, get_benchmark
 from biasbench.benchmarks.mbbq.benchmark import MBBQBenchmark
 from biasbench.benchmarks.mbbq.prompts import author_prompt
 from biasbench.benchmarks.mbbq.source import (
@@ -36,6 +35,7 @@ from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_reason, t
 from biasbench.engines.bbq_family.scoring.multi_seed import score_responses
 from biasbench.errors import BiasbenchError
 from biasbench.pipeline import run_benchmark
+from biasbench.registry import benchmark_class, get_benchmark
 from tests.published_files import published_folder
 from tests.running import CliRun
 

@@ -132,7 +132,8 @@ def test_one_namespace_writes_no_language_view(tmp_path: Path) -> None:
     responses.write_text("".join(
         json.dumps({"example_id": i.example_id, "category": i.category, "model": "m",
                     "pred": i.label}) + "\n" for i in items))
-    bench = OriginalBBQBenchmark(items=str(MBBQ / "SES_en.jsonl"))  # `score bbq --items`
+    # `score bbq --items`
+    bench = OriginalBBQBenchmark.with_options(items=str(MBBQ / "SES_en.jsonl"))
     write_results(bench.score(bench.read_responses(responses), tmp_path / "out",
                               source=str(responses)), tmp_path / "out")
     results = json.loads((tmp_path / "out" / "results.json").read_text())

@@ -14,13 +14,12 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from biasbench.benchmarks import get_benchmark
 from biasbench.benchmarks.kobbq.benchmark import PROMPT_CUE, PROMPT_UNKNOWN, KoBBQBenchmark
-from biasbench.benchmarks.kobbq.benchmark import prompt_file as kobbq_prompt_file
 from biasbench.benchmarks.mbbq.benchmark import MBBQBenchmark
 from biasbench.benchmarks.mbbq.prompts import AUTHOR_PROMPTS, DEFAULT_VARIANT
 from biasbench.engines.bbq_family.items.grid import decode_cell_id
 from biasbench.engines.bbq_family.prompting.prompt_files import load_prompt_file
+from biasbench.registry import get_benchmark
 from biasbench.testing.grid_effect import grid_items, write_items
 from tests.running import CliRun
 
@@ -176,7 +175,8 @@ def test_kobbqs_five_prompts_are_five_distinct_prompts() -> None:
         v = int(variant)
         shown = bench.variant_item(item, variant)
         text = bench.variant_prompt(shown, variant).text_for("chat")
-        for literal in _literal_parts(load_prompt_file(kobbq_prompt_file(v)).parts):
+        prompt = load_prompt_file(KoBBQBenchmark.packaged_prompt(str(v)))
+        for literal in _literal_parts(prompt.parts):
             assert literal in text, (v, literal)
         assert text.endswith(PROMPT_CUE[v])
         assert shown.answers[shown.unknown_index or 0] == PROMPT_UNKNOWN[v]  # its own wording

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from biasbench.benchmarks import benchmark_class
 from biasbench.benchmarks.bbq.benchmark import OriginalBBQBenchmark
 from biasbench.benchmarks.esbbq.benchmark import SpanishBBQBenchmark
 from biasbench.engines.bbq_family.harness_logs.builtin import builtin_metrics
@@ -27,6 +26,7 @@ from biasbench.engines.bbq_family.harness_logs.rescore import (
     score_harness_log,
 )
 from biasbench.errors import BiasbenchError, InputError
+from biasbench.registry import benchmark_class
 from tests.running import CliRun
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "harness_logs"
@@ -45,11 +45,11 @@ def strict_json(text: str) -> Any:
 
 def bench(name: str) -> Any:
     if name == "bbq":
-        return OriginalBBQBenchmark(items=str(BBQ_ITEMS))
+        return OriginalBBQBenchmark.with_options(items=str(BBQ_ITEMS))
     language = "es" if name == "esbbq" else "ca"
     cls = benchmark_class(name)
     assert issubclass(cls, SpanishBBQBenchmark)
-    return cls(data=ESBBQ_DATA / f"data_{language}")
+    return cls.with_options(data=ESBBQ_DATA / f"data_{language}")
 
 
 def rows_of(name: str, harness: str, responses: Path, tmp_path: Path) -> dict[tuple[str, str],

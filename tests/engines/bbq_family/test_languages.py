@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from biasbench.benchmarks import benchmark_classes
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.judging.languages import (
@@ -17,6 +16,7 @@ from biasbench.engines.bbq_family.judging.languages import (
 )
 from biasbench.engines.bbq_family.judging.parser import AnswerOutcome, parse_answer
 from biasbench.errors import BiasbenchError
+from biasbench.registry import benchmark_classes
 
 
 def _item(answers: tuple[str, str, str], unknown: int) -> BBQItem:

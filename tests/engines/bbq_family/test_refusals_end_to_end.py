@@ -53,7 +53,7 @@ def _script(bench: FilBBQBenchmark) -> tuple[dict[str, str], dict[str, int], dic
 def refusing_run(reference_dir: Path, tmp_path_factory: pytest.TempPathFactory
                  ) -> RefusingRun:
     templates = reference_dir / "filbbq" / "templates"
-    bench = FilBBQBenchmark(templates=templates)
+    bench = FilBBQBenchmark.with_options(templates=templates)
     answers, refused, items = _script(bench)
     tmp = tmp_path_factory.mktemp("refusals")
     script = tmp / "refuser.json"

@@ -12,7 +12,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from biasbench.benchmarks import get_benchmark
 from biasbench.engines.bbq_family.benchmark import BBQBenchmark
 from biasbench.engines.bbq_family.items.grid import (
     ALL_ORDERS,
@@ -29,6 +28,7 @@ from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.scoring.bias_scores import target_index
 from biasbench.errors import BiasbenchError
 from biasbench.pipeline import run_benchmark
+from biasbench.registry import get_benchmark
 from biasbench.testing.grid_effect import (
     ORDER_EFFECT,
     POSITION_A,

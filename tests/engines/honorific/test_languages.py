@@ -15,8 +15,9 @@ import pandas as pd
 import pytest
 
 from biasbench import api
-from biasbench.benchmarks import BENCHMARKS, DECLARATIONS, get_benchmark
 from biasbench.errors import BiasbenchError, InputError
+from biasbench.registry import get_benchmark
+from tests.registering import register
 
 TOY = ("honorific-zy", "tests.engines.honorific.toy_language.benchmark:Toy72Benchmark",
        "tests.engines.honorific.toy_language.declaration:DECLARATION_72")
@@ -26,8 +27,7 @@ ZY = {"honorific": "आप नौ बजे गए।", "ordinary": "तू न�
 
 
 def _register(patch: pytest.MonkeyPatch) -> None:
-    patch.setitem(BENCHMARKS, TOY[0], TOY[1])
-    patch.setitem(DECLARATIONS, TOY[0], TOY[2])
+    register(patch, *TOY)
 
 
 @pytest.fixture(autouse=True)

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from biasbench.benchmarks import BENCHMARKS, benchmark_class, get_benchmark
 from biasbench.engines.honorific.benchmark import HonorificEngineBenchmark
 from biasbench.engines.honorific.judging import CONDITIONS, Judgement, RegisterJudge, judge_for
+from biasbench.registry import benchmark_class, get_benchmark, names
 
-LANGUAGES = [name for name in BENCHMARKS
+LANGUAGES = [name for name in names()
              if issubclass(benchmark_class(name), HonorificEngineBenchmark)]
 HOSTILE = ["", " ", "\u200c\u200d", "।।", "Translation:", "\ufeff" * 3, "a\x00b", "🙂" * 40,
            "\u0985\u09cd" * 50, "<script>alert(1)</script>", "x" * 5000]

@@ -14,10 +14,11 @@ import pandas as pd
 import pytest
 
 from biasbench import api
-from biasbench.benchmarks import BENCHMARKS, DECLARATIONS, get_benchmark
 from biasbench.engines.honorific.items import validate_definition
 from biasbench.engines.honorific.label_table import canonical_columns
+from biasbench.registry import get_benchmark
 from biasbench.report.html import build_report
+from tests.registering import register
 
 TOY = "honorific-zz"
 HONORIFIC_HE = "आप नौ बजे गया।"        # honorific, masculine
@@ -30,10 +31,8 @@ HIGH = ("judge", "doctor", "professor", "lawyer")  # the planted occupation gap'
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(BENCHMARKS, TOY,
-                        "tests.engines.honorific.toy_language.benchmark:ToyBenchmark")
-    monkeypatch.setitem(DECLARATIONS, TOY,
-                        "tests.engines.honorific.toy_language.declaration:DECLARATION")
+    register(monkeypatch, TOY, "tests.engines.honorific.toy_language.benchmark:ToyBenchmark",
+             "tests.engines.honorific.toy_language.declaration:DECLARATION")
 
 
 def _bn_item_ids() -> set[str]:
@@ -90,10 +89,8 @@ def _planted(item_id: str, model: str) -> str:
 @pytest.fixture(scope="module")
 def scored(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(BENCHMARKS, TOY,
-                      "tests.engines.honorific.toy_language.benchmark:ToyBenchmark")
-        patch.setitem(DECLARATIONS, TOY,
-                      "tests.engines.honorific.toy_language.declaration:DECLARATION")
+        register(patch, TOY, "tests.engines.honorific.toy_language.benchmark:ToyBenchmark",
+                 "tests.engines.honorific.toy_language.declaration:DECLARATION")
         folder = tmp_path_factory.mktemp("toy")
         items = [i.item_id for i in get_benchmark(TOY).items]
         responses = folder / "responses.jsonl"

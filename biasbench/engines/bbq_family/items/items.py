@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from biasbench.benchmarks import item_reader
 from biasbench.errors import InputError
+from biasbench.registry import item_reader
 from biasbench.responses import iter_json_objects, text_lines
 
 UNKNOWN_GROUP = "unknown"

@@ -478,7 +478,7 @@ class UnknownLanguageError(BiasbenchError, ValueError):
             f"unknown language {language!r}: no answer cue, unknown wording or parsing rules "
             f"for it; supported: {known} (a new language is one LanguageRules entry: in "
             f"biasbench/engines/bbq_family/judging/languages.py, or in a benchmark's own "
-            f"folder, named by its class's language_rules)")
+            f"folder, named by its declaration's language_rules)")
 
 
 @lru_cache(maxsize=256)
@@ -495,7 +495,30 @@ def language_code(language: str) -> str:
         return base
     if base in _ALIASES:
         return _ALIASES[base]
+    if add_declared_languages():
+        return language_code(language)
     raise UnknownLanguageError(language)
+
+
+_DECLARED_ADDED: dict[str, bool] = {}
+"""Whether the declared languages were added in this process (read once)."""
+
+
+def add_declared_languages() -> bool:
+    """Add the languages every benchmark declares (``Declaration.language_rules``, read from
+    the light declarations: no benchmark class is imported), once per process; True when any
+    was new. A language is first looked up in the table, so this runs only when a code is
+    missing from it (``score bbq --items NS/LANG=FILE`` in a language a benchmark brings)."""
+    if _DECLARED_ADDED.get("done"):
+        return False
+    _DECLARED_ADDED["done"] = True
+    from biasbench.registry import language_rules
+
+    new = [rules for rules in language_rules()
+           if isinstance(rules, LanguageRules) and rules.code not in LANGUAGES]
+    for rules in new:
+        add_language(rules)
+    return bool(new)
 
 
 @lru_cache(maxsize=256)
