@@ -26,7 +26,13 @@ import pandas as pd
 
 from biasbench.exporting.metrics import is_count, metric_facts
 from biasbench.exporting.provenance import Provenance
-from biasbench.exporting.scores import Score, counts_of, interval_method, scores_by_model
+from biasbench.exporting.scores import (
+    Score,
+    counts_of,
+    interval_method,
+    model_signature,
+    scores_by_model,
+)
 from biasbench.runfolder.reading import RunFolder
 from biasbench.version import __version__
 
@@ -119,8 +125,7 @@ def aggregate_record(run: RunFolder, model: str, scores: list[Score],
     """The aggregate record of one model of ``run`` (``now``: the Unix time it is made)."""
     description = run.signature.model.get(model)
     model_id, developer = model_ids(description if isinstance(description, dict) else {}, model)
-    signature = str(run.results.get("signature", {}).get("short")
-                    if isinstance(run.results.get("signature"), dict) else run.signature.short())
+    signature = model_signature(run, model)
     base = {"biasbench_signature": signature, "data_sha256": run.signature.data_sha256,
             **provenance.as_details()}
     task = run.benchmark
@@ -192,7 +197,7 @@ def instance_records(run: RunFolder, model: str, provenance: Provenance,
         responses = pd.DataFrame([{"item_id": k[0], "seed": k[1], "status": "ok",
                                    "output": r.get("output"), "prompt": None, "error": None}
                                   for k, r in by_key.items()])
-    signature = run.signature.short()
+    signature = model_signature(run, model)
     records = []
     for row in responses.to_dict("records"):
         seed = None if _missing(row.get("seed")) else int(row["seed"])
@@ -260,9 +265,11 @@ def _instance(run: RunFolder, model: str, item_id: str, seed: int | None,
         prompt, reference, choices = "", [], None
         metadata = {k: v for k, v in metadata.items() if not k.startswith("item.")}
     sample_id = item_id if seed is None else f"{item_id}#seed{seed}"
+    category = (label or {}).get("category")
+    task = f"{run.benchmark}/{category}" if isinstance(category, str) else run.benchmark
     return {
         "schema_version": EEE_SCHEMA_VERSION, "evaluation_id": evaluation_id,
-        "model_id": model, "evaluation_name": run.benchmark, "sample_id": sample_id,
+        "model_id": model, "evaluation_name": task, "sample_id": sample_id,
         "sample_hash": hashlib.sha256(f"{item_id}\x00{prompt}".encode()).hexdigest(),
         "interaction_type": "single_turn",
         "input": {"raw": prompt, "reference": reference, "choices": choices},

@@ -137,3 +137,14 @@ def scores_by_model(run: RunFolder) -> dict[str, list[Score]]:
 def counts_of(scores: list[Score]) -> dict[str, float]:
     """The counts among ``scores``, key -> value (defined ones only)."""
     return {s.key: s.value for s in scores if is_count(s.statistic) and s.value is not None}
+
+
+def model_signature(run: RunFolder, model: str) -> str:
+    """The signature of ``model``'s results in ``run``, in its short form."""
+    entry = (run.results.get("models") or {}).get(model)
+    if isinstance(entry, dict) and isinstance(entry.get("signature"), str):
+        return str(entry["signature"])
+    raw = run.results.get("signature")
+    if isinstance(raw, dict) and isinstance(raw.get("short"), str):
+        return str(raw["short"])
+    return run.signature.short()
