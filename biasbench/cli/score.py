@@ -22,6 +22,9 @@ from biasbench.cli.common import (
 )
 from biasbench.engines.bbq_family.declaration import FROM_HELP
 
+EXPORTED_HELP = ("eee: Every Eval Ever instance records biasbench exported (a *_samples.jsonl "
+                 "or the data/ folder); inspect: also an eval log biasbench exported.")
+
 if TYPE_CHECKING:
     from biasbench.benchmarks.base import Declaration
 
@@ -44,9 +47,17 @@ def score_benchmark_command(declaration: Declaration) -> Command:
         if refused is not None:  # before anything is read or written
             fail(f"{refused.flag} is for biasbench run, not score: {refused.run_only}")
         bench = benchmark_class(name)(**given)
-        if harness is not None:  # another harness's log (BBQ engine: harness_logs/)
-            return score_harness(bench, harness, responses, out)
-        frame = bench.read_responses(responses)  # before the folder is touched: bad input
+        if harness is not None and harness in declaration.harness_logs:
+            return score_harness(bench, harness, responses, out)  # BBQ engine: harness_logs/
+        if harness is not None:  # a log or records biasbench exported (exporting/read_back)
+            from biasbench.exporting.read_back import EXPORT_FORMATS, read_exported
+
+            if harness not in EXPORT_FORMATS:
+                fail(f"--from {harness}: {name} reads "
+                     f"{' and '.join(dict.fromkeys((*declaration.harness_logs, *EXPORT_FORMATS)))}")
+            frame = read_exported(bench, harness, responses)
+        else:
+            frame = bench.read_responses(responses)  # before the folder is touched: bad input
 
         def produce(folder: Path) -> dict[str, Any]:
             results: dict[str, Any] = bench.score(frame, folder, source=str(responses))
@@ -65,10 +76,10 @@ def score_benchmark_command(declaration: Declaration) -> Command:
         inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[
             Path, typer.Option(help="Output folder (new, empty, or an earlier score folder).")]),
     ]
-    if declaration.harness_logs:
-        fixed.append(inspect.Parameter(
-            "harness", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
-                str | None, typer.Option("--from", help=FROM_HELP)]))
+    from_help = ((FROM_HELP + " ") if declaration.harness_logs else "") + EXPORTED_HELP
+    fixed.append(inspect.Parameter(
+        "harness", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
+            str | None, typer.Option("--from", help=from_help)]))
     doc = f"Score {name} outputs produced elsewhere, one or many models per file."
     function = with_parameters(command, [*fixed, *option_parameters(declaration.options, name)],
                                doc)
