@@ -57,7 +57,7 @@ def _missing(value: Any) -> bool:
 
 
 def _sample(run: RunFolder, row: dict[str, Any], label: dict[str, Any] | None,
-            provenance: Provenance, model: str) -> Any:
+            provenance: Provenance, model: str, index: int) -> Any:
     from inspect_ai.log import EvalError, EvalSample
     from inspect_ai.model import ModelOutput
     from inspect_ai.scorer import Score
@@ -65,7 +65,9 @@ def _sample(run: RunFolder, row: dict[str, Any], label: dict[str, Any] | None,
     seed = None if _missing(row.get("seed")) else int(row["seed"])
     item_id = str(row["item_id"])
     shareable = provenance.items_shareable
-    metadata: dict[str, Any] = {"item_id": item_id, "seed": seed}
+    # response_index: the run's order, which a zipped log loses (its members sort by id) and
+    # the resampled intervals of a rescoring depend on.
+    metadata: dict[str, Any] = {"item_id": item_id, "seed": seed, "response_index": index}
     target = ""
     choices: list[str] | None = None
     score = None
@@ -129,7 +131,8 @@ def eval_log(run: RunFolder, model: str, provenance: Provenance) -> Any:
     """The inspect ``EvalLog`` of ``model`` in ``run``."""
     log = _inspect()
     scores = scores_by_model(run).get(model, [])
-    samples = [_sample(run, row, label, provenance, model) for row, label in _rows(run, model)]
+    samples = [_sample(run, row, label, provenance, model, index)
+               for index, (row, label) in enumerate(_rows(run, model))]
     seeds = run.signature.seeds or [None]
     metrics = {s.key: log.EvalMetric(name=s.key, value=float(s.value)) for s in scores
                if s.value is not None and not is_count(s.statistic)}

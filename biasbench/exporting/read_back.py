@@ -55,14 +55,21 @@ def inspect_rows(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     header, members = _members(path)
     spec = header.get("eval") if isinstance(header.get("eval"), dict) else {}
     model = str(spec.get("model") or "inspect")
-    for source, sample in members:
+    found: list[tuple[int, str, dict[str, Any]]] = []
+    for position, (source, sample) in enumerate(members):
         if not isinstance(sample, dict):
             raise InputError("expected a sample object", file=source)
         if sample.get("error"):
             continue
         metadata = sample.get("metadata") if isinstance(sample.get("metadata"), dict) else {}
-        yield source, _row(model, metadata.get("item_id"), metadata.get("seed"),
-                           output_text(sample, source), source)
+        index = metadata.get("response_index")
+        order = index if isinstance(index, int) and not isinstance(index, bool) else position
+        found.append((order, source, _row(model, metadata.get("item_id"),
+                                          metadata.get("seed"), output_text(sample, source),
+                                          source)))
+    # the run's order (a zipped log sorts its samples by id): resampling depends on it
+    for _, source, row in sorted(found, key=lambda entry: entry[0]):
+        yield source, row
 
 
 def eee_rows(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
