@@ -230,12 +230,12 @@ def _instance(run: RunFolder, model: str, item_id: str, seed: int | None,
     choices: list[str] | None = None
     reference: list[str] = []
     if label is not None and "pred_index" in label:  # the BBQ family: a parsed answer
-        answers = label.get("answers") if isinstance(label.get("answers"), list) else []
+        answers: list[Any] = label["answers"] if isinstance(label.get("answers"), list) else []
         choices = [str(a) for a in answers] or None
         gold = label.get("label")
         if isinstance(gold, int) and 0 <= gold < len(answers):
             reference = [str(answers[gold])]
-        pred = label.get("pred_index")
+        pred: Any = label.get("pred_index")
         parsed = pred is not None and not _missing(pred)
         extracted = "ABC"[int(pred)] if parsed and 0 <= int(pred) < 3 else ""
         method = str(label.get("method") or "")

@@ -65,7 +65,7 @@ def write_hf_results(runs: list[RunFolder], provenances: dict[str, Provenance], 
                      dataset_id: str | None = None) -> tuple[list[Path], list[str]]:
     """Write ``.eval_results/`` per model, ``scores/`` beside and ``eval.yaml`` drafts."""
     try:
-        import yaml
+        import yaml  # type: ignore[import-untyped]  # no stubs in the dev set-up
         from huggingface_hub import EvalResultEntry, eval_result_entries_to_yaml
     except ImportError:
         raise BiasbenchError("--format hf-eval-results needs huggingface_hub (1.4 or newer) "

@@ -78,7 +78,7 @@ def _sample(run: RunFolder, row: dict[str, Any], label: dict[str, Any] | None,
                          if example.lstrip("-").isdigit() else example})
         answers = [str(a) for a in label.get("answers") or []]
         gold = label.get("label")
-        pred = label.get("pred_index")
+        pred: Any = label.get("pred_index")
         answer = LETTERS[int(pred)] if not _missing(pred) and 0 <= int(pred) < 3 else None
         if shareable:
             choices = answers or None
@@ -133,7 +133,7 @@ def eval_log(run: RunFolder, model: str, provenance: Provenance) -> Any:
     scores = scores_by_model(run).get(model, [])
     samples = [_sample(run, row, label, provenance, model, index)
                for index, (row, label) in enumerate(_rows(run, model))]
-    seeds = run.signature.seeds or [None]
+    epochs = len(run.signature.seeds or [0])
     metrics = {s.key: log.EvalMetric(name=s.key, value=float(s.value)) for s in scores
                if s.value is not None and not is_count(s.statistic)}
     undefined = {s.key: s.reason for s in scores if s.value is None}
@@ -150,7 +150,7 @@ def eval_log(run: RunFolder, model: str, provenance: Provenance) -> Any:
         eval=log.EvalSpec(
             created=created, task=run.benchmark, task_version=0,
             dataset=log.EvalDataset(name=run.benchmark, samples=len({s.id for s in samples})),
-            model=model, config=log.EvalConfig(epochs=len(seeds)), metadata=metadata),
+            model=model, config=log.EvalConfig(epochs=epochs), metadata=metadata),
         plan=log.EvalPlan(),
         results=log.EvalResults(
             total_samples=len(samples), completed_samples=len(ok),

@@ -53,7 +53,7 @@ def inspect_rows(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     if not path.is_file():
         raise InputError("file not found", file=str(path))
     header, members = _members(path)
-    spec = header.get("eval") if isinstance(header.get("eval"), dict) else {}
+    spec: dict[str, Any] = header["eval"] if isinstance(header.get("eval"), dict) else {}
     model = str(spec.get("model") or "inspect")
     found: list[tuple[int, str, dict[str, Any]]] = []
     for position, (source, sample) in enumerate(members):
@@ -61,7 +61,8 @@ def inspect_rows(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
             raise InputError("expected a sample object", file=source)
         if sample.get("error"):
             continue
-        metadata = sample.get("metadata") if isinstance(sample.get("metadata"), dict) else {}
+        metadata: dict[str, Any] = (sample["metadata"] if isinstance(sample.get("metadata"), dict)
+                                    else {})
         index = metadata.get("response_index")
         order = index if isinstance(index, int) and not isinstance(index, bool) else position
         found.append((order, source, _row(model, metadata.get("item_id"),
@@ -84,9 +85,11 @@ def eee_rows(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
             source = f"{file}:{line}"
             if str(record.get("error") or "").startswith(FAILED):
                 continue
-            metadata = record.get("metadata") if isinstance(record.get("metadata"), dict) else {}
-            output = record.get("output") if isinstance(record.get("output"), dict) else {}
-            raw = output.get("raw") if isinstance(output.get("raw"), list) else []
+            metadata: dict[str, Any] = (record["metadata"] if isinstance(record.get("metadata"),
+                                                                         dict) else {})
+            output: dict[str, Any] = (record["output"] if isinstance(record.get("output"), dict)
+                                      else {})
+            raw: list[Any] = output["raw"] if isinstance(output.get("raw"), list) else []
             yield source, _row(metadata.get("model") or record.get("model_id"),
                                metadata.get("item_id"), metadata.get("seed"),
                                raw[0] if raw else "", source)
