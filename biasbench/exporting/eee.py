@@ -85,9 +85,11 @@ def _result(run: RunFolder, score: Score, base_details: dict[str, str],
         "evaluation_description": f"biasbench {run.benchmark}: {score.key}",
         "metric_id": metric_id, "metric_name": score.statistic, "metric_kind": facts.kind,
         "metric_unit": facts.unit, "lower_is_better": facts.lower_is_better,
-        "score_type": "continuous", "min_score": facts.low,
-        "max_score": facts.high if facts.high is not None else (
-            "Infinity" if facts.low is not None else None),
+        # every-eval-ever's validator requires both bounds of a continuous score: a bound
+        # biasbench does not state is written as unbounded
+        "score_type": "continuous",
+        "min_score": facts.low if facts.low is not None else "-Infinity",
+        "max_score": facts.high if facts.high is not None else "Infinity",
         "metric_parameters": {"optimum": facts.optimum, "direction": facts.direction},
         "additional_details": {"direction": facts.direction_text, "statistic": score.statistic,
                                "group": score.group},
@@ -198,13 +200,15 @@ def instance_records(run: RunFolder, model: str, provenance: Provenance,
                                    "output": r.get("output"), "prompt": None, "error": None}
                                   for k, r in by_key.items()])
     signature = model_signature(run, model)
+    description = run.signature.model.get(model)
+    model_id = model_ids(description if isinstance(description, dict) else {}, model)[0]
     records = []
     for row in responses.to_dict("records"):
         seed = None if _missing(row.get("seed")) else int(row["seed"])
         item_id = str(row["item_id"])
         label = by_key.get((item_id, seed))
         records.append(_instance(run, model, item_id, seed, row, label, provenance,
-                                 evaluation_id, signature))
+                                 evaluation_id, signature, model_id))
     return records
 
 
@@ -219,7 +223,8 @@ def _missing(value: Any) -> bool:
 
 def _instance(run: RunFolder, model: str, item_id: str, seed: int | None,
               response: dict[str, Any], label: dict[str, Any] | None,
-              provenance: Provenance, evaluation_id: str, signature: str) -> dict[str, Any]:
+              provenance: Provenance, evaluation_id: str, signature: str,
+              model_id: str) -> dict[str, Any]:
     failed = response.get("status") != "ok"
     output = None if failed else _text(response.get("output") or (label or {}).get("output"))
     error: str | None = f"request failed: {response.get('error')}" if failed else None
@@ -269,7 +274,7 @@ def _instance(run: RunFolder, model: str, item_id: str, seed: int | None,
     task = f"{run.benchmark}/{category}" if isinstance(category, str) else run.benchmark
     return {
         "schema_version": EEE_SCHEMA_VERSION, "evaluation_id": evaluation_id,
-        "model_id": model, "evaluation_name": task, "sample_id": sample_id,
+        "model_id": model_id, "evaluation_name": task, "sample_id": sample_id,
         "sample_hash": hashlib.sha256(f"{item_id}\x00{prompt}".encode()).hexdigest(),
         "interaction_type": "single_turn",
         "input": {"raw": prompt, "reference": reference, "choices": choices},

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import subprocess
 from pathlib import Path
 
 import jsonschema
@@ -108,6 +110,25 @@ def test_eee_records_validate_and_carry_every_score(runs: dict[str, Path], tmp_p
     assert (tmp_path / detail["file_path"]) == samples_path
     assert detail["total_rows"] == len(instances) == len(run.labels)
     assert all(i["metadata"]["biasbench_signature"] for i in instances)
+    # two rules every-eval-ever's own validator adds to its schema (both once broken here)
+    assert {i["model_id"] for i in instances} == {record["model_info"]["id"]}
+    assert all(r["metric_config"]["min_score"] is not None
+               and r["metric_config"]["max_score"] is not None
+               for r in record["evaluation_results"])
+
+
+@pytest.mark.skipif(not os.environ.get("BIASBENCH_EEE_VALIDATOR"),
+                    reason="set BIASBENCH_EEE_VALIDATOR to the every_eval_ever command of a "
+                           "Python 3.12 environment (docs/exporting.md)")
+def test_every_eval_ever_own_validator_accepts_the_records(runs: dict[str, Path],
+                                                           tmp_path: Path) -> None:
+    written, _ = export_travelling([runs["hb"], runs["bq"]], "eee", tmp_path)
+    done = subprocess.run([os.environ["BIASBENCH_EEE_VALIDATOR"], "validate", "--format",
+                           "json", *map(str, written)], capture_output=True, text=True,
+                          check=False, timeout=300)
+    report = json.loads(done.stdout)
+    assert [(f["file"], f["errors"]) for f in report if not f["valid"]] == []
+    assert len(report) == len(written) == 4
 
 
 def test_eee_bbq_intervals_direction_and_instances(runs: dict[str, Path], tmp_path: Path) -> None:
