@@ -13,6 +13,7 @@ target, choices, item fields) is left out, and the notes say so.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from datetime import UTC, datetime
@@ -149,6 +150,9 @@ def eval_log(run: RunFolder, model: str, provenance: Provenance) -> Any:
         version=2, status="success",
         eval=log.EvalSpec(
             created=created, task=run.benchmark, task_version=0,
+            # ids fixed by the signature, as inspect-ai gives every log one
+            task_id=hashlib.sha256(signature.encode()).hexdigest()[:22],
+            run_id=hashlib.sha256(f"{run.name}\x00{signature}".encode()).hexdigest()[:22],
             dataset=log.EvalDataset(name=run.benchmark, samples=len({s.id for s in samples})),
             model=model, config=log.EvalConfig(epochs=epochs), metadata=metadata),
         plan=log.EvalPlan(),
