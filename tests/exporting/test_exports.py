@@ -13,6 +13,7 @@ import math
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pandas as pd
@@ -271,3 +272,13 @@ def test_request_only_data_in_an_inspect_log_leaves_the_items_out(runs: dict[str
         assert sample.input.startswith("(item text left out") and sample.target == ""
         assert sample.choices in (None, [])
         assert not any(key.startswith("item.") for key in sample.metadata)
+
+
+def test_the_command_refuses_in_one_line(runs: dict[str, Path], tmp_path: Path,
+                                         biasbench_cli: Any) -> None:
+    done = biasbench_cli("export", runs["jb"], "--format", "hf-eval-results", "--out",
+                         tmp_path / "hub")
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "may not be redistributed" in lines[0]
+    assert not (tmp_path / "hub").exists()
