@@ -53,8 +53,8 @@ def score_benchmark_command(declaration: Declaration) -> Command:
             from biasbench.exporting.read_back import EXPORT_FORMATS, read_exported
 
             if harness not in EXPORT_FORMATS:
-                fail(f"--from {harness}: {name} reads "
-                     f"{' and '.join(dict.fromkeys((*declaration.harness_logs, *EXPORT_FORMATS)))}")
+                known = dict.fromkeys((*declaration.harness_logs, *EXPORT_FORMATS))
+                fail(f"--from {harness}: {name} reads {', '.join(known)}")
             frame = read_exported(bench, harness, responses)
         else:
             frame = bench.read_responses(responses)  # before the folder is touched: bad input
