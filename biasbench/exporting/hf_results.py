@@ -68,8 +68,9 @@ def write_hf_results(runs: list[RunFolder], provenances: dict[str, Provenance], 
         import yaml  # type: ignore[import-untyped]  # no stubs in the dev set-up
         from huggingface_hub import EvalResultEntry, eval_result_entries_to_yaml
     except ImportError:
-        raise BiasbenchError("--format hf-eval-results needs huggingface_hub (1.4 or newer) "
-                             "and pyyaml: pip install huggingface_hub pyyaml") from None
+        raise BiasbenchError("--format hf-eval-results needs a huggingface_hub with "
+                             "EvalResultEntry (tested: 2.4) and pyyaml: pip install -U "
+                             "huggingface_hub pyyaml") from None
     from biasbench.fsutil import write_files_atomically
 
     contents: dict[Path, bytes] = {}
