@@ -33,7 +33,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"registry"}),
     frozenset({"engines"}),
     frozenset({"benchmarks"}),
-    frozenset({"pipeline", "report", "export"}),
+    frozenset({"pipeline", "report", "export", "exporting"}),
     frozenset({"api", "cli", "entry", "__main__", "", "testing"}),
 )
 """Lowest first; a module may import its own layer and those below. ``""`` is the package root

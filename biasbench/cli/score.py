@@ -22,6 +22,9 @@ from biasbench.cli.common import (
     with_parameters,
 )
 
+EXPORTED_HELP = ("eee: Every Eval Ever instance records biasbench exported (a *_samples.jsonl "
+                 "or the data/ folder); inspect: also an eval log biasbench exported.")
+
 if TYPE_CHECKING:
     from biasbench.registry.interface import Benchmark, Declaration
 
@@ -44,9 +47,17 @@ def score_benchmark_command(declaration: Declaration) -> Command:
         if refused is not None:  # before anything is read or written
             fail(f"{refused.flag} is for biasbench run, not score: {refused.run_only}")
         bench = get_benchmark(name, **given)  # its options checked once, as the API's
-        if harness is not None:  # another harness's log (declared: harness_logs)
-            return score_harness(bench, harness, responses, out)
-        frame = bench.read_responses(responses)  # before the folder is touched: bad input
+        if harness is not None and harness in declaration.harness_logs:
+            return score_harness(bench, harness, responses, out)  # declared: harness_logs
+        if harness is not None:  # a log or records biasbench exported (exporting/read_back)
+            from biasbench.exporting.read_back import EXPORT_FORMATS, read_exported
+
+            if harness not in EXPORT_FORMATS:
+                known = dict.fromkeys((*declaration.harness_logs, *EXPORT_FORMATS))
+                fail(f"--from {harness}: {name} reads {', '.join(known)}")
+            frame = read_exported(bench, harness, responses)
+        else:
+            frame = bench.read_responses(responses)  # before the folder is touched: bad input
 
         def produce(folder: Path) -> dict[str, Any]:
             results: dict[str, Any] = bench.score(frame, folder, source=str(responses))
@@ -65,10 +76,10 @@ def score_benchmark_command(declaration: Declaration) -> Command:
         inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[
             Path, typer.Option(help="Output folder (new, empty, or an earlier score folder).")]),
     ]
-    if declaration.harness_logs:
-        fixed.append(inspect.Parameter(
-            "harness", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
-                str | None, typer.Option("--from", help=declaration.harness_help)]))
+    from_help = ((declaration.harness_help + " ") if declaration.harness_logs else "") + EXPORTED_HELP
+    fixed.append(inspect.Parameter(
+        "harness", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
+            str | None, typer.Option("--from", help=from_help)]))
     doc = f"Score {name} outputs produced elsewhere, one or many models per file."
     function = with_parameters(command, [*fixed, *option_parameters(declaration.options, name)],
                                doc)

@@ -371,13 +371,16 @@ def test_a_bad_log_leaves_no_folder(biasbench_cli: CliRun, tmp_path: Path) -> No
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize(("name", "has_from"), [("bbq", True), ("esbbq", True),
-                                                 ("honorific-bn", False)])
+@pytest.mark.parametrize(("name", "reads_other_harnesses"), [
+    ("bbq", True), ("esbbq", True), ("honorific-bn", False)])
 def test_from_is_offered_where_logs_are_read(biasbench_cli: CliRun, name: str,
-                                             has_from: bool) -> None:
+                                             reads_other_harnesses: bool) -> None:
+    # every benchmark reads back what biasbench exported (--from eee|inspect, docs/exporting.md);
+    # only the BBQ engine reads other harnesses' logs (lm-eval)
     done = biasbench_cli("score", name, "--help")
     assert done.returncode == 0, done.stderr
-    assert ("--from" in done.stdout) is has_from
+    assert "--from" in done.stdout and "eee" in done.stdout
+    assert ("lm-eval" in done.stdout) is reads_other_harnesses
 
 
 def test_the_fixtures_are_what_make_fixtures_writes(tmp_path: Path) -> None:

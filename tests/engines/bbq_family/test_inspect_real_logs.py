@@ -31,7 +31,7 @@ REPLIES = ["ANSWER: A", "ANSWER: B", "B) Cannot answer", "rich people", "The ans
 
 @pytest.fixture(scope="module")
 def bench() -> OriginalBBQBenchmark:
-    return OriginalBBQBenchmark(items=str(FIXTURES / "bbq_items.jsonl"))
+    return OriginalBBQBenchmark.with_options(items=str(FIXTURES / "bbq_items.jsonl"))
 
 
 def test_the_real_log_is_zstd(bench: OriginalBBQBenchmark) -> None:
