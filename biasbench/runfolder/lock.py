@@ -41,6 +41,8 @@ class FolderHold:
     def check_in_place(self) -> None:
         """Raise :class:`RunFolderError` (one line: where the folder went, what to run) when
         the path no longer names the folder the lock was taken in."""
+        here: tuple[int, int] | None
+        lock_here: tuple[int, int] | None
         try:
             here = _identity(os.stat(self.run_dir))
             lock_here = _identity(os.stat(self.run_dir / LOCK_NAME))
