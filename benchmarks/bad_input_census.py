@@ -268,7 +268,7 @@ def valid_cases(base: Path) -> list[Valid]:
                  "score", "bbq", "--items", str(ITEMS), "--from", "inspect", "--responses",
                  str(FIXTURES / "inspect_real" / "inspect_real_bbq.eval"), "--out",
                  str(base / "v3")])]
-    return [c for c in cases if Path(c.args[6]).exists()]
+    return [c for c in cases if Path(c.args[7]).exists()]
 
 
 # -- running ---------------------------------------------------------------------------------
