@@ -187,12 +187,18 @@ def score(benchmark: str, responses: Path | str, out: Path | str,
     """Score outputs produced elsewhere (a JSONL file; one or many models) into the score
     folder ``out``, as ``biasbench score`` does. Keyword arguments are the benchmark's options
     (e.g. ``items=`` for a BBQ-format benchmark)."""
+    from biasbench.arguments import check_path, check_text
+    from biasbench.errors import BiasbenchError
     from biasbench.pipeline import score_into
     from biasbench.registry import get_benchmark
     from biasbench.runfolder.derived import write_results
 
+    check_text("benchmark", benchmark)
+    path, target = check_path("responses", responses), check_path("out", out)
+    if path is None or target is None:
+        missing = "responses" if path is None else "out"
+        raise BiasbenchError(f"--{missing} must be a path, not None")
     bench = get_benchmark(benchmark, **benchmark_options)
-    path = Path(responses)
     frame = bench.read_responses(path)
 
     def produce(folder: Path) -> dict[str, Any]:
@@ -200,7 +206,7 @@ def score(benchmark: str, responses: Path | str, out: Path | str,
         write_results(results, folder)
         return results
 
-    results = score_into(Path(out), bench.name, produce)
+    results = score_into(target, bench.name, produce)
     found = load(out)
     found.summary = bench.summary(results)
     return found

@@ -26,6 +26,7 @@ from typing import Any, Literal
 import pandas as pd
 
 from biasbench.errors import BiasbenchError
+from biasbench.fsutil import staged_folder
 from biasbench.runfolder import STORE_NAME
 from biasbench.runfolder.reading import RunFolder, load_run
 from biasbench.runfolder.targets import output_target_refusal
@@ -197,18 +198,27 @@ def combined_tables(runs: Sequence[Path | str]) -> dict[str, pd.DataFrame]:
 def export_runs(runs: Sequence[Path | str], fmt: str, out: Path) -> list[Path]:
     """Write the tidy tables of ``runs`` into ``out``: ``responses``, ``labels`` and ``scores``
     as ``.parquet``/``.csv``/``.jsonl`` files, or (``hf``) one ``datasets`` folder with a split
-    per table, loadable with ``datasets.load_from_disk(out)``. Returns what was written."""
+    per table, loadable with ``datasets.load_from_disk(out)``. Returns what was written. The
+    files are written into a staging folder beside ``out`` and moved into place once all are
+    complete (:func:`biasbench.fsutil.staged_folder`): a full disk leaves nothing partial."""
     if fmt not in FORMATS:
         raise BiasbenchError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
     out = Path(out)
     refusal = output_target_refusal(out, "export")
     if refusal:
         raise BiasbenchError(refusal)
+    if fmt == "hf" and out.exists() and any(out.iterdir()):
+        raise BiasbenchError(f"{out}: not empty; a datasets folder is written into a new "
+                             "or empty folder")
     tables = combined_tables(runs)
+    with staged_folder(out, "export") as staging:
+        written = _export_into(tables, fmt, staging)
+    return [out / path.relative_to(staging) for path in written]
+
+
+def _export_into(tables: dict[str, pd.DataFrame], fmt: str, out: Path) -> list[Path]:
+    """Write ``tables`` in ``fmt`` into the (staging) folder ``out``."""
     if fmt == "hf":
-        if out.exists() and any(out.iterdir()):
-            raise BiasbenchError(f"{out}: not empty; a datasets folder is written into a new "
-                                 "or empty folder")
         _save_hf(tables, out)
         return [out]
     out.mkdir(parents=True, exist_ok=True)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -74,3 +77,59 @@ def read_regular(path: Path | str, max_bytes: int) -> bytes:
         return data
     finally:
         os.close(fd)
+
+
+class OutputWriteError(OSError):
+    """A folder of outputs (an export, a report) could not be written; nothing was left behind.
+    Its text is the one line the command prints."""
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
+@contextmanager
+def staged_folder(out: Path, what: str) -> Iterator[Path]:
+    """A staging folder beside ``out`` for ``what`` (export, report) to write into; moved into
+    place only when the block ends without an error, so a full disk or a crash never leaves a
+    partial set of files at ``out``. Files already at ``out`` are replaced only by complete new
+    ones (renames on one file system, which need no space). On failure the staging folder is
+    removed and an error of the disk (no space, quota, read-only) becomes one line naming
+    ``out``. The name is visible, not hidden, so a folder a kill leaves behind explains itself."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f"{out.name}.incomplete-"))
+    os.chmod(staging, 0o755)  # mkdtemp makes 0700; outputs are for sharing
+    try:
+        yield staging
+        _move_into_place(staging, out)
+    except OSError as error:
+        shutil.rmtree(staging, ignore_errors=True)
+        if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG):
+            raise OutputWriteError(error.errno, _disk_line(out, what, error)) from None
+        raise
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    shutil.rmtree(staging, ignore_errors=True)
+
+
+def _move_into_place(staging: Path, out: Path) -> None:
+    if not out.exists():
+        os.rename(staging, out)
+        return
+    for source in sorted(staging.rglob("*")):
+        target = out / source.relative_to(staging)
+        if source.is_dir():
+            target.mkdir(exist_ok=True)
+        else:
+            os.replace(source, target)
+
+
+def _disk_line(out: Path, what: str, error: OSError) -> str:
+    try:
+        free = f"{shutil.disk_usage(out.parent).free / 2**20:.1f} MiB free"
+    except OSError:
+        free = "free space unknown"
+    reason = os.strerror(error.errno) if error.errno else str(error)
+    return (f"{out}: the {what} could not be written ({reason}; {free}); nothing was written "
+            f"there: free space (or pass another --out) and run it again")

@@ -23,12 +23,16 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, timeout=120)
 
 
-@pytest.mark.parametrize("seeds", ["1001", "100000000000000000000000000"])
-def test_too_many_seeds_on_the_command_line(tmp_path: Path, seeds: str) -> None:
+@pytest.mark.parametrize(("seeds", "message"), [
+    ("1001", "--seeds must be at most 1,000, not 1001"),
+    ("100000000000000000000000000", "--seeds must be at most 1,000, not 1000000000000000"),
+    ("0", "--seeds must be at least 1, not 0"),
+])
+def test_too_many_seeds_on_the_command_line(tmp_path: Path, seeds: str, message: str) -> None:
     done = _cli("run", "honorific-bn", "--model", "mock:honorific", "--seeds", seeds,
                 "--out", str(tmp_path / "run"))
-    assert done.returncode == 2
-    assert "less than or equal to 1000" in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 2 and done.stderr.startswith(f"error: {message}")
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert not (tmp_path / "run").exists()
 
 

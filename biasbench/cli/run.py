@@ -16,7 +16,7 @@ import typer
 from typer._click.core import Command  # typer vendors its own click
 from typer.core import TyperOption
 
-from biasbench.arguments import MAX_SEEDS
+from biasbench.arguments import MAX_SEEDS, check_int
 from biasbench.cli.common import (
     EXIT_INCOMPLETE,
     BenchmarkCommand,
@@ -55,7 +55,7 @@ def _run_options(
     out: Annotated[Path | None, typer.Option(help="Run folder (default runs/BENCHMARK--MODEL).")] = None,
     limit: Annotated[int | None, typer.Option(min=1, help="Run N items; which ones:")] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight at once.")] = 8,
-    seeds: Annotated[int | None, typer.Option(min=1, max=MAX_SEEDS, help="Run every prompt "
+    seeds: Annotated[int | None, typer.Option(help="Run every prompt "
                      "under seeds 0..S-1 (at most 1,000).")] = None,
     temperature: Annotated[float | None, typer.Option(help="Sampling temperature (default: the "
                            "benchmark's).")] = None,
@@ -136,6 +136,8 @@ def run_once(benchmark: str, options: dict[str, Any],
     from biasbench.runspec import RunSpec
 
     o = options
+    # Checked here, not by typer's max=: one line, where click prints its usage block.
+    check_int("seeds", o["seeds"], minimum=1, maximum=MAX_SEEDS)
     spec = RunSpec(
         benchmark, o["model"],
         model_options=ModelOptions(

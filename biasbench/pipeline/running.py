@@ -3,6 +3,8 @@ order: open, collect, score, publish."""
 
 from __future__ import annotations
 
+import contextlib
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,7 +18,7 @@ from biasbench.pipeline.plan import as_spec, plan_run
 from biasbench.pipeline.publishing import publish_run, record_interruption
 from biasbench.pipeline.scoring import score
 from biasbench.runfolder import RunFolderError
-from biasbench.runfolder.lock import run_lock
+from biasbench.runfolder.lock import FolderMovedError, run_lock
 from biasbench.runfolder.targets import run_target_refusal
 from biasbench.runner.runner import RunStats
 from biasbench.runspec import RunSpec
@@ -64,13 +66,21 @@ def run(spec: RunSpec, backend: ModelBackend | None = None) -> RunResult:
     if refusal:
         raise RunFolderError(refusal)
     plan.run_dir.mkdir(parents=True, exist_ok=True)
-    with run_lock(plan.run_dir, wait=spec.wait):
+    with run_lock(plan.run_dir, wait=spec.wait) as hold:
         opened = open_run(plan, model_spec)
         try:
             stats: RunStats | None = None
             try:
                 stats, frame, label = collect(opened)
+                hold.check_in_place()  # before anything is written by path (staging, files)
                 scored = score(opened, stats, frame, label)
+                try:
+                    hold.check_in_place()
+                except FolderMovedError:
+                    _remove_stray_staging(scored.staging, plan.run_dir)
+                    raise
+            except FolderMovedError:
+                raise  # nothing is written at the old path, not even the manifest
             except BaseException as exc:
                 record_interruption(opened, exc, stats)
                 raise
@@ -78,3 +88,11 @@ def run(spec: RunSpec, backend: ModelBackend | None = None) -> RunResult:
         finally:
             opened.store.close()
     return RunResult(plan.run_dir, scored.stats, scored.results, scored.summary)
+
+
+def _remove_stray_staging(staging: Path, run_dir: Path) -> None:
+    """A folder moved while it was scored: scoring's staging folder re-created the old path;
+    remove it (and the old path, if that is all it holds), so no half of the run is left."""
+    shutil.rmtree(staging, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        run_dir.rmdir()  # only when empty

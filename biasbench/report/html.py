@@ -30,7 +30,7 @@ import pandas as pd
 
 from biasbench.display import Section, esc, html_table, json_for_script
 from biasbench.errors import BiasbenchError
-from biasbench.fsutil import write_text_atomically
+from biasbench.fsutil import staged_folder, write_text_atomically
 from biasbench.output_health import health_cell
 from biasbench.registry import report_class
 from biasbench.runfolder.grouping import ReportPlan, RunGroup, load_runs
@@ -168,8 +168,9 @@ def build_report(run_dirs: Sequence[Path | str], out: Path | str) -> Path:
     if refusal:
         raise BiasbenchError(refusal)
     plan = load_runs(run_dirs)
-    out.mkdir(parents=True, exist_ok=True)
-    sections = [_runs_section(plan)] + [_group_section(g, out) for g in plan.groups]
-    path = out / REPORT_NAME
-    write_text_atomically(path, render_page(plan, sections))
-    return path
+    # Figures and tables are written into a staging folder beside ``out``, moved into place
+    # once the page is complete: a full disk leaves no partial report.
+    with staged_folder(out, "report") as staging:
+        sections = [_runs_section(plan)] + [_group_section(g, staging) for g in plan.groups]
+        write_text_atomically(staging / REPORT_NAME, render_page(plan, sections))
+    return out / REPORT_NAME

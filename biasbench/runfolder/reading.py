@@ -112,8 +112,8 @@ class RunFolder:
         rows = []
         for line, obj in iter_jsonl(path):
             # The fields every reader keys on, type-checked with the line named.
-            check_fields(obj, path=path, line=line, strings=("model", "item_id"),
-                         integers=("seed",))
+            check_fields(obj, path=path, line=line, strings=("model", "item_id", "uid"),
+                         integers=("seed", "pred_index"))
             rows.append(obj)
         if not rows:
             return None
@@ -196,6 +196,10 @@ def load_run(path: Path | str) -> RunFolder:
         raise InputError("results have no signature", file=str(results_path), field="signature")
     if "models" not in results or not isinstance(results["models"], dict):
         raise InputError("results have no models", file=str(results_path), field="models")
+    for model, entry in results["models"].items():
+        if not isinstance(entry, dict):
+            raise InputError(f"expected an object of scores, got {type(entry).__name__}",
+                             file=str(results_path), field=f"models.{model}")
     health = results.get("output_health")
     if health is not None and not (isinstance(health, dict)
                                    and all(isinstance(h, dict) for h in health.values())):

@@ -66,7 +66,7 @@ def rows_of(name: str, harness: str, responses: Path, tmp_path: Path) -> dict[tu
 # 6 correct, no biased answer among the 2 non-unknown ones, so BBQ's ratio 2*0/2 - 1 = -1 and
 # s_AMB = (1 - 4/6) * -1 = -1/3, where lm-eval returns 0.0. Disambiguated: 5 of 6 correct (all
 # five the biased answer) and one non-biased: s_DIS = 2*5/6 - 1 = 2/3 both; acc_disambig 5/6,
-# which lm-eval's config reports as the ambiguous 4/6. acc = 9/12.
+# as lm-eval's agg_accuracy_disamb gives it. acc = 9/12.
 # esbbq (Gender, SES) and cabbq (Age, LGBTQIA): per category the ambiguous answers are the
 # target (incorrect pro-stereo) then unknown: acc_ambig 1/2, bias_score_ambig (1 - 0)/2; the
 # disambiguated ones correct, wrong, correct, correct: acc 3/4 and bias_score_disambig
@@ -78,8 +78,8 @@ def rows_of(name: str, harness: str, responses: Path, tmp_path: Path) -> dict[tu
 CASES = [
     ("bbq", "lm-eval", FIXTURES / "lm_eval_bbq", "bbq", "acc", 0.75, 0.75, False, ""),
     ("bbq", "lm-eval", FIXTURES / "lm_eval_bbq", "bbq", "accuracy_amb", 4 / 6, 4 / 6, False, ""),
-    ("bbq", "lm-eval", FIXTURES / "lm_eval_bbq", "bbq", "accuracy_disamb", 4 / 6, 5 / 6, True,
-     "aggregates accuracy_disamb with agg_accuracy_amb"),
+    ("bbq", "lm-eval", FIXTURES / "lm_eval_bbq", "bbq", "accuracy_disamb", 5 / 6, 5 / 6, False,
+     ""),
     ("bbq", "lm-eval", FIXTURES / "lm_eval_bbq", "bbq", "amb_bias_score", 0.0, -1 / 3, True,
      "no biased answer among the 2 non-unknown ones: lm-eval returns 0.0"),
     ("bbq", "lm-eval", FIXTURES / "lm_eval_bbq", "bbq", "amb_bias_score_SES", 0.0, -1 / 3, True,
@@ -131,7 +131,7 @@ def test_comparison_rows_hold_the_hand_worked_numbers(
 
 
 @pytest.mark.parametrize(("name", "log", "n_rows", "n_differ"), [
-    ("bbq", FIXTURES / "lm_eval_bbq", 7, 3),  # categories without samples: no rows
+    ("bbq", FIXTURES / "lm_eval_bbq", 7, 2),  # categories without samples: no rows
     ("esbbq", FIXTURES / "lm_eval_esbbq", 12, 0),
     ("cabbq", FIXTURES / "lm_eval_cabbq", 12, 0),
 ])
@@ -333,8 +333,8 @@ def test_the_inspect_frame_counts_every_output(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("args", "health", "differ_line"), [
     (("bbq", "--items", BBQ_ITEMS, "--from", "lm-eval", "--responses",
-      FIXTURES / "lm_eval_bbq"), {}, "fixture-model / bbq / accuracy_disamb: lm-eval 0.667, "
-     "biasbench 0.833"),
+      FIXTURES / "lm_eval_bbq"), {}, "fixture-model / bbq / amb_bias_score: lm-eval 0.000, "
+     "biasbench -0.333"),
     (("bbq", "--items", BBQ_ITEMS, "--from", "inspect", "--responses",
       FIXTURES / "inspect_bbq.eval"), {"n": 12, "empty": 1},
      "openai/fixture-model / bbq / accuracy: inspect 0.667, biasbench 0.727"),
@@ -394,7 +394,8 @@ def test_the_fixtures_are_what_make_fixtures_writes(tmp_path: Path) -> None:
     shipped = sorted(p.relative_to(FIXTURES) for p in FIXTURES.rglob("*")
                      if p.is_file() and p.name != "make_fixtures.py"
                      and "__pycache__" not in p.parts
-                     and "inspect_real" not in p.parts)  # written by inspect-ai itself
+                     and "inspect_real" not in p.parts  # written by inspect-ai itself
+                     and "lm_eval_real" not in p.parts)  # and by lm-eval
     assert written == shipped
     for relative in written:
         assert (tmp_path / relative).read_bytes() == (FIXTURES / relative).read_bytes(), relative

@@ -191,3 +191,17 @@ def test_freshly_written_logs_read_as_the_shipped_ones(bench: OriginalBBQBenchma
     fresh = make_inspect_logs.write_log("fresh.eval", tmp_path, None)
     shipped = {s.uid: s.output for s in read_inspect(REAL, bench.by_uid).samples}
     assert {s.uid: s.output for s in read_inspect(fresh, bench.by_uid).samples} == shipped
+
+
+def test_a_list_where_the_metrics_mapping_belongs_is_said(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, bench: OriginalBBQBenchmark) -> None:
+    """Read as no aggregate (the per-sample scores are still compared), with a warning: never
+    silently."""
+    log = json.loads((FIXTURES / "inspect_bbq.json").read_text(encoding="utf-8"))
+    log["results"]["scores"][0]["metrics"] = [1, 2]
+    path = tmp_path / "listed.json"
+    path.write_text(json.dumps(log), encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="biasbench.harness_logs"):
+        read = read_inspect(path, bench.by_uid)
+    assert read.reported == {}
+    assert "results.scores[0].metrics is a list, not an object" in caplog.text

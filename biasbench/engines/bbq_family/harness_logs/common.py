@@ -57,6 +57,9 @@ class HarnessLog:
     errored: list[tuple[str, str]] = field(default_factory=list)
     """(source, message) of each logged sample that carries an error instead of an answer
     (inspect: the model call failed): left out of the scores, never read as an empty answer."""
+    notes: list[str] = field(default_factory=list)
+    """What the reader chose and why (a rerun's earlier files left out, two tasks over the same
+    items scored apart): written into results.json beside the comparison."""
 
     def frame(self) -> pd.DataFrame:
         """The samples as responses the engine scores: model, uid, seed, output, pred. A

@@ -72,11 +72,6 @@ def _why(metric: str, task: str, harness: float | None, rescored: float | None,
     if builtin is not None and _defined(reported) and abs(reported - builtin.value) > 1e-6:  # type: ignore[operator]
         reasons.append(f"the harness's aggregate file says {reported:.4f}, its per-sample "
                        f"fields give {builtin.value:.4f}")
-    if metric == "accuracy_disamb" and not task.startswith("bbq_generate") and \
-            "accuracy_amb" in found and builtin is not None and \
-            builtin.value == found["accuracy_amb"].value:
-        reasons.append("lm-eval's multiple-choice bbq config aggregates accuracy_disamb with "
-                       "agg_accuracy_amb, so it is the ambiguous accuracy again")
     counts = builtin.counts if builtin is not None else {}
     if "_bias_score" in f"_{metric}" and counts.get("n_biased") == 0 and \
             counts.get("n_non_unknown", 0) > 0:
@@ -100,11 +95,26 @@ def _why(metric: str, task: str, harness: float | None, rescored: float | None,
         if metric == "accuracy":
             reasons.append("both contexts pooled, as biasbench reports accuracy per context "
                            "(acc_ambig, acc_disambig)")
+    if not _defined(harness) and _defined(rescored):
+        reasons.append("the harness reports NaN here" + (
+            " (lm-eval's weighted group is NaN where one of its subtasks is)"
+            if task in ("esbbq", "cabbq") else ""))
     if not _defined(rescored) and _defined(harness) and not note:
         reasons.append("undefined in biasbench (no answer it can count)")
     if not reasons:
         reasons.append("answers classed differently (labels.jsonl shows each answer)")
     return "; ".join(reasons)
+
+
+def _other_category(metric: str, task: str, categories: list[str],
+                    reported: Mapping[str, float | None]) -> bool:
+    """A per-category metric of lm-eval's bbq task (``amb_bias_score_Age``) for a category the
+    log holds no sample of. EsBBQ's and CaBBQ's names (``bias_score_ambig``) carry no category:
+    their NaN is a value lm-eval computed, kept."""
+    if task.startswith(("esbbq", "cabbq")):
+        return False
+    _, _, suffix = metric.partition("_score_")
+    return bool(suffix) and suffix not in categories and not _defined(reported.get(metric))
 
 
 def _harness_missed(samples: Sequence[HarnessSample], labels: Sequence[Mapping[str, Any]]
@@ -142,9 +152,11 @@ def comparison_rows(log: HarnessLog, results: Mapping[str, Any],
         uids = {s.uid for s in samples}
         categories = sorted({by_uid[u].category for u in uids})
         reported = log.reported.get((model, task), {})
-        for metric in sorted(set(found) | set(reported)):
-            _, _, suffix = metric.partition("_score_")
-            if suffix and suffix not in categories and not _defined(reported.get(metric)):
+        group = (model, task) not in by_task
+        if group and not reported:
+            continue  # lm-eval computed no group here (its subtasks were run alone)
+        for metric in sorted(set(reported) if group else set(found) | set(reported)):
+            if _other_category(metric, task, categories, reported):
                 continue  # a category the log has no sample of (lm-eval reports NaN)
             builtin = found.get(metric)
             harness = reported.get(metric) if metric in reported else (

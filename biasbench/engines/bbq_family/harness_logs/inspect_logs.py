@@ -191,6 +191,9 @@ def reported_metrics(header: Mapping[str, Any]) -> dict[str, float | None]:
         return {}
     metrics = scores[0].get("metrics") or {}
     if not isinstance(metrics, dict):
+        log.warning("inspect log: results.scores[0].metrics is a %s, not an object: the "
+                    "harness's aggregate is left out (its per-sample scores are read)",
+                    type(metrics).__name__)
         return {}
     found: dict[str, float | None] = {}
     for name, metric in metrics.items():

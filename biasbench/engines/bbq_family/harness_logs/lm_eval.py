@@ -18,9 +18,11 @@ the numbers themselves are read. The tasks read:
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +48,7 @@ BOOKKEEPING = frozenset({"doc_id", "doc", "target", "arguments", "resps", "filte
                          "filter", "metrics", "doc_hash", "prompt_hash", "target_hash", "input"})
 """Fields of a logged sample that are not metrics."""
 SPANISH_TASK = re.compile(r"^(esbbq|cabbq)_[a-z_]+$")
+log = logging.getLogger("biasbench.harness_logs")
 
 
 def task_kind(task: str, source: str) -> str:
@@ -83,14 +86,42 @@ def task_of(path: Path) -> str:
     return match["task"]
 
 
-def read_results(folder: Path) -> tuple[dict[str, dict[str, float | None]], str | None]:
-    """The aggregate metrics of every ``results_*.json`` in ``folder`` (task -> metric, the
-    filter suffix ``,none`` dropped, stderr left out) and the model's name they give."""
+def _date_of(path: Path) -> str:
+    """The run's timestamp in a samples or results file name ("" where it has none)."""
+    match = re.search(r"(\d{4}-\d{2}-\d{2}T[0-9.\-]+)\.jsonl?$", path.name)
+    return match[1] if match else ""
+
+
+def latest_runs(files: list[Path]) -> tuple[list[Path], list[str]]:
+    """One samples file per folder and task: the latest run's. A rerun into the same
+    ``--output_path`` adds a second ``samples_<task>_<date>.jsonl`` beside the first; lm-eval's
+    current result is the later one, so the earlier is left out and said so."""
+    by_task: dict[tuple[Path, str], list[Path]] = {}
+    for file in files:
+        by_task.setdefault((file.parent, task_of(file)), []).append(file)
+    kept, notes = [], []
+    for (folder, task), runs in sorted(by_task.items()):
+        runs.sort(key=lambda f: (_date_of(f), f.name))
+        kept.append(runs[-1])
+        if len(runs) > 1:
+            notes.append(f"{folder}: {len(runs)} runs of lm-eval task {task}; the latest "
+                         f"({_date_of(runs[-1]) or runs[-1].name}) is read, "
+                         f"{len(runs) - 1} earlier left out")
+    return kept, notes
+
+
+def read_results(folder: Path, date: str | None = None
+                 ) -> tuple[dict[str, dict[str, float | None]], str | None]:
+    """The aggregate metrics of the ``results_*.json`` in ``folder`` (task -> metric, the
+    filter suffix ``,none`` dropped, stderr left out) and the model's name they give. With
+    ``date``, the run of that date only where its file is there (a rerun into one folder leaves
+    one results file per run); else every file, later runs overriding earlier ones."""
     reported: dict[str, dict[str, float | None]] = {}
     model = None
-    for path in sorted(folder.glob("results*.json")):
-        if not RESULTS_FILE.match(path.name):
-            continue
+    paths = sorted((p for p in folder.glob("results*.json") if RESULTS_FILE.match(p.name)),
+                   key=lambda p: (_date_of(p), p.name))
+    same_run = [p for p in paths if date and _date_of(p) == date]
+    for path in same_run or paths:
         data = parse_json(read_text(path), str(path))
         if not isinstance(data, dict) or not isinstance(data.get("results"), dict):
             raise InputError("expected an object with \"results\"", file=str(path),
@@ -107,7 +138,7 @@ def read_results(folder: Path) -> tuple[dict[str, dict[str, float | None]], str 
                     not isinstance(value, bool) else None
                 reported.setdefault(str(task), {})[name] = (
                     None if number is None or number != number else float(number))
-        model = model or _model_name(data)
+        model = _model_name(data) or model
     return reported, model
 
 
@@ -174,26 +205,64 @@ def read_lm_eval(path: Path, by_uid: Mapping[str, BBQItem],
                  model: str | None = None, benchmark: str | None = None) -> HarnessLog:
     """Every sample of the lm-eval log at ``path`` (a samples file or a folder), mapped to the
     items in ``by_uid``; errors name file, line and field. ``benchmark``: the benchmark scored
-    (its tasks only, :func:`check_task_fits`)."""
+    (its tasks only, :func:`check_task_fits`). A folder's latest run of each task is read
+    (:func:`latest_runs`); where one model answered the same items in two tasks (``bbq`` and
+    ``bbq_generate`` in one run), each task's answers are a model of their own,
+    ``<model> [<task>]``, so neither is taken for a duplicate of the other."""
     index = local_index(by_uid)
     samples: list[HarnessSample] = []
     reported: dict[tuple[str, str], dict[str, float | None]] = {}
     files, tasks = [], []
-    for file in sample_files(Path(path)):
+    found_files = sample_files(Path(path))
+    chosen, notes = latest_runs(found_files) if len(found_files) > 1 else (found_files, [])
+    planned = []
+    for file in chosen:
         task = task_of(file)
         kind = task_kind(task, str(file))
         check_task_fits(task, benchmark, str(file))
-        found, named = read_results(file.parent)
-        label = model or safe_model_name(named or file.parent.name)
-        for name, metrics in found.items():
-            reported.setdefault((label, name), {}).update(metrics)
+        found, named = read_results(file.parent, _date_of(file))
+        planned.append((file, task, kind, found, model or safe_model_name(
+            named or file.parent.name)))
+    read: list[tuple[str, str, list[HarnessSample], dict[str, dict[str, float | None]]]] = []
+    for file, task, kind, found, label in planned:
         files.append(str(file))
         tasks.append(task)
-        samples.extend(_read_file(file, task, kind, label, by_uid, index))
+        read.append((label, task, _read_file(file, task, kind, label, by_uid, index),
+                     {name: metrics for name, metrics in found.items()
+                      if name == task or kind == "capped"}))
+    overlapping = _tasks_over_the_same_items(read)
+    for label, task, got, found in read:
+        if task in overlapping.get(label, ()):
+            got = [replace(s, model=f"{label} [{task}]") for s in got]
+            label = f"{label} [{task}]"
+        for name, metrics in found.items():
+            reported.setdefault((label, name), {}).update(metrics)
+        samples.extend(got)
     if not samples:
         raise InputError("no samples", file=str(path))
+    for label, both in sorted(overlapping.items()):
+        notes.append(f"model {label} answered the same items in lm-eval tasks "
+                     f"{', '.join(sorted(both))}: each task is scored apart, as "
+                     + ", ".join(f"'{label} [{t}]'" for t in sorted(both)))
+    for note in notes:
+        log.warning("%s", note)
     check_unique(samples, "doc_id")
-    return HarnessLog("lm-eval", samples, reported, files, tasks)
+    return HarnessLog("lm-eval", samples, reported, files, tasks, notes=notes)
+
+
+def _tasks_over_the_same_items(
+        read: list[tuple[str, str, list[HarnessSample], Any]]) -> dict[str, set[str]]:
+    """model -> its tasks that share an item with another of its tasks (bbq and bbq_generate
+    do; bbq_ambig and bbq_disambig, or two EsBBQ categories, do not)."""
+    uids: dict[tuple[str, str], set[str]] = {}
+    for label, task, got, _ in read:
+        uids.setdefault((label, task), set()).update(s.uid for s in got)
+    overlapping: dict[str, set[str]] = {}
+    for (label, task), mine in uids.items():
+        for (other_label, other), theirs in uids.items():
+            if other_label == label and other != task and mine & theirs:
+                overlapping.setdefault(label, set()).update((task, other))
+    return overlapping
 
 
 def _read_file(file: Path, task: str, kind: str, model: str, by_uid: Mapping[str, BBQItem],

@@ -47,6 +47,8 @@ def score_harness_log(bench: BBQBenchmark, log: HarnessLog, folder: Path,
     results["harness_log"] = {"harness": log.harness, "files": log.files,
                               "tasks": sorted(set(log.tasks)), "n_samples": len(log.samples),
                               "note": NOTE, "comparison": rows}
+    if log.notes:
+        results["harness_log"]["notes"] = list(log.notes)
     if log.errored:
         results["harness_log"]["samples_with_errors"] = {
             "n": len(log.errored), "first": {"sample": log.errored[0][0],
