@@ -301,7 +301,9 @@ def cross_language(reps: int) -> None:
 
     def interaction(item: Any) -> Any:
         # items answer differently per language, with no difference on average
-        shift = 0.1 * (1 if (item.example_id + hash(item.language)) % 2 else -1)
+        # half the items +0.1 and half -0.1 in every language, es the other way round
+        even = item.example_id % 4 < 2
+        shift = 0.1 if even != (item.language == "es") else -0.1
         return dataclasses.replace(PLANTED_BASE, p_unknown_ambig=0.5 + shift,
                                    p_correct_disambig=0.6 + shift)
 
