@@ -301,8 +301,10 @@ def cross_language(reps: int) -> None:
 
     def interaction(item: Any) -> Any:
         # items answer differently per language, with no difference on average
-        # half the items +0.1 and half -0.1 in every language, es the other way round
-        even = item.example_id % 4 < 2
+        # half the items +0.1 and half -0.1 in every language and in each context and label
+        # (items come in blocks of 4: ambiguous, target-labelled, ambiguous, other-labelled),
+        # es the other way round
+        even = item.example_id // 4 % 2 == 0
         shift = 0.1 if even != (item.language == "es") else -0.1
         return dataclasses.replace(PLANTED_BASE, p_unknown_ambig=0.5 + shift,
                                    p_correct_disambig=0.6 + shift)
