@@ -204,7 +204,8 @@ def _projection_residual(design: np.ndarray, target: np.ndarray) -> float:
 def _dummies(levels: pd.Series) -> np.ndarray:
     """Indicator columns of every level of one factor."""
     codes, uniques = pd.factorize(levels, sort=True)
-    return np.eye(len(uniques))[codes]
+    indicators: np.ndarray = np.eye(len(uniques))[codes]
+    return indicators
 
 
 def anova_components(cells: pd.DataFrame, score: str, factors: Sequence[str],
