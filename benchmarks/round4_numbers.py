@@ -19,10 +19,9 @@ Sections (``python benchmarks/round4_numbers.py [--quick] [SECTION ...]``, all b
   language interaction): how often a run shows at least one row significant;
 - ``refusals``: planted refusals with excluded items answered too: refused_pct against the
   share of refusals among the scored responses;
-- ``honorific``: eta-squared(occupation)'s no-effect reference (``honorific_bn``) on paired
-  no-effect models, where an item's he and she sentences get the same register 95% of the
-  time: how often p <= 0.05 (item 1 of the issue; the fix is applied by the honorific engine's
-  move, see docs/statistics.md).
+- ``honorific``: where this checkout's eta-squared(occupation) no-effect reference lives; its
+  size simulation over paired no-effect models is benchmarks/honorific_eta_reference.py (the
+  fix is applied after the honorific engine's move, see docs/statistics.md).
 """
 
 from __future__ import annotations
