@@ -4,7 +4,8 @@ synthetic generators in ``biasbench.testing``:
 - ``grid``: a full robustness grid (3 seeds x 6 option orders x 2 prompt layouts, 400 items
   per context condition) answered by :class:`~biasbench.testing.grid_effect.PlantedAnswerer`:
   each factor's planted sd of s_DIS against the decomposition's sd, its no-effect spread and
-  F-test p; the item component against the binomial value; position bias; published vs
+  F-test p; the item component (0: the items are alike) and the residual against the
+  binomial answer noise; position bias; published vs
   order-balanced; then the same answerer with nothing planted on a budget of 12 cells;
 - ``languages``: parallel items in en/es/nl (240 per category, 4 seeds) with planted language
   differences, and a main + control set where Spanish is worse at the task in both sets and
@@ -73,8 +74,11 @@ def grid() -> None:
         print(f"| {factor} | {planted_sd(effect):.3f} | {c['sd']:.3f} | {c['null_sd']:.3f} "
               f"| {c['p']:.2g} |")
     binomial = 2 * np.sqrt(0.25 / N_PER_CONDITION)
-    print(f"| item | {binomial:.3f} (binomial) | {s_dis['components']['item']['sd']:.3f} | | |")
-    print(f"| residual | | {s_dis['components']['residual']['sd']:.3f} | | |")
+    # the planted items are alike: nothing is shared by the cells from the item sample; a
+    # cell's answer noise (binomial) is the residual's
+    print(f"| item | 0 (items alike) | {s_dis['components']['item']['sd']:.3f} | | |")
+    print(f"| residual | {binomial:.3f} (answer noise, binomial) | "
+          f"{s_dis['components']['residual']['sd']:.3f} | | |")
     print(f"\nlargest: {s_dis['largest']}; mean over the grid {s_dis['mean']:+.3f} (planted "
           f"{2 * (np.mean(list(SEED_EFFECT.values())) + np.mean(list(ORDER_EFFECT.values())) + np.mean(list(PROMPT_EFFECT.values()))):+.3f})")
     position = robustness["position"]["planted"]
@@ -88,6 +92,7 @@ def grid() -> None:
     quiet = none.results["robustness"]["decomposition"]["planted"]["Age"]["s_dis"]["components"]
     print("\nnothing planted, 12 cells of 18 (cyclic orders): " + "; ".join(
         f"{f} sd {quiet[f]['sd']:.3f} (no-effect {quiet[f]['null_sd']:.3f}, p {quiet[f]['p']:.2f})"
+        if quiet[f].get("p") is not None else f"{f}: {quiet[f].get('reason')}"
         for f in ("seed", "order", "prompt")) + "\n")
 
 

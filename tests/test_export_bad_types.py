@@ -31,7 +31,7 @@ def scored(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from biasbench.pipeline import score_into
     from biasbench.runfolder.derived import write_results
 
-    bench = OriginalBBQBenchmark(items=str(FIXTURES / "bbq_items.jsonl"))
+    bench = OriginalBBQBenchmark.with_options(items=str(FIXTURES / "bbq_items.jsonl"))
     log = read_harness_log("lm-eval", FIXTURES / "lm_eval_bbq", bench)
 
     def produce(folder: Path) -> dict[str, Any]:

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from biasbench.engines.bbq_family.items.items import UNKNOWN_GROUP, BBQItem
+from biasbench.engines.bbq_family.items.items import SAMPLING_UNIT, UNKNOWN_GROUP, BBQItem
 from biasbench.engines.bbq_family.items.source import (
     DOWNLOAD_TIMEOUT_S,
     PinnedFolder,
@@ -199,6 +199,8 @@ def kobbq_items(path: Path, unknown: str = DATASET_UNKNOWN, *,
             running[sid.category] = number + 1
             metadata: dict[str, Any] = {
                 "sample_id": f"{sample_id}-{p}" if permute else sample_id,
+                # the three orders are one sample: the intervals resample samples
+                SAMPLING_UNIT: sample_id,
                 "template_id": f"{sid.category}-{sid.template}",
                 "context_type": sid.context_type, "label_annotation": record["label_annotation"],
                 "stereotyped_groups": [stereotyped], "source": f"{KOBBQ_REPOSITORY}/{path.name}",

@@ -310,3 +310,28 @@ def test_scores_equal_the_authors_evaluation_written_by_hand(prompt_id: int, see
             assert ours.loc[group, metric] == pytest.approx(theirs[metric], abs=1e-12,
                                                             nan_ok=True), (group, metric)
     assert 0 < ours.loc["all", "ooc_ratio"] < 1  # every path of the logic is taken
+
+
+def test_a_samples_three_orders_are_one_unit_of_every_interval(bench: KoBBQBenchmark,
+                                                                tmp_path: Path) -> None:
+    """The three circulant orders of one sample are one observation: the jackknife removes
+    them together, and the default interval of BBQ's scores counts samples, not items. Scored
+    as three items, orders that answer alike made the intervals too narrow (KoBBQ's own
+    metrics covered 74-78%, s_AMB 84%: benchmarks/round4_numbers.py kobbq)."""
+    from biasbench.engines.bbq_family.scoring.dataset_scores import jackknife_groups
+    from biasbench.engines.bbq_family.scoring.multi_seed import sampling_units
+
+    units = sampling_units(bench.items)
+    samples = {unit: [uid for uid in units if units[uid] == unit] for unit in set(units.values())}
+    assert len(samples) * 3 == len(bench.items) and all(len(u) == 3 for u in samples.values())
+    groups = jackknife_groups(list(units), units=units)
+    for uids in samples.values():
+        assert len({groups[uid] for uid in uids}) == 1
+    # every order answered alike (the biased answer): the intervals rest on the samples
+    results = _evaluate(bench, {i.uid: i.target_answer for i in bench.items}, tmp_path)
+    category = bench.items[0].category
+    entry = results["models"]["m"][category]
+    for score, context in (("s_amb", "ambig"), ("s_dis", "disambig")):
+        items = sum(1 for i in bench.items
+                    if i.category == category and i.context_condition == context)
+        assert entry[score]["n_items"] * 3 == items > 0

@@ -138,6 +138,11 @@ def test_refusal_on_an_excluded_item_stays_unscored() -> None:
     row = frame.iloc[0]
     assert row["n_responses"] == 82 and row["n_refused"] == 20  # scored items only
     assert row["s_amb_target"] == pytest.approx(0.5)
+    # The rates divide by the responses to scored items, like their numerators: 20 of 80,
+    # not 20 of 82 (the excluded item's two answers are in neither count).
+    assert row["n_scored"] == 80
+    assert (row["refused_pct"], row["unparsed_pct"]) == pytest.approx((REFUSED_PCT, UNPARSED_PCT))
+    assert row["refused_pct_ambig"] == pytest.approx(REFUSED_PCT_AMBIG)
 
 
 def test_results_block_round_trips(planted: pd.DataFrame) -> None:

@@ -193,18 +193,25 @@ def test_degenerate_intervals_are_undefined_and_few_items_are_flagged(tmp_path: 
     assert row["acc_ambig_seeds_ci_status"] == "degenerate"
     # the default interval (items+seeds) exists: 12 answers, all right, over 4 items
     assert row["acc_ambig_ci_status"] == "ok" and row["acc_ambig_ci_high"] == 1.0
-    assert 0.4 < row["acc_ambig_ci_low"] < 0.5  # 0.025 ** (1 / 4.55): 12 answers, 3 df
+    # 0.025 ** (1 / 0.76): 2 effective answers (the 4 agreeing items with the two
+    # pseudo-items, not the 12 answers: 0.4-0.5 before), shrunk by (z / t_3)^2
+    assert 0.005 < row["acc_ambig_ci_low"] < 0.01
     # enough items: no flag
     many = [_item(i) for i in range(MIN_ITEMS)]
     doc = to_results_json(score_responses(many, _responses(many, [[UNKNOWN] * MIN_ITEMS] * 3)))
     assert doc["models"]["m"]["Sexual_orientation"]["few_items"] is None
 
 
-def _korn_graubard(p: float, var: float, n_answers: float, k: int) -> tuple[float, float]:
-    """Korn and Graubard's interval, written out independently of the code (scipy's beta)."""
+def _korn_graubard(p: float, per_item: np.ndarray) -> tuple[float, float]:
+    """Korn and Graubard's interval, written out independently of the code (scipy's beta), for
+    items with equal answers each: ``per_item`` their scores on [0, 1]; the variance with an
+    item added at 0 and one at 1 (the pseudo-items of ``item_cluster_interval``)."""
     from scipy.stats import beta, norm, t
 
-    n_eff = p * (1 - p) / var if var > 0 and 0 < p < 1 else n_answers
+    k = per_item.size
+    q = (per_item.sum() + 1) / (k + 2)
+    squares = ((per_item - q) ** 2).sum() + q**2 + (1 - q) ** 2
+    n_eff = q * (1 - q) / (squares / (k * (k - 1)))
     n_eff *= (norm.ppf(0.975) / t.ppf(0.975, k - 1)) ** 2
     x = p * n_eff
     low = 0.0 if x == 0 else beta.ppf(0.025, x, n_eff - x + 1)
@@ -222,13 +229,12 @@ def test_every_score_has_an_interval_over_items() -> None:
     assert acc["seeds_ci_status"] == "too_few_seeds" and acc["n_items"] == 6
     assert acc["interval"] == "items+seeds" and acc["ci_status"] == "ok"
     correct = np.array([1, 1, 0, 1, 0, 1], float)
-    var = correct.var(ddof=1) / 6   # the clustered ratio variance with one answer per item
-    low, high = _korn_graubard(4 / 6, var, 6, 6)
+    low, high = _korn_graubard(4 / 6, correct)
     assert (acc["ci_low"], acc["ci_high"]) == (pytest.approx(low), pytest.approx(high))
     assert 0 < acc["ci_low"] < 4 / 6 < acc["ci_high"] < 1
     s_amb = entry["s_amb"]   # per item 2 t - nu over 1 answer: 0,0,1,0,-1,0; on [0, 1]: /2 + 1/2
     per_item = (np.array([0, 0, 1, 0, -1, 0], float) + 1) / 2
-    low, high = _korn_graubard(0.5, per_item.var(ddof=1) / 6, 6, 6)
+    low, high = _korn_graubard(0.5, per_item)
     assert s_amb["ci_low"] == pytest.approx(2 * low - 1)
     assert s_amb["ci_high"] == pytest.approx(2 * high - 1)
     assert s_amb["ci_low"] == pytest.approx(-s_amb["ci_high"])  # symmetric about 0
@@ -236,13 +242,15 @@ def test_every_score_has_an_interval_over_items() -> None:
 
 def test_items_seeds_interval_exists_without_spread() -> None:
     """4 items, 3 seeds, every answer right: no spread across items or seeds. The seed interval
-    does not exist (degenerate); the default one rests on the 12 answers (design effect 1)
+    does not exist (degenerate); the default one rests on about the 4 items, not the 12
+    answers (items that agree may be a confident model's, and other items answered otherwise),
     with 3 degrees of freedom, and reaches below 0.98, which such runs covered 22% of the time
     with a zero-width interval."""
     acc = _entry(AMBIG4, [[UNKNOWN] * 4] * 3)["acc_ambig"]
     assert acc["seeds_ci_status"] == "degenerate" and acc["seeds_ci_low"] is None
-    low, high = _korn_graubard(1.0, 0.0, 12, 4)
-    assert high == 1.0 and low == pytest.approx(0.025 ** (1 / (12 * (1.959963984540054
-                                                                     / 3.182446305284263) ** 2)))
+    low, high = _korn_graubard(1.0, np.ones(4))
+    # q = 5/6, squares 5/6, n_eff = (5/36) / (5/6 / 12) = 2 effective answers
+    assert high == 1.0 and low == pytest.approx(0.025 ** (1 / (2 * (1.959963984540054
+                                                                    / 3.182446305284263) ** 2)))
     assert (acc["ci_low"], acc["ci_high"], acc["ci_status"]) == (pytest.approx(low), 1.0, "ok")
     assert acc["ci_low"] < 0.98

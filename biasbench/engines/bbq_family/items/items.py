@@ -11,7 +11,7 @@ import hashlib
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -23,6 +23,15 @@ UNKNOWN_GROUP = "unknown"
 
 OPTIONAL_FIELDS = ("namespace", "language", "target_answer")
 """Fields that only some datasets set; left out of an item's JSON while unset."""
+
+
+
+SAMPLING_UNIT: Final = "sampling_unit"
+"""An item's ``additional_metadata`` key naming the sample it was drawn as, where a dataset
+asks one sample as several items (KoBBQ: each sample in three choice orders). The default
+interval resamples these units, not the items: orders of one sample answered alike are one
+observation, not three (scored as three, KoBBQ's s_AMB interval covered 84%). Without the key
+an item is its own unit."""
 
 
 class BBQItem(BaseModel):

@@ -39,16 +39,17 @@ TABLE_NOTE: Final = (
     "Per model, dataset and pair of languages: each score in language a and b over the items "
     "answered in both (paired by category, example id, template and context), b - a, its 95% "
     "interval from a paired cluster bootstrap (an item with all its seeds, in both languages, "
-    "is one unit) and the p-value of a within-pair permutation test; p_holm: Holm across the "
-    f"categories of each model, dataset, pair, score and kind ('all' is not in the family and "
-    f"keeps its own p); significant: p_holm < {ALPHA}. kind 'control-adjusted' (MBBQ): each "
+    "is one unit) and the p-value of a within-pair permutation test; p_holm: Holm in one "
+    "family per model, every row of the model ('all' rows, every pair, score and kind "
+    "included), so a model with no difference between its languages shows a significant row "
+    f"in at most 5% of runs; significant: p_holm < {ALPHA}. kind 'control-adjusted' (MBBQ): each "
     "language's score minus the same score on its control items (the item with first names "
     "instead of groups), then b - a: a gap in task ability common to both sets cancels, a bias "
     "the group words bring in stays. results.json: cross_language.method.")
 HEATMAP_CAPTION: Final = (
     "Rows: each language minus the first; columns: categories and 'all'; one panel per score. "
-    "Colour and number: the paired difference; * marks p_holm < 0.05 (Holm across the "
-    "categories; 'all' unadjusted). Empty cells: no paired items.")
+    "Colour and number: the paired difference; * marks p_holm < 0.05 (Holm over every row of "
+    "the model, 'all' included). Empty cells: no paired items.")
 SUMMARY_LIMIT: Final = 12
 """Significant differences the summary lists before it points at the table."""
 
@@ -64,12 +65,12 @@ def cross_language_table(frame: pd.DataFrame) -> pd.DataFrame:
     table["significant"] = ["yes" if s else "no" for s in table["significant"]]
     return table[["model", "dataset", "kind", "comparison", "category", "score", "score_a",
                   "score_b", "difference", "95% CI (paired bootstrap)", "p_value", "p_holm",
-                  "significant", "n_pairs", "n_seeds"]]
+                  "family_size", "significant", "n_pairs", "n_seeds"]]
 
 
 def heatmap_figure(frame: pd.DataFrame, model: str, dataset: str, kind: str) -> Figure:
     """Languages (each minus the first) x categories, one panel per score: the difference as
-    colour and number, ``*`` where significant after Holm (``all``: unadjusted)."""
+    colour and number, ``*`` where significant after Holm (one family per model)."""
     from biasbench.figures import plt
 
     rows = frame[(frame["model"] == model) & (frame["dataset"] == dataset)
@@ -166,7 +167,8 @@ def summary_lines(cross_language: Mapping[str, Any]) -> list[str]:
              + (f" ({undefined} more undefined: a score undefined in one of the languages)"
                 if undefined else "")
              + f", {len(significant)} significant (p_holm < "
-             f"{cross_language.get('alpha', ALPHA)}; results.json: cross_language, "
+             f"{cross_language.get('alpha', ALPHA)}, Holm over each model's rows; "
+             "results.json: cross_language, "
              "tables/cross_language)"]
     ordered = significant.assign(
         pooled=significant["category"] == ALL, size=significant["difference"].abs()

@@ -32,12 +32,14 @@ SCORE_NAMES: Final = {"s_dis": "s_DIS", "s_amb": "s_AMB", "acc_disambig": "acc d
                       "acc_ambig": "acc ambig"}
 DECOMPOSITION_NOTE: Final = (
     "Each score of one grid cell (seed x option order x prompt, over the category's items) "
-    "decomposed into its variance from the seed, the option order, the prompt and the items, "
-    "plus the residual (interactions, answer noise): a crossed main-effects random-effects "
-    "model, components by the method of moments from a sum-of-squares ANOVA (results.json "
-    "robustness.method). sd: the component's standard deviation in score units; null_sd: the "
-    "spread noise alone would give the factor's level means (no-effect reference); p: the "
-    "factor's F test against the residual.")
+    "decomposed into its variance from the seed, the option order and the prompt, plus the "
+    "residual (interactions, answer noise): a crossed main-effects random-effects model, Type "
+    "II sums of squares and Henderson III components (right on a budget's cells too); item: "
+    "the variance every cell shares from the sample of items (it moves the grid's mean, not "
+    "one cell against it) (results.json robustness.method). sd: the component's standard "
+    "deviation in score units; null_sd: the spread noise alone would give the factor's level "
+    "means (no-effect reference); p: the factor's F test against the residual (one per factor "
+    "and score, uncorrected).")
 
 
 POSITION_COLUMNS: Final = ["model", "n", *(f"{x} overall" for x in "ABC"),

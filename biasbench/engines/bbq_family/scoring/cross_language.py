@@ -11,8 +11,11 @@ earlier in the items' order: English first for MBBQ), per category and over all 
 engine's per-item units, :data:`~biasbench.engines.bbq_family.scoring.multi_seed.ITEM_SCORES`),
 with the interval and p-value of :func:`biasbench.stats.paired_ratio_difference` (a paired
 cluster bootstrap and a within-pair permutation test; seeds travel with their item). p-values
-are Holm-corrected across the categories (``all`` left out of the family) per model, dataset,
-language pair and score.
+are Holm-corrected in one family per model: every row of that model (each dataset, kind,
+language pair, category, ``all`` included, and score), so a model with no difference between
+its languages has some row flagged in at most 5% of runs. (Separate families per score and
+pair, with ``all`` unadjusted, flagged some row in 46% of null runs of three languages and
+three categories: benchmarks/round4_numbers.py cross_language.)
 
 **Control-adjusted** (datasets with a control set: MBBQ's ``mbbq-control``, whose items are
 the main items with first names, so they measure the task apart from bias): per language, a
@@ -70,8 +73,10 @@ ADJUSTED: Final = "control-adjusted"
 METHOD: Final = (
     "difference = language b minus language a (a earlier in the items' order), each score a "
     "ratio of totals over the items answered in both languages and their seeds; "
-    f"{PAIRED_METHOD}; p_holm: Holm across the categories ('all' not in the family) per "
-    f"model, dataset, language pair, score and kind; significant: p_holm < {ALPHA}. "
+    f"{PAIRED_METHOD}; p_holm: Holm in one family per model, every row of the model (all "
+    "datasets, kinds, language pairs, categories, 'all' included, and scores: 'family_size' "
+    "rows), so a model without any difference between languages has some row significant in "
+    f"at most {ALPHA:.0%} of runs; significant: p_holm < {ALPHA}. "
     f"kind '{ADJUSTED}': each language's score minus the same score on its control items "
     "(the same item with first names, measuring the task apart from bias), then b minus a, "
     "paired by item across both languages and both sets")
@@ -226,18 +231,23 @@ def cross_language_frame(scored: BBQResults, items: Sequence[BBQItem],
     return _with_holm(frame)
 
 
+FAMILY: Final = ("model",)
+"""One Holm family per model: every row the summary can flag for it."""
+
+
 def _with_holm(frame: pd.DataFrame) -> pd.DataFrame:
-    """``p_holm`` across the categories of each family (``all`` left out) and ``significant``."""
-    frame = frame.assign(p_holm=np.nan)
-    family = ["model", "dataset", "kind", "language_a", "language_b", "score"]
-    categories = frame["category"] != ALL
-    for _, index in frame[categories].groupby(family, sort=False).groups.items():
+    """``p_holm`` over every row of each model (one family, :data:`FAMILY`; a row without a
+    p-value is not in it), ``family_size`` and ``significant``."""
+    frame = frame.assign(p_holm=np.nan, family_size=0)
+    tested = frame["p_value"].notna()
+    for index in frame[tested].groupby(list(FAMILY), sort=False).indices.values():
+        index = frame[tested].index[index]
         frame.loc[index, "p_holm"] = holm(frame.loc[index, "p_value"].to_list())
-    frame.loc[~categories, "p_holm"] = frame.loc[~categories, "p_value"]
+        frame.loc[index, "family_size"] = len(index)
     frame["significant"] = frame["p_holm"] < ALPHA
     leading = ["model", "dataset", "kind", "language_a", "language_b", "category", "score",
                "score_a", "score_b", "difference", "ci_low", "ci_high", "p_value", "p_holm",
-               "significant", "n_pairs", "n_seeds"]
+               "family_size", "significant", "n_pairs", "n_seeds"]
     return frame[leading].reset_index(drop=True)
 
 

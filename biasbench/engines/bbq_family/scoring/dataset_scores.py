@@ -36,6 +36,7 @@ from typing import Any, Final, Literal
 import numpy as np
 import pandas as pd
 
+from biasbench.engines.bbq_family.scoring.multi_seed import sampling_units
 from biasbench.stats.intervals import (
     ITEMS_SEEDS,
     MIN_SEEDS_FOR_INTERVAL,
@@ -58,8 +59,9 @@ metrics, each without one twentieth of the items (and all their seeds)."""
 JACKKNIFE_METHOD: Final = (
     f"ci_low/ci_high (interval: {ITEMS_SEEDS!r}): delete-a-group jackknife over items "
     f"({JACKKNIFE_GROUPS} groups, every item in one, taken round-robin in item order so each "
-    "group holds a share of every category): the metrics are recomputed without each group "
-    "(an item leaves with all its seeds), the variance is (G - 1) / G x the sum of squared "
+    "group holds a share of every category; the items asked from one sample, KoBBQ's three "
+    "choice orders, are one unit and leave together): the metrics are recomputed without "
+    "each group (an item leaves with all its seeds), the variance is (G - 1) / G x the sum of squared "
     "deviations of the G replicate means over seeds, and the interval is the mean +- t_{G-1} "
     "SE cut to the metric's range (G: the groups whose removal touched the slice); it covers "
     "the metric over items like these under fresh seeds and exists with one seed. "
@@ -174,8 +176,9 @@ class DatasetScores:
                       else self.definition)
         extras = dict(self.extras(benchmark)) if self.extras is not None else {}
         per_seed = recompute(responses)
+        units = sampling_units(getattr(benchmark, "items", None) or ())
         return self.results(per_seed, responses=responses, recompute=recompute,
-                            definition=definition, **extras), per_seed
+                            definition=definition, units=units or None, **extras), per_seed
 
     def means(self, per_seed: pd.DataFrame) -> pd.DataFrame:
         """Each metric's mean over seeds per (model, group), over the joint seeds."""
@@ -183,17 +186,18 @@ class DatasetScores:
         return per_seed.groupby(["model", "group"], sort=False)[list(self.names)].mean()
 
     def summarise(self, per_seed: pd.DataFrame, responses: pd.DataFrame | None = None,
-                  recompute: Recompute | None = None,
+                  recompute: Recompute | None = None, units: Mapping[str, str] | None = None,
                   ) -> dict[str, dict[str, dict[str, Any]]]:
         """model -> group -> each metric across seeds, and the counts summed over seeds.
         ``per_seed``: columns model, seed, group, the metrics and the counts. Given the parsed
         ``responses`` and the function that made ``per_seed`` from them, each metric gets the
         default interval over items and seeds (:func:`jackknife_intervals`) as ``ci_*``; the
-        interval across seeds is ``seeds_ci_*`` either way."""
+        interval across seeds is ``seeds_ci_*`` either way. ``units``: uid -> the sample it
+        was drawn as (the jackknife's units; default every item its own)."""
         out: dict[str, dict[str, dict[str, Any]]] = {}
         if per_seed.empty:
             return out
-        items = (jackknife_intervals(self, per_seed, responses, recompute)
+        items = (jackknife_intervals(self, per_seed, responses, recompute, units=units)
                  if responses is not None and recompute is not None else None)
         per_seed = same_seeds(per_seed, self.joint)
         grouped = per_seed.groupby(["model", "group"], sort=False)
@@ -237,11 +241,12 @@ class DatasetScores:
 
     def results(self, per_seed: pd.DataFrame, *, responses: pd.DataFrame | None = None,
                 recompute: Recompute | None = None, definition: str | None = None,
-                **extra: Any) -> dict[str, Any]:
+                units: Mapping[str, str] | None = None, **extra: Any) -> dict[str, Any]:
         """results.json's ``dataset_scores`` entry (``extra``: the dataset's own keys) of the
         per-seed metrics. ``responses`` and ``recompute`` (how ``per_seed`` was made from them)
         give the intervals over items; ``definition``: the definition's text where it depends
-        on the benchmark (:meth:`evaluate`)."""
+        on the benchmark (:meth:`evaluate`); ``units``: uid -> sampling unit
+        (:func:`jackknife_groups`)."""
         if definition is None:
             if callable(self.definition):
                 raise TypeError(f"{self.name}: the definition depends on the benchmark; "
@@ -251,7 +256,7 @@ class DatasetScores:
                 **extra,
                 "interval": ITEMS_SEEDS if recompute is not None else "seeds",
                 "interval_method": JACKKNIFE_METHOD,
-                "models": self.summarise(per_seed, responses, recompute)}
+                "models": self.summarise(per_seed, responses, recompute, units)}
 
 
 def scores_by_slice(predictions: pd.DataFrame, items: pd.DataFrame,
@@ -276,16 +281,22 @@ def scores_by_slice(predictions: pd.DataFrame, items: pd.DataFrame,
     return pd.DataFrame(rows)
 
 
-def jackknife_groups(uids: Sequence[str], groups: int = JACKKNIFE_GROUPS) -> dict[str, int]:
-    """Item -> its jackknife group: round-robin over the items in sorted order (a uid starts
-    with its namespace and category, so every group takes a share of each category)."""
-    ordered = sorted(set(map(str, uids)))
+def jackknife_groups(uids: Sequence[str], groups: int = JACKKNIFE_GROUPS,
+                     units: Mapping[str, str] | None = None) -> dict[str, int]:
+    """Item -> its jackknife group: round-robin over the sampling units in sorted order (a
+    uid starts with its namespace and category, so every group takes a share of each
+    category). ``units``: uid -> the sample it was drawn as (KoBBQ: a sample's three choice
+    orders are one unit and leave together); default: every item its own unit."""
+    unit_of = {uid: str((units or {}).get(uid, uid)) for uid in map(str, uids)}
+    ordered = sorted(set(unit_of.values()))
     size = min(groups, len(ordered))
-    return {uid: position % size for position, uid in enumerate(ordered)}
+    group_of_unit = {unit: position % size for position, unit in enumerate(ordered)}
+    return {uid: group_of_unit[unit] for uid, unit in unit_of.items()}
 
 
 def jackknife_intervals(spec: DatasetScores, per_seed: pd.DataFrame, responses: pd.DataFrame,
                         recompute: Recompute, confidence: float = 0.95,
+                        units: Mapping[str, str] | None = None,
                         ) -> dict[tuple[str, str, str], tuple[float, float, str, int]]:
     """(model, group, metric) -> (lo, hi, status, G): the delete-a-group jackknife interval
     over items (:data:`JACKKNIFE_METHOD`). A replicate counts for a slice only when removing
@@ -294,7 +305,7 @@ def jackknife_intervals(spec: DatasetScores, per_seed: pd.DataFrame, responses: 
     from scipy.stats import t
 
     full = spec.means(per_seed)
-    group_of = jackknife_groups(responses["uid"].astype(str).unique())
+    group_of = jackknife_groups(responses["uid"].astype(str).unique(), units=units)
     membership = responses["uid"].astype(str).map(group_of).to_numpy()
     counts = list(spec.counts)
     full_counts = (per_seed.groupby(["model", "group"], sort=False)[counts].sum()

@@ -6,22 +6,36 @@ and the bias scores in the published order beside the order-balanced ones.
 **The decomposition** (results.json ``robustness.decomposition``). Per model, category (and
 ``all``) and score (s_DIS, s_AMB, accuracy in each context), the score of every cell ``y_c``
 (seed s, order o, prompt p; over all the category's items) is read as a crossed main-effects
-random-effects model ``y = mu + a_s + b_o + c_p + e`` and its variance components are estimated
-by the method of moments from a plain sum-of-squares ANOVA (balanced-design expected mean
-squares): ``SS_f = sum over levels of n_l (mean_l - mean)^2``, ``MS_f = SS_f / (L_f - 1)``, the
-residual (interactions and answer noise) ``SS_e = SS_total - sum SS_f``, and
-``var_f = max(0, (MS_f - MS_e) / (N / L_f))``. On a full grid the design is orthogonal and the
-estimates are the textbook ones; on a budget's balanced sample they are approximate. ``item`` is
-the variance a cell's score has from the sample of items: a delete-a-group jackknife over
-:data:`ITEM_GROUPS` groups of items within each cell, averaged over cells. Each component is
-given as a variance, its standard deviation (score units) and its share of the total.
+random-effects model ``y = mu + a_s + b_o + c_p + e``. Each factor's sum of squares is its
+Type II one from least squares (the residual sum of squares without the factor minus the
+full model's: each factor after the others), the residual ``SS_e`` the full model's, and its
+variance component Henderson's method III estimate ``var_f = max(0, (SS_f - df_f MS_e) /
+tr(Z_f' (I - P_others) Z_f))`` (``Z_f``: the factor's level indicators, ``P_others``: the
+projection on the other factors), unbiased on any design and the textbook
+``(MS_f - MS_e) / (N / L_f)`` on the full, balanced grid. (The plain one-way sums of squares
+used before are right only on the full grid: on ``--grid-budget 12`` of 36 cells the F tests
+rejected 15-17% of the time with nothing planted and the order component came out about
+twice its size; benchmarks/round4_numbers.py grid.) A factor the budget's cells confound with
+the others has no component: ``estimable: false`` and the reason.
 
-**No-effect reference.** For each factor: the F test of ``MS_f / MS_e`` (its p-value), and
-``null_sd`` = ``sqrt(MS_e / (N / L_f))``, the spread of the factor's level means that residual
-noise alone would give; a component whose ``sd`` is not clearly above ``null_sd`` (p >= 0.05) is
-indistinguishable from noise. With no residual degrees of freedom (one factor varied), the item
-variance stands in for ``MS_e`` (conservative: it holds between-item spread besides answer
-noise) and ``reference`` says so.
+``item`` is the variance that every cell's score shares from the sample of items: a
+delete-a-group jackknife over :data:`ITEM_GROUPS` groups of items within each cell, and the
+jackknife *covariance* of two cells' scores, averaged over pairs of cells. It is what another
+sample of items would move the grid's scores by; a cell's answer noise, independent from cell
+to cell, is in the residual and is not counted here again. Each component is given as a
+variance, its standard deviation (score units) and its share of the total.
+
+**No-effect reference.** For each factor: the F test of ``MS_f / MS_e`` on ``(df_f, df_e)``
+(its p-value; a test per factor and score, not corrected across them), and ``null_sd`` =
+``sqrt(MS_e df_f / tr(...))``, the spread of the factor's level means that residual noise
+alone would give; a component whose ``sd`` is not clearly above ``null_sd`` (p >= 0.05) is
+indistinguishable from noise. With no residual degrees of freedom (one factor varied), a
+cell's own sampling variance (the jackknife variance within a cell: items and answer noise)
+stands in for ``MS_e`` and ``reference`` says so.
+
+**Reading the components.** The factors' and the residual's variances add up to the variance
+of one cell's score around the grid's mean; ``item`` is shared by every cell, so it moves the
+grid's mean (and every cell with it) and is not part of a cell's distance from that mean.
 
 **Position bias** (``robustness.position``). How often the answer chosen was shown at A, B, C:
 overall, and balanced for the gold position (the mean over the gold's three positions of the
@@ -61,11 +75,13 @@ ITEM_GROUPS: Final = 10
 ALL: Final = "all"
 METHOD: Final = (
     "crossed main-effects random-effects model y = mu + seed + order + prompt + residual on the "
-    "per-cell scores; variance components by the method of moments from a sum-of-squares ANOVA "
-    "(expected mean squares of a balanced design, negative estimates set to 0); item = the "
-    f"variance of a cell's score from its items (delete-a-group jackknife, {ITEM_GROUPS} groups, "
-    "averaged over cells); no-effect reference: F test of each factor against the residual and "
-    "null_sd = sqrt(MS_residual / cells per level)")
+    "per-cell scores; Type II sums of squares by least squares (each factor after the others) "
+    "and Henderson's method III variance components (unbiased on a budget's unbalanced cells "
+    "as on the full grid; negative estimates set to 0; a factor the cells confound is not "
+    "estimable); item = the variance every cell shares from the sample of items (jackknife "
+    f"covariance between cells over {ITEM_GROUPS} groups of items; answer noise is in the "
+    "residual, not here); no-effect reference: F test of each factor against the residual "
+    "(one test per factor and score, uncorrected) and null_sd = sqrt(MS_residual df / trace)")
 
 CellItem = Callable[[BBQItem, Order, str], BBQItem]
 """The item as one cell shows it: its prompt variant's wording, options in the cell's order."""
@@ -125,15 +141,24 @@ def cell_scores(scored: BBQResults, mapped: pd.DataFrame) -> pd.DataFrame:
 
 
 def item_variance(scored: BBQResults, table: pd.DataFrame,
-                  groups: int = ITEM_GROUPS) -> pd.DataFrame:
-    """Per model, category (and ``all``): each score's variance within a cell from its items, a
-    delete-a-group jackknife over ``groups`` groups of items, averaged over cells."""
+                  groups: int = ITEM_GROUPS) -> dict[str, pd.DataFrame]:
+    """Per model, category (and ``all``), from a delete-a-group jackknife over ``groups``
+    groups of items within each cell: ``"item"``, each score's variance from the sample of
+    items that every cell shares (the jackknife covariance of two cells' replicates, averaged
+    over pairs of cells), and ``"cell"``, a cell's own sampling variance (the jackknife
+    variance within a cell, averaged over cells: item sampling plus the cell's answer noise).
+
+    Only the shared part is a component: answer noise is independent from cell to cell, so
+    it is in the residual already; the within-cell variance holds it too, and as the item
+    component it counted the answer noise twice (nothing planted: item sd 0.0705 beside
+    residual sd 0.067, for answer noise of sd 0.069)."""
     counts = count_statistics(scored.responses, table, keys=("model", "seed", "uid"))
     uids = sorted(counts["uid"].unique())
-    group_of = {u: i % groups for i, u in enumerate(uids)}
+    size = max(1, min(groups, len(uids)))
+    group_of = {u: i % size for i, u in enumerate(uids)}
     counts["group"] = counts["uid"].map(group_of)
     leave_out = []
-    for g in range(groups):
+    for g in range(size):
         kept = counts[counts["group"] != g]
         by_cat = scores_from_counts(kept, ["model", "seed", "category"],
                                     all_unknown_is_no_bias=True)
@@ -141,21 +166,56 @@ def item_variance(scored: BBQResults, table: pd.DataFrame,
         pooled["category"] = ALL
         leave_out.append(pd.concat([by_cat, pooled], ignore_index=True).assign(group=g))
     frame = pd.concat(leave_out, ignore_index=True)
-    keys = ["model", "seed", "category"]
-    variances = {}
-    for score in SCORES:
-        spread = frame.groupby(keys)[score].agg(lambda v: float(np.nanvar(v.to_numpy(float)))
-                                                if v.notna().sum() > 1 else np.nan)
-        n = frame.groupby(keys)[score].count()
-        variances[score] = spread * (n - 1)  # (G - 1) / G * sum of squares = (G - 1) * var
-    per_cell = pd.DataFrame(variances).reset_index()
-    return per_cell.groupby(["model", "category"])[list(SCORES)].mean().reset_index()
+    shared: dict[str, dict[tuple[Any, Any], float]] = {score: {} for score in SCORES}
+    within: dict[str, dict[tuple[Any, Any], float]] = {score: {} for score in SCORES}
+    for key, part in frame.groupby(["model", "category"], sort=True):
+        for score in SCORES:
+            table_g = part.pivot_table(index="seed", columns="group", values=score,
+                                       aggfunc="first").dropna(axis=0, how="any")
+            n_cells, n_groups = table_g.shape
+            if n_groups < 2 or n_cells < 1:
+                shared[score][key] = within[score][key] = float("nan")
+                continue
+            values = table_g.to_numpy(float)
+            deviations = values - values.mean(axis=1, keepdims=True)
+            factor = (n_groups - 1) / n_groups
+            per_cell = factor * (deviations**2).sum(axis=1)  # jackknife variance per cell
+            within[score][key] = float(per_cell.mean())
+            if n_cells < 2:
+                shared[score][key] = float("nan")
+                continue
+            summed = factor * float((deviations.sum(axis=0) ** 2).sum())  # var of cell sum
+            covariance = (summed - float(per_cell.sum())) / (n_cells * (n_cells - 1))
+            shared[score][key] = max(0.0, covariance)
+    out = {}
+    for name, source in (("item", shared), ("cell", within)):
+        rows = pd.DataFrame({score: pd.Series(source[score]) for score in SCORES})
+        rows.index = rows.index.set_names(["model", "category"])
+        out[name] = rows.reset_index()
+    return out
+
+
+def _projection_residual(design: np.ndarray, target: np.ndarray) -> float:
+    """The residual sum of squares of ``target`` (one column or several) on ``design``."""
+    coef, *_ = np.linalg.lstsq(design, target, rcond=None)
+    return float(((target - design @ coef) ** 2).sum())
+
+
+def _dummies(levels: pd.Series) -> np.ndarray:
+    """Indicator columns of every level of one factor."""
+    codes, uniques = pd.factorize(levels, sort=True)
+    indicators: np.ndarray = np.eye(len(uniques))[codes]
+    return indicators
 
 
 def anova_components(cells: pd.DataFrame, score: str, factors: Sequence[str],
-                     item_var: float) -> dict[str, Any]:
-    """The method-of-moments variance components of ``score`` over ``cells`` (module
-    docstring), with each factor's F test and no-effect spread."""
+                     item_var: float, cell_var: float | None = None) -> dict[str, Any]:
+    """The variance components of ``score`` over ``cells`` (module docstring): Type II sums of
+    squares from least squares (each factor after all the others), and Henderson's method III
+    expected mean squares, which hold on a budget's unbalanced sample of the grid as on the
+    full grid; each factor's F test and no-effect spread. ``item_var``: the item component
+    (:func:`item_variance`'s shared part); ``cell_var``: a cell's own sampling variance, the
+    reference where no residual degrees of freedom are left."""
     from scipy import stats
 
     data = cells[[*factors, score]].dropna()
@@ -164,30 +224,48 @@ def anova_components(cells: pd.DataFrame, score: str, factors: Sequence[str],
     if n < 2:
         result["components"] = {}
         return result
-    grand = data[score].mean()
-    total_ss = float(((data[score] - grand) ** 2).sum())
+    y = data[score].to_numpy(float)
+    blocks = {factor: _dummies(data[factor]) for factor in factors}
+    ones = np.ones((n, 1))
+    full = np.hstack([ones, *blocks.values()])
+    rank_full = int(np.linalg.matrix_rank(full))
+    rss_full = _projection_residual(full, y)
+    df_e = n - rank_full
     effects: dict[str, dict[str, float]] = {}
     for factor in factors:
-        means = data.groupby(factor)[score].agg(["mean", "count"])
-        levels = len(means)
-        ss = float((means["count"] * (means["mean"] - grand) ** 2).sum())
-        effects[factor] = {"ss": ss, "df": levels - 1, "per_level": n / levels}
-    df_e = n - 1 - sum(e["df"] for e in effects.values())
-    ss_e = max(0.0, total_ss - sum(e["ss"] for e in effects.values()))
+        others = np.hstack([ones, *(b for f, b in blocks.items() if f != factor)])
+        df = rank_full - int(np.linalg.matrix_rank(others))
+        ss = max(0.0, _projection_residual(others, y) - rss_full)
+        # E[SS] = df sigma_e^2 + trace(Z' (I - P_others) Z) sigma_f^2 (Henderson III)
+        coefficient = _projection_residual(others, blocks[factor])
+        effects[factor] = {"ss": ss, "df": df, "coefficient": coefficient,
+                           "levels": blocks[factor].shape[1]}
     if df_e > 0:
-        ms_e, reference = ss_e / df_e, "residual"
+        ms_e, reference = rss_full / df_e, "residual"
     else:
-        ms_e, df_e, reference = item_var, 10**6, "item variance (no residual degrees of freedom)"
+        fallback = cell_var if cell_var is not None and np.isfinite(cell_var) else item_var
+        ms_e, df_e, reference = fallback, 10**6, ("a cell's own sampling variance (items and "
+                                                  "answer noise; no residual degrees of "
+                                                  "freedom)")
     components: dict[str, dict[str, Any]] = {}
     for factor, e in effects.items():
-        if e["df"] == 0:
+        if e["levels"] < 2:
+            continue
+        if e["df"] == 0 or e["coefficient"] <= 1e-12:
+            confounded = [f for f in factors if f != factor]
+            components[factor] = {
+                "variance": 0.0, "levels": int(e["levels"]), "F": None, "p": None,
+                "null_sd": None, "estimable": False,
+                "reason": f"the budget's cells confound {factor} with "
+                          f"{' and '.join(confounded)}: not estimable"}
             continue
         ms = e["ss"] / e["df"]
-        variance = max(0.0, (ms - ms_e) / e["per_level"])
+        variance = max(0.0, (e["ss"] - e["df"] * ms_e) / e["coefficient"])
         f_value = ms / ms_e if ms_e > 0 else float("inf")
         p = float(stats.f.sf(f_value, e["df"], df_e)) if np.isfinite(f_value) else 0.0
-        components[factor] = {"variance": variance, "levels": int(e["df"] + 1), "F": f_value,
-                              "p": p, "null_sd": float(np.sqrt(ms_e / e["per_level"]))}
+        components[factor] = {"variance": variance, "levels": int(e["levels"]), "F": f_value,
+                              "p": p, "null_sd": float(np.sqrt(ms_e * e["df"]
+                                                               / e["coefficient"]))}
     components["item"] = {"variance": float(item_var) if np.isfinite(item_var) else 0.0}
     if reference == "residual":
         components["residual"] = {"variance": ms_e, "df": int(df_e)}
@@ -251,18 +329,21 @@ def robustness_results(scored: BBQResults, mapped: pd.DataFrame, items: Sequence
     """``results["robustness"]``, the per-cell scores and the decomposition as a tidy table."""
     cells = cell_scores(scored, mapped)
     table = item_table(items, var2)
-    items_var = item_variance(scored, table)
+    sampling = item_variance(scored, table)
+    items_var, cell_var = sampling["item"], sampling["cell"]
     varied = [f for f in FACTORS if cells[{"seed": "grid_seed"}.get(f, f)].nunique() > 1]
     factor_column = {"seed": "grid_seed", "order": "order", "prompt": "prompt"}
     decomposition: dict[str, Any] = {}
     rows = []
     for (model, category), sub in cells.groupby(["model", "category"], sort=True):
         item_row = items_var[(items_var["model"] == model) & (items_var["category"] == category)]
+        cell_row = cell_var[(cell_var["model"] == model) & (cell_var["category"] == category)]
         entry = {}
         for score in SCORES:
             item_v = float(item_row[score].iloc[0]) if len(item_row) else float("nan")
+            cell_v = float(cell_row[score].iloc[0]) if len(cell_row) else float("nan")
             renamed = sub.rename(columns={v: k for k, v in factor_column.items()})
-            found = anova_components(renamed, score, varied, item_v)
+            found = anova_components(renamed, score, varied, item_v, cell_v)
             entry[score] = found
             for component, c in found.get("components", {}).items():
                 rows.append({"model": model, "category": category, "score": score,
