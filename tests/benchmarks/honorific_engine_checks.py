@@ -258,3 +258,27 @@ def get_benchmark_module(name: str) -> str:
 
     _, module = discovery._registry()[name]
     return module.rpartition(".")[0]
+
+
+_WITHOUT = """
+import sys
+sys.modules[sys.argv[1]] = None  # as if the extra were not installed
+sys.argv = ["biasbench", *sys.argv[2:]]
+from biasbench.entry import main
+main()
+"""
+
+
+def missing_analyser_error(name: str, module: str, folder: Path) -> str:
+    """What ``biasbench run NAME`` on the mock prints when ``module`` cannot be imported (its
+    exit status must be 2 and its error one line)."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", _WITHOUT, module, "run", name, "--model", MOCK,
+                           "--limit", "4", "--no-progress", "--out", str(folder / "run")],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    return lines[0]
