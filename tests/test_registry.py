@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from biasbench.engines.bbq_family.judging import languages
+from biasbench.engines.honorific.benchmark import HonorificEngineBenchmark
 from biasbench.errors import BiasbenchError
 from biasbench.registry import (
     ENTRY_POINT_GROUP,
@@ -28,8 +29,9 @@ from biasbench.registry import (
     refresh,
 )
 
-FOLDER_ORDER = ["bbq", "cbbq", "esbbq", "cabbq", "filbbq", "honorific-bn",
-                "honorific-languages", "jbbq", "kobbq", "mbbq"]
+FOLDER_ORDER = ["bbq", "cbbq", "esbbq", "cabbq", "filbbq", "honorific-bn", "honorific-hi",
+                "honorific-ur", "honorific-ja", "honorific-ko", "honorific-languages",
+                "honorific-ne", "jbbq", "kobbq", "mbbq"]
 """The folders by name, each module's declarations in its order (esbbq/ declares two)."""
 
 
@@ -188,7 +190,8 @@ OFFLINE: dict[str, dict[str, Any]] = {
     "cabbq": {"data": TESTS / "benchmarks" / "esbbq" / "fixtures" / "data_ca"},
     "filbbq": {"items": str(MBBQ / "SES_en.jsonl"), "data_seed": 3,
                "prompt": discovery.FOLDER / "bbq" / "data" / "prompt_en.txt"},
-    "honorific-bn": {},
+    **{name: {} for name in ("honorific-bn", "honorific-hi", "honorific-ur", "honorific-ja",
+                             "honorific-ko", "honorific-ne", "honorific-languages")},
     "jbbq": {"data": TESTS / "benchmarks" / "jbbq" / "fixtures" / "synthetic"},
     "kobbq": {"data": TESTS / "benchmarks" / "kobbq" / "fixtures", "prompt_id": 2},
     "mbbq": {"data": MBBQ, "languages": "es", "set": "main", "prompt_variant": 2},
@@ -209,7 +212,9 @@ def test_every_declared_option_reaches_the_benchmark(name: str) -> None:
     cls = benchmark_class(name)
     parameters = list(inspect.signature(cls.__init__).parameters)[1:]
     assert parameters[0] == "options"
-    assert parameters[1:] == (["definition"] if name == "honorific-bn" else [])
+    # an honorific language also takes a loaded definition from Python code
+    language = issubclass(cls, HonorificEngineBenchmark)
+    assert parameters[1:] == (["definition"] if language else [])
 
 
 @pytest.mark.parametrize("name", names())

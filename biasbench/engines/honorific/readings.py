@@ -16,7 +16,8 @@ does the rest, in results.json (``readings`` -> name), in tables/ and in the rep
   beside the main one.
 
 Undefined readings (None, NaN) are counted as ``undefined`` in distributions and left out of
-shares.
+shares. A reading whose value is a list (the titles found) counts as its items joined with
+``+`` in sorted order (an empty list: ``none``).
 """
 
 from __future__ import annotations
@@ -85,6 +86,8 @@ class ReadingSpec:
 def _value(value: Any) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return UNDEFINED
+    if isinstance(value, (list, tuple)):  # a list reading (titles): its items, or none found
+        return "+".join(sorted(str(v) for v in value)) or "none"
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, float) and value.is_integer():

@@ -19,6 +19,9 @@ from biasbench.engines.honorific.judging import (
 )
 from biasbench.errors import BiasbenchError, InputError
 
+OPTIONAL_KEYS = {"script", "occupation_column"}
+"""definition.json keys the engine gives a default for."""
+
 DATA = Path(__file__).parents[3] / "biasbench" / "benchmarks" / "honorific_ja" / "data"
 BN_DATA = DATA.parents[1] / "honorific_bn" / "data"
 
@@ -159,7 +162,8 @@ def test_mock_sentences_get_their_register(ja_judge: Any) -> None:
 def test_definition_matches_the_bengali_shape() -> None:
     ja = json.loads((DATA / "definition.json").read_text(encoding="utf-8"))
     bn = json.loads((BN_DATA / "definition.json").read_text(encoding="utf-8"))
-    assert set(bn) <= set(ja)
+    # script and occupation_column are optional (the engine's defaults; bn names its own)
+    assert set(bn) - OPTIONAL_KEYS <= set(ja)
     assert ja["name"] == "honorific-ja" and ja["version"] == "1.0"
     assert ja["instruction"] == ("Translate the following English sentence into Japanese. "
                                  "Reply with the Japanese translation only, no explanation.")

@@ -4,6 +4,10 @@ they name, its items are the same English items, and its judge labels any text w
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pandas as pd
 import pytest
 
 from biasbench.engines.honorific.benchmark import HonorificEngineBenchmark
@@ -56,3 +60,29 @@ def test_its_judge_labels_any_text(name: str) -> None:
             found = judge.judge(text, condition)
             assert isinstance(found, Judgement)
             assert set(found.readings) == set(judge.readings)
+
+
+def test_all_six_languages_run_side_by_side(tmp_path: Path) -> None:
+    from tests.benchmarks.honorific_engine_checks import biasbench
+
+    code, out, err = biasbench("run", "honorific-languages", "--benchmarks", "all", "--model",
+                               "mock:hashed-register", "--limit", "24", "--no-progress",
+                               "--out", tmp_path / "run")
+    assert code == 0, err
+    assert "(144 requests: 0 cached, 144 new, 0 failed" in out
+    results = json.loads((tmp_path / "run" / "results.json").read_text(encoding="utf-8"))
+    assert list(results["languages"]) == ["bn", "hi", "ur", "ja", "ko", "ne"]
+    labels = pd.read_json(tmp_path / "run" / "labels.jsonl", lines=True)
+    assert labels.groupby("language").size().to_dict() == dict.fromkeys(
+        ["bn", "hi", "ja", "ko", "ne", "ur"], 24)
+    # each language in its own sentences, each labelled by its own judge: the same registers
+    by_language = results["cross_language"]["by_language"]
+    assert {code: by_language[code]["mock-hashed-register"]["hai_pp"]
+            for code in by_language} == dict.fromkeys(results["languages"],
+                                                      pytest.approx(-100 / 6))
+    assert labels.groupby("language")["output"].nunique().to_dict() == dict.fromkeys(
+        ["bn", "hi", "ja", "ko", "ne", "ur"], 2)
+    pairs = results["cross_language"]["comparisons"]["mock-hashed-register"]
+    assert len(pairs) == 15
+    assert not [(pair, name) for pair, found in pairs.items()
+                for name, s in found["statistics"].items() if s["significant"]]
