@@ -111,9 +111,10 @@ def test_only_the_refusal_outcome_is_a_refusal() -> None:
 
 
 def test_parser_version_names_the_refusal_rules() -> None:
-    # 2.1 added refusal phrasings, 2.2 drops invisible characters: labels of different
-    # versions are never pooled (judge signature)
-    assert PARSER_VERSION == "bbq-parser/2.2"
+    # 2.1 added refusal phrasings, 2.2 drops invisible characters, 3.0 reads language packs
+    # (native letters, numbers, dataset unknown wordings): labels of different versions are
+    # never pooled (judge signature)
+    assert PARSER_VERSION == "bbq-parser/3.0"
 
 
 @pytest.mark.parametrize("output", [
