@@ -158,9 +158,12 @@ def answer_rules(tables: tuple[LanguageRules, ...]) -> AnswerRules:
         + after_letter)
     # After a cued letter, what may follow for the letter to stand alone.
     cjk_follower = (r"|\s*[" + CJK_CHARS + r"]") if cjk else ""
+    # A follower ends at a word boundary; one ending in a combining mark (Hindi है) has none
+    # after it, so it ends where no word character follows.
     followers = re.compile(
         r"^(?:$|[\s]*[.):,;!?\[\]\(\"'\n-]" + cjk_follower + r"|\s+"
-        + _alt(gather("followers")) + r"\b)", re.IGNORECASE)
+        + _alt([f + (r"\b" if _LATIN_END.search(f) else r"(?!\w)")
+                for f in gather("followers")]) + r")", re.IGNORECASE)
     # A letter opening the output, with a separator: "A. ...", "B) ...", "(C) ...", "a) ...".
     separator_end = (r"(?=\s|$|[" + CJK_CHARS + r"])") if cjk else r"(?=\s|$)"
     separators = r"[.:\-、。]" if cjk else r"[.:\-]"

@@ -35,6 +35,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
@@ -150,6 +151,10 @@ def _pack_error(path: Path, text: str, message: str, key: str,
                       field=f"{table}.{key}" if table else key)
 
 
+def _nfkc(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).replace("\u200c", "").replace("\u200d", "")
+
+
 def _strings(value: Any, path: Path, text: str, key: str, table: str | None) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise _pack_error(path, text, "must be a list of strings", key, table)
@@ -208,7 +213,9 @@ def load_pack(path: Path | str, base: Mapping[str, LanguageRules] | None = None
         if key not in PATTERN_FIELDS:
             raise _pack_error(path, text, f"unknown key {key!r} (the [parser] keys: "
                               f"{', '.join(PATTERN_FIELDS)})", key, "parser")
-        fragments = _strings(value, path, text, key, "parser")
+        # The parser matches NFKC text without zero-width joiners: so are the fragments
+        # (a Bengali য় or a Hindi फ़ typed precomposed still matches).
+        fragments = tuple(_nfkc(f) for f in _strings(value, path, text, key, "parser"))
         for i, fragment in enumerate(fragments):
             try:
                 re.compile(fragment, re.IGNORECASE)
@@ -242,7 +249,7 @@ def load_pack(path: Path | str, base: Mapping[str, LanguageRules] | None = None
         if any(x.strip() in _LATIN_LETTERS or x.strip().isdigit() for x in letter_set):
             raise _pack_error(path, text, f"set {i + 1}: Latin A/B/C and digits are read "
                               "already (digits with numbered = true)", "sets", "letters")
-        sets.append(tuple(x.strip() for x in letter_set))
+        sets.append(tuple(_nfkc(x.strip()) for x in letter_set))
     if sets:
         fields_["letter_sets"] = tuple(sets)
     if "numbered" in letters:

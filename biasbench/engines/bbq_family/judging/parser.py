@@ -273,7 +273,8 @@ def _original_evidence(parsed: ParsedAnswer, raw: str,
             pieces.append(r"\s+")
             continue
         if names is not None and ch in "ABC":
-            native = [re.escape(n) for n, latin in names.letters if latin == ch]
+            native = [re.escape(n) for n, latin in sorted(names.letters, key=lambda p: -len(p[0]))
+                      if latin == ch]
             pieces.append("(?:" + "|".join([ch, chr(ord(ch) + 0xFEE0), *native]) + ")")
             continue
         # Any character whose NFKC form is ``ch`` (full-width forms of ASCII, mainly).
