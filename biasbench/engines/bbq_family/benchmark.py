@@ -365,12 +365,26 @@ class BBQBenchmark(Benchmark):
         from biasbench.engines.bbq_family.scoring.reliability import add_reliability
 
         add_reliability(results, scored, self.items, out_dir / TABLES_DIR)
+        self._mark_unreliable(results, scored, out_dir / TABLES_DIR)
         self._add_target_rules(results, scored)
         if self.dataset_scores is not None:
             results.update(self.dataset_scores.evaluate(self, self.own_responses(scored.responses),
                                                         out_dir / TABLES_DIR))
         self.extend_results(results, scored, out_dir)
         return results
+
+    @staticmethod
+    def _mark_unreliable(results: dict[str, Any], scored: BBQResults, tables: Path) -> None:
+        """The by_category table again, with the unreliable scores named, when any are."""
+        from biasbench.engines.bbq_family.presenting.display import category_display
+        from biasbench.engines.bbq_family.scoring.reliability import KEY, marked
+
+        found = {(m, c): ", ".join(e["unreliable"]) for m, c, e in marked(results.get(KEY))}
+        if found:
+            frame = scored.by_category.assign(unreliable=[
+                found.get((str(m), str(c)), "") for m, c in
+                zip(scored.by_category["model"], scored.by_category["category"], strict=True)])
+            write_table(category_display(frame), tables / "by_category")
 
     def _add_target_rules(self, results: dict[str, Any], scored: BBQResults) -> None:
         """results.json's ``target_rules``: where the exact and the substring rule disagree,

@@ -180,10 +180,13 @@ def load_pack(path: Path | str, base: Mapping[str, LanguageRules] | None = None
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        reason = re.sub(r"\s*\(at (?:line \d+, column \d+|end of document)\)", "", str(exc))
+        line = int(found.group(1)) if found else None
+        if found is None and "end of document" in str(exc):
+            line = len(text.rstrip("\n").split("\n"))  # the last line, left unfinished
         raise InputError(f"not a TOML language pack: {reason}"
                          + (f" (column {found.group(2)})" if found else ""),
-                         file=str(path), line=int(found.group(1)) if found else None) from None
+                         file=str(path), line=line) from None
     for key, value in data.items():
         kind = _TOP_KEYS.get(key)
         if kind is None:
