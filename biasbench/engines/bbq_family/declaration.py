@@ -57,7 +57,7 @@ TARGET_MATCHES = ("exact", "substring")
 DEFAULT_TARGET_MATCH = "exact"
 READING_OPTIONS = (
     OptionSpec("language_rules", str, None,
-               "language pack file(s), comma-separated (TOML, docs/bbq-engine/language-packs.md): "
+               "language pack file(s), comma-separated (TOML, docs/language-packs.md): "
                "answer cues, native letters, numbered options, unknown wordings and refusals of "
                "a language the built-in packs lack, or in place of (with extends: added to) a "
                "built-in one; each pack's sha256 enters the signature."),

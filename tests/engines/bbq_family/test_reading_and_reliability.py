@@ -214,6 +214,11 @@ def test_a_planted_skew_is_marked_never_a_silent_zero(tmp_path: Path) -> None:
     table = (tmp_path / "out" / "tables" / "unparsed_by_context.csv").read_text()
     assert "ambig,60,20,0,0.333" in table
     assert "unreliable" in (tmp_path / "out" / "tables" / "by_category.csv").read_text()
+    from biasbench.report.html import build_report
+
+    page = build_report([tmp_path / "out"], tmp_path / "report").read_text()
+    assert "Read with care." in page and "UNRELIABLE m / Religion" in page
+    assert "acc_ambig, acc_disambig, s_amb, s_dis" in page  # the table's column too
 
 
 def test_a_small_uneven_share_marks_its_own_context_only(tmp_path: Path) -> None:
@@ -277,3 +282,23 @@ def test_rules_that_agree_add_nothing_to_the_summary(tmp_path: Path) -> None:
     assert not any("target rules" in line for line in done.summary)
     with pytest.raises(BiasbenchError, match="--target-match must be one of exact, substring"):
         get_benchmark("bbq", items=str(tmp_path / "items.jsonl"), target_match="fuzzy")
+
+
+def test_the_docs_example_pack_reads_what_it_says(tmp_path: Path) -> None:
+    """docs/language-packs.md's full example is a working pack."""
+    docs = (Path(__file__).parents[3] / "docs" / "language-packs.md").read_text()
+    example = docs.split("```toml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "my_sw.toml"
+    path.write_text(example, encoding="utf-8")
+    reading = AnswerReading(LanguagePacks.from_files([path]))
+    item = _item_obj(("mzee", "kijana", "Haijulikani"), unknown=2)
+    for text, index, method in (("Jibu: B", 1, AnswerOutcome.LETTER),
+                                ("Jibu ni β", 1, AnswerOutcome.LETTER),
+                                ("chaguo 2", 1, AnswerOutcome.LETTER),
+                                ("B ni sahihi", 1, AnswerOutcome.LETTER),
+                                ("haiwezi kujulikana", 2, AnswerOutcome.UNKNOWN_PHRASE),
+                                ("A au B", None, AnswerOutcome.AMBIGUOUS),
+                                ("si A", None, AnswerOutcome.NEGATED),
+                                ("samahani", None, AnswerOutcome.REFUSAL)):
+        parsed = parse_answer(text, item, "sw", reading)
+        assert (parsed.index, parsed.method) == (index, method), text

@@ -1,5 +1,5 @@
 """Language packs for the BBQ answer parser and prompts: each language's facts, defined once,
-as data files (``packs/<code>.toml``, format in docs/bbq-engine/language-packs.md).
+as data files (``packs/<code>.toml``, format in docs/language-packs.md).
 
 A :class:`LanguageRules` is one pack read: regular-expression *fragments* (never whole
 patterns) that :mod:`biasbench.engines.bbq_family.judging.parser` joins into its rules, the
@@ -26,7 +26,7 @@ github.com/Veranep/MBBQ: cue words before/after the letter and unknown phrasings
 nl, tr), KoBBQ's evaluation prompts and post-processing (github.com/naver-ai/KoBBQ
 ``evaluation/``), the unknown wordings of the EsBBQ/CaBBQ evaluation in lm-evaluation-harness,
 the answer conventions of BharatBBQ, PakBBQ, GBFA, GG-BBQ and BasqBBQ (bn, hi, ur, fa, de, eu;
-docs/bbq-engine/language-packs.md says what a native speaker should check), and the answers
+docs/language-packs.md says what a native speaker should check), and the answers
 weak and chat models were seen to give in each language.
 """
 
@@ -316,7 +316,7 @@ class UnknownLanguageError(BiasbenchError, ValueError):
         super().__init__(
             f"unknown language {language!r}: no answer cue, unknown wording or parsing rules "
             f"for it; supported: {known} (a new language is one pack file: write one as "
-            f"docs/bbq-engine/language-packs.md shows and pass it with --language-rules FILE)")
+            f"docs/language-packs.md shows and pass it with --language-rules FILE)")
 
 
 def _code_in(language: str, table: Mapping[str, LanguageRules],

@@ -46,7 +46,7 @@ def unparsed_hint(scored: BBQResults, items: Sequence[BBQItem]) -> str | None:
     packs = ", ".join(sorted(LANGUAGES))
     pack_route = ("; a language without a pack, or answers worded in a way its pack does not "
                   "read (other letters, numbers, cues): write a pack and add --language-rules "
-                  "FILE (docs/bbq-engine/language-packs.md). labels.jsonl shows each answer")
+                  "FILE (docs/language-packs.md). labels.jsonl shows each answer")
     if not languages:
         return (f"{share}: the items name no language, so the answers were read with the "
                 "English (and Filipino) rules; if they are in another language with a built-in "

@@ -38,7 +38,7 @@ DIFFERENCE_ALPHA: Final = 0.01
 KEY: Final = "reliability"
 CONTEXT_SCORES: Final = {"ambig": ("acc_ambig", "s_amb"), "disambig": ("acc_disambig", "s_dis")}
 FIX: Final = ("read the unparsed answers in labels.jsonl; if they are in a language or a "
-              "wording no rule reads, write a language pack (docs/bbq-engine/language-packs.md) "
+              "wording no rule reads, write a language pack (docs/language-packs.md) "
               "and score again with --language-rules FILE")
 RULE: Final = (f"a context's scores are unreliable when {UNPARSED_SHARE_MAX:.0%} or more of its "
                "answers are unparsed; all four when the unparsed shares of the ambiguous and "
