@@ -395,7 +395,7 @@ class BBQBenchmark(Benchmark):
             target_rules_results,
         )
 
-        both = None
+        both: dict[Any, dict[str, Any]] | None = None
         if disagreements(self.items, self.var2):
             answers = scored.responses[["model", "seed", "uid"]].assign(pred=pd.array(
                 [p if p >= 0 else None for p in scored.responses["pred_index"]], dtype="Int64"))
@@ -444,7 +444,8 @@ class BBQBenchmark(Benchmark):
         alternative = pd.DataFrame([
             {"model": m, "uid": uid, "seed": seed, "pred": LETTERS.index(info[f"choice_{other}"])}
             for (m, uid, seed), info in chosen.items()])
-        scored = score_responses(self.items, alternative, var2=self.var2)
+        scored = score_responses(self.items, alternative, var2=self.var2,
+                                 targets=self.target_overrides(self.target_match))
         return {
             "headline": headline, "alternative": other,
             "note": "answers by scores: 'sum' = highest summed (pseudo-)log-likelihood (lm-eval "

@@ -244,9 +244,9 @@ def _option_names(tables: Sequence[LanguageRules], cue: str, link: str, letter_w
     letters: dict[str, str] = {}
     for table in tables:
         for letter_set in table.letter_sets:
-            for latin, native in zip("ABC", letter_set, strict=True):
-                if letters.setdefault(native, latin) != latin:
-                    raise ValueError(f"{native!r} names option {letters[native]} in one pack "
+            for latin, name in zip("ABC", letter_set, strict=True):
+                if letters.setdefault(name, latin) != latin:
+                    raise ValueError(f"{name!r} names option {letters[name]} in one pack "
                                      f"and {latin} in another ({table.code})")
     numbered = any(table.numbered for table in tables)
     if not letters and not numbered:
@@ -352,4 +352,4 @@ def option_matcher(answers: tuple[str, str, str], info_texts: tuple[str, str, st
 def item_matcher(item: BBQItem, tables: tuple[LanguageRules, ...]) -> OptionMatcher:
     infos = item.answer_info
     info_texts = tuple(str((infos.get(f"ans{i}") or [""])[0]) for i in range(3))
-    return option_matcher(item.answers, info_texts, item.unknown_index, tables)  # type: ignore[arg-type]
+    return option_matcher(item.answers, info_texts, item.unknown_index, tables)
