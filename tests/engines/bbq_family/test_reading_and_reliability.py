@@ -302,3 +302,18 @@ def test_the_docs_example_pack_reads_what_it_says(tmp_path: Path) -> None:
                                 ("samahani", None, AnswerOutcome.REFUSAL)):
         parsed = parse_answer(text, item, "sw", reading)
         assert (parsed.index, parsed.method) == (index, method), text
+
+
+def test_a_dataset_pack_numbers_the_english_options(tmp_path: Path) -> None:
+    """BharatBBQ's English prompts number options ("Option 2"): a dataset's pack extending
+    en with numbered = true reads them; the built-in en pack leaves them unparsed."""
+    path = tmp_path / "en_numbered.toml"
+    path.write_text("format = 1\ncode = 'en'\nname = 'English (numbered options)'\n"
+                    "extends = 'en'\n[letters]\nnumbered = true\n", encoding="utf-8")
+    reading = AnswerReading(LanguagePacks.from_files([path]))
+    item = _item_obj(("The grandfather", "The grandson", "Can't be determined"), unknown=2)
+    for text, index in (("Option 2", 1), ("The correct answer is: Option 3", 2), ("1", 0),
+                        ("The correct answer is 2", 1)):
+        assert parse_answer(text, item, "en", reading).index == index, text
+        assert parse_answer(text, item, "en").index is None, text
+    assert parse_answer("He is 2 years older", item, "en", reading).index is None

@@ -119,6 +119,11 @@ class LanguageRules:
     sha256: str = field(default="", compare=False)
     """The pack file's sha256 (what enters a run's signature for a user's pack)."""
 
+    def __hash__(self) -> int:
+        # The parser's caches are keyed by packs: hash a few fields, not every fragment
+        # (equality still compares them all).
+        return hash((self.code, self.name, self.answer_cue, self.unknown_text, self.sha256))
+
 
 PATTERN_FIELDS: Final = ("cues", "links", "letter_words", "after_cues", "followers", "tails",
                          "conjunctions", "strong_unknown", "weak_unknown", "refusals",
@@ -438,10 +443,14 @@ def _table(packs: LanguagePacks) -> dict[str, LanguageRules]:
     return {**LANGUAGES, **{rules.code: rules for rules in packs.user}}
 
 
-@lru_cache(maxsize=1024)
 def _parser_tables(packs: LanguagePacks, language: str | None) -> tuple[LanguageRules, ...]:
-    if not packs.user:
+    if not packs.user:  # the live table: a benchmark class may add a language to it
         return tuple(LANGUAGES[code] for code in parser_languages(language))
+    return _user_tables(packs, language)
+
+
+@lru_cache(maxsize=1024)
+def _user_tables(packs: LanguagePacks, language: str | None) -> tuple[LanguageRules, ...]:
     table = packs.table
     if language is None:
         return tuple(table[code] for code in DEFAULT_LANGUAGES)
