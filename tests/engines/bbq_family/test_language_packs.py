@@ -184,6 +184,14 @@ def test_native_letters_and_numbers_are_the_packs_doing(language: str, output: s
     assert parse_answer(output, ITEMS[language], language=language).index == index
 
 
+def test_a_danda_ends_a_letter_and_stays_in_the_evidence() -> None:
+    parsed = parse_answer("দুঃখিত, তবে সঠিক উত্তর হলো খ। কারণ প্রসঙ্গে বলা আছে", ITEMS["bn"],
+                          language="bn")
+    assert (parsed.index, parsed.method, parsed.evidence) == (1, L, "সঠিক উত্তর হলো খ")
+    parsed = parse_answer("جواب: پ۔", ITEMS["ur"], language="ur")
+    assert (parsed.index, parsed.evidence) == (2, "جواب: پ۔")
+
+
 def test_the_longest_native_letter_is_the_evidence() -> None:
     assert parse_answer("الف", ITEMS["ur"], language="ur").evidence == "الف"
 

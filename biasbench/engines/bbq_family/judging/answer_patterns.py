@@ -214,6 +214,10 @@ for _zero in (0x0660, 0x06F0, 0x0966, 0x09E6):
     _DIGITS.update({chr(_zero + n): n for n in range(1, 4)})
 _DIGIT = "[" + "".join(_DIGITS) + "]"
 _LONE_DIGIT = r"(?<![\d.,])(" + _DIGIT + r")(?![\d]|[.,]\d)"
+NATIVE_PUNCTUATION = str.maketrans({"\u0964": ".", "\u0965": ".", "\u06d4": ".",
+                                    "\u060c": ",", "\u061f": "?", "\u061b": ";"})
+"""Devanagari/Bengali danda and double danda, Urdu full stop, Arabic comma, question mark and
+semicolon, read as their Latin counterparts where a pack names options natively."""
 
 
 @dataclass(frozen=True)
@@ -230,6 +234,8 @@ class OptionNames:
         """``text`` with each option name standing alone as its Latin letter (``جواب: ب`` ->
         ``جواب: B``, ``বিকল্প ২`` -> ``বিকল্প B``), so the letter steps read it."""
         mapping = dict(self.letters)
+        # The scripts' own full stops and commas (। ۔ ، ؟) end a letter as "." "," "?" do.
+        text = text.translate(NATIVE_PUNCTUATION)
         if self.native is not None:
             text = self.native.sub(lambda m: mapping[m.group(1)], text)
         for pattern in self.numbered:

@@ -72,6 +72,7 @@ from typing import Final
 
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.judging.answer_patterns import (
+    NATIVE_PUNCTUATION,
     SPACES,
     AnswerRules,
     OptionMatcher,
@@ -271,6 +272,10 @@ def _original_evidence(parsed: ParsedAnswer, raw: str,
     for ch in parsed.evidence:
         if ch.isspace():
             pieces.append(r"\s+")
+            continue
+        if names is not None and ch in ".,?;":
+            native_marks = [chr(k) for k, v in NATIVE_PUNCTUATION.items() if v == ch]
+            pieces.append("[" + re.escape(ch) + "".join(native_marks) + "]")
             continue
         if names is not None and ch in "ABC":
             native = [re.escape(n) for n, latin in sorted(names.letters, key=lambda p: -len(p[0]))
