@@ -32,7 +32,7 @@ def score_benchmark_command(declaration: Declaration) -> Command:
 
     def command(responses: Path, out: Path, harness: str | None = None,
                 **values: object) -> None:
-        from biasbench.benchmarks import benchmark_class
+        from biasbench.benchmarks import get_benchmark
         from biasbench.output_health import health_line
         from biasbench.pipeline import score_into
         from biasbench.runfolder import RESULTS_NAME, TABLES_DIR
@@ -43,7 +43,9 @@ def score_benchmark_command(declaration: Declaration) -> Command:
                         if spec.run_only and spec.name in given), None)
         if refused is not None:  # before anything is read or written
             fail(f"{refused.flag} is for biasbench run, not score: {refused.run_only}")
-        bench = benchmark_class(name)(**given)
+        # As `run` and the API: the options the engine declares for every benchmark it serves
+        # (--answer-by, --language-rules, --target-match...) are applied after construction.
+        bench = get_benchmark(name, **given)
         if harness is not None:  # another harness's log (BBQ engine: harness_logs/)
             return score_harness(bench, harness, responses, out)
         frame = bench.read_responses(responses)  # before the folder is touched: bad input

@@ -317,3 +317,34 @@ def test_a_dataset_pack_numbers_the_english_options(tmp_path: Path) -> None:
         assert parse_answer(text, item, "en", reading).index == index, text
         assert parse_answer(text, item, "en").index is None, text
     assert parse_answer("He is 2 years older", item, "en", reading).index is None
+
+
+def test_the_score_command_takes_the_engines_reading_options(tmp_path: Path) -> None:
+    """`biasbench score` applies --language-rules and --target-match as `run` and the API do;
+    a bad pack is one line."""
+    from typer.testing import CliRunner
+
+    from biasbench.cli import app
+
+    rows = _items(2, answers=("mzee", "kijana", "Haijulikani kabisa"),
+                  labels=("old", "young", "unknown"), groups=["old"], language="qaa")
+    items = _write(tmp_path / "items.jsonl", rows)
+    responses = _write(tmp_path / "responses.jsonl", [
+        {"example_id": r["example_id"], "category": r["category"], "model": "m",
+         "output": "Jawabu ni " + "αβγ"[r["label"]]} for r in rows])
+    pack = tmp_path / "qaa.toml"
+    pack.write_text(QAA_PACK, encoding="utf-8")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(QAA_PACK.replace("links = ['ni']", "links = 'ni'"), encoding="utf-8")
+    base = ["score", "bbq", "--items", str(items), "--responses", str(responses)]
+    done = CliRunner().invoke(app, [*base, "--out", str(tmp_path / "bad"),
+                                    "--language-rules", str(bad)])
+    assert done.exit_code != 0 and isinstance(done.exception, InputError)  # main prints it
+    assert str(done.exception) == f"{bad}:13: field 'parser.links': must be a list of strings"
+    done = CliRunner().invoke(app, [*base, "--out", str(tmp_path / "out"),
+                                    "--language-rules", str(pack), "--target-match", "substring"])
+    assert done.exit_code == 0, done.output
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert results["models"]["m"]["Religion"]["unparsed_pct"] == 0
+    assert results["signature"]["data_source"]["target_match"] == "substring"
+    assert results["signature"]["judge_version"].startswith(f"{PARSER_VERSION}+packs:")
