@@ -19,13 +19,16 @@ import pandas as pd
 from biasbench.engines.bbq_family.analysis import Evaluation
 from biasbench.engines.bbq_family.declaration import (
     CONFIGURED_OPTION_NAMES,
+    DEFAULT_TARGET_MATCH,
     LIMIT_HELP,
     RESPONSES_HELP,
+    TARGET_MATCHES,
 )
 from biasbench.engines.bbq_family.items.grid import Grid, Order, parse_vary, permuted_item
 from biasbench.engines.bbq_family.items.items import BBQItem, items_sha256
 from biasbench.engines.bbq_family.items.sample import stratified_sample
 from biasbench.engines.bbq_family.judging.labels import read_bbq_responses, write_bbq_labels
+from biasbench.engines.bbq_family.judging.languages import BUILT_IN, LanguagePacks, pack_digest
 from biasbench.engines.bbq_family.judging.option_scoring import (
     DEFAULT_ANSWER_BY,
     DEFAULT_OPTION_SCORE,
@@ -33,7 +36,7 @@ from biasbench.engines.bbq_family.judging.option_scoring import (
     OptionScoringBackend,
     resolve_answer_by,
 )
-from biasbench.engines.bbq_family.judging.parser import PARSER_VERSION
+from biasbench.engines.bbq_family.judging.parser import PARSER_VERSION, AnswerReading
 from biasbench.engines.bbq_family.presenting.display import (
     PARTIAL_NOTE,
     category_table,
@@ -123,6 +126,10 @@ class BBQBenchmark(Benchmark):
         """How option-scored answers are chosen (``--option-score``)."""
         self.answer_by: AnswerBy = DEFAULT_ANSWER_BY
         """How a run answers (``--answer-by``)."""
+        self.language_packs: LanguagePacks = BUILT_IN
+        """The packs answers are read with (``--language-rules`` adds the user's)."""
+        self.target_match: str = DEFAULT_TARGET_MATCH
+        """Which target rule the headline scores use (``--target-match``)."""
         self.by_uid = {item.uid: item for item in self.items}
         self.prompt_items: dict[str, BBQItem] = dict(self.by_uid)
         """The item behind each request's ``item_id`` (grid cells added as their requests are
@@ -133,13 +140,23 @@ class BBQBenchmark(Benchmark):
     # (configured_options) reach it, by name.
     def configure(self, *, answer_by: AnswerBy = DEFAULT_ANSWER_BY,  # type: ignore[override]
                   option_score: ScoreChoice = DEFAULT_OPTION_SCORE, vary: str | None = None,
-                  orders: str = "all", grid_budget: int | None = None) -> None:
+                  orders: str = "all", grid_budget: int | None = None,
+                  language_rules: str | Path | Sequence[str | Path] | None = None,
+                  target_match: str = DEFAULT_TARGET_MATCH) -> None:
         """``--answer-by`` and ``--option-score``: how the run answers (:meth:`adapt_backend`);
         ``--vary seeds,order,prompt`` (with ``--orders``, ``--grid-budget``): ask every item
         under each cell of the robustness grid (items/grid.py, scoring/robustness.py) instead
         of once per seed."""
         # Their choices were checked once, against the declaration (registry Options).
         self.answer_by, self.option_score = answer_by, option_score
+        if target_match not in TARGET_MATCHES:
+            raise BiasbenchError(f"--target-match must be one of {', '.join(TARGET_MATCHES)}, "
+                                 f"not {target_match!r}")
+        self.target_match = target_match
+        if language_rules:
+            files = ([language_rules] if isinstance(language_rules, (str, Path))
+                     else list(language_rules))
+            self.language_packs = LanguagePacks.from_files(files)
         if vary is None:
             if orders != "all" or grid_budget is not None:
                 raise BiasbenchError("--orders and --grid-budget need --vary")
@@ -247,6 +264,10 @@ class BBQBenchmark(Benchmark):
         if self.grid is not None:  # another grid is another run
             grid = self.grid.describe(run_seeds, self.prompt_variants())
             data_source, run_seeds = {**data_source, "grid": grid}, grid["seeds"]
+        if self.language_packs.user:  # the user's packs read the answers: their digests
+            data_source = {**data_source, "language_rules": self.language_packs.describe()}
+        if self.target_match != DEFAULT_TARGET_MATCH:
+            data_source = {**data_source, "target_match": self.target_match}
         return Signature(
             benchmark=self.name, benchmark_version=self.version,
             data_sha256=items_sha256(self.selected_items(limit)),
@@ -254,7 +275,25 @@ class BBQBenchmark(Benchmark):
             decoding=params.to_dict() if params else {},
             seeds=run_seeds,
             limit=limit if limit and limit < len(self.items) else None,
-            judge_version=self.judge_version, data_source=data_source)
+            judge_version=self.reading_version(), data_source=data_source)
+
+    def reading_version(self) -> str:
+        """The judge's version as this run reads answers: the parser's, with the digest of the
+        user's language packs (``bbq-parser/3.0+packs:1a2b3c4d5e6f``) when there are any."""
+        digest = pack_digest(self.language_packs.user)
+        return f"{self.judge_version}+packs:{digest[:12]}" if digest else self.judge_version
+
+    def answer_reading(self) -> AnswerReading:
+        """The run's packs and the unknown wordings of every item (all of them count)."""
+        return AnswerReading.for_items(self.items, self.language_packs)
+
+    def target_overrides(self, rule: str) -> dict[str, int | None] | None:
+        """uid -> target under ``rule`` where it is not the exact rule's (None: exact)."""
+        if rule == DEFAULT_TARGET_MATCH:
+            return None
+        from biasbench.engines.bbq_family.scoring.target_rules import disagreements
+
+        return {uid: pair[1] for uid, pair in disagreements(self.items, self.var2).items()}
 
     # -- scoring -------------------------------------------------------------------------------
     def evaluate(self, responses: pd.DataFrame, out_dir: Path,
@@ -263,12 +302,15 @@ class BBQBenchmark(Benchmark):
         out_dir.mkdir(parents=True, exist_ok=True)
         frame = responses.rename(columns={"item_id": "uid"})
         frame["seed"] = frame["seed"].fillna(0).astype(int)
+        reading = self.answer_reading()
         if self.grid is not None:  # answers read against the options as shown, mapped back
             from biasbench.engines.bbq_family.scoring.robustness import expand_grid_responses
 
-            frame = expand_grid_responses(frame, self.by_uid, self.cell_item)
+            frame = expand_grid_responses(frame, self.by_uid, self.cell_item, reading)
         scored = score_responses(self.items, frame if self.grid is None
-                                 else frame.drop(columns=["output"]), var2=self.var2)
+                                 else frame.drop(columns=["output"]), var2=self.var2,
+                                 reading=reading,
+                                 targets=self.target_overrides(self.target_match))
         write_bbq_labels(scored.responses, frame, self.items, out_dir / LABELS_NAME)
         results = to_results_json(scored)
         results["benchmark"] = self.name
@@ -298,8 +340,52 @@ class BBQBenchmark(Benchmark):
         for analysis in ANALYSES:  # by language, the grid, refusals, the dataset's own...
             if analysis.applies(run):
                 results.update(analysis.evaluate(run))
+        # No silently skewed score: unparsed answers per context, the scores they skew; and
+        # the two target rules side by side where they disagree.
+        from biasbench.engines.bbq_family.scoring.reliability import add_reliability
+
+        add_reliability(results, scored, self.items, out_dir / TABLES_DIR)
+        self._mark_unreliable(results, scored, out_dir / TABLES_DIR)
+        self._add_target_rules(results, scored)
         self.extend_results(results, scored, out_dir)
         return results
+
+    @staticmethod
+    def _mark_unreliable(results: dict[str, Any], scored: BBQResults, tables: Path) -> None:
+        """The by_category table again, with the unreliable scores named, when any are."""
+        from biasbench.engines.bbq_family.presenting.display import category_display
+        from biasbench.engines.bbq_family.scoring.reliability import KEY, marked
+
+        found = {(m, c): ", ".join(e["unreliable"]) for m, c, e in marked(results.get(KEY))}
+        if found:
+            frame = scored.by_category.assign(unreliable=[
+                found.get((str(m), str(c)), "") for m, c in
+                zip(scored.by_category["model"], scored.by_category["category"], strict=True)])
+            write_table(category_display(frame), tables / "by_category")
+
+    def _add_target_rules(self, results: dict[str, Any], scored: BBQResults) -> None:
+        """results.json's ``target_rules``: where the exact and the substring rule disagree,
+        the items and both rules' scores (the parsed answers scored again, not re-read)."""
+        from biasbench.engines.bbq_family.scoring.target_rules import (
+            KEY,
+            disagreements,
+            target_rules_results,
+        )
+
+        both: dict[Any, dict[str, Any]] | None = None
+        if disagreements(self.items, self.var2):
+            answers = scored.responses[["model", "seed", "uid"]].assign(pred=pd.array(
+                [p if p >= 0 else None for p in scored.responses["pred_index"]], dtype="Int64"))
+            both = {}
+            for rule in TARGET_MATCHES:
+                if rule == self.target_match:
+                    both[rule] = results["models"]
+                    continue
+                other = score_responses(self.items, answers, var2=self.var2,
+                                        targets=self.target_overrides(rule))
+                both[rule] = to_results_json(other)["models"]
+        results[KEY] = target_rules_results(self.items, self.target_match,  # type: ignore[arg-type]
+                                            both, self.var2)
 
     def own_responses(self, responses: pd.DataFrame) -> pd.DataFrame:
         """The responses :attr:`dataset_scores` reads: all of them, unless a run adds another
@@ -341,13 +427,17 @@ class BBQBenchmark(Benchmark):
 
     @classmethod
     def summary(cls, results: Results) -> list[str]:
+        from biasbench.engines.bbq_family.scoring import reliability, target_rules
+
         lines = []
         coverage = results.get("coverage") or {}
+        marks = results.get(reliability.KEY)
         for model, cats in results["models"].items():
             partial = " [PARTIAL]" if (coverage.get(model) or {}).get("partial") else ""
             for cat, r in cats.items():
                 lines.append(
-                    f"{model}{partial} / {cat}: s_AMB {score_text(r['s_amb'])}, s_DIS {score_text(r['s_dis'])}, "
+                    f"{model}{partial}{reliability.score_mark(marks, model, cat)} / {cat}: "
+                    f"s_AMB {score_text(r['s_amb'])}, s_DIS {score_text(r['s_dis'])}, "
                     f"acc ambig {score_text(r['acc_ambig'], '')}, "
                     f"acc disambig {score_text(r['acc_disambig'], '')} "
                     f"({r['seeds_run']} seeds run, unparsed {r['unparsed_pct']:.1f}%"
@@ -369,6 +459,8 @@ class BBQBenchmark(Benchmark):
                     f"(the default: {cls.decoding_why})" if t == cls.default_temperature else
                     f"(set by --temperature; the default is {cls.default_temperature}, see "
                     "results.json: decoding.why)"))
+        lines.extend(reliability.summary_lines(marks))
+        lines.extend(target_rules.summary_lines(results.get(target_rules.KEY) or {}))
         if results.get("unparsed_hint"):
             lines.append(results["unparsed_hint"])
         if results.get("excluded_by_reason"):  # never only in results.json

@@ -52,6 +52,24 @@ ANSWER_OPTIONS = (ANSWER_BY_OPTION, OPTION_SCORE_OPTION)
 """How a run answers multiple choice, on every BBQ-format benchmark (applied by
 ``BBQBenchmark.configure``, not by each constructor)."""
 
+TARGET_MATCHES = ("exact", "substring")
+"""How an answer's group is matched to the stereotyped groups (scoring/target_rules.py)."""
+DEFAULT_TARGET_MATCH = "exact"
+READING_OPTIONS = (
+    OptionSpec("language_rules", str, None,
+               "language pack file(s), comma-separated (TOML, docs/bbq-engine/language-packs.md): "
+               "answer cues, native letters, numbered options, unknown wordings and refusals of "
+               "a language the built-in packs lack, or in place of (with extends: added to) a "
+               "built-in one; each pack's sha256 enters the signature."),
+    OptionSpec("target_match", str, DEFAULT_TARGET_MATCH,
+               "exact: an answer is the target when its group label equals a stereotyped group "
+               "(biasbench); substring: when the label occurs inside one (BBQ's R analysis). "
+               "Both are computed and their disagreements shown; this picks the headline "
+               "scores. In the signature.", choices=TARGET_MATCHES),
+)
+"""How a run's answers are read and scored, on every BBQ-format benchmark (applied by
+``BBQBenchmark.configure``)."""
+
 
 GRID_RUN_ONLY = (
     "the grid's cells (option order, prompt variant) are what the run asks the model, and "
@@ -75,7 +93,8 @@ GRID_OPTIONS = (
 )
 """The robustness grid's options, on every BBQ-format benchmark (applied by
 ``BBQBenchmark.configure``, not by each constructor)."""
-CONFIGURED_OPTION_NAMES = tuple(spec.name for spec in (*ANSWER_OPTIONS, *GRID_OPTIONS))
+CONFIGURED_OPTION_NAMES = tuple(spec.name for spec in (*ANSWER_OPTIONS, *READING_OPTIONS,
+                                                      *GRID_OPTIONS))
 """The options ``BBQBenchmark.configure`` applies after construction."""
 
 
@@ -83,7 +102,8 @@ def bbq_declaration(**fields: Any) -> Declaration:
     """A BBQ-format benchmark's declaration: its own ``fields`` plus what the engine gives
     every one of them (``--limit`` and ``--responses`` help, ``plot jitter``, ``--answer-by``
     and ``--option-score``, the robustness grid's options), after its own options."""
-    fields["options"] = (*fields.get("options", ()), *ANSWER_OPTIONS, *GRID_OPTIONS)
+    fields["options"] = (*fields.get("options", ()), *ANSWER_OPTIONS, *READING_OPTIONS,
+                         *GRID_OPTIONS)
     return Declaration(**{"limit_help": LIMIT_HELP, "responses_help": RESPONSES_HELP,
                           "commands": COMMANDS, "harness_logs": HARNESS_LOGS,
                           "harness_help": FROM_HELP, **fields})

@@ -92,7 +92,11 @@ class PromptedBBQBenchmark(BBQBenchmark):
         """What base models' prompts end with after ``answer_cue`` (module docstring)."""
         if self.base_model_cue is not None:
             return self.base_model_cue
-        return "" if self.answer_cue else rules_for(self.prompt_language).answer_cue
+        if self.answer_cue:
+            return ""
+        packs = getattr(self, "language_packs", None)  # a user's pack may bring the language
+        return (packs.rules_for(self.prompt_language) if packs is not None
+                else rules_for(self.prompt_language)).answer_cue
 
     def prompt(self, item: BBQItem) -> Prompt:
         """The prompt as the one user turn; base models continue it after the answer cue."""

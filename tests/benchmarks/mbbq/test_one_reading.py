@@ -128,6 +128,8 @@ def test_nearly_all_unparsed_says_what_may_be_wrong(tmp_path: Path, namespace: s
     hint = [line for line in done.stdout.splitlines() if "matched no option" in line]
     assert len(hint) == 1 and f"{len(rows)} of {len(rows)} answers" in hint[0]
     assert said in hint[0] and "--items mbbq/es=SES_es.jsonl" in hint[0]
+    # the routes it suggests work: a built-in pack by namespace, or the user's own pack
+    assert "--language-rules FILE" in hint[0] and "ur" in hint[0]
     results = json.loads((tmp_path / "out" / "results.json").read_text())
     assert results["unparsed_hint"] == hint[0]
 

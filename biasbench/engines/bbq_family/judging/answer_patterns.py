@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.judging.languages import (
     CJK_CHARS,
-    LANGUAGES,
     LATIN_WORD_CHARS,
+    LanguageRules,
 )
 
 # ----------------------------------------------------------------------------- normalisation
@@ -110,6 +111,9 @@ class AnswerRules:
     list_separator: str
     option_articles: re.Pattern[str]
     letter_suffix: re.Pattern[str] | None
+    option_names: OptionNames | None = None
+    """Native letters and numbers that name options in the selected packs (None: Latin A/B/C
+    only, the parser's behaviour for every pack without them)."""
 
     def word_pattern(self, phrase: str) -> re.Pattern[str]:
         """``phrase`` as whole words, any run of whitespace between them (a Chinese option is
@@ -120,8 +124,8 @@ class AnswerRules:
 
 
 @lru_cache(maxsize=64)
-def answer_rules(languages: tuple[str, ...]) -> AnswerRules:
-    tables = [LANGUAGES[code] for code in languages]
+def answer_rules(tables: tuple[LanguageRules, ...]) -> AnswerRules:
+    languages = tuple(table.code for table in tables)
     cjk = any(table.cjk for table in tables)
     word = LATIN_WORD_CHARS if cjk else r"\w"
     before = r"(?<![" + word + r"'])"
@@ -154,9 +158,12 @@ def answer_rules(languages: tuple[str, ...]) -> AnswerRules:
         + after_letter)
     # After a cued letter, what may follow for the letter to stand alone.
     cjk_follower = (r"|\s*[" + CJK_CHARS + r"]") if cjk else ""
+    # A follower ends at a word boundary; one ending in a combining mark (Hindi है) has none
+    # after it, so it ends where no word character follows.
     followers = re.compile(
         r"^(?:$|[\s]*[.):,;!?\[\]\(\"'\n-]" + cjk_follower + r"|\s+"
-        + _alt(gather("followers")) + r"\b)", re.IGNORECASE)
+        + _alt([f + (r"\b" if _LATIN_END.search(f) else r"(?!\w)")
+                for f in gather("followers")]) + r")", re.IGNORECASE)
     # A letter opening the output, with a separator: "A. ...", "B) ...", "(C) ...", "a) ...".
     separator_end = (r"(?=\s|$|[" + CJK_CHARS + r"])") if cjk else r"(?=\s|$)"
     separators = r"[.:\-、。]" if cjk else r"[.:\-]"
@@ -189,7 +196,92 @@ def answer_rules(languages: tuple[str, ...]) -> AnswerRules:
         list_separator=_words(conjunctions),
         option_articles=re.compile(r"^(?:" + _alt(gather("option_articles")) + r"\s+)+"),
         letter_suffix=(re.compile(r"(?<![" + word + r"])([ABC])'(" + suffix + r")\b")
-                       if suffix else None))
+                       if suffix else None),
+        option_names=_option_names(tables, cue, link, letter_word, after))
+
+
+# ----------------------------------------------------------------------------- native letters, numbers
+
+# Combining marks of the scripts packs name options in (Devanagari, Bengali, Arabic...): a
+# letter followed by one is part of a syllable (क + ा is "का"), never an option's name.
+_MARKS = "".join(chr(c) for c in range(0x0300, 0x1000)
+                 if unicodedata.category(chr(c)).startswith("M"))
+_NOT_WORD = r"\w" + re.escape(_MARKS)
+# 1-3 in the digits of any script a pack may number options in: ASCII, Arabic-Indic,
+# Extended Arabic-Indic (Persian, Urdu), Devanagari, Bengali.
+_DIGITS = {str(n): n for n in range(1, 4)}
+for _zero in (0x0660, 0x06F0, 0x0966, 0x09E6):
+    _DIGITS.update({chr(_zero + n): n for n in range(1, 4)})
+_DIGIT = "[" + "".join(_DIGITS) + "]"
+_LONE_DIGIT = r"(?<![\d.,])(" + _DIGIT + r")(?![\d]|[.,]\d)"
+NATIVE_PUNCTUATION = str.maketrans({"\u0964": ".", "\u0965": ".", "\u06d4": ".",
+                                    "\u060c": ",", "\u061f": "?", "\u061b": ";"})
+"""Devanagari/Bengali danda and double danda, Urdu full stop, Arabic comma, question mark and
+semicolon, read as their Latin counterparts where a pack names options natively."""
+
+
+@dataclass(frozen=True)
+class OptionNames:
+    """How the selected packs name options besides A/B/C: the patterns that find a native
+    letter or an option number standing where a letter would, and what each stands for."""
+
+    native: re.Pattern[str] | None
+    numbered: tuple[re.Pattern[str], ...]
+    letters: tuple[tuple[str, str], ...]
+    """(native letter or digit, Latin letter) pairs, for the evidence."""
+
+    def latinise(self, text: str) -> str:
+        """``text`` with each option name standing alone as its Latin letter (``جواب: ب`` ->
+        ``جواب: B``, ``বিকল্প ২`` -> ``বিকল্প B``), so the letter steps read it."""
+        mapping = dict(self.letters)
+        # The scripts' own full stops and commas (। ۔ ، ؟) end a letter as "." "," "?" do.
+        text = text.translate(NATIVE_PUNCTUATION)
+        if self.native is not None:
+            text = self.native.sub(lambda m: mapping[m.group(1)], text)
+        for pattern in self.numbered:
+            text = pattern.sub(lambda m: (m.group(0)[:m.start(1) - m.start()]
+                                          + "ABC"[_DIGITS[m.group(1)] - 1]
+                                          + m.group(0)[m.end(1) - m.start():]), text)
+        return text
+
+
+def _option_names(tables: Sequence[LanguageRules], cue: str, link: str, letter_word: str,
+                  after: list[str]) -> OptionNames | None:
+    letters: dict[str, str] = {}
+    for table in tables:
+        for letter_set in table.letter_sets:
+            for latin, name in zip("ABC", letter_set, strict=True):
+                if letters.setdefault(name, latin) != latin:
+                    raise ValueError(f"{name!r} names option {letters[name]} in one pack "
+                                     f"and {latin} in another ({table.code})")
+    numbered = any(table.numbered for table in tables)
+    if not letters and not numbered:
+        return None
+    native = None
+    if letters:
+        names = sorted(letters, key=len, reverse=True)
+        native = re.compile(r"(?<![" + _NOT_WORD + r"])(" + "|".join(map(re.escape, names))
+                            + r")(?![" + _NOT_WORD + r"])")
+    patterns: list[re.Pattern[str]] = []
+    if numbered:
+        opening = r"[\(\[\"']?"
+        patterns = [
+            # the whole answer is a number: "2", "(2)", "২।"
+            re.compile(r"^\W*" + opening + _LONE_DIGIT + r"[\)\]\"']?[\W।]*$"),
+            # after a cue or a letter word: "Option 2", "উত্তর: ২", "the answer is 3"
+            re.compile(r"(?:" + cue + link + r"\s*(?:" + letter_word + r"\s*)?|"
+                       + letter_word + r"\s*[:\-]?\s*)" + opening + _LONE_DIGIT,
+                       re.IGNORECASE),
+            # opening the answer with a separator: "2. ...", "২) ..."
+            re.compile(r"^" + opening + _LONE_DIGIT + r"(?=[\)\]]|\s*[.:\-।])"),
+            # before what makes it the answer: "2 is correct", "২ সঠিক"
+            re.compile(r"(?<![\w])" + opening + _LONE_DIGIT + r"[\)\]]?(?=" + _alt(after) + r")",
+                       re.IGNORECASE),
+        ]
+    pairs = tuple(sorted(letters.items())) + tuple(
+        (digit, "ABC"[n - 1]) for digit, n in _DIGITS.items()) if numbered else tuple(
+        sorted(letters.items()))
+    return OptionNames(native, tuple(patterns), pairs)
 
 
 # ----------------------------------------------------------------------------- negation and options
@@ -234,8 +326,9 @@ class OptionMatcher:
 
 @lru_cache(maxsize=8192)
 def option_matcher(answers: tuple[str, str, str], info_texts: tuple[str, str, str],
-             unknown_index: int | None, languages: tuple[str, ...]) -> OptionMatcher:
-    rules = answer_rules(languages)
+                   unknown_index: int | None, tables: tuple[LanguageRules, ...]
+                   ) -> OptionMatcher:
+    rules = answer_rules(tables)
     option_texts = tuple(fold(clean_output(spec_normalise(a))) for a in answers)
     _word_pattern = rules.word_pattern
     option_patterns = tuple(_word_pattern(t) if t else re.compile(r"(?!)") for t in option_texts)
@@ -262,7 +355,7 @@ def option_matcher(answers: tuple[str, str, str], info_texts: tuple[str, str, st
                           unknown_index, _negation_patterns(phrases, rules), option_phrases, rules)
 
 
-def item_matcher(item: BBQItem, languages: tuple[str, ...]) -> OptionMatcher:
+def item_matcher(item: BBQItem, tables: tuple[LanguageRules, ...]) -> OptionMatcher:
     infos = item.answer_info
     info_texts = tuple(str((infos.get(f"ans{i}") or [""])[0]) for i in range(3))
-    return option_matcher(item.answers, info_texts, item.unknown_index, languages)  # type: ignore[arg-type]
+    return option_matcher(item.answers, info_texts, item.unknown_index, tables)

@@ -45,6 +45,10 @@ def category_display(frame: pd.DataFrame) -> pd.DataFrame:
     table["unparsed %"] = frame["unparsed_pct"]
     if "few_items" in frame.columns:  # a context resting on fewer than MIN_ITEMS items
         table["items"] = [text if isinstance(text, str) else "" for text in frame["few_items"]]
+    if "unreliable" in frame.columns and frame["unreliable"].astype(bool).any():
+        # scores that unparsed answers skew (scoring/reliability.py)
+        table["unreliable"] = [text if isinstance(text, str) else ""
+                               for text in frame["unreliable"]]
     return table
 
 

@@ -27,8 +27,10 @@ class OptionScoring(Analysis):
         return bool(option_scored_models(run.signatures)) and "info" in run.responses.columns
 
     def evaluate(self, run: Evaluation) -> dict[str, Any]:
-        comparison = option_score_comparison(run.benchmark.items, run.benchmark.var2,
-                                             run.responses, run.signatures)
+        bench = run.benchmark
+        comparison = option_score_comparison(bench.items, bench.var2, run.responses,
+                                             run.signatures,
+                                             bench.target_overrides(bench.target_match))
         return {} if comparison is None else {self.key: comparison}
 
     def lines(self, entry: Any, benchmark: type[BBQBenchmark]) -> list[str]:

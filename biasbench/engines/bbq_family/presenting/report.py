@@ -115,13 +115,17 @@ def _bbq_category_frame(group: RunGroup) -> pd.DataFrame:
                             row[f"{score}_seeds_ci_{part}"] = row[f"{score}_ci_{part}"]
                         row[f"{score}_ci_low"] = row[f"{score}_ci_high"] = None
                         row[f"{score}_ci_status"] = "undefined"
+                marks = ((run.results.get("reliability") or {}).get("models", {})
+                         .get(model, {}).get(category, {}))
                 row.update(seeds_run=entry.get("seeds_run", entry.get("n_seeds")),
                            unparsed_pct=entry.get("unparsed_pct"),
-                           few_items=entry.get("few_items"))
+                           few_items=entry.get("few_items"),
+                           unreliable=", ".join(marks.get("unreliable") or []))
                 rows.append(row)
     frame = pd.DataFrame(rows)
     numeric = [c for c in frame.columns
-               if c not in ("model", "category", "few_items") and not c.endswith("_ci_status")]
+               if c not in ("model", "category", "few_items", "unreliable")
+               and not c.endswith("_ci_status")]
     return frame.astype({c: float for c in numeric})
 
 
@@ -178,6 +182,19 @@ def partial_runs(group: RunGroup) -> list[str]:
     return found
 
 
+def _reliability_callout(group: RunGroup, section: ui.Section) -> None:
+    """Scores that unparsed answers skew, and where the target rules disagree: said first."""
+    from biasbench.engines.bbq_family.scoring import reliability, target_rules
+
+    for run in group.runs:
+        lines = (reliability.summary_lines(run.results.get(reliability.KEY))
+                 + target_rules.summary_lines(run.results.get(target_rules.KEY) or {}))
+        if lines:
+            section.add('<div class="callout"><strong>Read with care.</strong><ul>'
+                        + "".join(f"<li>{ui.esc(line)}</li>" for line in lines)
+                        + "</ul></div>")
+
+
 def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
     """Per-category scores and accuracy with their intervals (items+seeds, seeds), the
     analyses' parts (by language, cross-language, the grid), bias profiles and jitter plots,
@@ -190,6 +207,7 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
     if partial_models:
         section.add('<div class="callout"><strong>Partial runs.</strong> '
                     + ui.esc("; ".join(partial_models)) + f": {PARTIAL_NOTE}.</div>")
+    _reliability_callout(group, section)
     _scores_part(group, output)
     parts = sorted(ANALYSES, key=lambda analysis: analysis.report_order)
     for analysis in parts:

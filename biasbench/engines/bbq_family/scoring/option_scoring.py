@@ -27,8 +27,9 @@ def option_scored_models(signatures: Mapping[str, Signature]) -> set[str]:
 
 
 def option_score_comparison(items: Sequence[BBQItem], var2: Var2ByTemplate | None,
-                            frame: pd.DataFrame,
-                            signatures: Mapping[str, Signature]) -> dict[str, Any] | None:
+                            frame: pd.DataFrame, signatures: Mapping[str, Signature],
+                            targets: Mapping[str, int | None] | None = None,
+                            ) -> dict[str, Any] | None:
     """The scores under the other choice, with how often the two choices differ; None for
     runs without option-scored responses (and for responses produced elsewhere, which carry
     no choices)."""
@@ -49,7 +50,7 @@ def option_score_comparison(items: Sequence[BBQItem], var2: Var2ByTemplate | Non
     alternative = pd.DataFrame([
         {"model": m, "uid": uid, "seed": seed, "pred": LETTERS.index(info[f"choice_{other}"])}
         for (m, uid, seed), info in chosen.items()])
-    scored = score_responses(items, alternative, var2=var2)
+    scored = score_responses(items, alternative, var2=var2, targets=targets)
     return {
         "headline": headline, "alternative": other, "note": NOTE,
         "n_responses": len(chosen),

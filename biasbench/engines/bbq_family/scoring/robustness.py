@@ -58,7 +58,7 @@ from biasbench.engines.bbq_family.items.grid import (
     order_text,
 )
 from biasbench.engines.bbq_family.items.items import BBQItem
-from biasbench.engines.bbq_family.judging.parser import LETTERS
+from biasbench.engines.bbq_family.judging.parser import DEFAULT_READING, LETTERS, AnswerReading
 from biasbench.engines.bbq_family.scoring.bias_scores import (
     Var2ByTemplate,
     count_statistics,
@@ -88,7 +88,8 @@ CellItem = Callable[[BBQItem, Order, str], BBQItem]
 
 
 def expand_grid_responses(frame: pd.DataFrame, by_uid: Mapping[str, BBQItem],
-                          cell_item: CellItem) -> pd.DataFrame:
+                          cell_item: CellItem,
+                          reading: AnswerReading = DEFAULT_READING) -> pd.DataFrame:
     """Grid responses (``uid`` = cell ids, ``seed``, ``output``) read against the options as
     shown: columns model, seed (the cell's index, the replicate the engine scores), uid (the
     item's), pred (original option index, missing when unparsed), shown (position chosen, -1),
@@ -109,7 +110,7 @@ def expand_grid_responses(frame: pd.DataFrame, by_uid: Mapping[str, BBQItem],
         shown_items = [cell_item(by_uid[u], order, str(prompt)) for u in uids]  # type: ignore[arg-type]
         parsed = parse_responses(shown_items, pd.DataFrame({
             "model": sub["model"].to_numpy(), "seed": sub["cell"].to_numpy(),
-            "uid": sub["base"].to_numpy(), "output": sub["output"].to_numpy()}))
+            "uid": sub["base"].to_numpy(), "output": sub["output"].to_numpy()}), reading)
         shown = parsed["pred_index"].to_numpy(dtype=np.int64)
         mapping = np.array(order)
         original = np.where(shown >= 0, mapping[np.clip(shown, 0, 2)], -1)
