@@ -180,3 +180,19 @@ def _missing_pairs(items: Sequence[BBQItem]) -> list[Finding]:
         out.append(Finding("missing_context_pair", "no item with the other context condition "
                            "(same template and groups, same polarity)", tuple(lone_context)))
     return out
+
+
+def summary_lines(lint: dict[str, Any]) -> list[str]:
+    """The lint as a run's summary shows it, from results.json's ``data_lint``."""
+    findings = lint.get("findings") or []
+    if not findings:
+        return []
+    lines = [f"data lint: {len(findings)} finding(s) in {lint.get('n_items', 0)} items "
+             "(results.json: data_lint; docs/bbq-engine/data-lint.md)"]
+    for finding in findings:
+        where = finding.get("where") or []
+        shown = ", ".join(where[:EXAMPLES])
+        more = f" and {len(where) - EXAMPLES} more" if len(where) > EXAMPLES else ""
+        lines.append(f"  {finding['kind']}: {finding['message']}"
+                     + (f" ({shown}{more})" if shown else ""))
+    return lines

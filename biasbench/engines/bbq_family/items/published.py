@@ -97,28 +97,20 @@ def _item(result: ReadResult, data: Mapping[str, Any], file: str, line: int) -> 
 # ----------------------------------------------------------------------------- BBQ JSONL
 
 def read_bbq_jsonl(path: Path, *, namespace: str = "", language: str | None = None,
-                   category_map: Mapping[str, str] | None = None) -> ReadResult:
+                   category_map: Mapping[str, str] | None = None,
+                   id_field: str = "example_id") -> ReadResult:
     """A BBQ-schema JSONL file, row by row. ``category_map``: published category -> the name
-    used here (PakBBQ's ``ENG-linguistic(language_formality_biases)``)."""
+    used here (PakBBQ's ``ENG-linguistic(language_formality_biases)``); ``id_field``: the
+    field that is the item's ``example_id`` (PakBBQ's running ``id``; the published
+    ``example_id`` is then kept in ``additional_metadata``)."""
     result = ReadResult()
     name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError("file not found", file=name) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text ({exc.reason})", file=name) from None
-    for line, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            obj = json.loads(raw)  # accepts NaN: BasqBBQ writes it; the schema then refuses it
-        except json.JSONDecodeError as exc:
-            _skip(result, name, line, None, f"not JSON ({exc.msg})")
-            continue
-        if not isinstance(obj, dict):
-            _skip(result, name, line, None, "not a JSON object")
-            continue
+    for line, obj in read_bbq_jsonl_objects(path, result):
+        if id_field != "example_id" and id_field in obj:
+            metadata = obj.get("additional_metadata")
+            if isinstance(metadata, dict):
+                metadata["published_example_id"] = obj.get("example_id")
+            obj["example_id"] = obj[id_field]
         if category_map and obj.get("category") in category_map:
             obj["category"] = category_map[obj["category"]]
         if namespace:
@@ -324,12 +316,14 @@ def read_bbq_jsonl_objects(path: Path, result: ReadResult) -> list[tuple[int, di
         text = Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise InputError("file not found", file=name) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason})", file=name) from None
     out = []
     for line, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
+            obj = json.loads(raw)  # accepts NaN: BasqBBQ writes it; the schema then refuses it
         except json.JSONDecodeError as exc:
             _skip(result, name, line, None, f"not JSON ({exc.msg})")
             continue

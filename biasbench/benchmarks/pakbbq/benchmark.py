@@ -1,0 +1,43 @@
+"""``pakbbq``: PakBBQ in English and Urdu, in one run as two namespaces (``pakbbq/en``,
+``pakbbq/ur``) paired by item, asked with the authors' prompts (Gemini_eval.py/create_jsonl.py:
+"You are a Pakistani person...", options lettered A/B/C in English and ا/ب/پ in Urdu).
+
+The Urdu letters are read by ``data/pack_ur.toml`` (extends the built-in Urdu pack); a
+benchmark cannot bring its pack to a run yet, so pass it with ``--language-rules``
+(docs/benchmarks/pakbbq.md). Their scorer (Analysis/analysis.py) is not reproduced: the doc page
+shows, with a failing example, where it departs from BBQ's definitions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from biasbench.benchmarks.pakbbq.declaration import DECLARATION
+from biasbench.benchmarks.pakbbq.source import (
+    CATEGORIES,
+    COMMIT,
+    LANGUAGE_FOLDERS,
+    REPOSITORY,
+    load_items,
+    resolve_data,
+)
+from biasbench.engines.bbq_family.family import choose_categories
+from biasbench.engines.bbq_family.published_dataset import PublishedBBQBenchmark
+
+
+class PakBBQBenchmark(PublishedBBQBenchmark, declaration=DECLARATION):
+    """PakBBQ, English and Urdu, greedy, one seed."""
+
+    package: ClassVar[str] = "biasbench.benchmarks.pakbbq"
+
+    def __init__(self, data: Path | None = None, languages: str = "en,ur",
+                 categories: str | None = None, strict: bool = False) -> None:
+        codes = choose_categories(languages, tuple(LANGUAGE_FOLDERS), "PakBBQ language")
+        chosen = choose_categories(categories, CATEGORIES, "PakBBQ")
+        folder = resolve_data(codes, chosen, data)
+        self.init_published(
+            load_items(folder, codes, chosen), codes, strict=strict,
+            source=f"PakBBQ {'+'.join(codes)} items of {REPOSITORY}@{COMMIT[:12]} ({folder})",
+            data_source={"items": "published", "repository": REPOSITORY, "commit": COMMIT,
+                         "languages": list(codes), "categories": list(chosen)})
