@@ -1,0 +1,25 @@
+"""What the CLI reads of basqbbq without loading it (light)."""
+
+from __future__ import annotations
+
+from biasbench.benchmarks.base import OptionSpec, Paper
+from biasbench.benchmarks.basqbbq.source import CATEGORIES, COMMIT, ENV_DATA, REPOSITORY
+from biasbench.engines.bbq_family.declaration import bbq_declaration, data_option
+from biasbench.engines.bbq_family.published_dataset import STRICT_OPTION
+
+DECLARATION = bbq_declaration(
+    name="basqbbq",
+    languages=("eu",),
+    paper=Paper("BasqBBQ: A QA Benchmark for Assessing Social Biases in LLMs for Basque, a "
+                "Low-Resource Language", "Zulaika and Saralegi, COLING 2025",
+                "https://aclanthology.org/2025.coling-main.318/"),
+    licence=("CC BY-NC-SA 4.0 (Orai NLP Teknologiak, orai-nlp/BasqBBQ README); terms: "
+             "non-commercial use, share alike, attribution"),
+    items_summary=f"Basque items in {len(CATEGORIES)} categories ({REPOSITORY}@{COMMIT[:7]})",
+    options=(
+        data_option("BasqBBQ's data/BasqBBQ/ folder", ENV_DATA),
+        OptionSpec("categories", str, None, "comma-separated categories (default: all: "
+                   + ", ".join(CATEGORIES) + ")"),
+        STRICT_OPTION,
+    ),
+)
