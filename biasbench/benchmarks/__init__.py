@@ -32,6 +32,12 @@ BENCHMARKS: dict[str, str] = {
     "cabbq": "biasbench.benchmarks.esbbq.benchmark:CaBBQBenchmark",
     "jbbq": "biasbench.benchmarks.jbbq.benchmark:JBBQBenchmark",
     "mbbq": "biasbench.benchmarks.mbbq.benchmark:MBBQBenchmark",
+    "bharatbbq": "biasbench.benchmarks.bharatbbq.benchmark:BharatBBQBenchmark",
+    "pakbbq": "biasbench.benchmarks.pakbbq.benchmark:PakBBQBenchmark",
+    "ggbbq": "biasbench.benchmarks.ggbbq.benchmark:GGBBQBenchmark",
+    "basqbbq": "biasbench.benchmarks.basqbbq.benchmark:BasqBBQBenchmark",
+    "gbfa": "biasbench.benchmarks.gbfa.benchmark:GBFABenchmark",
+    "pbbq": "biasbench.benchmarks.pbbq.benchmark:PBBQBenchmark",
 }
 
 ITEM_READERS: dict[str, str] = {
@@ -66,6 +72,12 @@ DECLARATIONS: dict[str, str] = {
     "cabbq": "biasbench.benchmarks.esbbq.declaration:CABBQ",
     "jbbq": "biasbench.benchmarks.jbbq.declaration:DECLARATION",
     "mbbq": "biasbench.benchmarks.mbbq.declaration:DECLARATION",
+    "bharatbbq": "biasbench.benchmarks.bharatbbq.declaration:DECLARATION",
+    "pakbbq": "biasbench.benchmarks.pakbbq.declaration:DECLARATION",
+    "ggbbq": "biasbench.benchmarks.ggbbq.declaration:DECLARATION",
+    "basqbbq": "biasbench.benchmarks.basqbbq.declaration:DECLARATION",
+    "gbfa": "biasbench.benchmarks.gbfa.declaration:DECLARATION",
+    "pbbq": "biasbench.benchmarks.pbbq.declaration:DECLARATION",
 }
 
 

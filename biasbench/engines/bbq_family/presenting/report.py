@@ -177,6 +177,19 @@ def _language_view(group: RunGroup, output: ui.Outputs) -> None:
                   "its 95% interval over items and seeds.")
 
 
+def data_lint_lines(group: RunGroup) -> list[str]:
+    """The data lint's findings of the group's runs (results.json ``data_lint``), once per
+    distinct lint (runs of one dataset share it)."""
+    from biasbench.engines.bbq_family.items.lint import summary_lines
+
+    found: list[str] = []
+    for run in group.runs:
+        for line in summary_lines(run.results.get("data_lint") or {}):
+            if line not in found:
+                found.append(line)
+    return found
+
+
 def partial_runs(group: RunGroup) -> list[str]:
     """"<model> [PARTIAL] (<reason>)" for every model of the group's runs that ran a subset
     of the items (``--limit``) or lacks responses (results.json: coverage)."""
@@ -202,6 +215,10 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
     if partial:
         section.add('<div class="callout"><strong>Partial runs.</strong> '
                     + ui.esc("; ".join(partial)) + f": {PARTIAL_NOTE}.</div>")
+    lint_lines = data_lint_lines(group)
+    if lint_lines:
+        section.add('<div class="callout"><strong>Data lint.</strong> '
+                    + "<br>".join(ui.esc(line) for line in lint_lines) + "</div>")
     categories = _bbq_category_frame(group)
     output.table(category_display(categories), "by_category",
                  "Bias scores and accuracy per category",
