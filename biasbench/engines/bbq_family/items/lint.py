@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -196,3 +197,15 @@ def summary_lines(lint: dict[str, Any]) -> list[str]:
         lines.append(f"  {finding['kind']}: {finding['message']}"
                      + (f" ({shown}{more})" if shown else ""))
     return lines
+
+
+def lint_files(paths: Iterable[str | Path]) -> LintReport:
+    """The lint of item files in any published format biasbench reads (``NAMESPACE=FILE``
+    gives a file's items a namespace, so several languages lint together)."""
+    from biasbench.engines.bbq_family.items.published import ReadResult, read_published_file
+
+    result = ReadResult()
+    for entry in paths:
+        namespace, _, file = str(entry).rpartition("=") if "=" in str(entry) else ("", "", entry)
+        result.extend(read_published_file(Path(file), namespace=namespace))
+    return lint_items(result.items, result.skipped)

@@ -111,6 +111,10 @@ def read_bbq_jsonl(path: Path, *, namespace: str = "", language: str | None = No
             if isinstance(metadata, dict):
                 metadata["published_example_id"] = obj.get("example_id")
             obj["example_id"] = obj[id_field]
+        nan_label = _nan_label(obj)
+        if nan_label:
+            _skip(result, name, line, nan_label, "the group label is NaN, not text")
+            continue
         if category_map and obj.get("category") in category_map:
             obj["category"] = category_map[obj["category"]]
         if namespace:
@@ -122,6 +126,16 @@ def read_bbq_jsonl(path: Path, *, namespace: str = "", language: str | None = No
 
 
 # ----------------------------------------------------------------------------- helpers
+
+def _nan_label(obj: Mapping[str, Any]) -> str | None:
+    """The answer_info field holding a NaN group label (BasqBBQ's Nationality rows), if any."""
+    info = obj.get("answer_info")
+    if isinstance(info, dict):
+        for key, value in info.items():
+            if isinstance(value, list) and any(isinstance(v, float) and v != v for v in value):
+                return f"answer_info.{key}"
+    return None
+
 
 def fold(text: str) -> str:
     """Option text as compared for wording: trimmed, case-folded, curly quotes straightened."""
@@ -393,3 +407,27 @@ def read_gbfa_csv(path: Path, *, language: str = "fa", text_language: str = "FA"
                                                                             polarity)},
               name, line)
     return result
+
+
+# ----------------------------------------------------------------------------- any of them
+
+def read_published_file(path: Path, namespace: str = "") -> ReadResult:
+    """One file in any format above, told apart by its extension and its first row's fields
+    (a CSV's header): BharatBBQ's or GBFA's CSV, GG-BBQ's or BBQ's JSONL."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError("file not found", file=str(path))
+    if path.suffix.lower() == ".csv":
+        header, _ = _csv_rows(path)
+        if all(c in header for c in BHARATBBQ_COLUMNS):
+            return read_bharatbbq_csv(path, namespace=namespace)
+        if all(c in header for c in GBFA_COLUMNS):
+            return read_gbfa_csv(path, namespace=namespace)
+        raise InputError("a CSV in no format biasbench reads (BharatBBQ's: "
+                         f"{', '.join(BHARATBBQ_COLUMNS[:5])}...; GBFA's: "
+                         f"{', '.join(GBFA_COLUMNS[:5])}...)", file=str(path), line=1)
+    probe = ReadResult()
+    rows = read_bbq_jsonl_objects(path, probe)
+    if rows and "choice_0" in rows[0][1] and "choice_info" in rows[0][1]:
+        return read_ggbbq_jsonl(path, category=path.stem, namespace=namespace)
+    return read_bbq_jsonl(path, namespace=namespace)
