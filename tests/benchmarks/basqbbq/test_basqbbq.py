@@ -1,0 +1,91 @@
+"""basqbbq: BasqBBQ read by name from shipped slices (the first 16 lines of Nazionalitate.jsonl,
+8 of them with a literal NaN label, and the first 12 of Adin.jsonl, byte for byte): the NaN
+rows skipped and listed with their reason, refused under --strict, the rest scored as by hand."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from biasbench.benchmarks import get_benchmark
+from biasbench.benchmarks.basqbbq.source import ENV_DATA
+from biasbench.engines.bbq_family.judging.languages import LANGUAGES
+from biasbench.engines.bbq_family.judging.parser import AnswerReading, parse_answer
+from biasbench.engines.bbq_family.scoring.bias_scores import score_predictions
+from biasbench.errors import InputError
+from tests.benchmarks.hand_bbq import Row, hand_scores
+
+FIXTURES = Path(__file__).parent / "fixtures" / "data" / "BasqBBQ"
+NAN_LINES = list(range(9, 17))
+
+
+@pytest.fixture(scope="module")
+def bench():
+    return get_benchmark("basqbbq", data=FIXTURES, categories="Adin,Nazionalitate")
+
+
+def test_nan_rows_are_skipped_each_with_its_reason(bench):
+    assert len(bench.items) == 12 + 8
+    skipped = bench.skipped_rows
+    assert [s.line for s in skipped] == NAN_LINES
+    assert {(s.field, s.reason) for s in skipped} == {
+        ("answer_info.ans1", "the group label is NaN, not text")}
+    finding = bench.data_lint().finding("invalid_row")
+    assert finding is not None and finding.count == 8
+    assert [row["line"] for row in finding.details["rows"]] == NAN_LINES
+
+
+def test_strict_refuses_naming_every_bad_row():
+    with pytest.raises(InputError) as caught:
+        get_benchmark("basqbbq", data=FIXTURES, categories="Nazionalitate", strict=True)
+    message = str(caught.value)
+    assert message.startswith(f"{FIXTURES / 'Nazionalitate.jsonl'}:9: field 'answer_info.ans1'")
+    assert "8 invalid row(s)" in message and ":14:" in message and "2 more" in message
+
+
+def test_inflected_options_still_pair_by_their_lemma(bench):
+    # "Biloba"/"Aitona" in the negative question, "Bilobak"/"Aitonak" (ergative) in the
+    # non-negative one: paired by answer_info's lemma, so no missing-pair finding.
+    assert bench.by_uid["Adin:2"].ans0 == "Bilobak"
+    assert bench.data_lint().finding("missing_polarity_pair") is None
+
+
+def hand_rows() -> list[tuple[str, Row]]:
+    """Adin's 12 rows, answers in turn: option A, B, C."""
+    out = []
+    for k, line in enumerate((FIXTURES / "Adin.jsonl").read_text("utf-8").splitlines()):
+        r = json.loads(line)
+        labels = [r["answer_info"][f"ans{i}"][1] for i in range(3)]
+        stereotyped = next(i for i in range(3) if labels[i] in
+                           r["additional_metadata"]["stereotyped_groups"])
+        out.append((f"Adin:{r['example_id']}", Row(
+            r["context_condition"], r["question_polarity"], r["label"], labels.index("unknown"),
+            stereotyped, k % 3)))
+    return out
+
+
+def test_scores_equal_a_hand_computation(bench):
+    rows = hand_rows()
+    got = score_predictions([bench.by_uid[u] for u, _ in rows], [r.pred for _, r in rows],
+                            by=()).iloc[0]
+    for key, value in hand_scores([r for _, r in rows]).items():
+        assert got[key] == pytest.approx(value), key
+
+
+@pytest.mark.skipif("eu" not in LANGUAGES, reason="the built-in Basque pack (another change) "
+                    "is not in this tree yet")
+def test_basque_answers_all_parse(bench):
+    reading = AnswerReading.for_items(bench.items)
+    forms = ("Erantzuna: {L}", "{L}", "{L} da erantzuna.")
+    for k, item in enumerate(bench.items):
+        parsed = parse_answer(forms[k % 3].format(L="ABC"[k % 3]), item, reading=reading)
+        assert parsed.index == k % 3
+
+
+@pytest.mark.skipif(not os.environ.get(ENV_DATA), reason=f"full data: set {ENV_DATA}")
+def test_full_nationality_file():
+    bench = get_benchmark("basqbbq", data=Path(os.environ[ENV_DATA]), categories="Nazionalitate")
+    assert (len(bench.items), len(bench.skipped_rows)) == (1752, 184)

@@ -1,0 +1,109 @@
+"""ggbbq: GG-BBQ's two German subsets read by name from shipped slices (the first 8 lines of
+each of its four files, byte for byte), its schema read (choice_0..2, choice_info, question_type,
+index restarting per file), scored as by hand, and the lint's finding on its option order."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from biasbench.benchmarks import get_benchmark
+from biasbench.benchmarks.ggbbq.source import ENV_DATA, PUBLISHED_COUNTS, SUBSETS
+from biasbench.engines.bbq_family.judging.languages import LANGUAGES
+from biasbench.engines.bbq_family.judging.parser import AnswerReading, parse_answer
+from biasbench.engines.bbq_family.scoring.bias_scores import score_predictions, target_index
+from tests.benchmarks.hand_bbq import Row, hand_scores
+
+FIXTURES = Path(__file__).parent / "fixtures" / "data"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    return get_benchmark("ggbbq", data=FIXTURES)
+
+
+def raw(subset: str) -> list[dict]:
+    rows = []
+    for name in SUBSETS[subset][1]:
+        rows += [json.loads(line) for line in (FIXTURES / name).read_text("utf-8").splitlines()]
+    return rows
+
+
+def test_both_subsets_load_with_ids_running_across_files(bench):
+    assert len(bench.items) == 32
+    assert {i.category for i in bench.items} == {"Gender_identity", "Gender_identity_names"}
+    ids = sorted(i.example_id for i in bench.items if i.category == "Gender_identity")
+    assert ids == list(range(16))
+    item = bench.by_uid["Gender_identity:8"]  # the disambiguated file's first row
+    assert (item.context_condition, item.additional_metadata["index"]) == ("disambig", 0)
+    assert item.additional_metadata["pair_id"] == "0"
+    assert all(i.language == "de" for i in bench.items)
+
+
+def test_schema_fields_become_bbq_fields(bench):
+    item = bench.by_uid["Gender_identity:1"]
+    assert item.question_polarity == "nonneg" and item.context_condition == "ambig"
+    assert item.answer_info == {"ans0": ["Der Mann", "M"], "ans1": ["Die Frau", "F"],
+                                "ans2": ["keine Antwort", "unknown"]}
+    assert item.stereotyped_groups == ["F"]
+    # nonneg: the biased answer is the other group's, the man
+    assert target_index(item) == 0
+
+
+def test_lint_shows_the_unknown_option_always_third(bench):
+    lint = bench.data_lint()
+    position = lint.finding("unknown_position")
+    assert position is not None and position.details["positions"] == [0, 0, 32]
+    assert lint.finding("missing_polarity_pair") is None
+    assert lint.finding("missing_context_pair") is None
+
+
+def hand_rows() -> list[tuple[str, int, Row]]:
+    """(category, running id, row): every answer is the option labelled F."""
+    out = []
+    for subset in SUBSETS:
+        category = SUBSETS[subset][0]
+        for number, r in enumerate(raw(subset)):
+            info = {int(k): v for k, v in ast.literal_eval(r["choice_info"]).items()}
+            groups = json.loads(r["known_stereotyped_groups"])
+            labels = [info[i][1] for i in range(3)]
+            stereotyped = next(i for i in range(3) if labels[i] in groups)
+            female = labels.index("F")
+            out.append((category, number, Row(
+                "ambig" if r["context_type"] == "ambiguous_context" else "disambig",
+                "neg" if r["question_type"] == "negative" else "nonneg", r["label"],
+                labels.index("unknown"), stereotyped, female)))
+    return out
+
+
+def test_scores_equal_a_hand_computation(bench):
+    rows = hand_rows()
+    items = [bench.by_uid[f"{c}:{n}"] for c, n, _ in rows]
+    got = score_predictions(items, [r.pred for _, _, r in rows], by=()).iloc[0]
+    for key, value in hand_scores([r for _, _, r in rows]).items():
+        assert got[key] == pytest.approx(value), key
+
+
+@pytest.mark.skipif("de" not in LANGUAGES, reason="the built-in German pack (another change) is "
+                    "not in this tree yet")
+def test_german_answers_all_parse(bench):
+    reading = AnswerReading.for_items(bench.items)
+    forms = ("Antwort: {L}", "{L}", "Die Antwort ist {L}.")
+    for k, item in enumerate(bench.items):
+        intended = k % 3
+        parsed = parse_answer(forms[k % 3].format(L="ABC"[intended]), item, reading=reading)
+        assert parsed.index == intended
+    unknown = parse_answer("keine Antwort", bench.items[0], reading=reading)
+    assert unknown.index == bench.items[0].unknown_index
+
+
+@pytest.mark.skipif(not os.environ.get(ENV_DATA), reason=f"full data: set {ENV_DATA}")
+def test_full_release():
+    bench = get_benchmark("ggbbq", data=Path(os.environ[ENV_DATA]))
+    assert len(bench.items) == sum(PUBLISHED_COUNTS.values())
+    lint = bench.data_lint()
+    assert lint.kinds() == ["unknown_position"]
