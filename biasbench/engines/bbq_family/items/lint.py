@@ -7,7 +7,8 @@ Findings (docs/bbq-engine/data-lint.md), each with a count and examples:
 * ``duplicate_options`` -- two options of one item with the same text (compared trimmed and
   case-folded): an answer naming that text cannot be told apart;
 * ``unknown_position`` -- how often the unknown option stands first, second and third; flagged
-  when one position holds more than :data:`POSITION_SHARE_LIMIT` of the items (BBQ shuffles
+  when one position holds more than :data:`POSITION_SHARE_LIMIT` of at least
+  :data:`POSITION_MIN_ITEMS` items (BBQ shuffles
   the options, so a model that favours one position would otherwise pass for (un)biased);
 * ``target_is_unknown`` -- the published target (or the target BBQ's rule finds) is the
   unknown option: the item cannot be scored for bias;
@@ -30,7 +31,10 @@ from biasbench.engines.bbq_family.items.published import SkippedRow, fold
 
 POSITION_SHARE_LIMIT: Final = 0.5
 """A position holding more than half of the unknown options is flagged (a balanced dataset
-holds a third in each)."""
+holds a third in each)..."""
+POSITION_MIN_ITEMS: Final = 30
+"""... among at least this many items: in fewer, a half in one position happens by chance too
+often to mean anything (16 items, 9 in one place: p = 0.04 under a uniform placement)."""
 EXAMPLES: Final = 5
 """Examples named per finding in the one-line summary (results.json lists every one)."""
 
@@ -124,7 +128,7 @@ def lint_items(items: Sequence[BBQItem], skipped: Iterable[SkippedRow] = ()) -> 
         findings.append(Finding("no_unknown_option", "no option is labelled unknown",
                                 tuple(no_unknown)))
     marked = sum(positions.values())
-    if marked:
+    if marked >= POSITION_MIN_ITEMS:
         top, top_n = max(positions.items(), key=lambda kv: kv[1])
         if top_n / marked > POSITION_SHARE_LIMIT:
             findings.append(Finding(
