@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from biasbench.benchmarks.base import OptionSpec, Paper
 from biasbench.benchmarks.basqbbq.source import CATEGORIES, COMMIT, ENV_DATA, REPOSITORY
-from biasbench.engines.bbq_family.declaration import bbq_declaration, data_option
-from biasbench.engines.bbq_family.published_dataset import STRICT_OPTION
+from biasbench.engines.bbq_family.declaration import STRICT_OPTION, bbq_declaration, data_option
 
 DECLARATION = bbq_declaration(
     name="basqbbq",

@@ -10,8 +10,7 @@ from biasbench.benchmarks.ggbbq.source import (
     REPOSITORY,
     SUBSETS,
 )
-from biasbench.engines.bbq_family.declaration import bbq_declaration, data_option
-from biasbench.engines.bbq_family.published_dataset import STRICT_OPTION
+from biasbench.engines.bbq_family.declaration import STRICT_OPTION, bbq_declaration, data_option
 
 DECLARATION = bbq_declaration(
     name="ggbbq",

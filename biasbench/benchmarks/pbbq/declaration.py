@@ -6,8 +6,7 @@ from pathlib import Path
 from typing import Final
 
 from biasbench.benchmarks.base import OptionSpec, Paper
-from biasbench.engines.bbq_family.declaration import bbq_declaration
-from biasbench.engines.bbq_family.published_dataset import STRICT_OPTION
+from biasbench.engines.bbq_family.declaration import STRICT_OPTION, bbq_declaration
 
 HUB_DATASET: Final = "abijari/PBBQ"
 ENV_DATA: Final = "BIASBENCH_PBBQ_DATA"

@@ -12,7 +12,6 @@ import logging
 from pathlib import Path
 from typing import Any, ClassVar
 
-from biasbench.benchmarks.base import OptionSpec
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, packaged_file
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.items.published import ReadResult, refuse_skipped
@@ -22,10 +21,6 @@ from biasbench.errors import InputError
 from biasbench.models.base import Prompt
 
 log = logging.getLogger(__name__)
-
-STRICT_OPTION = OptionSpec(
-    "strict", bool, False, "refuse the run when any published row is invalid (default: skip "
-    "each with its reason; the data lint lists them in the summary and results.json)")
 
 DECODING_WHY = (
     "the authors query each model once, greedily, so biasbench decodes greedily (temperature "

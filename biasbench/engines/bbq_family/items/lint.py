@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final
 
 from biasbench.engines.bbq_family.items.items import BBQItem
