@@ -35,7 +35,8 @@ BHARAT = BENCH / "bharatbbq/fixtures/BharatBBQ_Dataset/Examples/Age_examples.csv
     # answer_info, its text a copy of ans0)
     ([PAK_DUPLICATES], "duplicate_options", 4),
     # GG-BBQ: "keine Antwort" is option C in every item (32 items of both subsets)
-    ([GG_AMB, GG_DISAMB, *GG_NAMES], "unknown_position", 0),
+    # (flagged over all items; each file, read as a category of 8, is too small alone)
+    ([GG_AMB, GG_DISAMB, *GG_NAMES], "unknown_position", 1),
     # GBFA rows 33 and 35: the published target is the unknown option
     ([GBFA], "target_is_unknown", 2),
     # GG-BBQ's ambiguous file alone: every item lacks its disambiguated counterpart
@@ -72,8 +73,30 @@ def test_position_balance_needs_enough_items():
     assert few.unknown_positions == {2: 8} and few.finding("unknown_position") is None
     many = lint_files([GG_AMB, GG_DISAMB, *GG_NAMES])
     assert many.n_items >= POSITION_MIN_ITEMS
-    assert many.finding("unknown_position").details["positions"] == [0, 0, 32]
+    assert many.finding("unknown_position").details["positions"]["all items"] == [0, 0, 32]
     assert 1.0 > POSITION_SHARE_LIMIT
+
+
+def test_a_lopsided_category_is_flagged_inside_a_balanced_whole(tmp_path):
+    # 30 GG-BBQ items (unknown third) and 30 with the unknown moved first: balanced overall
+    # (50% third), each category lopsided.
+    import json
+
+    rows = [json.loads(line) for path in (GG_AMB, GG_DISAMB, *GG_NAMES)
+            for line in path.read_text("utf-8").splitlines()][:30]
+    moved = []
+    for row in rows:
+        row = dict(row)
+        row["choice_0"], row["choice_2"] = row["choice_2"], row["choice_0"]
+        info = row["choice_info"].replace("0:", "X:").replace("2:", "0:").replace("X:", "2:")
+        row["choice_info"], row["label"] = info, {0: 2, 2: 0}.get(row["label"], row["label"])
+        moved.append(row)
+    first, third = tmp_path / "first.jsonl", tmp_path / "third.jsonl"
+    first.write_text("\n".join(json.dumps(r) for r in moved), encoding="utf-8")
+    third.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    finding = lint_files([first, third]).finding("unknown_position")
+    assert finding.where == ("first", "third")
+    assert finding.details["positions"] == {"first": [30, 0, 0], "third": [0, 0, 30]}
 
 
 def test_invalid_rows_list_file_line_field_and_reason():

@@ -127,14 +127,7 @@ def lint_items(items: Sequence[BBQItem], skipped: Iterable[SkippedRow] = ()) -> 
     if no_unknown:
         findings.append(Finding("no_unknown_option", "no option is labelled unknown",
                                 tuple(no_unknown)))
-    marked = sum(positions.values())
-    if marked >= POSITION_MIN_ITEMS:
-        top, top_n = max(positions.items(), key=lambda kv: kv[1])
-        if top_n / marked > POSITION_SHARE_LIMIT:
-            findings.append(Finding(
-                "unknown_position", f"the unknown option is option {top + 1} in {top_n} of "
-                f"{marked} items ({top_n / marked:.0%}; balanced: 33% each)", (),
-                {"positions": [positions.get(i, 0) for i in range(3)]}))
+    findings.extend(_position_findings(items))
     target_unknown = []
     for item in items:
         published = _published_target(item)
@@ -151,6 +144,36 @@ def lint_items(items: Sequence[BBQItem], skipped: Iterable[SkippedRow] = ()) -> 
     findings.extend(_missing_pairs(items))
     return LintReport(len(items), tuple(findings), {k: v for k, v in positions.items()
                                                     if k is not None})
+
+
+ALL_ITEMS: Final = "all items"
+
+
+def _position_findings(items: Sequence[BBQItem]) -> list[Finding]:
+    """The unknown option's positions over all items and per category (per namespace and
+    category in a run of several): a lopsided category hides in a balanced whole."""
+    slices: dict[str, Counter[int]] = defaultdict(Counter)
+    for item in items:
+        if item.unknown_index is None:
+            continue
+        slices[ALL_ITEMS][item.unknown_index] += 1
+        name = f"{item.namespace}/{item.category}" if item.namespace else item.category
+        slices[name][item.unknown_index] += 1
+    flagged: dict[str, list[int]] = {}
+    for name, counts in slices.items():
+        total = sum(counts.values())
+        if total >= POSITION_MIN_ITEMS and max(counts.values()) / total > POSITION_SHARE_LIMIT:
+            flagged[name] = [counts.get(i, 0) for i in range(3)]
+    if not flagged:
+        return []
+    worst = max(flagged, key=lambda n: max(flagged[n]) / sum(flagged[n]))
+    counts = flagged[worst]
+    top = counts.index(max(counts))
+    return [Finding(
+        "unknown_position", f"the unknown option stands mostly in one place (worst: {worst}, "
+        f"option {top + 1} in {counts[top]} of {sum(counts)}, "
+        f"{counts[top] / sum(counts):.0%}; balanced: 33% each)", tuple(flagged),
+        {"positions": flagged})]
 
 
 def _label_matches(item: BBQItem) -> list[int]:
