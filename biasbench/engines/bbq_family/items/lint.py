@@ -33,8 +33,8 @@ POSITION_SHARE_LIMIT: Final = 0.5
 """A position holding more than half of the unknown options is flagged (a balanced dataset
 holds a third in each)..."""
 POSITION_MIN_ITEMS: Final = 30
-"""... among at least this many items: in fewer, a half in one position happens by chance too
-often to mean anything (16 items, 9 in one place: p = 0.04 under a uniform placement)."""
+"""... among at least this many items: in fewer, more than half in one of three positions happens
+by chance too often (uniform placement: about 15% of 16-item slices, 6% at 30, 1.5% at 50)."""
 EXAMPLES: Final = 5
 """Examples named per finding in the one-line summary (results.json lists every one)."""
 
