@@ -89,3 +89,23 @@ def test_basque_answers_all_parse(bench):
 def test_full_nationality_file():
     bench = get_benchmark("basqbbq", data=Path(os.environ[ENV_DATA]), categories="Nazionalitate")
     assert (len(bench.items), len(bench.skipped_rows)) == (1752, 184)
+
+
+@pytest.mark.skipif("eu" not in LANGUAGES, reason="the built-in Basque pack (another change) "
+                    "is not in this tree yet")
+def test_run_goes_on_without_the_nan_rows_and_reports_them(biasbench_cli, tmp_path):
+    run_dir = tmp_path / "run"
+    done = biasbench_cli("run", "basqbbq", "--model", "mock:hashed-letter", "--data", FIXTURES,
+                         "--categories", "Adin,Nazionalitate", "--out", run_dir)
+    assert done.returncode == 0, done.stderr
+    assert "8 invalid row(s) skipped" in done.stderr
+    assert "invalid_row: 8 row(s) skipped" in done.stdout  # the summary
+    results = json.loads((run_dir / "results.json").read_text())
+    (finding,) = results["data_lint"]["findings"]
+    assert finding["kind"] == "invalid_row" and finding["count"] == 8
+    assert [row["line"] for row in finding["rows"]] == NAN_LINES
+    assert "(20 requests" in done.stdout
+    strict = biasbench_cli("run", "basqbbq", "--model", "mock:hashed-letter", "--data",
+                           FIXTURES, "--categories", "Nazionalitate", "--strict", "--out",
+                           tmp_path / "strict")
+    assert strict.returncode != 0 and "8 invalid row(s) (--strict)" in strict.stderr

@@ -79,3 +79,20 @@ def test_persian_answers_all_parse(bench):
         assert parsed.index == k % 3
     item = bench.by_uid["gbfa/fa/Gender_identity:1"]
     assert parse_answer("اطلاعات کافی نیست", item, reading=reading).index == 1
+
+
+def test_cli_run_shows_the_lint_in_summary_results_and_report(biasbench_cli, tmp_path):
+    import json
+
+    run_dir = tmp_path / "run"
+    done = biasbench_cli("run", "gbfa", "--model", "mock:hashed-letter", "--data", FIXTURES,
+                         "--languages", "en", "--out", run_dir)
+    assert done.returncode == 0, done.stderr
+    assert ("target_is_unknown: the target is the unknown option (Gender_identity:33, "
+            "Gender_identity:35)") in done.stdout
+    results = json.loads((run_dir / "results.json").read_text())
+    assert [f["kind"] for f in results["data_lint"]["findings"]] == ["target_is_unknown"]
+    report = biasbench_cli("report", run_dir, "--out", tmp_path / "report")
+    assert report.returncode == 0, report.stderr
+    html = "".join(p.read_text("utf-8") for p in (tmp_path / "report").rglob("*.html"))
+    assert "Data lint." in html and "target_is_unknown" in html

@@ -173,3 +173,15 @@ def test_full_release_present_files():
     bench = get_benchmark("pakbbq", data=Path(os.environ[ENV_DATA]),
                           categories="Age,Religion,Language_formality")
     assert len(bench.items) == 2 * (2920 + 400 + 88)
+
+
+def test_cli_run_pairs_the_two_languages(biasbench_cli, tmp_path):
+    run_dir = tmp_path / "run"
+    done = biasbench_cli("run", "pakbbq", "--model", "mock:hashed-letter", "--data", FIXTURES,
+                         "--languages", "en", "--categories", "Language_formality",
+                         "--out", run_dir)
+    assert done.returncode == 0, done.stderr
+    results = json.loads((run_dir / "results.json").read_text())
+    assert results["excluded_by_reason"] == {}
+    assert set(results["models"]["mock-hashed-letter"]) == {"Language_formality"}
+    assert results["data_lint"]["n_items"] == 16
