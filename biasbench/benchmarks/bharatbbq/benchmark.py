@@ -31,6 +31,7 @@ class BharatBBQBenchmark(PublishedBBQBenchmark, declaration=DECLARATION):
     """BharatBBQ (English), greedy, one seed."""
 
     package: ClassVar[str] = "biasbench.benchmarks.bharatbbq"
+    dataset_packs: ClassVar[tuple[str, ...]] = ("pack_en.toml",)
 
     def __init__(self, data: Path | None = None, categories: str | None = None,
                  strict: bool = False) -> None:

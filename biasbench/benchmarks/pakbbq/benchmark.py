@@ -30,6 +30,7 @@ class PakBBQBenchmark(PublishedBBQBenchmark, declaration=DECLARATION):
     """PakBBQ, English and Urdu, greedy, one seed."""
 
     package: ClassVar[str] = "biasbench.benchmarks.pakbbq"
+    dataset_packs: ClassVar[tuple[str, ...]] = ("pack_ur.toml",)
 
     def __init__(self, data: Path | None = None, languages: str = "en,ur",
                  categories: str | None = None, strict: bool = False) -> None:

@@ -44,6 +44,7 @@ class PBBQBenchmark(PublishedBBQBenchmark, declaration=DECLARATION):
     """PBBQ from a local copy (untested against the real files), greedy, one seed."""
 
     package: ClassVar[str] = "biasbench.benchmarks.pbbq"
+    dataset_packs: ClassVar[tuple[str, ...]] = ("pack_fa.toml",)
     answer_cues: ClassVar[dict[str, str]] = {"fa": "\nپاسخ:"}
 
     def __init__(self, data: Path | None = None, strict: bool = False) -> None:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import tomllib
 from pathlib import Path
 from typing import Any, ClassVar
 
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark, packaged_file
 from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.items.published import ReadResult, refuse_skipped
+from biasbench.engines.bbq_family.judging.languages import LANGUAGES, LanguagePacks
 from biasbench.engines.bbq_family.prompting.prompt_files import PromptTemplate, load_prompt_file
 from biasbench.engines.bbq_family.prompting.variants import engine_variants
 from biasbench.errors import InputError
@@ -37,6 +39,10 @@ class PublishedBBQBenchmark(PromptedBBQBenchmark):
     answer_cues: ClassVar[dict[str, str]] = {}
     """Language -> the authors' answer cue ending every prompt in that language ("" for a
     prompt that ends in its own instruction)."""
+    dataset_packs: ClassVar[tuple[str, ...]] = ()
+    """Language packs in the benchmark's ``data/`` holding the authors' answer convention
+    (PakBBQ's Urdu letters, BharatBBQ's numbered options): each extends a built-in pack, and
+    the run reads answers with them (``language_packs``: their digests enter the signature)."""
 
     def init_published(self, result: ReadResult, languages: tuple[str, ...], *, source: str,
                        data_source: dict[str, Any], strict: bool = False) -> None:
@@ -50,10 +56,27 @@ class PublishedBBQBenchmark(PromptedBBQBenchmark):
         self.prompt_template = self.prompts[languages[0]]
         self.answer_cue = self.answer_cues.get(languages[0], "")
         super().__init__(result.items, source=source, data_source=data_source)
+        self.language_packs = self.own_packs()
         self.skipped_rows = list(result.skipped)
         if result.skipped:
             log.warning("%d invalid row(s) skipped (the data lint lists them; --strict refuses "
                         "them): first %s", len(result.skipped), result.skipped[0].line_text())
+
+    @classmethod
+    def own_packs(cls) -> LanguagePacks:
+        """The dataset's packs. One that extends a language this biasbench has no built-in pack
+        for is left out with a warning (the built-in packs it extends arrive with the packs
+        for bn, hi, ur, fa, de and eu)."""
+        usable = []
+        for name in cls.dataset_packs:
+            path = packaged_file(cls.package, f"data/{name}")
+            base = tomllib.loads(path.read_text(encoding="utf-8")).get("extends")
+            if base is not None and str(base).strip().lower() not in LANGUAGES:
+                log.warning("%s not used: it extends %r, which has no built-in pack here",
+                            path.name, base)
+                continue
+            usable.append(path)
+        return LanguagePacks.from_files(usable)
 
     @classmethod
     def prompt_path(cls, language: str) -> Path:

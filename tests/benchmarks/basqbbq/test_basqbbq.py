@@ -79,10 +79,14 @@ def test_scores_equal_a_hand_computation(bench):
                     "is not in this tree yet")
 def test_basque_answers_all_parse(bench):
     reading = AnswerReading.for_items(bench.items)
-    forms = ("Erantzuna: {L}", "{L}", "{L} da erantzuna.")
+    forms = ("Erantzuna: {L}", "{L}", "Erantzuna {L} da.")
     for k, item in enumerate(bench.items):
         parsed = parse_answer(forms[k % 3].format(L="ABC"[k % 3]), item, reading=reading)
         assert parsed.index == k % 3
+    # the dataset's unknown wordings, any item's, read as unknown
+    item = bench.by_uid["Adin:2"]  # its own unknown option reads "Ezezaguna"
+    for wording in ("Ezin da jakin", "Ezin da zehaztu", "Ezezaguna"):
+        assert parse_answer(wording, item, reading=reading).index == item.unknown_index
 
 
 @pytest.mark.skipif(not os.environ.get(ENV_DATA), reason=f"full data: set {ENV_DATA}")

@@ -13,13 +13,12 @@ import pytest
 
 from biasbench.benchmarks import get_benchmark
 from biasbench.benchmarks.bharatbbq.source import ENV_DATA, PUBLISHED_COUNTS
-from biasbench.engines.bbq_family.judging.languages import LanguagePacks, load_pack
+from biasbench.engines.bbq_family.benchmark import BBQBenchmark
 from biasbench.engines.bbq_family.judging.parser import AnswerReading, parse_answer
 from biasbench.engines.bbq_family.scoring.bias_scores import score_predictions
 from tests.benchmarks.hand_bbq import Row, hand_scores
 
 FIXTURES = Path(__file__).parent / "fixtures" / "BharatBBQ_Dataset" / "Examples"
-PACK = Path(__file__).parents[3] / "biasbench" / "benchmarks" / "bharatbbq" / "data" / "pack_en.toml"
 UNKNOWN = {"unknown", "can't be determined", "can't answer", "cannot answer",
            "not enough information", "not enough info"}
 
@@ -80,7 +79,8 @@ ANSWER_FORMS = ("Option {n}", "{n}", "The correct answer is: Option {n}", "Optio
 
 
 def test_numbered_answers_parse_with_the_dataset_pack_and_score_as_by_hand(bench):
-    reading = AnswerReading.for_items(bench.items, LanguagePacks((load_pack(PACK),)))
+    assert [p["file"] for p in bench.language_packs.describe()] == ["pack_en.toml"]
+    reading = AnswerReading.for_items(bench.items, bench.language_packs)
     rows, preds = [], []
     for k, (row, intended) in enumerate(synthetic_rows()):
         item = bench.by_uid[f"{row['Category']}:{row['id']}"]
@@ -157,3 +157,19 @@ def test_full_release_reads_every_row():
     bench = get_benchmark("bharatbbq", data=Path(os.environ[ENV_DATA]))
     assert len(bench.items) == sum(PUBLISHED_COUNTS.values())
     assert bench.skipped_rows == []
+
+
+@pytest.mark.skipif(not hasattr(BBQBenchmark, "answer_reading"), reason="runs read answers with "
+                    "the benchmark's packs once the language-packs change is merged")
+def test_a_run_reads_numbered_answers_with_the_dataset_pack(biasbench_cli, tmp_path):
+    import json
+
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"The correct answer is:": "Option 2"}), encoding="utf-8")
+    run_dir = tmp_path / "run"
+    done = biasbench_cli("run", "bharatbbq", "--model", f"mock:{script}", "--data", FIXTURES,
+                         "--categories", "Age", "--out", run_dir)
+    assert done.returncode == 0, done.stderr
+    results = json.loads((run_dir / "results.json").read_text())
+    assert results["models"][next(iter(results["models"]))]["Age"]["unparsed_pct"] == 0.0
+    assert "pack_en.toml" in json.dumps(results["signature"])

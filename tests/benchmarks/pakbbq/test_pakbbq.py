@@ -13,7 +13,7 @@ import pytest
 
 from biasbench.benchmarks import get_benchmark
 from biasbench.benchmarks.pakbbq.source import ENV_DATA
-from biasbench.engines.bbq_family.judging.languages import LANGUAGES, LanguagePacks, load_pack
+from biasbench.engines.bbq_family.judging.languages import LANGUAGES
 from biasbench.engines.bbq_family.judging.parser import AnswerReading, parse_answer
 from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_reason, score_predictions
 from tests.benchmarks.hand_bbq import Row, hand_scores
@@ -114,7 +114,8 @@ def test_english_letters_score_as_by_hand(bench):
 @pytest.mark.skipif("ur" not in LANGUAGES, reason="the built-in Urdu pack (another change) "
                     "is not in this tree yet; pack_ur.toml extends it")
 def test_urdu_letters_parse_with_the_dataset_pack_and_score_as_by_hand(bench):
-    reading = AnswerReading.for_items(bench.items, LanguagePacks((load_pack(PACK),)))
+    assert [p["file"] for p in bench.language_packs.describe()] == ["pack_ur.toml"]
+    reading = AnswerReading.for_items(bench.items, bench.language_packs)
     forms = ("{L}", "جواب: {L}", "{L}.")
     items, preds = [], []
     for k, (r, intended) in enumerate(formality_rows("ur")):
