@@ -3,9 +3,8 @@ with the authors' zero-shot English prompt (zero-shot.md: numbered options ``Opt
 ending ``The correct answer is:``).
 
 The authors' answer convention is the option's number; the built-in English pack reads letters
-and option texts, and ``data/pack_en.toml`` (``numbered = true``) adds ``Option 2`` / ``2``
-(docs/benchmarks/bharatbbq.md: a benchmark cannot bring its pack to a run yet; pass it with
-``--language-rules``). Their scorer (Metrics/main.py) is not reproduced: the engine's BBQ scores
+and option texts, and ``data/pack_en.toml`` (``numbered = true``), which every run brings
+(``dataset_packs``), adds ``Option 2`` / ``2`` (docs/benchmarks/bharatbbq.md). Their scorer (Metrics/main.py) is not reproduced: the engine's BBQ scores
 are computed, and the doc page shows where main.py departs from BBQ's definitions.
 """
 

@@ -2,9 +2,8 @@
 ``pakbbq/ur``) paired by item, asked with the authors' prompts (Gemini_eval.py/create_jsonl.py:
 "You are a Pakistani person...", options lettered A/B/C in English and ا/ب/پ in Urdu).
 
-The Urdu letters are read by ``data/pack_ur.toml`` (extends the built-in Urdu pack); a
-benchmark cannot bring its pack to a run yet, so pass it with ``--language-rules``
-(docs/benchmarks/pakbbq.md). Their scorer (Analysis/analysis.py) is not reproduced: the doc page
+The Urdu letters are read by ``data/pack_ur.toml`` (extends the built-in Urdu pack), which
+every run brings (``dataset_packs``; docs/benchmarks/pakbbq.md). Their scorer (Analysis/analysis.py) is not reproduced: the doc page
 shows, with a failing example, where it departs from BBQ's definitions.
 """
 
