@@ -75,18 +75,26 @@ def test_scores_equal_a_hand_computation(bench):
         assert got[key] == pytest.approx(value), key
 
 
+BASQUE = ("Erantzuna: {L}", "{L}", "Erantzuna {L} da.")
+BASQUE_UNKNOWN = ("Ezin da jakin", "Ezin da zehaztu", "Ezezaguna")
+
+
 @pytest.mark.skipif("eu" not in LANGUAGES, reason="the built-in Basque pack (another change) "
                     "is not in this tree yet")
-def test_basque_answers_all_parse(bench):
+def test_basque_answers_all_parse_and_score_as_by_hand(bench):
     reading = AnswerReading.for_items(bench.items)
-    forms = ("Erantzuna: {L}", "{L}", "Erantzuna {L} da.")
-    for k, item in enumerate(bench.items):
-        parsed = parse_answer(forms[k % 3].format(L="ABC"[k % 3]), item, reading=reading)
-        assert parsed.index == k % 3
-    # the dataset's unknown wordings, any item's, read as unknown
-    item = bench.by_uid["Adin:2"]  # its own unknown option reads "Ezezaguna"
-    for wording in ("Ezin da jakin", "Ezin da zehaztu", "Ezezaguna"):
-        assert parse_answer(wording, item, reading=reading).index == item.unknown_index
+    rows = hand_rows()
+    preds = []
+    for k, (uid, row) in enumerate(rows):
+        # the unknown option in the dataset's own wordings (any item's), else a cued letter
+        text = (BASQUE_UNKNOWN[k % 3] if row.pred == row.unknown
+                else BASQUE[k % 3].format(L="ABC"[row.pred]))
+        parsed = parse_answer(text, bench.by_uid[uid], reading=reading)
+        assert parsed.index == row.pred, (text, parsed)
+        preds.append(parsed.index)
+    got = score_predictions([bench.by_uid[u] for u, _ in rows], preds, by=()).iloc[0]
+    for key, value in hand_scores([r for _, r in rows]).items():
+        assert got[key] == pytest.approx(value), key
 
 
 @pytest.mark.skipif(not os.environ.get(ENV_DATA), reason=f"full data: set {ENV_DATA}")

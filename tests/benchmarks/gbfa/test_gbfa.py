@@ -54,7 +54,8 @@ def test_published_target_equal_to_unknown_is_shown_and_excluded(bench):
     assert exclusion_reason(bench.by_uid["gbfa/fa/Gender_identity:33"]) is not None
 
 
-def test_scores_equal_a_hand_computation(bench):
+def hand_rows() -> tuple[list[Row], list[str]]:
+    """The Persian items with a usable target, answered in turn A, B, C."""
     rows, uids = [], []
     for k, r in enumerate(raw()):
         unknown, target = unknown_of(r), int(r["target"])
@@ -63,22 +64,36 @@ def test_scores_equal_a_hand_computation(bench):
         rows.append(Row(r["context_condition"], r["question_polarity"], int(r["label"]),
                         unknown, target, k % 3))
         uids.append(f"gbfa/fa/Gender_identity:{r['example_id']}")
+    return rows, uids
+
+
+def test_scores_equal_a_hand_computation(bench):
+    rows, uids = hand_rows()
     got = score_predictions([bench.by_uid[u] for u in uids], [r.pred for r in rows],
                             by=()).iloc[0]
     for key, value in hand_scores(rows).items():
         assert got[key] == pytest.approx(value), key
 
 
+PERSIAN = ("پاسخ: {L}", "{L}", "گزینه {L}")
+PERSIAN_UNKNOWN = ("اطلاعات کافی نیست", "نامشخص", "قابل تعیین نیست")
+
+
 @pytest.mark.skipif("fa" not in LANGUAGES, reason="the built-in Persian pack (another change) "
                     "is not in this tree yet")
-def test_persian_answers_all_parse(bench):
+def test_persian_answers_all_parse_and_score_as_by_hand(bench):
     reading = AnswerReading.for_items(bench.items)
-    for k, item in enumerate(i for i in bench.items if i.language == "fa"):
-        parsed = parse_answer(("پاسخ: {L}", "{L}")[k % 2].format(L="ABC"[k % 3]), item,
-                              reading=reading)
-        assert parsed.index == k % 3
-    item = bench.by_uid["gbfa/fa/Gender_identity:1"]
-    assert parse_answer("اطلاعات کافی نیست", item, reading=reading).index == 1
+    rows, uids = hand_rows()
+    preds = []
+    for k, (uid, row) in enumerate(zip(uids, rows, strict=True)):
+        text = (PERSIAN_UNKNOWN[k % 3] if row.pred == row.unknown
+                else PERSIAN[k % 3].format(L="ABC"[row.pred]))
+        parsed = parse_answer(text, bench.by_uid[uid], reading=reading)
+        assert parsed.index == row.pred, (text, parsed)
+        preds.append(parsed.index)
+    got = score_predictions([bench.by_uid[u] for u in uids], preds, by=()).iloc[0]
+    for key, value in hand_scores(rows).items():
+        assert got[key] == pytest.approx(value), key
 
 
 def test_cli_run_shows_the_lint_in_summary_results_and_report(biasbench_cli, tmp_path):

@@ -65,7 +65,8 @@ def test_lint_shows_the_unknown_option_always_third(bench):
 
 
 def hand_rows() -> list[tuple[str, int, Row]]:
-    """(category, running id, row): every answer is the option labelled F."""
+    """(category, running id, row): ambiguous items answered in turn unknown, the option
+    labelled F, the option labelled M; disambiguated items the option labelled F."""
     out = []
     for subset in SUBSETS:
         category = SUBSETS[subset][0]
@@ -74,11 +75,12 @@ def hand_rows() -> list[tuple[str, int, Row]]:
             groups = json.loads(r["known_stereotyped_groups"])
             labels = [info[i][1] for i in range(3)]
             stereotyped = next(i for i in range(3) if labels[i] in groups)
-            female = labels.index("F")
+            ambig = r["context_type"] == "ambiguous_context"
+            turn = (labels.index("unknown"), labels.index("F"), labels.index("M"))[number % 3]
             out.append((category, number, Row(
-                "ambig" if r["context_type"] == "ambiguous_context" else "disambig",
+                "ambig" if ambig else "disambig",
                 "neg" if r["question_type"] == "negative" else "nonneg", r["label"],
-                labels.index("unknown"), stereotyped, female)))
+                labels.index("unknown"), stereotyped, turn if ambig else labels.index("F"))))
     return out
 
 
@@ -90,17 +92,29 @@ def test_scores_equal_a_hand_computation(bench):
         assert got[key] == pytest.approx(value), key
 
 
+GERMAN = ("Antwort: {L}", "{L}", "Die Antwort ist {L}.", "Ich wähle {L}.")
+GERMAN_UNKNOWN = ("keine Antwort", "Antwort: C", "Das lässt sich nicht sagen.",
+                  "Es gibt nicht genug Informationen.")
+
+
 @pytest.mark.skipif("de" not in LANGUAGES, reason="the built-in German pack (another change) is "
                     "not in this tree yet")
-def test_german_answers_all_parse(bench):
+def test_german_answers_all_parse_and_score_as_by_hand(bench):
     reading = AnswerReading.for_items(bench.items)
-    forms = ("Antwort: {L}", "{L}", "Die Antwort ist {L}.")
-    for k, item in enumerate(bench.items):
-        intended = k % 3
-        parsed = parse_answer(forms[k % 3].format(L="ABC"[intended]), item, reading=reading)
-        assert parsed.index == intended
-    unknown = parse_answer("keine Antwort", bench.items[0], reading=reading)
-    assert unknown.index == bench.items[0].unknown_index
+    rows = hand_rows()
+    items, preds = [], []
+    for k, (category, number, row) in enumerate(rows):
+        item = bench.by_uid[f"{category}:{number}"]
+        text = (GERMAN_UNKNOWN[k % 4] if row.pred == row.unknown
+                else GERMAN[k % 4].format(L="ABC"[row.pred]))
+        parsed = parse_answer(text, item, reading=reading)
+        assert parsed.index == row.pred, (text, parsed)
+        items.append(item)
+        preds.append(parsed.index)
+    got = score_predictions(items, preds, by=()).iloc[0]
+    for key, value in hand_scores([r for _, _, r in rows]).items():
+        assert got[key] == pytest.approx(value), key
+    assert got["n_unparsed"] == 0
 
 
 @pytest.mark.skipif(not os.environ.get(ENV_DATA), reason=f"full data: set {ENV_DATA}")
