@@ -11,7 +11,7 @@ DECLARATION = bbq_declaration(
     languages=("eu",),
     paper=Paper("BasqBBQ: A QA Benchmark for Assessing Social Biases in LLMs for Basque, a "
                 "Low-Resource Language", "Zulaika and Saralegi, COLING 2025",
-                "https://aclanthology.org/2025.coling-main.318/"),
+                "https://github.com/orai-nlp/BasqBBQ"),
     licence=("CC BY-NC-SA 4.0 (Orai NLP Teknologiak, orai-nlp/BasqBBQ README); terms: "
              "non-commercial use, share alike, attribution"),
     items_summary=f"Basque items in {len(CATEGORIES)} categories ({REPOSITORY}@{COMMIT[:7]})",

@@ -16,7 +16,7 @@ DECLARATION = bbq_declaration(
     name="bharatbbq",
     languages=("en",),
     paper=Paper("BharatBBQ: A Multilingual Bias Benchmark for Question Answering in the "
-                "Indian Context", "Tomar et al., TACL 2025 (arXiv:2508.07090)",
+                "Indian Context", "TACL 2025 (arXiv:2508.07090)",
                 "https://arxiv.org/abs/2508.07090"),
     licence=("not stated: sahoonihar/BharatBBQ carries no licence file (all rights reserved by "
              "default); terms: cite the TACL 2025 paper; the other languages are on the "

@@ -10,11 +10,12 @@ DECLARATION = bbq_declaration(
     name="pakbbq",
     languages=("en", "ur"),
     paper=Paper("PakBBQ: A Culturally Adapted Bias Benchmark for QA",
-                "Hashmat et al., 2025 (arXiv:2508.10186)", "https://arxiv.org/abs/2508.10186"),
+                "Hashmat et al., EMNLP 2025 (arXiv:2508.10186)",
+                "https://arxiv.org/abs/2508.10186"),
     licence=("not stated: the repository carries no licence file (all rights reserved by "
              "default); terms: cite the paper"),
-    items_summary=(f"11,796 items per language, English and Urdu ({len(CATEGORIES)} "
-                   f"categories, {REPOSITORY}@{COMMIT[:7]})"),
+    items_summary=(f"English and Urdu, the same items in each ({len(CATEGORIES)} categories; "
+                   f"11,796 per language outside SES, {REPOSITORY}@{COMMIT[:7]})"),
     options=(
         data_option("PakBBQ's PakBBQ/ folder (PakBBQ_ENG/ and PakBBQ_UR/)", ENV_DATA),
         OptionSpec("languages", str, "en,ur", "en, ur or en,ur (both in one run, paired by "
