@@ -20,7 +20,7 @@ def lint(
              "NAMESPACE=FILE allowed)")] = None,
     data: Annotated[Path | None, typer.Option(help="the benchmark's --data folder")] = None,
     option: Annotated[list[str] | None, typer.Option(
-        "--option", "-o", help="a benchmark option KEY=VALUE (e.g. -o categories=Age)")] = None,
+        "--option", "-o", help="a benchmark option KEY=VALUE, its value as text (e.g. -o categories=Age)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the lint as JSON")] = False,
     strict: Annotated[bool, typer.Option(
         help="exit 1 when there is any finding")] = False,
@@ -28,28 +28,20 @@ def lint(
     """List what in a BBQ dataset skews or shrinks its scores: invalid rows (every one),
     duplicate options, the unknown option's position balance, targets equal to the unknown
     option, missing polarity/context pairs (docs/bbq-engine/data-lint.md)."""
-    from biasbench.engines.bbq_family.items.lint import lint_files
+    from biasbench.api import lint as data_lint
 
     if (name is None) == (items is None):
         fail("give a benchmark NAME or --items FILES (one of them)")
-    if items is not None:
-        report = lint_files([p for p in items.split(",") if p.strip()])
-    else:
-        from biasbench.benchmarks import get_benchmark
-        from biasbench.engines.bbq_family.benchmark import BBQBenchmark
-
-        options: dict[str, object] = {}
-        if data is not None:
-            options["data"] = data
-        for entry in option or []:
-            key, sep, value = entry.partition("=")
-            if not sep:
-                fail(f"--option needs KEY=VALUE, not {entry!r}")
-            options[key.strip().replace("-", "_")] = value
-        bench = get_benchmark(str(name), **options)
-        if not isinstance(bench, BBQBenchmark):
-            fail(f"{name} is not a BBQ-format benchmark (the lint reads BBQ items)")
-        report = bench.data_lint()
+    options: dict[str, object] = {}
+    if data is not None:
+        options["data"] = data
+    for entry in option or []:
+        key, sep, value = entry.partition("=")
+        if not sep:
+            fail(f"--option needs KEY=VALUE, not {entry!r}")
+        options[key.strip().replace("-", "_")] = value
+    report = data_lint(name, items=None if items is None else
+                       [p for p in items.split(",") if p.strip()], **options)
     if as_json:
         typer.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=1))
     else:

@@ -135,3 +135,17 @@ def test_lint_command(tmp_path):
     assert result.exit_code == 0 and "no findings" in result.output
     result = runner.invoke(app, ["lint"])
     assert result.exit_code != 0 and "NAME or --items" in result.output
+
+
+def test_the_api_lints_a_benchmark_or_files():
+    from biasbench import api
+    from biasbench.errors import BiasbenchError
+
+    report = api.lint("basqbbq", data=BENCH / "basqbbq/fixtures/data/BasqBBQ",
+                      categories="Nazionalitate")
+    assert report.kinds() == ["invalid_row"]
+    assert api.lint(items=[GBFA]).kinds() == ["target_is_unknown"]
+    with pytest.raises(BiasbenchError, match="not a BBQ-format benchmark"):
+        api.lint("honorific-bn")
+    with pytest.raises(BiasbenchError, match="one of them"):
+        api.lint()
