@@ -5,13 +5,11 @@ rows skipped and listed with their reason, refused under --strict, the rest scor
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from biasbench.benchmarks import get_benchmark
-from biasbench.benchmarks.basqbbq.source import ENV_DATA
 from biasbench.engines.bbq_family.judging.languages import LANGUAGES
 from biasbench.engines.bbq_family.judging.parser import AnswerReading, parse_answer
 from biasbench.engines.bbq_family.scoring.bias_scores import score_predictions
@@ -97,9 +95,16 @@ def test_basque_answers_all_parse_and_score_as_by_hand(bench):
         assert got[key] == pytest.approx(value), key
 
 
-@pytest.mark.skipif(not os.environ.get(ENV_DATA), reason=f"full data: set {ENV_DATA}")
-def test_full_nationality_file():
-    bench = get_benchmark("basqbbq", data=Path(os.environ[ENV_DATA]), categories="Nazionalitate")
+def test_full_nationality_file(tmp_path):
+    from biasbench.benchmarks.basqbbq.source import FILES, REPOSITORY, SUBDIR
+    from biasbench.engines.bbq_family.items.source import check_folder
+    from tests.published_files import published_folder
+
+    root = published_folder(REPOSITORY, [f"{SUBDIR}/Nazionalitate.jsonl"], tmp_path,
+                            "BIASBENCH_BASQBBQ_CHECKOUT")
+    assert check_folder(root / SUBDIR, {"Nazionalitate.jsonl": FILES["Nazionalitate.jsonl"]}) \
+        == ([], [])
+    bench = get_benchmark("basqbbq", data=root / SUBDIR, categories="Nazionalitate")
     assert (len(bench.items), len(bench.skipped_rows)) == (1752, 184)
 
 

@@ -6,13 +6,12 @@ checked where it is right and shown where it is not."""
 from __future__ import annotations
 
 import csv
-import os
 from pathlib import Path
 
 import pytest
 
 from biasbench.benchmarks import get_benchmark
-from biasbench.benchmarks.bharatbbq.source import ENV_DATA, PUBLISHED_COUNTS
+from biasbench.benchmarks.bharatbbq.source import PUBLISHED_COUNTS
 from biasbench.engines.bbq_family.benchmark import BBQBenchmark
 from biasbench.engines.bbq_family.judging.parser import AnswerReading, parse_answer
 from biasbench.engines.bbq_family.scoring.bias_scores import score_predictions
@@ -152,11 +151,20 @@ def test_authors_scorer_cannot_read_the_released_files():
     assert found == []
 
 
-@pytest.mark.skipif(not os.environ.get(ENV_DATA), reason=f"full data: set {ENV_DATA}")
-def test_full_release_reads_every_row():
-    bench = get_benchmark("bharatbbq", data=Path(os.environ[ENV_DATA]))
-    assert len(bench.items) == sum(PUBLISHED_COUNTS.values())
+def test_full_release_reads_every_row_and_matches_its_pins(tmp_path):
+    """Every published file (a checkout named by $BIASBENCH_BHARATBBQ_CHECKOUT, else the local
+    mirror; skipped without either): its sha256 is the pinned one, every row reads."""
+    from biasbench.benchmarks.bharatbbq.source import FILES, REPOSITORY, SUBDIR
+    from biasbench.engines.bbq_family.items.source import check_folder
+    from tests.published_files import published_folder
+
+    root = published_folder(REPOSITORY, [f"{SUBDIR}/{name}" for name in FILES], tmp_path,
+                            "BIASBENCH_BHARATBBQ_CHECKOUT")
+    assert check_folder(root / SUBDIR, FILES) == ([], [])
+    bench = get_benchmark("bharatbbq", data=root / SUBDIR)
+    assert len(bench.items) == sum(PUBLISHED_COUNTS.values()) == 54048
     assert bench.skipped_rows == []
+    assert bench.data_lint().kinds() == ["duplicate_options"]
 
 
 @pytest.mark.skipif(not hasattr(BBQBenchmark, "answer_reading"), reason="runs read answers with "

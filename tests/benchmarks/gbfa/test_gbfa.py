@@ -111,3 +111,15 @@ def test_cli_run_shows_the_lint_in_summary_results_and_report(biasbench_cli, tmp
     assert report.returncode == 0, report.stderr
     html = "".join(p.read_text("utf-8") for p in (tmp_path / "report").rglob("*.html"))
     assert "Data lint." in html and "target_is_unknown" in html
+
+
+def test_full_file_matches_its_pin(tmp_path):
+    from biasbench.benchmarks.gbfa.source import FILE, FILES, REPOSITORY
+    from biasbench.engines.bbq_family.items.source import check_folder
+    from tests.published_files import published_folder
+
+    root = published_folder(REPOSITORY, [FILE], tmp_path, "BIASBENCH_GBFA_CHECKOUT")
+    assert check_folder(root, FILES) == ([], [])
+    bench = get_benchmark("gbfa", data=root)
+    assert len(bench.items) == 208 and bench.skipped_rows == []
+    assert bench.data_lint().finding("target_is_unknown").count == 2

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from biasbench.benchmarks import get_benchmark
-from biasbench.benchmarks.ggbbq.source import ENV_DATA, PUBLISHED_COUNTS, SUBSETS
+from biasbench.benchmarks.ggbbq.source import PUBLISHED_COUNTS, SUBSETS
 from biasbench.engines.bbq_family.judging.languages import LANGUAGES
 from biasbench.engines.bbq_family.judging.parser import AnswerReading, parse_answer
 from biasbench.engines.bbq_family.scoring.bias_scores import score_predictions, target_index
@@ -117,9 +116,15 @@ def test_german_answers_all_parse_and_score_as_by_hand(bench):
     assert got["n_unparsed"] == 0
 
 
-@pytest.mark.skipif(not os.environ.get(ENV_DATA), reason=f"full data: set {ENV_DATA}")
-def test_full_release():
-    bench = get_benchmark("ggbbq", data=Path(os.environ[ENV_DATA]))
+def test_full_release(tmp_path):
+    from biasbench.benchmarks.ggbbq.source import FILES, REPOSITORY, SUBDIR
+    from biasbench.engines.bbq_family.items.source import check_folder
+    from tests.published_files import published_folder
+
+    root = published_folder(REPOSITORY, [f"{SUBDIR}/{n}" for n in FILES], tmp_path,
+                            "BIASBENCH_GGBBQ_CHECKOUT")
+    assert check_folder(root / SUBDIR, FILES) == ([], [])
+    bench = get_benchmark("ggbbq", data=root / SUBDIR)
     assert len(bench.items) == sum(PUBLISHED_COUNTS.values())
     lint = bench.data_lint()
     assert lint.kinds() == ["unknown_position"]
