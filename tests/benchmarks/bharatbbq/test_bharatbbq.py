@@ -59,17 +59,21 @@ def test_unknown_option_is_found_by_its_wording(bench):
 
 
 def synthetic_rows() -> list[tuple[dict[str, str], int]]:
-    """(raw row, intended 0-based answer): ambiguous rows answer unknown when their id is
-    even and the stereotyped group's option when odd; disambiguated rows answer correctly."""
+    """(raw row, intended 0-based answer): ambiguous rows answer in turn unknown, the
+    stereotyped group's option (Target), the other group's; disambiguated rows the Target."""
     out = []
+    turn = 0
     for name in ("Age_examples.csv", "Religion_examples.csv"):
         for row in raw_rows(name):
             options = [row["Option1"], row["Option2"], row["Option3"]]
             unknown = next(i for i, o in enumerate(options) if o.casefold() in UNKNOWN)
+            target = int(row["Target"]) - 1
             if row["Context_type"] == "amb":
-                pred = unknown if int(row["id"]) % 2 == 0 else int(row["Target"]) - 1
+                other = ({0, 1, 2} - {unknown, target}).pop()
+                pred = (unknown, target, other)[turn % 3]
+                turn += 1
             else:
-                pred = int(row["Label"]) - 1
+                pred = target
             out.append((row, pred))
     return out
 
@@ -83,8 +87,12 @@ def test_numbered_answers_parse_with_the_dataset_pack_and_score_as_by_hand(bench
     rows, preds = [], []
     for k, (row, intended) in enumerate(synthetic_rows()):
         item = bench.by_uid[f"{row['Category']}:{row['id']}"]
-        text = ANSWER_FORMS[k % len(ANSWER_FORMS)].format(n=intended + 1,
-                                                          text=item.answers[intended])
+        if intended == item.unknown_index and k % 2 == 0:
+            # another item's wording of the unknown option: the dataset's wordings all count
+            text = next(w for w in sorted(UNKNOWN) if w != item.answers[intended].casefold())
+        else:
+            text = ANSWER_FORMS[k % len(ANSWER_FORMS)].format(n=intended + 1,
+                                                              text=item.answers[intended])
         parsed = parse_answer(text, item, reading=reading)
         assert parsed.index == intended, (text, parsed)
         preds.append(parsed.index)
