@@ -1,4 +1,5 @@
-"""The Python API: ``biasbench.run``, ``biasbench.score`` and ``biasbench.load``.
+"""The Python API: ``biasbench.run``, ``biasbench.score``, ``biasbench.load`` (and
+``biasbench.api.lint``, the data lint of BBQ-format items).
 
 The same library calls as the ``biasbench`` command, returning :class:`Results`: the results
 document, the signature, the run folder and the run's counts, with the tidy tables of
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
+    from biasbench.engines.bbq_family.items.lint import LintReport
     from biasbench.models.base import ModelBackend
     from biasbench.pipeline import DryRun
     from biasbench.runfolder.reading import RunFolder
@@ -230,4 +232,28 @@ def load(run_dir: Path | str) -> Results:
     return found
 
 
-__all__ = ["Results", "dry_run", "load", "run", "score"]
+def lint(benchmark: str | None = None, *, items: Sequence[Path | str] | None = None,
+         **options: Any) -> LintReport:
+    """The data lint (docs/bbq-engine/data-lint.md) of a registered BBQ-format benchmark's
+    items (``options``: its own, e.g. ``data=DIR``, ``categories="Age"``), or of item files in
+    a published format (``items``); ``biasbench lint`` prints it."""
+    from biasbench.errors import BiasbenchError
+
+    if (benchmark is None) == (items is None):
+        raise BiasbenchError("give a benchmark NAME or --items FILES (one of them)")
+    if items is not None:
+        from biasbench.engines.bbq_family.items.lint import lint_files
+
+        return lint_files(items)
+    from biasbench.benchmarks import get_benchmark
+
+    bench = get_benchmark(str(benchmark), **options)
+    data_lint = getattr(bench, "data_lint", None)
+    if data_lint is None:
+        raise BiasbenchError(f"{benchmark} is not a BBQ-format benchmark (the lint reads BBQ "
+                             "items)")
+    found: LintReport = data_lint()
+    return found
+
+
+__all__ = ["Results", "dry_run", "lint", "load", "run", "score"]

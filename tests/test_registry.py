@@ -29,9 +29,10 @@ from biasbench.registry import (
     refresh,
 )
 
-FOLDER_ORDER = ["bbq", "cbbq", "esbbq", "cabbq", "filbbq", "honorific-bn", "honorific-hi",
-                "honorific-ur", "honorific-ja", "honorific-ko", "honorific-languages",
-                "honorific-ne", "jbbq", "kobbq", "mbbq"]
+FOLDER_ORDER = ["basqbbq", "bbq", "bharatbbq", "cbbq", "esbbq", "cabbq", "filbbq", "gbfa",
+                "ggbbq", "honorific-bn", "honorific-hi", "honorific-ur", "honorific-ja",
+                "honorific-ko", "honorific-languages", "honorific-ne", "jbbq", "kobbq", "mbbq",
+                "pakbbq", "pbbq"]
 """The folders by name, each module's declarations in its order (esbbq/ declares two)."""
 
 
@@ -195,6 +196,15 @@ OFFLINE: dict[str, dict[str, Any]] = {
     "jbbq": {"data": TESTS / "benchmarks" / "jbbq" / "fixtures" / "synthetic"},
     "kobbq": {"data": TESTS / "benchmarks" / "kobbq" / "fixtures", "prompt_id": 2},
     "mbbq": {"data": MBBQ, "languages": "es", "set": "main", "prompt_variant": 2},
+    "basqbbq": {"data": TESTS / "benchmarks" / "basqbbq" / "fixtures" / "data" / "BasqBBQ",
+                "categories": "Adin"},
+    "bharatbbq": {"data": TESTS / "benchmarks" / "bharatbbq" / "fixtures" / "BharatBBQ_Dataset"
+                  / "Examples", "categories": "Age,Religion"},
+    "gbfa": {"data": TESTS / "benchmarks" / "gbfa" / "fixtures", "languages": "fa,en"},
+    "ggbbq": {"data": TESTS / "benchmarks" / "ggbbq" / "fixtures" / "data"},
+    "pakbbq": {"data": TESTS / "benchmarks" / "pakbbq" / "fixtures" / "PakBBQ",
+               "categories": "Religion"},
+    "pbbq": {"data": TESTS / "benchmarks" / "pbbq" / "fixtures"},
 }
 """Options each benchmark can be built with offline (the tests' fixture slices)."""
 

@@ -1,7 +1,7 @@
 """The ``biasbench`` command: thin argument parsing over library calls.
 
 One module per command (``run``, ``score``, ``data``, ``list``, ``report``, ``export``,
-``runs``; ``owned`` adds the commands benchmarks own), each loaded when its command is asked
+``runs``, ``lint``; ``owned`` adds the commands benchmarks own), each loaded when its command is asked
 for; benchmarks are read through their light declarations, so ``--help``, ``list`` and ``run
 NAME --help`` load no benchmark, pandas or scipy (tests/test_cli_imports.py).
 
@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "report": "biasbench.cli.report:report",
     "export": "biasbench.cli.export:export",
     "runs": "biasbench.cli.runs:runs",
+    "lint": "biasbench.cli.lint:lint",
 }
 """The commands biasbench itself has: name -> "module:attribute" (a click group or a typer
 command function), imported when the command is asked for."""

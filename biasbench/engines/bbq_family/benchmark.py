@@ -26,6 +26,8 @@ from biasbench.engines.bbq_family.declaration import (
 )
 from biasbench.engines.bbq_family.items.grid import Grid, Order, parse_vary, permuted_item
 from biasbench.engines.bbq_family.items.items import BBQItem, items_sha256
+from biasbench.engines.bbq_family.items.lint import LintReport, lint_items
+from biasbench.engines.bbq_family.items.published import SkippedRow
 from biasbench.engines.bbq_family.items.sample import stratified_sample
 from biasbench.engines.bbq_family.judging.labels import read_bbq_responses, write_bbq_labels
 from biasbench.engines.bbq_family.judging.languages import BUILT_IN, LanguagePacks, pack_digest
@@ -131,6 +133,9 @@ class BBQBenchmark(Benchmark):
         self.target_match: str = DEFAULT_TARGET_MATCH
         """Which target rule the headline scores use (``--target-match``)."""
         self.by_uid = {item.uid: item for item in self.items}
+        self.skipped_rows: list[SkippedRow] = []
+        """Published rows the reader skipped as invalid (file, line, field, reason): the data
+        lint lists every one (results.json ``data_lint``)."""
         self.prompt_items: dict[str, BBQItem] = dict(self.by_uid)
         """The item behind each request's ``item_id`` (grid cells added as their requests are
         built): what option scoring reads the options of."""
@@ -331,6 +336,7 @@ class BBQBenchmark(Benchmark):
         results["bias_profiles"] = {m: profile_records(p) for m, p in profiles.items()}
         results["bias_profile_rule"] = PROFILE_RULE
         validate_models(results["models"])
+        results["data_lint"] = self.data_lint().to_dict()
         self._write_tables(scored, profiles, out_dir / TABLES_DIR)
         self._write_figures(scored, profiles, out_dir / FIGURES_DIR)
         from biasbench.engines.bbq_family.analyses import ANALYSES
@@ -386,6 +392,11 @@ class BBQBenchmark(Benchmark):
                 both[rule] = to_results_json(other)["models"]
         results[KEY] = target_rules_results(self.items, self.target_match,  # type: ignore[arg-type]
                                             both, self.var2)
+
+    def data_lint(self) -> LintReport:
+        """The data lint of this run's items and the rows its reader skipped
+        (docs/bbq-engine/data-lint.md)."""
+        return lint_items(self.items, self.skipped_rows)
 
     def own_responses(self, responses: pd.DataFrame) -> pd.DataFrame:
         """The responses :attr:`dataset_scores` reads: all of them, unless a run adds another
@@ -463,6 +474,10 @@ class BBQBenchmark(Benchmark):
         lines.extend(target_rules.summary_lines(results.get(target_rules.KEY) or {}))
         if results.get("unparsed_hint"):
             lines.append(results["unparsed_hint"])
+        if results.get("data_lint", {}).get("findings"):
+            from biasbench.engines.bbq_family.items.lint import summary_lines as lint_lines
+
+            lines.extend(lint_lines(results["data_lint"]))
         if results.get("excluded_by_reason"):  # never only in results.json
             lines.append(exclusion_summary(results["excluded_by_reason"]))
         for analysis in ANALYSES:

@@ -109,6 +109,12 @@ def bbq_declaration(**fields: Any) -> Declaration:
                           "harness_help": FROM_HELP, **fields})
 
 
+STRICT_OPTION = OptionSpec(
+    "strict", bool, False, "refuse the run when any published row is invalid (default: skip "
+    "each with its reason; the data lint lists them in the summary and results.json)")
+"""``--strict`` of the datasets read from their authors' files (``published_dataset.py``)."""
+
+
 def data_option(what: str, env: str) -> OptionSpec:
     """``--data DIR``: a local copy of a dataset's folder (``what``), else ``$env``, else the
     cache or a pinned download."""

@@ -67,7 +67,9 @@ class BBQItem(BaseModel):
     target_answer: int | None = Field(default=None, ge=0, le=2)
     """The answer the dataset itself names as the biased one *for this question* (polarity
     already applied), for datasets whose authors derive it otherwise than from answer_info
-    labels (KoBBQ's biased_answer). When set, scoring uses it instead of matching labels."""
+    labels: KoBBQ's biased_answer; BharatBBQ's Target and GBFA's target, which name the
+    stereotyped group's option, with BBQ's polarity rule applied by their readers
+    (docs/bbq-engine/data-lint.md). When set, scoring uses it instead of matching labels."""
 
     @field_validator("question_index", mode="before")
     @classmethod

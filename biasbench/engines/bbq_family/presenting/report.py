@@ -166,6 +166,19 @@ def _jitter_targets(profiles: pd.DataFrame | None) -> list[tuple[str, str, str]]
     return targets
 
 
+def data_lint_lines(group: RunGroup) -> list[str]:
+    """The data lint's findings of the group's runs (results.json ``data_lint``), once per
+    distinct lint (runs of one dataset share it)."""
+    from biasbench.engines.bbq_family.items.lint import summary_lines
+
+    found: list[str] = []
+    for run in group.runs:
+        for line in summary_lines(run.results.get("data_lint") or {}):
+            if line not in found:
+                found.append(line)
+    return found
+
+
 def partial_runs(group: RunGroup) -> list[str]:
     """"<model> [PARTIAL] (<reason>)" for every model of the group's runs that ran a subset
     of the items (``--limit``) or lacks responses (results.json: coverage)."""
@@ -208,6 +221,10 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
         section.add('<div class="callout"><strong>Partial runs.</strong> '
                     + ui.esc("; ".join(partial_models)) + f": {PARTIAL_NOTE}.</div>")
     _reliability_callout(group, section)
+    lint_lines = data_lint_lines(group)
+    if lint_lines:
+        section.add('<div class="callout"><strong>Data lint.</strong> '
+                    + "<br>".join(ui.esc(line) for line in lint_lines) + "</div>")
     _scores_part(group, output)
     parts = sorted(ANALYSES, key=lambda analysis: analysis.report_order)
     for analysis in parts:

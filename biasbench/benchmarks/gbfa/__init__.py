@@ -1,0 +1,1 @@
+"""``gbfa``: the Persian BBQ of GBFA (Saffari et al., GeBNLP 2025; ``hamidds/GBFA``)."""
