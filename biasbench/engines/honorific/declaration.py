@@ -61,7 +61,7 @@ LANGUAGES_DECLARATION = Declaration(
                         "every registered one."),),
     limit_help="the first N items of each language, in published order",
     licence="as each language's benchmark",
-    docs_page="docs/honorific-engine.md",
+    docs_page="docs/benchmarks/honorific-languages.md",
     responses_help=("JSONL: item_id, model, output, language (a language code or benchmark "
                     "name; or an item_id written LANG/ITEM), and optionally seed."),
 )

@@ -49,7 +49,9 @@ LABELS_RULE: Final = ("one label per item: the majority of its usable labels ove
 METHOD: Final = (
     f"95% percentile bootstrap over items in clusters by occupation (occupations drawn with "
     f"replacement with all their items, {N_BOOTSTRAP} resamples); no-effect reference: permutation null ({N_PERMUTATIONS} "
-    "permutations) - occupations permuted within each frame (spread, eta2 occupation), he/she "
+    "permutations) - occupations permuted within each frame (spread; for eta2 occupation each "
+    "item's (he, she) pair moves together, since the two sentences of one item usually get "
+    "the same register), he/she "
     "swapped within each item with probability 1/2 (eta2 pronoun, HBS gender part), HBS from "
     "both; p = (1 + #null >= observed) / (1 + permutations); 'within_null': observed <= the "
     "null's 95th percentile")
@@ -182,8 +184,14 @@ def no_effect_null(items: ItemLabels, reps: int = N_PERMUTATIONS,
     """The statistics under the permutation null (see the module docstring), ``reps`` each."""
     rng = np.random.default_rng(seed)
     nopronoun = _permute_within_frames(items.nopronoun, rng, reps)
-    male_occ = _permute_within_frames(items.male, rng, reps)
-    female_occ = _permute_within_frames(items.female, rng, reps)
+    # One permutation of the occupations per frame and replicate, applied to the he and the
+    # she labels together: permuting them apart breaks the pairs, and a model whose he and she
+    # sentences agree 95% of the time was called biased in 98% of no-effect simulations
+    # (benchmarks/honorific_eta_reference.py); paired, 3-4%.
+    n_occ, n_frames = items.male.shape
+    order = np.argsort(rng.random((reps, n_occ, n_frames)), axis=1)
+    frames = np.arange(n_frames)[None, None, :]
+    male_occ, female_occ = items.male[order, frames], items.female[order, frames]
     swap = rng.random((reps, *items.male.shape)) < 0.5
     male_sw = np.where(swap, items.female, items.male)
     female_sw = np.where(swap, items.male, items.female)

@@ -1,10 +1,8 @@
 """eta-squared(occupation)'s no-effect reference on no-effect models whose he and she sentences
 agree 95% of the time (real models' shape): a small, seeded version of
-benchmarks/honorific_eta_reference.py. The reference permutes the male and the female labels
-separately, which breaks the pairs, and calls about 98% of such models biased; permuting each
-item's (he, she) pair together within its frame gives 3-6%. The fix belongs to the honorific
-engine's reference after its move (docs/statistics.md), so this test is expected to fail until
-then (strict: it reports when the fix lands)."""
+benchmarks/honorific_eta_reference.py. Permuting the male and the female labels separately (the
+old reference) broke the pairs and called about 98% of such models biased; permuting each item's
+(he, she) pair together within its frame gives 3-6% (docs/statistics.md)."""
 
 from __future__ import annotations
 
@@ -27,8 +25,6 @@ def _reference_module() -> Any:
     pytest.skip("no honorific no-effect reference in this checkout")
 
 
-@pytest.mark.xfail(strict=True, reason="the reference permutes he and she labels separately; "
-                   "the paired permutation lands with the honorific engine's move")
 def test_paired_no_effect_models_are_called_biased_about_5_percent_of_the_time() -> None:
     module = _reference_module()
     rng = np.random.default_rng(4)
