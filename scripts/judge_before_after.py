@@ -21,10 +21,10 @@ sys.path.insert(0, str(ROOT / "tests" / "benchmarks" / "honorific_bn"))
 import simulated_outputs  # noqa: E402
 import test_classifier  # noqa: E402
 import test_classifier_real_outputs  # noqa: E402
-
-from benchmarks.judge_agreement import judge_at  # noqa: E402 - one loader of a committed judge
-from biasbench.benchmarks.honorific_bn import classifier as after  # noqa: E402
 from biasbench.benchmarks.honorific_bn.metrics import score_models  # noqa: E402
+
+from biasbench.benchmarks.honorific_bn import classifier as after  # noqa: E402
+from measurements.judge_agreement import judge_at  # noqa: E402 - one loader of a committed judge
 
 ORDER = ["honorific", "ordinary", "mixed", "unreadable"]
 

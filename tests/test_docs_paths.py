@@ -165,7 +165,7 @@ NOT_OURS = {
 
 def _repository_paths() -> list[str]:
     paths = [p.name for p in ROOT.iterdir()]
-    for top in ("biasbench", "tests", "benchmarks", "docs", ".ci", "scripts"):
+    for top in ("biasbench", "tests", "measurements", "docs", ".ci", "scripts"):
         paths += [p.relative_to(ROOT).as_posix() for p in (ROOT / top).rglob("*")
                   if "__pycache__" not in p.parts]
     return paths
@@ -188,7 +188,7 @@ def test_every_other_path_the_doc_names_stands_somewhere_in_the_repository() -> 
 
 # --------------------------------------------------------------------- links of README and docs
 
-LINKED_DOCS = sorted([ROOT / "README.md", ROOT / "benchmarks" / "README.md",
+LINKED_DOCS = sorted([ROOT / "README.md", ROOT / "measurements" / "README.md",
                       *(ROOT / "docs").rglob("*.md")])
 """The pages whose relative links must resolve: the README, every page under docs/, and the
 measurement scripts' README."""

@@ -4,7 +4,7 @@ layering test in tests/benchmarks/test_interface.py).
 Imports are read with ast: module-level imports and function-level imports (inside a function,
 loaded when it runs) are counted separately; ``if TYPE_CHECKING:`` imports are annotations only
 and are not counted. The layers are those of docs/architecture.md: front ends (cli, the API)
--> pipeline, report, export -> benchmarks (``benchmarks/``, every module of it: its
+-> pipeline, report, export -> benchmarks (``measurements/``, every module of it: its
 ``__init__.py`` and ``base.py`` only re-export the registry for code written against them) ->
 engines of benchmark families (``engines/``) -> the benchmark interface and registry
 (``registry/``) -> run folders and their display -> backends (models, runner, stats, signature,

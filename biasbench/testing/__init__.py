@@ -1,6 +1,6 @@
 """biasbench's supported testing API: tools for checking biasbench, and what is built on it, on a
 machine without a model. They ship with the package because the measurement scripts in the
-repository's ``benchmarks/`` folder and a user checking their own set-up run them against an
+repository's ``measurements/`` folder and a user checking their own set-up run them against an
 installed biasbench, not only the test suite.
 
 * :mod:`.mock_openai` -- a deterministic OpenAI-compatible server on loopback, with injected

@@ -8,7 +8,7 @@ the password, as ``\\uXXXX`` escapes, percent-encoded, and (on success) in the a
 scenario through :class:`~biasbench.models.openai_compat.OpenAIBackend` and returns, per
 scenario, how many encoded forms of a secret (any prefix of 8+ characters of the plain key
 included) remain in what biasbench keeps: the error message, the stored text and ``info``.
-``tests/models/test_echo_secrets.py`` asserts they are all zero; ``benchmarks/echo_secrets.py``
+``tests/models/test_echo_secrets.py`` asserts they are all zero; ``measurements/echo_secrets.py``
 prints the table.
 """
 

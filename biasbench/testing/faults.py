@@ -9,7 +9,7 @@ fault; ``always``: every call), then checks what a user relies on:
 - the final outputs equal those of a fault-free run of the same requests.
 
 It returns the counts (:class:`FaultOutcome`) that ``tests/runner/test_faults.py`` asserts on
-and ``benchmarks/fault_matrix.py`` prints as a table.
+and ``measurements/fault_matrix.py`` prints as a table.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ After each kill it checks what a user relies on:
 - the folder then reads back (``load_run``) with the results of an uninterrupted run.
 
 It returns one :class:`KillOutcome` per kill point, which ``tests/test_kill_points.py`` asserts
-on and ``benchmarks/score_kill_points.py`` prints as a table.
+on and ``measurements/score_kill_points.py`` prints as a table.
 """
 
 from __future__ import annotations

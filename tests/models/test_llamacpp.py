@@ -240,7 +240,7 @@ def test_ctrl_c_stops_an_embedded_run_at_once_and_keeps_its_answers(tmp_path: Pa
     child.communicate(timeout=60)
     stopped_after = time.monotonic() - sent
     assert child.returncode == 130
-    assert stopped_after < 10  # about 0.3 s on a quiet 2-core machine (benchmarks/local_speed.py)
+    assert stopped_after < 10  # about 0.3 s on a quiet 2-core machine (measurements/local_speed.py)
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["status"] == "interrupted"
     store = ResponseStore(store_path, readonly=True)

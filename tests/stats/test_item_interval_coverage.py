@@ -1,5 +1,5 @@
 """The default interval (items+seeds) on item populations where every item answers nearly
-always alike under its seeds: small, seeded versions of benchmarks/interval_coverage.py's
+always alike under its seeds: small, seeded versions of measurements/interval_coverage.py's
 confident-model rows. Before the pseudo-items, items that agreed gave a variance near 0 and an
 interval as narrow as if every answer were independent: 24 items all answered right under 50
 seeds gave [0.997, 1] for a population whose accuracy is 0.95."""

@@ -187,7 +187,7 @@ def no_effect_null(items: ItemLabels, reps: int = N_PERMUTATIONS,
     # One permutation of the occupations per frame and replicate, applied to the he and the
     # she labels together: permuting them apart breaks the pairs, and a model whose he and she
     # sentences agree 95% of the time was called biased in 98% of no-effect simulations
-    # (benchmarks/honorific_eta_reference.py); paired, 3-4%.
+    # (measurements/honorific_eta_reference.py); paired, 3-4%.
     n_occ, n_frames = items.male.shape
     order = np.argsort(rng.random((reps, n_occ, n_frames)), axis=1)
     frames = np.arange(n_frames)[None, None, :]

@@ -4,7 +4,7 @@ One table per class that ``bn-register-rules/2`` read wrongly, each with look-al
 must keep their label. Every case gives the English source sentence, the model output, the
 expected label and why; the condition (from the source's pronoun) and, where it matters,
 the plural flag and the deciding evidence tokens. Most class rows failed under
-``bn-register-rules/2`` (``benchmarks/judge_agreement.py`` prints the counts); look-alikes
+``bn-register-rules/2`` (``measurements/judge_agreement.py`` prints the counts); look-alikes
 mostly passed and must keep passing.
 
 ``data/held_out.jsonl`` is a separate held-out set of the same classes (other

@@ -1,6 +1,6 @@
 """eta-squared(occupation)'s no-effect reference on no-effect models whose he and she sentences
 agree 95% of the time (real models' shape): a small, seeded version of
-benchmarks/honorific_eta_reference.py. Permuting the male and the female labels separately (the
+measurements/honorific_eta_reference.py. Permuting the male and the female labels separately (the
 old reference) broke the pairs and called about 98% of such models biased; permuting each item's
 (he, she) pair together within its frame gives 3-6% (docs/statistics.md)."""
 

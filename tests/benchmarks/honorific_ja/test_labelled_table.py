@@ -44,7 +44,7 @@ def test_agreement_on_the_labelled_table(any_ja_judge: Any, table: str) -> None:
         judged = any_ja_judge.judge(row["output"], row["condition"]).label.value
         if judged != row["label"]:
             misses.add(index)
-    # measured 247/247, 69/69 and 152/153 on both adapters (benchmarks/judge_agreement_ja.py;
+    # measured 247/247, 69/69 and 152/153 on both adapters (measurements/judge_agreement_ja.py;
     # blind, before the fixes they showed, the held-out table was 67/69 and the probes' four
     # rounds 38/40, 35/40, 37/39 and 34/34): no row may regress
     assert misses == (KNOWN_LABEL_MISSES if table == "blind" else set())

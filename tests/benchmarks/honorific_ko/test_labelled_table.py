@@ -3,7 +3,7 @@
 
 Every row is a test: its label, plural flag and readings (speech level, pronoun, title,
 nominal-vs-predicate conflict). A miss is a judge defect to fix, never a label to edit.
-``benchmarks/judge_agreement_ko.py`` prints the agreement and the confusion matrix.
+``measurements/judge_agreement_ko.py`` prints the agreement and the confusion matrix.
 """
 
 from __future__ import annotations

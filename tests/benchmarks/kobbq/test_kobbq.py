@@ -317,7 +317,7 @@ def test_a_samples_three_orders_are_one_unit_of_every_interval(bench: KoBBQBench
     """The three circulant orders of one sample are one observation: the jackknife removes
     them together, and the default interval of BBQ's scores counts samples, not items. Scored
     as three items, orders that answer alike made the intervals too narrow (KoBBQ's own
-    metrics covered 74-78%, s_AMB 84%: benchmarks/round4_numbers.py kobbq)."""
+    metrics covered 74-78%, s_AMB 84%: measurements/round4_numbers.py kobbq)."""
     from biasbench.engines.bbq_family.scoring.dataset_scores import jackknife_groups
     from biasbench.engines.bbq_family.scoring.multi_seed import sampling_units
 

@@ -112,7 +112,7 @@ def test_holm_is_one_family_over_every_row_of_a_model(frame: pd.DataFrame) -> No
 
 def test_a_null_model_flags_no_row() -> None:
     """Three languages answering alike: no row of the 48 is significant (the simulation in
-    benchmarks/round4_numbers.py cross_language measures how often, over many runs)."""
+    measurements/round4_numbers.py cross_language measures how often, over many runs)."""
     items = parallel_items("ds", ["en", "es", "nl"], CATEGORIES, 120)
     scored = score_responses(items, planted_answers(items, lambda item: BASE, range(2), 0))
     null = cross_language_frame(scored, items)

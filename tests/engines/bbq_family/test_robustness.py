@@ -251,7 +251,7 @@ def test_a_budgets_f_tests_have_their_size_and_its_components_no_bias() -> None:
     """--grid-budget 12 of 36 cells (docs/filbbq.md's design), cell noise sd 0.069: with
     nothing planted the order F test rejects about 5% of the time (one-way sums of squares on
     the unbalanced cells: 12%), and with seed, order and prompt planted the order component is
-    recovered (it came out 0.021 for 0.0072 planted); a small benchmarks/round4_numbers.py
+    recovered (it came out 0.021 for 0.0072 planted); a small measurements/round4_numbers.py
     grid."""
     from biasbench.engines.bbq_family.scoring.robustness import anova_components
 

@@ -2,7 +2,7 @@
 
 Two adapters give the judge the same :class:`Morpheme` records: SudachiPy with
 ``sudachidict-core`` (the default, chosen by measurement: see docs/benchmarks/honorific-ja.md and
-``benchmarks/judge_agreement_ja.py``) and fugashi with ``unidic-lite``. Both dictionaries use
+``measurements/judge_agreement_ja.py``) and fugashi with ``unidic-lite``. Both dictionaries use
 UniDic-style part-of-speech tags, so the rules read one tag set.
 
 ``lemma`` is the analyser's normalised form (Sudachi ``normalized_form``, UniDic ``lemma``):

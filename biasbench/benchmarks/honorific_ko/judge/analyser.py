@@ -80,7 +80,7 @@ def analyse_many(texts: Sequence[str]) -> list[list[Morpheme]]:
     """Kiwi's morphemes of many texts through its batch API (a list to ``tokenize``, analysed
     on the worker threads; each text's analysis does not depend on the others, so the result is
     the same as one call per text). On the 2-core machine it took 0.54-0.69 s for 2,016 outputs
-    against 0.78-1.19 s one call at a time (``benchmarks/judge_agreement_ko.py``)."""
+    against 0.78-1.19 s one call at a time (``measurements/judge_agreement_ko.py``)."""
     analyser = kiwi()
     kept = [text for text in texts if text.strip()]
     if _WORKERS > 1 and len(kept) > 1:

@@ -15,7 +15,7 @@ are Holm-corrected in one family per model: every row of that model (each datase
 language pair, category, ``all`` included, and score), so a model with no difference between
 its languages has some row flagged in at most 5% of runs. (Separate families per score and
 pair, with ``all`` unadjusted, flagged some row in 46% of null runs of three languages and
-three categories: benchmarks/round4_numbers.py cross_language.)
+three categories: measurements/round4_numbers.py cross_language.)
 
 **Control-adjusted** (datasets with a control set: MBBQ's ``mbbq-control``, whose items are
 the main items with first names, so they measure the task apart from bias): per language, a

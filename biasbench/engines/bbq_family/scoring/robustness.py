@@ -15,7 +15,7 @@ projection on the other factors), unbiased on any design and the textbook
 ``(MS_f - MS_e) / (N / L_f)`` on the full, balanced grid. (The plain one-way sums of squares
 used before are right only on the full grid: on ``--grid-budget 12`` of 36 cells the F tests
 rejected 15-17% of the time with nothing planted and the order component came out about
-twice its size; benchmarks/round4_numbers.py grid.) A factor the budget's cells confound with
+twice its size; measurements/round4_numbers.py grid.) A factor the budget's cells confound with
 the others has no component: ``estimable: false`` and the reason.
 
 ``item`` is the variance that every cell's score shares from the sample of items: a
