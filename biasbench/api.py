@@ -105,8 +105,9 @@ def _seeds(seeds: int | Sequence[int] | None) -> list[int] | None:
     return check_seeds(seeds)
 
 
-def _options_arguments(out: Any, model_args: Any, base_url: Any = None,
-                       api: Any = "chat") -> Path | None:
+def _options_arguments(
+    out: Any, model_args: Any, base_url: Any = None, api: Any = "chat"
+) -> Path | None:
     """``out`` as a Path and ``model_args``, ``base_url`` and ``api`` checked, or one line
     naming the argument."""
     from biasbench.arguments import check_path, check_text
@@ -120,14 +121,27 @@ def _options_arguments(out: Any, model_args: Any, base_url: Any = None,
     return check_path("out", out)
 
 
-def run(benchmark: str, model: str = "llamacpp", *, out: Path | str | None = None,
-        limit: int | None = None, seeds: int | Sequence[int] | None = None,
-        temperature: float | None = None, max_tokens: int | None = None,
-        concurrency: int = 8, base_url: str | None = None, api: str = "chat",
-        api_key_env: str = "OPENAI_API_KEY", chat: bool = False,
-        model_args: dict[str, Any] | None = None, hf_task: str = "auto",
-        backend: ModelBackend | None = None, progress: bool = True, wait: bool = False,
-        **benchmark_options: Any) -> Results:
+def run(
+    benchmark: str,
+    model: str = "llamacpp",
+    *,
+    out: Path | str | None = None,
+    limit: int | None = None,
+    seeds: int | Sequence[int] | None = None,
+    temperature: float | None = None,
+    max_tokens: int | None = None,
+    concurrency: int = 8,
+    base_url: str | None = None,
+    api: str = "chat",
+    api_key_env: str = "OPENAI_API_KEY",
+    chat: bool = False,
+    model_args: dict[str, Any] | None = None,
+    hf_task: str = "auto",
+    backend: ModelBackend | None = None,
+    progress: bool = True,
+    wait: bool = False,
+    **benchmark_options: Any,
+) -> Results:
     """Run ``benchmark`` against ``model`` and score it, as ``biasbench run`` does.
 
     ``model`` is a model spec (``llamacpp``, ``openai:NAME``, ``hf:NAME``, ``mock:SCRIPT``...;
@@ -141,51 +155,119 @@ def run(benchmark: str, model: str = "llamacpp", *, out: Path | str | None = Non
     from biasbench.pipeline import run as run_spec
 
     out = _options_arguments(out, model_args, base_url, api)
-    spec = _spec(benchmark, model, out, limit, seeds, temperature, max_tokens, base_url, api,
-                 api_key_env, chat, model_args, hf_task, benchmark_options,
-                 concurrency=concurrency, progress=progress, wait=wait)
+    spec = _spec(
+        benchmark,
+        model,
+        out,
+        limit,
+        seeds,
+        temperature,
+        max_tokens,
+        base_url,
+        api,
+        api_key_env,
+        chat,
+        model_args,
+        hf_task,
+        benchmark_options,
+        concurrency=concurrency,
+        progress=progress,
+        wait=wait,
+    )
     done = run_spec(spec, backend)
     found = load(done.run_dir)
     found.stats, found.summary = done.stats, done.summary
     return found
 
 
-def dry_run(benchmark: str, model: str = "llamacpp", *, out: Path | str | None = None,
-            limit: int | None = None, seeds: int | Sequence[int] | None = None,
-            temperature: float | None = None, max_tokens: int | None = None,
-            base_url: str | None = None, api: str = "chat",
-            api_key_env: str = "OPENAI_API_KEY", chat: bool = False,
-            model_args: dict[str, Any] | None = None, hf_task: str = "auto",
-            backend: ModelBackend | None = None, **benchmark_options: Any) -> DryRun:
+def dry_run(
+    benchmark: str,
+    model: str = "llamacpp",
+    *,
+    out: Path | str | None = None,
+    limit: int | None = None,
+    seeds: int | Sequence[int] | None = None,
+    temperature: float | None = None,
+    max_tokens: int | None = None,
+    base_url: str | None = None,
+    api: str = "chat",
+    api_key_env: str = "OPENAI_API_KEY",
+    chat: bool = False,
+    model_args: dict[str, Any] | None = None,
+    hf_task: str = "auto",
+    backend: ModelBackend | None = None,
+    **benchmark_options: Any,
+) -> DryRun:
     """What :func:`run` would do (requests to send and already stored, the first prompt, the
     signature), sending nothing and writing nothing."""
     from biasbench.pipeline import dry_run as plan
 
-    spec = _spec(benchmark, model, Path(out) if out is not None else None, limit, seeds,
-                 temperature, max_tokens, base_url, api, api_key_env, chat, model_args, hf_task,
-                 benchmark_options)
+    spec = _spec(
+        benchmark,
+        model,
+        Path(out) if out is not None else None,
+        limit,
+        seeds,
+        temperature,
+        max_tokens,
+        base_url,
+        api,
+        api_key_env,
+        chat,
+        model_args,
+        hf_task,
+        benchmark_options,
+    )
     return plan(spec, backend=backend)
 
 
-def _spec(benchmark: str, model: str, out: Path | None, limit: int | None,
-          seeds: int | Sequence[int] | None, temperature: float | None,
-          max_tokens: int | None, base_url: str | None, api: str, api_key_env: str,
-          chat: bool, model_args: dict[str, Any] | None, hf_task: str,
-          benchmark_options: dict[str, Any], **run_fields: Any) -> RunSpec:
+def _spec(
+    benchmark: str,
+    model: str,
+    out: Path | None,
+    limit: int | None,
+    seeds: int | Sequence[int] | None,
+    temperature: float | None,
+    max_tokens: int | None,
+    base_url: str | None,
+    api: str,
+    api_key_env: str,
+    chat: bool,
+    model_args: dict[str, Any] | None,
+    hf_task: str,
+    benchmark_options: dict[str, Any],
+    **run_fields: Any,
+) -> RunSpec:
     """The one :class:`~biasbench.runspec.RunSpec` of an API call (:func:`run`,
     :func:`dry_run`)."""
     from biasbench.models.registry import ModelOptions
     from biasbench.runspec import RunSpec
 
-    options = ModelOptions(base_url=base_url, api=api, api_key_env=api_key_env, chat=chat,
-                           hf_task=hf_task, model_args=dict(model_args or {}))
-    return RunSpec(benchmark, model, model_options=options, out=out, limit=limit,
-                   seeds=_seeds(seeds), temperature=temperature, max_tokens=max_tokens,
-                   benchmark_options=benchmark_options, **run_fields)
+    options = ModelOptions(
+        base_url=base_url,
+        api=api,
+        api_key_env=api_key_env,
+        chat=chat,
+        hf_task=hf_task,
+        model_args=dict(model_args or {}),
+    )
+    return RunSpec(
+        benchmark,
+        model,
+        model_options=options,
+        out=out,
+        limit=limit,
+        seeds=_seeds(seeds),
+        temperature=temperature,
+        max_tokens=max_tokens,
+        benchmark_options=benchmark_options,
+        **run_fields,
+    )
 
 
-def score(benchmark: str, responses: Path | str, out: Path | str,
-          **benchmark_options: Any) -> Results:
+def score(
+    benchmark: str, responses: Path | str, out: Path | str, **benchmark_options: Any
+) -> Results:
     """Score outputs produced elsewhere (a JSONL file; one or many models) into the score
     folder ``out``, as ``biasbench score`` does. Keyword arguments are the benchmark's options
     (e.g. ``items=`` for a BBQ-format benchmark)."""
@@ -225,15 +307,17 @@ def load(run_dir: Path | str) -> Results:
     if described and all(isinstance(d, dict) for d in described):
         # results.json maps each model name to its description; the signature of one model
         # names it (``short()`` shows model:NAME), that of several shows model:*.
-        signature = signature.model_copy(update={"model": described[0] if len(described) == 1
-                                                 else {}})
+        signature = signature.model_copy(
+            update={"model": described[0] if len(described) == 1 else {}}
+        )
     found = Results(run_dir=Path(run_dir), results=folder.results, signature=signature)
     found.folder = folder  # type: ignore[misc]  # cached_property: set once, read many
     return found
 
 
-def lint(benchmark: str | None = None, *, items: Sequence[Path | str] | None = None,
-         **options: Any) -> LintReport:
+def lint(
+    benchmark: str | None = None, *, items: Sequence[Path | str] | None = None, **options: Any
+) -> LintReport:
     """The data lint (docs/bbq-engine/data-lint.md) of a registered BBQ-format benchmark's
     items (``options``: its own, e.g. ``data=DIR``, ``categories="Age"``), or of item files in
     a published format (``items``); ``biasbench lint`` prints it."""
@@ -250,8 +334,9 @@ def lint(benchmark: str | None = None, *, items: Sequence[Path | str] | None = N
     bench = get_benchmark(str(benchmark), **options)
     data_lint = getattr(bench, "data_lint", None)
     if data_lint is None:
-        raise BiasbenchError(f"{benchmark} is not a BBQ-format benchmark (the lint reads BBQ "
-                             "items)")
+        raise BiasbenchError(
+            f"{benchmark} is not a BBQ-format benchmark (the lint reads BBQ items)"
+        )
     found: LintReport = data_lint()
     return found
 

@@ -27,8 +27,14 @@ def _name(option: str) -> str:
     return option if option.startswith("-") else f"--{option.replace('_', '-')}"
 
 
-def check_int(option: str, value: Any, *, minimum: int | None = None,
-              maximum: int | None = None, optional: bool = True) -> int | None:
+def check_int(
+    option: str,
+    value: Any,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    optional: bool = True,
+) -> int | None:
     """``value`` as an int, or one line naming ``option``; bools and floats are refused."""
     if value is None and optional:
         return None
@@ -41,8 +47,14 @@ def check_int(option: str, value: Any, *, minimum: int | None = None,
     return value
 
 
-def check_float(option: str, value: Any, *, minimum: float | None = None,
-                maximum: float | None = None, optional: bool = True) -> float | None:
+def check_float(
+    option: str,
+    value: Any,
+    *,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    optional: bool = True,
+) -> float | None:
     """``value`` as a finite float, or one line naming ``option``."""
     if value is None and optional:
         return None
@@ -63,11 +75,11 @@ def check_seeds(value: Any) -> list[int] | None:
     if value is None:
         return None
     if isinstance(value, str | bytes) or not isinstance(value, Sequence):
-        raise BiasbenchError(f"--seeds must be a count or a list of whole numbers, not "
-                             f"{value!r}")
+        raise BiasbenchError(f"--seeds must be a count or a list of whole numbers, not {value!r}")
     if len(value) > MAX_SEEDS:
-        raise BiasbenchError(f"--seeds names {len(value):,} seeds; a run takes at most "
-                             f"{MAX_SEEDS:,}")
+        raise BiasbenchError(
+            f"--seeds names {len(value):,} seeds; a run takes at most {MAX_SEEDS:,}"
+        )
     seeds = [check_int("seeds", s, minimum=0, maximum=SEED_MAX, optional=False) for s in value]
     if not seeds:
         raise BiasbenchError("--seeds must name at least one seed")
@@ -90,8 +102,17 @@ def check_path(option: str, value: Any) -> Path | None:
     return Path(value)
 
 
-def check_run_arguments(*, benchmark: Any, model: Any, out: Any, limit: Any, seeds: Any,
-                        temperature: Any, max_tokens: Any, concurrency: Any = 1) -> None:
+def check_run_arguments(
+    *,
+    benchmark: Any,
+    model: Any,
+    out: Any,
+    limit: Any,
+    seeds: Any,
+    temperature: Any,
+    max_tokens: Any,
+    concurrency: Any = 1,
+) -> None:
     """Every plain argument of a run, as :func:`biasbench.run` and ``biasbench run`` take it."""
     check_text("benchmark", benchmark)
     check_text("model", model)

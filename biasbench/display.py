@@ -41,8 +41,13 @@ def json_for_script(value: Any) -> str:
     """JSON that cannot end its ``<script>`` element or open a comment: ``<``, ``>``, ``&`` and
     the JavaScript line separators are written as ``\\uXXXX`` escapes."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+    return (
+        text.replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
 
 
 def html_cell(value: Any, decimals: int) -> tuple[str, str]:
@@ -55,14 +60,19 @@ def html_cell(value: Any, decimals: int) -> tuple[str, str]:
         return f"{int(value):,}", "num"
     if isinstance(value, float | np.floating):
         number = float(value)
-        if number != 0 and abs(number) < 0.5 * 10 ** -decimals:
+        if number != 0 and abs(number) < 0.5 * 10**-decimals:
             return f"{number:.1e}", "num"  # a tiny p-value is not 0.0000
         return f"{number:.{decimals}f}", "num"
     return str(value), ""
 
 
-def html_table(table: pd.DataFrame, *, decimals: int | Mapping[str, int] = 3,
-               lang: Mapping[str, str] | None = None, caption: str | None = None) -> str:
+def html_table(
+    table: pd.DataFrame,
+    *,
+    decimals: int | Mapping[str, int] = 3,
+    lang: Mapping[str, str] | None = None,
+    caption: str | None = None,
+) -> str:
     """A DataFrame as an escaped HTML table; ``lang`` marks columns in another script (column ->
     BCP 47 code, from the benchmark's languages) so the browser shapes them with the right font."""
     lang = lang or {}
@@ -73,13 +83,18 @@ def html_table(table: pd.DataFrame, *, decimals: int | Mapping[str, int] = 3,
         for column, value in zip(table.columns, record, strict=True):
             places = decimals.get(column, 3) if isinstance(decimals, Mapping) else decimals
             text, css = html_cell(value, places)
-            content = (f'<span lang="{esc(lang[column])}">{esc(text)}</span>'
-                       if column in lang and text != "—" else esc(text))
+            content = (
+                f'<span lang="{esc(lang[column])}">{esc(text)}</span>'
+                if column in lang and text != "—"
+                else esc(text)
+            )
             cells.append(f'<td class="{css}">{content}</td>' if css else f"<td>{content}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     cap = f"<caption>{esc(caption)}</caption>" if caption else ""
-    return (f'<div class="scroll"><table>{cap}<thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table></div>')
+    return (
+        f'<div class="scroll"><table>{cap}<thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )
 
 
 # --------------------------------------------------------------------------- section builder
@@ -99,8 +114,11 @@ class Section:
         self.body.append(fragment)
 
     def render(self) -> str:
-        return (f'<section id="{esc(self.anchor)}"><h2>{esc(self.title)}</h2>'
-                + "\n".join(self.body) + "</section>")
+        return (
+            f'<section id="{esc(self.anchor)}"><h2>{esc(self.title)}</h2>'
+            + "\n".join(self.body)
+            + "</section>"
+        )
 
 
 class Outputs:
@@ -110,16 +128,29 @@ class Outputs:
         self.out, self.slug, self.section = out, slug, section
 
     def _links(self, paths: Iterable[Path]) -> str:
-        links = " ".join(f'<a href="{esc(p.relative_to(self.out).as_posix())}">'
-                         f"{esc(p.suffix.lstrip('.').upper())}</a>" for p in paths)
+        links = " ".join(
+            f'<a href="{esc(p.relative_to(self.out).as_posix())}">'
+            f"{esc(p.suffix.lstrip('.').upper())}</a>"
+            for p in paths
+        )
         return f'<p class="files">files: {links}</p>'
 
-    def table(self, table: pd.DataFrame, name: str, title: str, *, note: str | None = None,
-              shown: pd.DataFrame | None = None, decimals: int | Mapping[str, int] = 3,
-              lang: Mapping[str, str] | None = None, file_decimals: int = 3) -> None:
+    def table(
+        self,
+        table: pd.DataFrame,
+        name: str,
+        title: str,
+        *,
+        note: str | None = None,
+        shown: pd.DataFrame | None = None,
+        decimals: int | Mapping[str, int] = 3,
+        lang: Mapping[str, str] | None = None,
+        file_decimals: int = 3,
+    ) -> None:
         """Write ``table`` as .md/.csv/.tex and show it (or the ``shown`` rows of it)."""
-        paths = write_table(table, self.out / TABLES_DIR / f"{self.slug}_{name}",
-                            decimals=file_decimals)
+        paths = write_table(
+            table, self.out / TABLES_DIR / f"{self.slug}_{name}", decimals=file_decimals
+        )
         self.section.add(f"<h3>{esc(title)}</h3>")
         visible = table if shown is None else shown
         if not visible.empty:
@@ -135,7 +166,8 @@ class Outputs:
         self.section.add(
             f'<figure id="fig-{esc(self.slug)}-{esc(name)}"><img src="data:image/png;base64,'
             f'{data}" alt="{esc(title)}"><figcaption><strong>{esc(title)}.</strong> '
-            f"{esc(caption)}</figcaption></figure>")
+            f"{esc(caption)}</figcaption></figure>"
+        )
         self.section.add(self._links([saved.png, saved.pdf]))
 
 
@@ -149,8 +181,10 @@ def encode_columns(frame: pd.DataFrame) -> dict[str, dict[str, list[Any]]]:
     """
     encoded: dict[str, dict[str, list[Any]]] = {}
     for name in frame.columns:
-        values = [None if is_undefined(v) else (v if isinstance(v, int | str) else str(v))
-                  for v in frame[name].tolist()]
+        values = [
+            None if is_undefined(v) else (v if isinstance(v, int | str) else str(v))
+            for v in frame[name].tolist()
+        ]
         codes, vocabulary = pd.factorize(pd.Series(values, dtype=object), use_na_sentinel=True)
         if len(values) > 20 and len(vocabulary) <= len(values) // 2:
             encoded[str(name)] = {"v": list(vocabulary), "c": codes.tolist()}
@@ -159,8 +193,9 @@ def encode_columns(frame: pd.DataFrame) -> dict[str, dict[str, list[Any]]]:
     return encoded
 
 
-def limit_seeds(frame: pd.DataFrame, limit: int,
-                 column: str = "seed") -> tuple[pd.DataFrame, str | None]:
+def limit_seeds(
+    frame: pd.DataFrame, limit: int, column: str = "seed"
+) -> tuple[pd.DataFrame, str | None]:
     """At most ``limit`` rows, keeping whole seeds (``column``) in ascending order; a note when
     rows were left out."""
     if len(frame) <= limit or column not in frame.columns:
@@ -168,29 +203,43 @@ def limit_seeds(frame: pd.DataFrame, limit: int,
     counts = frame.groupby(column, sort=True, dropna=False).size()
     kept = counts.index[counts.cumsum() <= limit].tolist() or [counts.index[0]]
     cut = frame[frame[column].isin(kept)]
-    note = (f"The page embeds the responses of seeds {', '.join(map(str, kept[:3]))}"
-            f"{'…' if len(kept) > 3 else ''} ({len(kept)} of {len(counts)} seeds, "
-            f"{len(cut):,} of {len(frame):,} responses) to stay light; every response is in "
-            f"each run folder's {LABELS_NAME}.")
+    note = (
+        f"The page embeds the responses of seeds {', '.join(map(str, kept[:3]))}"
+        f"{'…' if len(kept) > 3 else ''} ({len(kept)} of {len(counts)} seeds, "
+        f"{len(cut):,} of {len(frame):,} responses) to stay light; every response is in "
+        f"each run folder's {LABELS_NAME}."
+    )
     return cut, note
 
 
-def drilldown(section: Section, slug: str, data: dict[str, Any], *, view: str = "responses",
-               heading: str, note: str | None = None) -> None:
+def drilldown(
+    section: Section,
+    slug: str,
+    data: dict[str, Any],
+    *,
+    view: str = "responses",
+    heading: str,
+    note: str | None = None,
+) -> None:
     blob_id = f"data-{slug}"
     section.data[blob_id] = data
     section.add(f"<h3>{esc(heading)}</h3>")
     if note:
         section.add(f'<p class="note">{esc(note)}</p>')
-    section.add(f'<div class="drilldown" id="{esc(view)}-{esc(slug)}" '
-                f'data-drilldown="{esc(blob_id)}" data-view="{esc(view)}">'
-                '<noscript>The drill-down needs JavaScript.</noscript></div>')
+    section.add(
+        f'<div class="drilldown" id="{esc(view)}-{esc(slug)}" '
+        f'data-drilldown="{esc(blob_id)}" data-view="{esc(view)}">'
+        "<noscript>The drill-down needs JavaScript.</noscript></div>"
+    )
 
 
 def row_keys(run_index: int, item_ids: pd.Series, seeds: pd.Series) -> dict[str, Any]:
     """Helper columns naming each response's run and request (dropped before embedding)."""
-    return {"_run": run_index, "_item": item_ids.astype(str).to_numpy(),
-            "_seed": [None if is_undefined(s) else int(s) for s in seeds]}
+    return {
+        "_run": run_index,
+        "_item": item_ids.astype(str).to_numpy(),
+        "_seed": [None if is_undefined(s) else int(s) for s in seeds],
+    }
 
 
 def with_prompts(group: RunGroup, frame: pd.DataFrame) -> pd.DataFrame:
@@ -206,5 +255,3 @@ def with_prompts(group: RunGroup, frame: pd.DataFrame) -> pd.DataFrame:
 
 def seed_text(seed: Any) -> str:
     return "" if is_undefined(seed) else str(int(seed))
-
-

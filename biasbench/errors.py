@@ -10,8 +10,14 @@ class BiasbenchError(Exception):
 class InputError(BiasbenchError):
     """Bad input data: names the file, the line (1-based) and the field when known."""
 
-    def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
-                 field: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        field: str | None = None,
+    ) -> None:
         self.file, self.line, self.field, self.reason = file, line, field, message
         where = ""
         if file is not None:

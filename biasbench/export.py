@@ -37,14 +37,36 @@ FORMATS: tuple[str, ...] = ("parquet", "csv", "jsonl", "hf")
 TABLES: tuple[str, ...] = ("responses", "labels", "scores")
 
 SIGNATURE_COLUMNS: tuple[str, ...] = (
-    "run", "signature", "benchmark", "benchmark_version", "data_sha256", "prompt_hash",
-    "decoding", "seeds", "limit", "judge_version", "package_version")
+    "run",
+    "signature",
+    "benchmark",
+    "benchmark_version",
+    "data_sha256",
+    "prompt_hash",
+    "decoding",
+    "seeds",
+    "limit",
+    "judge_version",
+    "package_version",
+)
 """The columns every exported row starts with: the run folder's name, the short signature and
 the signature's key fields."""
 
 RESPONSE_COLUMNS: tuple[str, ...] = (
-    "model", "item_id", "seed", "status", "prompt", "output", "error", "finish_reason",
-    "attempts", "latency_s", "started_at", "finished_at", "key")
+    "model",
+    "item_id",
+    "seed",
+    "status",
+    "prompt",
+    "output",
+    "error",
+    "finish_reason",
+    "attempts",
+    "latency_s",
+    "started_at",
+    "finished_at",
+    "key",
+)
 
 
 def signature_fields(run: RunFolder) -> dict[str, Any]:
@@ -52,20 +74,28 @@ def signature_fields(run: RunFolder) -> dict[str, Any]:
     sig = run.signature
     raw = run.results.get("signature") or {}
     short = raw.get("short") if isinstance(raw, dict) else None
-    return {"run": run.name, "signature": short or sig.short(), "benchmark": sig.benchmark,
-            "benchmark_version": sig.benchmark_version, "data_sha256": sig.data_sha256,
-            "prompt_hash": sig.prompt_hash,
-            "decoding": json.dumps(sig.decoding, sort_keys=True),
-            "seeds": len(sig.seeds) if sig.seeds else None, "limit": sig.limit,
-            "judge_version": sig.judge_version, "package_version": sig.package_version}
+    return {
+        "run": run.name,
+        "signature": short or sig.short(),
+        "benchmark": sig.benchmark,
+        "benchmark_version": sig.benchmark_version,
+        "data_sha256": sig.data_sha256,
+        "prompt_hash": sig.prompt_hash,
+        "decoding": json.dumps(sig.decoding, sort_keys=True),
+        "seeds": len(sig.seeds) if sig.seeds else None,
+        "limit": sig.limit,
+        "judge_version": sig.judge_version,
+        "package_version": sig.package_version,
+    }
 
 
 def _with_signature(run: RunFolder, frame: pd.DataFrame) -> pd.DataFrame:
     fields = signature_fields(run)
     clashing = [c for c in frame.columns if c in fields]
     frame = frame.rename(columns={c: f"{c}_" for c in clashing})  # e.g. a label's "limit"
-    front = pd.DataFrame({name: [value] * len(frame) for name, value in fields.items()},
-                         index=frame.index)
+    front = pd.DataFrame(
+        {name: [value] * len(frame) for name, value in fields.items()}, index=frame.index
+    )
     for name in ("seeds", "limit"):
         front[name] = front[name].astype("Int64")
     return pd.concat([front, frame], axis=1)
@@ -73,8 +103,11 @@ def _with_signature(run: RunFolder, frame: pd.DataFrame) -> pd.DataFrame:
 
 def _model_names(run: RunFolder) -> dict[str, str]:
     """Canonical JSON of a backend description -> the model's name in the results."""
-    return {json.dumps(desc, sort_keys=True, separators=(",", ":"), ensure_ascii=False): name
-            for name, desc in run.signature.model.items() if isinstance(desc, dict)}
+    return {
+        json.dumps(desc, sort_keys=True, separators=(",", ":"), ensure_ascii=False): name
+        for name, desc in run.signature.model.items()
+        if isinstance(desc, dict)
+    }
 
 
 def responses_table(run: RunFolder) -> pd.DataFrame:
@@ -90,12 +123,23 @@ def responses_table(run: RunFolder) -> pd.DataFrame:
                 model = names.get(_canonical(r.model))
                 if model is None:  # a description not in the results: its id, as runs name it
                     model = str(json.loads(r.model).get("model", r.model))
-                rows.append({"model": model, "item_id": r.item_id, "seed": r.seed,
-                             "status": r.status, "prompt": r.prompt_text, "output": r.output,
-                             "error": r.error, "finish_reason": r.info.get("finish_reason"),
-                             "attempts": r.attempts, "latency_s": r.latency_s,
-                             "started_at": r.started_at, "finished_at": r.finished_at,
-                             "key": r.key})
+                rows.append(
+                    {
+                        "model": model,
+                        "item_id": r.item_id,
+                        "seed": r.seed,
+                        "status": r.status,
+                        "prompt": r.prompt_text,
+                        "output": r.output,
+                        "error": r.error,
+                        "finish_reason": r.info.get("finish_reason"),
+                        "attempts": r.attempts,
+                        "latency_s": r.latency_s,
+                        "started_at": r.started_at,
+                        "finished_at": r.finished_at,
+                        "key": r.key,
+                    }
+                )
     frame = pd.DataFrame(rows, columns=list(RESPONSE_COLUMNS))
     frame["seed"] = frame["seed"].astype("Int64")
     return frame
@@ -103,8 +147,9 @@ def responses_table(run: RunFolder) -> pd.DataFrame:
 
 def _canonical(model_json: str) -> str:
     try:
-        return json.dumps(json.loads(model_json), sort_keys=True, separators=(",", ":"),
-                          ensure_ascii=False)
+        return json.dumps(
+            json.loads(model_json), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
     except ValueError:
         return model_json
 
@@ -116,8 +161,9 @@ def labels_table(run: RunFolder) -> pd.DataFrame:
         return pd.DataFrame(columns=["model", "item_id", "seed"])
     frame = labels.copy()
     if "seed" in frame.columns:
-        frame["seed"] = pd.array([None if s is None or pd.isna(s) else int(s)
-                                  for s in frame["seed"]], dtype="Int64")
+        frame["seed"] = pd.array(
+            [None if s is None or pd.isna(s) else int(s) for s in frame["seed"]], dtype="Int64"
+        )
     return frame
 
 
@@ -147,8 +193,12 @@ class RunTables:
 def run_tables(run: RunFolder | Path | str) -> RunTables:
     """The three tidy tables of one run or score folder (its derived files verified first)."""
     folder = run if isinstance(run, RunFolder) else load_run(run)
-    return RunTables(*(_with_signature(folder, table) for table in (
-        responses_table(folder), labels_table(folder), scores_table(folder))))
+    return RunTables(
+        *(
+            _with_signature(folder, table)
+            for table in (responses_table(folder), labels_table(folder), scores_table(folder))
+        )
+    )
 
 
 def _flat(frame: pd.DataFrame) -> pd.DataFrame:
@@ -162,8 +212,12 @@ def _flat(frame: pd.DataFrame) -> pd.DataFrame:
         nested = values.map(lambda v: isinstance(v, (list, dict, tuple)))
         if nested.any():
             out[column] = values.map(
-                lambda v: json.dumps(v, ensure_ascii=False, default=str)
-                if isinstance(v, (list, dict, tuple)) else v)
+                lambda v: (
+                    json.dumps(v, ensure_ascii=False, default=str)
+                    if isinstance(v, (list, dict, tuple))
+                    else v
+                )
+            )
             values = out[column]
         kinds = {type(v) for v in values if v is not None and not _missing(v)}
         if len(kinds) > 1 and not kinds <= {int, float}:
@@ -208,8 +262,9 @@ def export_runs(runs: Sequence[Path | str], fmt: str, out: Path) -> list[Path]:
     if refusal:
         raise BiasbenchError(refusal)
     if fmt == "hf" and out.exists() and any(out.iterdir()):
-        raise BiasbenchError(f"{out}: not empty; a datasets folder is written into a new "
-                             "or empty folder")
+        raise BiasbenchError(
+            f"{out}: not empty; a datasets folder is written into a new or empty folder"
+        )
     tables = combined_tables(runs)
     with staged_folder(out, "export") as staging:
         written = _export_into(tables, fmt, staging)
@@ -229,8 +284,9 @@ def _export_into(tables: dict[str, pd.DataFrame], fmt: str, out: Path) -> list[P
             try:
                 frame.to_parquet(path, index=False)
             except ImportError:
-                raise BiasbenchError("--format parquet needs pyarrow: pip install "
-                                     "pyarrow") from None
+                raise BiasbenchError(
+                    "--format parquet needs pyarrow: pip install pyarrow"
+                ) from None
         elif fmt == "csv":
             write_csv(frame, path)  # formula cells neutralised, CR/LF quoted
         else:
@@ -252,14 +308,18 @@ def _save_hf(tables: dict[str, pd.DataFrame], out: Path) -> None:
         import datasets
         from datasets.table import InMemoryTable
     except ImportError:
-        raise BiasbenchError("--format hf needs the datasets package: pip install "
-                             "datasets") from None
+        raise BiasbenchError(
+            "--format hf needs the datasets package: pip install datasets"
+        ) from None
     # The fingerprint is given, not computed: datasets computes it by pickling the Arrow
     # table, which fails with some pyarrow releases (MonthDayNano); a content hash is what it
     # stands for anyway.
-    splits = {name: datasets.Dataset(InMemoryTable.from_pandas(frame, preserve_index=False),
-                                     fingerprint=_fingerprint(frame))
-              for name, frame in tables.items()}
+    splits = {
+        name: datasets.Dataset(
+            InMemoryTable.from_pandas(frame, preserve_index=False), fingerprint=_fingerprint(frame)
+        )
+        for name, frame in tables.items()
+    }
     enabled = datasets.is_progress_bar_enabled()
     datasets.disable_progress_bars()  # no bar per split in the command's output
     try:

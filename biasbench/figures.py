@@ -94,24 +94,34 @@ def model_rows(ax: Axes, models: Sequence[str]) -> None:
 # --------------------------------------------------------------------------- shared shapes
 
 
-def grouped_rates_figure(models: Sequence[str], series: Sequence[tuple[str, Sequence[int],
-                                                                        Sequence[int]]],
-                         xlabel: str, title: str) -> Figure:
+def grouped_rates_figure(
+    models: Sequence[str],
+    series: Sequence[tuple[str, Sequence[int], Sequence[int]]],
+    xlabel: str,
+    title: str,
+) -> Figure:
     """Horizontal grouped bars of percentages ``k / n`` with Wilson intervals, one group per model.
 
     ``series`` holds (legend label, k per model, n per model).
     """
-    fig, ax = plt.subplots(figsize=(7.5, 1.9 + 0.3 * len(models) * len(series)),
-                           layout="constrained")
+    fig, ax = plt.subplots(
+        figsize=(7.5, 1.9 + 0.3 * len(models) * len(series)), layout="constrained"
+    )
     height = 0.8 / len(series)
     shifts = offsets(len(series), 0.8 - height)
     y = np.arange(len(models))
     for index, (label, ks, ns) in enumerate(series):
         values = np.array([100.0 * k / n if n else math.nan for k, n in zip(ks, ns, strict=True)])
         bounds = np.array([wilson_pct(k, n) for k, n in zip(ks, ns, strict=True)])
-        ax.barh(y + shifts[index], np.nan_to_num(values), height=height, color=f"C{index}",
-                label=label, xerr=errors(values, bounds[:, 0], bounds[:, 1]),
-                error_kw={"lw": 1, "capsize": 2})
+        ax.barh(
+            y + shifts[index],
+            np.nan_to_num(values),
+            height=height,
+            color=f"C{index}",
+            label=label,
+            xerr=errors(values, bounds[:, 0], bounds[:, 1]),
+            error_kw={"lw": 1, "capsize": 2},
+        )
     model_rows(ax, models)
     ax.set_xlim(0, 100)
     ax.set_xlabel(xlabel)
@@ -120,5 +130,3 @@ def grouped_rates_figure(models: Sequence[str], series: Sequence[tuple[str, Sequ
     fig.legend(loc="outside lower center", ncols=min(len(series), 2), fontsize=8)
     ax.set_title(title)
     return fig
-
-

@@ -19,8 +19,9 @@ def write_files_atomically(contents: Mapping[Path, bytes]) -> None:
         for path, data in contents.items():
             path = Path(path)
             path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
-                                                 suffix=".tmp")
+            handle, temporary = tempfile.mkstemp(
+                dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
+            )
             pending.append((temporary, path))
             os.chmod(temporary, 0o644)  # mkstemp makes 0600; results are for sharing
             with os.fdopen(handle, "wb") as out:
@@ -66,14 +67,18 @@ def read_regular(path: Path | str, max_bytes: int) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise NotRegularFileError(errno.EINVAL, "not a regular file; not read", str(path))
         if info.st_size > max_bytes:
-            raise NotRegularFileError(errno.EFBIG, f"{info.st_size:,} bytes, more than the "
-                                      f"{max_bytes:,} read; not read", str(path))
+            raise NotRegularFileError(
+                errno.EFBIG,
+                f"{info.st_size:,} bytes, more than the {max_bytes:,} read; not read",
+                str(path),
+            )
         os.set_blocking(fd, True)
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(max_bytes + 1)
         if len(data) > max_bytes:  # grew while being read
-            raise NotRegularFileError(errno.EFBIG, f"more than the {max_bytes:,} bytes read; "
-                                      "not read", str(path))
+            raise NotRegularFileError(
+                errno.EFBIG, f"more than the {max_bytes:,} bytes read; not read", str(path)
+            )
         return data
     finally:
         os.close(fd)
@@ -131,5 +136,7 @@ def _disk_line(out: Path, what: str, error: OSError) -> str:
     except OSError:
         free = "free space unknown"
     reason = os.strerror(error.errno) if error.errno else str(error)
-    return (f"{out}: the {what} could not be written ({reason}; {free}); nothing was written "
-            f"there: free space (or pass another --out) and run it again")
+    return (
+        f"{out}: the {what} could not be written ({reason}; {free}); nothing was written "
+        f"there: free space (or pass another --out) and run it again"
+    )

@@ -80,8 +80,11 @@ def health_line(model: str, health: dict[str, Any]) -> str | None:
     """One line in words for the terminal summary, or None when nothing is wrong."""
     n = health["n"]
     parts = []
-    for name, words in (("empty", "empty"), ("truncated", "cut at max_tokens"),
-                        ("unclosed_reasoning", "inside an unclosed <think> block")):
+    for name, words in (
+        ("empty", "empty"),
+        ("truncated", "cut at max_tokens"),
+        ("unclosed_reasoning", "inside an unclosed <think> block"),
+    ):
         count = health.get(name)
         if count:
             parts.append(f"{count:,} ({health[f'{name}_pct']:.1f}%) {words}")
@@ -89,16 +92,23 @@ def health_line(model: str, health: dict[str, Any]) -> str | None:
         parts.append(f"{health['secrets_redacted']:,} echoed secret(s) replaced by {REDACTED}")
     if not parts:
         return None
-    return f"{model}: of {n:,} outputs, " + ", ".join(parts) + " (judged as they are; see " \
+    return (
+        f"{model}: of {n:,} outputs, " + ", ".join(parts) + " (judged as they are; see "
         "output_health in results.json)"
+    )
 
 
 def health_cell(health: dict[str, Any] | None) -> str:
     """A short cell for report tables: "ok", or e.g. "5.0% empty, 2.1% truncated"."""
     if not health:
         return "—"
-    parts = [f"{health[f'{name}_pct']:.1f}% {word}"
-             for name, word in (("empty", "empty"), ("truncated", "truncated"),
-                                ("unclosed_reasoning", "unclosed <think>"))
-             if health.get(name)]
+    parts = [
+        f"{health[f'{name}_pct']:.1f}% {word}"
+        for name, word in (
+            ("empty", "empty"),
+            ("truncated", "truncated"),
+            ("unclosed_reasoning", "unclosed <think>"),
+        )
+        if health.get(name)
+    ]
     return ", ".join(parts) or f"ok ({health['n']:,})"

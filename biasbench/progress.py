@@ -44,9 +44,16 @@ class PlainProgress:
     """The part of tqdm's interface the runners use (``update``, ``set_postfix``, ``close``,
     ``n``), writing a plain line every ``interval_s`` seconds instead of redrawing a bar."""
 
-    def __init__(self, total: int, initial: int = 0, *, desc: str = "requests",
-                 stream: TextIO | None = None, interval_s: float | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        total: int,
+        initial: int = 0,
+        *,
+        desc: str = "requests",
+        stream: TextIO | None = None,
+        interval_s: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.total = total
         self.n = initial
         self.initial = initial
@@ -104,8 +111,9 @@ def _is_terminal(stream: TextIO) -> bool:
         return False
 
 
-def progress_bar(total: int, initial: int, enabled: bool, *, desc: str = "requests",
-                 stream: TextIO | None = None) -> Any:
+def progress_bar(
+    total: int, initial: int, enabled: bool, *, desc: str = "requests", stream: TextIO | None = None
+) -> Any:
     """A tqdm bar when ``stream`` (stderr) is a terminal, :class:`PlainProgress` otherwise,
     None when progress is off."""
     if not enabled:
@@ -116,13 +124,26 @@ def progress_bar(total: int, initial: int, enabled: bool, *, desc: str = "reques
     from tqdm import tqdm
 
     # mininterval keeps redraws rare; updates arrive in batches from the ticker anyway.
-    return tqdm(total=total, initial=initial, unit="req", file=stream, mininterval=0.5,
-                smoothing=0.05, dynamic_ncols=True, desc=desc)
+    return tqdm(
+        total=total,
+        initial=initial,
+        unit="req",
+        file=stream,
+        mininterval=0.5,
+        smoothing=0.05,
+        dynamic_ncols=True,
+        desc=desc,
+    )
 
 
 @contextlib.contextmanager
-def heartbeat(what: str, enabled: bool = True, *, stream: TextIO | None = None,
-              interval_s: float | None = None) -> Iterator[None]:
+def heartbeat(
+    what: str,
+    enabled: bool = True,
+    *,
+    stream: TextIO | None = None,
+    interval_s: float | None = None,
+) -> Iterator[None]:
     """While the block runs, write ``WHAT: still running (Ns)`` every interval, so that a long
     step without a count (scoring half a million answers) is not mistaken for a hang."""
     if not enabled:

@@ -32,8 +32,10 @@ def _max_line_bytes_from_environment() -> tuple[int, str | None]:
     except ValueError:
         value = 0
     if value < 1:
-        return _DEFAULT_MAX_LINE_BYTES, (f"BIASBENCH_MAX_LINE_BYTES={raw!r}: must be a whole "
-                                         "number of bytes, at least 1 (e.g. 33554432)")
+        return _DEFAULT_MAX_LINE_BYTES, (
+            f"BIASBENCH_MAX_LINE_BYTES={raw!r}: must be a whole "
+            "number of bytes, at least 1 (e.g. 33554432)"
+        )
     return value, None
 
 
@@ -42,17 +44,24 @@ MAX_LINE_BYTES, ENVIRONMENT_ERROR = _max_line_bytes_from_environment()
 ``BIASBENCH_MAX_LINE_BYTES`` says otherwise): a longer line is refused, so a 100 MB line
 cannot take gigabytes of memory."""
 
-_WIDE_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
-              (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
+_WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
 
 
 def _check_bom(head: bytes, source: str) -> int:
     """Length of a UTF-8 byte-order mark to skip; raise for UTF-16/UTF-32 text."""
     for bom, name in _WIDE_BOMS:
         if head.startswith(bom):
-            raise InputError(f"{name} text (byte-order mark {bom.hex(' ').upper()}); biasbench "
-                             f"reads UTF-8: convert it (e.g. iconv -f {name} -t UTF-8)",
-                             file=source, line=1)
+            raise InputError(
+                f"{name} text (byte-order mark {bom.hex(' ').upper()}); biasbench "
+                f"reads UTF-8: convert it (e.g. iconv -f {name} -t UTF-8)",
+                file=source,
+                line=1,
+            )
     return len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
 
 
@@ -60,16 +69,22 @@ def _decode(raw: bytes, source: str, line: int) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        column = len(raw[:exc.start].decode("utf-8", "replace")) + 1
-        raise InputError(f"not UTF-8: byte 0x{raw[exc.start]:02X} at column {column} (a "
-                         "Latin-1 or other legacy encoding?); save the file as UTF-8",
-                         file=source, line=line) from None
+        column = len(raw[: exc.start].decode("utf-8", "replace")) + 1
+        raise InputError(
+            f"not UTF-8: byte 0x{raw[exc.start]:02X} at column {column} (a "
+            "Latin-1 or other legacy encoding?); save the file as UTF-8",
+            file=source,
+            line=line,
+        ) from None
 
 
 def _size_cap(source: str, line: int, cap: int) -> InputError:
-    return InputError(f"line longer than {cap:,} bytes, the most read for one line (set "
-                      "BIASBENCH_MAX_LINE_BYTES to allow more); not read further", file=source,
-                      line=line)
+    return InputError(
+        f"line longer than {cap:,} bytes, the most read for one line (set "
+        "BIASBENCH_MAX_LINE_BYTES to allow more); not read further",
+        file=source,
+        line=line,
+    )
 
 
 def text_lines(path: str | Path, *, max_line_bytes: int | None = None) -> Iterator[str]:
@@ -130,9 +145,13 @@ def _check_no_lone_surrogate(obj: Any, source: str, line: int) -> None:
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError as exc:
-                raise InputError(f"holds a lone UTF-16 surrogate (\\u{ord(value[exc.start]):04x}), "
-                                 "which is not a character", file=source, line=line,
-                                 field=str(name)) from None
+                raise InputError(
+                    f"holds a lone UTF-16 surrogate (\\u{ord(value[exc.start]):04x}), "
+                    "which is not a character",
+                    file=source,
+                    line=line,
+                    field=str(name),
+                ) from None
         elif isinstance(value, dict | list):
             _check_no_lone_surrogate(value, source, line)
 
@@ -156,32 +175,49 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     yield from iter_json_objects(text_lines(path), str(path))
 
 
-def check_fields(obj: dict[str, Any], *, path: str | Path, line: int,
-                 required: Sequence[str] = (), strings: Sequence[str] = (),
-                 integers: Sequence[str] = ()) -> None:
+def check_fields(
+    obj: dict[str, Any],
+    *,
+    path: str | Path,
+    line: int,
+    required: Sequence[str] = (),
+    strings: Sequence[str] = (),
+    integers: Sequence[str] = (),
+) -> None:
     """Raise InputError naming the first missing or mistyped field."""
     for name in required:
         if name not in obj or obj[name] is None:
             raise InputError("missing field", file=str(path), line=line, field=name)
     for name in strings:
         if name in obj and obj[name] is not None and not isinstance(obj[name], str):
-            raise InputError(f"expected a string, got {type(obj[name]).__name__}",
-                             file=str(path), line=line, field=name)
+            raise InputError(
+                f"expected a string, got {type(obj[name]).__name__}",
+                file=str(path),
+                line=line,
+                field=name,
+            )
     for name in integers:
         value = obj.get(name)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise InputError(f"expected an integer, got {value!r}", file=str(path), line=line,
-                             field=name)
+            raise InputError(
+                f"expected an integer, got {value!r}", file=str(path), line=line, field=name
+            )
         if isinstance(value, int) and not -INT64_MAX - 1 <= value <= INT64_MAX:
-            raise InputError(f"integer {value} is out of range (64-bit: at most {INT64_MAX:,})",
-                             file=str(path), line=line, field=name)
+            raise InputError(
+                f"integer {value} is out of range (64-bit: at most {INT64_MAX:,})",
+                file=str(path),
+                line=line,
+                field=name,
+            )
 
 
 INT64_MAX = 2**63 - 1
 """The largest integer a field may hold (SQLite, Parquet and Arrow store 64 bits)."""
 
 
-def write_jsonl(rows: Sequence[dict[str, Any]] | Iterator[dict[str, Any]], path: str | Path) -> None:
+def write_jsonl(
+    rows: Sequence[dict[str, Any]] | Iterator[dict[str, Any]], path: str | Path
+) -> None:
     """Write rows as UTF-8 JSONL (non-ASCII kept readable), atomically: a temporary file in
     the same folder replaces ``path`` only once complete, so a kill never leaves a short file."""
     path = Path(path)

@@ -14,8 +14,15 @@ from biasbench.version import __version__
 
 SCHEMA_VERSION = 1
 # Fields that must agree for two runs' results to be merged into one comparison.
-COMPARABLE_FIELDS = ("benchmark", "benchmark_version", "data_sha256", "prompt_hash", "decoding",
-                     "seeds", "judge_version")
+COMPARABLE_FIELDS = (
+    "benchmark",
+    "benchmark_version",
+    "data_sha256",
+    "prompt_hash",
+    "decoding",
+    "seeds",
+    "judge_version",
+)
 
 
 class Signature(BaseModel):
@@ -48,14 +55,23 @@ class Signature(BaseModel):
 
     def short(self) -> str:
         """One line, sacrebleu style: ``honorific-bn:1.0|data:924a30f0|...``."""
-        seeds = "none" if not self.seeds else (
-            f"{len(self.seeds)}({self.seeds[0]}..{self.seeds[-1]})")
+        seeds = (
+            "none" if not self.seeds else (f"{len(self.seeds)}({self.seeds[0]}..{self.seeds[-1]})")
+        )
         model = self.model.get("model", "?") if self.model else "*"
-        return "|".join([
-            f"{self.benchmark}:{self.benchmark_version}", f"data:{self.data_sha256[:8]}",
-            f"prompt:{self.prompt_hash[:8]}", f"model:{model}", self.sampler_short(),
-            f"max:{self.decoding.get('max_tokens', '?')}",
-            f"seeds:{seeds}", f"judge:{self.judge_version}", f"biasbench:{self.package_version}"])
+        return "|".join(
+            [
+                f"{self.benchmark}:{self.benchmark_version}",
+                f"data:{self.data_sha256[:8]}",
+                f"prompt:{self.prompt_hash[:8]}",
+                f"model:{model}",
+                self.sampler_short(),
+                f"max:{self.decoding.get('max_tokens', '?')}",
+                f"seeds:{seeds}",
+                f"judge:{self.judge_version}",
+                f"biasbench:{self.package_version}",
+            ]
+        )
 
     def sampler_short(self) -> str:
         """The complete sampler, e.g. ``t:1.0|top_p:1.0|top_k:0|min_p:0.0|rep:1.0``.
@@ -64,11 +80,19 @@ class Signature(BaseModel):
         pick) shows as ``?``; one left to the server (an OpenAI endpoint with sampler extras
         off) as ``server``."""
         dec = self.decoding
-        server = {"top_k", "min_p", "repetition_penalty"} if (
-            self.model.get("sampler_extras") is False) else set()
+        server = (
+            {"top_k", "min_p", "repetition_penalty"}
+            if (self.model.get("sampler_extras") is False)
+            else set()
+        )
         parts = []
-        for name, short in (("temperature", "t"), ("top_p", "top_p"), ("top_k", "top_k"),
-                            ("min_p", "min_p"), ("repetition_penalty", "rep")):
+        for name, short in (
+            ("temperature", "t"),
+            ("top_p", "top_p"),
+            ("top_k", "top_k"),
+            ("min_p", "min_p"),
+            ("repetition_penalty", "rep"),
+        ):
             value = "server" if name in server else dec.get(name)
             parts.append(f"{short}:{'?' if value is None else value}")
         return "|".join(parts)
@@ -90,6 +114,7 @@ def common_signature(signatures: dict[str, Signature]) -> dict[str, Any]:
     sigs = list(signatures.values())
     shared = sigs[0].model_dump()
     shared["model"] = {name: s.model for name, s in signatures.items()}
-    shared["short"] = (sigs[0] if len(sigs) == 1 else sigs[0].model_copy(update={"model": {}})
-                       ).short()
+    shared["short"] = (
+        sigs[0] if len(sigs) == 1 else sigs[0].model_copy(update={"model": {}})
+    ).short()
     return shared

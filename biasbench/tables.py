@@ -47,8 +47,11 @@ def restore_formula(text: str) -> str:
 
 
 def _text_columns(frame: pd.DataFrame) -> list[Any]:
-    return [c for c, dtype in zip(frame.columns, frame.dtypes, strict=True)
-            if pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype)]
+    return [
+        c
+        for c, dtype in zip(frame.columns, frame.dtypes, strict=True)
+        if pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype)
+    ]
 
 
 def neutralise_frame(table: pd.DataFrame) -> pd.DataFrame:
@@ -56,8 +59,7 @@ def neutralise_frame(table: pd.DataFrame) -> pd.DataFrame:
     out = table.copy()
     out.columns = [neutralise_formula(c) if isinstance(c, str) else c for c in out.columns]
     for column in _text_columns(out):
-        out[column] = out[column].map(lambda v: neutralise_formula(v) if isinstance(v, str)
-                                      else v)
+        out[column] = out[column].map(lambda v: neutralise_formula(v) if isinstance(v, str) else v)
     return out
 
 
@@ -87,8 +89,7 @@ def read_csv(path: Path, **options: Any) -> pd.DataFrame:
     frame = pd.read_csv(path, **options)
     frame.columns = [restore_formula(c) if isinstance(c, str) else c for c in frame.columns]
     for column in _text_columns(frame):
-        frame[column] = frame[column].map(lambda v: restore_formula(v) if isinstance(v, str)
-                                          else v)
+        frame[column] = frame[column].map(lambda v: restore_formula(v) if isinstance(v, str) else v)
     return frame
 
 
@@ -109,14 +110,25 @@ def to_markdown(table: pd.DataFrame) -> str:
     first = table.columns[0]
     header = "| " + " | ".join(cell(c) for c in table.columns) + " |"
     rule = "|" + "|".join(":---" if c == first else "---:" for c in table.columns) + "|"
-    body = ["| " + " | ".join(cell(v) for v in row) + " |"
-            for row in table.itertuples(index=False)]
+    body = ["| " + " | ".join(cell(v) for v in row) + " |" for row in table.itertuples(index=False)]
     return "\n".join([header, rule, *body]) + "\n"
 
 
-_LATEX_SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-                   "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                   "^": r"\textasciicircum{}", "<": r"$<$", ">": r"$>$", "—": "---"}
+_LATEX_SPECIALS = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "<": r"$<$",
+    ">": r"$>$",
+    "—": "---",
+}
 
 
 def latex_escape(text: str) -> str:
@@ -129,10 +141,23 @@ def to_latex(table: pd.DataFrame, headers: Mapping[str, str] | None = None) -> s
     headers = headers or {}
     spec = "l" + "r" * (len(table.columns) - 1)
     head = " & ".join(headers.get(c, latex_escape(c)) for c in table.columns)
-    body = [" & ".join(latex_escape(v) for v in row) + r" \\"
-            for row in table.itertuples(index=False)]
-    return "\n".join([rf"\begin{{tabular}}{{{spec}}}", r"\toprule", head + r" \\", r"\midrule",
-                      *body, r"\bottomrule", r"\end{tabular}"]) + "\n"
+    body = [
+        " & ".join(latex_escape(v) for v in row) + r" \\" for row in table.itertuples(index=False)
+    ]
+    return (
+        "\n".join(
+            [
+                rf"\begin{{tabular}}{{{spec}}}",
+                r"\toprule",
+                head + r" \\",
+                r"\midrule",
+                *body,
+                r"\bottomrule",
+                r"\end{tabular}",
+            ]
+        )
+        + "\n"
+    )
 
 
 def is_undefined(value: Any) -> bool:
@@ -156,7 +181,11 @@ def write_table(table: pd.DataFrame, stem: Path, decimals: int = 3) -> list[Path
     stem.parent.mkdir(parents=True, exist_ok=True)
     shown = table.apply(lambda col: col.map(lambda v: cell_text(v, decimals)))
     paths = [stem.with_suffix(".csv"), stem.with_suffix(".md"), stem.with_suffix(".tex")]
-    write_files_atomically({paths[0]: csv_text(table).encode("utf-8"),
-                            paths[1]: to_markdown(shown).encode("utf-8"),
-                            paths[2]: to_latex(shown).encode("utf-8")})
+    write_files_atomically(
+        {
+            paths[0]: csv_text(table).encode("utf-8"),
+            paths[1]: to_markdown(shown).encode("utf-8"),
+            paths[2]: to_latex(shown).encode("utf-8"),
+        }
+    )
     return paths

@@ -54,12 +54,25 @@ from bad_input_corpus import Case, biasbench, build_cases  # noqa: E402
 
 FIXTURES = HERE.parent / "tests" / "fixtures" / "harness_logs"
 ITEMS = FIXTURES / "bbq_items.jsonl"
-ITEM = {"example_id": 1, "question_index": "1", "question_polarity": "neg",
-        "context_condition": "ambig", "category": "SES",
-        "answer_info": {"ans0": ["rich", "highSES"], "ans1": ["poor", "lowSES"],
-                        "ans2": ["Unknown", "unknown"]},
-        "additional_metadata": {"stereotyped_groups": ["low SES"]}, "context": "C.",
-        "question": "Q?", "ans0": "The rich", "ans1": "The poor", "ans2": "Unknown", "label": 2}
+ITEM = {
+    "example_id": 1,
+    "question_index": "1",
+    "question_polarity": "neg",
+    "context_condition": "ambig",
+    "category": "SES",
+    "answer_info": {
+        "ans0": ["rich", "highSES"],
+        "ans1": ["poor", "lowSES"],
+        "ans2": ["Unknown", "unknown"],
+    },
+    "additional_metadata": {"stereotyped_groups": ["low SES"]},
+    "context": "C.",
+    "question": "Q?",
+    "ans0": "The rich",
+    "ans1": "The poor",
+    "ans2": "Unknown",
+    "label": 2,
+}
 
 
 @dataclass
@@ -87,11 +100,13 @@ def _zip_member_offsets(data: bytes) -> list[tuple[str, int, int]]:
     with zipfile.ZipFile(__import__("io").BytesIO(data)) as archive:
         infos = archive.infolist()
     central = data.rfind(b"PK\x05\x06")
-    start = struct.unpack("<I", data[central + 16:central + 20])[0]
+    start = struct.unpack("<I", data[central + 16 : central + 20])[0]
     entries, position = [], start
     for info in infos:
         entries.append((info.filename, info.header_offset, position))
-        name_len, extra_len, comment_len = struct.unpack("<HHH", data[position + 28:position + 34])
+        name_len, extra_len, comment_len = struct.unpack(
+            "<HHH", data[position + 28 : position + 34]
+        )
         position += 46 + name_len + extra_len + comment_len
     return entries
 
@@ -102,7 +117,7 @@ def damaged_eval(base: Path) -> dict[str, Path]:
     entries = _zip_member_offsets(data)
     name, local, central = next(e for e in entries if e[0].startswith("samples/"))
     flipped = bytearray(data)
-    name_len, extra_len = struct.unpack("<HH", data[local + 26:local + 30])
+    name_len, extra_len = struct.unpack("<HH", data[local + 26 : local + 30])
     body = local + 30 + name_len + extra_len
     for offset in range(body + 8, body + 24):
         flipped[offset] ^= 0xFF
@@ -110,9 +125,11 @@ def damaged_eval(base: Path) -> dict[str, Path]:
     for header in (local + 6, central + 8):  # general-purpose flag bit 0, both headers
         encrypted[header] |= 0x01
     out = {}
-    for label, content in (("flipped bytes in a zstd member", bytes(flipped)),
-                           ("encrypted flag", bytes(encrypted)),
-                           ("cut short", data[: len(data) // 2])):
+    for label, content in (
+        ("flipped bytes in a zstd member", bytes(flipped)),
+        ("encrypted flag", bytes(encrypted)),
+        ("cut short", data[: len(data) // 2]),
+    ):
         path = base / f"{label.replace(' ', '_')}.eval"
         path.write_bytes(content)
         out[label] = path
@@ -144,8 +161,7 @@ def lm_eval_logs(base: Path) -> dict[str, Path]:
             lines = samples.read_text(encoding="utf-8").splitlines()
             first = json.loads(lines[0])
             first["filtered_resps"] = "x"
-            samples.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n",
-                               encoding="utf-8")
+            samples.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n", encoding="utf-8")
         else:
             [results] = folder.glob("results_*.json")
             results.write_text(json.dumps([1]), encoding="utf-8")
@@ -165,9 +181,11 @@ def gguf_cut(base: Path) -> Path:
 
 def item_files(base: Path) -> dict[str, Path]:
     out = {}
-    for label, content in (("empty --items file", ""), ("blank --items file", "\n  \n\n"),
-                           ("category with a newline",
-                            json.dumps({**ITEM, "category": "SES\nAge"}) + "\n")):
+    for label, content in (
+        ("empty --items file", ""),
+        ("blank --items file", "\n  \n\n"),
+        ("category with a newline", json.dumps({**ITEM, "category": "SES\nAge"}) + "\n"),
+    ):
         path = base / f"{label.split()[0]}_{len(out)}.jsonl"
         path.write_text(content, encoding="utf-8")
         out[label] = path
@@ -180,10 +198,25 @@ def item_files(base: Path) -> dict[str, Path]:
 def typed_score_folders(base: Path) -> dict[str, Path]:
     """A score folder of the lm-eval fixture, with wrong JSON types and digests to match."""
     scored = base / "scored"
-    done = subprocess.run([sys.executable, "-m", "biasbench", "score", "bbq", "--items",
-                           str(ITEMS), "--from", "lm-eval", "--responses",
-                           str(FIXTURES / "lm_eval_bbq"), "--out", str(scored)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "biasbench",
+            "score",
+            "bbq",
+            "--items",
+            str(ITEMS),
+            "--from",
+            "lm-eval",
+            "--responses",
+            str(FIXTURES / "lm_eval_bbq"),
+            "--out",
+            str(scored),
+        ],
+        capture_output=True,
+        text=True,
+    )
     if done.returncode != 0:
         return {}
 
@@ -192,9 +225,10 @@ def typed_score_folders(base: Path) -> dict[str, Path]:
 
     out = {}
     for label, name, change in (
-            ("a model's scores a list", "results.json", models),
-            ("pred_index a string", "labels.jsonl", lambda r: {**r, "pred_index": "two"}),
-            ("uid an object", "labels.jsonl", lambda r: {**r, "uid": {}})):
+        ("a model's scores a list", "results.json", models),
+        ("pred_index a string", "labels.jsonl", lambda r: {**r, "pred_index": "two"}),
+        ("uid an object", "labels.jsonl", lambda r: {**r, "uid": {}}),
+    ):
         folder = base / f"typed_{len(out)}"
         shutil.copytree(scored, folder)
         path = folder / name
@@ -202,8 +236,9 @@ def typed_score_folders(base: Path) -> dict[str, Path]:
             rows = [change(json.loads(x)) for x in path.read_text(encoding="utf-8").splitlines()]
             path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
         else:
-            path.write_text(json.dumps(change(json.loads(path.read_text(encoding="utf-8")))),
-                            encoding="utf-8")
+            path.write_text(
+                json.dumps(change(json.loads(path.read_text(encoding="utf-8")))), encoding="utf-8"
+            )
         manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
         for relative, entry in manifest["derived"]["files"].items():
             data = (folder / relative).read_bytes()
@@ -221,67 +256,184 @@ def round_four_cases(base: Path) -> list[Case | ApiCase]:
     score_inspect = ["score", "bbq", "--items", str(ITEMS), "--from", "inspect", "--responses"]
     for label, path in {**damaged_eval(base), **inspect_json(base)}.items():
         cases.append(Case(f"inspect / {label}", [*score_inspect, str(path), "--out", out]))
-    cases.append(Case("inspect / every sample an error (status error)", [
-        *score_inspect, str(FIXTURES / "inspect_real" / "inspect_real_error_status.eval"),
-        "--out", out]))
+    cases.append(
+        Case(
+            "inspect / every sample an error (status error)",
+            [
+                *score_inspect,
+                str(FIXTURES / "inspect_real" / "inspect_real_error_status.eval"),
+                "--out",
+                out,
+            ],
+        )
+    )
     for label, folder in lm_eval_logs(base).items():
-        cases.append(Case(f"lm-eval / {label}", [
-            "score", "bbq", "--items", str(ITEMS), "--from", "lm-eval", "--responses",
-            str(folder), "--out", out]))
+        cases.append(
+            Case(
+                f"lm-eval / {label}",
+                [
+                    "score",
+                    "bbq",
+                    "--items",
+                    str(ITEMS),
+                    "--from",
+                    "lm-eval",
+                    "--responses",
+                    str(folder),
+                    "--out",
+                    out,
+                ],
+            )
+        )
     honorific = ["run", "honorific-bn", "--model", "mock:honorific", "--limit", "1"]
     cases += [
         Case("--seeds 10^20", [*honorific, "--seeds", str(10**20), "--out", out]),
-        Case("-M slots=300", ["run", "honorific-bn", "--model", "llamacpp", "-M", "slots=300",
-                              "--limit", "1", "--out", out], timeout_s=120),
-        Case("-M n_threads=100000", ["run", "honorific-bn", "--model", "llamacpp", "-M",
-                                     "n_threads=100000", "--limit", "1", "--out", out],
-             timeout_s=120),
-        Case("GGUF cut inside its header", ["run", "honorific-bn", "--model",
-                                            f"llamacpp:{gguf_cut(base)}", "--limit", "1",
-                                            "--out", out], timeout_s=120),
+        Case(
+            "-M slots=300",
+            [
+                "run",
+                "honorific-bn",
+                "--model",
+                "llamacpp",
+                "-M",
+                "slots=300",
+                "--limit",
+                "1",
+                "--out",
+                out,
+            ],
+            timeout_s=120,
+        ),
+        Case(
+            "-M n_threads=100000",
+            [
+                "run",
+                "honorific-bn",
+                "--model",
+                "llamacpp",
+                "-M",
+                "n_threads=100000",
+                "--limit",
+                "1",
+                "--out",
+                out,
+            ],
+            timeout_s=120,
+        ),
+        Case(
+            "GGUF cut inside its header",
+            [
+                "run",
+                "honorific-bn",
+                "--model",
+                f"llamacpp:{gguf_cut(base)}",
+                "--limit",
+                "1",
+                "--out",
+                out,
+            ],
+            timeout_s=120,
+        ),
     ]
     items = item_files(base)
     for label in ("empty --items file", "blank --items file", "category with a newline"):
-        cases.append(Case(f"run bbq / {label}", ["run", "bbq", "--items", str(items[label]),
-                                                 "--model", "mock:hashed-letter", "--out", out]))
-    grid = ["run", "bbq", "--items", str(items["grid"]), "--model", "mock:hashed-letter",
-            "--seeds", "1000", "--vary", "seeds,order,prompt", "--out", out]
-    cases += [Case("grid of 12,000 cells without a budget", grid, timeout_s=120),
-              Case("--grid-budget 10^9", [*grid, "--grid-budget", str(10**9)], timeout_s=120)]
+        cases.append(
+            Case(
+                f"run bbq / {label}",
+                [
+                    "run",
+                    "bbq",
+                    "--items",
+                    str(items[label]),
+                    "--model",
+                    "mock:hashed-letter",
+                    "--out",
+                    out,
+                ],
+            )
+        )
+    grid = [
+        "run",
+        "bbq",
+        "--items",
+        str(items["grid"]),
+        "--model",
+        "mock:hashed-letter",
+        "--seeds",
+        "1000",
+        "--vary",
+        "seeds,order,prompt",
+        "--out",
+        out,
+    ]
+    cases += [
+        Case("grid of 12,000 cells without a budget", grid, timeout_s=120),
+        Case("--grid-budget 10^9", [*grid, "--grid-budget", str(10**9)], timeout_s=120),
+    ]
     for label, folder in typed_score_folders(base).items():
-        cases.append(Case(f"export score folder / {label}", [
-            "export", str(folder), "--format", "csv", "--out", str(base / "exported")]))
-    cases.append(ApiCase("api / biasbench.score(responses=None)", (
-        "import biasbench\n"
-        f"biasbench.score('honorific-bn', responses=None, out={str(base / 'api')!r})\n")))
+        cases.append(
+            Case(
+                f"export score folder / {label}",
+                ["export", str(folder), "--format", "csv", "--out", str(base / "exported")],
+            )
+        )
+    cases.append(
+        ApiCase(
+            "api / biasbench.score(responses=None)",
+            (
+                "import biasbench\n"
+                f"biasbench.score('honorific-bn', responses=None, out={str(base / 'api')!r})\n"
+            ),
+        )
+    )
     return cases
 
 
 def valid_cases(base: Path) -> list[Valid]:
     real = FIXTURES / "lm_eval_real"
     lm = ["score", "bbq", "--items", str(ITEMS), "--from", "lm-eval", "--responses"]
-    cases = [Valid("lm-eval folder with bbq and bbq_generate", [
-                 *lm, str(real / "bbq_both"), "--out", str(base / "v1")]),
-             Valid("lm-eval rerun into one --output_path", [
-                 *lm, str(real / "bbq"), "--out", str(base / "v2")]),
-             Valid("inspect-ai's zstd .eval", [
-                 "score", "bbq", "--items", str(ITEMS), "--from", "inspect", "--responses",
-                 str(FIXTURES / "inspect_real" / "inspect_real_bbq.eval"), "--out",
-                 str(base / "v3")])]
+    cases = [
+        Valid(
+            "lm-eval folder with bbq and bbq_generate",
+            [*lm, str(real / "bbq_both"), "--out", str(base / "v1")],
+        ),
+        Valid(
+            "lm-eval rerun into one --output_path",
+            [*lm, str(real / "bbq"), "--out", str(base / "v2")],
+        ),
+        Valid(
+            "inspect-ai's zstd .eval",
+            [
+                "score",
+                "bbq",
+                "--items",
+                str(ITEMS),
+                "--from",
+                "inspect",
+                "--responses",
+                str(FIXTURES / "inspect_real" / "inspect_real_bbq.eval"),
+                "--out",
+                str(base / "v3"),
+            ],
+        ),
+    ]
     return [c for c in cases if Path(c.args[7]).exists()]
 
 
 # -- running ---------------------------------------------------------------------------------
 def run_api(case: ApiCase, workdir: Path) -> tuple[str, int, str]:
     script = workdir / "api_case.py"
-    script.write_text("import sys\nfrom biasbench.errors import BiasbenchError\ntry:\n"
-                      + "".join(f"    {line}\n" for line in case.code.splitlines())
-                      + "except BiasbenchError as error:\n"
-                      "    print(f'error: {error}', file=sys.stderr)\n    sys.exit(2)\n",
-                      encoding="utf-8")
+    script.write_text(
+        "import sys\nfrom biasbench.errors import BiasbenchError\ntry:\n"
+        + "".join(f"    {line}\n" for line in case.code.splitlines())
+        + "except BiasbenchError as error:\n"
+        "    print(f'error: {error}', file=sys.stderr)\n    sys.exit(2)\n",
+        encoding="utf-8",
+    )
     try:
-        done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                              timeout=case.timeout_s)
+        done = subprocess.run(
+            [sys.executable, str(script)], capture_output=True, text=True, timeout=case.timeout_s
+        )
     except subprocess.TimeoutExpired:
         return "HANG", -9, ""
     lines = done.stderr.strip().splitlines()
@@ -298,13 +450,22 @@ def run_api(case: ApiCase, workdir: Path) -> tuple[str, int, str]:
 
 def run_valid(case: Valid) -> tuple[str, int, str]:
     try:
-        done = subprocess.run([sys.executable, "-m", "biasbench", *case.args],
-                              capture_output=True, text=True, timeout=case.timeout_s)
+        done = subprocess.run(
+            [sys.executable, "-m", "biasbench", *case.args],
+            capture_output=True,
+            text=True,
+            timeout=case.timeout_s,
+        )
     except subprocess.TimeoutExpired:
         return "HANG", -9, ""
     lines = done.stderr.strip().splitlines()
-    kind = ("TRACEBACK" if "Traceback" in done.stderr else "accepted" if done.returncode == 0
-            else "refused")
+    kind = (
+        "TRACEBACK"
+        if "Traceback" in done.stderr
+        else "accepted"
+        if done.returncode == 0
+        else "refused"
+    )
     return kind, done.returncode, lines[-1] if lines else ""
 
 
@@ -317,8 +478,12 @@ def _exit_zero(kind: str, last_line: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--skip-big", action="store_true", default=bool(os.environ.get("SKIP_BIG")),
-                        help="leave out the corpus's 100 MB line (also SKIP_BIG=1)")
+    parser.add_argument(
+        "--skip-big",
+        action="store_true",
+        default=bool(os.environ.get("SKIP_BIG")),
+        help="leave out the corpus's 100 MB line (also SKIP_BIG=1)",
+    )
     parser.add_argument("--only", default="", help="run only cases whose label holds this")
     parser.add_argument("--round-four", action="store_true", help="round 4's cases only")
     args = parser.parse_args()
@@ -372,15 +537,23 @@ def main() -> None:
             valid[kind] += 1
             show("valid", case_v.label, kind, code, line)
     print()
-    kinds = ["one line", "TRACEBACK", "silent exit 0", "warned, exit 0", "HANG", "other",
-             "listed torn"]
+    kinds = [
+        "one line",
+        "TRACEBACK",
+        "silent exit 0",
+        "warned, exit 0",
+        "HANG",
+        "other",
+        "listed torn",
+    ]
     print(f"| bad inputs | cases | {' | '.join(kinds)} |")
     print("|:---|---:|" + "---:|" * len(kinds))
     for name, counts in (("corpus", tally), ("round 4", tally4), ("all", tally + tally4)):
-        print(f"| {name} | {sum(counts.values())} | "
-              f"{' | '.join(str(counts[k]) for k in kinds)} |")
-    print(f"\nvalid inputs: {sum(valid.values())} cases, {valid['accepted']} accepted, "
-          f"{valid['refused']} refused, {valid['TRACEBACK']} tracebacks, {valid['HANG']} hangs")
+        print(f"| {name} | {sum(counts.values())} | {' | '.join(str(counts[k]) for k in kinds)} |")
+    print(
+        f"\nvalid inputs: {sum(valid.values())} cases, {valid['accepted']} accepted, "
+        f"{valid['refused']} refused, {valid['TRACEBACK']} tracebacks, {valid['HANG']} hangs"
+    )
 
 
 if __name__ == "__main__":

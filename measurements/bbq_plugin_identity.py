@@ -43,11 +43,22 @@ DIGESTED = ("results.json", "labels.jsonl")
 
 def cli(work: Path, *args: object) -> str:
     """``biasbench ARGS`` in a fresh interpreter; its stdout, paths and timing normalised."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "300",
-           "BIASBENCH_CACHE": str(work / "cache"),
-           "BIASBENCH_FILBBQ_BASE_URL": "http://127.0.0.1:9"}
-    done = subprocess.run([sys.executable, "-m", "biasbench", *map(str, args)], cwd=ROOT,
-                          env=env, capture_output=True, text=True, timeout=600, check=False)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "COLUMNS": "300",
+        "BIASBENCH_CACHE": str(work / "cache"),
+        "BIASBENCH_FILBBQ_BASE_URL": "http://127.0.0.1:9",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "biasbench", *map(str, args)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     if done.returncode != 0:
         raise SystemExit(f"biasbench {' '.join(map(str, args))} failed:\n{done.stderr}")
     return normalise(done.stdout, work)
@@ -70,8 +81,7 @@ def folder_digests(folder: Path, work: Path) -> dict[str, str]:
         if path.is_file():
             out[name] = sha(normalise(path.read_text(encoding="utf-8"), work).encode())
     for path in sorted((folder / "tables").glob("*")):
-        out[f"tables/{path.name}"] = sha(normalise(path.read_text(encoding="utf-8"),
-                                                   work).encode())
+        out[f"tables/{path.name}"] = sha(normalise(path.read_text(encoding="utf-8"), work).encode())
     figures = sorted(p.name for p in (folder / "figures").glob("*"))
     out["figures (names)"] = sha("\n".join(figures).encode())
     return out
@@ -91,43 +101,180 @@ def runs(work: Path) -> dict[str, str]:
     kobbq, cbbq = TESTS / "kobbq" / "fixtures", TESTS / "cbbq" / "fixtures" / "data"
     esbbq, mbbq = TESTS / "esbbq" / "fixtures", TESTS / "mbbq" / "fixtures" / "data"
     templates = TESTS / "bbq" / "fixtures" / "bbq_templates"
-    bbq_items = ",".join(str(work / "bbq_items" / f"{c}.jsonl")
-                         for c in BBQ_CATEGORIES.split(","))
+    bbq_items = ",".join(str(work / "bbq_items" / f"{c}.jsonl") for c in BBQ_CATEGORIES.split(","))
     summaries = {
-        "bbq": cli(work, "run", "bbq", *MOCK, "--limit", 40, "--items", bbq_items,
-                   "--templates", templates, "--out", work / "bbq"),
-        "kobbq": cli(work, "run", "kobbq", *MOCK, "--limit", 48, "--data", kobbq,
-                     "--out", work / "kobbq"),
-        "cbbq": cli(work, "run", "cbbq", *MOCK, "--limit", 40, "--data", cbbq,
-                    "--categories", cbbq_categories, "--out", work / "cbbq"),
-        "esbbq": cli(work, "run", "esbbq", *MOCK, "--limit", 40, "--data", esbbq / "data_es",
-                     "--out", work / "esbbq"),
-        "esbbq_parallel": cli(work, "run", "esbbq", *MOCK, "--parallel", "--data", esbbq,
-                              "--seeds", 2, "--out", work / "esbbq_parallel"),
-        "mbbq": cli(work, "run", "mbbq", *MOCK, "--limit", 96, "--languages", "en,es",
-                    "--data", mbbq, "--seeds", 2, "--out", work / "mbbq"),
-        "mbbq_grid": cli(work, "run", "mbbq", *MOCK, "--limit", 48, "--languages", "en,es",
-                         "--data", mbbq, "--seeds", 2, "--vary", "seeds,order",
-                         "--orders", "cyclic", "--out", work / "mbbq_grid"),
-        "jbbq": cli(work, "run", "jbbq", *MOCK, "--limit", 20, "--data",
-                    TESTS / "jbbq" / "fixtures" / "synthetic", "--out", work / "jbbq"),
-        "score_bbq": cli(work, "score", "bbq", "--items", bbq_items, "--templates", templates,
-                         "--responses", work / "bbq_responses.jsonl", "--out",
-                         work / "score_bbq"),
-        "from_lm_eval": cli(work, "score", "bbq", "--items", HARNESS / "bbq_items.jsonl",
-                            "--from", "lm-eval", "--responses", HARNESS / "lm_eval_bbq",
-                            "--out", work / "from_lm_eval"),
-        "from_inspect": cli(work, "score", "bbq", "--items", HARNESS / "bbq_items.jsonl",
-                            "--from", "inspect", "--responses", HARNESS / "inspect_bbq.eval",
-                            "--out", work / "from_inspect"),
-        "from_lm_eval_esbbq": cli(work, "score", "esbbq", "--data", esbbq / "data_es",
-                                  "--from", "lm-eval", "--responses",
-                                  HARNESS / "lm_eval_esbbq", "--out",
-                                  work / "from_lm_eval_esbbq"),
+        "bbq": cli(
+            work,
+            "run",
+            "bbq",
+            *MOCK,
+            "--limit",
+            40,
+            "--items",
+            bbq_items,
+            "--templates",
+            templates,
+            "--out",
+            work / "bbq",
+        ),
+        "kobbq": cli(
+            work, "run", "kobbq", *MOCK, "--limit", 48, "--data", kobbq, "--out", work / "kobbq"
+        ),
+        "cbbq": cli(
+            work,
+            "run",
+            "cbbq",
+            *MOCK,
+            "--limit",
+            40,
+            "--data",
+            cbbq,
+            "--categories",
+            cbbq_categories,
+            "--out",
+            work / "cbbq",
+        ),
+        "esbbq": cli(
+            work,
+            "run",
+            "esbbq",
+            *MOCK,
+            "--limit",
+            40,
+            "--data",
+            esbbq / "data_es",
+            "--out",
+            work / "esbbq",
+        ),
+        "esbbq_parallel": cli(
+            work,
+            "run",
+            "esbbq",
+            *MOCK,
+            "--parallel",
+            "--data",
+            esbbq,
+            "--seeds",
+            2,
+            "--out",
+            work / "esbbq_parallel",
+        ),
+        "mbbq": cli(
+            work,
+            "run",
+            "mbbq",
+            *MOCK,
+            "--limit",
+            96,
+            "--languages",
+            "en,es",
+            "--data",
+            mbbq,
+            "--seeds",
+            2,
+            "--out",
+            work / "mbbq",
+        ),
+        "mbbq_grid": cli(
+            work,
+            "run",
+            "mbbq",
+            *MOCK,
+            "--limit",
+            48,
+            "--languages",
+            "en,es",
+            "--data",
+            mbbq,
+            "--seeds",
+            2,
+            "--vary",
+            "seeds,order",
+            "--orders",
+            "cyclic",
+            "--out",
+            work / "mbbq_grid",
+        ),
+        "jbbq": cli(
+            work,
+            "run",
+            "jbbq",
+            *MOCK,
+            "--limit",
+            20,
+            "--data",
+            TESTS / "jbbq" / "fixtures" / "synthetic",
+            "--out",
+            work / "jbbq",
+        ),
+        "score_bbq": cli(
+            work,
+            "score",
+            "bbq",
+            "--items",
+            bbq_items,
+            "--templates",
+            templates,
+            "--responses",
+            work / "bbq_responses.jsonl",
+            "--out",
+            work / "score_bbq",
+        ),
+        "from_lm_eval": cli(
+            work,
+            "score",
+            "bbq",
+            "--items",
+            HARNESS / "bbq_items.jsonl",
+            "--from",
+            "lm-eval",
+            "--responses",
+            HARNESS / "lm_eval_bbq",
+            "--out",
+            work / "from_lm_eval",
+        ),
+        "from_inspect": cli(
+            work,
+            "score",
+            "bbq",
+            "--items",
+            HARNESS / "bbq_items.jsonl",
+            "--from",
+            "inspect",
+            "--responses",
+            HARNESS / "inspect_bbq.eval",
+            "--out",
+            work / "from_inspect",
+        ),
+        "from_lm_eval_esbbq": cli(
+            work,
+            "score",
+            "esbbq",
+            "--data",
+            esbbq / "data_es",
+            "--from",
+            "lm-eval",
+            "--responses",
+            HARNESS / "lm_eval_esbbq",
+            "--out",
+            work / "from_lm_eval_esbbq",
+        ),
     }
     if FILBBQ_TEMPLATES.is_dir():
-        summaries["filbbq"] = cli(work, "run", "filbbq", *MOCK, "--limit", 104, "--seeds", 3,
-                                  "--templates", FILBBQ_TEMPLATES, "--out", work / "filbbq")
+        summaries["filbbq"] = cli(
+            work,
+            "run",
+            "filbbq",
+            *MOCK,
+            "--limit",
+            104,
+            "--seeds",
+            3,
+            "--templates",
+            FILBBQ_TEMPLATES,
+            "--out",
+            work / "filbbq",
+        )
     summaries["option_scores"] = option_scored_run(work)
     return summaries
 
@@ -140,10 +287,18 @@ def bbq_responses(work: Path) -> None:
         item = json.loads(line)
         for seed in range(3):
             letter = "ABC"[(item["example_id"] + seed) % 3]
-            rows.append({"example_id": item["example_id"], "category": item["category"],
-                         "model": "elsewhere", "seed": seed, "output": f"({letter})"})
+            rows.append(
+                {
+                    "example_id": item["example_id"],
+                    "category": item["category"],
+                    "model": "elsewhere",
+                    "seed": seed,
+                    "output": f"({letter})",
+                }
+            )
     (work / "bbq_responses.jsonl").write_text(
-        "".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        "".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8"
+    )
 
 
 def option_scored_run(work: Path) -> str:
@@ -163,21 +318,31 @@ def option_scored_run(work: Path) -> str:
         def model_id(self) -> str:
             return "scripted"
 
-        async def generate(self, prompt: PromptType, params: GenerationParams,
-                           seed: int | None) -> Generation:
+        async def generate(
+            self, prompt: PromptType, params: GenerationParams, seed: int | None
+        ) -> Generation:
             return Generation(text="C", prompt_text=prompt.text_for(self.mode))
 
-        async def score_options_detailed(self, prompt: PromptType,
-                                         options: list[str]) -> list[OptionScore]:
-            return [OptionScore(-1.0 * len(o) ** 0.5 - 0.3 * (i == 1), 2)
-                    for i, o in enumerate(options)]
+        async def score_options_detailed(
+            self, prompt: PromptType, options: list[str]
+        ) -> list[OptionScore]:
+            return [
+                OptionScore(-1.0 * len(o) ** 0.5 - 0.3 * (i == 1), 2) for i, o in enumerate(options)
+            ]
 
         async def score_options(self, prompt: PromptType, options: list[str]) -> list[float]:
             return [s.logprob for s in await self.score_options_detailed(prompt, options)]
 
     items = ",".join(str(work / "bbq_items" / f"{c}.jsonl") for c in ("Disability_status", "SES"))
-    done = run_benchmark("bbq", "mock", backend=Scripted(), out=work / "option_scores",
-                         seeds=[0], progress=False, benchmark_options={"items": items})
+    done = run_benchmark(
+        "bbq",
+        "mock",
+        backend=Scripted(),
+        out=work / "option_scores",
+        seeds=[0],
+        progress=False,
+        benchmark_options={"items": items},
+    )
     from biasbench.registry import benchmark_class
 
     return "\n".join(benchmark_class("bbq").summary(done.results)) + "\n"
@@ -185,15 +350,29 @@ def option_scored_run(work: Path) -> str:
 
 def digests(work: Path) -> dict[str, dict[str, str]]:
     work.mkdir(parents=True, exist_ok=True)
-    cli(work, "data", "bbq", "--templates", TESTS / "bbq" / "fixtures" / "bbq_templates",
-        "--out", work / "bbq_items", "--seed", 3, "--categories", BBQ_CATEGORIES)
+    cli(
+        work,
+        "data",
+        "bbq",
+        "--templates",
+        TESTS / "bbq" / "fixtures" / "bbq_templates",
+        "--out",
+        work / "bbq_items",
+        "--seed",
+        3,
+        "--categories",
+        BBQ_CATEGORIES,
+    )
     bbq_responses(work)
     summaries = runs(work)
     out: dict[str, dict[str, str]] = {}
     for case, summary in summaries.items():
         folder = work / case
-        found = {"summary": sha(summary.encode()), **folder_digests(folder, work),
-                 "report.html": report_digest(folder, work)}
+        found = {
+            "summary": sha(summary.encode()),
+            **folder_digests(folder, work),
+            "report.html": report_digest(folder, work),
+        }
         out[case] = found
     return out
 
@@ -203,8 +382,9 @@ def main() -> int:
     action = parser.add_mutually_exclusive_group(required=True)
     action.add_argument("--write", type=Path, help="write the digests to this JSON file")
     action.add_argument("--check", type=Path, help="compare with the digests in this file")
-    parser.add_argument("--keep", type=Path, help="run in this folder (kept) instead of a "
-                        "temporary one")
+    parser.add_argument(
+        "--keep", type=Path, help="run in this folder (kept) instead of a temporary one"
+    )
     args = parser.parse_args()
     if args.keep:
         found = digests(args.keep.resolve())
@@ -212,18 +392,19 @@ def main() -> int:
         with tempfile.TemporaryDirectory(prefix="bbq-identity-") as tmp:
             found = digests(Path(tmp))
     if args.write:
-        args.write.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n",
-                              encoding="utf-8")
+        args.write.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"{sum(map(len, found.values()))} digests of {len(found)} cases -> {args.write}")
         return 0
     expected = json.loads(args.check.read_text(encoding="utf-8"))
-    differ = [f"{case}: {name}" for case in sorted(set(expected) | set(found))
-              for name in sorted(set(expected.get(case, {})) | set(found.get(case, {})))
-              if expected.get(case, {}).get(name) != found.get(case, {}).get(name)]
+    differ = [
+        f"{case}: {name}"
+        for case in sorted(set(expected) | set(found))
+        for name in sorted(set(expected.get(case, {})) | set(found.get(case, {})))
+        if expected.get(case, {}).get(name) != found.get(case, {}).get(name)
+    ]
     for line in differ:
         print(f"DIFFERS {line}")
-    print(f"{sum(map(len, found.values())) - len(differ)} digests identical, "
-          f"{len(differ)} differ")
+    print(f"{sum(map(len, found.values())) - len(differ)} digests identical, {len(differ)} differ")
     return 1 if differ else 0
 
 

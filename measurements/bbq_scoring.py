@@ -46,17 +46,28 @@ def main() -> None:
     score_responses(items, responses)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    print(f"items: {len(items):,} (generated in {t1 - t0:.2f} s); seeds: {args.seeds}; "
-          f"responses: {len(responses):,} (synthesised in {t2 - t1:.2f} s, "
-          f"{responses['output'].nunique():,} distinct outputs)")
-    print(f"score_responses (parse + counts + per-seed + across-seed): {t3 - t2:.2f} s "
-          f"({1e6 * (t3 - t2) / len(responses):.1f} us/response)")
-    print(f"peak traced memory while scoring: {peak / 2**20:.0f} MiB; process max RSS "
-          f"{rss_before / 1024:.0f} MiB before scoring, {rss_after / 1024:.0f} MiB after")
-    print(f"per-template-per-seed rows: {len(results.per_seed):,}; "
-          f"unparsed: {100 * (results.responses['pred_index'] < 0).mean():.1f}%")
-    print(results.by_category[["category", "s_amb_mean", "s_amb_ci_low", "s_amb_ci_high",
-                               "s_dis_mean", "n_seeds"]].to_string(index=False))
+    print(
+        f"items: {len(items):,} (generated in {t1 - t0:.2f} s); seeds: {args.seeds}; "
+        f"responses: {len(responses):,} (synthesised in {t2 - t1:.2f} s, "
+        f"{responses['output'].nunique():,} distinct outputs)"
+    )
+    print(
+        f"score_responses (parse + counts + per-seed + across-seed): {t3 - t2:.2f} s "
+        f"({1e6 * (t3 - t2) / len(responses):.1f} us/response)"
+    )
+    print(
+        f"peak traced memory while scoring: {peak / 2**20:.0f} MiB; process max RSS "
+        f"{rss_before / 1024:.0f} MiB before scoring, {rss_after / 1024:.0f} MiB after"
+    )
+    print(
+        f"per-template-per-seed rows: {len(results.per_seed):,}; "
+        f"unparsed: {100 * (results.responses['pred_index'] < 0).mean():.1f}%"
+    )
+    print(
+        results.by_category[
+            ["category", "s_amb_mean", "s_amb_ci_low", "s_amb_ci_high", "s_dis_mean", "n_seeds"]
+        ].to_string(index=False)
+    )
 
 
 if __name__ == "__main__":

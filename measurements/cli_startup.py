@@ -22,8 +22,13 @@ from pathlib import Path
 def one_run(tree: Path, command: list[str]) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "biasbench", *command], cwd=tree, check=True,
-                   env={**os.environ, "PYTHONPATH": str(tree)}, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "biasbench", *command],
+        cwd=tree,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(tree)},
+        stdout=subprocess.DEVNULL,
+    )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -42,9 +47,11 @@ def main() -> None:
         for tree in args.trees:
             times[tree].append(one_run(tree, args.command))
     for tree, runs in times.items():
-        print(f"{tree}: wall {statistics.median(w for w, _ in runs):.3f} s, "
-              f"cpu {statistics.median(c for _, c in runs):.3f} s "
-              f"(median of {len(runs)})")
+        print(
+            f"{tree}: wall {statistics.median(w for w, _ in runs):.3f} s, "
+            f"cpu {statistics.median(c for _, c in runs):.3f} s "
+            f"(median of {len(runs)})"
+        )
 
 
 if __name__ == "__main__":

@@ -28,14 +28,41 @@ from pathlib import Path
 
 from biasbench.testing.faults import FAULTS, FaultOutcome, baseline_outputs, run_fault_case
 
-COLUMNS = ("fault", "mode", "requests", "faulted", "injected", "answered", "failed", "empty",
-           "lost", "dup", "re-paid", "rerun (stored)", "rerun", "= fault-free")
+COLUMNS = (
+    "fault",
+    "mode",
+    "requests",
+    "faulted",
+    "injected",
+    "answered",
+    "failed",
+    "empty",
+    "lost",
+    "dup",
+    "re-paid",
+    "rerun (stored)",
+    "rerun",
+    "= fault-free",
+)
 
 
 def row(o: FaultOutcome) -> list[str]:
-    return [o.kind, o.mode, str(o.requests), str(o.faulted), str(o.injected), str(o.answered),
-            str(o.failed), str(o.empty), str(o.lost), str(o.duplicated), str(o.repaid),
-            str(o.rerun_calls_for_stored), str(o.rerun_calls), "yes" if o.final_equal else "no"]
+    return [
+        o.kind,
+        o.mode,
+        str(o.requests),
+        str(o.faulted),
+        str(o.injected),
+        str(o.answered),
+        str(o.failed),
+        str(o.empty),
+        str(o.lost),
+        str(o.duplicated),
+        str(o.repaid),
+        str(o.rerun_calls_for_stored),
+        str(o.rerun_calls),
+        "yes" if o.final_equal else "no",
+    ]
 
 
 def main() -> int:
@@ -51,9 +78,16 @@ def main() -> int:
             for mode in ("once", "always"):
                 if mode == "always" and failure == "down":
                     continue  # a server that never comes back is the unreachable case
-                outcomes.append(run_fault_case(kind, mode=mode, n=args.requests,  # type: ignore[arg-type]
-                                               every=args.every, concurrency=8,
-                                               baseline=baseline))
+                outcomes.append(
+                    run_fault_case(
+                        kind,
+                        mode=mode,
+                        n=args.requests,  # type: ignore[arg-type]
+                        every=args.every,
+                        concurrency=8,
+                        baseline=baseline,
+                    )
+                )
                 print(f"  {kind} ({mode}) done", file=sys.stderr, flush=True)
     print("| " + " | ".join(COLUMNS) + " |")
     print("|" + "|".join("---" for _ in COLUMNS) + "|")

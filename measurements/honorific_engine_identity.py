@@ -35,13 +35,13 @@ from biasbench import api
 
 RECORD = Path(__file__).with_name("honorific_engine_identity.json")
 OUTPUTS = (
-    "তিনি নয়টায় আসবেন।",                       # honorific
-    "সে নয়টায় আসবে।",                          # ordinary
-    "তিনি বলেছেন যে সে নয়টায় আসবে।",             # mixed
-    "তারা সবাই নয়টায় আসবে।",                    # plural reading on "they" items
-    "The doctor will arrive at nine.",          # not a translation
-    "",                                         # empty
-    "Translation: ডাক্তার নয়টায় আসবেন।",          # honorific verb, no pronoun, chatty
+    "তিনি নয়টায় আসবেন।",  # honorific
+    "সে নয়টায় আসবে।",  # ordinary
+    "তিনি বলেছেন যে সে নয়টায় আসবে।",  # mixed
+    "তারা সবাই নয়টায় আসবে।",  # plural reading on "they" items
+    "The doctor will arrive at nine.",  # not a translation
+    "",  # empty
+    "Translation: ডাক্তার নয়টায় আসবেন।",  # honorific verb, no pronoun, chatty
 )
 # The timing fields of a run (its clock), blanked in the raw bytes so key order still counts.
 VOLATILE = re.compile(rb'"(elapsed_s|requests_elapsed_s|started_at|finished_at)": [-+0-9.eE]+')
@@ -58,8 +58,10 @@ def _results_digest(path: Path) -> str:
 
 def digests(folder: Path) -> dict[str, str]:
     """labels.jsonl, results.json (volatile fields blanked) and every file under tables/."""
-    found = {"labels.jsonl": _sha((folder / "labels.jsonl").read_bytes()),
-             "results.json": _results_digest(folder / "results.json")}
+    found = {
+        "labels.jsonl": _sha((folder / "labels.jsonl").read_bytes()),
+        "results.json": _results_digest(folder / "results.json"),
+    }
     for path in sorted((folder / "tables").rglob("*")):
         if path.is_file():
             found[str(path.relative_to(folder))] = _sha(path.read_bytes())
@@ -87,10 +89,10 @@ def _responses(tmp: Path) -> Path:
                     output = OUTPUTS[0]
                 else:
                     output = OUTPUTS[pick % len(OUTPUTS)]
-                rows.append({"item_id": item_id, "model": model, "seed": seed,
-                             "output": output})
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
-                    encoding="utf-8")
+                rows.append({"item_id": item_id, "model": model, "seed": seed, "output": output})
+    path.write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
+    )
     return path
 
 
@@ -98,8 +100,9 @@ def cases(tmp: Path) -> dict[str, dict[str, str]]:
     found: dict[str, dict[str, str]] = {}
     runs = {
         "run hashed-register": dict(model="mock:hashed-register"),
-        "run hashed-register seeds 3 limit 56": dict(model="mock:hashed-register", seeds=3,
-                                                     limit=56),
+        "run hashed-register seeds 3 limit 56": dict(
+            model="mock:hashed-register", seeds=3, limit=56
+        ),
         "run honorific seeds 2 limit 100": dict(model="mock:honorific", seeds=2, limit=100),
     }
     for name, kwargs in runs.items():

@@ -50,9 +50,11 @@ POPULATIONS: dict[str, tuple[float, float, float, int]] = {
 
 
 def _module() -> Any:
-    for name in ("biasbench.engines.honorific.reference",
-                 "biasbench.engines.honorific.no_effect",
-                 "biasbench.benchmarks.honorific_bn.reference"):
+    for name in (
+        "biasbench.engines.honorific.reference",
+        "biasbench.engines.honorific.no_effect",
+        "biasbench.benchmarks.honorific_bn.reference",
+    ):
         try:
             module = importlib.import_module(name)
         except ImportError:
@@ -62,12 +64,16 @@ def _module() -> Any:
     raise SystemExit("no honorific no-effect reference (no_effect_null) in this checkout")
 
 
-def _draw(rng: np.random.Generator, agree: float, frame_sd: float, sentence_sd: float,
-          seeds: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _draw(
+    rng: np.random.Generator, agree: float, frame_sd: float, sentence_sd: float, seeds: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(no-pronoun, male, female) labels, (occupations x frames), majority over ``seeds``."""
     shape = (OCCUPATIONS, FRAMES)
-    base = np.clip(0.5 + rng.normal(0, frame_sd, FRAMES)[None, :]
-                   + rng.normal(0, sentence_sd, shape), 0.02, 0.98)
+    base = np.clip(
+        0.5 + rng.normal(0, frame_sd, FRAMES)[None, :] + rng.normal(0, sentence_sd, shape),
+        0.02,
+        0.98,
+    )
     votes = np.zeros((3, *shape))
     first = np.zeros((3, *shape))
     for seed in range(seeds):
@@ -86,8 +92,9 @@ def _draw(rng: np.random.Generator, agree: float, frame_sd: float, sentence_sd: 
     return majority[0], majority[1], majority[2]
 
 
-def paired_null(module: Any, male: np.ndarray, female: np.ndarray, reps: int,
-                rng: np.random.Generator) -> np.ndarray:
+def paired_null(
+    module: Any, male: np.ndarray, female: np.ndarray, reps: int, rng: np.random.Generator
+) -> np.ndarray:
     """eta-squared(occupation) with each item's (he, she) pair permuted together across
     occupations within its frame (the same permutation of rows for both arrays)."""
     order = np.argsort(rng.random((reps, OCCUPATIONS, FRAMES)), axis=1)
@@ -103,10 +110,14 @@ def _p(null: np.ndarray, observed: float) -> float:
 def run(reps: int, permutations: int) -> None:
     module = _module()
     eta: Callable[..., np.ndarray] = module._eta2_occupation
-    print(f"reference: {module.__name__}.no_effect_null; {reps} models per row, {permutations} "
-          "permutations each; size = share of models with p <= 0.05 (+- its standard error)\n")
-    print("| population | eta2(occupation) observed, mean | current: reference mean | current: "
-          "size | paired: reference mean | paired: size |")
+    print(
+        f"reference: {module.__name__}.no_effect_null; {reps} models per row, {permutations} "
+        "permutations each; size = share of models with p <= 0.05 (+- its standard error)\n"
+    )
+    print(
+        "| population | eta2(occupation) observed, mean | current: reference mean | current: "
+        "size | paired: reference mean | paired: size |"
+    )
     print("|:--|--:|--:|--:|--:|--:|")
     rng = np.random.default_rng(33)
     for name, (agree, frame_sd, sentence_sd, seeds) in POPULATIONS.items():
@@ -117,7 +128,8 @@ def run(reps: int, permutations: int) -> None:
             value = float(eta(male[None], female[None])[0])
             items = module.ItemLabels(nopronoun, male, female)
             current = module.no_effect_null(items, permutations, seed=1000 + rep)[
-                "eta2_occupation_pct"]
+                "eta2_occupation_pct"
+            ]
             paired = paired_null(module, male, female, permutations, rng)
             observed.append(value)
             current_mean.append(float(np.nanmean(current)))
@@ -129,9 +141,11 @@ def run(reps: int, permutations: int) -> None:
             share = hits / reps
             return f"{share:.1%} +- {math.sqrt(share * (1 - share) / reps):.1%}"
 
-        print(f"| {name} | {np.mean(observed):.2f}% | {np.mean(current_mean):.2f}% | "
-              f"{size(current_hits)} | {np.mean(paired_mean):.2f}% | {size(paired_hits)} |",
-              flush=True)
+        print(
+            f"| {name} | {np.mean(observed):.2f}% | {np.mean(current_mean):.2f}% | "
+            f"{size(current_hits)} | {np.mean(paired_mean):.2f}% | {size(paired_hits)} |",
+            flush=True,
+        )
 
 
 def main() -> None:

@@ -41,8 +41,9 @@ ENGLISH = "The doctor will arrive at nine."  # not a translation: unreadable
 FAVOURS_MEN = {" she ": ORD, " her ": ORD, " he ": HON, " his ": HON, " they ": EMPTY, "*": HON}
 
 
-def responses(b: int, c: int, same: int, unusable: int, others: str = "pattern",
-              seeds: int = 0) -> list[dict[str, Any]]:
+def responses(
+    b: int, c: int, same: int, unusable: int, others: str = "pattern", seeds: int = 0
+) -> list[dict[str, Any]]:
     """One response per item (repeated under seeds 0..seeds-1 when seeds > 0).
 
     he/she pairs: b (HON, ORD), c (ORD, HON), ``same`` concordant, ``unusable`` unreadable.
@@ -51,8 +52,13 @@ def responses(b: int, c: int, same: int, unusable: int, others: str = "pattern",
     items = load_definition().items()
     pairs = sorted({(i.occupation_en, i.template_id) for i in items if i.gender == "male"})
     bad = (EMPTY, ORD) if others == "pattern" else (ENGLISH, ENGLISH)
-    kinds = ([(HON, ORD)] * b + [(ORD, HON)] * c + [(HON, HON)] * (same // 2)
-             + [(ORD, ORD)] * (same - same // 2) + [bad] * unusable)
+    kinds = (
+        [(HON, ORD)] * b
+        + [(ORD, HON)] * c
+        + [(HON, HON)] * (same // 2)
+        + [(ORD, ORD)] * (same - same // 2)
+        + [bad] * unusable
+    )
     by_pair = dict(zip(pairs, kinds, strict=True))
     index = {pair: i for i, pair in enumerate(pairs)}
     rows, n_others = [], 0
@@ -72,15 +78,25 @@ def responses(b: int, c: int, same: int, unusable: int, others: str = "pattern",
 
 
 def biasbench(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "biasbench", *args], capture_output=True,
-                          text=True, timeout=600, env=os.environ.copy())
+    return subprocess.run(
+        [sys.executable, "-m", "biasbench", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=os.environ.copy(),
+    )
 
 
 def _fmt(value: Any, digits: int = 2) -> str:
     if value is None:
         return "n/a"
-    return f"{value:.{digits}g}" if isinstance(value, float) and abs(value) < 0.01 \
-        else f"{value:.{digits}f}" if isinstance(value, float) else str(value)
+    return (
+        f"{value:.{digits}g}"
+        if isinstance(value, float) and abs(value) < 0.01
+        else f"{value:.{digits}f}"
+        if isinstance(value, float)
+        else str(value)
+    )
 
 
 def row(label: str, proc: subprocess.CompletedProcess[str], out: Path) -> tuple[str, str]:
@@ -100,9 +116,19 @@ def row(label: str, proc: subprocess.CompletedProcess[str], out: Path) -> tuple[
     header = table4.splitlines()[0]
     shows = "+".join(name for name in ("pairs", "unreadable") if f"| {name} |" in header)
     partial = "yes" if "| partial" in table4 else "no" if "scope" in header else "n/a"
-    cells = [label, f"{model['hai_pp']:+.2f}", _fmt(model["p_exact"], 3),
-             model.get("p_test", "n/a"), pairs, detectable,
-             _fmt(model.get("unreadable_pct"), 1), str(warnings), shows or "neither", partial, f"exit {proc.returncode}"]
+    cells = [
+        label,
+        f"{model['hai_pp']:+.2f}",
+        _fmt(model["p_exact"], 3),
+        model.get("p_test", "n/a"),
+        pairs,
+        detectable,
+        _fmt(model.get("unreadable_pct"), 1),
+        str(warnings),
+        shows or "neither",
+        partial,
+        f"exit {proc.returncode}",
+    ]
     return "| " + " | ".join(cells) + " |", lines[0] if lines else ""
 
 
@@ -121,19 +147,33 @@ def main() -> None:
             if rows is None:
                 rules = Path(tmp) / "favours-men.json"
                 rules.write_text(json.dumps(FAVOURS_MEN, ensure_ascii=False), encoding="utf-8")
-                proc = biasbench("run", "honorific-bn", "--model", f"mock:{rules}", "--out",
-                                 str(out), "--limit", "30", "--no-progress")
+                proc = biasbench(
+                    "run",
+                    "honorific-bn",
+                    "--model",
+                    f"mock:{rules}",
+                    "--out",
+                    str(out),
+                    "--limit",
+                    "30",
+                    "--no-progress",
+                )
             else:
                 path = Path(tmp) / f"responses{n}.jsonl"
-                path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
-                                encoding="utf-8")
-                proc = biasbench("score", "honorific-bn", "--responses", str(path),
-                                 "--out", str(out))
+                path.write_text(
+                    "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
+                    encoding="utf-8",
+                )
+                proc = biasbench(
+                    "score", "honorific-bn", "--responses", str(path), "--out", str(out)
+                )
             line, summary = row(label, proc, out)
             table.append(line)
             summaries.append(f"- {label}: `{summary}`")
-    print("| case | HAI pp | p | p test | pairs | min detectable HAI | unreadable % "
-          "| ! warnings | table 4 shows | table 4 says partial | exit |")
+    print(
+        "| case | HAI pp | p | p test | pairs | min detectable HAI | unreadable % "
+        "| ! warnings | table 4 shows | table 4 says partial | exit |"
+    )
     print("|:---|---:|---:|:---|---:|:---|---:|---:|:---|:---|:---|")
     print("\n".join(table))
     print("\nOne-line terminal summary (first line of stdout):\n")

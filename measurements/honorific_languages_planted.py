@@ -39,12 +39,20 @@ def labels(rng: np.random.Generator, gap: bool) -> pd.DataFrame:
         p = 0.5
         if gap and item.gender == "nopronoun":
             p = 0.9 if item.occupation_en in HIGH else 0.1
-        rows.append({"model": "m", "seed": None, "item_id": item.item_id,
-                     "occupation_en": item.occupation_en,
-                     "occupation_target": item.occupation_target,
-                     "template_id": item.template_id, "primed": item.primed,
-                     "gender": item.gender, "plural": False,
-                     "label": "honorific" if rng.random() < p else "ordinary"})
+        rows.append(
+            {
+                "model": "m",
+                "seed": None,
+                "item_id": item.item_id,
+                "occupation_en": item.occupation_en,
+                "occupation_target": item.occupation_target,
+                "template_id": item.template_id,
+                "primed": item.primed,
+                "gender": item.gender,
+                "plural": False,
+                "label": "honorific" if rng.random() < p else "ordinary",
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -62,8 +70,9 @@ def main() -> None:
         started = time.perf_counter()
         for repeat in range(args.repeats):
             rng = np.random.default_rng(1000 * repeat + (case == "null"))
-            found = compare_languages({"A": labels(rng, False), "B": labels(rng, case == "gap")},
-                                      n_resamples=1000)
+            found = compare_languages(
+                {"A": labels(rng, False), "B": labels(rng, case == "gap")}, n_resamples=1000
+            )
             pair = found["comparisons"]["m"]["B - A"]
             for name, entry in pair["statistics"].items():
                 flagged[name] += bool(entry["significant"])
@@ -71,11 +80,14 @@ def main() -> None:
             occupations.append(sum(r["significant"] for r in pair["occupations"]))
             any_flagged += any(e["significant"] for e in pair["statistics"].values())
         for name in STATISTICS:
-            print(f"| {case} | {name} | {flagged[name]}/{args.repeats} | "
-                  f"{np.mean(differences[name]):+.2f} | {np.mean(occupations):.2f} |")
+            print(
+                f"| {case} | {name} | {flagged[name]}/{args.repeats} | "
+                f"{np.mean(differences[name]):+.2f} | {np.mean(occupations):.2f} |"
+            )
         print(f"| {case} | any of the four | {any_flagged}/{args.repeats} | | |")
-        print(f"<!-- {case}: {time.perf_counter() - started:.1f} s for {args.repeats} "
-              "comparisons -->")
+        print(
+            f"<!-- {case}: {time.perf_counter() - started:.1f} s for {args.repeats} comparisons -->"
+        )
 
 
 if __name__ == "__main__":

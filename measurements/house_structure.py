@@ -23,22 +23,34 @@ def main() -> None:
     layers = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(layers)
     edges = layers.EDGES
-    into_benchmarks = sorted(f"{a} -> {b}" for a, b in edges
-                             if a.startswith(("biasbench.engines", "biasbench.registry"))
-                             and b.startswith("biasbench.benchmarks"))
+    into_benchmarks = sorted(
+        f"{a} -> {b}"
+        for a, b in edges
+        if a.startswith(("biasbench.engines", "biasbench.registry"))
+        and b.startswith("biasbench.benchmarks")
+    )
     upward = sorted(f"{a} -> {b}" for a, b in edges if layers._layer(b) > layers._layer(a))
     module_cycles = layers._cycles({e for e, inside in edges.items() if not inside})
     all_cycles = layers._cycles(set(edges))
-    sizes = sorted(((len(p.read_text(encoding="utf-8").splitlines()), p.relative_to(tree))
-                    for p in (tree / "biasbench").rglob("*.py")), reverse=True)
+    sizes = sorted(
+        (
+            (len(p.read_text(encoding="utf-8").splitlines()), p.relative_to(tree))
+            for p in (tree / "biasbench").rglob("*.py")
+        ),
+        reverse=True,
+    )
     print(f"imports from an engine or the registry into benchmarks/: {len(into_benchmarks)}")
     for line in into_benchmarks:
         print(f"  {line}")
     print(f"upward imports by the tree's own layers: {len(upward)}")
-    print(f"import cycles: {len(module_cycles)} module-level, {len(all_cycles)} counting "
-          "function-level imports")
-    print(f"modules: {len(sizes)}; files over 450 lines: {sum(n > 450 for n, _ in sizes)}; "
-          f"largest: {', '.join(f'{p} ({n})' for n, p in sizes[:3])}")
+    print(
+        f"import cycles: {len(module_cycles)} module-level, {len(all_cycles)} counting "
+        "function-level imports"
+    )
+    print(
+        f"modules: {len(sizes)}; files over 450 lines: {sum(n > 450 for n, _ in sizes)}; "
+        f"largest: {', '.join(f'{p} ({n})' for n, p in sizes[:3])}"
+    )
 
 
 if __name__ == "__main__":

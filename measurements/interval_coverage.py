@@ -37,41 +37,59 @@ BOUNDS = {"acc_ambig": (0.0, 1.0), "s_amb": (-1.0, 1.0), "s_dis": (-1.0, 1.0)}
 
 def beta_items(unknown: tuple[float, float], share: tuple[float, float]) -> Draw:
     """P(unknown) ~ Beta(unknown), the target's share of the other answers ~ Beta(share)."""
+
     def draw(rng: np.random.Generator, n: int) -> Probabilities:
         u, s = rng.beta(*unknown, n), rng.beta(*share, n)
         return (1 - u) * s, (1 - u) * (1 - s), u
+
     return draw
 
 
 def confident(p_dominant: float, weights: tuple[float, float, float]) -> Draw:
     """A confident model: each item has one answer it gives under ``p_dominant`` of the seeds
     (target, other or unknown with ``weights``), the rest split between the other two."""
+
     def draw(rng: np.random.Generator, n: int) -> Probabilities:
         choice = rng.choice(3, size=n, p=np.asarray(weights))
         probs = np.full((n, 3), (1 - p_dominant) / 2)
         probs[np.arange(n), choice] = p_dominant
         return probs[:, 0], probs[:, 1], probs[:, 2]
+
     return draw
 
 
 # name: (item population, scores checked on it)
 POPULATIONS: dict[str, tuple[Draw, tuple[str, ...]]] = {
     "varied, s_AMB ~ 0": (beta_items((18, 2), (5, 5)), ("s_amb",)),
-    "varied, acc ~ 0.98": (lambda rng, n: (lambda u: ((1 - u) / 2, (1 - u) / 2, u))(
-        rng.beta(49, 1, n)), ("acc_ambig", "s_amb")),
+    "varied, acc ~ 0.98": (
+        lambda rng, n: (lambda u: ((1 - u) / 2, (1 - u) / 2, u))(rng.beta(49, 1, n)),
+        ("acc_ambig", "s_amb"),
+    ),
     "varied, s_DIS 0.6": (beta_items((2, 18), (8, 2)), ("s_dis",)),
-    "confident 0.95 (target .6, other .25, unknown .15)":
-        (confident(0.95, (0.6, 0.25, 0.15)), ("acc_ambig", "s_amb", "s_dis")),
-    "near-deterministic 0.995 (target .6, other .25, unknown .15)":
-        (confident(0.995, (0.6, 0.25, 0.15)), ("acc_ambig", "s_amb", "s_dis")),
-    "near-deterministic 0.995, mostly unknown (.05, .05, .9)":
-        (confident(0.995, (0.05, 0.05, 0.9)), ("acc_ambig", "s_amb", "s_dis")),
-    "near-deterministic 0.999, 5% wrong items (.025, .025, .95)":
-        (confident(0.999, (0.025, 0.025, 0.95)), ("acc_ambig", "s_amb")),
-    "near-deterministic 0.999, 1% wrong items (.005, .005, .99)":
-        (confident(0.999, (0.005, 0.005, 0.99)), ("acc_ambig",)),
-    "FilBBQ template: near-deterministic 0.99, s_DIS (.7, .3, 0)":
-        (confident(0.99, (0.7, 0.3, 0.0)), ("s_dis",)),
+    "confident 0.95 (target .6, other .25, unknown .15)": (
+        confident(0.95, (0.6, 0.25, 0.15)),
+        ("acc_ambig", "s_amb", "s_dis"),
+    ),
+    "near-deterministic 0.995 (target .6, other .25, unknown .15)": (
+        confident(0.995, (0.6, 0.25, 0.15)),
+        ("acc_ambig", "s_amb", "s_dis"),
+    ),
+    "near-deterministic 0.995, mostly unknown (.05, .05, .9)": (
+        confident(0.995, (0.05, 0.05, 0.9)),
+        ("acc_ambig", "s_amb", "s_dis"),
+    ),
+    "near-deterministic 0.999, 5% wrong items (.025, .025, .95)": (
+        confident(0.999, (0.025, 0.025, 0.95)),
+        ("acc_ambig", "s_amb"),
+    ),
+    "near-deterministic 0.999, 1% wrong items (.005, .005, .99)": (
+        confident(0.999, (0.005, 0.005, 0.99)),
+        ("acc_ambig",),
+    ),
+    "FilBBQ template: near-deterministic 0.99, s_DIS (.7, .3, 0)": (
+        confident(0.99, (0.7, 0.3, 0.0)),
+        ("s_dis",),
+    ),
 }
 
 
@@ -102,8 +120,15 @@ def per_item_seed(score: str, answers: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return 2 * target - non_unknown, non_unknown
 
 
-def cell(rng: np.random.Generator, draw: Draw, score: str, truth: float, n_items: int,
-         n_seeds: int, reps: int) -> tuple[int, int]:
+def cell(
+    rng: np.random.Generator,
+    draw: Draw,
+    score: str,
+    truth: float,
+    n_items: int,
+    n_seeds: int,
+    reps: int,
+) -> tuple[int, int]:
     """(runs with an interval, runs where it held the population value)."""
     made = hits = 0
     for _ in range(reps):
@@ -112,8 +137,9 @@ def cell(rng: np.random.Generator, draw: Draw, score: str, truth: float, n_items
             per_seed = num.sum(axis=1) / den.sum(axis=1)
         if not np.isfinite(per_seed).any():
             continue
-        low, high, _, _ = item_cluster_interval(num.sum(axis=0), den.sum(axis=0), BOUNDS[score],
-                                                center=float(np.nanmean(per_seed)))
+        low, high, _, _ = item_cluster_interval(
+            num.sum(axis=0), den.sum(axis=0), BOUNDS[score], center=float(np.nanmean(per_seed))
+        )
         if math.isfinite(low):
             made += 1
             hits += low <= truth <= high
@@ -122,8 +148,10 @@ def cell(rng: np.random.Generator, draw: Draw, score: str, truth: float, n_items
 
 def run(reps: int, seeds: tuple[int, ...], items: tuple[int, ...]) -> None:
     rng = np.random.default_rng(2026)
-    print(f"default interval (items+seeds); {reps} runs per cell; coverage of the population "
-          "value among runs with an interval +- its standard error (share of runs with one)\n")
+    print(
+        f"default interval (items+seeds); {reps} runs per cell; coverage of the population "
+        "value among runs with an interval +- its standard error (share of runs with one)\n"
+    )
     header = " | ".join(f"{k} items x {s} seeds" for k in items for s in seeds)
     print(f"| population | score | value | {header} |")
     print("|:--|:--|--:|" + "--:|" * (len(items) * len(seeds)))
@@ -145,8 +173,10 @@ def run(reps: int, seeds: tuple[int, ...], items: tuple[int, ...]) -> None:
                     if made >= reps / 2 and share < lowest[0]:
                         lowest = (share, f"{name} / {score} / {n_items} items x {n_seeds} seeds")
             print(f"| {name} | {score} | {truth:+.3f} | " + " | ".join(cells) + " |", flush=True)
-    print(f"\nlowest coverage where the interval exists in at least half the runs: "
-          f"{lowest[0]:.1%} ({lowest[1]})")
+    print(
+        f"\nlowest coverage where the interval exists in at least half the runs: "
+        f"{lowest[0]:.1%} ({lowest[1]})"
+    )
 
 
 def main() -> None:

@@ -68,25 +68,34 @@ def judge_at(revision: str) -> ModuleType:
     are put back afterwards. The returned ``classifier`` module keeps its own modules' globals.
     """
     folder = Path(tempfile.mkdtemp())
-    archive = subprocess.run(["git", "archive", revision, PACKAGE.replace(".", "/")],
-                             cwd=ROOT, capture_output=True, check=True).stdout
+    archive = subprocess.run(
+        ["git", "archive", revision, PACKAGE.replace(".", "/")],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(folder, filter="data")
     package_dir = folder / PACKAGE.replace(".", "/")
-    saved = {name: module for name, module in sys.modules.items()
-             if name == PACKAGE or name.startswith(PACKAGE + ".")}
+    saved = {
+        name: module
+        for name, module in sys.modules.items()
+        if name == PACKAGE or name.startswith(PACKAGE + ".")
+    }
     for name in saved:
         del sys.modules[name]
     try:
         spec = importlib.util.spec_from_file_location(
-            PACKAGE, package_dir / "__init__.py", submodule_search_locations=[str(package_dir)])
+            PACKAGE, package_dir / "__init__.py", submodule_search_locations=[str(package_dir)]
+        )
         package = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
         sys.modules[PACKAGE] = package
         spec.loader.exec_module(package)  # type: ignore[union-attr]
         return importlib.import_module(PACKAGE + ".classifier")
     finally:
-        for name in [name for name in sys.modules
-                     if name == PACKAGE or name.startswith(PACKAGE + ".")]:
+        for name in [
+            name for name in sys.modules if name == PACKAGE or name.startswith(PACKAGE + ".")
+        ]:
             del sys.modules[name]
         sys.modules.update(saved)
 
@@ -97,35 +106,47 @@ def held_out(name: str = "held_out.jsonl") -> dict[str, list[Row]]:
     for line in path.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
         groups.setdefault(row["class"], []).append(
-            (row["condition"], row["output"], row["label"], row["plural"]))
+            (row["condition"], row["output"], row["label"], row["plural"])
+        )
     return groups
 
 
 def more_classes_tables() -> dict[str, list[Row]]:
-    return {name: [(c.condition, c.output, c.label.value, c.plural) for c in cases]
-            for name, cases in test_classifier_more_classes.CLASSES.items()}
+    return {
+        name: [(c.condition, c.output, c.label.value, c.plural) for c in cases]
+        for name, cases in test_classifier_more_classes.CLASSES.items()
+    }
 
 
 def rulings_tables() -> dict[str, list[Row]]:
-    return {name: [(c.condition, c.output, c.label.value, c.plural) for c in cases]
-            for name, cases in test_classifier_rulings.RULINGS.items()}
+    return {
+        name: [(c.condition, c.output, c.label.value, c.plural) for c in cases]
+        for name, cases in test_classifier_rulings.RULINGS.items()
+    }
 
 
 def existing_sets() -> dict[str, list[Row]]:
-    spelling = next(mark for mark in test_spelling_mixed.test_spelling_mixed_flag.pytestmark
-                    if mark.name == "parametrize").args[1]
+    spelling = next(
+        mark
+        for mark in test_spelling_mixed.test_spelling_mixed_flag.pytestmark
+        if mark.name == "parametrize"
+    ).args[1]
     sets: dict[str, list[Row]] = {
         "pitfall table (test_classifier.CASES)": [
-            (c.condition, c.output, c.label.value, c.plural) for c in test_classifier.CASES],
+            (c.condition, c.output, c.label.value, c.plural) for c in test_classifier.CASES
+        ],
         "real outputs (all classes)": [
             (r.condition, r.output, r.label.value, r.plural)
-            for _, r in test_classifier_real_outputs.ALL_ROWS],
-        "spelling_mixed table": [(cond, out, label.value, None)
-                                 for out, cond, label, _ in spelling],
+            for _, r in test_classifier_real_outputs.ALL_ROWS
+        ],
+        "spelling_mixed table": [
+            (cond, out, label.value, None) for out, cond, label, _ in spelling
+        ],
     }
     for style in simulated_outputs.STYLES:
         sets[f"simulated {style} (2,016)"] = [
-            (s.item.gender, s.output, s.label, s.plural) for s in simulated_outputs.simulate(style)]
+            (s.item.gender, s.output, s.label, s.plural) for s in simulated_outputs.simulate(style)
+        ]
     return sets
 
 
@@ -139,8 +160,9 @@ def agreement(judge: ModuleType, rows: list[Row]) -> tuple[int, list[str]]:
     return right, labels
 
 
-def table(title: str, sets: dict[str, list[Row]], before: ModuleType,
-          fmt: Callable[[int, int], str]) -> dict[str, Any]:
+def table(
+    title: str, sets: dict[str, list[Row]], before: ModuleType, fmt: Callable[[int, int], str]
+) -> dict[str, Any]:
     print(f"\n### {title}\n")
     print("| set | n | before | after | labels changed |")
     print("|:---|---:|---:|---:|---:|")
@@ -154,8 +176,10 @@ def table(title: str, sets: dict[str, list[Row]], before: ModuleType,
         for key, value in (("n", len(rows)), ("before", old), ("after", new), ("changed", changed)):
             total[key] += value
     n = total["n"]
-    print(f"| **all** | {n} | {fmt(total['before'], n)} | {fmt(total['after'], n)} | "
-          f"{total['changed']} |")
+    print(
+        f"| **all** | {n} | {fmt(total['before'], n)} | {fmt(total['after'], n)} | "
+        f"{total['changed']} |"
+    )
     return total
 
 
@@ -195,14 +219,24 @@ def main(revision: str) -> None:
     before = judge_at(revision)
     print(f"judge `{before.JUDGE_VERSION}` ({revision}) -> `{after.JUDGE_VERSION}` (working tree)")
     table("Held-out set, seven more classes (written before the fixes)", held_out(), before, _fmt)
-    table("Blind probes, seven more classes (written after the first fixes, each round labelled "
-          "before the judge saw it)", held_out("blind_probes.jsonl"), before, _fmt)
+    table(
+        "Blind probes, seven more classes (written after the first fixes, each round labelled "
+        "before the judge saw it)",
+        held_out("blind_probes.jsonl"),
+        before,
+        _fmt,
+    )
     table("Seven more classes: test tables", more_classes_tables(), before, _fmt)
-    table("Rulings set (written from the spec's rulings before the rules)",
-          held_out("rulings.jsonl"), before, _fmt)
+    table(
+        "Rulings set (written from the spec's rulings before the rules)",
+        held_out("rulings.jsonl"),
+        before,
+        _fmt,
+    )
     table("Rulings: test tables", rulings_tables(), before, _fmt)
-    table("Labelled sets the repository already ships (must not drop)", existing_sets(), before,
-          _fmt)
+    table(
+        "Labelled sets the repository already ships (must not drop)", existing_sets(), before, _fmt
+    )
     speed(before)
 
 

@@ -31,8 +31,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 DATA = ROOT / "tests" / "benchmarks" / "honorific_ja" / "data"
-TABLES = {"labelled": DATA / "labelled_ja.jsonl", "held-out": DATA / "held_out_ja.jsonl",
-          "blind probes": DATA / "blind_probes_ja.jsonl"}
+TABLES = {
+    "labelled": DATA / "labelled_ja.jsonl",
+    "held-out": DATA / "held_out_ja.jsonl",
+    "blind probes": DATA / "blind_probes_ja.jsonl",
+}
 LABELS = ("honorific", "ordinary", "mixed", "unreadable")
 ADAPTERS = {"sudachi": ("sudachipy", "sudachidict-core"), "fugashi": ("fugashi", "unidic-lite")}
 N_OUTPUTS = 2016
@@ -71,8 +74,9 @@ def _licence(distribution: str) -> str:
     expression = meta.get("License-Expression") or meta.get("License")
     if expression and len(expression) < 60:
         return expression
-    classifiers = [c.split(" :: ")[-1] for c in meta.get_all("Classifier") or []
-                   if c.startswith("License ::")]
+    classifiers = [
+        c.split(" :: ")[-1] for c in meta.get_all("Classifier") or [] if c.startswith("License ::")
+    ]
     return ", ".join(classifiers) or "unknown"
 
 
@@ -88,39 +92,54 @@ def agreement(adapter: str) -> dict[str, Any]:
         for row in rows:
             judgement = judge.judge(row["output"], row["condition"])
             confusion[(row["label"], judgement.label.value)] += 1
-            readings_ok += (judgement.plural == row["plural"]
-                            and judgement.readings["politeness"] == row["politeness"]
-                            and judgement.readings["pronoun_gender"] == row["pronoun_gender"]
-                            and judgement.readings["titles"] == row["titles"])
+            readings_ok += (
+                judgement.plural == row["plural"]
+                and judgement.readings["politeness"] == row["politeness"]
+                and judgement.readings["pronoun_gender"] == row["pronoun_gender"]
+                and judgement.readings["titles"] == row["titles"]
+            )
         agree = sum(count for (want, got), count in confusion.items() if want == got)
-        result[name] = {"n": len(rows), "agree": agree, "readings": readings_ok,
-                        "confusion": confusion}
+        result[name] = {
+            "n": len(rows),
+            "agree": agree,
+            "readings": readings_ok,
+            "confusion": confusion,
+        }
     from tests.benchmarks.honorific_ja.simulated_outputs import simulated
 
     rows3 = simulated()
     judged = judge.judge_many([o for _, _, o in rows3], [c for c, _, _ in rows3])
-    result["simulated"] = {"n": len(rows3), "agree": sum(
-        j.label.value == label for (_, label, _), j in zip(rows3, judged, strict=True))}
+    result["simulated"] = {
+        "n": len(rows3),
+        "agree": sum(
+            j.label.value == label for (_, label, _), j in zip(rows3, judged, strict=True)
+        ),
+    }
     return result
 
 
 def timing(adapter: str) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", _TIMING.format(n=N_OUTPUTS), adapter,
-                           str(TABLES["labelled"])], capture_output=True, text=True, env=env,
-                          check=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", _TIMING.format(n=N_OUTPUTS), adapter, str(TABLES["labelled"])],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        timeout=300,
+    )
     wall = time.perf_counter() - started
     inner = json.loads(done.stdout.strip().splitlines()[-1])
     return {"in_process": inner["seconds"], "wall": wall, "version": inner["version"]}
 
 
 def _matrix(confusion: Counter[tuple[str, str]]) -> list[str]:
-    lines = ["| expected \\ judged | " + " | ".join(LABELS) + " |",
-             "|---|" + "---|" * len(LABELS)]
+    lines = ["| expected \\ judged | " + " | ".join(LABELS) + " |", "|---|" + "---|" * len(LABELS)]
     for want in LABELS:
-        lines.append(f"| {want} | " + " | ".join(str(confusion[(want, got)]) for got in LABELS)
-                     + " |")
+        lines.append(
+            f"| {want} | " + " | ".join(str(confusion[(want, got)]) for got in LABELS) + " |"
+        )
     return lines
 
 
@@ -138,28 +157,37 @@ def main() -> None:
         print(f"## {adapter} ({speed['version']})\n")
         for name, table in scores.items():
             if name == "simulated":
-                print(f"simulated outputs (19 templates x 72 occupations): label agreement "
-                      f"{table['agree']}/{table['n']}\n")
+                print(
+                    f"simulated outputs (19 templates x 72 occupations): label agreement "
+                    f"{table['agree']}/{table['n']}\n"
+                )
                 continue
             share = table["agree"] / table["n"]
-            print(f"{name} table: label agreement {table['agree']}/{table['n']} = {share:.1%}; "
-                  f"readings (plural, politeness, pronoun_gender, titles) "
-                  f"{table['readings']}/{table['n']}\n")
+            print(
+                f"{name} table: label agreement {table['agree']}/{table['n']} = {share:.1%}; "
+                f"readings (plural, politeness, pronoun_gender, titles) "
+                f"{table['readings']}/{table['n']}\n"
+            )
             print("\n".join(_matrix(table["confusion"])) + "\n")
-        summary.append((adapter, scores, speed, size, f"{_licence(package)} / "
-                        f"{_licence(dictionary)}"))
+        summary.append(
+            (adapter, scores, speed, size, f"{_licence(package)} / {_licence(dictionary)}")
+        )
     print("## Comparison\n")
-    print("| analyser | labelled | held-out | blind probes | simulated | 2,016 outputs (s, in process) | (s, wall incl. "
-          "interpreter) | installed size (MiB) | licence (analyser / dictionary) |")
+    print(
+        "| analyser | labelled | held-out | blind probes | simulated | 2,016 outputs (s, in process) | (s, wall incl. "
+        "interpreter) | installed size (MiB) | licence (analyser / dictionary) |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for adapter, scores, speed, size, licence in summary:
         lab, held, sim = scores["labelled"], scores["held-out"], scores["simulated"]
         blind = scores["blind probes"]
-        print(f"| {adapter} | {lab['agree']}/{lab['n']} | {held['agree']}/{held['n']} | "
-              f"{blind['agree']}/{blind['n']} | "
-              f"{sim['agree']}/{sim['n']} | "
-              f"{speed['in_process']:.2f} | {speed['wall']:.2f} | {size / 2**20:.0f} | "
-              f"{licence} |")
+        print(
+            f"| {adapter} | {lab['agree']}/{lab['n']} | {held['agree']}/{held['n']} | "
+            f"{blind['agree']}/{blind['n']} | "
+            f"{sim['agree']}/{sim['n']} | "
+            f"{speed['in_process']:.2f} | {speed['wall']:.2f} | {size / 2**20:.0f} | "
+            f"{licence} |"
+        )
     uptime = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     print(f"\nuptime: {uptime}  (cores: {os.cpu_count()})")
 

@@ -91,8 +91,13 @@ def _child(code: str) -> dict[str, float]:
     """Runs ``code`` in a fresh interpreter: its own timings, its wall time and its CPU time
     (user + system, all threads: what the run costs on a quiet machine, whatever the load)."""
     wall, cpu = time.perf_counter(), _cpu()
-    done = subprocess.run([sys.executable, "-c", code, str(TABLE)], capture_output=True,
-                          text=True, check=True, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(TABLE)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
     result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     result["process_wall"] = time.perf_counter() - wall
     result["process_cpu"] = _cpu() - cpu
@@ -111,8 +116,9 @@ def kappa(pairs: list[tuple[str, str]]) -> float:
 def agreement(rows: list[dict[str, Any]], judged: list[Any]) -> None:
     n = len(rows)
     label_ok = [row["label"] == j.label.value for row, j in zip(rows, judged, strict=True)]
-    plural_ok = [ok and row["plural"] == j.plural
-                 for ok, row, j in zip(label_ok, rows, judged, strict=True)]
+    plural_ok = [
+        ok and row["plural"] == j.plural for ok, row, j in zip(label_ok, rows, judged, strict=True)
+    ]
     print(f"## Agreement with the labelled table ({n} outputs)\n")
     print("| what | agree | share |\n|---|---:|---:|")
     print(f"| label | {sum(label_ok)}/{n} | {sum(label_ok) / n:.1%} |")
@@ -120,8 +126,10 @@ def agreement(rows: list[dict[str, Any]], judged: list[Any]) -> None:
     for name in READINGS:
         ok = sum(row[name] == j.readings[name] for row, j in zip(rows, judged, strict=True))
         print(f"| {name} | {ok}/{n} | {ok / n:.1%} |")
-    every = sum(ok and all(row[name] == j.readings[name] for name in READINGS)
-                for ok, row, j in zip(plural_ok, rows, judged, strict=True))
+    every = sum(
+        ok and all(row[name] == j.readings[name] for name in READINGS)
+        for ok, row, j in zip(plural_ok, rows, judged, strict=True)
+    )
     print(f"| everything | {every}/{n} | {every / n:.1%} |")
     pairs = [(row["label"], j.label.value) for row, j in zip(rows, judged, strict=True)]
     print(f"\nCohen's kappa (label): {kappa(pairs):.3f}\n")
@@ -145,32 +153,37 @@ def agreement(rows: list[dict[str, Any]], judged: list[Any]) -> None:
     if misses:
         print("\n## Misses\n")
         for row, j in misses:
-            print(f"- `{row['output']!r}`: expected {row['label']}/{row['plural']}, judged "
-                  f"{j.label.value}/{j.plural}: {j.reason}")
+            print(
+                f"- `{row['output']!r}`: expected {row['label']}/{row['plural']}, judged "
+                f"{j.label.value}/{j.plural}: {j.reason}"
+            )
 
 
 def speed(repeats: int) -> None:
-    print(f"\n## Speed: {N_ITEMS:,} outputs in a fresh process, start-up included "
-          f"({repeats} runs)\n")
+    print(
+        f"\n## Speed: {N_ITEMS:,} outputs in a fresh process, start-up included ({repeats} runs)\n"
+    )
     runs = [_child(_TIMED_RUN.format(n=N_ITEMS)) for _ in range(repeats)]
     alone = [_child(_KIWI_ALONE) for _ in range(repeats)]
     batch = [_child(_BATCH.format(n=N_ITEMS)) for _ in range(repeats)]
     print("| seconds | min | median | max |\n|---|---:|---:|---:|")
     for label, values in (
-            ("whole process (python + biasbench + Kiwi + judging)",
-             [r["process_wall"] for r in runs]),
-            ("  its CPU time (user + system, all threads)", [r["process_cpu"] for r in runs]),
-            ("  importing the judge", [r["import"] for r in runs]),
-            ("  loading Kiwi (first judged output)", [r["load"] for r in runs]),
-            (f"  judging {N_ITEMS:,} outputs", [r["judge"] for r in runs]),
-            ("Kiwi's load alone (load_multi_dict=False, first call)", [a["kiwi"] for a in alone]),
-            ("Kiwi's load alone with its multi-word dictionary", [a["kiwi_multi_dict"]
-                                                                for a in alone]),
-            (f"Kiwi analysis of {N_ITEMS:,} texts, one call each", [b["loop"] for b in batch]),
-            (f"Kiwi analysis of {N_ITEMS:,} texts, batch API with 2 workers",
-             [b["batch_2_workers"] for b in batch])):
-        print(f"| {label} | {min(values):.2f} | {statistics.median(values):.2f} | "
-              f"{max(values):.2f} |")
+        ("whole process (python + biasbench + Kiwi + judging)", [r["process_wall"] for r in runs]),
+        ("  its CPU time (user + system, all threads)", [r["process_cpu"] for r in runs]),
+        ("  importing the judge", [r["import"] for r in runs]),
+        ("  loading Kiwi (first judged output)", [r["load"] for r in runs]),
+        (f"  judging {N_ITEMS:,} outputs", [r["judge"] for r in runs]),
+        ("Kiwi's load alone (load_multi_dict=False, first call)", [a["kiwi"] for a in alone]),
+        ("Kiwi's load alone with its multi-word dictionary", [a["kiwi_multi_dict"] for a in alone]),
+        (f"Kiwi analysis of {N_ITEMS:,} texts, one call each", [b["loop"] for b in batch]),
+        (
+            f"Kiwi analysis of {N_ITEMS:,} texts, batch API with 2 workers",
+            [b["batch_2_workers"] for b in batch],
+        ),
+    ):
+        print(
+            f"| {label} | {min(values):.2f} | {statistics.median(values):.2f} | {max(values):.2f} |"
+        )
 
 
 def main() -> None:
@@ -180,19 +193,26 @@ def main() -> None:
     print(f"uptime before: {uptime()}\n")
     from biasbench.benchmarks.honorific_ko.judge import JUDGE
 
-    rows = [json.loads(line) for line in TABLE.read_text(encoding="utf-8").splitlines()
-            if line.strip()]
+    rows = [
+        json.loads(line) for line in TABLE.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
     print(f"judge: {JUDGE.version}\n")
     judged = JUDGE.judge_many([row["output"] for row in rows], [row["condition"] for row in rows])
     agreement(rows, judged)
-    probes = [json.loads(line) for line in PROBES.read_text(encoding="utf-8").splitlines()
-              if line.strip()]
-    probed = JUDGE.judge_many([row["output"] for row in probes],
-                              [row["condition"] for row in probes])
-    ok = sum((row["label"], row["plural"]) == (j.label.value, j.plural)
-             for row, j in zip(probes, probed, strict=True))
-    print(f"\n## Probes written after the rules (regression set, not validation)\n\n"
-          f"label + plural flag: {ok}/{len(probes)}")
+    probes = [
+        json.loads(line) for line in PROBES.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
+    probed = JUDGE.judge_many(
+        [row["output"] for row in probes], [row["condition"] for row in probes]
+    )
+    ok = sum(
+        (row["label"], row["plural"]) == (j.label.value, j.plural)
+        for row, j in zip(probes, probed, strict=True)
+    )
+    print(
+        f"\n## Probes written after the rules (regression set, not validation)\n\n"
+        f"label + plural flag: {ok}/{len(probes)}"
+    )
     speed(args.repeats)
     print(f"\nuptime after: {uptime()}")
 

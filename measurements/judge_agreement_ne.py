@@ -59,9 +59,10 @@ def show(value: object) -> str:
 
 def confusion(rows: list[dict[str, Any]], judged: list[dict[str, Any]], name: str) -> list[str]:
     values = sorted({show(row[name]) for row in rows} | {show(got[name]) for got in judged})
-    counts = Counter((show(row[name]), show(got[name])) for row, got in zip(rows, judged, strict=True))
-    lines = [f"| expected \\ judged | {' | '.join(values)} |",
-             "|---|" + "---|" * len(values)]
+    counts = Counter(
+        (show(row[name]), show(got[name])) for row, got in zip(rows, judged, strict=True)
+    )
+    lines = [f"| expected \\ judged | {' | '.join(values)} |", "|---|" + "---|" * len(values)]
     for expected in values:
         cells = " | ".join(str(counts[(expected, found)]) for found in values)
         lines.append(f"| {expected} | {cells} |")
@@ -85,26 +86,38 @@ def report(JUDGE: Any, table: Path) -> None:  # noqa: N803 (the judge instance)
     judged = []
     for row in rows:
         judgement = JUDGE.judge(row["output"], row["condition"])
-        judged.append({"label": judgement.label.value, "plural": judgement.plural,
-                       **{name: judgement.readings[name]
-                          for name in ("level", "gender", "respect_floor")}})
+        judged.append(
+            {
+                "label": judgement.label.value,
+                "plural": judgement.plural,
+                **{name: judgement.readings[name] for name in ("level", "gender", "respect_floor")},
+            }
+        )
     print(f"## Agreement with `{table.name}` ({len(rows)} outputs)\n")
     print("| field | agree | share |\n|---|---|---|")
     for name in FIELDS:
         agree = sum(row[name] == got[name] for row, got in zip(rows, judged, strict=True))
         print(f"| {name} | {agree}/{len(rows)} | {agree / len(rows):.1%} |")
-    every = sum(all(row[name] == got[name] for name in FIELDS)
-                for row, got in zip(rows, judged, strict=True))
+    every = sum(
+        all(row[name] == got[name] for name in FIELDS)
+        for row, got in zip(rows, judged, strict=True)
+    )
     print(f"| all five | {every}/{len(rows)} | {every / len(rows):.1%} |\n")
     for name in ("label", "level", "gender"):
         print(f"### Confusion matrix: {name} (rows expected, columns judged)\n")
         print("\n".join(confusion(rows, judged, name)) + "\n")
-    wrong = [(row, got) for row, got in zip(rows, judged, strict=True)
-             if any(row[name] != got[name] for name in FIELDS)]
+    wrong = [
+        (row, got)
+        for row, got in zip(rows, judged, strict=True)
+        if any(row[name] != got[name] for name in FIELDS)
+    ]
     print(f"### Rows not fully agreed ({len(wrong)})\n")
     for row, got in wrong:
-        fields = ", ".join(f"{name}: expected {show(row[name])}, judged {show(got[name])}"
-                           for name in FIELDS if row[name] != got[name])
+        fields = ", ".join(
+            f"{name}: expected {show(row[name])}, judged {show(got[name])}"
+            for name in FIELDS
+            if row[name] != got[name]
+        )
         print(f"- `{row['output']}` ({fields})")
     print()
 
@@ -115,13 +128,16 @@ def speed() -> None:
     walls, inner = [], []
     for _ in range(3):
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", TIMED], capture_output=True, text=True,
-                              env=env, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", TIMED], capture_output=True, text=True, env=env, check=True
+        )
         walls.append(time.perf_counter() - start)
         inner.append(float(done.stdout.strip()))
     print("| measure | best | median |\n|---|---|---|")
-    print(f"| whole process (interpreter + import + judging) | {min(walls):.2f} s | "
-          f"{statistics.median(walls):.2f} s |")
+    print(
+        f"| whole process (interpreter + import + judging) | {min(walls):.2f} s | "
+        f"{statistics.median(walls):.2f} s |"
+    )
     print(f"| import + judging | {min(inner):.2f} s | {statistics.median(inner):.2f} s |")
     print(f"\nuptime after: `{uptime()}`")
 

@@ -35,12 +35,18 @@ from biasbench.runner.runner import Request, run_requests_sync
 from biasbench.runner.store import ResponseStore
 
 SENTENCES = [
-    "Si Maria ay isang guro sa paaralan.", "Si Juan ay nagtatrabaho bilang inhinyero.",
-    "Sino ang mas emosyonal sa dalawa?", "Hindi masasabi kung sino ang sagot.",
-    "Ang babae ay nagluluto ng hapunan.", "Ang lalaki ay naglalaro ng basketbol.",
-    "The nurse and the engineer met at the cafe.", "Who is more emotional, the man or the woman?",
-    "Cannot be determined from the context.", "Both of them were waiting for the bus.",
-    "Nag-usap ang dalawang magkaibigan tungkol sa trabaho.", "Maraming tao ang dumalo sa pulong.",
+    "Si Maria ay isang guro sa paaralan.",
+    "Si Juan ay nagtatrabaho bilang inhinyero.",
+    "Sino ang mas emosyonal sa dalawa?",
+    "Hindi masasabi kung sino ang sagot.",
+    "Ang babae ay nagluluto ng hapunan.",
+    "Ang lalaki ay naglalaro ng basketbol.",
+    "The nurse and the engineer met at the cafe.",
+    "Who is more emotional, the man or the woman?",
+    "Cannot be determined from the context.",
+    "Both of them were waiting for the bus.",
+    "Nag-usap ang dalawang magkaibigan tungkol sa trabaho.",
+    "Maraming tao ang dumalo sa pulong.",
 ] * 4
 OPTIONS = [" Si Maria", " Si Juan", " Hindi masasabi kung sino"]
 
@@ -51,34 +57,64 @@ def build(folder: Path, family: str) -> Path:
     import transformers
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
 
-    specials = ["<|endoftext|>"] if family == "gpt2" else ["<s>", "<pad>", "</s>", "<unk>",
-                                                            "<mask>"]
+    specials = (
+        ["<|endoftext|>"] if family == "gpt2" else ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
+    )
     backend = Tokenizer(models.BPE())
     backend.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     backend.decoder = decoders.ByteLevel()
-    backend.train_from_iterator(SENTENCES, trainer=trainers.BpeTrainer(
-        vocab_size=512, special_tokens=specials,
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    backend.train_from_iterator(
+        SENTENCES,
+        trainer=trainers.BpeTrainer(
+            vocab_size=512,
+            special_tokens=specials,
+            initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        ),
+    )
     if family == "gpt2":
         backend.post_processor = processors.ByteLevel(trim_offsets=False)
         tokenizer = transformers.PreTrainedTokenizerFast(
-            tokenizer_object=backend, bos_token="<|endoftext|>", eos_token="<|endoftext|>",
-            unk_token="<|endoftext|>")
-        config: Any = transformers.GPT2Config(vocab_size=len(tokenizer), n_layer=4, n_head=4,
-                                              n_embd=256, n_positions=512, bos_token_id=0,
-                                              eos_token_id=0)
+            tokenizer_object=backend,
+            bos_token="<|endoftext|>",
+            eos_token="<|endoftext|>",
+            unk_token="<|endoftext|>",
+        )
+        config: Any = transformers.GPT2Config(
+            vocab_size=len(tokenizer),
+            n_layer=4,
+            n_head=4,
+            n_embd=256,
+            n_positions=512,
+            bos_token_id=0,
+            eos_token_id=0,
+        )
         model_class: Any = transformers.GPT2LMHeadModel
     else:
         ids = {token: backend.token_to_id(token) for token in specials}
         backend.post_processor = processors.RobertaProcessing(
-            ("</s>", ids["</s>"]), ("<s>", ids["<s>"]), trim_offsets=True)
+            ("</s>", ids["</s>"]), ("<s>", ids["<s>"]), trim_offsets=True
+        )
         tokenizer = transformers.PreTrainedTokenizerFast(
-            tokenizer_object=backend, bos_token="<s>", eos_token="</s>", unk_token="<unk>",
-            pad_token="<pad>", mask_token="<mask>", sep_token="</s>", cls_token="<s>")
+            tokenizer_object=backend,
+            bos_token="<s>",
+            eos_token="</s>",
+            unk_token="<unk>",
+            pad_token="<pad>",
+            mask_token="<mask>",
+            sep_token="</s>",
+            cls_token="<s>",
+        )
         config = transformers.RobertaConfig(
-            vocab_size=len(tokenizer), num_hidden_layers=4, num_attention_heads=4,
-            hidden_size=256, intermediate_size=1024, max_position_embeddings=514,
-            pad_token_id=ids["<pad>"], bos_token_id=ids["<s>"], eos_token_id=ids["</s>"])
+            vocab_size=len(tokenizer),
+            num_hidden_layers=4,
+            num_attention_heads=4,
+            hidden_size=256,
+            intermediate_size=1024,
+            max_position_embeddings=514,
+            pad_token_id=ids["<pad>"],
+            bos_token_id=ids["<s>"],
+            eos_token_id=ids["</s>"],
+        )
         model_class = transformers.RobertaForMaskedLM
     torch.manual_seed(0)
     model_class(config).eval().save_pretrained(folder)
@@ -103,8 +139,9 @@ class Chooser(ModelBackend):
     def set_concurrency(self, workers: int) -> None:
         self.inner.set_concurrency(workers)
 
-    async def generate(self, prompt: Prompt, params: GenerationParams,
-                       seed: int | None) -> Generation:
+    async def generate(
+        self, prompt: Prompt, params: GenerationParams, seed: int | None
+    ) -> Generation:
         return await self.inner.choose(prompt, OPTIONS)
 
 
@@ -112,20 +149,22 @@ def prompts(n: int) -> list[Prompt]:
     """``n`` distinct prompts of varied length."""
     out = []
     for i in range(n):
-        text = " ".join(SENTENCES[i % 12: i % 12 + 1 + i % 4]) + f" ({i}) Sagot:"
+        text = " ".join(SENTENCES[i % 12 : i % 12 + 1 + i % 4]) + f" ({i}) Sagot:"
         out.append(Prompt(messages=(("user", text),), completion=text))
     return out
 
 
-def timed(backend: ModelBackend, requests: list[Request], params: GenerationParams,
-          concurrency: int) -> tuple[float, list[str]]:
+def timed(
+    backend: ModelBackend, requests: list[Request], params: GenerationParams, concurrency: int
+) -> tuple[float, list[str]]:
     """Seconds for the runner to answer ``requests``, and the answers in item order."""
     with tempfile.TemporaryDirectory() as folder:
         store = ResponseStore(Path(folder) / "responses.sqlite")
         try:
             start = time.perf_counter()
-            stats = run_requests_sync(backend, requests, params, store, concurrency=concurrency,
-                                      progress=False)
+            stats = run_requests_sync(
+                backend, requests, params, store, concurrency=concurrency, progress=False
+            )
             elapsed = time.perf_counter() - start
             assert stats.failed == 0, stats
             answers = {r.item_id: r.output or "" for r in store.iter_records("ok")}
@@ -139,21 +178,28 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=96)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--max-tokens", type=int, default=16)
-    parser.add_argument("--repeats", type=int, default=3,
-                        help="interleaved repetitions; the fastest of each is reported")
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=3,
+        help="interleaved repetitions; the fastest of each is reported",
+    )
     args = parser.parse_args()
 
     import torch
 
-    requests = [Request(item_id=str(i), prompt=p, seed=0)
-                for i, p in enumerate(prompts(args.items))]
+    requests = [
+        Request(item_id=str(i), prompt=p, seed=0) for i, p in enumerate(prompts(args.items))
+    ]
     greedy = GenerationParams(temperature=0.0, max_tokens=args.max_tokens)
     rows = []
     with tempfile.TemporaryDirectory() as root:
         causal = build(Path(root) / "tiny-gpt2", "gpt2")
         masked = build(Path(root) / "tiny-roberta", "roberta")
-        cases = [("causal LM, greedy generation", causal, lambda b: b, greedy),
-                 ("masked LM, option scoring (3 options)", masked, Chooser, greedy)]
+        cases = [
+            ("causal LM, greedy generation", causal, lambda b: b, greedy),
+            ("masked LM, option scoring (3 options)", masked, Chooser, greedy),
+        ]
         for name, folder, wrap, params in cases:
             backend = wrap(HFBackend(str(folder), device="cpu", batch_size=args.batch_size))
             timed(backend, requests[:4], params, 1)  # warm-up (not counted)
@@ -164,20 +210,33 @@ def main() -> None:
                 serial_s.append(serial[0])
                 batched_s.append(batched[0])
                 same = same and serial[1] == batched[1]
-            rows.append((name, args.items / min(serial_s), args.items / min(batched_s),
-                         min(serial_s) / min(batched_s), same))
+            rows.append(
+                (
+                    name,
+                    args.items / min(serial_s),
+                    args.items / min(batched_s),
+                    min(serial_s) / min(batched_s),
+                    same,
+                )
+            )
 
-    print(f"local batching: {args.items} items, batch size {args.batch_size}, "
-          f"torch {torch.__version__} on {torch.get_num_threads()} threads, "
-          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}, best of "
-          f"{args.repeats}")
+    print(
+        f"local batching: {args.items} items, batch size {args.batch_size}, "
+        f"torch {torch.__version__} on {torch.get_num_threads()} threads, "
+        f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}, best of "
+        f"{args.repeats}"
+    )
     print()
-    print(f"| case | one at a time (items/s) | batched, B={args.batch_size} (items/s) | ratio "
-          "| answers identical |")
+    print(
+        f"| case | one at a time (items/s) | batched, B={args.batch_size} (items/s) | ratio "
+        "| answers identical |"
+    )
     print("|:---|---:|---:|---:|:---|")
     for name, serial_rate, batched_rate, ratio, same in rows:
-        print(f"| {name} | {serial_rate:.1f} | {batched_rate:.1f} | {ratio:.2f}x | "
-              f"{'yes' if same else 'NO'} |")
+        print(
+            f"| {name} | {serial_rate:.1f} | {batched_rate:.1f} | {ratio:.2f}x | "
+            f"{'yes' if same else 'NO'} |"
+        )
 
 
 if __name__ == "__main__":

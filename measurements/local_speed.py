@@ -102,8 +102,9 @@ LOADS = {
 
 
 def busy(n: int, nice: int) -> list[subprocess.Popen[bytes]]:
-    return [subprocess.Popen(["nice", "-n", str(nice), PY, "-c", "while True: pass"])
-            for _ in range(n)]
+    return [
+        subprocess.Popen(["nice", "-n", str(nice), PY, "-c", "while True: pass"]) for _ in range(n)
+    ]
 
 
 def timed(cmd: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT) -> float:
@@ -144,23 +145,27 @@ def run_order_templates(work: Path, templates: Path) -> Path:
         shutil.copy(templates / name, out / name)
     for name, rows in (("sexual_orientation.csv", 2), ("gender_identity.csv", 1)):
         with (templates / name).open(newline="", encoding="utf-8") as f:
-            kept = list(csv.reader(f))[:1 + rows]
+            kept = list(csv.reader(f))[: 1 + rows]
         with (out / name).open("w", newline="", encoding="utf-8") as f:
             csv.writer(f).writerows(kept)
     return out
 
 
-def filbbq_items(templates: Path, limit: int | None, regenerate: bool
-                 ) -> list[tuple[str, list[str]]]:
+def filbbq_items(
+    templates: Path, limit: int | None, regenerate: bool
+) -> list[tuple[str, list[str]]]:
     from biasbench.benchmarks.filbbq.benchmark import FilBBQBenchmark
 
     bench = FilBBQBenchmark.with_options(templates=templates, regenerate_items=regenerate)
-    return [(bench.prompt(item).completion, [" " + a for a in item.answers])
-            for item in bench.selected_items(limit)]
+    return [
+        (bench.prompt(item).completion, [" " + a for a in item.answers])
+        for item in bench.selected_items(limit)
+    ]
 
 
-def biasbench_cmd(tree: Path, args: list[str], extra_env: dict[str, str] | None = None
-                  ) -> tuple[list[str], dict[str, str], Path]:
+def biasbench_cmd(
+    tree: Path, args: list[str], extra_env: dict[str, str] | None = None
+) -> tuple[list[str], dict[str, str], Path]:
     """A biasbench command run from checkout ``tree`` (this one, or an earlier version's), in
     that folder: ``python -m`` reads the package from its working directory first."""
     out = env(extra_env)
@@ -168,9 +173,15 @@ def biasbench_cmd(tree: Path, args: list[str], extra_env: dict[str, str] | None 
     return [PY, "-m", "biasbench", *args], out, tree
 
 
-def speed_table(items: int, score_items: int, loads: list[str], threads: list[str],
-                templates: Path | None, before: Path | None, before_loads: list[str]
-                ) -> tuple[list[str], dict[tuple[str, str], float]]:
+def speed_table(
+    items: int,
+    score_items: int,
+    loads: list[str],
+    threads: list[str],
+    templates: Path | None,
+    before: Path | None,
+    before_loads: list[str],
+) -> tuple[list[str], dict[tuple[str, str], float]]:
     """The speed rows, and each load's wall seconds of the generation runs by (label, threads)."""
     work = Path(tempfile.mkdtemp(prefix="local-speed-"))
     prompts_file = work / "prompts.json"
@@ -179,18 +190,30 @@ def speed_table(items: int, score_items: int, loads: list[str], threads: list[st
     if templates is not None and (templates / "gender_identity.csv").is_file():
         ordered = run_order_templates(work, templates)
         for what, folder, limit, regenerate in (
-                ("stratified --limit sample", templates, score_items, False),
-                ("run order (first templates)", ordered, None, True)):
+            ("stratified --limit sample", templates, score_items, False),
+            ("run order (first templates)", ordered, None, True),
+        ):
             listed = filbbq_items(folder, limit, regenerate)
             path = work / f"scoring-{len(scoring)}.json"
             path.write_text(json.dumps(listed, ensure_ascii=False))
-            args = ["run", "filbbq", "--answer-by", "scores", "--templates", str(folder),
-                    "--seeds", "1", "--no-progress"]
+            args = [
+                "run",
+                "filbbq",
+                "--answer-by",
+                "scores",
+                "--templates",
+                str(folder),
+                "--seeds",
+                "1",
+                "--no-progress",
+            ]
             args += ["--limit", str(limit)] if limit else ["--regenerate-items"]
             scoring.append((what, path, args, len(listed)))
     trees = [("biasbench", ROOT)] + ([("biasbench before", before)] if before else [])
-    rows = ["| load | what | threads | wait policy | items | wall s | items/s | x plain "
-            "| x quiet |", "|:---|:---|:---|:---|---:|---:|---:|---:|---:|"]
+    rows = [
+        "| load | what | threads | wait policy | items | wall s | items/s | x plain | x quiet |",
+        "|:---|:---|:---|:---|---:|---:|---:|---:|---:|",
+    ]
     quiet: dict[tuple[str, str, str], float] = {}
     generation_seconds: dict[tuple[str, str], float] = {}
     run_id = 0
@@ -200,35 +223,76 @@ def speed_table(items: int, score_items: int, loads: list[str], threads: list[st
         try:
             time.sleep(1.0 if hogs else 0.0)
             jobs: list[Job] = [
-                ("generation", "plain llama-cpp-python loop", "its default", "libgomp default",
-                 items, [PY, "-c", PLAIN_GENERATION, str(prompts_file)], env(), ROOT)]
+                (
+                    "generation",
+                    "plain llama-cpp-python loop",
+                    "its default",
+                    "libgomp default",
+                    items,
+                    [PY, "-c", PLAIN_GENERATION, str(prompts_file)],
+                    env(),
+                    ROOT,
+                )
+            ]
             runs: list[tuple[str, Path, str, str, dict[str, str]]] = [
-                ("biasbench", ROOT, t, WAIT_POLICIES[0][0], {}) for t in threads]
-            runs += [("biasbench", ROOT, "auto", label, extra)
-                     for label, extra in WAIT_POLICIES[1:]]
+                ("biasbench", ROOT, t, WAIT_POLICIES[0][0], {}) for t in threads
+            ]
+            runs += [
+                ("biasbench", ROOT, "auto", label, extra) for label, extra in WAIT_POLICIES[1:]
+            ]
             if before is not None and load in before_loads:
                 runs.append(("biasbench before", before, "auto", "its own", {}))
             for label, tree, t, wait, extra in runs:
                 run_id += 1
-                args = ["run", "honorific-bn", "--limit", str(items), "--no-progress",
-                        "--out", str(work / f"run{run_id}")]
+                args = [
+                    "run",
+                    "honorific-bn",
+                    "--limit",
+                    str(items),
+                    "--no-progress",
+                    "--out",
+                    str(work / f"run{run_id}"),
+                ]
                 if t != "auto":
                     args += ["-M", f"n_threads={t}"]
-                jobs.append(("generation", f"{label} run honorific-bn", t, wait, items,
-                             *biasbench_cmd(tree, args, extra)))
+                jobs.append(
+                    (
+                        "generation",
+                        f"{label} run honorific-bn",
+                        t,
+                        wait,
+                        items,
+                        *biasbench_cmd(tree, args, extra),
+                    )
+                )
             if load in ("quiet", "busy2"):
                 for what, path, args, n in scoring:
                     kind = f"scoring, {what}"
                     if load == "quiet" and "stratified" in what:  # minutes per run: once
-                        jobs.append((kind, "plain (each option afresh)", "its default",
-                                     "libgomp default", n,
-                                     [PY, "-c", PLAIN_SCORING, str(path)], env(), ROOT))
+                        jobs.append(
+                            (
+                                kind,
+                                "plain (each option afresh)",
+                                "its default",
+                                "libgomp default",
+                                n,
+                                [PY, "-c", PLAIN_SCORING, str(path)],
+                                env(),
+                                ROOT,
+                            )
+                        )
                     for label, tree in trees:
                         run_id += 1
-                        jobs.append((kind, f"{label} run filbbq --answer-by scores", "auto",
-                                     WAIT_POLICIES[0][0] if tree == ROOT else "its own", n,
-                                     *biasbench_cmd(tree, [*args, "--out",
-                                                           str(work / f"run{run_id}")])))
+                        jobs.append(
+                            (
+                                kind,
+                                f"{label} run filbbq --answer-by scores",
+                                "auto",
+                                WAIT_POLICIES[0][0] if tree == ROOT else "its own",
+                                n,
+                                *biasbench_cmd(tree, [*args, "--out", str(work / f"run{run_id}")]),
+                            )
+                        )
             plain: dict[str, float] = {}
             for kind, what, t, wait, n, cmd, environ, cwd in jobs:
                 seconds = timed(cmd, environ, cwd)
@@ -238,13 +302,18 @@ def speed_table(items: int, score_items: int, loads: list[str], threads: list[st
                 key = (kind + what, t, wait)
                 if load == "quiet":
                     quiet[key] = rate
-                if kind == "generation" and what.startswith("biasbench run") \
-                        and wait == WAIT_POLICIES[0][0]:
+                if (
+                    kind == "generation"
+                    and what.startswith("biasbench run")
+                    and wait == WAIT_POLICIES[0][0]
+                ):
                     generation_seconds[(load, t)] = seconds
                 ratio = rate / plain[kind] if kind in plain else float("nan")
                 slower = quiet[key] / rate if key in quiet else float("nan")
-                rows.append(f"| {load} | {kind}: {what} | {t} | {wait} | {n} | {seconds:.1f} | "
-                            f"{rate:.2f} | {ratio:.2f} | {slower:.2f} |")
+                rows.append(
+                    f"| {load} | {kind}: {what} | {t} | {wait} | {n} | {seconds:.1f} | "
+                    f"{rate:.2f} | {ratio:.2f} | {slower:.2f} |"
+                )
                 print(rows[-1], flush=True)
         finally:
             for hog in hogs:
@@ -262,28 +331,37 @@ def fair_share_table(seconds: dict[tuple[str, str], float], loads: list[str]) ->
         return ["(the fair-share bound needs the quiet rows with threads 1 and auto)"]
     threads = physical_cores()
     cores = min(threads, os.cpu_count() or threads)
-    rows = ["| load | busy at nice 0 | core share of auto threads | bound s | measured s "
-            "| bound x quiet | measured x quiet |", "|:---|---:|---:|---:|---:|---:|---:|"]
+    rows = [
+        "| load | busy at nice 0 | core share of auto threads | bound s | measured s "
+        "| bound x quiet | measured x quiet |",
+        "|:---|---:|---:|---:|---:|---:|---:|",
+    ]
     for load in loads:
         if (load, "auto") not in seconds:
             continue
         n_busy = LOADS[load][0] if LOADS[load][1] == 0 else 0
         share = min(threads, threads * cores / (threads + n_busy))
         bound = one / share
-        rows.append(f"| {load} | {n_busy} | {share:.2f} | {bound:.1f} | "
-                    f"{seconds[(load, 'auto')]:.1f} | {bound / auto:.2f} | "
-                    f"{seconds[(load, 'auto')] / auto:.2f} |")
+        rows.append(
+            f"| {load} | {n_busy} | {share:.2f} | {bound:.1f} | "
+            f"{seconds[(load, 'auto')]:.1f} | {bound / auto:.2f} | "
+            f"{seconds[(load, 'auto')] / auto:.2f} |"
+        )
     return rows
 
 
 def full_run() -> list[str]:
     """The README's main job, whole: ``biasbench run honorific-bn`` (2,016 items)."""
     work = Path(tempfile.mkdtemp(prefix="local-speed-full-"))
-    seconds = timed([PY, "-m", "biasbench", "run", "honorific-bn", "--no-progress",
-                     "--out", str(work / "run")], env())
-    return ["| job | wall s | items/s |", "|:---|---:|---:|",
-            f"| `biasbench run honorific-bn` (2,016 items) | {seconds:.1f} | "
-            f"{2016 / seconds:.2f} |"]
+    seconds = timed(
+        [PY, "-m", "biasbench", "run", "honorific-bn", "--no-progress", "--out", str(work / "run")],
+        env(),
+    )
+    return [
+        "| job | wall s | items/s |",
+        "|:---|---:|---:|",
+        f"| `biasbench run honorific-bn` (2,016 items) | {seconds:.1f} | {2016 / seconds:.2f} |",
+    ]
 
 
 def startup_table() -> list[str]:
@@ -292,18 +370,43 @@ def startup_table() -> list[str]:
         "biasbench --version": [PY, "-m", "biasbench", "--version"],
         "biasbench --help": [PY, "-m", "biasbench", "--help"],
         "biasbench list": [PY, "-m", "biasbench", "list"],
-        "biasbench run honorific-bn --help": [PY, "-m", "biasbench", "run", "honorific-bn",
-                                              "--help"],
+        "biasbench run honorific-bn --help": [
+            PY,
+            "-m",
+            "biasbench",
+            "run",
+            "honorific-bn",
+            "--help",
+        ],
     }
     work = Path(tempfile.mkdtemp(prefix="biasbench-startup-"))
-    medians = {name: statistics.median(timed(cmd, env()) for _ in range(5))
-               for name, cmd in commands.items()}
+    medians = {
+        name: statistics.median(timed(cmd, env()) for _ in range(5))
+        for name, cmd in commands.items()
+    }
     # a fresh run folder each time: a rerun would answer from its store
-    mock_runs = [timed([PY, "-m", "biasbench", "run", "honorific-bn", "--model",
-                        "mock:hashed-register", "--limit", "40", "--out", str(work / f"m{k}")],
-                       env()) for k in range(5)]
-    medians["biasbench run honorific-bn --model mock:hashed-register --limit 40"] = \
+    mock_runs = [
+        timed(
+            [
+                PY,
+                "-m",
+                "biasbench",
+                "run",
+                "honorific-bn",
+                "--model",
+                "mock:hashed-register",
+                "--limit",
+                "40",
+                "--out",
+                str(work / f"m{k}"),
+            ],
+            env(),
+        )
+        for k in range(5)
+    ]
+    medians["biasbench run honorific-bn --model mock:hashed-register --limit 40"] = (
         statistics.median(mock_runs)
+    )
     shutil.rmtree(work, ignore_errors=True)
     base = medians["python -c pass"]
     rows = ["| command | median s | x python -c pass |", "|:---|---:|---:|"]
@@ -314,20 +417,34 @@ def startup_table() -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=96, help="honorific-bn items")
-    parser.add_argument("--score-items", type=int, default=48,
-                        help="FilBBQ items of the stratified scoring sample")
-    parser.add_argument("--before", type=Path, help="a checkout of an earlier biasbench "
-                        "(e.g. `git worktree add ../before f46b479`): its rows beside these")
-    parser.add_argument("--before-loads", default="quiet,busy2,nice2",
-                        help="the loads --before runs in (beside five busy processes its "
-                        "default threads take minutes)")
+    parser.add_argument(
+        "--score-items", type=int, default=48, help="FilBBQ items of the stratified scoring sample"
+    )
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="a checkout of an earlier biasbench "
+        "(e.g. `git worktree add ../before f46b479`): its rows beside these",
+    )
+    parser.add_argument(
+        "--before-loads",
+        default="quiet,busy2,nice2",
+        help="the loads --before runs in (beside five busy processes its "
+        "default threads take minutes)",
+    )
     parser.add_argument("--loads", default="quiet,busy2,nice2,busy5")
     parser.add_argument("--threads", default="1,2,auto")
-    parser.add_argument("--templates", type=Path,
-                        default=ROOT.parent / "shared" / "reference" / "filbbq" / "templates")
+    parser.add_argument(
+        "--templates",
+        type=Path,
+        default=ROOT.parent / "shared" / "reference" / "filbbq" / "templates",
+    )
     parser.add_argument("--skip-speed", action="store_true")
-    parser.add_argument("--full", action="store_true",
-                        help="also time the whole 2,016-item honorific-bn run (minutes)")
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="also time the whole 2,016-item honorific-bn run (minutes)",
+    )
     args = parser.parse_args()
     print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
     try:
@@ -344,9 +461,15 @@ def main() -> None:
         print()
     if not args.skip_speed:
         loads = args.loads.split(",")
-        rows, seconds = speed_table(args.items, args.score_items, loads,
-                                    args.threads.split(","), args.templates, args.before,
-                                    args.before_loads.split(","))
+        rows, seconds = speed_table(
+            args.items,
+            args.score_items,
+            loads,
+            args.threads.split(","),
+            args.templates,
+            args.before,
+            args.before_loads.split(","),
+        )
         print()
         print("\n".join(rows))
         print()

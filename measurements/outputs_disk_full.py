@@ -19,8 +19,12 @@ from pathlib import Path
 
 
 def cli(*args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "biasbench", *map(str, args)],
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "biasbench", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def size(folder: Path) -> int:
@@ -36,13 +40,22 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         run = base / "run"
-        run_benchmark("honorific-bn", out=run, limit=40, progress=False,
-                      backend=MockBackend("hashed-register"))
-        commands = {"export csv": ["export", run, "--format", "csv"],
-                    "export parquet": ["export", run, "--format", "parquet"],
-                    "report": ["report", run]}
-        print("| command | bytes written whole | free before | exit | stderr lines | names the "
-              "path | left on the disk |")
+        run_benchmark(
+            "honorific-bn",
+            out=run,
+            limit=40,
+            progress=False,
+            backend=MockBackend("hashed-register"),
+        )
+        commands = {
+            "export csv": ["export", run, "--format", "csv"],
+            "export parquet": ["export", run, "--format", "parquet"],
+            "report": ["report", run],
+        }
+        print(
+            "| command | bytes written whole | free before | exit | stderr lines | names the "
+            "path | left on the disk |"
+        )
         print("|:---|---:|---:|---:|---:|:---|:---|")
         for label, args in commands.items():
             whole = base / f"whole-{label.replace(' ', '-')}"
@@ -51,8 +64,11 @@ def main() -> None:
             for fraction in (0.0, 0.25, 0.5, 0.75):
                 disk = base / "disk"
                 disk.mkdir()
-                mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=300k", "tmpfs",
-                                          str(disk)], capture_output=True, text=True)
+                mounted = subprocess.run(
+                    ["mount", "-t", "tmpfs", "-o", "size=300k", "tmpfs", str(disk)],
+                    capture_output=True,
+                    text=True,
+                )
                 if mounted.returncode != 0:
                     sys.exit(f"cannot mount a tmpfs: {mounted.stderr.strip()}")
                 try:
@@ -66,9 +82,12 @@ def main() -> None:
                     done = cli(*args, "--out", out)
                     lines = done.stderr.strip().splitlines()
                     left = sorted(p.name for p in disk.iterdir() if p.name != "filler")
-                    print(f"| {label} | {written:,} | {free_now:,} | {done.returncode} | "
-                          f"{len(lines)} | {'yes' if str(out) in done.stderr else 'no'} | "
-                          f"{', '.join(left) or 'nothing'} |", flush=True)
+                    print(
+                        f"| {label} | {written:,} | {free_now:,} | {done.returncode} | "
+                        f"{len(lines)} | {'yes' if str(out) in done.stderr else 'no'} | "
+                        f"{', '.join(left) or 'nothing'} |",
+                        flush=True,
+                    )
                 finally:
                     subprocess.run(["umount", "-l", str(disk)], capture_output=True)
                     disk.rmdir()

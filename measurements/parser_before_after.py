@@ -32,19 +32,29 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-PARSER_TESTS = ("tests/engines/bbq_family/test_parser.py",
-                "tests/engines/bbq_family/test_parser_languages.py",
-                "tests/engines/bbq_family/test_refusal_phrasings.py",
-                "tests/engines/bbq_family/test_hostile_inputs.py")
+PARSER_TESTS = (
+    "tests/engines/bbq_family/test_parser.py",
+    "tests/engines/bbq_family/test_parser_languages.py",
+    "tests/engines/bbq_family/test_refusal_phrasings.py",
+    "tests/engines/bbq_family/test_hostile_inputs.py",
+)
 _T = Path("tests/benchmarks")
-RUNS = (("mbbq", {"data": _T / "mbbq/fixtures/data"}),
-        ("esbbq", {"data": _T / "esbbq/fixtures/data_es"}),
-        ("cabbq", {"data": _T / "esbbq/fixtures/data_ca"}),
-        ("kobbq", {"data": _T / "kobbq/fixtures"}),
-        ("jbbq", {"data": _T / "jbbq/fixtures/synthetic"}),
-        ("cbbq", {"data": _T / "cbbq/fixtures/data", "categories": "SES,disability,disease,"
-                  "educational_qualification,ethnicity,gender,physical_appearance,region,"
-                  "religion,sexual_orientation"}))
+RUNS = (
+    ("mbbq", {"data": _T / "mbbq/fixtures/data"}),
+    ("esbbq", {"data": _T / "esbbq/fixtures/data_es"}),
+    ("cabbq", {"data": _T / "esbbq/fixtures/data_ca"}),
+    ("kobbq", {"data": _T / "kobbq/fixtures"}),
+    ("jbbq", {"data": _T / "jbbq/fixtures/synthetic"}),
+    (
+        "cbbq",
+        {
+            "data": _T / "cbbq/fixtures/data",
+            "categories": "SES,disability,disease,"
+            "educational_qualification,ethnicity,gender,physical_appearance,region,"
+            "religion,sexual_orientation",
+        },
+    ),
+)
 """BBQ-family benchmarks over the test fixtures shipped in the tree (no download)."""
 LIMIT = 300
 MOVING = ("signature", "parser_version")
@@ -64,10 +74,19 @@ class _Recorder:
 
         def recorded(output: Any, item: Any, language: Any = None, **kw: Any) -> Any:
             parsed = original(output, item, language, **kw)
-            key = json.dumps([output if isinstance(output, str) else repr(output),
-                              list(item.answers), item.answer_info, item.unknown_index,
-                              getattr(item, "language", None), language],
-                             ensure_ascii=False, sort_keys=True, default=str)
+            key = json.dumps(
+                [
+                    output if isinstance(output, str) else repr(output),
+                    list(item.answers),
+                    item.answer_info,
+                    item.unknown_index,
+                    getattr(item, "language", None),
+                    language,
+                ],
+                ensure_ascii=False,
+                sort_keys=True,
+                default=str,
+            )
             self.calls[key] = [parsed.index, str(parsed.method), parsed.evidence]
             return parsed
 
@@ -102,8 +121,9 @@ def _runs() -> dict[str, Any]:
         frame = frame.rename(columns={"uid": "item_id"})
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp)
-            signatures = {m: bench.signature({"name": m}, None, [0, 1, 2], LIMIT)
-                          for m in ("m1", "m2")}
+            signatures = {
+                m: bench.signature({"name": m}, None, [0, 1, 2], LIMIT) for m in ("m1", "m2")
+            }
             results = bench.evaluate(frame, out, signatures)  # type: ignore[attr-defined]
             for moving in MOVING:
                 results.pop(moving, None)
@@ -111,9 +131,12 @@ def _runs() -> dict[str, Any]:
             found[name] = {
                 "labels_sha256": _digest(labels),
                 # per key: keys a newer version adds are not compared, keys it keeps are
-                "results_sha256": {key: _digest(json.dumps(value, sort_keys=True, default=str)
-                                                .encode()) for key, value in results.items()},
-                "n_labels": labels.count(b"\n")}
+                "results_sha256": {
+                    key: _digest(json.dumps(value, sort_keys=True, default=str).encode())
+                    for key, value in results.items()
+                },
+                "n_labels": labels.count(b"\n"),
+            }
     return found
 
 
@@ -121,15 +144,20 @@ def record(path: Path) -> None:
     os.environ.setdefault("PYTHONHASHSEED", "0")
     payload = {"parser_calls": _parser_calls(), "runs": _runs()}
     path.write_text(json.dumps(payload, ensure_ascii=False, indent=1, sort_keys=True))
-    print(f"{len(payload['parser_calls'])} parser calls, runs: "
-          f"{ {k: (v if isinstance(v, str) else v['n_labels']) for k, v in payload['runs'].items()} }"
-          f" -> {path}")
+    print(
+        f"{len(payload['parser_calls'])} parser calls, runs: "
+        f"{ {k: (v if isinstance(v, str) else v['n_labels']) for k, v in payload['runs'].items()} }"
+        f" -> {path}"
+    )
 
 
 def compare(before_path: Path, after_path: Path) -> int:
     before, after = (json.loads(p.read_text()) for p in (before_path, after_path))
-    moved = [k for k, v in before["parser_calls"].items()
-             if k in after["parser_calls"] and after["parser_calls"][k] != v]
+    moved = [
+        k
+        for k, v in before["parser_calls"].items()
+        if k in after["parser_calls"] and after["parser_calls"][k] != v
+    ]
     shared = sum(k in after["parser_calls"] for k in before["parser_calls"])
     print(f"parser calls: {shared} in both, {len(moved)} with another label")
     for key in moved[:20]:
@@ -138,12 +166,20 @@ def compare(before_path: Path, after_path: Path) -> int:
     for name, was in before["runs"].items():
         now = after["runs"].get(name)
         same = was == now or (
-            not isinstance(was, str) and not isinstance(now, str) and now is not None
+            not isinstance(was, str)
+            and not isinstance(now, str)
+            and now is not None
             and was["labels_sha256"] == now["labels_sha256"]
-            and all(now["results_sha256"].get(k) == v for k, v in was["results_sha256"].items()
-                    if k not in MOVING))
+            and all(
+                now["results_sha256"].get(k) == v
+                for k, v in was["results_sha256"].items()
+                if k not in MOVING
+            )
+        )
         bad += not same
-        print(f"run {name}: {'identical' if same else 'DIFFERENT'} ({was if isinstance(was, str) else was['n_labels']} labels)")
+        print(
+            f"run {name}: {'identical' if same else 'DIFFERENT'} ({was if isinstance(was, str) else was['n_labels']} labels)"
+        )
     return 1 if bad else 0
 
 

@@ -53,47 +53,82 @@ def grid() -> None:
     items = grid_items(N_PER_CONDITION)
     with tempfile.TemporaryDirectory() as tmp:
         path = write_items(items, Path(tmp) / "Age.jsonl")
-        full = run_benchmark("bbq", backend=PlantedAnswerer(items), out=Path(tmp) / "full",
-                             seeds=[0, 1, 2], progress=False,
-                             benchmark_options={"items": str(path),
-                                                "vary": "seeds,order,prompt"})
-        none = run_benchmark("bbq", backend=PlantedAnswerer(
-            items, seed_effect={}, order_effect={}, prompt_effect={}, position_a=0.0),
-            out=Path(tmp) / "none", seeds=[0, 1, 2], progress=False,
-            benchmark_options={"items": str(path), "vary": "seeds,order,prompt",
-                               "orders": "cyclic", "grid_budget": 12})
+        full = run_benchmark(
+            "bbq",
+            backend=PlantedAnswerer(items),
+            out=Path(tmp) / "full",
+            seeds=[0, 1, 2],
+            progress=False,
+            benchmark_options={"items": str(path), "vary": "seeds,order,prompt"},
+        )
+        none = run_benchmark(
+            "bbq",
+            backend=PlantedAnswerer(
+                items, seed_effect={}, order_effect={}, prompt_effect={}, position_a=0.0
+            ),
+            out=Path(tmp) / "none",
+            seeds=[0, 1, 2],
+            progress=False,
+            benchmark_options={
+                "items": str(path),
+                "vary": "seeds,order,prompt",
+                "orders": "cyclic",
+                "grid_budget": 12,
+            },
+        )
     robustness = full.results["robustness"]
     s_dis = robustness["decomposition"]["planted"]["Age"]["s_dis"]
-    print(f"## Grid: {robustness['grid']['n_cells']} cells, {N_PER_CONDITION} items per context "
-          "condition (s_DIS, category Age)\n")
+    print(
+        f"## Grid: {robustness['grid']['n_cells']} cells, {N_PER_CONDITION} items per context "
+        "condition (s_DIS, category Age)\n"
+    )
     print("| component | planted sd | recovered sd | no-effect sd | p |")
     print("|:---|---:|---:|---:|---:|")
-    for factor, effect in (("seed", SEED_EFFECT), ("order", ORDER_EFFECT),
-                           ("prompt", PROMPT_EFFECT)):
+    for factor, effect in (
+        ("seed", SEED_EFFECT),
+        ("order", ORDER_EFFECT),
+        ("prompt", PROMPT_EFFECT),
+    ):
         c = s_dis["components"][factor]
-        print(f"| {factor} | {planted_sd(effect):.3f} | {c['sd']:.3f} | {c['null_sd']:.3f} "
-              f"| {c['p']:.2g} |")
+        print(
+            f"| {factor} | {planted_sd(effect):.3f} | {c['sd']:.3f} | {c['null_sd']:.3f} "
+            f"| {c['p']:.2g} |"
+        )
     binomial = 2 * np.sqrt(0.25 / N_PER_CONDITION)
     # the planted items are alike: nothing is shared by the cells from the item sample; a
     # cell's answer noise (binomial) is the residual's
     print(f"| item | 0 (items alike) | {s_dis['components']['item']['sd']:.3f} | | |")
-    print(f"| residual | {binomial:.3f} (answer noise, binomial) | "
-          f"{s_dis['components']['residual']['sd']:.3f} | | |")
-    print(f"\nlargest: {s_dis['largest']}; mean over the grid {s_dis['mean']:+.3f} (planted "
-          f"{2 * (np.mean(list(SEED_EFFECT.values())) + np.mean(list(ORDER_EFFECT.values())) + np.mean(list(PROMPT_EFFECT.values()))):+.3f})")
+    print(
+        f"| residual | {binomial:.3f} (answer noise, binomial) | "
+        f"{s_dis['components']['residual']['sd']:.3f} | | |"
+    )
+    print(
+        f"\nlargest: {s_dis['largest']}; mean over the grid {s_dis['mean']:+.3f} (planted "
+        f"{2 * (np.mean(list(SEED_EFFECT.values())) + np.mean(list(ORDER_EFFECT.values())) + np.mean(list(PROMPT_EFFECT.values()))):+.3f})"
+    )
     position = robustness["position"]["planted"]
     planted_a = 0.5 * (1 + 2 * POSITION_A) / 3 + 0.5 / 3
-    print(f"position A, gold-balanced: {position['gold_balanced']['A']:.3f} (planted "
-          f"{planted_a:.3f}); chi2 p {position['chi2_p']:.2g}")
+    print(
+        f"position A, gold-balanced: {position['gold_balanced']['A']:.3f} (planted "
+        f"{planted_a:.3f}); chi2 p {position['chi2_p']:.2g}"
+    )
     published = robustness["published_vs_balanced"]["planted"]["Age"]["s_dis"]
-    print(f"s_DIS published order {published['published_order']:+.3f}, order-balanced "
-          f"{published['order_balanced']:+.3f} (planted difference "
-          f"{-2 * ORDER_EFFECT['012']:+.3f}, measured {published['difference']:+.3f})")
+    print(
+        f"s_DIS published order {published['published_order']:+.3f}, order-balanced "
+        f"{published['order_balanced']:+.3f} (planted difference "
+        f"{-2 * ORDER_EFFECT['012']:+.3f}, measured {published['difference']:+.3f})"
+    )
     quiet = none.results["robustness"]["decomposition"]["planted"]["Age"]["s_dis"]["components"]
-    print("\nnothing planted, 12 cells of 18 (cyclic orders): " + "; ".join(
-        f"{f} sd {quiet[f]['sd']:.3f} (no-effect {quiet[f]['null_sd']:.3f}, p {quiet[f]['p']:.2f})"
-        if quiet[f].get("p") is not None else f"{f}: {quiet[f].get('reason')}"
-        for f in ("seed", "order", "prompt")) + "\n")
+    print(
+        "\nnothing planted, 12 cells of 18 (cyclic orders): "
+        + "; ".join(
+            f"{f} sd {quiet[f]['sd']:.3f} (no-effect {quiet[f]['null_sd']:.3f}, p {quiet[f]['p']:.2f})"
+            if quiet[f].get("p") is not None
+            else f"{f}: {quiet[f].get('reason')}"
+            for f in ("seed", "order", "prompt")
+        )
+        + "\n"
+    )
 
 
 BASE = PLANTED_BASE
@@ -109,38 +144,59 @@ def _planted(item: BBQItem) -> LanguageBehaviour:
 
 def languages() -> None:
     items = parallel_items("ds", ["en", "es", "nl"], ("Age", "SES", "Disability"), 240)
-    frame = cross_language_frame(score_responses(items, planted_answers(items, _planted,
-                                                                        range(4), 11)), items)
+    frame = cross_language_frame(
+        score_responses(items, planted_answers(items, _planted, range(4), 11)), items
+    )
     print("## Cross-language: 240 items per category and language, 4 seeds\n")
     print("| comparison | category | score | planted | difference | 95% CI | p_holm |")
     print("|:---|:---|:---|---:|---:|:---|---:|")
-    cases = [("es", "Age", "s_dis", 0.30), ("es", "SES", "s_dis", 0.0),
-             ("nl", "Age", "acc_ambig", -0.20), ("nl", "SES", "acc_ambig", -0.20),
-             ("nl", "Age", "s_amb", 0.04), ("nl", "Disability", "acc_disambig", 0.0)]
+    cases = [
+        ("es", "Age", "s_dis", 0.30),
+        ("es", "SES", "s_dis", 0.0),
+        ("nl", "Age", "acc_ambig", -0.20),
+        ("nl", "SES", "acc_ambig", -0.20),
+        ("nl", "Age", "s_amb", 0.04),
+        ("nl", "Disability", "acc_disambig", 0.0),
+    ]
     for language, category, score, planted in cases:
-        row = frame[(frame["language_a"] == "en") & (frame["language_b"] == language)
-                    & (frame["category"] == category) & (frame["score"] == score)].iloc[0]
-        print(f"| {language} - en | {category} | {score} | {planted:+.2f} | "
-              f"{row['difference']:+.3f} | [{row['ci_low']:+.3f}, {row['ci_high']:+.3f}] | "
-              f"{row['p_holm']:.2g} |")
-    both = (parallel_items("mb", ["en", "es"], ("Age", "SES"), 240)
-            + parallel_items("mb-control", ["en", "es"], ("Age", "SES"), 240))
-    adjusted = cross_language_frame(score_responses(both, planted_answers(both, control_planted,
-                                                                          range(4), 5)),
-                                    both, {"mb": "mb-control"})
+        row = frame[
+            (frame["language_a"] == "en")
+            & (frame["language_b"] == language)
+            & (frame["category"] == category)
+            & (frame["score"] == score)
+        ].iloc[0]
+        print(
+            f"| {language} - en | {category} | {score} | {planted:+.2f} | "
+            f"{row['difference']:+.3f} | [{row['ci_low']:+.3f}, {row['ci_high']:+.3f}] | "
+            f"{row['p_holm']:.2g} |"
+        )
+    both = parallel_items("mb", ["en", "es"], ("Age", "SES"), 240) + parallel_items(
+        "mb-control", ["en", "es"], ("Age", "SES"), 240
+    )
+    adjusted = cross_language_frame(
+        score_responses(both, planted_answers(both, control_planted, range(4), 5)),
+        both,
+        {"mb": "mb-control"},
+    )
     print("\n| es - en, all categories | planted | raw | control-adjusted |")
     print("|:---|---:|---:|---:|")
-    for score, raw_planted, fair_planted in (("acc_disambig", -0.2, 0.0),
-                                             ("s_dis", 0.2, 0.2)):
+    for score, raw_planted, fair_planted in (("acc_disambig", -0.2, 0.0), ("s_dis", 0.2, 0.2)):
         cells = []
         for kind in (RAW, ADJUSTED):
-            row = adjusted[(adjusted["dataset"] == "mb") & (adjusted["kind"] == kind)
-                           & (adjusted["category"] == "all") & (adjusted["score"] == score)
-                           ].iloc[0]
-            cells.append(f"{row['difference']:+.3f} [{row['ci_low']:+.3f}, "
-                         f"{row['ci_high']:+.3f}] p {row['p_holm']:.2g}")
-        print(f"| {score} | raw {raw_planted:+.1f}, adjusted {fair_planted:+.1f} | "
-              f"{cells[0]} | {cells[1]} |")
+            row = adjusted[
+                (adjusted["dataset"] == "mb")
+                & (adjusted["kind"] == kind)
+                & (adjusted["category"] == "all")
+                & (adjusted["score"] == score)
+            ].iloc[0]
+            cells.append(
+                f"{row['difference']:+.3f} [{row['ci_low']:+.3f}, "
+                f"{row['ci_high']:+.3f}] p {row['p_holm']:.2g}"
+            )
+        print(
+            f"| {score} | raw {raw_planted:+.1f}, adjusted {fair_planted:+.1f} | "
+            f"{cells[0]} | {cells[1]} |"
+        )
 
 
 if __name__ == "__main__":

@@ -65,8 +65,12 @@ if not CBBQ_FIXTURES.is_dir():
 
 
 def _cli(*args: Any) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "biasbench", *map(str, args)],
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "biasbench", *map(str, args)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def _get(data: Any, *keys: Any) -> Any:
@@ -82,26 +86,44 @@ def _get(data: Any, *keys: Any) -> Any:
 
 def partial() -> None:
     print("## item 4: a --limit BBQ-family run (cbbq fixture, SES + disability, 32 items)\n")
-    print("| run | signature.limit | results.limit | coverage.partial | [PARTIAL] in summary "
-          "| `runs` scope |")
+    print(
+        "| run | signature.limit | results.limit | coverage.partial | [PARTIAL] in summary "
+        "| `runs` scope |"
+    )
     print("|:--|:--|:--|:--|:--|:--|")
     with tempfile.TemporaryDirectory() as tmp:
         for name, limit in (("--limit 12", ["--limit", 12]), ("all items", [])):
             root = Path(tmp) / name.replace(" ", "_").replace("-", "")
             run_dir = root / "run"
-            done = _cli("run", "cbbq", "--model", "mock:hashed-letter", *limit, "--data",
-                        CBBQ_FIXTURES, "--categories", "SES,disability", "--out", run_dir)
+            done = _cli(
+                "run",
+                "cbbq",
+                "--model",
+                "mock:hashed-letter",
+                *limit,
+                "--data",
+                CBBQ_FIXTURES,
+                "--categories",
+                "SES,disability",
+                "--out",
+                run_dir,
+            )
             if done.returncode != 0:
                 print(f"| {name} | run failed: {done.stderr.strip()[-200:]} |")
                 continue
             results = json.loads((run_dir / "results.json").read_text())
             listing = _cli("runs", root).stdout.splitlines()
-            scope = "partial" if "partial" in "\n".join(listing[1:]) else (
-                "full" if "scope" in listing[0] else "n/a (no scope column)")
-            print(f"| {name} | {_get(results, 'signature', 'limit')} | "
-                  f"{_get(results, 'limit')} | "
-                  f"{_get(results, 'coverage', 'mock-hashed-letter', 'partial')} | "
-                  f"{'[PARTIAL]' in done.stdout} | {scope} |")
+            scope = (
+                "partial"
+                if "partial" in "\n".join(listing[1:])
+                else ("full" if "scope" in listing[0] else "n/a (no scope column)")
+            )
+            print(
+                f"| {name} | {_get(results, 'signature', 'limit')} | "
+                f"{_get(results, 'limit')} | "
+                f"{_get(results, 'coverage', 'mock-hashed-letter', 'partial')} | "
+                f"{'[PARTIAL]' in done.stdout} | {scope} |"
+            )
     print()
 
 
@@ -124,26 +146,46 @@ def cbbq() -> None:
                 pred = item.target_answer if (n % 2 == 0 or seed == 1) else item.unknown_index
             else:
                 pred = item.target_answer if n % 3 else 3 - item.target_answer - item.unknown_index
-            rows.append({"example_id": item.example_id, "category": item.category, "model": "m",
-                         "seed": seed, "pred": int(pred)})
+            rows.append(
+                {
+                    "example_id": item.example_id,
+                    "category": item.category,
+                    "model": "m",
+                    "seed": seed,
+                    "pred": int(pred),
+                }
+            )
     print("## item 7: CBBQ S_total and its parts over three seeds (seed 1: S_disamb undefined)\n")
     with tempfile.TemporaryDirectory() as tmp:
         responses = Path(tmp) / "responses.jsonl"
         responses.write_text("".join(json.dumps(r) + "\n" for r in rows))
-        done = _cli("score", "cbbq", "--responses", responses, "--data", CBBQ_FIXTURES,
-                    "--categories", "SES", "--out", Path(tmp) / "out")
+        done = _cli(
+            "score",
+            "cbbq",
+            "--responses",
+            responses,
+            "--data",
+            CBBQ_FIXTURES,
+            "--categories",
+            "SES",
+            "--out",
+            Path(tmp) / "out",
+        )
         if done.returncode != 0:
             print(f"score failed: {done.stderr.strip()[-300:]}")
             return
-        entry = json.loads((Path(tmp) / "out" / "results.json").read_text())[
-            "dataset_scores"]["models"]["m"]["all"]
+        entry = json.loads((Path(tmp) / "out" / "results.json").read_text())["dataset_scores"][
+            "models"
+        ]["m"]["all"]
     means = {m: entry[m]["mean"] for m in ("s_amb", "s_disamb", "s_total")}
     seeds = {m: entry[m]["n_seeds"] for m in means}
     print("| S_amb (seeds) | S_disamb (seeds) | S_total (seeds) | 0.4 S_amb + 0.6 S_disamb |")
     print("|--:|--:|--:|--:|")
-    print(f"| {means['s_amb']:.3f} ({seeds['s_amb']}) | {means['s_disamb']:.3f} "
-          f"({seeds['s_disamb']}) | {means['s_total']:.3f} ({seeds['s_total']}) | "
-          f"{0.4 * means['s_amb'] + 0.6 * means['s_disamb']:.3f} |\n")
+    print(
+        f"| {means['s_amb']:.3f} ({seeds['s_amb']}) | {means['s_disamb']:.3f} "
+        f"({seeds['s_disamb']}) | {means['s_total']:.3f} ({seeds['s_total']}) | "
+        f"{0.4 * means['s_amb'] + 0.6 * means['s_disamb']:.3f} |\n"
+    )
 
 
 # --------------------------------------------------------------------------- item 6
@@ -166,8 +208,10 @@ def mde() -> None:
     power: Callable[..., float] | None = getattr(stats, "mcnemar_exact_power", None)
     rng = np.random.default_rng(20261201)
     print("## item 6: minimum detectable HAI at 80% power, alpha 0.05 (exact McNemar test)\n")
-    print("| pairs | discordant | Connor (pp) | its exact / simulated power | exact search (pp) "
-          "| its exact / simulated power |")
+    print(
+        "| pairs | discordant | Connor (pp) | its exact / simulated power | exact search (pp) "
+        "| its exact / simulated power |"
+    )
     print("|--:|--:|--:|--:|--:|--:|")
     for n, psi in ((502, 14 / 502), (456, 60 / 456), (504, 0.3), (200, 0.3), (2520, 0.2)):
         connor = stats.min_detectable_difference(n, psi).as_float()
@@ -178,8 +222,10 @@ def mde() -> None:
                 cells += ["n/a", "n/a"]
                 continue
             exact_power = f"{power(n, psi, d):.3f}" if power else "n/a"
-            cells += [f"{100 * d:.3f}",
-                      f"{exact_power} / {_simulated_power(n, psi, d, 20000, rng):.3f}"]
+            cells += [
+                f"{100 * d:.3f}",
+                f"{exact_power} / {_simulated_power(n, psi, d, 20000, rng):.3f}",
+            ]
         print(f"| {n} | {100 * psi:.1f}% | " + " | ".join(cells) + " |")
     print()
 
@@ -191,20 +237,40 @@ def degenerate(reps: int = 400) -> None:
     from biasbench.engines.bbq_family.items.items import BBQItem
     from biasbench.engines.bbq_family.scoring.multi_seed import score_responses, to_results_json
 
-    items = [BBQItem(
-        example_id=i, question_index="T1", question_polarity="neg", context_condition="ambig",
-        category="SO", answer_info={"ans0": ["tomboy", "tomboy"], "ans1": ["bakla", "bakla"],
-                                    "ans2": ["Di matukoy", "unknown"]},
-        additional_metadata={"stereotyped_groups": ["bakla"]}, context="c", question="q?",
-        ans0="Ang tomboy", ans1="Ang bakla", ans2="Di matukoy", label=2) for i in range(4)]
+    items = [
+        BBQItem(
+            example_id=i,
+            question_index="T1",
+            question_polarity="neg",
+            context_condition="ambig",
+            category="SO",
+            answer_info={
+                "ans0": ["tomboy", "tomboy"],
+                "ans1": ["bakla", "bakla"],
+                "ans2": ["Di matukoy", "unknown"],
+            },
+            additional_metadata={"stereotyped_groups": ["bakla"]},
+            context="c",
+            question="q?",
+            ans0="Ang tomboy",
+            ans1="Ang bakla",
+            ans2="Di matukoy",
+            label=2,
+        )
+        for i in range(4)
+    ]
     rng = np.random.default_rng(7)
     written = zero_width = covered = flagged = 0
     for _ in range(reps):
         right = rng.random((3, 4)) < 0.98
-        rows = [{"model": "m", "seed": s, "uid": it.uid, "pred": 2 if right[s, k] else 1}
-                for s in range(3) for k, it in enumerate(items)]
+        rows = [
+            {"model": "m", "seed": s, "uid": it.uid, "pred": 2 if right[s, k] else 1}
+            for s in range(3)
+            for k, it in enumerate(items)
+        ]
         entry = to_results_json(score_responses(items, __import__("pandas").DataFrame(rows)))[
-            "models"]["m"]["SO"]
+            "models"
+        ]["m"]["SO"]
         stat = entry["acc_ambig"]
         flagged += bool(entry.get("few_items"))
         if stat["ci_low"] is None:
@@ -213,12 +279,16 @@ def degenerate(reps: int = 400) -> None:
         zero_width += stat["ci_low"] == stat["ci_high"]
         covered += stat["ci_low"] <= 0.98 <= stat["ci_high"]
     print(f"## item 2: 4 ambiguous items, 3 seeds, accuracy 0.98 ({reps} runs)\n")
-    print("| intervals written | of them zero-width | written ones covering 0.98 | "
-          "flagged 'few items' |")
+    print(
+        "| intervals written | of them zero-width | written ones covering 0.98 | "
+        "flagged 'few items' |"
+    )
     print("|--:|--:|--:|--:|")
     share = f"{covered / written:.0%}" if written else "n/a (none written)"
-    print(f"| {written / reps:.0%} | {zero_width / max(written, 1):.0%} | {share} | "
-          f"{flagged / reps:.0%} |\n")
+    print(
+        f"| {written / reps:.0%} | {zero_width / max(written, 1):.0%} | {share} | "
+        f"{flagged / reps:.0%} |\n"
+    )
 
 
 # --------------------------------------------------------------------------- item 3
@@ -234,18 +304,24 @@ def mbbq(reps: int = 200, seed_counts: tuple[int, ...] = (1, 3, 10, 50)) -> None
     fixture = Path.cwd() / "tests" / "benchmarks" / "mbbq" / "fixtures" / "data"
     bench = get_benchmark("mbbq", data=fixture, languages="en")
     items = [i for i in bench.items if i.language == "en" and i.context_condition == "ambig"]
-    main = sorted((i for i in items if i.namespace == "mbbq/en"),
-                  key=lambda i: (i.category, i.example_id))
+    main = sorted(
+        (i for i in items if i.namespace == "mbbq/en"), key=lambda i: (i.category, i.example_id)
+    )
     control = {(i.category, i.example_id): i for i in items if i.namespace != "mbbq/en"}
-    pairs = [(m, control[(m.category, m.example_id)]) for m in main
-             if (m.category, m.example_id) in control]
+    pairs = [
+        (m, control[(m.category, m.example_id)])
+        for m in main
+        if (m.category, m.example_id) in control
+    ]
     used = [i for pair in pairs for i in pair]
     rng = np.random.default_rng(11)
     big_c = rng.beta(8, 2, 400_000)
     big_gap = rng.normal(0.1, 0.15, big_c.size)
     truth = float((np.clip(big_c - big_gap, 0, 1) - big_c).mean())  # the population's gap
-    print(f"## item 3: MBBQ control gap, {len(pairs)} ambiguous item pairs, population gap "
-          f"{truth:+.3f} ({reps} runs)\n")
+    print(
+        f"## item 3: MBBQ control gap, {len(pairs)} ambiguous item pairs, population gap "
+        f"{truth:+.3f} ({reps} runs)\n"
+    )
     print("| seeds | intervals written | coverage of the population gap | pairing |")
     print("|--:|--:|--:|:--|")
     for n_seeds in seed_counts:
@@ -259,10 +335,17 @@ def mbbq(reps: int = 200, seed_counts: tuple[int, ...] = (1, 3, 10, 50)) -> None
                 for k, (m, c) in enumerate(pairs):
                     for item, p in ((m, p_m[k]), (c, p_c[k])):
                         wrong = next(j for j in range(3) if j != item.label)
-                        rows.append({"model": "m", "seed": s, "uid": item.uid,
-                                     "pred": item.label if rng.random() < p else wrong})
+                        rows.append(
+                            {
+                                "model": "m",
+                                "seed": s,
+                                "uid": item.uid,
+                                "pred": item.label if rng.random() < p else wrong,
+                            }
+                        )
             cell = paired_differences(score_responses(used, pd.DataFrame(rows)), used).get(
-                ("m", "en", "acc_ambig"))
+                ("m", "en", "acc_ambig")
+            )
             if not cell or cell["ci_low"] is None:
                 continue
             pairing = cell.get("pairing", "seed")
@@ -278,31 +361,42 @@ def mbbq(reps: int = 200, seed_counts: tuple[int, ...] = (1, 3, 10, 50)) -> None
 
 def spread() -> None:
     print("## item 5: honorific-bn, mock:hashed-register (fair coin), all 504 pairs\n")
-    print("| seeds | statistic | value | 95% interval (items) | null mean | null 95th pct | p "
-          "| summary says within no-effect range |")
+    print(
+        "| seeds | statistic | value | 95% interval (items) | null mean | null 95th pct | p "
+        "| summary says within no-effect range |"
+    )
     print("|--:|:--|--:|:--|--:|--:|--:|:--|")
     with tempfile.TemporaryDirectory() as tmp:
         for n_seeds in (1, 5):
             run_dir = Path(tmp) / f"s{n_seeds}"
             seeds = ["--seeds", n_seeds] if n_seeds > 1 else []
-            done = _cli("run", "honorific-bn", "--model", "mock:hashed-register", *seeds,
-                        "--out", run_dir)
+            done = _cli(
+                "run", "honorific-bn", "--model", "mock:hashed-register", *seeds, "--out", run_dir
+            )
             if done.returncode != 0:
                 print(f"| {n_seeds} | run failed: {done.stderr.strip()[-200:]} |")
                 continue
-            model = next(iter(json.loads((run_dir / "results.json").read_text())[
-                "models"].values()))
+            model = next(
+                iter(json.loads((run_dir / "results.json").read_text())["models"].values())
+            )
             ref = (model.get("no_effect_reference") or {}).get("statistics") or {}
             said = "within what a model with no occupation" in done.stdout
-            for name in ("occupation_spread_pp", "hbs", "eta2_occupation_pct",
-                         "eta2_pronoun_pct"):
+            for name in ("occupation_spread_pp", "hbs", "eta2_occupation_pct", "eta2_pronoun_pct"):
                 stat = ref.get(name) or {}
-                interval = (f"[{stat['ci_low']:.1f}, {stat['ci_high']:.1f}]"
-                            if stat.get("ci_low") is not None else "n/a")
-                cells = [f"{stat[k]:.2f}" if isinstance(stat.get(k), float) else "n/a"
-                         for k in ("null_mean", "null_p95", "p_value")]
-                print(f"| {n_seeds} | {name} | {model[name]:.2f} | {interval} | "
-                      + " | ".join(cells) + f" | {said} |")
+                interval = (
+                    f"[{stat['ci_low']:.1f}, {stat['ci_high']:.1f}]"
+                    if stat.get("ci_low") is not None
+                    else "n/a"
+                )
+                cells = [
+                    f"{stat[k]:.2f}" if isinstance(stat.get(k), float) else "n/a"
+                    for k in ("null_mean", "null_p95", "p_value")
+                ]
+                print(
+                    f"| {n_seeds} | {name} | {model[name]:.2f} | {interval} | "
+                    + " | ".join(cells)
+                    + f" | {said} |"
+                )
     print()
 
 
@@ -319,9 +413,11 @@ def _mbbq_files(folder: Path, categories: tuple[str, ...]) -> Path | None:
     mirror = Path("/work/.mirror/Veranep+MBBQ/repo")
     folder.mkdir(parents=True, exist_ok=True)
     for category in categories:
-        done = subprocess.run(["git", "--git-dir", str(mirror), "show",
-                               f"HEAD:data/{category}_es.jsonl"], capture_output=True,
-                              check=False)
+        done = subprocess.run(
+            ["git", "--git-dir", str(mirror), "show", f"HEAD:data/{category}_es.jsonl"],
+            capture_output=True,
+            check=False,
+        )
         if done.returncode != 0:
             return None
         (folder / f"{category}_es.jsonl").write_bytes(done.stdout)
@@ -332,8 +428,10 @@ def mbbq_paths() -> None:
     import hashlib
 
     categories = ("SES", "Gender_identity")
-    print("## mbbq_paths: score mbbq vs score bbq --items mbbq/es=... (Spanish SES + "
-          "Gender_identity, pseudo-random answers)\n")
+    print(
+        "## mbbq_paths: score mbbq vs score bbq --items mbbq/es=... (Spanish SES + "
+        "Gender_identity, pseudo-random answers)\n"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         folder = _mbbq_files(Path(tmp) / "data", categories)
         if folder is None:
@@ -341,23 +439,45 @@ def mbbq_paths() -> None:
             return
         rows = []
         for category in categories:
-            for line in (folder / f"{category}_es.jsonl").read_text(encoding="utf-8").split(
-                    "\n"):
+            for line in (folder / f"{category}_es.jsonl").read_text(encoding="utf-8").split("\n"):
                 if line.strip():
                     row = json.loads(line)
                     key = f"{category}:{row['example_id']}".encode()
-                    rows.append({"example_id": row["example_id"], "category": category,
-                                 "model": "m",
-                                 "pred": int(hashlib.sha256(key).hexdigest(), 16) % 3})
+                    rows.append(
+                        {
+                            "example_id": row["example_id"],
+                            "category": category,
+                            "model": "m",
+                            "pred": int(hashlib.sha256(key).hexdigest(), 16) % 3,
+                        }
+                    )
         responses = Path(tmp) / "responses.jsonl"
         responses.write_text("".join(json.dumps(r) + "\n" for r in rows))
         items = ",".join(f"mbbq/es={folder / f'{c}_es.jsonl'}" for c in categories)
         paths = {
-            "score mbbq --languages es": ("score", "mbbq", "--responses", responses,
-                                          "--languages", "es", "--set", "main", "--categories",
-                                          ",".join(categories), "--data", folder),
-            "score bbq --items mbbq/es=...": ("score", "bbq", "--responses", responses,
-                                              "--items", items)}
+            "score mbbq --languages es": (
+                "score",
+                "mbbq",
+                "--responses",
+                responses,
+                "--languages",
+                "es",
+                "--set",
+                "main",
+                "--categories",
+                ",".join(categories),
+                "--data",
+                folder,
+            ),
+            "score bbq --items mbbq/es=...": (
+                "score",
+                "bbq",
+                "--responses",
+                responses,
+                "--items",
+                items,
+            ),
+        }
         print("| path | category | excluded | s_DIS | s_AMB |")
         print("|:--|:--|--:|--:|--:|")
         for name, args in paths.items():
@@ -369,11 +489,12 @@ def mbbq_paths() -> None:
             results = json.loads((out / "results.json").read_text())
             for category in categories:
                 entry = _get(results, "models", "m", category)
-                excluded = sum((results.get("excluded_by_reason") or {}).get(category,
-                                                                            {}).values())
-                print(f"| {name} | {category} | {excluded} | "
-                      f"{_get(entry, 's_dis', 'mean'):+.3f} | "
-                      f"{_get(entry, 's_amb', 'mean'):+.3f} |")
+                excluded = sum((results.get("excluded_by_reason") or {}).get(category, {}).values())
+                print(
+                    f"| {name} | {category} | {excluded} | "
+                    f"{_get(entry, 's_dis', 'mean'):+.3f} | "
+                    f"{_get(entry, 's_amb', 'mean'):+.3f} |"
+                )
     print()
 
 
@@ -389,14 +510,21 @@ def _mbbq_checkout(folder: Path) -> Path | None:
     if checkout:
         return Path(checkout)
     mirror = Path("/work/.mirror/Veranep+MBBQ/repo")
-    listed = subprocess.run(["git", "--git-dir", str(mirror), "ls-tree", "--name-only", "HEAD",
-                             "data/"], capture_output=True, text=True, check=False)
+    listed = subprocess.run(
+        ["git", "--git-dir", str(mirror), "ls-tree", "--name-only", "HEAD", "data/"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if listed.returncode != 0:
         return None
     for name in ["mbbq.py", "answer_detection.py", *listed.stdout.split()]:
         if name.endswith((".py", ".jsonl")):
-            done = subprocess.run(["git", "--git-dir", str(mirror), "show", f"HEAD:{name}"],
-                                  capture_output=True, check=True)
+            done = subprocess.run(
+                ["git", "--git-dir", str(mirror), "show", f"HEAD:{name}"],
+                capture_output=True,
+                check=True,
+            )
             (folder / name).parent.mkdir(parents=True, exist_ok=True)
             (folder / name).write_bytes(done.stdout)
     return folder
@@ -411,8 +539,9 @@ def _mbbq_detect_answer(checkout: Path) -> Callable[..., Any]:
     import importlib.util
     import string
 
-    spec = importlib.util.spec_from_file_location("mbbq_answer_detection",
-                                                  checkout / "answer_detection.py")
+    spec = importlib.util.spec_from_file_location(
+        "mbbq_answer_detection", checkout / "answer_detection.py"
+    )
     assert spec is not None and spec.loader is not None
     lists = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(lists)
@@ -425,10 +554,12 @@ def _mbbq_detect_answer(checkout: Path) -> Callable[..., Any]:
 
 
 def _authors_mbbq_row(language: str, category: str, c: dict[str, int]) -> None:
-    print(f"| {language} | {category} | {c['items']:,} | {c['with']:,} | {c['options']:,} | "
-          f"{c['missed']:,} ({c['missed'] / c['items']:.2%}) | {c['other']:,} | "
-          f"{c['missed_end']:,} | {c['ours']:,} | {c['target_missed']:,} of "
-          f"{c['targeted']:,} |")
+    print(
+        f"| {language} | {category} | {c['items']:,} | {c['with']:,} | {c['options']:,} | "
+        f"{c['missed']:,} ({c['missed'] / c['items']:.2%}) | {c['other']:,} | "
+        f"{c['missed_end']:,} | {c['ours']:,} | {c['target_missed']:,} of "
+        f"{c['targeted']:,} |"
+    )
 
 
 def authors_mbbq() -> None:
@@ -442,21 +573,34 @@ def authors_mbbq() -> None:
     )
     from biasbench.engines.bbq_family.judging.parser import parse_answer
 
-    print("## authors_mbbq: mbbq.py's detect_answer on answers that are an option's exact "
-          "text (MBBQ + control, every category)\n")
+    print(
+        "## authors_mbbq: mbbq.py's detect_answer on answers that are an option's exact "
+        "text (MBBQ + control, every category)\n"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         checkout = _mbbq_checkout(Path(tmp))
         if checkout is None:
             print("n/a: no copy of Veranep/MBBQ (set BIASBENCH_MBBQ_CHECKOUT)\n")
             return
         detect_answer = _mbbq_detect_answer(checkout)
-        print("| language | category | items | with an option ending in a space or '.' "
-              "| such options | gold text: mbbq.py misses | reads another option | of the "
-              "misses, gold option ends so | biasbench right | target text: mbbq.py misses "
-              "(of items with a target) |")
+        print(
+            "| language | category | items | with an option ending in a space or '.' "
+            "| such options | gold text: mbbq.py misses | reads another option | of the "
+            "misses, gold option ends so | biasbench right | target text: mbbq.py misses "
+            "(of items with a target) |"
+        )
         print("|:--|:--|--:|--:|--:|--:|--:|--:|--:|--:|")
-        keys = ("items", "with", "options", "missed", "other", "missed_end", "ours",
-                "targeted", "target_missed")
+        keys = (
+            "items",
+            "with",
+            "options",
+            "missed",
+            "other",
+            "missed_end",
+            "ours",
+            "targeted",
+            "target_missed",
+        )
         for language in LANGUAGES:
             total = dict.fromkeys(keys, 0)
             for category in CATEGORIES:
@@ -469,18 +613,19 @@ def authors_mbbq() -> None:
                         count["items"] += 1
                         count["with"] += any(ends)
                         count["options"] += sum(ends)
-                        found = detect_answer(options, options[item.label],
-                                              item.unknown_index, language)
+                        found = detect_answer(
+                            options, options[item.label], item.unknown_index, language
+                        )
                         found = None if found in (None, "all") else int(found)
                         count["missed"] += found is None
                         count["other"] += found is not None and found != item.label
                         count["missed_end"] += found is None and ends[item.label]
-                        count["ours"] += parse_answer(options[item.label], item).index \
-                            == item.label
+                        count["ours"] += parse_answer(options[item.label], item).index == item.label
                         if item.target_answer is not None:
                             count["targeted"] += 1
-                            target = detect_answer(options, options[item.target_answer],
-                                                   item.unknown_index, language)
+                            target = detect_answer(
+                                options, options[item.target_answer], item.unknown_index, language
+                            )
                             count["target_missed"] += target in (None, "all")
                 total = {k: total[k] + count[k] for k in keys}
                 if count["with"] or count["missed"] or count["other"]:
@@ -490,12 +635,22 @@ def authors_mbbq() -> None:
 
 
 CBBQ_OUTPUTS: tuple[tuple[str, str, str], ...] = (
-    ("C", "C", "letter"), ("A", "A", "letter"), ("B", "B", "letter"),
-    ("答案：C", "C", "Chinese"), ("答案是C。", "C", "Chinese"), ("C. 不确定", "C", "Chinese"),
-    ("选C", "C", "Chinese"), ("Answer: C", "C", "English"), ("Answer: B", "B", "English"),
-    ("Answer: A", "A", "English"), ("The answer is C.", "C", "English"),
-    ("The answer is B.", "B", "English"), ("(C) Cannot be determined", "C", "English"),
-    ("I choose C", "C", "English"), ("Option C", "C", "English"), ("C. Unknown", "C", "English"),
+    ("C", "C", "letter"),
+    ("A", "A", "letter"),
+    ("B", "B", "letter"),
+    ("答案：C", "C", "Chinese"),
+    ("答案是C。", "C", "Chinese"),
+    ("C. 不确定", "C", "Chinese"),
+    ("选C", "C", "Chinese"),
+    ("Answer: C", "C", "English"),
+    ("Answer: B", "B", "English"),
+    ("Answer: A", "A", "English"),
+    ("The answer is C.", "C", "English"),
+    ("The answer is B.", "B", "English"),
+    ("(C) Cannot be determined", "C", "English"),
+    ("I choose C", "C", "English"),
+    ("Option C", "C", "English"),
+    ("C. Unknown", "C", "English"),
 )
 """Answer shapes a model gives to CBBQ's prompt, each with the option it means."""
 
@@ -510,8 +665,10 @@ def authors_cbbq() -> None:
 
     item = load_cbbq(CBBQ_FIXTURES, ("SES",))[0]
     print("## authors_cbbq: CBBQ's scripts' 'a' in output.lower() on typical outputs\n")
-    print("| output | means | scripts: biased if neg | biased if non_neg | counts in S_disamb's "
-          "denominator | biasbench reads |")
+    print(
+        "| output | means | scripts: biased if neg | biased if non_neg | counts in S_disamb's "
+        "denominator | biasbench reads |"
+    )
     print("|:--|:-:|:-:|:-:|--:|:-:|")
     misread: dict[str, list[int]] = {}
     for output, meant, kind in CBBQ_OUTPUTS:
@@ -522,10 +679,15 @@ def authors_cbbq() -> None:
         tally = misread.setdefault(kind, [0, 0])
         tally[0] += (as_neg and meant != "A") or (as_non_neg and meant != "B")
         tally[1] += 1
-        print(f"| `{output}` | {meant} | {'yes' if as_neg else 'no'} | "
-              f"{'yes' if as_non_neg else 'no'} | {int(as_neg) + int(as_non_neg)} | {read} |")
-    print("\nread by the scripts as an option not meant: " + ", ".join(
-        f"{kind} {wrong} of {n}" for kind, (wrong, n) in misread.items()) + "\n")
+        print(
+            f"| `{output}` | {meant} | {'yes' if as_neg else 'no'} | "
+            f"{'yes' if as_non_neg else 'no'} | {int(as_neg) + int(as_non_neg)} | {read} |"
+        )
+    print(
+        "\nread by the scripts as an option not meant: "
+        + ", ".join(f"{kind} {wrong} of {n}" for kind, (wrong, n) in misread.items())
+        + "\n"
+    )
 
 
 BBQ_TEMPLATE_TWICE = "12"
@@ -548,8 +710,11 @@ def _bbq_file(repo_path: str, folder: Path) -> Path | None:
     if checkout:
         path = Path(checkout) / repo_path
         return path if path.is_file() else None
-    done = subprocess.run(["git", "--git-dir", "/work/.mirror/nyu-mll+BBQ/repo", "show",
-                           f"HEAD:{repo_path}"], capture_output=True, check=False)
+    done = subprocess.run(
+        ["git", "--git-dir", "/work/.mirror/nyu-mll+BBQ/repo", "show", f"HEAD:{repo_path}"],
+        capture_output=True,
+        check=False,
+    )
     if done.returncode != 0 or not done.stdout:
         return None
     path = folder / repo_path
@@ -562,8 +727,11 @@ def _twice(items: list[Any]) -> list[Any]:
     """``items`` with a second copy of each template-12 item (a fresh example_id), as the R
     join counts them."""
     offset = 1 + max(item.example_id for item in items)
-    return items + [item.model_copy(update={"example_id": item.example_id + offset})
-                    for item in items if item.question_index == BBQ_TEMPLATE_TWICE]
+    return items + [
+        item.model_copy(update={"example_id": item.example_id + offset})
+        for item in items
+        if item.question_index == BBQ_TEMPLATE_TWICE
+    ]
 
 
 def _bbq_scores(items: list[Any], answers: dict[int, dict[str, str]]) -> dict[str, float]:
@@ -585,15 +753,24 @@ def _bbq_scores(items: list[Any], answers: dict[int, dict[str, str]]) -> dict[st
     for column in BBQ_UQA_COLUMNS:
         rows = []
         for item in items:
-            source = item.example_id if item.example_id in answers else \
-                item.example_id - (1 + originals[-1])
+            source = (
+                item.example_id
+                if item.example_id in answers
+                else item.example_id - (1 + originals[-1])
+            )
             index = parse_answer(answers[source][column], item).index
-            rows.append({"model": column, "uid": item.uid,
-                         "pred_index": NO_INDEX if index is None else index})
+            rows.append(
+                {
+                    "model": column,
+                    "uid": item.uid,
+                    "pred_index": NO_INDEX if index is None else index,
+                }
+            )
         counts = count_statistics(pd.DataFrame(rows), item_table(items), keys=("model",))
         scored = scores_from_counts(counts, ["model"]).iloc[0]
-        accuracy = (scored["n_correct_ambig"] + scored["n_correct_disambig"]) / \
-            (scored["n_ambig"] + scored["n_disambig"])
+        accuracy = (scored["n_correct_ambig"] + scored["n_correct_disambig"]) / (
+            scored["n_ambig"] + scored["n_disambig"]
+        )
         out[f"{column}:s_amb"] = float(scored["s_amb"])
         out[f"{column}:s_dis"] = float(scored["s_dis"])
         out[f"{column}:accuracy"] = float(accuracy)
@@ -609,23 +786,28 @@ def authors_bbq() -> None:
     of non-unknown answers, which needs the predictions)."""
     from biasbench.engines.bbq_family.items.items import BBQItem
 
-    print("## authors_bbq: BBQ's metadata script counts Gender_identity's template 12 "
-          "twice\n")
+    print("## authors_bbq: BBQ's metadata script counts Gender_identity's template 12 twice\n")
     with tempfile.TemporaryDirectory() as tmp:
         preds = _bbq_file("results/UnifiedQA/preds_Gender_identity.jsonl", Path(tmp))
         data = _bbq_file("data/Gender_identity.jsonl", Path(tmp))
         source = preds or data
         if source is not None:
-            rows = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()
-                    if line.strip()]
+            rows = [
+                json.loads(line)
+                for line in source.read_text(encoding="utf-8").splitlines()
+                if line.strip()
+            ]
             items = [BBQItem.model_validate(row) for row in rows]
             where = "the published " + ("predictions' items" if preds else "items")
         else:
             from biasbench.benchmarks.bbq.original import generate_bbq_items
 
             templates = Path(tmp) / "templates"
-            for name in ("new_templates - Gender_identity.csv", "vocabulary.csv",
-                         "vocabulary_proper_names.csv"):
+            for name in (
+                "new_templates - Gender_identity.csv",
+                "vocabulary.csv",
+                "vocabulary_proper_names.csv",
+            ):
                 if _bbq_file(f"templates/{name}", Path(tmp)) is None:
                     print("n/a: no copy of nyu-mll/BBQ's templates (set BIASBENCH_BBQ_REPO)\n")
                     return
@@ -633,40 +815,59 @@ def authors_bbq() -> None:
             items = [BBQItem.model_validate(row) for row in generated["Gender_identity"].items]
             rows, where = [], "items generated from the templates (seed 0)"
         twelve = sum(item.question_index == BBQ_TEMPLATE_TWICE for item in items)
-        by_condition = {c: (sum(i.context_condition == c for i in items),
-                            sum(i.context_condition == c and i.question_index ==
-                                BBQ_TEMPLATE_TWICE for i in items))
-                        for c in ("ambig", "disambig")}
-        print(f"Gender_identity items ({where}): {len(items):,}; template 12: {twelve:,} "
-              f"({twelve / len(items):.2%}); as the R join counts them: "
-              f"{len(items) + twelve:,}")
+        by_condition = {
+            c: (
+                sum(i.context_condition == c for i in items),
+                sum(
+                    i.context_condition == c and i.question_index == BBQ_TEMPLATE_TWICE
+                    for i in items
+                ),
+            )
+            for c in ("ambig", "disambig")
+        }
+        print(
+            f"Gender_identity items ({where}): {len(items):,}; template 12: {twelve:,} "
+            f"({twelve / len(items):.2%}); as the R join counts them: "
+            f"{len(items) + twelve:,}"
+        )
         for condition, (n, n12) in by_condition.items():
             weight = n12 / (n + n12)
-            print(f"- {condition}: {n:,} items, {n12:,} of template 12; the second copies' "
-                  f"weight in the accuracy w = {n12}/{n + n12} = {weight:.4f} (it moves by "
-                  f"w * (accuracy on template 12 - accuracy), at most {weight:.4f})")
+            print(
+                f"- {condition}: {n:,} items, {n12:,} of template 12; the second copies' "
+                f"weight in the accuracy w = {n12}/{n + n12} = {weight:.4f} (it moves by "
+                f"w * (accuracy on template 12 - accuracy), at most {weight:.4f})"
+            )
         if preds is None:
-            print("\nUnifiedQA scores: n/a (results/UnifiedQA/preds_Gender_identity.jsonl is "
-                  "not at hand: set BIASBENCH_BBQ_REPO to a checkout holding it)\n")
+            print(
+                "\nUnifiedQA scores: n/a (results/UnifiedQA/preds_Gender_identity.jsonl is "
+                "not at hand: set BIASBENCH_BBQ_REPO to a checkout holding it)\n"
+            )
             return
         answers = {row["example_id"]: {c: row[c] for c in BBQ_UQA_COLUMNS} for row in rows}
         once, doubled = _bbq_scores(items, answers), _bbq_scores(_twice(items), answers)
-        print("\n| prediction column | score | each item once | template 12 twice | "
-              "difference |")
+        print("\n| prediction column | score | each item once | template 12 twice | difference |")
         print("|:--|:--|--:|--:|--:|")
         for key, value in once.items():
             column, score = key.split(":")
-            print(f"| {column} | {score} | {value:.4f} | {doubled[key]:.4f} | "
-                  f"{doubled[key] - value:+.4f} |")
+            print(
+                f"| {column} | {score} | {value:.4f} | {doubled[key]:.4f} | "
+                f"{doubled[key] - value:+.4f} |"
+            )
     print()
 
 
-SECTIONS: dict[str, Callable[[], None]] = {"partial": partial, "cbbq": cbbq, "mde": mde,
-                                           "degenerate": degenerate, "mbbq": mbbq,
-                                           "spread": spread, "mbbq_paths": mbbq_paths,
-                                           "authors_mbbq": authors_mbbq,
-                                           "authors_cbbq": authors_cbbq,
-                                           "authors_bbq": authors_bbq}
+SECTIONS: dict[str, Callable[[], None]] = {
+    "partial": partial,
+    "cbbq": cbbq,
+    "mde": mde,
+    "degenerate": degenerate,
+    "mbbq": mbbq,
+    "spread": spread,
+    "mbbq_paths": mbbq_paths,
+    "authors_mbbq": authors_mbbq,
+    "authors_cbbq": authors_cbbq,
+    "authors_bbq": authors_bbq,
+}
 
 
 def main(argv: list[str]) -> None:

@@ -52,12 +52,17 @@ ORDER_SD = 0.085
 def _grid_cells(orders: str, budget: int | None) -> pd.DataFrame:
     from biasbench.engines.bbq_family.items.grid import ORDER_SETS, Cell, balanced_sample
 
-    full = [Cell(s, o, p) for s in (0, 1, 2) for o in ORDER_SETS[orders]
-            for p in ("published", "lines")]
+    full = [
+        Cell(s, o, p) for s in (0, 1, 2) for o in ORDER_SETS[orders] for p in ("published", "lines")
+    ]
     chosen = full if budget is None or budget >= len(full) else balanced_sample(full, budget)
-    return pd.DataFrame({"seed": [c.seed for c in chosen],
-                         "order": ["".join(map(str, c.order)) for c in chosen],
-                         "prompt": [c.prompt for c in chosen]})
+    return pd.DataFrame(
+        {
+            "seed": [c.seed for c in chosen],
+            "order": ["".join(map(str, c.order)) for c in chosen],
+            "prompt": [c.prompt for c in chosen],
+        }
+    )
 
 
 def _components(cells: pd.DataFrame, item_var: float = 0.0) -> dict[str, Any]:
@@ -86,11 +91,18 @@ GRID_PLANTS: dict[str, dict[str, float]] = {
 def grid(reps: int) -> None:
     rng = np.random.default_rng(44)
     factors = ("seed", "order", "prompt")
-    print(f"## Grid decomposition: cell noise sd {NOISE_SD}; {reps} runs per row; F rejects: "
-          "share of runs with p < 0.05; variance: mean recovered component +- its standard "
-          "error (planted)\n")
-    print("| design | planted | " + " | ".join(f"{f} F rejects" for f in factors) + " | "
-          + " | ".join(f"{f} variance" for f in factors) + " |")
+    print(
+        f"## Grid decomposition: cell noise sd {NOISE_SD}; {reps} runs per row; F rejects: "
+        "share of runs with p < 0.05; variance: mean recovered component +- its standard "
+        "error (planted)\n"
+    )
+    print(
+        "| design | planted | "
+        + " | ".join(f"{f} F rejects" for f in factors)
+        + " | "
+        + " | ".join(f"{f} variance" for f in factors)
+        + " |"
+    )
     print("|:--|:--|" + "--:|" * 6)
     for name, (orders, budget) in GRID_DESIGNS.items():
         cells = _grid_cells(orders, budget)
@@ -114,17 +126,28 @@ def grid(reps: int) -> None:
             for factor in factors:
                 v = np.asarray(variances[factor], float)
                 v = v[np.isfinite(v)]
-                parts.append(f"{v.mean():.4f} +- {v.std() / math.sqrt(v.size):.4f} "
-                             f"({plants.get(factor, 0.0) ** 2:.4f})" if v.size else "n/a")
-            print(f"| {name} | {label} | " + " | ".join(_rate(rejects[f], tested[f])
-                                                         for f in factors)
-                  + " | " + " | ".join(parts) + " |", flush=True)
+                parts.append(
+                    f"{v.mean():.4f} +- {v.std() / math.sqrt(v.size):.4f} "
+                    f"({plants.get(factor, 0.0) ** 2:.4f})"
+                    if v.size
+                    else "n/a"
+                )
+            print(
+                f"| {name} | {label} | "
+                + " | ".join(_rate(rejects[f], tested[f]) for f in factors)
+                + " | "
+                + " | ".join(parts)
+                + " |",
+                flush=True,
+            )
 
 
 # --------------------------------------------------------------------------- item (item 5)
 
-def _grid_item_run(rng: np.random.Generator, n_items: int, item_sd: float,
-                   cells: pd.DataFrame) -> tuple[dict[str, Any], float]:
+
+def _grid_item_run(
+    rng: np.random.Generator, n_items: int, item_sd: float, cells: pd.DataFrame
+) -> tuple[dict[str, Any], float]:
     """A grid's responses for one category of disambiguated items scored by the engine; each
     item's target propensity is 0.5 + an item offset, every cell answers afresh."""
     from biasbench.engines.bbq_family.scoring.bias_scores import item_table
@@ -132,8 +155,10 @@ def _grid_item_run(rng: np.random.Generator, n_items: int, item_sd: float,
     from biasbench.engines.bbq_family.scoring.robustness import item_variance
     from tests.engines.bbq_family.test_bias_scores import make_item
 
-    items = [make_item(i, "neg" if i % 2 else "nonneg", "disambig", qid=f"T{i % 4}")
-             for i in range(n_items)]
+    items = [
+        make_item(i, "neg" if i % 2 else "nonneg", "disambig", qid=f"T{i % 4}")
+        for i in range(n_items)
+    ]
     offsets = rng.uniform(-item_sd * math.sqrt(3), item_sd * math.sqrt(3), n_items)
     rows = []
     for cell in range(len(cells)):
@@ -141,8 +166,9 @@ def _grid_item_run(rng: np.random.Generator, n_items: int, item_sd: float,
         chose_target = rng.random(n_items) < target_prob
         for item, target in zip(items, chose_target, strict=True):
             goal = 1 if item.question_polarity == "neg" else 0  # BAKLA / TOMBOY target
-            rows.append({"model": "m", "seed": cell, "uid": item.uid,
-                         "pred": goal if target else 1 - goal})
+            rows.append(
+                {"model": "m", "seed": cell, "uid": item.uid, "pred": goal if target else 1 - goal}
+            )
     scored = score_responses(items, pd.DataFrame(rows))
     found = item_variance(scored, item_table(items))
     item = found["item"] if isinstance(found, dict) else found
@@ -156,10 +182,13 @@ def item(reps: int) -> None:
     cells = _grid_cells("all", 12)
     rng = np.random.default_rng(5)
     n_items = 200
-    print(f"\n## Grid item component: {n_items} disambiguated items, 12 cells; {reps} runs per "
-          "row\n")
-    print("| items | true item variance of the grid mean | item component (mean +- se) | "
-          "residual (answer noise) variance, true |")
+    print(
+        f"\n## Grid item component: {n_items} disambiguated items, 12 cells; {reps} runs per row\n"
+    )
+    print(
+        "| items | true item variance of the grid mean | item component (mean +- se) | "
+        "residual (answer noise) variance, true |"
+    )
     print("|:--|--:|--:|--:|")
     for label, item_sd in (("identical", 0.0), ("offsets sd 0.1", 0.1)):
         values = []
@@ -169,15 +198,19 @@ def item(reps: int) -> None:
         v = np.asarray(values)
         truth = 4 * item_sd**2 / n_items
         noise = 4 * (0.25 - item_sd**2) / n_items
-        print(f"| {label} | {truth:.5f} | {v.mean():.5f} +- {v.std() / math.sqrt(len(v)):.5f} "
-              f"(sd {math.sqrt(max(v.mean(), 0)):.4f}) | {noise:.5f} (sd {math.sqrt(noise):.4f}) |",
-              flush=True)
+        print(
+            f"| {label} | {truth:.5f} | {v.mean():.5f} +- {v.std() / math.sqrt(len(v)):.5f} "
+            f"(sd {math.sqrt(max(v.mean(), 0)):.4f}) | {noise:.5f} (sd {math.sqrt(noise):.4f}) |",
+            flush=True,
+        )
 
 
 # --------------------------------------------------------------------------- kobbq (item 3)
 
-KOBBQ_HEADER = ("sample_id\tlabel_annotation\tcontext\tquestion\tchoices\tbiased_answer\tanswer\t"
-                "bbq_id\tbbq_category\tprediction\n")
+KOBBQ_HEADER = (
+    "sample_id\tlabel_annotation\tcontext\tquestion\tchoices\tbiased_answer\tanswer\t"
+    "bbq_id\tbbq_category\tprediction\n"
+)
 OLD, YOUNG, UNK = "할머니", "손자", "알 수 없음"
 
 
@@ -191,10 +224,12 @@ def _kobbq_file(folder: Path, n_samples: int) -> Path:
             sid = f"age-001{letter}-{s:03d}"
             dis_bsd = YOUNG if letter == "a" else OLD
             dis_cnt = OLD if letter == "a" else YOUNG
-            rows += [f"{sid}-amb-bsd\tST\tc\tq1\t{choices}\t{OLD}\t{UNK}\t1.0\tAge\t",
-                     f"{sid}-amb-cnt\tST\tc\tq2\t{choices}\t{YOUNG}\t{UNK}\t1.0\tAge\t",
-                     f"{sid}-dis-bsd\tST\tc+\tq1\t{choices}\t{OLD}\t{dis_bsd}\t1.0\tAge\t",
-                     f"{sid}-dis-cnt\tST\tc+\tq2\t{choices}\t{YOUNG}\t{dis_cnt}\t1.0\tAge\t"]
+            rows += [
+                f"{sid}-amb-bsd\tST\tc\tq1\t{choices}\t{OLD}\t{UNK}\t1.0\tAge\t",
+                f"{sid}-amb-cnt\tST\tc\tq2\t{choices}\t{YOUNG}\t{UNK}\t1.0\tAge\t",
+                f"{sid}-dis-bsd\tST\tc+\tq1\t{choices}\t{OLD}\t{dis_bsd}\t1.0\tAge\t",
+                f"{sid}-dis-cnt\tST\tc+\tq2\t{choices}\t{YOUNG}\t{dis_cnt}\t1.0\tAge\t",
+            ]
     path = folder / TEST_FILE
     path.write_text(KOBBQ_HEADER + "".join(r + "\n" for r in rows), encoding="utf-8")
     return path
@@ -220,8 +255,10 @@ def kobbq(reps: int) -> None:
     )
 
     n_samples = 40
-    print(f"\n## KoBBQ: {n_samples} samples x 2 templates x 4 questions, each in its 3 choice "
-          f"orders answered alike, 1 seed; {reps} runs per row\n")
+    print(
+        f"\n## KoBBQ: {n_samples} samples x 2 templates x 4 questions, each in its 3 choice "
+        f"orders answered alike, 1 seed; {reps} runs per row\n"
+    )
     print("| population | acc_amb | diff_bias_amb | acc_dis | s_AMB (BBQ engine) |")
     print("|:--|--:|--:|--:|--:|")
     rng = np.random.default_rng(8)
@@ -230,42 +267,69 @@ def kobbq(reps: int) -> None:
         _kobbq_file(Path(tmp), n_samples)
         import contextlib
         import io
+
         with contextlib.redirect_stderr(io.StringIO()):
             bench = get_benchmark("kobbq", data=Path(tmp))
         items = bench.items
-        sample_of = {i.uid: str(i.additional_metadata["sample_id"]).rsplit("-", 1)[0]
-                     for i in items}
+        sample_of = {
+            i.uid: str(i.additional_metadata["sample_id"]).rsplit("-", 1)[0] for i in items
+        }
         samples = sorted(set(sample_of.values()))
         for name, (p_unknown, p_biased, p_correct, concentration) in KOBBQ_POPULATIONS.items():
-            truth = {"acc_amb": p_unknown, "diff_bias_amb": 2 * p_biased - (1 - p_unknown),
-                     "acc_dis": p_correct, "s_amb": 2 * p_biased - (1 - p_unknown)}
+            truth = {
+                "acc_amb": p_unknown,
+                "diff_bias_amb": 2 * p_biased - (1 - p_unknown),
+                "acc_dis": p_correct,
+                "s_amb": 2 * p_biased - (1 - p_unknown),
+            }
             hits = {k: 0 for k in truth}
             made = {k: 0 for k in truth}
             for _ in range(reps):
                 # per sample: its own propensities, one draw shared by its three orders
-                u = rng.beta(p_unknown * concentration, (1 - p_unknown) * concentration,
-                             len(samples))
+                u = rng.beta(
+                    p_unknown * concentration, (1 - p_unknown) * concentration, len(samples)
+                )
                 share = p_biased / (1 - p_unknown)
                 b = rng.beta(share * concentration, (1 - share) * concentration, len(samples))
-                c = rng.beta(p_correct * concentration, (1 - p_correct) * concentration,
-                             len(samples))
+                c = rng.beta(
+                    p_correct * concentration, (1 - p_correct) * concentration, len(samples)
+                )
                 draw_u, draw_b, draw_c = (rng.random(len(samples)) for _ in range(3))
                 kind = {}
                 for s, sample in enumerate(samples):
-                    kind[sample] = (("unknown" if draw_u[s] < u[s] else
-                                     "biased" if draw_b[s] < b[s] else "counter"),
-                                    draw_c[s] < c[s])
+                    kind[sample] = (
+                        (
+                            "unknown"
+                            if draw_u[s] < u[s]
+                            else "biased"
+                            if draw_b[s] < b[s]
+                            else "counter"
+                        ),
+                        draw_c[s] < c[s],
+                    )
                 rows = []
                 for item in items:
                     ambiguous_kind, right = kind[sample_of[item.uid]]
                     if item.context_condition == "ambig":
-                        pick = (item.unknown_index if ambiguous_kind == "unknown"
-                                else item.target_answer if ambiguous_kind == "biased"
-                                else next(j for j in range(3) if j not in (
-                                    item.unknown_index, item.target_answer)))
+                        pick = (
+                            item.unknown_index
+                            if ambiguous_kind == "unknown"
+                            else item.target_answer
+                            if ambiguous_kind == "biased"
+                            else next(
+                                j
+                                for j in range(3)
+                                if j not in (item.unknown_index, item.target_answer)
+                            )
+                        )
                     else:
-                        pick = item.label if right else next(
-                            j for j in range(3) if j not in (item.label, item.unknown_index))
+                        pick = (
+                            item.label
+                            if right
+                            else next(
+                                j for j in range(3) if j not in (item.label, item.unknown_index)
+                            )
+                        )
                     rows.append({"model": "m", "seed": 0, "uid": item.uid, "pred": pick})
                 responses = pd.DataFrame(rows)
                 parsed = parse_responses(items, responses)
@@ -278,11 +342,14 @@ def kobbq(reps: int) -> None:
                     if stat.get("ci_low") is not None:
                         made[key] += 1
                         hits[key] += stat["ci_low"] <= truth[key] <= stat["ci_high"]
-            print(f"| {name} | " + " | ".join(_rate(hits[k], made[k]) for k in truth) + " |",
-                  flush=True)
+            print(
+                f"| {name} | " + " | ".join(_rate(hits[k], made[k]) for k in truth) + " |",
+                flush=True,
+            )
 
 
 # ------------------------------------------------------------------ cross-language (item 6)
+
 
 def cross_language(reps: int) -> None:
     import dataclasses
@@ -293,8 +360,10 @@ def cross_language(reps: int) -> None:
 
     categories = ("Age", "SES", "Disability")
     items = parallel_items("ds", ["en", "es", "nl"], categories, 120)
-    print(f"\n## Cross-language: en/es/nl, 3 categories x 120 items, 2 seeds, no difference "
-          f"between the languages; {reps} runs per row\n")
+    print(
+        f"\n## Cross-language: en/es/nl, 3 categories x 120 items, 2 seeds, no difference "
+        f"between the languages; {reps} runs per row\n"
+    )
     print("| model | rows | runs with >= 1 significant row | significant rows per run |")
     print("|:--|--:|--:|--:|")
 
@@ -305,11 +374,14 @@ def cross_language(reps: int) -> None:
         # es the other way round
         even = item.example_id // 4 % 2 == 0
         shift = 0.1 if even != (item.language == "es") else -0.1
-        return dataclasses.replace(PLANTED_BASE, p_unknown_ambig=0.5 + shift,
-                                   p_correct_disambig=0.6 + shift)
+        return dataclasses.replace(
+            PLANTED_BASE, p_unknown_ambig=0.5 + shift, p_correct_disambig=0.6 + shift
+        )
 
-    for name, behaviour in (("no difference", lambda item: PLANTED_BASE),
-                            ("item x language interaction", interaction)):
+    for name, behaviour in (
+        ("no difference", lambda item: PLANTED_BASE),
+        ("item x language interaction", interaction),
+    ):
         flagged = 0
         counts = []
         rows = 0
@@ -320,11 +392,11 @@ def cross_language(reps: int) -> None:
             n = int(frame["significant"].sum())
             counts.append(n)
             flagged += n > 0
-        print(f"| {name} | {rows} | {_rate(flagged, reps)} | {np.mean(counts):.2f} |",
-              flush=True)
+        print(f"| {name} | {rows} | {_rate(flagged, reps)} | {np.mean(counts):.2f} |", flush=True)
 
 
 # ------------------------------------------------------------------------ refusals (item 7)
+
 
 def refusals(_: int) -> None:
     from biasbench.engines.bbq_family.scoring.multi_seed import score_responses
@@ -333,8 +405,10 @@ def refusals(_: int) -> None:
 
     # 80 scored items answered by 2 seeds: 21 of 80 answers refused per seed; 20 items of a
     # group the templates do not name (excluded), all refused
-    scored_items = [make_item(i, "neg" if i % 2 else "nonneg", "ambig" if i < 40 else
-                              "disambig") for i in range(80)]
+    scored_items = [
+        make_item(i, "neg" if i % 2 else "nonneg", "ambig" if i < 40 else "disambig")
+        for i in range(80)
+    ]
     excluded = [make_item(100 + i, "neg", "ambig", stereotyped=("lalaki",)) for i in range(20)]
     items = scored_items + excluded
     rows = []
@@ -343,26 +417,39 @@ def refusals(_: int) -> None:
             text = "I'm sorry, I cannot answer that." if (k + seed) % 80 < 21 else "C"
             rows.append({"model": "m", "seed": seed, "uid": item.uid, "output": text})
         for item in excluded:
-            rows.append({"model": "m", "seed": seed, "uid": item.uid,
-                         "output": "I'm sorry, I cannot answer that."})
+            rows.append(
+                {
+                    "model": "m",
+                    "seed": seed,
+                    "uid": item.uid,
+                    "output": "I'm sorry, I cannot answer that.",
+                }
+            )
     frame = refusal_scores(score_responses(items, pd.DataFrame(rows)), items)
     row = frame[frame["category"] == "all"].iloc[0]
-    print("\n## Refusals: 80 scored items (21 refusals each seed) and 20 excluded items "
-          "(all refused), 2 seeds\n")
+    print(
+        "\n## Refusals: 80 scored items (21 refusals each seed) and 20 excluded items "
+        "(all refused), 2 seeds\n"
+    )
     print("| refusals among scored responses | refused_pct shown | denominator |")
     print("|--:|--:|--:|")
-    print(f"| {42 / 160:.1%} | {row['refused_pct']:.1f}% | "
-          f"{int(row.get('n_scored', row['n_responses']))} |")
+    print(
+        f"| {42 / 160:.1%} | {row['refused_pct']:.1f}% | "
+        f"{int(row.get('n_scored', row['n_responses']))} |"
+    )
 
 
 # ----------------------------------------------------------------------- honorific (item 1)
+
 
 def _eta_reference() -> Callable[..., Any] | None:
     """The no-effect reference of eta-squared(occupation), wherever this checkout has it."""
     import importlib
 
-    for module in ("biasbench.engines.honorific.reference",
-                   "biasbench.benchmarks.honorific_bn.reference"):
+    for module in (
+        "biasbench.engines.honorific.reference",
+        "biasbench.benchmarks.honorific_bn.reference",
+    ):
         try:
             found = importlib.import_module(module)
         except ImportError:
@@ -384,12 +471,22 @@ def honorific(reps: int) -> None:
 
 
 SECTIONS: dict[str, Callable[[int], None]] = {
-    "grid": grid, "item": item, "kobbq": kobbq, "cross_language": cross_language,
-    "refusals": refusals, "honorific": honorific}
-QUICK = {"grid": 400, "item": 40, "kobbq": 100, "cross_language": 30, "refusals": 1,
-         "honorific": 1}
-FULL = {"grid": 2000, "item": 200, "kobbq": 400, "cross_language": 100, "refusals": 1,
-        "honorific": 1}
+    "grid": grid,
+    "item": item,
+    "kobbq": kobbq,
+    "cross_language": cross_language,
+    "refusals": refusals,
+    "honorific": honorific,
+}
+QUICK = {"grid": 400, "item": 40, "kobbq": 100, "cross_language": 30, "refusals": 1, "honorific": 1}
+FULL = {
+    "grid": 2000,
+    "item": 200,
+    "kobbq": 400,
+    "cross_language": 100,
+    "refusals": 1,
+    "honorific": 1,
+}
 
 
 def main() -> None:

@@ -87,7 +87,10 @@ class Measurement:
 def start_mock_server() -> tuple[subprocess.Popen[str], str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "biasbench.testing.mock_openai", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     assert process.stdout is not None
     port = int(process.stdout.readline())
     return process, f"http://127.0.0.1:{port}"
@@ -99,11 +102,19 @@ def server_calls(root: str) -> int:
 
 
 def make_requests(n: int, tag: str) -> list[Request]:
-    return [Request(item_id=str(i),
-                    prompt=Prompt(messages=(("system", "Translate into Bengali."),
-                                            ("user", f"[{tag}] The teacher {i} will come at nine.")),
-                                  completion=f"The teacher {i} will come at nine."))
-            for i in range(n)]
+    return [
+        Request(
+            item_id=str(i),
+            prompt=Prompt(
+                messages=(
+                    ("system", "Translate into Bengali."),
+                    ("user", f"[{tag}] The teacher {i} will come at nine."),
+                ),
+                completion=f"The teacher {i} will come at nine.",
+            ),
+        )
+        for i in range(n)
+    ]
 
 
 def measure_runner(base_url: str, n: int, concurrency: int, tag: str) -> Measurement:
@@ -112,8 +123,9 @@ def measure_runner(base_url: str, n: int, concurrency: int, tag: str) -> Measure
         store = ResponseStore(Path(folder) / "responses.sqlite")
         backend = OpenAIBackend("mock", base_url)
         wall0, cpu0 = time.perf_counter(), time.process_time()
-        stats = run_requests_sync(backend, requests, GenerationParams(), store,
-                                  concurrency=concurrency, progress=False)
+        stats = run_requests_sync(
+            backend, requests, GenerationParams(), store, concurrency=concurrency, progress=False
+        )
         wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
         counts = store.counts()
         store.close()
@@ -130,10 +142,17 @@ async def _bare_loop(url: str, n: int, concurrency: int, tag: str) -> None:
 
         async def worker() -> None:
             for request in work:
-                body = json.dumps({"model": "mock", "messages": request.prompt.as_chat(),
-                                   "temperature": 0.0, "max_tokens": 128}).encode()
-                async with session.post(url, data=body,
-                                        headers={"Content-Type": "application/json"}) as reply:
+                body = json.dumps(
+                    {
+                        "model": "mock",
+                        "messages": request.prompt.as_chat(),
+                        "temperature": 0.0,
+                        "max_tokens": 128,
+                    }
+                ).encode()
+                async with session.post(
+                    url, data=body, headers={"Content-Type": "application/json"}
+                ) as reply:
                     json.loads(await reply.read())["choices"][0]["message"]["content"]
 
         await asyncio.gather(*(worker() for _ in range(concurrency)))
@@ -150,8 +169,12 @@ def measure_startup(base_url: str, repeat: int) -> dict[str, float]:
     """Median over ``repeat`` fresh interpreters of the fixed start-up cost."""
     runs = []
     for _ in range(repeat):
-        out = subprocess.run([sys.executable, "-c", STARTUP_PROBE, base_url],
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", STARTUP_PROBE, base_url],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         runs.append(json.loads(out.stdout))
     return {name: statistics.median(r[name] for r in runs) for name in runs[0]}
 
@@ -169,8 +192,10 @@ def main() -> None:
     base_url = f"{root}/v1"
     try:
         loop_name = "uvloop" if _loop_factory() is not None else "asyncio"
-        print(f"mock server {root} (separate process, zero latency); client event loop: "
-              f"{loop_name}; {args.requests} chat requests per pass, median of {args.repeat}")
+        print(
+            f"mock server {root} (separate process, zero latency); client event loop: "
+            f"{loop_name}; {args.requests} chat requests per pass, median of {args.repeat}"
+        )
         # Warm-up pass: first connections, page cache, lazily imported modules.
         measure_runner(base_url, 200, 8, "warm-up")
         rows = []
@@ -178,46 +203,65 @@ def main() -> None:
             runner_runs, bare_runs = [], []
             for r in range(args.repeat):
                 calls_before = server_calls(root)
-                runner_runs.append(measure_runner(base_url, args.requests, concurrency,
-                                                  f"runner-{concurrency}-{r}"))
+                runner_runs.append(
+                    measure_runner(
+                        base_url, args.requests, concurrency, f"runner-{concurrency}-{r}"
+                    )
+                )
                 made = server_calls(root) - calls_before
                 if made != args.requests:
                     raise RuntimeError(f"server saw {made} calls, expected {args.requests}")
-                bare_runs.append(measure_bare(base_url, args.requests, concurrency,
-                                              f"bare-{concurrency}-{r}"))
+                bare_runs.append(
+                    measure_bare(base_url, args.requests, concurrency, f"bare-{concurrency}-{r}")
+                )
             runner_m = sorted(runner_runs, key=lambda m: m.rps)[len(runner_runs) // 2]
             bare_m = sorted(bare_runs, key=lambda m: m.rps)[len(bare_runs) // 2]
-            rows.append({"concurrency": concurrency, "runner_rps": runner_m.rps,
-                         "bare_rps": bare_m.rps, "ratio": runner_m.rps / bare_m.rps,
-                         "runner_cpu_us": runner_m.cpu_us_per_request,
-                         "bare_cpu_us": bare_m.cpu_us_per_request})
+            rows.append(
+                {
+                    "concurrency": concurrency,
+                    "runner_rps": runner_m.rps,
+                    "bare_rps": bare_m.rps,
+                    "ratio": runner_m.rps / bare_m.rps,
+                    "runner_cpu_us": runner_m.cpu_us_per_request,
+                    "bare_cpu_us": bare_m.cpu_us_per_request,
+                }
+            )
         startup = measure_startup(base_url, args.repeat)
     finally:
         server.terminate()
         server.wait(timeout=10)
 
-    header = (f"{'concurrency':>11} | {'runner req/s':>12} | {'bare aiohttp req/s':>18} | "
-              f"{'runner/bare':>11} | {'runner CPU µs/req':>17} | {'bare CPU µs/req':>15}")
+    header = (
+        f"{'concurrency':>11} | {'runner req/s':>12} | {'bare aiohttp req/s':>18} | "
+        f"{'runner/bare':>11} | {'runner CPU µs/req':>17} | {'bare CPU µs/req':>15}"
+    )
     print()
     print(header)
     print("-" * len(header))
     for row in rows:
-        print(f"{row['concurrency']:>11} | {row['runner_rps']:>12,.0f} | {row['bare_rps']:>18,.0f} "
-              f"| {row['ratio']:>11.2f} | {row['runner_cpu_us']:>17.0f} | "
-              f"{row['bare_cpu_us']:>15.0f}")
+        print(
+            f"{row['concurrency']:>11} | {row['runner_rps']:>12,.0f} | {row['bare_rps']:>18,.0f} "
+            f"| {row['ratio']:>11.2f} | {row['runner_cpu_us']:>17.0f} | "
+            f"{row['bare_cpu_us']:>15.0f}"
+        )
     print()
-    print("start-up in a fresh interpreter (median): "
-          + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in startup.items()))
+    print(
+        "start-up in a fresh interpreter (median): "
+        + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in startup.items())
+    )
     at_64 = next((r["runner_rps"] for r in rows if r["concurrency"] == 64), None)
     if at_64 is not None:
         verdict = "met" if at_64 >= GOAL_RPS_AT_64 else "NOT met"
         print(f"goal ≥ {GOAL_RPS_AT_64:,.0f} req/s at concurrency 64: {at_64:,.0f} ({verdict})")
     verdict = "met" if startup["before_first_request_s"] < GOAL_STARTUP_S else "NOT met"
-    print(f"goal < {GOAL_STARTUP_S} s start-up before the first request: "
-          f"{startup['before_first_request_s']:.3f} s ({verdict})")
+    print(
+        f"goal < {GOAL_STARTUP_S} s start-up before the first request: "
+        f"{startup['before_first_request_s']:.3f} s ({verdict})"
+    )
     if args.json:
-        args.json.write_text(json.dumps({"rows": rows, "startup": startup,
-                                         "event_loop": loop_name}, indent=2))
+        args.json.write_text(
+            json.dumps({"rows": rows, "startup": startup, "event_loop": loop_name}, indent=2)
+        )
 
 
 if __name__ == "__main__":

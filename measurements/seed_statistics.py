@@ -34,11 +34,24 @@ UNKNOWN, TARGET, OTHER = 2, 1, 0
 
 def _item(i: int) -> BBQItem:
     return BBQItem(
-        example_id=i, question_index="T1", question_polarity="neg", context_condition="ambig",
-        category="SO", answer_info={"ans0": ["tomboy", "tomboy"], "ans1": ["bakla", "bakla"],
-                                    "ans2": ["Di matukoy", "unknown"]},
-        additional_metadata={"stereotyped_groups": ["bakla"]}, context="c", question="q?",
-        ans0="Ang tomboy", ans1="Ang bakla", ans2="Di matukoy", label=UNKNOWN)
+        example_id=i,
+        question_index="T1",
+        question_polarity="neg",
+        context_condition="ambig",
+        category="SO",
+        answer_info={
+            "ans0": ["tomboy", "tomboy"],
+            "ans1": ["bakla", "bakla"],
+            "ans2": ["Di matukoy", "unknown"],
+        },
+        additional_metadata={"stereotyped_groups": ["bakla"]},
+        context="c",
+        question="q?",
+        ans0="Ang tomboy",
+        ans1="Ang bakla",
+        ans2="Di matukoy",
+        label=UNKNOWN,
+    )
 
 
 ITEMS = [_item(i) for i in range(4)]
@@ -46,11 +59,16 @@ ITEMS = [_item(i) for i in range(4)]
 
 def score(picks: Sequence[Sequence[int]]) -> dict[str, Any]:
     """SO-category results for one model; ``picks[seed][item]`` is the chosen option."""
-    rows = [{"model": "m", "seed": seed, "uid": item.uid, "pred": pick} for seed, seed_picks
-            in enumerate(picks) for item, pick in zip(ITEMS, seed_picks, strict=True)]
+    rows = [
+        {"model": "m", "seed": seed, "uid": item.uid, "pred": pick}
+        for seed, seed_picks in enumerate(picks)
+        for item, pick in zip(ITEMS, seed_picks, strict=True)
+    ]
     results = to_results_json(score_responses(ITEMS, pd.DataFrame(rows)))
-    return {"method": results.get("interval_method") or results.get("interval"),
-            **results["models"]["m"]["SO"]}
+    return {
+        "method": results.get("interval_method") or results.get("interval"),
+        **results["models"]["m"]["SO"],
+    }
 
 
 def _num(value: Any) -> str:
@@ -66,8 +84,11 @@ def main() -> None:
         ("1 all-unknown + 1 all-target seed", "acc_ambig", [[UNKNOWN] * 4, [TARGET] * 4]),
         ("50 seeds, p(unknown)=0.8 (true 0.04)", "s_amb", fifty.tolist()),
         ("2 seeds: all-target, mixed", "s_amb", [[TARGET] * 4, [TARGET, OTHER, UNKNOWN, OTHER]]),
-        ("3 seeds: accuracy 1, 1, 0.75", "acc_ambig",
-         [[UNKNOWN] * 4, [UNKNOWN] * 4, [UNKNOWN, UNKNOWN, UNKNOWN, TARGET]]),
+        (
+            "3 seeds: accuracy 1, 1, 0.75",
+            "acc_ambig",
+            [[UNKNOWN] * 4, [UNKNOWN] * 4, [UNKNOWN, UNKNOWN, UNKNOWN, TARGET]],
+        ),
         ("3 all-unknown seeds", "acc_ambig", [[UNKNOWN] * 4] * 3),
     ]
     method = ""
@@ -78,10 +99,15 @@ def main() -> None:
         method = result["method"] or "n/a"
         stat = result[name]
         rests_on = stat.get("n_seeds", stat.get("n"))
-        interval = ("none" if stat.get("ci_low") is None
-                    else f"[{stat['ci_low']:.3f}, {stat['ci_high']:.3f}]")
-        print(f"| {label} | {name} | {_num(stat.get('mean'))} | {_num(rests_on)} of "
-              f"{len(picks)} | {interval} | {stat.get('ci_status', 'n/a')} |")
+        interval = (
+            "none"
+            if stat.get("ci_low") is None
+            else f"[{stat['ci_low']:.3f}, {stat['ci_high']:.3f}]"
+        )
+        print(
+            f"| {label} | {name} | {_num(stat.get('mean'))} | {_num(rests_on)} of "
+            f"{len(picks)} | {interval} | {stat.get('ci_status', 'n/a')} |"
+        )
     print(f"\ninterval method: {method}")
 
 

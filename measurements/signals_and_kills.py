@@ -74,18 +74,36 @@ def labels_touched(folder: Path, before: tuple[int, int]) -> bool:
         stat = (folder / "labels.jsonl").stat()
     except OSError:
         return True
-    return ((stat.st_size, stat.st_mtime_ns) != before
-            or any(name.startswith((".labels.jsonl", ".staging")) for name in os.listdir(folder)))
+    return (stat.st_size, stat.st_mtime_ns) != before or any(
+        name.startswith((".labels.jsonl", ".staging")) for name in os.listdir(folder)
+    )
 
 
 def signal_to_exit(base: Path, port: int, sig: signal.Signals, n: int) -> str:
     out = base / f"{sig.name}-{n}"
-    proc = subprocess.Popen([*BIASBENCH, "run", "honorific-bn", "--model", "openai:m",
-                             "--base-url", f"http://127.0.0.1:{port}/v1", "--out", str(out),
-                             "--limit", "2016", "--concurrency", "8", "--no-progress"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "OPENAI_API_KEY": "sk-local"},
-                            preexec_fn=_default_sigint)
+    proc = subprocess.Popen(
+        [
+            *BIASBENCH,
+            "run",
+            "honorific-bn",
+            "--model",
+            "openai:m",
+            "--base-url",
+            f"http://127.0.0.1:{port}/v1",
+            "--out",
+            str(out),
+            "--limit",
+            "2016",
+            "--concurrency",
+            "8",
+            "--no-progress",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "OPENAI_API_KEY": "sk-local"},
+        preexec_fn=_default_sigint,
+    )
     deadline = time.monotonic() + 120
     while stored_rows(out) <= 50 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -101,9 +119,11 @@ def signal_to_exit(base: Path, port: int, sig: signal.Signals, n: int) -> str:
     lines = stderr.strip().splitlines()
     state = manifest(out)
     reason = str(state.get("error") or state.get("reason") or "").replace("|", "\\|")[:70]
-    return (f"| {sig.name} | {proc.returncode} | {seconds} | {len(lines)} | "
-            f"{'yes' if 'Traceback' in stderr else 'no'} | {state.get('status', 'n/a')} | "
-            f"{reason or 'n/a'} | {(lines[-1] if lines else '')[:70].replace('|', '/')} |")
+    return (
+        f"| {sig.name} | {proc.returncode} | {seconds} | {len(lines)} | "
+        f"{'yes' if 'Traceback' in stderr else 'no'} | {state.get('status', 'n/a')} | "
+        f"{reason or 'n/a'} | {(lines[-1] if lines else '')[:70].replace('|', '/')} |"
+    )
 
 
 def tables_of(report: Path) -> str:
@@ -112,16 +132,28 @@ def tables_of(report: Path) -> str:
 
 def kill_attack(base: Path, kills: int, seed: int) -> tuple[Counter[tuple[str, str]], float]:
     ref = base / "ref"
-    subprocess.run([*BIASBENCH, "run", "honorific-bn", *MOCK, "--out", str(ref)],
-                   capture_output=True, check=True, timeout=600)
+    subprocess.run(
+        [*BIASBENCH, "run", "honorific-bn", *MOCK, "--out", str(ref)],
+        capture_output=True,
+        check=True,
+        timeout=600,
+    )
     probe = base / "probe"
     shutil.copytree(ref, probe)
     started = time.monotonic()
-    subprocess.run([*BIASBENCH, "run", "honorific-bn", *MOCK, "--out", str(probe)],
-                   capture_output=True, check=True, timeout=600)
+    subprocess.run(
+        [*BIASBENCH, "run", "honorific-bn", *MOCK, "--out", str(probe)],
+        capture_output=True,
+        check=True,
+        timeout=600,
+    )
     rerun_s = time.monotonic() - started
-    subprocess.run([*BIASBENCH, "report", str(ref), "--out", str(base / "ref-report")],
-                   capture_output=True, check=True, timeout=600)
+    subprocess.run(
+        [*BIASBENCH, "report", str(ref), "--out", str(base / "ref-report")],
+        capture_output=True,
+        check=True,
+        timeout=600,
+    )
     ref_models = json.loads((ref / "results.json").read_text(encoding="utf-8"))["models"]
     ref_tables = tables_of(base / "ref-report")
     rng = random.Random(seed)
@@ -129,15 +161,21 @@ def kill_attack(base: Path, kills: int, seed: int) -> tuple[Counter[tuple[str, s
     for i in range(kills):
         folder, report = base / f"k{i}", base / f"rep{i}"
         shutil.copytree(ref, folder)
-        proc = subprocess.Popen([*BIASBENCH, "run", "honorific-bn", *MOCK, "--out", str(folder)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [*BIASBENCH, "run", "honorific-bn", *MOCK, "--out", str(folder)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         targeted = i % 2 == 1
         if targeted:  # at the first sign of the label rewrite (polled every ms)
             stat = (folder / "labels.jsonl").stat()
             before = (stat.st_size, stat.st_mtime_ns)
             deadline = time.monotonic() + 3 * rerun_s
-            while (proc.poll() is None and time.monotonic() < deadline
-                   and not labels_touched(folder, before)):
+            while (
+                proc.poll() is None
+                and time.monotonic() < deadline
+                and not labels_touched(folder, before)
+            ):
                 time.sleep(0.001)
         else:
             time.sleep(rng.uniform(0.25, 0.9) * rerun_s)
@@ -145,16 +183,21 @@ def kill_attack(base: Path, kills: int, seed: int) -> tuple[Counter[tuple[str, s
         tally[(mode, "finished before the kill")] += proc.poll() is not None
         proc.kill()
         proc.wait()
-        result = subprocess.run([*BIASBENCH, "report", str(folder), "--out", str(report)],
-                                capture_output=True, text=True, timeout=600)
+        result = subprocess.run(
+            [*BIASBENCH, "report", str(folder), "--out", str(report)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         tally[(mode, "traceback")] += "Traceback" in result.stderr
         if result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1:
             tally[(mode, "refused in one line")] += 1
         elif result.returncode == 0:
             got = json.loads((folder / "results.json").read_text(encoding="utf-8"))["models"]
             same = got == ref_models and tables_of(report) == ref_tables
-            tally[(mode, "reported the reference numbers" if same
-                   else "WRONG numbers, exit 0")] += 1
+            tally[
+                (mode, "reported the reference numbers" if same else "WRONG numbers, exit 0")
+            ] += 1
         else:
             tally[(mode, f"other exit {result.returncode}")] += 1
         shutil.rmtree(folder)
@@ -172,14 +215,27 @@ def main() -> None:
     print(f"machine: {os.cpu_count()} CPUs, load average {load} at the start\n")
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
-        server = subprocess.Popen([sys.executable, "-m", "biasbench.testing.mock_openai",
-                                   "--port", "0", "--latency", "0.05"],
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "biasbench.testing.mock_openai",
+                "--port",
+                "0",
+                "--latency",
+                "0.05",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
         try:
             assert server.stdout is not None
             port = int(server.stdout.readline())
-            print("| signal | exit | s to exit | stderr lines | traceback | manifest status "
-                  "| manifest reason | stderr's last line |")
+            print(
+                "| signal | exit | s to exit | stderr lines | traceback | manifest status "
+                "| manifest reason | stderr's last line |"
+            )
             print("|:---|---:|---:|---:|:---|:---|:---|:---|")
             for n in range(args.signals):
                 for sig in (signal.SIGTERM, signal.SIGINT):

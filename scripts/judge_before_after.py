@@ -37,20 +37,29 @@ def _distribution(labels: pd.Series) -> str:
 def main(revision: str) -> None:
     before = judge_at(revision)
     print(f"judge {before.JUDGE_VERSION} ({revision}) -> {after.JUDGE_VERSION} (working tree)\n")
-    tables = [("pitfall table (177 rows)", row.condition, row.output)
-              for row in test_classifier.CASES]
-    tables += [(f"real outputs: {name}", row.condition, row.output)
-               for name, row in test_classifier_real_outputs.ALL_ROWS]
+    tables = [
+        ("pitfall table (177 rows)", row.condition, row.output) for row in test_classifier.CASES
+    ]
+    tables += [
+        (f"real outputs: {name}", row.condition, row.output)
+        for name, row in test_classifier_real_outputs.ALL_ROWS
+    ]
     rows = []
     for group, condition, output in tables:
-        rows.append({"group": group,
-                     "before": before.classify_register(output, condition).label.value,
-                     "after": after.classify_register(output, condition).label.value})
+        rows.append(
+            {
+                "group": group,
+                "before": before.classify_register(output, condition).label.value,
+                "after": after.classify_register(output, condition).label.value,
+            }
+        )
     frame = pd.DataFrame(rows)
     for group, part in frame.groupby("group", sort=False):
         changed = int((part.before != part.after).sum())
-        print(f"{group:32s} n={len(part):4d} changed={changed:4d}  before {_distribution(part.before)}"
-              f"  after {_distribution(part.after)}")
+        print(
+            f"{group:32s} n={len(part):4d} changed={changed:4d}  before {_distribution(part.before)}"
+            f"  after {_distribution(part.after)}"
+        )
     print()
     sims = []
     for style in simulated_outputs.STYLES:
@@ -58,35 +67,65 @@ def main(revision: str) -> None:
             item = sim.item
             old = before.classify_register(sim.output, item.gender)
             new = after.classify_register(sim.output, item.gender)
-            sims.append({"model": style, "kind": sim.kind, "expected": sim.label,
-                         "before": old.label.value, "after": new.label.value,
-                         "plural_before": old.plural, "plural_after": new.plural,
-                         "spelling_mixed": new.spelling_mixed, "item_id": item.item_id,
-                         "occupation_en": item.occupation_en, "occupation_bn": item.occupation_bn,
-                         "template_id": item.template_id, "primed": item.primed,
-                         "gender": item.gender})
+            sims.append(
+                {
+                    "model": style,
+                    "kind": sim.kind,
+                    "expected": sim.label,
+                    "before": old.label.value,
+                    "after": new.label.value,
+                    "plural_before": old.plural,
+                    "plural_after": new.plural,
+                    "spelling_mixed": new.spelling_mixed,
+                    "item_id": item.item_id,
+                    "occupation_en": item.occupation_en,
+                    "occupation_bn": item.occupation_bn,
+                    "template_id": item.template_id,
+                    "primed": item.primed,
+                    "gender": item.gender,
+                }
+            )
     sim = pd.DataFrame(sims)
     for style, part in sim.groupby("model", sort=False):
-        print(f"simulated {style:10s} n={len(part)} changed={int((part.before != part.after).sum())}"
-              f" wrong before={int((part.before != part.expected).sum())}"
-              f" after={int((part.after != part.expected).sum())}")
+        print(
+            f"simulated {style:10s} n={len(part)} changed={int((part.before != part.after).sum())}"
+            f" wrong before={int((part.before != part.expected).sum())}"
+            f" after={int((part.after != part.expected).sum())}"
+        )
         print(f"    before {_distribution(part.before)}   after {_distribution(part.after)}")
-        changes = part[part.before != part.after].groupby(
-            ["kind", "before", "after"]).size()
+        changes = part[part.before != part.after].groupby(["kind", "before", "after"]).size()
         for (kind, old, new), count in changes.items():
             print(f"    {count:4d}  {kind:24s} {old:>10s} -> {new}")
     print()
     for version in ("before", "after"):
-        labels = sim.assign(label=sim[version], plural=sim[f"plural_{version}"],
-                            spelling_mixed=sim["spelling_mixed"] if version == "after" else False)
-        scored = score_models(labels[["model", "item_id", "occupation_en", "occupation_bn",
-                                      "template_id", "primed", "gender", "label", "plural",
-                                      "spelling_mixed"]])
+        labels = sim.assign(
+            label=sim[version],
+            plural=sim[f"plural_{version}"],
+            spelling_mixed=sim["spelling_mixed"] if version == "after" else False,
+        )
+        scored = score_models(
+            labels[
+                [
+                    "model",
+                    "item_id",
+                    "occupation_en",
+                    "occupation_bn",
+                    "template_id",
+                    "primed",
+                    "gender",
+                    "label",
+                    "plural",
+                    "spelling_mixed",
+                ]
+            ]
+        )
         for model, s in scored["models"].items():
-            print(f"{version:6s} {model:10s} HAI {s['hai_pp']:+6.2f} pp  N={s['n_pairs']:3d} "
-                  f"(b={s['b']}, c={s['c']})  spread {s['occupation_spread_pp']:.2f} pp  "
-                  f"mixed {s['mixed_pct']:5.2f}%  unreadable {s['unreadable_pct']:4.2f}%  "
-                  f"mixed_spelling_only {s['mixed_spelling_only']}")
+            print(
+                f"{version:6s} {model:10s} HAI {s['hai_pp']:+6.2f} pp  N={s['n_pairs']:3d} "
+                f"(b={s['b']}, c={s['c']})  spread {s['occupation_spread_pp']:.2f} pp  "
+                f"mixed {s['mixed_pct']:5.2f}%  unreadable {s['unreadable_pct']:4.2f}%  "
+                f"mixed_spelling_only {s['mixed_spelling_only']}"
+            )
 
 
 if __name__ == "__main__":

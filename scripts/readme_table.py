@@ -17,11 +17,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
-START = ("<!-- benchmarks-table:start (generated from the registry by scripts/readme_table.py; "
-         "do not edit by hand) -->")
+START = (
+    "<!-- benchmarks-table:start (generated from the registry by scripts/readme_table.py; "
+    "do not edit by hand) -->"
+)
 END = "<!-- benchmarks-table:end -->"
-HEADER = ("| benchmark | languages | items | paper | licence | terms of use | docs |\n"
-          "|---|---|---|---|---|---|---|")
+HEADER = (
+    "| benchmark | languages | items | paper | licence | terms of use | docs |\n"
+    "|---|---|---|---|---|---|---|"
+)
 
 
 def _cell(text: str) -> str:
@@ -40,14 +44,18 @@ def table() -> str:
 
     rows = [HEADER]
     for found in declarations():
-        paper = (f"[{_cell(found.paper.citation)}]({found.paper.url})" if found.paper.url
-                 else _cell(found.paper.citation))
-        docs = (f"[{Path(found.docs_page).name}]({found.docs_page})" if found.docs_page
-                else "none")
-        rows.append(f"| `{found.name}` | {', '.join(found.languages)} | "
-                    f"{_cell(_items(found.items_summary))} | {paper} | "
-                    f"{_cell(found.licence or 'not recorded')} | {_cell(found.terms or '-')} | "
-                    f"{docs} |")
+        paper = (
+            f"[{_cell(found.paper.citation)}]({found.paper.url})"
+            if found.paper.url
+            else _cell(found.paper.citation)
+        )
+        docs = f"[{Path(found.docs_page).name}]({found.docs_page})" if found.docs_page else "none"
+        rows.append(
+            f"| `{found.name}` | {', '.join(found.languages)} | "
+            f"{_cell(_items(found.items_summary))} | {paper} | "
+            f"{_cell(found.licence or 'not recorded')} | {_cell(found.terms or '-')} | "
+            f"{docs} |"
+        )
     return "\n".join(rows)
 
 
@@ -56,7 +64,7 @@ def block(text: str) -> str:
     start, end = text.find(START), text.find(END)
     if start < 0 or end < start:
         raise SystemExit(f"{README}: the markers of the benchmarks table are missing")
-    return text[start + len(START):end].strip("\n")
+    return text[start + len(START) : end].strip("\n")
 
 
 def with_table(text: str) -> str:
@@ -64,19 +72,24 @@ def with_table(text: str) -> str:
     start, end = text.find(START), text.find(END)
     if start < 0 or end < start:
         raise SystemExit(f"{README}: the markers of the benchmarks table are missing")
-    return f"{text[:start + len(START)]}\n{table()}\n{text[end:]}"
+    return f"{text[: start + len(START)]}\n{table()}\n{text[end:]}"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true",
-                        help="exit 1 when README.md's table is not the generated one")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="exit 1 when README.md's table is not the generated one",
+    )
     args = parser.parse_args(argv)
     text = README.read_text(encoding="utf-8")
     if args.check:
         if block(text) != table():
-            print(f"{README}: the benchmarks table is out of date; run "
-                  "scripts/readme_table.py", file=sys.stderr)
+            print(
+                f"{README}: the benchmarks table is out of date; run scripts/readme_table.py",
+                file=sys.stderr,
+            )
             return 1
         return 0
     README.write_text(with_table(text), encoding="utf-8")

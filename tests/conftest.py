@@ -18,8 +18,10 @@ REFERENCE_DIR = SHARED_DIR / "reference"
 def reference_dir() -> Path:
     """``../shared/reference``; tests using it skip (not fail) on a fresh clone without it."""
     if not REFERENCE_DIR.is_dir():
-        pytest.skip(f"reference data not found at {REFERENCE_DIR} (set BIASBENCH_SHARED or place "
-                    "the shared/ folder beside the project root)")
+        pytest.skip(
+            f"reference data not found at {REFERENCE_DIR} (set BIASBENCH_SHARED or place "
+            "the shared/ folder beside the project root)"
+        )
     return REFERENCE_DIR
 
 

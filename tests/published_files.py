@@ -35,8 +35,9 @@ def published_file(repository: str, repo_path: str, tmp_dir: Path, env: str) -> 
     out = tmp_dir / repository.replace("/", "+") / repo_path
     if out.is_file():
         return out
-    done = subprocess.run(["git", "-C", str(mirror), "show", f"HEAD:{repo_path}"],
-                          capture_output=True, check=False)
+    done = subprocess.run(
+        ["git", "-C", str(mirror), "show", f"HEAD:{repo_path}"], capture_output=True, check=False
+    )
     if done.returncode != 0 or not done.stdout:
         pytest.skip(f"{repo_path} is absent from the mirror {mirror}")
     out.parent.mkdir(parents=True, exist_ok=True)

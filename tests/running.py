@@ -17,16 +17,25 @@ CliRun = Callable[..., subprocess.CompletedProcess[str]]
 """The type of :func:`run_biasbench` (and of the ``biasbench_cli`` fixture)."""
 
 
-def run_biasbench(*args: str | Path | int, cwd: Path | None = None,
-                  env: Mapping[str, str] | None = None,
-                  timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def run_biasbench(
+    *args: str | Path | int,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    timeout: float = 300,
+) -> subprocess.CompletedProcess[str]:
     """``biasbench ARGS`` in a fresh interpreter, its output captured as text; ``env`` (default:
     this process's) is the whole environment. Help is as wide as a 300-column terminal, so no
     long option name is cut."""
     environment = {**(os.environ if env is None else env), "COLUMNS": "300"}
-    return subprocess.run([sys.executable, "-m", "biasbench", *map(str, args)],
-                          capture_output=True, text=True, check=False, cwd=cwd,
-                          env=environment, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "biasbench", *map(str, args)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=cwd,
+        env=environment,
+        timeout=timeout,
+    )
 
 
 def spec_of(monkeypatch: Any, *args: str) -> RunSpec:

@@ -24,10 +24,11 @@ def result(tmp_path_factory: pytest.TempPathFactory) -> Results:
 
 
 def test_import_is_light() -> None:
-    code = ("import sys, biasbench; print(sorted(m for m in ('pandas', 'biasbench.api', "
-            "'biasbench.pipeline', 'typer') if m in sys.modules))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
+    code = (
+        "import sys, biasbench; print(sorted(m for m in ('pandas', 'biasbench.api', "
+        "'biasbench.pipeline', 'typer') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
 
 
@@ -52,7 +53,7 @@ def test_dataframes(result: Results) -> None:
     hai = scores[scores["statistic"] == "hai_pp"].iloc[0]
     assert (hai["model"], hai["group"], hai["value"]) == ("mock-hashed-register", "", -20.0)
     for frame in (responses, labels, scores):
-        assert list(frame.columns[:len(SIGNATURE_COLUMNS)]) == list(SIGNATURE_COLUMNS)
+        assert list(frame.columns[: len(SIGNATURE_COLUMNS)]) == list(SIGNATURE_COLUMNS)
         assert (frame["signature"] == result.results["signature"]["short"]).all()
         assert (frame["limit"] == 40).all()
 
@@ -61,8 +62,9 @@ def test_load_and_rerun_resume(result: Results) -> None:
     loaded = biasbench.load(result.run_dir)
     assert loaded.stats is None and loaded.results == result.results
     pd.testing.assert_frame_equal(loaded.scores, result.scores)
-    again = biasbench.run("honorific-bn", model="mock:hashed-register", limit=40,
-                          out=result.run_dir)
+    again = biasbench.run(
+        "honorific-bn", model="mock:hashed-register", limit=40, out=result.run_dir
+    )
     assert again.stats is not None and (again.stats.cached, again.stats.completed) == (40, 0)
 
 
@@ -70,8 +72,9 @@ def test_score_outputs_produced_elsewhere(tmp_path: Path, result: Results) -> No
     outputs = tmp_path / "outputs.jsonl"
     rows = result.labels[["item_id", "model", "output"]].to_dict("records")
     rows += [{**r, "model": "other"} for r in rows]
-    outputs.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
-                       encoding="utf-8")
+    outputs.write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
+    )
     scored = biasbench.score("honorific-bn", responses=outputs, out=tmp_path / "scored")
     assert scored.run_dir == tmp_path / "scored" and scored.stats is None
     assert sorted(scored.results["models"]) == ["mock-hashed-register", "other"]
@@ -82,14 +85,14 @@ def test_score_outputs_produced_elsewhere(tmp_path: Path, result: Results) -> No
 
 
 def test_dry_run_through_the_api(tmp_path: Path) -> None:
-    plan = biasbench.dry_run("honorific-bn", model="mock:honorific", limit=3,
-                             out=tmp_path / "x")
+    plan = biasbench.dry_run("honorific-bn", model="mock:honorific", limit=3, out=tmp_path / "x")
     assert (plan.requests, plan.stored) == (3, 0) and not (tmp_path / "x").exists()
 
 
 def test_seeds_as_a_count_or_a_list(tmp_path: Path) -> None:
     with pytest.raises(BiasbenchError, match="--seeds must be at least 1, not 0"):
         biasbench.run("honorific-bn", model="mock:honorific", seeds=0, out=tmp_path / "r")
-    plan = biasbench.dry_run("honorific-bn", model="mock:hashed-register", limit=2,
-                             seeds=[3, 4], temperature=0.7)
+    plan = biasbench.dry_run(
+        "honorific-bn", model="mock:hashed-register", limit=2, seeds=[3, 4], temperature=0.7
+    )
     assert plan.signature.seeds == [3, 4] and plan.requests == 4

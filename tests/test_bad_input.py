@@ -29,18 +29,30 @@ GOOD_LINE = json.dumps(GOOD, ensure_ascii=False).encode("utf-8") + b"\n"
 
 PAYLOADS: dict[str, tuple[bytes, str]] = {
     # name: (file bytes, what the one line must say), line 2 is the bad one where it can be.
-    "latin-1": (GOOD_LINE + '{"item_id": "café"}\n'.encode("latin-1"),
-                ":2: not UTF-8: byte 0xE9 at column 17"),
-    "invalid-bytes": (GOOD_LINE + b'{"output": "\xff\xfe\x80"}\n',
-                      ":2: not UTF-8: byte 0xFF at column 13"),
-    "utf-16-bom": ((GOOD_LINE.decode("utf-8")).encode("utf-16"),
-                   ":1: UTF-16 text (byte-order mark FF FE)"),
-    "utf-32-bom": ((GOOD_LINE.decode("utf-8")).encode("utf-32"),
-                   ":1: UTF-32 text (byte-order mark FF FE 00 00)"),
-    "utf-16-be-bom": (codecs.BOM_UTF16_BE + GOOD_LINE.decode("utf-8").encode("utf-16-be"),
-                      ":1: UTF-16 text (byte-order mark FE FF)"),
-    "deep-nesting": (GOOD_LINE + b"[" * 200_000 + b"]" * 200_000 + b"\n",
-                     ":2: JSON nested too deeply to read"),
+    "latin-1": (
+        GOOD_LINE + '{"item_id": "café"}\n'.encode("latin-1"),
+        ":2: not UTF-8: byte 0xE9 at column 17",
+    ),
+    "invalid-bytes": (
+        GOOD_LINE + b'{"output": "\xff\xfe\x80"}\n',
+        ":2: not UTF-8: byte 0xFF at column 13",
+    ),
+    "utf-16-bom": (
+        (GOOD_LINE.decode("utf-8")).encode("utf-16"),
+        ":1: UTF-16 text (byte-order mark FF FE)",
+    ),
+    "utf-32-bom": (
+        (GOOD_LINE.decode("utf-8")).encode("utf-32"),
+        ":1: UTF-32 text (byte-order mark FF FE 00 00)",
+    ),
+    "utf-16-be-bom": (
+        codecs.BOM_UTF16_BE + GOOD_LINE.decode("utf-8").encode("utf-16-be"),
+        ":1: UTF-16 text (byte-order mark FE FF)",
+    ),
+    "deep-nesting": (
+        GOOD_LINE + b"[" * 200_000 + b"]" * 200_000 + b"\n",
+        ":2: JSON nested too deeply to read",
+    ),
     "huge-integer": (GOOD_LINE + b'{"seed": ' + b"9" * 5000 + b"}\n", ":2: not valid JSON"),
     "truncated-json": (GOOD_LINE + b'{"item_id": "judge|T1|ma', ":2: not valid JSON"),
     "not-an-object": (GOOD_LINE + b"[1, 2]\n", ":2: expected a JSON object"),
@@ -74,18 +86,34 @@ def assert_one_line(code: int, err: str, *needles: str) -> None:
 
 # command builders: (tmp folder, bad file) -> argv; each names a command reading that file.
 JSONL_READERS: dict[str, Callable[[Path, Path], list[str]]] = {
-    "score-honorific": lambda t, f: ["score", "honorific-bn", "--responses", str(f), "--out",
-                                     str(t / "out")],
+    "score-honorific": lambda t, f: [
+        "score",
+        "honorific-bn",
+        "--responses",
+        str(f),
+        "--out",
+        str(t / "out"),
+    ],
     "classify": lambda t, f: ["classify", "--input", str(f), "--out", str(t / "out.jsonl")],
-    "replay": lambda t, f: ["run", "honorific-bn", "--model", f"replay:{f}", "--out",
-                            str(t / "run"), "--limit", "2", "--no-progress"],
+    "replay": lambda t, f: [
+        "run",
+        "honorific-bn",
+        "--model",
+        f"replay:{f}",
+        "--out",
+        str(t / "run"),
+        "--limit",
+        "2",
+        "--no-progress",
+    ],
 }
 
 
 @pytest.mark.parametrize("payload", sorted(PAYLOADS))
 @pytest.mark.parametrize("reader", sorted(JSONL_READERS))
-def test_bad_jsonl_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str], payload: str,
-                          reader: str) -> None:
+def test_bad_jsonl_inputs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], payload: str, reader: str
+) -> None:
     data, said = PAYLOADS[payload]
     bad = tmp_path / f"{payload}.jsonl"
     bad.write_bytes(data)
@@ -102,13 +130,21 @@ CSV_PAYLOADS: dict[str, tuple[bytes, str]] = {
 
 
 @pytest.mark.parametrize("payload", sorted(CSV_PAYLOADS))
-def test_bad_occupations_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                             payload: str) -> None:
+def test_bad_occupations_csv(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], payload: str
+) -> None:
     data, said = CSV_PAYLOADS[payload]
     bad = tmp_path / "occupations.csv"
     bad.write_bytes(data)
-    code, _, err = cli(capsys, "data", "honorific-bn", "--occupations", str(bad), "--out",
-                       str(tmp_path / "items.csv"))
+    code, _, err = cli(
+        capsys,
+        "data",
+        "honorific-bn",
+        "--occupations",
+        str(bad),
+        "--out",
+        str(tmp_path / "items.csv"),
+    )
     assert_one_line(code, err, f"{bad}{said}")
 
 
@@ -116,8 +152,9 @@ def test_bad_occupations_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str],
 def annotated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A real annotation sheet and key, drawn from a small run."""
     base = tmp_path_factory.mktemp("annotate")
-    run_benchmark("honorific-bn", "mock:hashed-register", out=base / "run", limit=56,
-                  progress=False)
+    run_benchmark(
+        "honorific-bn", "mock:hashed-register", out=base / "run", limit=56, progress=False
+    )
     from biasbench.benchmarks.honorific_bn.cli import read_labels
     from biasbench.engines.honorific.annotation import (
         draw_annotation_sample,
@@ -130,25 +167,42 @@ def annotated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return base / "sheet.csv", base / "key.csv"
 
 
-@pytest.mark.parametrize(("target", "content", "said"), [
-    ("key", b"", ":1: empty annotation key"),
-    ("key", b"   \n\n", ":1: empty annotation key"),
-    ("key", b"sample_id,other\n1,x\n", ":1: field 'rule_label': missing column(s) rule_label"),
-    ("key", "sample_id,rule_label\nfoo,café\n".encode("latin-1"), ":2: not UTF-8"),
-    ("key", "sample_id,rule_label\n".encode("utf-16"), ":1: UTF-16 text"),
-    ("a", b"", ":1: empty annotation sheet"),
-    ("a", b"sample_id,output\n\xe9\n", ":2: not UTF-8"),
-    ("a", "x".encode("utf-32"), ":1: UTF-32 text"),
-])
-def test_bad_annotation_files(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                              annotated: tuple[Path, Path], target: str, content: bytes,
-                              said: str) -> None:
+@pytest.mark.parametrize(
+    ("target", "content", "said"),
+    [
+        ("key", b"", ":1: empty annotation key"),
+        ("key", b"   \n\n", ":1: empty annotation key"),
+        ("key", b"sample_id,other\n1,x\n", ":1: field 'rule_label': missing column(s) rule_label"),
+        ("key", "sample_id,rule_label\nfoo,café\n".encode("latin-1"), ":2: not UTF-8"),
+        ("key", "sample_id,rule_label\n".encode("utf-16"), ":1: UTF-16 text"),
+        ("a", b"", ":1: empty annotation sheet"),
+        ("a", b"sample_id,output\n\xe9\n", ":2: not UTF-8"),
+        ("a", "x".encode("utf-32"), ":1: UTF-32 text"),
+    ],
+)
+def test_bad_annotation_files(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    annotated: tuple[Path, Path],
+    target: str,
+    content: bytes,
+    said: str,
+) -> None:
     sheet, key = annotated
     bad = tmp_path / f"{target}.csv"
     bad.write_bytes(content)
     files = {"key": key, "a": sheet, "b": sheet, target: bad}
-    code, _, err = cli(capsys, "annotate", "agree", "--key", str(files["key"]), "--a",
-                       str(files["a"]), "--b", str(files["b"]))
+    code, _, err = cli(
+        capsys,
+        "annotate",
+        "agree",
+        "--key",
+        str(files["key"]),
+        "--a",
+        str(files["a"]),
+        "--b",
+        str(files["b"]),
+    )
     assert_one_line(code, err, f"{bad}{said}")
 
 
@@ -178,11 +232,19 @@ DAMAGES = [
 
 
 # `run` rewrites the manifest and derived files from the store: only a damaged store stops it.
-@pytest.mark.parametrize(("command", "damage", "said"),
-                         [("report", d, s) for d, s in DAMAGES]
-                         + [("run", d, s) for d, s in DAMAGES if d.endswith("store")])
-def test_damaged_run_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                             finished: Path, damage: str, said: str, command: str) -> None:
+@pytest.mark.parametrize(
+    ("command", "damage", "said"),
+    [("report", d, s) for d, s in DAMAGES]
+    + [("run", d, s) for d, s in DAMAGES if d.endswith("store")],
+)
+def test_damaged_run_folders(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    finished: Path,
+    damage: str,
+    said: str,
+    command: str,
+) -> None:
     run_dir = tmp_path / "run"
     shutil.copytree(finished, run_dir)
     store = run_dir / "responses.sqlite"
@@ -194,15 +256,31 @@ def test_damaged_run_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str],
         store.write_bytes(b"SQLite format 3 is what this is not\n" * 100)
     elif damage.startswith("manifest"):
         path = run_dir / "manifest.json"
-        path.write_bytes({"manifest-latin-1": '{"status": "café"}'.encode("latin-1"),
-                          "manifest-nested": b"[" * 100_000 + b"]" * 100_000,
-                          "manifest-utf-16": '{"status": "x"}'.encode("utf-16")}[damage])
+        path.write_bytes(
+            {
+                "manifest-latin-1": '{"status": "café"}'.encode("latin-1"),
+                "manifest-nested": b"[" * 100_000 + b"]" * 100_000,
+                "manifest-utf-16": '{"status": "x"}'.encode("utf-16"),
+            }[damage]
+        )
     else:
         (run_dir / "results.json").write_bytes('{"café": 1}'.encode("latin-1"))
     before = store.read_bytes()
-    args = (["report", str(run_dir), "--out", str(tmp_path / "report")] if command == "report"
-            else ["run", "honorific-bn", "--model", "mock:hashed-register", "--out",
-                  str(run_dir), "--limit", "56", "--no-progress"])
+    args = (
+        ["report", str(run_dir), "--out", str(tmp_path / "report")]
+        if command == "report"
+        else [
+            "run",
+            "honorific-bn",
+            "--model",
+            "mock:hashed-register",
+            "--out",
+            str(run_dir),
+            "--limit",
+            "56",
+            "--no-progress",
+        ]
+    )
     code, _, err = cli(capsys, *args)
     assert_one_line(code, err, said)
     assert str(run_dir) in err
@@ -210,23 +288,46 @@ def test_damaged_run_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str],
     assert not (tmp_path / "report" / "report.html").exists()
 
 
-@pytest.mark.parametrize(("url", "key", "said"), [
-    ("http://127.0.0.1:99999/v1", None, "--base-url http://127.0.0.1:99999/v1: the port must"),
-    ("http://127.0.0.1:http/v1", None, "--base-url http://127.0.0.1:http/v1: the port must"),
-    ("http://user:hunter2@127.0.0.1:8000/v1", "sk-test-key",
-     "--base-url http://127.0.0.1:8000/v1 carries credentials"),
-    ("http://[::1/v1", None, "--base-url does not parse as a URL"),
-    ("localhost:8000/v1", None, "must be http(s)://HOST[:PORT]/..."),
-])
-def test_bad_base_urls(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                       monkeypatch: pytest.MonkeyPatch, url: str, key: str | None,
-                       said: str) -> None:
+@pytest.mark.parametrize(
+    ("url", "key", "said"),
+    [
+        ("http://127.0.0.1:99999/v1", None, "--base-url http://127.0.0.1:99999/v1: the port must"),
+        ("http://127.0.0.1:http/v1", None, "--base-url http://127.0.0.1:http/v1: the port must"),
+        (
+            "http://user:hunter2@127.0.0.1:8000/v1",
+            "sk-test-key",
+            "--base-url http://127.0.0.1:8000/v1 carries credentials",
+        ),
+        ("http://[::1/v1", None, "--base-url does not parse as a URL"),
+        ("localhost:8000/v1", None, "must be http(s)://HOST[:PORT]/..."),
+    ],
+)
+def test_bad_base_urls(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    url: str,
+    key: str | None,
+    said: str,
+) -> None:
     if key:
         monkeypatch.setenv("OPENAI_API_KEY", key)
     else:
         monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    code, _, err = cli(capsys, "run", "honorific-bn", "--model", "openai:m", "--base-url", url,
-                       "--out", str(tmp_path / "run"), "--limit", "2", "--no-progress")
+    code, _, err = cli(
+        capsys,
+        "run",
+        "honorific-bn",
+        "--model",
+        "openai:m",
+        "--base-url",
+        url,
+        "--out",
+        str(tmp_path / "run"),
+        "--limit",
+        "2",
+        "--no-progress",
+    )
     assert_one_line(code, err, said)
     assert "hunter2" not in err and "sk-test-key" not in err
     assert not (tmp_path / "run").exists()
@@ -245,15 +346,17 @@ def test_a_huge_line_is_refused_with_bounded_memory(tmp_path: Path) -> None:
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert str(caught.value) == (f"{big}:2: line longer than 1,048,576 bytes, the most read for "
-                                 "one line (set BIASBENCH_MAX_LINE_BYTES to allow more); not "
-                                 "read further")
+    assert str(caught.value) == (
+        f"{big}:2: line longer than 1,048,576 bytes, the most read for "
+        "one line (set BIASBENCH_MAX_LINE_BYTES to allow more); not "
+        "read further"
+    )
     assert peak < 8 << 20  # the 64 MiB line was never held in memory
 
 
-def test_the_line_cap_applies_to_every_jsonl_reader(tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str],
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_line_cap_applies_to_every_jsonl_reader(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     import biasbench.responses as responses
 
     monkeypatch.setattr(responses, "MAX_LINE_BYTES", 4096)
@@ -265,16 +368,29 @@ def test_the_line_cap_applies_to_every_jsonl_reader(tmp_path: Path,
     assert os.environ.get("BIASBENCH_MAX_LINE_BYTES") is None
 
 
-@pytest.mark.parametrize(("content", "said"), [
-    ('{"context": "café"}\n'.encode("latin-1"), ":1: not UTF-8: byte 0xE9"),
-    ('{"context": "x"}\n'.encode("utf-16"), ":1: UTF-16 text"),
-    (b"[" * 100_000, ":1: JSON nested too deeply"),
-])
-def test_bad_bbq_items(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes,
-                       said: str) -> None:
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        ('{"context": "café"}\n'.encode("latin-1"), ":1: not UTF-8: byte 0xE9"),
+        ('{"context": "x"}\n'.encode("utf-16"), ":1: UTF-16 text"),
+        (b"[" * 100_000, ":1: JSON nested too deeply"),
+    ],
+)
+def test_bad_bbq_items(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, said: str
+) -> None:
     bad = tmp_path / "items.jsonl"
     bad.write_bytes(content)
-    code, _, err = cli(capsys, "score", "bbq", "--items", str(bad), "--responses", str(bad),
-                       "--out", str(tmp_path / "out"))
+    code, _, err = cli(
+        capsys,
+        "score",
+        "bbq",
+        "--items",
+        str(bad),
+        "--responses",
+        str(bad),
+        "--out",
+        str(tmp_path / "out"),
+    )
     assert_one_line(code, err, f"{bad}{said}")
     assert not (tmp_path / "out").exists()

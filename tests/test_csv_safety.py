@@ -36,8 +36,9 @@ def _csv_rows(path: Path) -> list[list[str]]:
 
 
 def _formula_cells(rows: list[list[str]]) -> int:
-    return sum(1 for row in rows for cell in row
-               if cell.startswith(FORMULA_START) and not _number(cell))
+    return sum(
+        1 for row in rows for cell in row if cell.startswith(FORMULA_START) and not _number(cell)
+    )
 
 
 def _number(text: str) -> bool:
@@ -48,8 +49,9 @@ def _number(text: str) -> bool:
     return True
 
 
-def test_export_csv_reads_back_the_same_rows_with_pandas_and_csv(hostile_run: Path,
-                                                                 tmp_path: Path) -> None:
+def test_export_csv_reads_back_the_same_rows_with_pandas_and_csv(
+    hostile_run: Path, tmp_path: Path
+) -> None:
     export_runs([hostile_run], "csv", tmp_path / "exp")
     tables = run_tables(hostile_run)
     for name in ("responses", "labels", "scores"):
@@ -64,8 +66,9 @@ def test_export_csv_reads_back_the_same_rows_with_pandas_and_csv(hostile_run: Pa
     assert {restore_formula(o) for o in outputs} == {HOSTILE}
 
 
-def test_the_runs_own_tables_and_annotation_files_are_safe(hostile_run: Path,
-                                                           tmp_path: Path) -> None:
+def test_the_runs_own_tables_and_annotation_files_are_safe(
+    hostile_run: Path, tmp_path: Path
+) -> None:
     from biasbench.benchmarks.honorific_bn.cli import read_labels
     from biasbench.engines.honorific.annotation import (
         draw_annotation_sample,
@@ -79,8 +82,11 @@ def test_the_runs_own_tables_and_annotation_files_are_safe(hostile_run: Path,
     key = sample.key.copy()
     key["rule_label"] = "=1+1"
     write_csv(key, tmp_path / "key.csv")
-    for path in [tmp_path / "sheet.csv", tmp_path / "key.csv",
-                 *sorted((hostile_run / "tables").glob("*.csv"))]:
+    for path in [
+        tmp_path / "sheet.csv",
+        tmp_path / "key.csv",
+        *sorted((hostile_run / "tables").glob("*.csv")),
+    ]:
         rows = _csv_rows(path)
         assert _formula_cells(rows) == 0, path
         frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
@@ -88,10 +94,16 @@ def test_the_runs_own_tables_and_annotation_files_are_safe(hostile_run: Path,
     assert set(read_annotation_key(tmp_path / "key.csv")["rule_label"]) == {"=1+1"}
 
 
-@pytest.mark.parametrize(("cell", "written"), [
-    ("a\rb", '"a\rb"'), ("a\nb", '"a\nb"'), ("=cmd", "'=cmd"), ("-0.5", "-0.5"),
-    ("plain", "plain"),
-])
+@pytest.mark.parametrize(
+    ("cell", "written"),
+    [
+        ("a\rb", '"a\rb"'),
+        ("a\nb", '"a\nb"'),
+        ("=cmd", "'=cmd"),
+        ("-0.5", "-0.5"),
+        ("plain", "plain"),
+    ],
+)
 def test_csv_cells(cell: str, written: str) -> None:
     text = csv_text(pd.DataFrame({"c": [cell]}))
     assert text == f"c\r\n{written}\r\n"

@@ -51,10 +51,13 @@ def tree_folders(lines: list[str]) -> list[str]:
 
 def package_folders() -> set[str]:
     return {"biasbench"} | {
-        path.relative_to(ROOT).as_posix() for path in PACKAGE.rglob("*")
-        if path.is_dir() and "__pycache__" not in path.parts
+        path.relative_to(ROOT).as_posix()
+        for path in PACKAGE.rglob("*")
+        if path.is_dir()
+        and "__pycache__" not in path.parts
         and not any(part.startswith(".") for part in path.relative_to(ROOT).parts)
-        and any(child.is_file() and child.suffix != ".pyc" for child in path.rglob("*"))}
+        and any(child.is_file() and child.suffix != ".pyc" for child in path.rglob("*"))
+    }
 
 
 def test_the_tree_parser_reads_nesting() -> None:
@@ -78,12 +81,19 @@ def test_the_layout_tree_has_one_line_per_folder_of_the_package() -> None:
     actual = package_folders()
     missing = required_folders(actual) - set(named)
     assert not missing, f"{DOC}: folders missing from the tree: {sorted(missing)}"
-    assert not set(named) - actual, f"{DOC}: the tree names folders that do not exist: {sorted(set(named) - actual)}"
+    assert not set(named) - actual, (
+        f"{DOC}: the tree names folders that do not exist: {sorted(set(named) - actual)}"
+    )
 
 
 def test_a_benchmark_folder_needs_no_line_in_the_tree() -> None:
-    folders = {"biasbench", "biasbench/registry", "biasbench/benchmarks",
-               "biasbench/benchmarks/newbbq", "biasbench/benchmarks/newbbq/data"}
+    folders = {
+        "biasbench",
+        "biasbench/registry",
+        "biasbench/benchmarks",
+        "biasbench/benchmarks/newbbq",
+        "biasbench/benchmarks/newbbq/data",
+    }
     assert required_folders(folders) == {"biasbench", "biasbench/registry", "biasbench/benchmarks"}
 
 
@@ -97,8 +107,11 @@ def current_text(text: str) -> str:
 def named_paths(text: str) -> set[str]:
     """Backticked paths of ``biasbench/`` (``biasbench/x/y.py``, ``biasbench/x/``) the doc names
     as they are now."""
-    return {token for token in re.findall(r"`([^`\s]+)`", current_text(text))
-            if token.startswith("biasbench/") and not PLACEHOLDER.search(token)}
+    return {
+        token
+        for token in re.findall(r"`([^`\s]+)`", current_text(text))
+        if token.startswith("biasbench/") and not PLACEHOLDER.search(token)
+    }
 
 
 def test_every_path_under_biasbench_the_doc_names_exists() -> None:
@@ -113,7 +126,9 @@ def _table_rows(text: str) -> list[tuple[list[str], str]]:
         cells = line.split(" | ")
         if not line.startswith("| `") or len(cells) < 2:
             continue
-        bases = [t for t in re.findall(r"`([^`\s]+)`", cells[0]) if t.endswith("/") or t.endswith(".py")]
+        bases = [
+            t for t in re.findall(r"`([^`\s]+)`", cells[0]) if t.endswith("/") or t.endswith(".py")
+        ]
         if bases:
             rows.append((bases, " | ".join(cells[1:])))
     return rows
@@ -138,8 +153,10 @@ def test_the_module_table_names_files_that_exist() -> None:
             if PLACEHOLDER.search(token) or not re.fullmatch(r"[\w./]+(?:\.py|/)", token):
                 continue
             # A bare name (``items.py``, ``judge/``) lives somewhere below the row's package.
-            if not any((folder / token).exists() or any(folder.rglob(token.rstrip("/")))
-                       for folder in folders):
+            if not any(
+                (folder / token).exists() or any(folder.rglob(token.rstrip("/")))
+                for folder in folders
+            ):
                 missing.append(f"{token} (row {bases[0]})")
     assert not missing, f"{DOC}: the module table names what does not exist: {missing}"
 
@@ -151,8 +168,10 @@ def test_a_missing_path_is_caught(broken: str) -> None:
 
 
 def test_the_layout_before_is_not_checked() -> None:
-    text = ("In `biasbench/runfolder/` (before: `biasbench/runs.py`). Before this layout it took "
-            "`biasbench/old/` (and `biasbench/older.py`), now one. See `biasbench/api.py`.")
+    text = (
+        "In `biasbench/runfolder/` (before: `biasbench/runs.py`). Before this layout it took "
+        "`biasbench/old/` (and `biasbench/older.py`), now one. See `biasbench/api.py`."
+    )
     assert named_paths(text) == {"biasbench/runfolder/", "biasbench/api.py"}
 
 
@@ -166,8 +185,11 @@ NOT_OURS = {
 def _repository_paths() -> list[str]:
     paths = [p.name for p in ROOT.iterdir()]
     for top in ("biasbench", "tests", "measurements", "docs", ".ci", "scripts"):
-        paths += [p.relative_to(ROOT).as_posix() for p in (ROOT / top).rglob("*")
-                  if "__pycache__" not in p.parts]
+        paths += [
+            p.relative_to(ROOT).as_posix()
+            for p in (ROOT / top).rglob("*")
+            if "__pycache__" not in p.parts
+        ]
     return paths
 
 
@@ -177,8 +199,12 @@ def test_every_other_path_the_doc_names_stands_somewhere_in_the_repository() -> 
     paths = _repository_paths()
     missing = []
     for token in sorted(set(re.findall(r"`([^`\s]+)`", current_text(_text())))):
-        if (PLACEHOLDER.search(token) or token in NOT_OURS or token.startswith(("-", "/", "."))
-                or not re.fullmatch(r"[\w./-]+(?:\.py|/|\.md|\.toml|\.txt|\.json|\.csv)", token)):
+        if (
+            PLACEHOLDER.search(token)
+            or token in NOT_OURS
+            or token.startswith(("-", "/", "."))
+            or not re.fullmatch(r"[\w./-]+(?:\.py|/|\.md|\.toml|\.txt|\.json|\.csv)", token)
+        ):
             continue
         tail = token.rstrip("/")
         if not any(p == tail or p.endswith("/" + tail) for p in paths):
@@ -188,8 +214,9 @@ def test_every_other_path_the_doc_names_stands_somewhere_in_the_repository() -> 
 
 # --------------------------------------------------------------------- links of README and docs
 
-LINKED_DOCS = sorted([ROOT / "README.md", ROOT / "measurements" / "README.md",
-                      *(ROOT / "docs").rglob("*.md")])
+LINKED_DOCS = sorted(
+    [ROOT / "README.md", ROOT / "measurements" / "README.md", *(ROOT / "docs").rglob("*.md")]
+)
 """The pages whose relative links must resolve: the README, every page under docs/, and the
 measurement scripts' README."""
 FENCE = re.compile(r"^```.*?^```[^\n]*$", re.S | re.M)
@@ -206,8 +233,11 @@ def _prose(text: str) -> str:
 def slug(heading: str) -> str:
     """A heading's anchor as GitHub writes it: lower case, punctuation and symbols dropped
     (letters, marks and digits of any script kept, and ``-``, ``_``), each space a hyphen."""
-    kept = (ch for ch in heading.strip().lower()
-            if ch in "-_ " or unicodedata.category(ch)[0] not in "PSCZ")
+    kept = (
+        ch
+        for ch in heading.strip().lower()
+        if ch in "-_ " or unicodedata.category(ch)[0] not in "PSCZ"
+    )
     return "".join(kept).replace(" ", "-")
 
 
@@ -241,17 +271,26 @@ def broken_links(page: Path, text: str) -> list[str]:
     return broken
 
 
-@pytest.mark.parametrize("heading, expected", [
-    ("Robustness grid: seeds, answer orders and prompts (`run --vary`)",
-     "robustness-grid-seeds-answer-orders-and-prompts-run---vary"),
-    ("Scores (scale [-1, 1])", "scores-scale--1-1"),
-    ("Refusals apart (`scoring/refusals.py`, `presenting/refusals.py`)",
-     "refusals-apart-scoringrefusalspy-presentingrefusalspy"),
-    ("A language new to the engine, from the benchmark's folder",
-     "a-language-new-to-the-engine-from-the-benchmarks-folder"),
-    ("`--limit N` (`bbq_family/items/sample.py`)", "--limit-n-bbq_familyitemssamplepy"),
-    ("Bengali তিনি and সে", "bengali-তিনি-and-সে"),
-])
+@pytest.mark.parametrize(
+    "heading, expected",
+    [
+        (
+            "Robustness grid: seeds, answer orders and prompts (`run --vary`)",
+            "robustness-grid-seeds-answer-orders-and-prompts-run---vary",
+        ),
+        ("Scores (scale [-1, 1])", "scores-scale--1-1"),
+        (
+            "Refusals apart (`scoring/refusals.py`, `presenting/refusals.py`)",
+            "refusals-apart-scoringrefusalspy-presentingrefusalspy",
+        ),
+        (
+            "A language new to the engine, from the benchmark's folder",
+            "a-language-new-to-the-engine-from-the-benchmarks-folder",
+        ),
+        ("`--limit N` (`bbq_family/items/sample.py`)", "--limit-n-bbq_familyitemssamplepy"),
+        ("Bengali তিনি and সে", "bengali-তিনি-and-সে"),
+    ],
+)
 def test_slug_is_githubs_anchor(heading: str, expected: str) -> None:
     assert slug(heading) == expected
 
@@ -261,19 +300,22 @@ def test_repeated_headings_get_numbered_anchors() -> None:
     assert anchors(text) == {"page", "items", "items-1", "items-2"}
 
 
-@pytest.mark.parametrize("link, broken", [
-    ("[ok](architecture.md)", False),
-    ("[ok](architecture.md#contracts)", False),
-    ("[ok](#here)", False),
-    ("![figure](img/report.png)", False),
-    ("[web](https://example.org/missing.md#nowhere)", False),
-    ("`[in code](gone.md)`", False),
-    ("[gone](gone.md)", True),
-    ("[bad anchor](architecture.md#no-such-heading)", True),
-    ("[bad anchor here](#elsewhere)", True),
-    ("[old page](bbq.md#mbbq)", True),
-    ("[a link whose text\nwraps](gone.md)", True),
-])
+@pytest.mark.parametrize(
+    "link, broken",
+    [
+        ("[ok](architecture.md)", False),
+        ("[ok](architecture.md#contracts)", False),
+        ("[ok](#here)", False),
+        ("![figure](img/report.png)", False),
+        ("[web](https://example.org/missing.md#nowhere)", False),
+        ("`[in code](gone.md)`", False),
+        ("[gone](gone.md)", True),
+        ("[bad anchor](architecture.md#no-such-heading)", True),
+        ("[bad anchor here](#elsewhere)", True),
+        ("[old page](bbq.md#mbbq)", True),
+        ("[a link whose text\nwraps](gone.md)", True),
+    ],
+)
 def test_a_broken_link_is_caught(link: str, broken: bool) -> None:
     page = ROOT / "docs" / "page.md"
     assert bool(broken_links(page, f"# Here\n\nSee {link}.\n")) is broken

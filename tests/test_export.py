@@ -23,36 +23,80 @@ from tests.running import CliRun
 def runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     root = tmp_path_factory.mktemp("export")
     for name, script in (("a", "hashed-register"), ("b", "honorific")):
-        run_benchmark("honorific-bn", out=root / name, limit=40, progress=False,
-                      backend=MockBackend(script))
+        run_benchmark(
+            "honorific-bn", out=root / name, limit=40, progress=False, backend=MockBackend(script)
+        )
     return [root / "a", root / "b"]
 
 
 def test_tidy_scores_reads_intervals_and_plain_numbers() -> None:
-    results = {"models": {"m": {
-        "SES": {"s_amb": {"mean": 0.25, "sd": 0.1, "ci_low": 0.1, "ci_high": 0.4,
-                          "n_seeds": 50, "ci_status": "ok"},
-                "n_responses": 800, "parsed": True, "note": "text is not a score"},
-        "hai_pp": -20.0, "seeds": [{"seed": 0, "hai_pp": 1.0}]}}}
+    results = {
+        "models": {
+            "m": {
+                "SES": {
+                    "s_amb": {
+                        "mean": 0.25,
+                        "sd": 0.1,
+                        "ci_low": 0.1,
+                        "ci_high": 0.4,
+                        "n_seeds": 50,
+                        "ci_status": "ok",
+                    },
+                    "n_responses": 800,
+                    "parsed": True,
+                    "note": "text is not a score",
+                },
+                "hai_pp": -20.0,
+                "seeds": [{"seed": 0, "hai_pp": 1.0}],
+            }
+        }
+    }
     rows = tidy_scores(results)
     assert list(rows.columns) == list(SCORE_COLUMNS)
     records = rows.astype(object).where(rows.notna(), None).to_dict("records")
     assert records == [
-        {"model": "m", "group": "SES", "statistic": "s_amb", "value": 0.25, "ci_low": 0.1,
-         "ci_high": 0.4, "n": 50, "ci_status": "ok"},
-        {"model": "m", "group": "SES", "statistic": "n_responses", "value": 800.0,
-         "ci_low": None, "ci_high": None, "n": None, "ci_status": None},
-        {"model": "m", "group": "", "statistic": "hai_pp", "value": -20.0, "ci_low": None,
-         "ci_high": None, "n": None, "ci_status": None},
+        {
+            "model": "m",
+            "group": "SES",
+            "statistic": "s_amb",
+            "value": 0.25,
+            "ci_low": 0.1,
+            "ci_high": 0.4,
+            "n": 50,
+            "ci_status": "ok",
+        },
+        {
+            "model": "m",
+            "group": "SES",
+            "statistic": "n_responses",
+            "value": 800.0,
+            "ci_low": None,
+            "ci_high": None,
+            "n": None,
+            "ci_status": None,
+        },
+        {
+            "model": "m",
+            "group": "",
+            "statistic": "hai_pp",
+            "value": -20.0,
+            "ci_low": None,
+            "ci_high": None,
+            "n": None,
+            "ci_status": None,
+        },
     ]
 
 
 def test_tables_carry_the_signature_and_honorific_intervals(runs: list[Path]) -> None:
     tables = combined_tables(runs)
     assert {name: len(frame) for name, frame in tables.items()} == {
-        "responses": 80, "labels": 80, "scores": len(tables["scores"])}
+        "responses": 80,
+        "labels": 80,
+        "scores": len(tables["scores"]),
+    }
     for frame in tables.values():
-        assert list(frame.columns[:len(SIGNATURE_COLUMNS)]) == list(SIGNATURE_COLUMNS)
+        assert list(frame.columns[: len(SIGNATURE_COLUMNS)]) == list(SIGNATURE_COLUMNS)
         assert frame["run"].unique().tolist() == ["a", "b"]
         assert frame.groupby("run")["signature"].nunique().tolist() == [1, 1]
         assert frame["benchmark"].unique().tolist() == ["honorific-bn"]
@@ -74,8 +118,11 @@ def test_file_formats_round_trip(runs: list[Path], tmp_path: Path, fmt: str) -> 
         pytest.importorskip("pyarrow")
     written = export_runs(runs, fmt, tmp_path / fmt)
     assert [p.name for p in written] == [f"responses.{fmt}", f"labels.{fmt}", f"scores.{fmt}"]
-    read = {"csv": pd.read_csv, "parquet": pd.read_parquet,
-            "jsonl": lambda p: pd.read_json(p, lines=True)}[fmt]
+    read = {
+        "csv": pd.read_csv,
+        "parquet": pd.read_parquet,
+        "jsonl": lambda p: pd.read_json(p, lines=True),
+    }[fmt]
     scores = read(tmp_path / fmt / f"scores.{fmt}")
     assert len(scores) == len(combined_tables(runs)["scores"])
     row = scores[(scores["run"] == "a") & (scores["statistic"] == "gsr_pct")].iloc[0]
@@ -100,12 +147,14 @@ def test_hf_dataset_loads_from_disk(runs: list[Path], tmp_path: Path) -> None:
 def test_cli_export(biasbench_cli: CliRun, runs: list[Path], tmp_path: Path) -> None:
     done = biasbench_cli("export", *runs, "--format", "csv", "--out", tmp_path / "x")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == [f"wrote {tmp_path / 'x' / n}.csv"
-                                        for n in ("responses", "labels", "scores")]
+    assert done.stdout.splitlines() == [
+        f"wrote {tmp_path / 'x' / n}.csv" for n in ("responses", "labels", "scores")
+    ]
     bad = biasbench_cli("export", runs[0], "--format", "xlsx", "--out", tmp_path / "y")
     assert bad.returncode == 2
-    assert bad.stderr.strip() == ("error: --format must be one of parquet, csv, jsonl, hf, "
-                                  "not 'xlsx'")
+    assert bad.stderr.strip() == (
+        "error: --format must be one of parquet, csv, jsonl, hf, not 'xlsx'"
+    )
     missing = biasbench_cli("export", tmp_path / "none", "--out", tmp_path / "z")
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1
 
@@ -113,33 +162,88 @@ def test_cli_export(biasbench_cli: CliRun, runs: list[Path], tmp_path: Path) -> 
 def test_tidy_scores_walk_a_datasets_own_scores() -> None:
     # A BBQ-family dataset's own metrics (results["dataset_scores"], bbq_family/scoring/dataset_scores.py) are
     # rows too, their group prefixed by the dataset's name for them.
-    results = {"models": {"m": {"Age": {"s_amb": {"mean": 0.5, "ci_low": None, "ci_high": None,
-                                                  "n_seeds": 1, "ci_status": "too_few_seeds"}}}},
-               "dataset_scores": {"name": "CBBQ bias score", "definition": "d",
-                                  "metrics": {"s_amb": "S_amb"}, "models": {"m": {"all": {
-                                      "s_amb": {"mean": 0.25, "ci_low": 0.1, "ci_high": 0.4,
-                                                "n_seeds": 3, "ci_status": "ok"},
-                                      "n_unparsed": 2}}}}}
+    results = {
+        "models": {
+            "m": {
+                "Age": {
+                    "s_amb": {
+                        "mean": 0.5,
+                        "ci_low": None,
+                        "ci_high": None,
+                        "n_seeds": 1,
+                        "ci_status": "too_few_seeds",
+                    }
+                }
+            }
+        },
+        "dataset_scores": {
+            "name": "CBBQ bias score",
+            "definition": "d",
+            "metrics": {"s_amb": "S_amb"},
+            "models": {
+                "m": {
+                    "all": {
+                        "s_amb": {
+                            "mean": 0.25,
+                            "ci_low": 0.1,
+                            "ci_high": 0.4,
+                            "n_seeds": 3,
+                            "ci_status": "ok",
+                        },
+                        "n_unparsed": 2,
+                    }
+                }
+            },
+        },
+    }
     rows = tidy_scores(results).astype(object)
     records = rows.where(rows.notna(), None).to_dict("records")
     assert records[1:] == [
-        {"model": "m", "group": "CBBQ bias score/all", "statistic": "s_amb", "value": 0.25,
-         "ci_low": 0.1, "ci_high": 0.4, "n": 3, "ci_status": "ok"},
-        {"model": "m", "group": "CBBQ bias score/all", "statistic": "n_unparsed", "value": 2.0,
-         "ci_low": None, "ci_high": None, "n": None, "ci_status": None},
+        {
+            "model": "m",
+            "group": "CBBQ bias score/all",
+            "statistic": "s_amb",
+            "value": 0.25,
+            "ci_low": 0.1,
+            "ci_high": 0.4,
+            "n": 3,
+            "ci_status": "ok",
+        },
+        {
+            "model": "m",
+            "group": "CBBQ bias score/all",
+            "statistic": "n_unparsed",
+            "value": 2.0,
+            "ci_low": None,
+            "ci_high": None,
+            "n": None,
+            "ci_status": None,
+        },
     ]
 
 
 def test_cli_export_csv_holds_a_datasets_own_scores(biasbench_cli: CliRun, tmp_path: Path) -> None:
     fixtures = Path(__file__).parent / "benchmarks" / "kobbq" / "fixtures"
-    run_benchmark("kobbq", "mock:hashed-letter", out=tmp_path / "run", limit=48,
-                  progress=False, benchmark_options={"data": fixtures})
+    run_benchmark(
+        "kobbq",
+        "mock:hashed-letter",
+        out=tmp_path / "run",
+        limit=48,
+        progress=False,
+        benchmark_options={"data": fixtures},
+    )
     done = biasbench_cli("export", tmp_path / "run", "--format", "csv", "--out", tmp_path / "x")
     assert done.returncode == 0, done.stderr
     scores = pd.read_csv(tmp_path / "x" / "scores.csv")
     own = scores[scores["group"] == "KoBBQ scores (5_evaluation.py)/all"]
-    assert set(own["statistic"]) >= {"acc_amb", "acc_dis", "diff_bias_amb", "diff_bias_dis",
-                                     "ooc_ratio", "n_ooc"}
+    assert set(own["statistic"]) >= {
+        "acc_amb",
+        "acc_dis",
+        "diff_bias_amb",
+        "diff_bias_dis",
+        "ooc_ratio",
+        "n_ooc",
+    }
     results = json.loads((tmp_path / "run" / "results.json").read_text())
     entry = results["dataset_scores"]["models"]["mock-hashed-letter"]["all"]
     row = own[own["statistic"] == "acc_amb"].iloc[0]

@@ -65,20 +65,39 @@ def _models(change: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return lambda r: {**r, "models": {k: change(v) for k, v in r["models"].items()}}
 
 
-@pytest.mark.parametrize(("name", "change", "message"), [
-    ("results.json", lambda r: [r], "results.json: expected a JSON object"),
-    ("results.json", _models(lambda v: []), "field 'models.fixture-model': expected an object"),
-    ("results.json", _models(lambda v: "x"), "field 'models.fixture-model': expected an object"),
-    ("results.json", lambda r: {**r, "signature": "x"}, "field 'signature'"),
-    ("labels.jsonl", lambda r: {**r, "pred_index": "two"},
-     "labels.jsonl:1: field 'pred_index': expected an integer"),
-    ("labels.jsonl", lambda r: {**r, "uid": {}}, "labels.jsonl:1: field 'uid': expected a string"),
-    ("labels.jsonl", lambda r: {**r, "seed": [0]}, "labels.jsonl:1: field 'seed'"),
-    ("labels.jsonl", lambda r: [r], "labels.jsonl:1: expected a JSON object"),
-])
-def test_wrong_json_types_are_one_line(biasbench_cli: CliRun, scored: Path, tmp_path: Path,
-                                       name: str, change: Callable[[Any], Any],
-                                       message: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "change", "message"),
+    [
+        ("results.json", lambda r: [r], "results.json: expected a JSON object"),
+        ("results.json", _models(lambda v: []), "field 'models.fixture-model': expected an object"),
+        (
+            "results.json",
+            _models(lambda v: "x"),
+            "field 'models.fixture-model': expected an object",
+        ),
+        ("results.json", lambda r: {**r, "signature": "x"}, "field 'signature'"),
+        (
+            "labels.jsonl",
+            lambda r: {**r, "pred_index": "two"},
+            "labels.jsonl:1: field 'pred_index': expected an integer",
+        ),
+        (
+            "labels.jsonl",
+            lambda r: {**r, "uid": {}},
+            "labels.jsonl:1: field 'uid': expected a string",
+        ),
+        ("labels.jsonl", lambda r: {**r, "seed": [0]}, "labels.jsonl:1: field 'seed'"),
+        ("labels.jsonl", lambda r: [r], "labels.jsonl:1: expected a JSON object"),
+    ],
+)
+def test_wrong_json_types_are_one_line(
+    biasbench_cli: CliRun,
+    scored: Path,
+    tmp_path: Path,
+    name: str,
+    change: Callable[[Any], Any],
+    message: str,
+) -> None:
     folder = _edit(scored, tmp_path / "edited", name, change)
     done = biasbench_cli("export", folder, "--out", tmp_path / "out", "--format", "csv")
     assert done.returncode == 2, done.stdout
@@ -87,12 +106,16 @@ def test_wrong_json_types_are_one_line(biasbench_cli: CliRun, scored: Path, tmp_
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize(("arguments", "message"), [
-    ({"responses": None, "out": "x"}, "--responses must be a path, not None"),
-    ({"responses": "r.jsonl", "out": None}, "--out must be a path, not None"),
-    ({"responses": 5, "out": "x"}, "--responses must be a path, not 5"),
-])
-def test_score_without_a_responses_path_is_one_line(tmp_path: Path, arguments: dict[str, Any],
-                                                    message: str) -> None:
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"responses": None, "out": "x"}, "--responses must be a path, not None"),
+        ({"responses": "r.jsonl", "out": None}, "--out must be a path, not None"),
+        ({"responses": 5, "out": "x"}, "--responses must be a path, not 5"),
+    ],
+)
+def test_score_without_a_responses_path_is_one_line(
+    tmp_path: Path, arguments: dict[str, Any], message: str
+) -> None:
     with pytest.raises(BiasbenchError, match=message):
         biasbench.score("honorific-bn", **arguments)

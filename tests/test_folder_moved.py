@@ -39,14 +39,20 @@ def _stored(folder: Path) -> int:
         return int(db.execute("SELECT count(*) FROM responses WHERE status = 'ok'").fetchone()[0])
 
 
-@pytest.mark.parametrize(("at", "replace"), [(1, False), (6, False), (LIMIT, False),
-                                             (6, True)])
-def test_a_folder_moved_mid_run_is_refused_never_torn(tmp_path: Path, at: int,
-                                                       replace: bool) -> None:
+@pytest.mark.parametrize(("at", "replace"), [(1, False), (6, False), (LIMIT, False), (6, True)])
+def test_a_folder_moved_mid_run_is_refused_never_torn(
+    tmp_path: Path, at: int, replace: bool
+) -> None:
     old, new = tmp_path / "run", tmp_path / "moved"
     with pytest.raises(RunFolderError) as caught:
-        run_benchmark("honorific-bn", out=old, limit=LIMIT, progress=False, concurrency=1,
-                      backend=MovingBackend(old, new, at, replace))
+        run_benchmark(
+            "honorific-bn",
+            out=old,
+            limit=LIMIT,
+            progress=False,
+            concurrency=1,
+            backend=MovingBackend(old, new, at, replace),
+        )
     message = str(caught.value)
     assert f"was moved while the run wrote (it is now at {new})" in message
     assert "\n" not in message
@@ -55,7 +61,8 @@ def test_a_folder_moved_mid_run_is_refused_never_torn(tmp_path: Path, at: int,
     assert not (new / "results.json").exists() and not (new / "tables").exists()
     assert not list(new.glob(".staging*"))
     assert _stored(new) == LIMIT  # every answer, in the moved folder's store
-    again = run_benchmark("honorific-bn", out=new, limit=LIMIT, progress=False,
-                          backend=MockBackend("hashed-register"))
+    again = run_benchmark(
+        "honorific-bn", out=new, limit=LIMIT, progress=False, backend=MockBackend("hashed-register")
+    )
     assert (again.stats.cached, again.stats.completed) == (LIMIT, 0)
     assert (new / "results.json").is_file()

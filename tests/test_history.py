@@ -21,8 +21,7 @@ from biasbench.runfolder.history import read_history
 
 
 def _run(out: Path, limit: int = 6, script: str = "honorific") -> None:
-    run_benchmark("honorific-bn", out=out, limit=limit, progress=False,
-                  backend=MockBackend(script))
+    run_benchmark("honorific-bn", out=out, limit=limit, progress=False, backend=MockBackend(script))
 
 
 def test_each_invocation_appends_and_the_first_timing_is_kept(tmp_path: Path) -> None:
@@ -53,8 +52,7 @@ def test_an_interrupted_invocation_is_recorded(tmp_path: Path) -> None:
 
     out = tmp_path / "run"
     with pytest.raises(KeyboardInterrupt):
-        run_benchmark("honorific-bn", out=out, limit=4, progress=False,
-                      backend=Broken("honorific"))
+        run_benchmark("honorific-bn", out=out, limit=4, progress=False, backend=Broken("honorific"))
     (entry,) = read_history(out)
     assert entry["status"] == "interrupted" and entry["error"].startswith("interrupted")
 
@@ -75,8 +73,14 @@ def test_history_never_holds_a_key(tmp_path: Path, monkeypatch) -> None:
     from biasbench.models.registry import ModelOptions
 
     out = tmp_path / "run"
-    run_benchmark("honorific-bn", "mock:honorific", out=out, limit=2, progress=False,
-                  options=ModelOptions(base_url="http://user:pw-secret@localhost:1/v1"))
+    run_benchmark(
+        "honorific-bn",
+        "mock:honorific",
+        out=out,
+        limit=2,
+        progress=False,
+        options=ModelOptions(base_url="http://user:pw-secret@localhost:1/v1"),
+    )
     text = (out / HISTORY_NAME).read_text()
     assert "pw-secret" not in text
     assert json.loads(text)["options"]["model_options"]["base_url"].startswith("http://")
@@ -101,31 +105,65 @@ def test_runs_lists_folders_with_their_status(tmp_path: Path) -> None:
     assert table["folder"].tolist() == ["a", "b", "c", "d"]
     assert table["status"].tolist() == ["complete", "complete", "torn", "failed"]
     assert table["benchmark"].unique().tolist() == ["honorific-bn"]
-    assert table["model"].tolist() == ["mock-honorific", "mock-ordinary", "mock-honorific",
-                                       "mock-honorific"]
+    assert table["model"].tolist() == [
+        "mock-honorific",
+        "mock-ordinary",
+        "mock-honorific",
+        "mock-honorific",
+    ]
     assert table["requests"].tolist() == [6, 6, 6, 6]
     assert table["answered"].tolist() == [6, 6, 6, 6]
     assert table["invocations"].tolist() == [1, 2, 1, 1]
-    assert table["signature"].str.contains("model:mock-ordinary").tolist() == \
-        [False, True, False, False]
+    assert table["signature"].str.contains("model:mock-ordinary").tolist() == [
+        False,
+        True,
+        False,
+        False,
+    ]
     assert "does not match the manifest" in table["detail"][2]
     # round 3: a --limit run's scope is listed (the signature records the limit)
     assert table["scope"].tolist()[:2] == ["partial: --limit 6"] * 2
 
-    done = subprocess.run([sys.executable, "-m", "biasbench", "runs", str(root)],
-                          capture_output=True, text=True, check=False,
-                          env={**os.environ, "COLUMNS": "300"})
+    done = subprocess.run(
+        [sys.executable, "-m", "biasbench", "runs", str(root)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "COLUMNS": "300"},
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].split() == ["folder", "benchmark", "model", "status", "requests",
-                                "answered", "failed", "invocations", "signature", "scope"]
-    assert lines[1].split()[:8] == ["a", "honorific-bn", "mock-honorific", "complete", "6",
-                                    "6", "0", "1"]
+    assert lines[0].split() == [
+        "folder",
+        "benchmark",
+        "model",
+        "status",
+        "requests",
+        "answered",
+        "failed",
+        "invocations",
+        "signature",
+        "scope",
+    ]
+    assert lines[1].split()[:8] == [
+        "a",
+        "honorific-bn",
+        "mock-honorific",
+        "complete",
+        "6",
+        "6",
+        "0",
+        "1",
+    ]
     assert any(line.startswith("c: torn: ") for line in lines)
 
 
 def test_runs_on_a_missing_folder_is_one_line(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "biasbench", "runs", str(tmp_path / "no")],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "biasbench", "runs", str(tmp_path / "no")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 2
     assert done.stderr.strip() == f"error: {tmp_path / 'no'}: no such folder"

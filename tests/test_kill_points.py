@@ -13,15 +13,19 @@ import pytest
 from biasbench.runfolder.reading import load_run
 from biasbench.testing.kills import kill_point_series, leftovers, run_cli_in_child
 
-ROWS = [{"item_id": f"judge|T1|{g}", "model": m, "output": "তিনি আসবেন।"}
-        for g in ("male", "female") for m in ("m1", "m2")]
+ROWS = [
+    {"item_id": f"judge|T1|{g}", "model": m, "output": "তিনি আসবেন।"}
+    for g in ("male", "female")
+    for m in ("m1", "m2")
+]
 
 
 @pytest.fixture()
 def responses(tmp_path: Path) -> Path:
     path = tmp_path / "r.jsonl"
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in ROWS),
-                    encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in ROWS), encoding="utf-8"
+    )
     return path
 
 
@@ -38,16 +42,18 @@ def test_every_kill_point_recovers(tmp_path: Path, responses: Path, scenario: st
         if scenario == "rescoring":
             shutil.copytree(done, out)
 
-    outcomes = kill_point_series(scenario, [*args, str(out)], out, prepare, reference,
-                                 work=tmp_path)
+    outcomes = kill_point_series(
+        scenario, [*args, str(out)], out, prepare, reference, work=tmp_path
+    )
     assert len(outcomes) >= 5, outcomes  # labels, results, tables (two renames), manifests
     for o in outcomes:
         assert not o.listed_finished_unverified, o
         assert (o.rerun_exit, o.leftovers_after_rerun, o.same_results) == (0, [], True), o
 
 
-def test_atomic_write_leftovers_are_removed_by_the_next_writer(tmp_path: Path,
-                                                                responses: Path) -> None:
+def test_atomic_write_leftovers_are_removed_by_the_next_writer(
+    tmp_path: Path, responses: Path
+) -> None:
     out = tmp_path / "out"
     args = ["score", "honorific-bn", "--responses", str(responses), "--out", str(out)]
     assert run_cli_in_child(args) == 0

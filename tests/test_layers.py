@@ -26,8 +26,20 @@ import biasbench
 PACKAGE = Path(biasbench.__file__).parent
 
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"errors", "fsutil", "jsonutil", "textutil", "version", "arguments", "signals",
-               "progress", "responses", "output_health"}),
+    frozenset(
+        {
+            "errors",
+            "fsutil",
+            "jsonutil",
+            "textutil",
+            "version",
+            "arguments",
+            "signals",
+            "progress",
+            "responses",
+            "output_health",
+        }
+    ),
     frozenset({"models", "runner", "stats", "signature", "tables", "figures"}),
     frozenset({"runfolder", "display", "runspec"}),
     frozenset({"registry"}),
@@ -68,19 +80,22 @@ def _imports(module: str) -> Iterator[tuple[str, bool]]:
             if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
                 yield from (found for orelse in child.orelse for found in walk(orelse, in_function))
                 continue
-            inside = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef |
-                                                      ast.Lambda)
+            inside = in_function or isinstance(
+                child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+            )
             names: list[str] = []
             if isinstance(child, ast.Import):
                 names = [alias.name for alias in child.names]
             elif isinstance(child, ast.ImportFrom):
                 base = child.module or ""
                 if child.level:
-                    up = package.split(".")[:len(package.split(".")) - child.level + 1]
+                    up = package.split(".")[: len(package.split(".")) - child.level + 1]
                     base = ".".join([*up, base] if base else up)
                 # `from pkg import submodule` imports the submodule; otherwise the module itself
-                names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base
-                         for alias in child.names]
+                names = [
+                    f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base
+                    for alias in child.names
+                ]
             for name in names:
                 target = _resolve(name) if name.startswith("biasbench") else None
                 if target and target != module:
@@ -165,31 +180,45 @@ def test_nothing_imports_upward() -> None:
     assert upward == []
 
 
-@pytest.mark.parametrize(("importer", "imported", "upward"), [
-    ("biasbench.engines.bbq_family.benchmark", "biasbench.registry.interface", False),
-    ("biasbench.registry.discovery", "biasbench.benchmarks", True),
-    ("biasbench.registry.interface", "biasbench.engines.bbq_family.family", True),
-    ("biasbench.engines.bbq_family.family", "biasbench.benchmarks.bbq.benchmark", True),
-    ("biasbench.benchmarks.bbq.benchmark", "biasbench.registry", False),
-    ("biasbench.cli.run", "biasbench.registry", False),
-])
-def test_the_layers_put_the_registry_below_engines_and_benchmarks(importer: str, imported: str,
-                                                                  upward: bool) -> None:
+@pytest.mark.parametrize(
+    ("importer", "imported", "upward"),
+    [
+        ("biasbench.engines.bbq_family.benchmark", "biasbench.registry.interface", False),
+        ("biasbench.registry.discovery", "biasbench.benchmarks", True),
+        ("biasbench.registry.interface", "biasbench.engines.bbq_family.family", True),
+        ("biasbench.engines.bbq_family.family", "biasbench.benchmarks.bbq.benchmark", True),
+        ("biasbench.benchmarks.bbq.benchmark", "biasbench.registry", False),
+        ("biasbench.cli.run", "biasbench.registry", False),
+    ],
+)
+def test_the_layers_put_the_registry_below_engines_and_benchmarks(
+    importer: str, imported: str, upward: bool
+) -> None:
     assert (_layer(imported) > _layer(importer)) is upward
 
 
-@pytest.mark.parametrize(("source", "expected"), [
-    ("import biasbench.runfolder.reading\n", {("biasbench.runfolder.reading", False)}),
-    ("from biasbench import display\n", {("biasbench.display", False)}),
-    ("from biasbench.runfolder.reading import load_run\n",
-     {("biasbench.runfolder.reading", False)}),
-    ("def f():\n    from biasbench.runfolder import reading\n",
-     {("biasbench.runfolder.reading", True)}),
-    ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import biasbench.runfolder\n",
-     set()),
-])
-def test_imports_are_read_as_python_runs_them(tmp_path: Path, source: str,
-                                             expected: set[tuple[str, bool]]) -> None:
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("import biasbench.runfolder.reading\n", {("biasbench.runfolder.reading", False)}),
+        ("from biasbench import display\n", {("biasbench.display", False)}),
+        (
+            "from biasbench.runfolder.reading import load_run\n",
+            {("biasbench.runfolder.reading", False)},
+        ),
+        (
+            "def f():\n    from biasbench.runfolder import reading\n",
+            {("biasbench.runfolder.reading", True)},
+        ),
+        (
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import biasbench.runfolder\n",
+            set(),
+        ),
+    ],
+)
+def test_imports_are_read_as_python_runs_them(
+    tmp_path: Path, source: str, expected: set[tuple[str, bool]]
+) -> None:
     saved = MODULES["biasbench.errors"]
     fake = tmp_path / "errors.py"
     fake.write_text(source, encoding="utf-8")
@@ -205,15 +234,21 @@ HONORIFIC_ENGINE = "biasbench.engines.honorific"
 
 def test_the_honorific_engine_imports_no_benchmark_folder() -> None:
     # Not even inside a function: a language reaches the engine, never the other way round.
-    found = sorted(f"{a} -> {b}" for (a, b) in EDGES
-                   if a.startswith(HONORIFIC_ENGINE) and _top(b) == "benchmarks.*")
+    found = sorted(
+        f"{a} -> {b}"
+        for (a, b) in EDGES
+        if a.startswith(HONORIFIC_ENGINE) and _top(b) == "benchmarks.*"
+    )
     assert found == []
 
 
 def test_the_honorific_engine_names_no_language_folder() -> None:
     # A language's judge is reached through register_judge/judge_for, its data through the
     # benchmark class that names its folder: the engine's code spells no folder's name.
-    named = sorted(str(path.relative_to(PACKAGE)) for module, path in MODULES.items()
-                   if module.startswith(HONORIFIC_ENGINE)
-                   and "benchmarks.honorific_" in path.read_text(encoding="utf-8"))
+    named = sorted(
+        str(path.relative_to(PACKAGE))
+        for module, path in MODULES.items()
+        if module.startswith(HONORIFIC_ENGINE)
+        and "benchmarks.honorific_" in path.read_text(encoding="utf-8")
+    )
     assert named == []

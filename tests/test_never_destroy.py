@@ -35,8 +35,9 @@ def small_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file()}
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
 
 
 def _user_folder(tmp_path: Path) -> Path:
@@ -58,8 +59,9 @@ def test_a_run_never_writes_into_someone_elses_folder(tmp_path: Path) -> None:
     assert _tree(mine) == before  # not even a lock file
 
 
-def test_a_run_into_the_current_folder_is_refused(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_run_into_the_current_folder_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     mine = _user_folder(tmp_path)
     before = _tree(mine)
     monkeypatch.chdir(mine)
@@ -96,8 +98,9 @@ def test_a_run_into_an_empty_folder_or_leftovers_is_fine(tmp_path: Path, leftove
 
 
 @pytest.mark.parametrize("inside", ["", "tables", "figures"])
-def test_export_and_report_never_write_into_a_run_folder(small_run: Path, tmp_path: Path,
-                                                          inside: str) -> None:
+def test_export_and_report_never_write_into_a_run_folder(
+    small_run: Path, tmp_path: Path, inside: str
+) -> None:
     run = tmp_path / "run"
     shutil.copytree(small_run, run)
     before = _tree(run)
@@ -111,20 +114,21 @@ def test_export_and_report_never_write_into_a_run_folder(small_run: Path, tmp_pa
     load_run(run)  # still whole
 
 
-def test_history_appends_whole_lines_and_skips_a_damaged_one(tmp_path: Path,
-                                                             caplog: pytest.LogCaptureFixture
-                                                             ) -> None:
+def test_history_appends_whole_lines_and_skips_a_damaged_one(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     append_history(tmp_path, {"n": 1})
     line = json.dumps({"n": "টেক্সট"}, ensure_ascii=False).encode()
     with (tmp_path / HISTORY_NAME).open("ab") as handle:
-        handle.write(line[:len(line) - 5])  # cut inside a UTF-8 character, no newline
+        handle.write(line[: len(line) - 5])  # cut inside a UTF-8 character, no newline
     append_history(tmp_path, {"n": 3})
     assert read_history(tmp_path) == [{"n": 1}, {"n": 3}]
     assert "a damaged line" in caplog.text
 
 
-def test_a_short_history_write_leaves_no_partial_line(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_short_history_write_leaves_no_partial_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     append_history(tmp_path, {"n": 1})
     real = os.write
     monkeypatch.setattr(os, "write", lambda fd, data: real(fd, data[:7]))
@@ -138,27 +142,33 @@ def test_a_run_with_a_damaged_history_still_runs(small_run: Path, tmp_path: Path
     run = tmp_path / "run"
     shutil.copytree(small_run, run)
     with (run / HISTORY_NAME).open("ab") as handle:
-        handle.write("{\"x\": \"ট".encode()[:-1])
+        handle.write('{"x": "ট'.encode()[:-1])
     again = run_benchmark("honorific-bn", out=run, **MOCK)
     assert again.stats.calls == 0
     assert describe_folder(run).status == "complete"
     assert describe_folder(run).invocations == 2
 
 
-@pytest.mark.parametrize(("damage", "message"), [
-    ("delete", "responses.sqlite: missing"),
-    ("directory", "responses.sqlite: a folder, not a file"),
-    ("edit", "an answer was edited"),
-])
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        ("delete", "responses.sqlite: missing"),
+        ("directory", "responses.sqlite: a folder, not a file"),
+        ("edit", "an answer was edited"),
+    ],
+)
 def test_derived_files_are_checked_against_the_stored_answers(
-        small_run: Path, tmp_path: Path, damage: str, message: str) -> None:
+    small_run: Path, tmp_path: Path, damage: str, message: str
+) -> None:
     run = tmp_path / "run"
     shutil.copytree(small_run, run)
     store = run / "responses.sqlite"
     if damage == "edit":
         with sqlite3.connect(store) as db:
-            db.execute("UPDATE responses SET output = 'edited' WHERE rowid = "
-                       "(SELECT MIN(rowid) FROM responses WHERE status = 'ok')")
+            db.execute(
+                "UPDATE responses SET output = 'edited' WHERE rowid = "
+                "(SELECT MIN(rowid) FROM responses WHERE status = 'ok')"
+            )
     else:
         store.unlink()
         for extra in ("-wal", "-shm"):

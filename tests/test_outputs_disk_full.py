@@ -23,8 +23,11 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
     mount.mkdir()
     if os.geteuid() != 0:
         pytest.skip("mounting a small tmpfs needs root")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=300k", "tmpfs", str(mount)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=300k", "tmpfs", str(mount)],
+        capture_output=True,
+        text=True,
+    )
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
     try:
@@ -36,8 +39,9 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("outputs") / "run"
-    run_benchmark("honorific-bn", out=folder, limit=40, progress=False,
-                  backend=MockBackend("hashed-register"))
+    run_benchmark(
+        "honorific-bn", out=folder, limit=40, progress=False, backend=MockBackend("hashed-register")
+    )
     return folder
 
 
@@ -53,12 +57,23 @@ def _fill(disk: Path, leave: int) -> None:
 
 # (command, its extra arguments): what is written is measured first on an ordinary disk, then
 # the tmpfs is filled to leave half of it free, so the first files fit and a later one does not.
-@pytest.mark.parametrize(("command", "extra"), [
-    ("export", ["--format", "csv"]), ("export", ["--format", "jsonl"]),
-    ("export", ["--format", "parquet"]), ("report", [])])
+@pytest.mark.parametrize(
+    ("command", "extra"),
+    [
+        ("export", ["--format", "csv"]),
+        ("export", ["--format", "jsonl"]),
+        ("export", ["--format", "parquet"]),
+        ("report", []),
+    ],
+)
 def test_a_full_disk_leaves_nothing_partial_and_names_the_path(
-        biasbench_cli: CliRun, run: Path, small_disk: Path, tmp_path: Path, command: str,
-        extra: list[str]) -> None:
+    biasbench_cli: CliRun,
+    run: Path,
+    small_disk: Path,
+    tmp_path: Path,
+    command: str,
+    extra: list[str],
+) -> None:
     whole = tmp_path / "whole"
     assert biasbench_cli(command, run, "--out", whole, *extra).returncode == 0
     _fill(small_disk, _size(whole) // 2)
@@ -71,8 +86,9 @@ def test_a_full_disk_leaves_nothing_partial_and_names_the_path(
     assert sorted(p.name for p in small_disk.iterdir()) == ["filler"]  # no out, no staging
 
 
-def test_a_full_disk_keeps_the_previous_complete_export(biasbench_cli: CliRun, run: Path,
-                                                        small_disk: Path) -> None:
+def test_a_full_disk_keeps_the_previous_complete_export(
+    biasbench_cli: CliRun, run: Path, small_disk: Path
+) -> None:
     """An export over an earlier one that fails leaves the earlier files whole."""
     out = small_disk / "out"
     assert biasbench_cli("export", run, "--out", out, "--format", "csv").returncode == 0
@@ -84,8 +100,7 @@ def test_a_full_disk_keeps_the_previous_complete_export(biasbench_cli: CliRun, r
     assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "out"]
 
 
-def test_a_report_names_no_staging_folder(biasbench_cli: CliRun, run: Path,
-                                          tmp_path: Path) -> None:
+def test_a_report_names_no_staging_folder(biasbench_cli: CliRun, run: Path, tmp_path: Path) -> None:
     out = tmp_path / "report"
     assert biasbench_cli("report", run, "--out", out).returncode == 0
     assert "incomplete-" not in (out / "report.html").read_text(encoding="utf-8")

@@ -19,18 +19,27 @@ LIMIT = 56
 QUICK_RETRY = RetryPolicy(max_attempts=3, base_delay_s=0.01, max_delay_s=0.05, retry_window_s=0.0)
 
 
-def test_failing_requests_are_recorded_then_retried_on_rerun(tmp_path: Path,
-                                                             monkeypatch) -> None:
+def test_failing_requests_are_recorded_then_retried_on_rerun(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-secret-key")
     run_dir = tmp_path / "run"
     # Every magistrate sentence fails with 503 whatever the retries; the rest answer in Bengali.
-    failing = MockConfig(rules=[ReplyRule(contains="magistrate", fail_always=503),
-                                ReplyRule(contains="", reply="তিনি নয়টায় আসবেন।")],
-                         retry_after_s=None)
+    failing = MockConfig(
+        rules=[
+            ReplyRule(contains="magistrate", fail_always=503),
+            ReplyRule(contains="", reply="তিনি নয়টায় আসবেন।"),
+        ],
+        retry_after_s=None,
+    )
     with MockServerThread(failing) as server:
         backend = OpenAIBackend("served-model", server.base_url)
-        first = run_benchmark("honorific-bn", out=run_dir, limit=LIMIT, progress=False,
-                              backend=backend, retry=QUICK_RETRY)
+        first = run_benchmark(
+            "honorific-bn",
+            out=run_dir,
+            limit=LIMIT,
+            progress=False,
+            backend=backend,
+            retry=QUICK_RETRY,
+        )
     assert (first.stats.completed, first.stats.failed) == (28, 28)
     manifest = json.loads((run_dir / "manifest.json").read_text())
     assert manifest["status"] == "incomplete" and manifest["counts"]["failed"] == 28
@@ -46,8 +55,9 @@ def test_failing_requests_are_recorded_then_retried_on_rerun(tmp_path: Path,
     healthy = MockConfig(rules=[ReplyRule(contains="", reply="সে নয়টায় আসবে।")])
     with MockServerThread(healthy) as server:
         backend = OpenAIBackend("served-model", server.base_url)
-        second = run_benchmark("honorific-bn", out=run_dir, limit=LIMIT, progress=False,
-                               backend=backend)
+        second = run_benchmark(
+            "honorific-bn", out=run_dir, limit=LIMIT, progress=False, backend=backend
+        )
         calls = server.stats()["calls"]
     assert calls == 28
     assert (second.stats.cached, second.stats.completed, second.stats.failed) == (28, 28, 0)
@@ -59,8 +69,14 @@ def test_failing_requests_are_recorded_then_retried_on_rerun(tmp_path: Path,
 def test_a_run_where_everything_failed_says_so(tmp_path: Path) -> None:
     config = MockConfig(rules=[ReplyRule(contains="", fail_always=500)], retry_after_s=None)
     with MockServerThread(config) as server:
-        result = run_benchmark("honorific-bn", out=tmp_path / "run", limit=4, progress=False,
-                               backend=OpenAIBackend("m", server.base_url), retry=QUICK_RETRY)
+        result = run_benchmark(
+            "honorific-bn",
+            out=tmp_path / "run",
+            limit=4,
+            progress=False,
+            backend=OpenAIBackend("m", server.base_url),
+            retry=QUICK_RETRY,
+        )
     assert (result.stats.completed, result.stats.failed) == (0, 4)
     assert result.results["models"] == {}
     assert result.summary == ["m: no successful responses to score"]
@@ -72,24 +88,34 @@ def test_replay_key_covers_the_file(tmp_path: Path) -> None:
     responses = tmp_path / "outputs.jsonl"
 
     def write(outputs: dict[str, str]) -> None:
-        responses.write_text("".join(json.dumps({"item_id": k, "model": "m", "output": v},
-                                                ensure_ascii=False) + "\n"
-                                     for k, v in outputs.items()), encoding="utf-8")
+        responses.write_text(
+            "".join(
+                json.dumps({"item_id": k, "model": "m", "output": v}, ensure_ascii=False) + "\n"
+                for k, v in outputs.items()
+            ),
+            encoding="utf-8",
+        )
 
     items = ["judge|T1|male", "judge|T1|female", "judge|T1|nopronoun", "judge|T1|they"]
     write({i: "সে নয়টায় আসবে।" for i in items})
-    first = run_benchmark("honorific-bn", f"replay:{responses}", out=tmp_path / "run", limit=4,
-                          progress=False)
+    first = run_benchmark(
+        "honorific-bn", f"replay:{responses}", out=tmp_path / "run", limit=4, progress=False
+    )
     assert first.results["label_counts"]["replay:m"] == {"ordinary": 4}
     # The file is edited: its answers are another model's answers. They are never served from
     # the store, and never mixed into the first file's folder (one configuration per folder).
     write({i: "তিনি নয়টায় আসবেন।" for i in items})
-    with pytest.raises(RunFolderError, match=r"holds honorific-bn answers of replay:replay:m "
-                       r"\(chat\), --limit 4.*differs in model \(file_sha256\)"):
-        run_benchmark("honorific-bn", f"replay:{responses}", out=tmp_path / "run", limit=4,
-                      progress=False)
-    second = run_benchmark("honorific-bn", f"replay:{responses}", out=tmp_path / "run2",
-                           limit=4, progress=False)
+    with pytest.raises(
+        RunFolderError,
+        match=r"holds honorific-bn answers of replay:replay:m "
+        r"\(chat\), --limit 4.*differs in model \(file_sha256\)",
+    ):
+        run_benchmark(
+            "honorific-bn", f"replay:{responses}", out=tmp_path / "run", limit=4, progress=False
+        )
+    second = run_benchmark(
+        "honorific-bn", f"replay:{responses}", out=tmp_path / "run2", limit=4, progress=False
+    )
     assert (second.stats.cached, second.stats.completed) == (0, 4)
     assert second.results["label_counts"]["replay:m"] == {"honorific": 4}
 

@@ -56,23 +56,25 @@ def test_a_short_run_prints_no_progress_line() -> None:
     assert out.getvalue() == ""
 
 
-@pytest.mark.parametrize(("stream", "kind"), [(io.StringIO(), PlainProgress),
-                                              (Terminal(), "tqdm")])
+@pytest.mark.parametrize(("stream", "kind"), [(io.StringIO(), PlainProgress), (Terminal(), "tqdm")])
 def test_the_bar_only_on_a_terminal(stream: io.StringIO, kind: object) -> None:
     bar = progress_bar(5, 0, True, stream=stream)
     try:
-        assert isinstance(bar, PlainProgress) if kind is PlainProgress else \
-            type(bar).__name__ == "tqdm"
+        assert (
+            isinstance(bar, PlainProgress)
+            if kind is PlainProgress
+            else type(bar).__name__ == "tqdm"
+        )
     finally:
         bar.close()
     assert progress_bar(5, 0, False, stream=stream) is None
 
 
-def test_a_run_with_stderr_in_a_file_reports_progress(tmp_path: Path, monkeypatch,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_run_with_stderr_in_a_file_reports_progress(
+    tmp_path: Path, monkeypatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(progress, "PLAIN_INTERVAL_S", 0.0)  # a line at every update
-    result = run_benchmark("honorific-bn", "mock:hashed-register", out=tmp_path / "run",
-                           limit=12)
+    result = run_benchmark("honorific-bn", "mock:hashed-register", out=tmp_path / "run", limit=12)
     assert result.stats.completed == 12
     lines = capsys.readouterr().err.splitlines()
     progress_lines = [line for line in lines if line.startswith("requests: ")]
@@ -109,9 +111,24 @@ def test_cli_progress_lines_in_a_log(tmp_path: Path) -> None:
     import sys
 
     done = subprocess.run(
-        [sys.executable, "-m", "biasbench", "run", "honorific-bn", "-m", "mock:honorific",
-         "--limit", "5", "--out", str(tmp_path / "run")], capture_output=True, text=True,
-        check=False, env={**os.environ, "BIASBENCH_PROGRESS_INTERVAL": "0"})
+        [
+            sys.executable,
+            "-m",
+            "biasbench",
+            "run",
+            "honorific-bn",
+            "-m",
+            "mock:honorific",
+            "--limit",
+            "5",
+            "--out",
+            str(tmp_path / "run"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "BIASBENCH_PROGRESS_INTERVAL": "0"},
+    )
     assert done.returncode == 0, done.stderr
     lines = [line for line in done.stderr.splitlines() if line.startswith("requests: ")]
     assert lines[-1].startswith("requests: 5/5 (100.0%), ") and "done in" in lines[-1]

@@ -21,7 +21,8 @@ def test_the_readme_table_is_the_generated_one() -> None:
     found = readme_table.block(readme_table.README.read_text(encoding="utf-8"))
     assert found == readme_table.table(), (
         "README.md's benchmarks table is out of date: run "
-        "PYTHONPATH=. python scripts/readme_table.py")
+        "PYTHONPATH=. python scripts/readme_table.py"
+    )
 
 
 def test_one_row_per_registered_benchmark_in_registry_order() -> None:
@@ -36,21 +37,29 @@ def test_every_benchmark_has_its_page_and_licence(found: Declaration) -> None:
     assert found.licence, f"{found.name}: no licence recorded (write 'unknown' if unchecked)"
 
 
-@pytest.mark.parametrize("summary, count", [
-    ("58,492 (11 categories, the authors' published items at nyu-mll/BBQ@bea11bd)", "58,492"),
-    ("about 100K (the README: 106,588; 14 categories x ...)", "about 100K"),
-    ("10,088 per language + 10,072 control (6 categories x 4 languages, ...)",
-     "10,088 per language + 10,072 control"),
-    ("2,016", "2,016"),
-])
+@pytest.mark.parametrize(
+    "summary, count",
+    [
+        ("58,492 (11 categories, the authors' published items at nyu-mll/BBQ@bea11bd)", "58,492"),
+        ("about 100K (the README: 106,588; 14 categories x ...)", "about 100K"),
+        (
+            "10,088 per language + 10,072 control (6 categories x 4 languages, ...)",
+            "10,088 per language + 10,072 control",
+        ),
+        ("2,016", "2,016"),
+    ],
+)
 def test_the_items_column_is_the_summarys_count(summary: str, count: str) -> None:
     assert readme_table._items(summary) == count
 
 
-@pytest.mark.parametrize("text, cell", [
-    ("a | b", "a \\| b"),
-    ("two\n  lines", "two lines"),
-])
+@pytest.mark.parametrize(
+    "text, cell",
+    [
+        ("a | b", "a \\| b"),
+        ("two\n  lines", "two lines"),
+    ],
+)
 def test_cells_stay_one_cell(text: str, cell: str) -> None:
     assert readme_table._cell(text) == cell
 

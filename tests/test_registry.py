@@ -29,37 +29,61 @@ from biasbench.registry import (
     refresh,
 )
 
-FOLDER_ORDER = ["basqbbq", "bbq", "bharatbbq", "cbbq", "esbbq", "cabbq", "filbbq", "gbfa",
-                "ggbbq", "honorific-bn", "honorific-hi", "honorific-ur", "honorific-ja",
-                "honorific-ko", "honorific-languages", "honorific-ne", "jbbq", "kobbq", "mbbq",
-                "pakbbq", "pbbq"]
+FOLDER_ORDER = [
+    "basqbbq",
+    "bbq",
+    "bharatbbq",
+    "cbbq",
+    "esbbq",
+    "cabbq",
+    "filbbq",
+    "gbfa",
+    "ggbbq",
+    "honorific-bn",
+    "honorific-hi",
+    "honorific-ur",
+    "honorific-ja",
+    "honorific-ko",
+    "honorific-languages",
+    "honorific-ne",
+    "jbbq",
+    "kobbq",
+    "mbbq",
+    "pakbbq",
+    "pbbq",
+]
 """The folders by name, each module's declarations in its order (esbbq/ declares two)."""
 
 
 def test_every_folder_with_a_declaration_is_found_in_a_fixed_order() -> None:
-    folders = sorted(p.name for p in discovery.FOLDER.iterdir()
-                     if (p / "declaration.py").is_file())
+    folders = sorted(p.name for p in discovery.FOLDER.iterdir() if (p / "declaration.py").is_file())
     assert folders == discovery._folders()
-    assert names()[:len(FOLDER_ORDER)] == FOLDER_ORDER
+    assert names()[: len(FOLDER_ORDER)] == FOLDER_ORDER
     refresh()
-    assert names()[:len(FOLDER_ORDER)] == FOLDER_ORDER  # found again, the same order
+    assert names()[: len(FOLDER_ORDER)] == FOLDER_ORDER  # found again, the same order
 
 
-@pytest.mark.parametrize(("name", "target"), [
-    ("cabbq", "biasbench.benchmarks.esbbq.benchmark:CaBBQBenchmark"),
-    ("honorific-bn", "biasbench.benchmarks.honorific_bn.benchmark:HonorificBenchmark"),
-])
+@pytest.mark.parametrize(
+    ("name", "target"),
+    [
+        ("cabbq", "biasbench.benchmarks.esbbq.benchmark:CaBBQBenchmark"),
+        ("honorific-bn", "biasbench.benchmarks.honorific_bn.benchmark:HonorificBenchmark"),
+    ],
+)
 def test_a_declaration_names_its_class_relative_to_its_folder(name: str, target: str) -> None:
     assert declaration(name).benchmark.startswith(".benchmark:")
     assert discovery.benchmark_targets()[name] == target
     assert benchmark_class(name).declaration is declaration(name)
 
 
-@pytest.mark.parametrize(("target", "module", "absolute"), [
-    (".benchmark:X", "a.b.declaration", "a.b.benchmark:X"),
-    ("..shared.reader:f", "a.b.declaration", "a.shared.reader:f"),
-    ("x.y:Z", "a.b.declaration", "x.y:Z"),
-])
+@pytest.mark.parametrize(
+    ("target", "module", "absolute"),
+    [
+        (".benchmark:X", "a.b.declaration", "a.b.benchmark:X"),
+        ("..shared.reader:f", "a.b.declaration", "a.shared.reader:f"),
+        ("x.y:Z", "a.b.declaration", "x.y:Z"),
+    ],
+)
 def test_relative_targets(target: str, module: str, absolute: str) -> None:
     assert discovery._absolute(target, module) == absolute
 
@@ -75,7 +99,7 @@ def test_item_readers_come_from_declarations() -> None:
 # -- another package's benchmarks, through an entry point -----------------------------------
 PLUGIN = {
     "qaa_plugin/__init__.py": "",
-    "qaa_plugin/declaration.py": '''
+    "qaa_plugin/declaration.py": """
         from biasbench.engines.bbq_family.declaration import bbq_declaration
         from biasbench.engines.bbq_family.judging.languages import LanguageRules
         from biasbench.registry.interface import Paper
@@ -86,8 +110,8 @@ PLUGIN = {
             name="qab-plugin", benchmark=".benchmark:QabBenchmark", languages=("qab",),
             paper=Paper("A plug-in", "nobody"), items_summary="none",
             item_readers={"qabns": ".benchmark:read_items"}, language_rules=(QAB,))
-        ''',
-    "qaa_plugin/benchmark.py": '''
+        """,
+    "qaa_plugin/benchmark.py": """
         from biasbench.benchmarks.jbbq.benchmark import JBBQBenchmark
         from qaa_plugin.declaration import DECLARATION
 
@@ -98,10 +122,11 @@ PLUGIN = {
 
         def read_items(path, namespace):
             return []
-        ''',
+        """,
     "qaa_plugin-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: qaa-plugin\nVersion: 1.0\n",
     "qaa_plugin-1.0.dist-info/entry_points.txt": (
-        f"[{ENTRY_POINT_GROUP}]\nqab = qaa_plugin.declaration:DECLARATION\n"),
+        f"[{ENTRY_POINT_GROUP}]\nqab = qaa_plugin.declaration:DECLARATION\n"
+    ),
 }
 
 
@@ -117,8 +142,11 @@ def plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     added = dict(languages._DECLARED_ADDED)
     refresh()
     yield tmp_path
-    for mapping, saved in ((languages.LANGUAGES, table), (languages._ALIASES, aliases),
-                           (languages._DECLARED_ADDED, added)):
+    for mapping, saved in (
+        (languages.LANGUAGES, table),
+        (languages._ALIASES, aliases),
+        (languages._DECLARED_ADDED, added),
+    ):
         mapping.clear()
         mapping.update(saved)  # type: ignore[arg-type]
     languages.language_code.cache_clear()
@@ -144,30 +172,41 @@ def test_a_declared_language_is_known_before_its_class_is_imported(plugin: Path)
 
 def test_one_name_declared_twice_is_refused(plugin: Path) -> None:
     points = plugin / "qaa_plugin-1.0.dist-info" / "entry_points.txt"
-    points.write_text(f"[{ENTRY_POINT_GROUP}]\nqab = qaa_plugin.declaration:TWICE\n",
-                      encoding="utf-8")
+    points.write_text(
+        f"[{ENTRY_POINT_GROUP}]\nqab = qaa_plugin.declaration:TWICE\n", encoding="utf-8"
+    )
     (plugin / "qaa_plugin" / "declaration.py").open("a", encoding="utf-8").write(
-        "from dataclasses import replace\nTWICE = replace(DECLARATION, name='kobbq')\n")
+        "from dataclasses import replace\nTWICE = replace(DECLARATION, name='kobbq')\n"
+    )
     refresh()
-    with pytest.raises(TypeError, match="benchmark 'kobbq' is declared twice: in "
-                                        "biasbench.benchmarks.kobbq.declaration and in "
-                                        "qaa_plugin.declaration"):
+    with pytest.raises(
+        TypeError,
+        match="benchmark 'kobbq' is declared twice: in "
+        "biasbench.benchmarks.kobbq.declaration and in "
+        "qaa_plugin.declaration",
+    ):
         names()
 
 
 # -- options: declared once, checked once ---------------------------------------------------
-SPECS = (OptionSpec("data", Path, None, "h"), OptionSpec("seed", int, 0, "h"),
-         OptionSpec("set", str, "both", "h", choices=("both", "main")),
-         OptionSpec("flag", bool, False, "h"))
+SPECS = (
+    OptionSpec("data", Path, None, "h"),
+    OptionSpec("seed", int, 0, "h"),
+    OptionSpec("set", str, "both", "h", choices=("both", "main")),
+    OptionSpec("flag", bool, False, "h"),
+)
 
 
-@pytest.mark.parametrize(("given", "message"), [
-    ({"nope": 1}, "x has no option 'nope' (its options: data, flag, seed, set)"),
-    ({"seed": "3"}, "--seed of x takes int values, not '3'"),
-    ({"seed": True}, "--seed of x takes int values, not True"),
-    ({"set": "all"}, "--set must be one of both, main, not 'all'"),
-    ({"flag": 1}, "--flag of x takes bool values, not 1"),
-])
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"nope": 1}, "x has no option 'nope' (its options: data, flag, seed, set)"),
+        ({"seed": "3"}, "--seed of x takes int values, not '3'"),
+        ({"seed": True}, "--seed of x takes int values, not True"),
+        ({"set": "all"}, "--set must be one of both, main, not 'all'"),
+        ({"flag": 1}, "--flag of x takes bool values, not 1"),
+    ],
+)
 def test_a_bad_option_is_refused_in_one_line(given: dict[str, Any], message: str) -> None:
     with pytest.raises(BiasbenchError) as caught:
         Options(SPECS, given, benchmark="x")
@@ -185,25 +224,47 @@ TESTS = Path(__file__).parent
 MBBQ = TESTS / "benchmarks" / "mbbq" / "fixtures" / "data"
 OFFLINE: dict[str, dict[str, Any]] = {
     "bbq": {"items": str(MBBQ / "SES_en.jsonl")},
-    "cbbq": {"data": TESTS / "benchmarks" / "cbbq" / "fixtures" / "data",
-             "categories": "SES,disability", "target_rule": "labels"},
+    "cbbq": {
+        "data": TESTS / "benchmarks" / "cbbq" / "fixtures" / "data",
+        "categories": "SES,disability",
+        "target_rule": "labels",
+    },
     "esbbq": {"data": TESTS / "benchmarks" / "esbbq" / "fixtures" / "data_es"},
     "cabbq": {"data": TESTS / "benchmarks" / "esbbq" / "fixtures" / "data_ca"},
-    "filbbq": {"items": str(MBBQ / "SES_en.jsonl"), "data_seed": 3,
-               "prompt": discovery.FOLDER / "bbq" / "data" / "prompt_en.txt"},
-    **{name: {} for name in ("honorific-bn", "honorific-hi", "honorific-ur", "honorific-ja",
-                             "honorific-ko", "honorific-ne", "honorific-languages")},
+    "filbbq": {
+        "items": str(MBBQ / "SES_en.jsonl"),
+        "data_seed": 3,
+        "prompt": discovery.FOLDER / "bbq" / "data" / "prompt_en.txt",
+    },
+    **{
+        name: {}
+        for name in (
+            "honorific-bn",
+            "honorific-hi",
+            "honorific-ur",
+            "honorific-ja",
+            "honorific-ko",
+            "honorific-ne",
+            "honorific-languages",
+        )
+    },
     "jbbq": {"data": TESTS / "benchmarks" / "jbbq" / "fixtures" / "synthetic"},
     "kobbq": {"data": TESTS / "benchmarks" / "kobbq" / "fixtures", "prompt_id": 2},
     "mbbq": {"data": MBBQ, "languages": "es", "set": "main", "prompt_variant": 2},
-    "basqbbq": {"data": TESTS / "benchmarks" / "basqbbq" / "fixtures" / "data" / "BasqBBQ",
-                "categories": "Adin"},
-    "bharatbbq": {"data": TESTS / "benchmarks" / "bharatbbq" / "fixtures" / "BharatBBQ_Dataset"
-                  / "Examples", "categories": "Age,Religion"},
+    "basqbbq": {
+        "data": TESTS / "benchmarks" / "basqbbq" / "fixtures" / "data" / "BasqBBQ",
+        "categories": "Adin",
+    },
+    "bharatbbq": {
+        "data": TESTS / "benchmarks" / "bharatbbq" / "fixtures" / "BharatBBQ_Dataset" / "Examples",
+        "categories": "Age,Religion",
+    },
     "gbfa": {"data": TESTS / "benchmarks" / "gbfa" / "fixtures", "languages": "fa,en"},
     "ggbbq": {"data": TESTS / "benchmarks" / "ggbbq" / "fixtures" / "data"},
-    "pakbbq": {"data": TESTS / "benchmarks" / "pakbbq" / "fixtures" / "PakBBQ",
-               "categories": "Religion"},
+    "pakbbq": {
+        "data": TESTS / "benchmarks" / "pakbbq" / "fixtures" / "PakBBQ",
+        "categories": "Religion",
+    },
     "pbbq": {"data": TESTS / "benchmarks" / "pbbq" / "fixtures"},
 }
 """Options each benchmark can be built with offline (the tests' fixture slices)."""

@@ -33,18 +33,21 @@ class _Named(ModelBackend):
         raise NotImplementedError
 
 
-@pytest.mark.parametrize(("model_id", "expected"), [
-    # The embedded default keeps the name the README shows: the @ part is a weights digest.
-    ("gemma-3-270m-q4_k_m@253173120-2b3a1c9f0e7d", "gemma-3-270m-q4_k_m"),
-    ("Qwen2.5-0.5B-Instruct@a8b602d9dafd", "Qwen2.5-0.5B-Instruct"),
-    ("gpt-4o-mini", "gpt-4o-mini"),
-    # Lossy slugs get 8 hex digits of the full id.
-    ("gpt-4o-mini@2024-07-18", "gpt-4o-mini-"),
-    ("meta-llama/Llama-3.3-70B-Instruct", "meta-llama_Llama-3.3-70B-Instruct-"),
-    ("replay:m", "replay_m-"),
-    ("../../etc", "etc-"),
-    ("", "model-"),
-])
+@pytest.mark.parametrize(
+    ("model_id", "expected"),
+    [
+        # The embedded default keeps the name the README shows: the @ part is a weights digest.
+        ("gemma-3-270m-q4_k_m@253173120-2b3a1c9f0e7d", "gemma-3-270m-q4_k_m"),
+        ("Qwen2.5-0.5B-Instruct@a8b602d9dafd", "Qwen2.5-0.5B-Instruct"),
+        ("gpt-4o-mini", "gpt-4o-mini"),
+        # Lossy slugs get 8 hex digits of the full id.
+        ("gpt-4o-mini@2024-07-18", "gpt-4o-mini-"),
+        ("meta-llama/Llama-3.3-70B-Instruct", "meta-llama_Llama-3.3-70B-Instruct-"),
+        ("replay:m", "replay_m-"),
+        ("../../etc", "etc-"),
+        ("", "model-"),
+    ],
+)
 def test_folder_names(model_id: str, expected: str) -> None:
     name = folder_name(_Named(model_id))
     if expected.endswith("-"):
@@ -64,15 +67,19 @@ def test_model_names_that_differ_never_share_a_default_folder() -> None:
     assert default_run_dir("filbbq", _Named("m"), seeds=[0, 1]) != full
 
 
-@pytest.mark.parametrize(("first", "second", "differs"), [
-    ({"model": "mock:hashed-register"}, {"model": "mock:honorific"}, "model (model)"),
-    ({"limit": 4}, {"limit": 8}, "items, --limit"),
-    ({"limit": 4}, {"limit": 4, "seeds": [0, 1]}, "seeds"),
-    ({"limit": 4}, {"limit": 4, "temperature": 0.7}, "decoding (temperature)"),
-    ({"limit": 4}, {"limit": 4, "max_tokens": 12}, "decoding (max_tokens)"),
-])
-def test_a_folder_holds_one_configuration(tmp_path: Path, first: dict, second: dict,
-                                          differs: str) -> None:
+@pytest.mark.parametrize(
+    ("first", "second", "differs"),
+    [
+        ({"model": "mock:hashed-register"}, {"model": "mock:honorific"}, "model (model)"),
+        ({"limit": 4}, {"limit": 8}, "items, --limit"),
+        ({"limit": 4}, {"limit": 4, "seeds": [0, 1]}, "seeds"),
+        ({"limit": 4}, {"limit": 4, "temperature": 0.7}, "decoding (temperature)"),
+        ({"limit": 4}, {"limit": 4, "max_tokens": 12}, "decoding (max_tokens)"),
+    ],
+)
+def test_a_folder_holds_one_configuration(
+    tmp_path: Path, first: dict, second: dict, differs: str
+) -> None:
     base = {"model": "mock:hashed-register", "limit": 4, "progress": False}
     run_benchmark("honorific-bn", out=tmp_path, **{**base, **first})
     before = sorted(p.name for p in tmp_path.iterdir())
@@ -91,21 +98,45 @@ def test_a_folder_holds_one_configuration(tmp_path: Path, first: dict, second: d
 
 def test_the_same_command_still_resumes(tmp_path: Path) -> None:
     run_benchmark("honorific-bn", "mock:hashed-register", out=tmp_path, limit=4, progress=False)
-    again = run_benchmark("honorific-bn", "mock:hashed-register", out=tmp_path, limit=4,
-                          progress=False)
+    again = run_benchmark(
+        "honorific-bn", "mock:hashed-register", out=tmp_path, limit=4, progress=False
+    )
     assert (again.stats.cached, again.stats.completed) == (4, 0)
 
 
 def test_cli_refusal_is_one_line(biasbench_cli: CliRun, tmp_path: Path) -> None:
     out = str(tmp_path / "run")
-    assert biasbench_cli("run", "honorific-bn", "--model", "mock:hashed-register", "--out", out,
-                         "--limit", "4", "--no-progress").returncode == 0
-    proc = biasbench_cli("run", "honorific-bn", "--model", "mock:honorific", "--out", out,
-                         "--limit", "4", "--no-progress")
+    assert (
+        biasbench_cli(
+            "run",
+            "honorific-bn",
+            "--model",
+            "mock:hashed-register",
+            "--out",
+            out,
+            "--limit",
+            "4",
+            "--no-progress",
+        ).returncode
+        == 0
+    )
+    proc = biasbench_cli(
+        "run",
+        "honorific-bn",
+        "--model",
+        "mock:honorific",
+        "--out",
+        out,
+        "--limit",
+        "4",
+        "--no-progress",
+    )
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
-    assert proc.stderr.startswith(f"error: run folder {out} holds honorific-bn answers of "
-                                  "mock:mock-hashed-register (chat), --limit 4")
+    assert proc.stderr.startswith(
+        f"error: run folder {out} holds honorific-bn answers of "
+        "mock:mock-hashed-register (chat), --limit 4"
+    )
 
 
 # --------------------------------------------------------------------------- derived files
@@ -136,8 +167,9 @@ def test_manifest_records_every_derived_file(full_run: Path) -> None:
     assert not [p for p in full_run.iterdir() if p.name.startswith((".staging", ".retired"))]
 
 
-def test_report_refuses_a_torn_labels_file(biasbench_cli: CliRun, full_run: Path,
-                                           tmp_path: Path) -> None:
+def test_report_refuses_a_torn_labels_file(
+    biasbench_cli: CliRun, full_run: Path, tmp_path: Path
+) -> None:
     run_dir = _copy(full_run, tmp_path)
     labels = run_dir / "labels.jsonl"
     lines = labels.read_text(encoding="utf-8").splitlines(keepends=True)
@@ -145,13 +177,24 @@ def test_report_refuses_a_torn_labels_file(biasbench_cli: CliRun, full_run: Path
     out = tmp_path / "report"
     proc = biasbench_cli("report", str(run_dir), "--out", str(out))
     assert proc.returncode == 2, proc.stdout
-    assert proc.stderr == (f"error: {labels}: does not match the manifest (265 lines, 2,016 "
-                           "recorded); it was torn or edited and is not used; rerun the same "
-                           "`biasbench run` command to rebuild them from the store (stored "
-                           "answers are not requested again)\n")
+    assert proc.stderr == (
+        f"error: {labels}: does not match the manifest (265 lines, 2,016 "
+        "recorded); it was torn or edited and is not used; rerun the same "
+        "`biasbench run` command to rebuild them from the store (stored "
+        "answers are not requested again)\n"
+    )
     assert not (out / "report.html").exists()
-    for command in (["annotate", "export", str(run_dir), "--out", str(tmp_path / "s.csv"),
-                     "--key", str(tmp_path / "k.csv")],):
+    for command in (
+        [
+            "annotate",
+            "export",
+            str(run_dir),
+            "--out",
+            str(tmp_path / "s.csv"),
+            "--key",
+            str(tmp_path / "k.csv"),
+        ],
+    ):
         proc = biasbench_cli(*command)
         assert proc.returncode == 2 and "does not match the manifest" in proc.stderr
     # Rerunning the command rebuilds every derived file from the store, calling no model.
@@ -161,10 +204,12 @@ def test_report_refuses_a_torn_labels_file(biasbench_cli: CliRun, full_run: Path
     assert biasbench_cli("report", str(run_dir), "--out", str(out)).returncode == 0
 
 
-@pytest.mark.parametrize("damage", ["edit-results", "delete-table", "store-grew",
-                                    "no-manifest", "running"])
-def test_report_refuses_files_that_do_not_match(full_run: Path, tmp_path: Path,
-                                                damage: str) -> None:
+@pytest.mark.parametrize(
+    "damage", ["edit-results", "delete-table", "store-grew", "no-manifest", "running"]
+)
+def test_report_refuses_files_that_do_not_match(
+    full_run: Path, tmp_path: Path, damage: str
+) -> None:
     run_dir = _copy(full_run, tmp_path)
     manifest_path = run_dir / "manifest.json"
     if damage == "edit-results":
@@ -195,7 +240,8 @@ def test_report_refuses_files_that_do_not_match(full_run: Path, tmp_path: Path,
 
 
 def test_a_kill_at_any_step_of_publishing_never_yields_mixed_files(
-        full_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    full_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Rescoring is stopped at every rename it makes: the folder is then either refused by
     readers, or (stopped before any rename) still the complete old run."""
     import biasbench.runfolder.derived as runfolder  # publish: the renames to stop
@@ -243,16 +289,22 @@ def test_a_kill_at_any_step_of_publishing_never_yields_mixed_files(
     assert step >= 4  # labels, results, tables (two renames): every one was interrupted
 
 
-def test_score_folders_are_published_whole_and_never_clobber_other_files(biasbench_cli: CliRun,
-                                                                         tmp_path: Path) -> None:
+def test_score_folders_are_published_whole_and_never_clobber_other_files(
+    biasbench_cli: CliRun, tmp_path: Path
+) -> None:
     responses = tmp_path / "r.jsonl"
-    responses.write_text(json.dumps({"item_id": "judge|T1|male", "model": "m",
-                                     "output": "তিনি আসবেন।"}, ensure_ascii=False) + "\n",
-                         encoding="utf-8")
+    responses.write_text(
+        json.dumps(
+            {"item_id": "judge|T1|male", "model": "m", "output": "তিনি আসবেন।"}, ensure_ascii=False
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "scored"
     for _ in range(2):  # scoring again into its own folder is fine
-        proc = biasbench_cli("score", "honorific-bn", "--responses", str(responses), "--out",
-                             str(out))
+        proc = biasbench_cli(
+            "score", "honorific-bn", "--responses", str(responses), "--out", str(out)
+        )
         assert proc.returncode == 0, proc.stderr
     manifest = json.loads((out / "manifest.json").read_text())
     assert (manifest["kind"], manifest["status"]) == ("score", "scored")
@@ -266,6 +318,8 @@ def test_score_folders_are_published_whole_and_never_clobber_other_files(biasben
     (mine / "notes.txt").write_text("keep me", encoding="utf-8")
     proc = biasbench_cli("score", "honorific-bn", "--responses", str(responses), "--out", str(mine))
     assert proc.returncode == 2
-    assert proc.stderr == (f"error: {mine}: not empty and not a biasbench score folder; score "
-                           "into a new or empty folder\n")
+    assert proc.stderr == (
+        f"error: {mine}: not empty and not a biasbench score folder; score "
+        "into a new or empty folder\n"
+    )
     assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"]

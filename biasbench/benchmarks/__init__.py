@@ -22,9 +22,20 @@ from biasbench.registry import (
     report_class,
 )
 
-__all__ = ["BENCHMARKS", "DECLARATIONS", "ITEM_READERS", "Benchmark", "Declaration",
-           "benchmark_class", "benchmark_classes", "declaration", "declarations",
-           "get_benchmark", "item_reader", "report_class"]
+__all__ = [
+    "BENCHMARKS",
+    "DECLARATIONS",
+    "ITEM_READERS",
+    "Benchmark",
+    "Declaration",
+    "benchmark_class",
+    "benchmark_classes",
+    "declaration",
+    "declarations",
+    "get_benchmark",
+    "item_reader",
+    "report_class",
+]
 
 
 def __getattr__(name: str) -> Any:

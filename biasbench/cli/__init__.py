@@ -63,10 +63,15 @@ class _Commands(TyperGroup):
 
 # Help texts are plain text (rich markup would eat "[seed]"-like words and print "model, ,"),
 # wrapped at the terminal's width (click's own cap is 80 columns).
-app = typer.Typer(cls=_Commands, add_completion=False, no_args_is_help=True,
-                  pretty_exceptions_enable=False, rich_markup_mode=PLAIN,
-                  context_settings={"max_content_width": 10_000},
-                  help="Measure social bias of language models beyond English.")
+app = typer.Typer(
+    cls=_Commands,
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=PLAIN,
+    context_settings={"max_content_width": 10_000},
+    help="Measure social bias of language models beyond English.",
+)
 
 
 def _version(value: bool) -> None:
@@ -79,11 +84,22 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _main_options(
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                          help="Print the version and exit.")] = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log every detail (e.g. each "
-                       "template generator warning, which are otherwise counted in one "
-                       "line).")] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose",
+            "-v",
+            help="Log every detail (e.g. each "
+            "template generator warning, which are otherwise counted in one "
+            "line).",
+        ),
+    ] = False,
 ) -> None:
     """Measure social bias of language models beyond English."""
     if verbose:
@@ -120,8 +136,7 @@ def main() -> None:
     except UnicodeDecodeError as exc:
         _one_line(f"input is not UTF-8 text ({exc.reason} at byte {exc.start})")
     except RecursionError:
-        _one_line("input nested too deeply to read (JSON deeper than Python's recursion "
-                  "limit)")
+        _one_line("input nested too deeply to read (JSON deeper than Python's recursion limit)")
     except sqlite3.DatabaseError as exc:
         _one_line(f"response store unreadable ({exc})")
 
@@ -139,8 +154,11 @@ def _interrupted() -> None:
     from biasbench import signals as sig
 
     what = "terminated (SIGTERM)" if sig.received_sigterm() else "interrupted (Ctrl-C)"
-    typer.echo(f"{what}: finished responses are saved in the store and the manifest records "
-               "the interruption; rerun the same command to resume", err=True)
+    typer.echo(
+        f"{what}: finished responses are saved in the store and the manifest records "
+        "the interruption; rerun the same command to resume",
+        err=True,
+    )
     logging.shutdown()
     sys.stdout.flush()
     sys.stderr.flush()

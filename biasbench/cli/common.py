@@ -67,6 +67,7 @@ def _value_parser(spec: OptionSpec, benchmark: str) -> Callable[[str], object] |
             return checked_value(spec, value, benchmark)
         except BiasbenchError as exc:
             fail(str(exc))
+
     return read
 
 
@@ -77,23 +78,35 @@ def option_parameters(specs: Iterable[OptionSpec], benchmark: str) -> list[inspe
     for spec in specs:
         kind: Any = spec.kind if spec.default is not None else spec.kind | None
         parser = _value_parser(spec, benchmark)
-        option = (typer.Option(*flags(spec), help=spec.help, parser=parser) if parser
-                  else typer.Option(*flags(spec), help=spec.help))
-        parameters.append(inspect.Parameter(
-            spec.name, inspect.Parameter.KEYWORD_ONLY, default=spec.default,
-            annotation=Annotated[kind, option]))
+        option = (
+            typer.Option(*flags(spec), help=spec.help, parser=parser)
+            if parser
+            else typer.Option(*flags(spec), help=spec.help)
+        )
+        parameters.append(
+            inspect.Parameter(
+                spec.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=spec.default,
+                annotation=Annotated[kind, option],
+            )
+        )
     return parameters
 
 
 def given_options(declaration: Declaration, values: dict[str, object]) -> dict[str, object]:
     """The options of ``declaration`` set away from their default: only those reach the
     benchmark's constructor."""
-    return {spec.name: values[spec.name] for spec in declaration.options
-            if values[spec.name] != spec.default}
+    return {
+        spec.name: values[spec.name]
+        for spec in declaration.options
+        if values[spec.name] != spec.default
+    }
 
 
-def with_parameters(command: Callable[..., None], parameters: Sequence[inspect.Parameter],
-                    doc: str) -> Callable[..., None]:
+def with_parameters(
+    command: Callable[..., None], parameters: Sequence[inspect.Parameter], doc: str
+) -> Callable[..., None]:
     """``command`` (which takes ``**options``) as typer sees a function with ``parameters``."""
     command.__signature__ = inspect.Signature(list(parameters))  # type: ignore[attr-defined]
     command.__annotations__ = {p.name: p.annotation for p in parameters}
@@ -101,9 +114,13 @@ def with_parameters(command: Callable[..., None], parameters: Sequence[inspect.P
     return command
 
 
-def click_command(function: Callable[..., None], name: str, *,
-                  cls: type[TyperCommand] = TyperCommand,
-                  short_help: str | None = None) -> Command:
+def click_command(
+    function: Callable[..., None],
+    name: str,
+    *,
+    cls: type[TyperCommand] = TyperCommand,
+    short_help: str | None = None,
+) -> Command:
     """The click command typer builds from ``function`` (its parameters annotated with
     ``typer.Option``/``Argument``), with plain-text help."""
     single = typer.Typer(rich_markup_mode=PLAIN, add_completion=False)
@@ -146,9 +163,14 @@ class BenchmarkGroup(TyperGroup):
     before the benchmark's name are passed to it (``run --model M NAME``), as they were when
     ``run`` took NAME as its argument."""
 
-    def __init__(self, *, build: Callable[[Declaration], Command],
-                 include: Callable[[Declaration], bool] = lambda _: True,
-                 value_flags: Callable[[], set[str]] = set, **attrs: Any) -> None:
+    def __init__(
+        self,
+        *,
+        build: Callable[[Declaration], Command],
+        include: Callable[[Declaration], bool] = lambda _: True,
+        value_flags: Callable[[], set[str]] = set,
+        **attrs: Any,
+    ) -> None:
         super().__init__(rich_markup_mode=PLAIN, no_args_is_help=True, **attrs)
         self.build = build
         self.include = include
@@ -169,8 +191,9 @@ class BenchmarkGroup(TyperGroup):
             return None
         return self.build(found) if self.include(found) else None
 
-    def resolve_command(self, ctx: Context,
-                        args: list[str]) -> tuple[str | None, Command | None, list[str]]:
+    def resolve_command(
+        self, ctx: Context, args: list[str]
+    ) -> tuple[str | None, Command | None, list[str]]:
         from biasbench.registry import known, names
 
         name = args[0]
@@ -178,8 +201,10 @@ class BenchmarkGroup(TyperGroup):
         if command is None and not name.startswith("-"):
             if not known(name):
                 fail(f"unknown benchmark {name!r} (known: {', '.join(names())})")
-            fail(f"{name} has no `{ctx.info_name}` command (benchmarks that do: "
-                 f"{', '.join(self.list_commands(ctx))})")
+            fail(
+                f"{name} has no `{ctx.info_name}` command (benchmarks that do: "
+                f"{', '.join(self.list_commands(ctx))})"
+            )
         return super().resolve_command(ctx, args)
 
     def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
@@ -205,4 +230,4 @@ class BenchmarkGroup(TyperGroup):
         if not words or words[0] == 0:
             return args
         chosen = next((i for i in words if known(args[i])), words[0])
-        return [args[chosen], *args[:chosen], *args[chosen + 1:]]
+        return [args[chosen], *args[:chosen], *args[chosen + 1 :]]

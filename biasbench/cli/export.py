@@ -12,15 +12,24 @@ import typer
 def export(
     run_dirs: Annotated[list[Path], typer.Argument(help="Run or score folders.", metavar="RUN...")],
     out: Annotated[Path, typer.Option(help="Folder to write the tables (or the dataset) into.")],
-    format: Annotated[str, typer.Option(
-        "--format", "-f", help="parquet, csv or jsonl: responses, labels and scores files; hf: "
-        "a datasets folder with one split per table (datasets.load_from_disk); eee: Every Eval "
-        "Ever records; hf-eval-results: a model repository's .eval_results YAML and an "
-        "eval.yaml draft; inspect: an Inspect log per run and model (docs/exporting.md).")
+    format: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            help="parquet, csv or jsonl: responses, labels and scores files; hf: "
+            "a datasets folder with one split per table (datasets.load_from_disk); eee: Every Eval "
+            "Ever records; hf-eval-results: a model repository's .eval_results YAML and an "
+            "eval.yaml draft; inspect: an Inspect log per run and model (docs/exporting.md).",
+        ),
     ] = "parquet",
-    hf_dataset: Annotated[str | None, typer.Option(
-        help="hf-eval-results: the benchmark's dataset id on the Hub (default: "
-        "biasbench/NAME, a placeholder to replace).")] = None,
+    hf_dataset: Annotated[
+        str | None,
+        typer.Option(
+            help="hf-eval-results: the benchmark's dataset id on the Hub (default: "
+            "biasbench/NAME, a placeholder to replace)."
+        ),
+    ] = None,
 ) -> None:
     """Write responses, labels and scores as tidy tables, the signature on every row, or in a
     shared format (Every Eval Ever, Hugging Face eval results, Inspect logs)."""

@@ -15,10 +15,12 @@ def list_command() -> None:
     typer.echo("benchmarks:")
     for declaration in declarations():
         info = BenchmarkInfo.of(declaration)
-        typer.echo(f"  {info.name}: items {info.items}; languages {', '.join(info.languages)}; "
-                   f"{info.paper.citation} ({info.paper.title}); "
-                   f"licence: {info.licence or 'not stated by the authors'}"
-                   + (f"; terms: {info.terms}" if info.terms else ""))
+        typer.echo(
+            f"  {info.name}: items {info.items}; languages {', '.join(info.languages)}; "
+            f"{info.paper.citation} ({info.paper.title}); "
+            f"licence: {info.licence or 'not stated by the authors'}"
+            + (f"; terms: {info.terms}" if info.terms else "")
+        )
     typer.echo("backends:")
     for backend in list_backends():
         for line in backend.lines():

@@ -25,8 +25,10 @@ def owned_commands() -> dict[str, Command]:
             where = (command.group, command.name)
             if where in added:
                 if added[where] is not command.function:  # two benchmarks, one command name
-                    raise TypeError(f"{declaration.name} adds a second command "
-                                    f"{' '.join(filter(None, where))!r}")
+                    raise TypeError(
+                        f"{declaration.name} adds a second command "
+                        f"{' '.join(filter(None, where))!r}"
+                    )
                 continue
             added[where] = command.function
             if command.group is None:
@@ -35,7 +37,10 @@ def owned_commands() -> dict[str, Command]:
             group = found.get(command.group)
             if not isinstance(group, TyperGroup):
                 group = found[command.group] = TyperGroup(
-                    name=command.group, help=command.group_help, no_args_is_help=True,
-                    rich_markup_mode=PLAIN)
+                    name=command.group,
+                    help=command.group_help,
+                    no_args_is_help=True,
+                    rich_markup_mode=PLAIN,
+                )
             group.add_command(click_command(command.function, command.name), command.name)
     return found

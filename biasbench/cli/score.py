@@ -22,8 +22,10 @@ from biasbench.cli.common import (
     with_parameters,
 )
 
-EXPORTED_HELP = ("eee: Every Eval Ever instance records biasbench exported (a *_samples.jsonl "
-                 "or the data/ folder); inspect: also an eval log biasbench exported.")
+EXPORTED_HELP = (
+    "eee: Every Eval Ever instance records biasbench exported (a *_samples.jsonl "
+    "or the data/ folder); inspect: also an eval log biasbench exported."
+)
 
 if TYPE_CHECKING:
     from biasbench.registry.interface import Benchmark, Declaration
@@ -33,8 +35,7 @@ def score_benchmark_command(declaration: Declaration) -> Command:
     """``biasbench score NAME`` for the benchmark ``declaration`` declares."""
     name = declaration.name
 
-    def command(responses: Path, out: Path, harness: str | None = None,
-                **values: object) -> None:
+    def command(responses: Path, out: Path, harness: str | None = None, **values: object) -> None:
         from biasbench.output_health import health_line
         from biasbench.pipeline import score_into
         from biasbench.registry import get_benchmark
@@ -42,8 +43,9 @@ def score_benchmark_command(declaration: Declaration) -> Command:
         from biasbench.runfolder.derived import write_results
 
         given = given_options(declaration, values)
-        refused = next((spec for spec in declaration.options
-                        if spec.run_only and spec.name in given), None)
+        refused = next(
+            (spec for spec in declaration.options if spec.run_only and spec.name in given), None
+        )
         if refused is not None:  # before anything is read or written
             fail(f"{refused.flag} is for biasbench run, not score: {refused.run_only}")
         bench = get_benchmark(name, **given)  # its options checked once, as the API's
@@ -66,23 +68,41 @@ def score_benchmark_command(declaration: Declaration) -> Command:
 
         results = score_into(out, name, produce)
         health = results["output_health"]
-        echo_lines(bench.summary(results)
-                   + [line for m, h in health.items() if (line := health_line(m, h))])
+        echo_lines(
+            bench.summary(results)
+            + [line for m, h in health.items() if (line := health_line(m, h))]
+        )
         typer.echo(f"wrote {out / RESULTS_NAME} and {out / TABLES_DIR}")
 
     fixed = [
-        inspect.Parameter("responses", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[
-            Path, typer.Option(help=declaration.responses_help)]),
-        inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, annotation=Annotated[
-            Path, typer.Option(help="Output folder (new, empty, or an earlier score folder).")]),
+        inspect.Parameter(
+            "responses",
+            inspect.Parameter.KEYWORD_ONLY,
+            annotation=Annotated[Path, typer.Option(help=declaration.responses_help)],
+        ),
+        inspect.Parameter(
+            "out",
+            inspect.Parameter.KEYWORD_ONLY,
+            annotation=Annotated[
+                Path, typer.Option(help="Output folder (new, empty, or an earlier score folder).")
+            ],
+        ),
     ]
-    from_help = ((declaration.harness_help + " ") if declaration.harness_logs else "") + EXPORTED_HELP
-    fixed.append(inspect.Parameter(
-        "harness", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
-            str | None, typer.Option("--from", help=from_help)]))
+    from_help = (
+        (declaration.harness_help + " ") if declaration.harness_logs else ""
+    ) + EXPORTED_HELP
+    fixed.append(
+        inspect.Parameter(
+            "harness",
+            inspect.Parameter.KEYWORD_ONLY,
+            default=None,
+            annotation=Annotated[str | None, typer.Option("--from", help=from_help)],
+        )
+    )
     doc = f"Score {name} outputs produced elsewhere, one or many models per file."
-    function = with_parameters(command, [*fixed, *option_parameters(declaration.options, name)],
-                               doc)
+    function = with_parameters(
+        command, [*fixed, *option_parameters(declaration.options, name)], doc
+    )
     built = click_command(function, name, cls=BenchmarkCommand)
     built.benchmark = name  # type: ignore[attr-defined]
     return built
@@ -105,11 +125,14 @@ def score_harness(bench: Benchmark, harness: str, responses: Path, out: Path) ->
 
     results = score_into(out, bench.name, produce)
     health = results["output_health"]
-    echo_lines(bench.summary(results)
-               + [line for m, h in health.items() if (line := health_line(m, h))]
-               + bench.harness_summary(results))
+    echo_lines(
+        bench.summary(results)
+        + [line for m, h in health.items() if (line := health_line(m, h))]
+        + bench.harness_summary(results)
+    )
     typer.echo(f"wrote {out / RESULTS_NAME} and {out / TABLES_DIR}")
 
 
-score = BenchmarkGroup(name="score", build=score_benchmark_command,
-                       help="Score outputs produced elsewhere.")
+score = BenchmarkGroup(
+    name="score", build=score_benchmark_command, help="Score outputs produced elsewhere."
+)

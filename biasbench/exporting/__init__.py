@@ -20,8 +20,9 @@ from biasbench.errors import BiasbenchError
 TRAVEL_FORMATS: tuple[str, ...] = ("eee", "hf-eval-results", "inspect")
 
 
-def export_travelling(runs: Sequence[Path | str], fmt: str, out: Path,
-                      hf_dataset: str | None = None) -> tuple[list[Path], list[str]]:
+def export_travelling(
+    runs: Sequence[Path | str], fmt: str, out: Path, hf_dataset: str | None = None
+) -> tuple[list[Path], list[str]]:
     """Write ``runs`` in ``fmt`` (one of :data:`TRAVEL_FORMATS`) under ``out``. Returns the
     files written and notes for the user (fields left out, scores with no headline)."""
     from biasbench.exporting.provenance import provenance_of, refuse_public

@@ -45,8 +45,11 @@ HONORIFIC_LABEL = "honorific"
 
 def load_schema(kind: str) -> dict[str, Any]:
     """The vendored JSON schema (``aggregate`` or ``instance``)."""
-    text = resources.files("biasbench.exporting").joinpath(
-        "schemas", SCHEMA_FILES[kind]).read_text(encoding="utf-8")
+    text = (
+        resources.files("biasbench.exporting")
+        .joinpath("schemas", SCHEMA_FILES[kind])
+        .read_text(encoding="utf-8")
+    )
     schema: dict[str, Any] = json.loads(text)
     return schema
 
@@ -72,40 +75,59 @@ def _slug(text: str) -> str:
 
 
 def _details(values: dict[str, Any]) -> dict[str, str]:
-    return {k: v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, default=str)
-            for k, v in values.items() if v is not None}
+    return {
+        k: v if isinstance(v, str) else json.dumps(v, ensure_ascii=False, default=str)
+        for k, v in values.items()
+        if v is not None
+    }
 
 
-def _result(run: RunFolder, score: Score, base_details: dict[str, str],
-            task: str) -> dict[str, Any]:
+def _result(
+    run: RunFolder, score: Score, base_details: dict[str, str], task: str
+) -> dict[str, Any]:
     facts = metric_facts(run.benchmark, score.statistic)
     name = f"{task}/{score.group}" if score.group else task
     metric_id = "accuracy" if facts.kind == "accuracy" else f"biasbench.{score.statistic}"
     config: dict[str, Any] = {
         "evaluation_description": f"biasbench {run.benchmark}: {score.key}",
-        "metric_id": metric_id, "metric_name": score.statistic, "metric_kind": facts.kind,
-        "metric_unit": facts.unit, "lower_is_better": facts.lower_is_better,
+        "metric_id": metric_id,
+        "metric_name": score.statistic,
+        "metric_kind": facts.kind,
+        "metric_unit": facts.unit,
+        "lower_is_better": facts.lower_is_better,
         # every-eval-ever's validator requires both bounds of a continuous score: a bound
         # biasbench does not state is written as unbounded
         "score_type": "continuous",
         "min_score": facts.low if facts.low is not None else "-Infinity",
         "max_score": facts.high if facts.high is not None else "Infinity",
         "metric_parameters": {"optimum": facts.optimum, "direction": facts.direction},
-        "additional_details": {"direction": facts.direction_text, "statistic": score.statistic,
-                               "group": score.group},
+        "additional_details": {
+            "direction": facts.direction_text,
+            "statistic": score.statistic,
+            "group": score.group,
+        },
     }
     details = {**base_details, **_details({"ci_status": score.ci_status, "n": score.n})}
     result: dict[str, Any] = {
-        "evaluation_result_id": score.key, "evaluation_name": name,
-        "source_data": {"dataset_name": run.benchmark, "source_type": "other",
-                        "additional_details": base_details},
+        "evaluation_result_id": score.key,
+        "evaluation_name": name,
+        "source_data": {
+            "dataset_name": run.benchmark,
+            "source_type": "other",
+            "additional_details": base_details,
+        },
         "metric_config": config,
         "score_details": {"score": score.value, "details": details},
     }
     if score.ci_low is not None and score.ci_high is not None:
-        uncertainty: dict[str, Any] = {"confidence_interval": {
-            "lower": score.ci_low, "upper": score.ci_high, "confidence_level": 0.95,
-            "method": interval_method(run, score.statistic)}}
+        uncertainty: dict[str, Any] = {
+            "confidence_interval": {
+                "lower": score.ci_low,
+                "upper": score.ci_high,
+                "confidence_level": 0.95,
+                "method": interval_method(run, score.statistic),
+            }
+        }
         if score.n is not None:
             uncertainty["num_samples"] = score.n
         result["score_details"]["uncertainty"] = uncertainty
@@ -114,76 +136,112 @@ def _result(run: RunFolder, score: Score, base_details: dict[str, str],
 
 def _generation_args(run: RunFolder) -> dict[str, Any]:
     decoding = run.signature.decoding
-    args = {k: decoding[k] for k in ("temperature", "top_p", "top_k")
-            if isinstance(decoding.get(k), int | float)}
+    args = {
+        k: decoding[k]
+        for k in ("temperature", "top_p", "top_k")
+        if isinstance(decoding.get(k), int | float)
+    }
     if isinstance(decoding.get("max_tokens"), int) and decoding["max_tokens"] >= 1:
         args["max_tokens"] = decoding["max_tokens"]
     return args
 
 
-def aggregate_record(run: RunFolder, model: str, scores: list[Score],
-                     provenance: Provenance, now: str, samples_path: str | None = None,
-                     samples: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def aggregate_record(
+    run: RunFolder,
+    model: str,
+    scores: list[Score],
+    provenance: Provenance,
+    now: str,
+    samples_path: str | None = None,
+    samples: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """The aggregate record of one model of ``run`` (``now``: the Unix time it is made)."""
     description = run.signature.model.get(model)
     model_id, developer = model_ids(description if isinstance(description, dict) else {}, model)
     signature = model_signature(run, model)
-    base = {"biasbench_signature": signature, "data_sha256": run.signature.data_sha256,
-            **provenance.as_details()}
+    base = {
+        "biasbench_signature": signature,
+        "data_sha256": run.signature.data_sha256,
+        **provenance.as_details(),
+    }
     task = run.benchmark
     kind = str((description or {}).get("kind", "")) if isinstance(description, dict) else ""
-    undefined = [{"evaluation_result_id": s.key, "value": None, "reason": s.reason}
-                 for s in scores if s.value is None]
+    undefined = [
+        {"evaluation_result_id": s.key, "value": None, "reason": s.reason}
+        for s in scores
+        if s.value is None
+    ]
     record: dict[str, Any] = {
         "schema_version": EEE_SCHEMA_VERSION,
         "evaluation_id": f"{task}/{model_id}/{now}",
         "retrieved_timestamp": now,
         "source_metadata": {
-            "source_name": f"biasbench run {run.name}", "source_type": "evaluation_run",
-            "source_organization_name": "biasbench user", "evaluator_relationship": "third_party",
-            "additional_details": _details({
-                **base, "run": run.name, "undefined_scores": undefined,
-                "counts": counts_of(scores),
-                "signature": json.loads(run.signature.model_dump_json())}),
+            "source_name": f"biasbench run {run.name}",
+            "source_type": "evaluation_run",
+            "source_organization_name": "biasbench user",
+            "evaluator_relationship": "third_party",
+            "additional_details": _details(
+                {
+                    **base,
+                    "run": run.name,
+                    "undefined_scores": undefined,
+                    "counts": counts_of(scores),
+                    "signature": json.loads(run.signature.model_dump_json()),
+                }
+            ),
         },
-        "eval_library": {"name": "biasbench", "version": __version__,
-                         "additional_details": {"judge_version": run.signature.judge_version}},
+        "eval_library": {
+            "name": "biasbench",
+            "version": __version__,
+            "additional_details": {"judge_version": run.signature.judge_version},
+        },
         "model_info": {
-            "name": model, "id": model_id, "developer": developer,
+            "name": model,
+            "id": model_id,
+            "developer": developer,
             "inference_platform": kind or "unknown",
             "additional_details": {
-                "deployment_type": "self_deployed" if kind in ("llamacpp", "hf", "mock",
-                                                               "replay") else "unknown",
-                "model_availability": "open_weights" if kind in ("llamacpp", "hf")
+                "deployment_type": "self_deployed"
+                if kind in ("llamacpp", "hf", "mock", "replay")
                 else "unknown",
-                "biasbench_backend": json.dumps(description, sort_keys=True, default=str)}},
+                "model_availability": "open_weights" if kind in ("llamacpp", "hf") else "unknown",
+                "biasbench_backend": json.dumps(description, sort_keys=True, default=str),
+            },
+        },
         "evaluation_results": [
-            {**_result(run, s, base, task),
-             "generation_config": {"generation_args": _generation_args(run)}}
-            for s in scores if s.value is not None and not is_count(s.statistic)],
+            {
+                **_result(run, s, base, task),
+                "generation_config": {"generation_args": _generation_args(run)},
+            }
+            for s in scores
+            if s.value is not None and not is_count(s.statistic)
+        ],
     }
     if samples_path is not None and samples is not None:
         text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in samples)
         record["detailed_evaluation_results"] = {
-            "format": "jsonl", "file_path": samples_path, "hash_algorithm": "sha256",
+            "format": "jsonl",
+            "file_path": samples_path,
+            "hash_algorithm": "sha256",
             "checksum": hashlib.sha256(text.encode("utf-8")).hexdigest(),
-            "total_rows": len(samples)}
+            "total_rows": len(samples),
+        }
     return record
 
 
 def _text(value: Any) -> str:
     if value is None or (isinstance(value, float) and value != value):
         return ""
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False,
-                                                           default=str)
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
 
 
 def _label_key(labels: pd.DataFrame) -> str:
     return "uid" if "uid" in labels.columns else "item_id"
 
 
-def instance_records(run: RunFolder, model: str, provenance: Provenance,
-                     evaluation_id: str) -> list[dict[str, Any]]:
+def instance_records(
+    run: RunFolder, model: str, provenance: Provenance, evaluation_id: str
+) -> list[dict[str, Any]]:
     """One record per stored response of ``model`` (failed requests included, with their
     error), each with its label, the extraction method and the item's metadata."""
     from biasbench.export import responses_table
@@ -193,12 +251,24 @@ def instance_records(run: RunFolder, model: str, provenance: Provenance,
     labels = run.labels if run.labels is not None else pd.DataFrame(columns=["model"])
     labels = labels[labels["model"] == model]
     key = _label_key(labels) if len(labels) else "item_id"
-    by_key = {(str(r[key]), None if _missing(r.get("seed")) else int(r["seed"])): r
-              for r in labels.to_dict("records")}
+    by_key = {
+        (str(r[key]), None if _missing(r.get("seed")) else int(r["seed"])): r
+        for r in labels.to_dict("records")
+    }
     if responses.empty:  # a score folder: its labels carry the outputs
-        responses = pd.DataFrame([{"item_id": k[0], "seed": k[1], "status": "ok",
-                                   "output": r.get("output"), "prompt": None, "error": None}
-                                  for k, r in by_key.items()])
+        responses = pd.DataFrame(
+            [
+                {
+                    "item_id": k[0],
+                    "seed": k[1],
+                    "status": "ok",
+                    "output": r.get("output"),
+                    "prompt": None,
+                    "error": None,
+                }
+                for k, r in by_key.items()
+            ]
+        )
     signature = model_signature(run, model)
     description = run.signature.model.get(model)
     model_id = model_ids(description if isinstance(description, dict) else {}, model)[0]
@@ -207,8 +277,20 @@ def instance_records(run: RunFolder, model: str, provenance: Provenance,
         seed = None if _missing(row.get("seed")) else int(row["seed"])
         item_id = str(row["item_id"])
         label = by_key.get((item_id, seed))
-        records.append(_instance(run, model, item_id, seed, row, label, provenance,
-                                 evaluation_id, signature, model_id))
+        records.append(
+            _instance(
+                run,
+                model,
+                item_id,
+                seed,
+                row,
+                label,
+                provenance,
+                evaluation_id,
+                signature,
+                model_id,
+            )
+        )
     return records
 
 
@@ -221,17 +303,29 @@ def _missing(value: Any) -> bool:
         return False
 
 
-def _instance(run: RunFolder, model: str, item_id: str, seed: int | None,
-              response: dict[str, Any], label: dict[str, Any] | None,
-              provenance: Provenance, evaluation_id: str, signature: str,
-              model_id: str) -> dict[str, Any]:
+def _instance(
+    run: RunFolder,
+    model: str,
+    item_id: str,
+    seed: int | None,
+    response: dict[str, Any],
+    label: dict[str, Any] | None,
+    provenance: Provenance,
+    evaluation_id: str,
+    signature: str,
+    model_id: str,
+) -> dict[str, Any]:
     failed = response.get("status") != "ok"
     output = None if failed else _text(response.get("output") or (label or {}).get("output"))
     error: str | None = f"request failed: {response.get('error')}" if failed else None
-    metadata: dict[str, str] = {"item_id": item_id, "model": model,
-                                "seed": "" if seed is None else str(seed), "run": run.name,
-                                "biasbench_signature": signature,
-                                **provenance.as_details()}
+    metadata: dict[str, str] = {
+        "item_id": item_id,
+        "model": model,
+        "seed": "" if seed is None else str(seed),
+        "run": run.name,
+        "biasbench_signature": signature,
+        **provenance.as_details(),
+    }
     choices: list[str] | None = None
     reference: list[str] = []
     if label is not None and "pred_index" in label:  # the BBQ family: a parsed answer
@@ -273,24 +367,34 @@ def _instance(run: RunFolder, model: str, item_id: str, seed: int | None,
     category = (label or {}).get("category")
     task = f"{run.benchmark}/{category}" if isinstance(category, str) else run.benchmark
     return {
-        "schema_version": EEE_SCHEMA_VERSION, "evaluation_id": evaluation_id,
-        "model_id": model_id, "evaluation_name": task, "sample_id": sample_id,
+        "schema_version": EEE_SCHEMA_VERSION,
+        "evaluation_id": evaluation_id,
+        "model_id": model_id,
+        "evaluation_name": task,
+        "sample_id": sample_id,
         "sample_hash": hashlib.sha256(f"{item_id}\x00{prompt}".encode()).hexdigest(),
         "interaction_type": "single_turn",
         "input": {"raw": prompt, "reference": reference, "choices": choices},
         "output": {"raw": [] if output is None else [output]},
         "messages": None,
-        "answer_attribution": [] if failed else [{
-            "turn_idx": 0, "source": "output.raw[0]", "extracted_value": extracted,
-            "extraction_method": extraction, "is_terminal": True}],
+        "answer_attribution": []
+        if failed
+        else [
+            {
+                "turn_idx": 0,
+                "source": "output.raw[0]",
+                "extracted_value": extracted,
+                "extraction_method": extraction,
+                "is_terminal": True,
+            }
+        ],
         "evaluation": {"score": score, "is_correct": bool(correct)},
         "error": error,
         "metadata": metadata,
     }
 
 
-def write_eee(runs: list[RunFolder], provenances: dict[str, Provenance],
-              out: Path) -> list[Path]:
+def write_eee(runs: list[RunFolder], provenances: dict[str, Provenance], out: Path) -> list[Path]:
     """Write every run's records under ``out/data/``; returns the files written."""
     from biasbench.fsutil import write_files_atomically
 
@@ -300,19 +404,24 @@ def write_eee(runs: list[RunFolder], provenances: dict[str, Provenance],
         for model, scores in scores_by_model(run).items():
             description = run.signature.model.get(model)
             model_id, developer = model_ids(
-                description if isinstance(description, dict) else {}, model)
+                description if isinstance(description, dict) else {}, model
+            )
             name = record_uuid(run.signature.short(), model)
-            folder = Path("data") / _slug(run.benchmark) / _slug(developer) / _slug(
-                model_id.split("/", 1)[1])
+            folder = (
+                Path("data")
+                / _slug(run.benchmark)
+                / _slug(developer)
+                / _slug(model_id.split("/", 1)[1])
+            )
             samples_path = (folder / f"{name}_samples.jsonl").as_posix()
             now = f"{time.time():.3f}"
-            samples = instance_records(run, model, provenance,
-                                       f"{run.benchmark}/{model_id}/{now}")
-            record = aggregate_record(run, model, scores, provenance, now, samples_path,
-                                      samples)
-            contents[out / folder / f"{name}.json"] = (json.dumps(
-                record, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+            samples = instance_records(run, model, provenance, f"{run.benchmark}/{model_id}/{now}")
+            record = aggregate_record(run, model, scores, provenance, now, samples_path, samples)
+            contents[out / folder / f"{name}.json"] = (
+                json.dumps(record, ensure_ascii=False, indent=2) + "\n"
+            ).encode("utf-8")
             contents[out / samples_path] = "".join(
-                json.dumps(r, ensure_ascii=False) + "\n" for r in samples).encode("utf-8")
+                json.dumps(r, ensure_ascii=False) + "\n" for r in samples
+            ).encode("utf-8")
     write_files_atomically(contents)
     return sorted(contents)

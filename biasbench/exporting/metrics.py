@@ -42,9 +42,12 @@ class MetricFacts:
 
     @property
     def direction_text(self) -> str:
-        return {"higher": "higher is better", "lower": "lower is better",
-                "zero": "best at 0: signed, neither higher nor lower is better",
-                "none": "no direction: a descriptive statistic"}[self.direction]
+        return {
+            "higher": "higher is better",
+            "lower": "lower is better",
+            "zero": "best at 0: signed, neither higher nor lower is better",
+            "none": "no direction: a descriptive statistic",
+        }[self.direction]
 
 
 ACCURACY = MetricFacts("accuracy", "higher", 0.0, 1.0, "proportion", 1.0)
@@ -58,26 +61,41 @@ OTHER = MetricFacts("statistic", "none", None, None, "score")
 
 _BY_NAME: dict[str, MetricFacts] = {
     # honorific benchmarks (docs/benchmarks/honorific-bn.md, Metrics)
-    "hai_pp": SIGNED_PP, "they_minus_female_pp": SIGNED_PP,
-    "gsr_pct": PCT_LOWER, "mixed_pct": PCT_LOWER, "unreadable_pct": PCT_LOWER,
-    "unparsed_pct": PCT_LOWER, "eta2_pronoun_pct": PCT_LOWER, "eta2_occupation_pct": PCT_LOWER,
+    "hai_pp": SIGNED_PP,
+    "they_minus_female_pp": SIGNED_PP,
+    "gsr_pct": PCT_LOWER,
+    "mixed_pct": PCT_LOWER,
+    "unreadable_pct": PCT_LOWER,
+    "unparsed_pct": PCT_LOWER,
+    "eta2_pronoun_pct": PCT_LOWER,
+    "eta2_occupation_pct": PCT_LOWER,
     "occupation_spread_pp": MetricFacts("spread", "lower", 0.0, 50.0, "percentage points", 0.0),
     "hbs": MetricFacts("bias_score", "lower", 0.0, 100.0, "score", 0.0),
     "hbs_gender_component": MetricFacts("bias_score", "lower", 0.0, 50.0, "score", 0.0),
     "min_detectable_hai_pp": MetricFacts("power", "lower", 0.0, 100.0, "percentage points"),
     "design_effect": MetricFacts("design_effect", "none", 1.0, None, "ratio"),
-    "p_exact": P_VALUE, "p_holm": P_VALUE,
+    "p_exact": P_VALUE,
+    "p_holm": P_VALUE,
     # BBQ family
     "ooc_ratio": RATE_LOWER,
 }
 _BY_BENCHMARK: dict[tuple[str, str], MetricFacts] = {
     # CBBQ's S_amb, S_disamb and S_total are shares of biased answers (cbbq/scores.py)
-    **{("cbbq", name): RATE_LOWER for name in (
-        "s_amb", "s_disamb", "s_total", "s_amb_other_denominator",
-        "s_total_other_denominator")},
+    **{
+        ("cbbq", name): RATE_LOWER
+        for name in (
+            "s_amb",
+            "s_disamb",
+            "s_total",
+            "s_amb_other_denominator",
+            "s_total_other_denominator",
+        )
+    },
 }
-_COUNT = re.compile(r"^(n|b|c|n_.*|.*_n|.*_denominator|seeds_run|n_seeds.*|min_usable_items|"
-                    r"mixed_spelling_only|n_pairs.*)$")
+_COUNT = re.compile(
+    r"^(n|b|c|n_.*|.*_n|.*_denominator|seeds_run|n_seeds.*|min_usable_items|"
+    r"mixed_spelling_only|n_pairs.*)$"
+)
 _PCT = re.compile(r"_pct$")
 
 

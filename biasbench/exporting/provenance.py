@@ -17,8 +17,9 @@ PUBLIC_FORMATS: tuple[str, ...] = ("eee", "hf-eval-results")
 """Formats made to be published on a shared hub (Every Eval Ever's datastore, a model
 repository's ``.eval_results``): refused for data whose items may not be redistributed."""
 
-_NOT_SHAREABLE = re.compile(r"request-only|redistribution prohibited|no redistribution",
-                            re.IGNORECASE)
+_NOT_SHAREABLE = re.compile(
+    r"request-only|redistribution prohibited|no redistribution", re.IGNORECASE
+)
 ITEM_FIELDS: tuple[str, ...] = ("input", "target", "choices", "item metadata text")
 """What a log or record leaves out when items cannot be shared."""
 
@@ -39,8 +40,11 @@ class Provenance:
         return not _NOT_SHAREABLE.search(self.terms)
 
     def as_details(self) -> dict[str, str]:
-        return {"dataset_licence": self.licence, "dataset_terms": self.terms,
-                "items_shareable": str(self.items_shareable).lower()}
+        return {
+            "dataset_licence": self.licence,
+            "dataset_terms": self.terms,
+            "items_shareable": str(self.items_shareable).lower(),
+        }
 
 
 def provenance_of(benchmark: str) -> Provenance:
@@ -61,4 +65,5 @@ def refuse_public(provenance: Provenance, fmt: str) -> None:
         raise BiasbenchError(
             f"--format {fmt} is for public hubs and {provenance.benchmark}'s data may not be "
             f"redistributed ({provenance.terms}); export its scores with --format csv or "
-            "parquet, or --format inspect for your own viewer (item text left out)")
+            "parquet, or --format inspect for your own viewer (item text left out)"
+        )

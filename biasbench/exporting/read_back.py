@@ -28,16 +28,25 @@ FAILED = "request failed"
 
 def _row(model: Any, item_id: Any, seed: Any, output: Any, source: str) -> dict[str, Any]:
     if not isinstance(item_id, str) or not item_id:
-        raise InputError("missing field (biasbench writes the item's id here)", file=source,
-                         field="metadata.item_id")
-    row: dict[str, Any] = {"model": str(model), "item_id": item_id,
-                           "output": output if isinstance(output, str) else ""}
+        raise InputError(
+            "missing field (biasbench writes the item's id here)",
+            file=source,
+            field="metadata.item_id",
+        )
+    row: dict[str, Any] = {
+        "model": str(model),
+        "item_id": item_id,
+        "output": output if isinstance(output, str) else "",
+    }
     if seed not in (None, ""):
         try:
             row["seed"] = int(seed)
         except (TypeError, ValueError):
-            raise InputError(f"expected an integer seed, got {str(seed)[:40]!r}", file=source,
-                             field="metadata.seed") from None
+            raise InputError(
+                f"expected an integer seed, got {str(seed)[:40]!r}",
+                file=source,
+                field="metadata.seed",
+            ) from None
     found = _BBQ_UID.match(item_id)
     if found:  # the BBQ family's responses name the item by category and example id
         row.update(category=found["category"], example_id=int(found["example"]))
@@ -61,13 +70,24 @@ def inspect_rows(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
             raise InputError("expected a sample object", file=source)
         if sample.get("error"):
             continue
-        metadata: dict[str, Any] = (sample["metadata"] if isinstance(sample.get("metadata"), dict)
-                                    else {})
+        metadata: dict[str, Any] = (
+            sample["metadata"] if isinstance(sample.get("metadata"), dict) else {}
+        )
         index = metadata.get("response_index")
         order = index if isinstance(index, int) and not isinstance(index, bool) else position
-        found.append((order, source, _row(model, metadata.get("item_id"),
-                                          metadata.get("seed"), output_text(sample, source),
-                                          source)))
+        found.append(
+            (
+                order,
+                source,
+                _row(
+                    model,
+                    metadata.get("item_id"),
+                    metadata.get("seed"),
+                    output_text(sample, source),
+                    source,
+                ),
+            )
+        )
     # the run's order (a zipped log sorts its samples by id): resampling depends on it
     for _, source, row in sorted(found, key=lambda entry: entry[0]):
         yield source, row
@@ -78,21 +98,31 @@ def eee_rows(path: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     wrote: one ``*_samples.jsonl`` file, or a folder holding them (the ``data/`` tree)."""
     files = sorted(path.rglob("*_samples.jsonl")) if path.is_dir() else [path]
     if not files:
-        raise InputError("no *_samples.jsonl (Every Eval Ever instance records) here",
-                         file=str(path))
+        raise InputError(
+            "no *_samples.jsonl (Every Eval Ever instance records) here", file=str(path)
+        )
     for file in files:
         for line, record in iter_jsonl(file):
             source = f"{file}:{line}"
             if str(record.get("error") or "").startswith(FAILED):
                 continue
-            metadata: dict[str, Any] = (record["metadata"] if isinstance(record.get("metadata"),
-                                                                         dict) else {})
-            output: dict[str, Any] = (record["output"] if isinstance(record.get("output"), dict)
-                                      else {})
+            metadata: dict[str, Any] = (
+                record["metadata"] if isinstance(record.get("metadata"), dict) else {}
+            )
+            output: dict[str, Any] = (
+                record["output"] if isinstance(record.get("output"), dict) else {}
+            )
             raw: list[Any] = output["raw"] if isinstance(output.get("raw"), list) else []
-            yield source, _row(metadata.get("model") or record.get("model_id"),
-                               metadata.get("item_id"), metadata.get("seed"),
-                               raw[0] if raw else "", source)
+            yield (
+                source,
+                _row(
+                    metadata.get("model") or record.get("model_id"),
+                    metadata.get("item_id"),
+                    metadata.get("seed"),
+                    raw[0] if raw else "",
+                    source,
+                ),
+            )
 
 
 def read_exported(bench: Any, fmt: str, path: Path) -> pd.DataFrame:
@@ -104,13 +134,13 @@ def read_exported(bench: Any, fmt: str, path: Path) -> pd.DataFrame:
         raise InputError("no answered samples", file=str(path))
     with tempfile.TemporaryDirectory(prefix="biasbench-read-back-") as folder:
         responses = Path(folder) / "responses.jsonl"
-        responses.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n"
-                                     for _, row in rows), encoding="utf-8")
+        responses.write_text(
+            "".join(json.dumps(row, ensure_ascii=False) + "\n" for _, row in rows), encoding="utf-8"
+        )
         try:
             frame: pd.DataFrame = bench.read_responses(responses)
         except InputError as exc:
             line = exc.line
-            source = rows[line - 1][0] if line is not None and 0 < line <= len(rows) \
-                else str(path)
+            source = rows[line - 1][0] if line is not None and 0 < line <= len(rows) else str(path)
             raise InputError(exc.reason, file=source, field=exc.field) from None
     return frame

@@ -57,29 +57,31 @@ def _node(results: Mapping[str, Any], model: str, group: str) -> Any:
     return node
 
 
-def undefined_reason(results: Mapping[str, Any], model: str, group: str,
-                     statistic: str) -> str:
+def undefined_reason(results: Mapping[str, Any], model: str, group: str, statistic: str) -> str:
     """Why ``statistic`` is null, as results.json says it (its ``reason``/``ci_reason``, or a
     sibling ``<statistic>_reason``), else a plain statement."""
     node = _node(results, model, group)
     entry = node.get(statistic) if isinstance(node, dict) else None
-    for holder, key in ((entry, "reason"), (entry, "ci_reason"),
-                        (node, f"{statistic}_reason")):
+    for holder, key in ((entry, "reason"), (entry, "ci_reason"), (node, f"{statistic}_reason")):
         if isinstance(holder, dict) and isinstance(holder.get(key), str) and holder[key]:
             return str(holder[key])
     return "undefined: results.json holds no value for it (null, shown as undefined, never 0)"
 
 
-def _null_statistics(model: str, path: tuple[str, ...], node: Any,
-                     benchmark: str) -> Iterator[tuple[str, str]]:
+def _null_statistics(
+    model: str, path: tuple[str, ...], node: Any, benchmark: str
+) -> Iterator[tuple[str, str]]:
     """(group, statistic) of every null plain statistic under ``node`` that names a metric."""
     if not isinstance(node, dict):
         return
     for key, value in node.items():
         if isinstance(value, dict) and "mean" not in value:
             yield from _null_statistics(model, (*path, str(key)), value, benchmark)
-        elif value is None and not key.endswith(("_reason", "_method", "_status")) and \
-                metric_facts(benchmark, str(key)) is not OTHER:
+        elif (
+            value is None
+            and not key.endswith(("_reason", "_method", "_status"))
+            and metric_facts(benchmark, str(key)) is not OTHER
+        ):
             yield "/".join(path), str(key)
 
 
@@ -92,20 +94,36 @@ def run_scores(run: RunFolder) -> list[Score]:
     for row in rows.to_dict("records"):
         value = _number(row["value"])
         n = row.get("n")
-        found.append(Score(
-            str(row["model"]), str(row["group"] or ""), str(row["statistic"]), value,
-            _number(row.get("ci_low")), _number(row.get("ci_high")),
-            None if n is None or _missing(n) else int(n),
-            row.get("ci_status") if isinstance(row.get("ci_status"), str) else None,
-            None if value is not None else undefined_reason(
-                run.results, str(row["model"]), str(row["group"] or ""),
-                str(row["statistic"]))))
+        found.append(
+            Score(
+                str(row["model"]),
+                str(row["group"] or ""),
+                str(row["statistic"]),
+                value,
+                _number(row.get("ci_low")),
+                _number(row.get("ci_high")),
+                None if n is None or _missing(n) else int(n),
+                row.get("ci_status") if isinstance(row.get("ci_status"), str) else None,
+                None
+                if value is not None
+                else undefined_reason(
+                    run.results, str(row["model"]), str(row["group"] or ""), str(row["statistic"])
+                ),
+            )
+        )
     seen = {(s.model, s.group, s.statistic) for s in found}
     for model, node in (run.results.get("models") or {}).items():
         for group, statistic in _null_statistics(str(model), (), node, run.benchmark):
             if (str(model), group, statistic) not in seen:
-                found.append(Score(str(model), group, statistic, None, reason=undefined_reason(
-                    run.results, str(model), group, statistic)))
+                found.append(
+                    Score(
+                        str(model),
+                        group,
+                        statistic,
+                        None,
+                        reason=undefined_reason(run.results, str(model), group, statistic),
+                    )
+                )
     return found
 
 
@@ -122,8 +140,7 @@ def interval_method(run: RunFolder, statistic: str) -> str:
         return INTERVAL_METHODS[statistic]
     kind = run.results.get("interval")
     if isinstance(kind, str):
-        return (f"biasbench '{kind}' interval (results.json interval_method; "
-                "docs/bbq-engine/)")
+        return f"biasbench '{kind}' interval (results.json interval_method; docs/bbq-engine/)"
     return "as biasbench's results.json gives it"
 
 

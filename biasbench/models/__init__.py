@@ -20,7 +20,21 @@ from biasbench.models.registry import (
     parse_model_spec,
 )
 
-__all__ = ["BACKENDS", "DEFAULT_MODEL", "BackendInfo", "BackendOption", "Generation",
-           "GenerationParams", "ModelBackend", "ModelOptions", "PermanentModelError", "Prompt",
-           "TransientModelError", "backend_class", "list_backends", "load_model",
-           "parse_model_args", "parse_model_spec"]
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_MODEL",
+    "BackendInfo",
+    "BackendOption",
+    "Generation",
+    "GenerationParams",
+    "ModelBackend",
+    "ModelOptions",
+    "PermanentModelError",
+    "Prompt",
+    "TransientModelError",
+    "backend_class",
+    "list_backends",
+    "load_model",
+    "parse_model_args",
+    "parse_model_spec",
+]

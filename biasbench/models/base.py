@@ -71,18 +71,32 @@ class GenerationParams:
         # Old callers passed top_p=None for "the backend's default": that is exactly the
         # hidden sampler this class exists to rule out.
         checks = [
-            (isinstance(self.temperature, int | float) and self.temperature >= 0,
-             "temperature must be >= 0"),
-            (isinstance(self.max_tokens, int) and self.max_tokens >= 1,
-             "max_tokens must be a positive integer"),
-            (isinstance(self.top_p, int | float) and 0 < self.top_p <= 1,
-             "top_p must be in (0, 1] (1.0 is off)"),
-            (isinstance(self.top_k, int) and not isinstance(self.top_k, bool) and self.top_k >= 0,
-             "top_k must be an integer >= 0 (0 is off)"),
-            (isinstance(self.min_p, int | float) and 0 <= self.min_p <= 1,
-             "min_p must be in [0, 1] (0 is off)"),
-            (isinstance(self.repetition_penalty, int | float) and self.repetition_penalty > 0,
-             "repetition_penalty must be > 0 (1.0 is off)"),
+            (
+                isinstance(self.temperature, int | float) and self.temperature >= 0,
+                "temperature must be >= 0",
+            ),
+            (
+                isinstance(self.max_tokens, int) and self.max_tokens >= 1,
+                "max_tokens must be a positive integer",
+            ),
+            (
+                isinstance(self.top_p, int | float) and 0 < self.top_p <= 1,
+                "top_p must be in (0, 1] (1.0 is off)",
+            ),
+            (
+                isinstance(self.top_k, int)
+                and not isinstance(self.top_k, bool)
+                and self.top_k >= 0,
+                "top_k must be an integer >= 0 (0 is off)",
+            ),
+            (
+                isinstance(self.min_p, int | float) and 0 <= self.min_p <= 1,
+                "min_p must be in [0, 1] (0 is off)",
+            ),
+            (
+                isinstance(self.repetition_penalty, int | float) and self.repetition_penalty > 0,
+                "repetition_penalty must be > 0 (1.0 is off)",
+            ),
         ]
         for ok, message in checks:
             if not ok:
@@ -94,8 +108,13 @@ class GenerationParams:
 
     def sampler(self) -> dict[str, Any]:
         """The complete sampler: temperature, top_p, top_k, min_p, repetition_penalty."""
-        return {"temperature": self.temperature, "top_p": self.top_p, "top_k": self.top_k,
-                "min_p": self.min_p, "repetition_penalty": self.repetition_penalty}
+        return {
+            "temperature": self.temperature,
+            "top_p": self.top_p,
+            "top_k": self.top_k,
+            "min_p": self.min_p,
+            "repetition_penalty": self.repetition_penalty,
+        }
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -174,9 +193,20 @@ class UnusableAnswerError(PermanentModelError):
 # several compatible servers send).
 _TEXT_PART_TYPES = frozenset({"text", "output_text"})
 # Part types that are not the answer (reasoning, audio, images...): skipped, and recorded.
-_NON_ANSWER_PART_TYPES = frozenset({"reasoning", "thinking", "redacted_thinking", "image_url",
-                                    "image", "input_audio", "audio", "file", "tool_use",
-                                    "tool_call"})
+_NON_ANSWER_PART_TYPES = frozenset(
+    {
+        "reasoning",
+        "thinking",
+        "redacted_thinking",
+        "image_url",
+        "image",
+        "input_audio",
+        "audio",
+        "file",
+        "tool_use",
+        "tool_call",
+    }
+)
 
 
 # Characters that carry no text on their own: an answer made only of these (and whitespace) is
@@ -190,10 +220,31 @@ def is_empty_text(text: str) -> bool:
 
 
 # What servers and libraries call the two ends every backend can tell apart.
-_STOPPED = frozenset({"stop", "eos", "eos_token", "stop_sequence", "stop_token", "end_turn",
-                      "end", "stopped", "finished", "complete"})
-_CUT = frozenset({"length", "max_tokens", "max_length", "max_new_tokens", "max_output_tokens",
-                  "model_length", "token_limit"})
+_STOPPED = frozenset(
+    {
+        "stop",
+        "eos",
+        "eos_token",
+        "stop_sequence",
+        "stop_token",
+        "end_turn",
+        "end",
+        "stopped",
+        "finished",
+        "complete",
+    }
+)
+_CUT = frozenset(
+    {
+        "length",
+        "max_tokens",
+        "max_length",
+        "max_new_tokens",
+        "max_output_tokens",
+        "model_length",
+        "token_limit",
+    }
+)
 
 
 def normalise_finish_reason(value: Any) -> str:
@@ -234,7 +285,8 @@ def text_from_content(content: Any) -> tuple[str, dict[str, Any]]:
     if not isinstance(parts, list):
         raise UnusableAnswerError(
             f"answer content is a {type(content).__name__}, not text: {_one_line(content)}",
-            raw=content)
+            raw=content,
+        )
     texts: list[str] = []
     skipped: list[str] = []
     refusals: list[str] = []
@@ -252,11 +304,12 @@ def text_from_content(content: Any) -> tuple[str, dict[str, Any]]:
             skipped.append(kind)
         else:
             raise UnusableAnswerError(
-                f"answer content has a part that is not text: {_one_line(part)}", raw=content)
+                f"answer content has a part that is not text: {_one_line(part)}", raw=content
+            )
     if parts and not texts and not refusals:
         raise UnusableAnswerError(
-            f"answer content has no text part (only {', '.join(sorted(set(skipped)))})",
-            raw=content)
+            f"answer content has no text part (only {', '.join(sorted(set(skipped)))})", raw=content
+        )
     notes: dict[str, Any] = {"content_shape": "object" if isinstance(content, dict) else "parts"}
     if skipped:
         notes["skipped_parts"] = skipped
@@ -316,9 +369,13 @@ class ModelBackend(abc.ABC):
     @classmethod
     def capabilities(cls) -> dict[str, Any]:
         """The capability attributes, for ``biasbench list``."""
-        return {"can_generate": cls.can_generate, "can_score_options": cls.can_score_options,
-                "max_concurrency": cls.max_concurrency, "deterministic": cls.deterministic,
-                "answers_by_item": cls.answers_by_item}
+        return {
+            "can_generate": cls.can_generate,
+            "can_score_options": cls.can_score_options,
+            "max_concurrency": cls.max_concurrency,
+            "deterministic": cls.deterministic,
+            "answers_by_item": cls.answers_by_item,
+        }
 
     @property
     @abc.abstractmethod
@@ -330,7 +387,9 @@ class ModelBackend(abc.ABC):
         return {"kind": self.kind, "model": self.model_id, "mode": self.mode}
 
     @abc.abstractmethod
-    async def generate(self, prompt: Prompt, params: GenerationParams, seed: int | None) -> Generation:
+    async def generate(
+        self, prompt: Prompt, params: GenerationParams, seed: int | None
+    ) -> Generation:
         """Answer ``prompt``; raise TransientModelError or PermanentModelError on failure."""
 
     async def score_options(self, prompt: Prompt, options: list[str]) -> list[float]:

@@ -53,8 +53,9 @@ def physical_cores(cpus: Iterable[int] | None = None, sysfs: Path = _SYSFS_CPU) 
     cores: set[str] = set()
     for cpu in allowed:
         try:
-            cores.add((sysfs / f"cpu{cpu}" / "topology" / "thread_siblings_list").read_text()
-                      .strip())
+            cores.add(
+                (sysfs / f"cpu{cpu}" / "topology" / "thread_siblings_list").read_text().strip()
+            )
         except OSError:
             cores.clear()
             break

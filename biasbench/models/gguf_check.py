@@ -33,8 +33,7 @@ def check_gguf_file(path: str | Path) -> Path:
     except OSError:
         raise ModelSpecError(f"GGUF file not found: {path}") from None
     if not stat.S_ISREG(info.st_mode):
-        raise ModelSpecError(f"llamacpp:{path}: not a regular file (a GGUF model file is "
-                             "needed)")
+        raise ModelSpecError(f"llamacpp:{path}: not a regular file (a GGUF model file is needed)")
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
         try:
@@ -44,12 +43,15 @@ def check_gguf_file(path: str | Path) -> Path:
     except OSError as exc:
         raise ModelSpecError(f"llamacpp:{path}: cannot be read ({exc.strerror})") from None
     if head != GGUF_MAGIC:
-        raise ModelSpecError(f"llamacpp:{path}: not a GGUF file (it starts with {head!r}, not "
-                             f"{GGUF_MAGIC!r}); llama.cpp reads GGUF model files only")
+        raise ModelSpecError(
+            f"llamacpp:{path}: not a GGUF file (it starts with {head!r}, not "
+            f"{GGUF_MAGIC!r}); llama.cpp reads GGUF model files only"
+        )
     problem = gguf_header_problem(path)
     if problem is not None:
-        raise ModelSpecError(f"llamacpp:{path}: a damaged GGUF file ({problem}); download or "
-                             f"convert it again")
+        raise ModelSpecError(
+            f"llamacpp:{path}: a damaged GGUF file ({problem}); download or convert it again"
+        )
     return path
 
 
@@ -122,7 +124,7 @@ def _walk(data: mmap.mmap, size: int) -> str | None:
             need(8)
             (length,) = struct.unpack_from("<Q", data, position)
             need(8 + length + 4)
-            key = bytes(data[position + 8:position + 8 + length])
+            key = bytes(data[position + 8 : position + 8 + length])
             (kind,) = struct.unpack_from("<I", data, position + 8 + length)
             position += 8 + length + 4
             if key == b"general.alignment" and kind == 4:
@@ -148,7 +150,7 @@ def _walk(data: mmap.mmap, size: int) -> str | None:
         return str(exc)
     start = position + (-position) % max(alignment, 1)
     if offsets and start + max(offsets) >= size:
-        return (f"tensor data begins past the file's end ({size:,} bytes): a truncated file")
+        return f"tensor data begins past the file's end ({size:,} bytes): a truncated file"
     return None
 
 
@@ -159,8 +161,9 @@ def check_n_ctx(value: Any) -> None:
     except ValueError:
         raise ModelSpecError(f"llamacpp: -M n_ctx={value!r}: expected an integer") from None
     if not MIN_N_CTX <= n_ctx <= MAX_N_CTX:
-        raise ModelSpecError(f"llamacpp: -M n_ctx={value!r}: must be from {MIN_N_CTX} to "
-                             f"{MAX_N_CTX:,} tokens")
+        raise ModelSpecError(
+            f"llamacpp: -M n_ctx={value!r}: must be from {MIN_N_CTX} to {MAX_N_CTX:,} tokens"
+        )
 
 
 def check_llamacpp(path: str | Path | None, model_args: Mapping[str, Any]) -> None:

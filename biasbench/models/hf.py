@@ -92,15 +92,22 @@ def option_choices(scores: Sequence[OptionScore], options: Sequence[str]) -> dic
     the length of the option text as appended, separator included) and the choice by those."""
     sums = [score.logprob for score in scores]
     n_chars = [len(option) for option in options]
-    per_char = [total / length if length else math.nan
-                for total, length in zip(sums, n_chars, strict=True)]
-    return {"scores": sums, "scores_per_char": per_char,
-            "n_tokens": [score.n_tokens for score in scores], "n_chars": n_chars,
-            "choice_sum": answer_by_scores(sums), "choice_per_char": answer_by_scores(per_char)}
+    per_char = [
+        total / length if length else math.nan for total, length in zip(sums, n_chars, strict=True)
+    ]
+    return {
+        "scores": sums,
+        "scores_per_char": per_char,
+        "n_tokens": [score.n_tokens for score in scores],
+        "n_chars": n_chars,
+        "choice_sum": answer_by_scores(sums),
+        "choice_per_char": answer_by_scores(per_char),
+    }
 
 
-def generation_from_choice(prompt_text: str, options: Sequence[str],
-                           scores: Sequence[OptionScore], *, method: str) -> Generation:
+def generation_from_choice(
+    prompt_text: str, options: Sequence[str], scores: Sequence[OptionScore], *, method: str
+) -> Generation:
     """A :class:`Generation` recording a score-based answer, with every score as evidence.
 
     The text is the chosen option stripped of surrounding whitespace, so the ordinary answer
@@ -124,22 +131,42 @@ class HFBackend(CausalGeneration, OptionScoring, ModelBackend):
     """A local transformers model (causal or masked LM) behind the async backend interface."""
 
     kind = "hf"
-    summary = ("a local Hugging Face transformers model: causal LMs generate and score "
-               "options, masked LMs score options only (--hf-task auto|causal|masked)")
+    summary = (
+        "a local Hugging Face transformers model: causal LMs generate and score "
+        "options, masked LMs score options only (--hf-task auto|causal|masked)"
+    )
     spec_syntax = "hf:NAME_OR_PATH (a model name in the local cache, or a save_pretrained folder)"
     model_options = (
-        BackendOption("device", "str", "torch device: cpu, cuda, cuda:1, mps (default: cuda "
-                      "when available, else mps, else cpu)", default="auto"),
-        BackendOption("dtype", "str", "weights dtype; auto keeps the checkpoint's on an "
-                      "accelerator and uses float32 on CPU", default="auto", choices=DTYPES,
-                      changes_answers=True),
-        BackendOption("revision", "str", "branch, tag or commit of a named model",
-                      changes_answers=True),
-        BackendOption("batch_size", "int", "requests gathered into one batch (greedy "
-                      "generation, option scoring across items) and sequences per forward pass "
-                      "when scoring", default=16, minimum=1),
-        BackendOption("trust_remote_code", "bool", "run model code shipped with the checkpoint",
-                      default=False),
+        BackendOption(
+            "device",
+            "str",
+            "torch device: cpu, cuda, cuda:1, mps (default: cuda "
+            "when available, else mps, else cpu)",
+            default="auto",
+        ),
+        BackendOption(
+            "dtype",
+            "str",
+            "weights dtype; auto keeps the checkpoint's on an accelerator and uses float32 on CPU",
+            default="auto",
+            choices=DTYPES,
+            changes_answers=True,
+        ),
+        BackendOption(
+            "revision", "str", "branch, tag or commit of a named model", changes_answers=True
+        ),
+        BackendOption(
+            "batch_size",
+            "int",
+            "requests gathered into one batch (greedy "
+            "generation, option scoring across items) and sequences per forward pass "
+            "when scoring",
+            default=16,
+            minimum=1,
+        ),
+        BackendOption(
+            "trust_remote_code", "bool", "run model code shipped with the checkpoint", default=False
+        ),
     )
     can_score_options = True
     max_concurrency = None
@@ -150,16 +177,29 @@ class HFBackend(CausalGeneration, OptionScoring, ModelBackend):
         if not arg:
             raise ModelSpecError("hf needs a model name or path: --model hf:NAME_OR_PATH")
         if options.hf_task not in ("auto", "causal", "masked"):
-            raise ModelSpecError(f"--hf-task must be auto, causal or masked, not "
-                                 f"{options.hf_task!r}")
+            raise ModelSpecError(
+                f"--hf-task must be auto, causal or masked, not {options.hf_task!r}"
+            )
         args = cls.check_model_args(options.model_args)
-        return cls(arg, task=options.hf_task, chat=options.chat,  # type: ignore[arg-type]
-                   **args)
+        return cls(
+            arg,
+            task=options.hf_task,
+            chat=options.chat,  # type: ignore[arg-type]
+            **args,
+        )
 
-    def __init__(self, name_or_path: str, *, task: TaskChoice = "auto",
-                 device: str | None = "auto",
-                 dtype: str = "auto", chat: bool = False, trust_remote_code: bool = False,
-                 revision: str | None = None, batch_size: int = 16) -> None:
+    def __init__(
+        self,
+        name_or_path: str,
+        *,
+        task: TaskChoice = "auto",
+        device: str | None = "auto",
+        dtype: str = "auto",
+        chat: bool = False,
+        trust_remote_code: bool = False,
+        revision: str | None = None,
+        batch_size: int = 16,
+    ) -> None:
         """Load config, tokenizer and model.
 
         Args:
@@ -179,8 +219,10 @@ class HFBackend(CausalGeneration, OptionScoring, ModelBackend):
             import torch  # noqa: F401 - both must be installed before anything loads
             import transformers
         except ImportError as exc:  # pragma: no cover - depends on the environment
-            raise ModelSpecError("the hf backend needs torch and transformers: install "
-                                 "biasbench[hf] and a torch build for your machine") from exc
+            raise ModelSpecError(
+                "the hf backend needs torch and transformers: install "
+                "biasbench[hf] and a torch build for your machine"
+            ) from exc
         if dtype not in DTYPES:
             raise ModelSpecError(f"dtype must be one of {', '.join(DTYPES)}, not {dtype!r}")
         if batch_size < 1:
@@ -197,29 +239,38 @@ class HFBackend(CausalGeneration, OptionScoring, ModelBackend):
             config = transformers.AutoConfig.from_pretrained(name_or_path, **common)
             self.task: Task = detect_task(config) if task == "auto" else task
             self.tokenizer = transformers.AutoTokenizer.from_pretrained(name_or_path, **common)
-            model_class = (transformers.AutoModelForCausalLM if self.task == "causal"
-                           else transformers.AutoModelForMaskedLM)
-            model = model_class.from_pretrained(name_or_path, config=config,
-                                                dtype=self._torch_dtype(dtype), **common)
+            model_class = (
+                transformers.AutoModelForCausalLM
+                if self.task == "causal"
+                else transformers.AutoModelForMaskedLM
+            )
+            model = model_class.from_pretrained(
+                name_or_path, config=config, dtype=self._torch_dtype(dtype), **common
+            )
         except (OSError, ValueError, KeyError) as exc:
-            raise ModelSpecError(f"cannot load Hugging Face model {name_or_path!r} as a "
-                                 f"{task} LM: {exc}") from exc
+            raise ModelSpecError(
+                f"cannot load Hugging Face model {name_or_path!r} as a {task} LM: {exc}"
+            ) from exc
         self.model = model.to(self.device).eval()
         self.config = config
         self.dtype = str(self.model.dtype).removeprefix("torch.")
 
         if chat:
             if self.task != "causal":
-                raise ModelSpecError("chat=True needs a causal LM; masked LMs score the "
-                                     "completion form")
+                raise ModelSpecError(
+                    "chat=True needs a causal LM; masked LMs score the completion form"
+                )
             if not getattr(self.tokenizer, "chat_template", None):
-                raise ModelSpecError(f"{name_or_path!r} has no chat template; drop chat=True to "
-                                     "send the completion form")
+                raise ModelSpecError(
+                    f"{name_or_path!r} has no chat template; drop chat=True to "
+                    "send the completion form"
+                )
         self.mode = "chat" if chat else "completion"
         self.can_generate = self.task == "causal"  # a masked LM only scores options
         if self.task == "masked" and self.tokenizer.mask_token_id is None:
-            raise ModelSpecError(f"{name_or_path!r} has no mask token, so it cannot be scored "
-                                 "as a masked LM")
+            raise ModelSpecError(
+                f"{name_or_path!r} has no mask token, so it cannot be scored as a masked LM"
+            )
         self._model_id = model_identity(name_or_path, revision)
 
     # ----------------------------------------------------------------- identity
@@ -248,8 +299,9 @@ class HFBackend(CausalGeneration, OptionScoring, ModelBackend):
         A rendered chat template already contains the model's special tokens, so none are added.
         """
         if self.mode == "chat":
-            text = self.tokenizer.apply_chat_template(prompt.as_chat(), tokenize=False,
-                                                      add_generation_prompt=True)
+            text = self.tokenizer.apply_chat_template(
+                prompt.as_chat(), tokenize=False, add_generation_prompt=True
+            )
             return str(text), False
         return prompt.completion, True
 
@@ -262,18 +314,21 @@ class HFBackend(CausalGeneration, OptionScoring, ModelBackend):
     def _check_length(self, n_tokens: int, what: str) -> None:
         limit = self._max_length()
         if limit is not None and n_tokens > limit:
-            raise PermanentModelError(f"{what} is {n_tokens} tokens; {self.model_id} accepts "
-                                      f"at most {limit}")
+            raise PermanentModelError(
+                f"{what} is {n_tokens} tokens; {self.model_id} accepts at most {limit}"
+            )
 
     # ----------------------------------------------------------------- the interface
 
-    async def generate(self, prompt: Prompt, params: GenerationParams,
-                       seed: int | None) -> Generation:
+    async def generate(
+        self, prompt: Prompt, params: GenerationParams, seed: int | None
+    ) -> Generation:
         """Continue the prompt (causal LMs only); returns only the new text, cut at a stop string."""
         if self.task == "masked":
             raise PermanentModelError(
                 f"{self.model_id} is a masked LM and cannot generate text: masked LMs answer by "
-                "score_options (pseudo-log-likelihood of each option)")
+                "score_options (pseudo-log-likelihood of each option)"
+            )
         if self._batchable(params):  # greedy: the seed plays no part
             return await self._batcher.submit(("generate", params), (prompt, seed))
         return await self._in_thread(self._generate_sync, prompt, params, seed)
@@ -287,8 +342,7 @@ class HFBackend(CausalGeneration, OptionScoring, ModelBackend):
         scores = await self.score_options_detailed(prompt, options)
         return [score.logprob for score in scores]
 
-    async def score_options_detailed(self, prompt: Prompt,
-                                     options: list[str]) -> list[OptionScore]:
+    async def score_options_detailed(self, prompt: Prompt, options: list[str]) -> list[OptionScore]:
         """Like :meth:`score_options`, with the number of tokens behind each score."""
         return await self._batcher.submit(("score",), (prompt, list(options)))
 

@@ -22,8 +22,7 @@ class MicroBatcher:
     _IDLE_TURNS = 3
     """Event-loop turns without a new request after which a partial batch runs."""
 
-    def __init__(self, size: int,
-                 run: Callable[[tuple[Any, ...], list[Any]], list[Any]]) -> None:
+    def __init__(self, size: int, run: Callable[[tuple[Any, ...], list[Any]], list[Any]]) -> None:
         self.size = size
         self.expected = size
         self._run = run
@@ -52,8 +51,8 @@ class MicroBatcher:
                 now = self._queued()
                 idle, seen = (0, now) if now > seen else (idle + 1, seen)
             key = max(self._queue, key=lambda k: len(self._queue[k]))  # the fullest batch first
-            jobs = self._queue[key][:self.size]
-            rest = self._queue[key][self.size:]
+            jobs = self._queue[key][: self.size]
+            rest = self._queue[key][self.size :]
             if rest:
                 self._queue[key] = rest
             else:
@@ -62,8 +61,9 @@ class MicroBatcher:
             if jobs:
                 await self._run_jobs(key, jobs)
 
-    async def _run_jobs(self, key: tuple[Any, ...],
-                        jobs: list[tuple[Any, asyncio.Future[Any]]]) -> None:
+    async def _run_jobs(
+        self, key: tuple[Any, ...], jobs: list[tuple[Any, asyncio.Future[Any]]]
+    ) -> None:
         payloads = [payload for payload, _ in jobs]
         try:
             results = await asyncio.to_thread(self._run, key, payloads)

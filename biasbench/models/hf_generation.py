@@ -20,7 +20,7 @@ def truncate_at_stop(text: str, stops: Sequence[str]) -> tuple[str, bool]:
     positions = [position for position in positions if position >= 0]
     if not positions:
         return text, False
-    return text[:min(positions)], True
+    return text[: min(positions)], True
 
 
 class CausalGeneration:
@@ -32,6 +32,7 @@ class CausalGeneration:
     device: torch.device
 
     if TYPE_CHECKING:  # provided by HFBackend
+
         def render(self, prompt: Prompt) -> tuple[str, bool]: ...
 
         def _check_length(self, n_tokens: int, what: str) -> None: ...
@@ -45,8 +46,10 @@ class CausalGeneration:
         import torch
 
         on_cpu = self.device.type == "cpu"
-        with torch.random.fork_rng(devices=[] if on_cpu else [self.device.index or 0],
-                                   device_type=None if on_cpu else self.device.type):
+        with torch.random.fork_rng(
+            devices=[] if on_cpu else [self.device.index or 0],
+            device_type=None if on_cpu else self.device.type,
+        ):
             torch.manual_seed(seed)  # seeds the CPU and every accelerator generator
             yield
 
@@ -63,9 +66,16 @@ class CausalGeneration:
             "pad_token_id": pad_id,
         }
         if params.temperature > 0:
-            kwargs.update(do_sample=True, temperature=params.temperature, top_p=params.top_p,
-                          top_k=params.top_k, min_p=params.min_p, typical_p=1.0,
-                          epsilon_cutoff=0.0, eta_cutoff=0.0)
+            kwargs.update(
+                do_sample=True,
+                temperature=params.temperature,
+                top_p=params.top_p,
+                top_k=params.top_k,
+                min_p=params.min_p,
+                typical_p=1.0,
+                epsilon_cutoff=0.0,
+                eta_cutoff=0.0,
+            )
         else:
             kwargs.update(do_sample=False)
         if params.stop:
@@ -73,8 +83,9 @@ class CausalGeneration:
             kwargs.update(stop_strings=list(params.stop), tokenizer=self.tokenizer)
         return kwargs
 
-    def _generate_sync(self, prompt: Prompt, params: GenerationParams,
-                       seed: int | None) -> Generation:
+    def _generate_sync(
+        self, prompt: Prompt, params: GenerationParams, seed: int | None
+    ) -> Generation:
         import torch
 
         prompt_text, add_special = self.render(prompt)
@@ -82,32 +93,46 @@ class CausalGeneration:
         prompt_ids = encoded["input_ids"]
         self._check_length(prompt_ids.shape[1], "the prompt")
         with torch.inference_mode(), self._seeded(seed):
-            output = self.model.generate(input_ids=prompt_ids.to(self.device),
-                                         attention_mask=encoded["attention_mask"].to(self.device),
-                                         **self._decoding_kwargs(params))
-        new_ids = output[0, prompt_ids.shape[1]:].tolist()
+            output = self.model.generate(
+                input_ids=prompt_ids.to(self.device),
+                attention_mask=encoded["attention_mask"].to(self.device),
+                **self._decoding_kwargs(params),
+            )
+        new_ids = output[0, prompt_ids.shape[1] :].tolist()
         return self._generation(prompt_text, prompt_ids[0].tolist(), new_ids, params, seed)
 
     def _eos_ids(self) -> set[int]:
         eos_ids = self.model.generation_config.eos_token_id
         return set(eos_ids if isinstance(eos_ids, list) else [eos_ids])
 
-    def _generation(self, prompt_text: str, prompt_ids: list[int], new_ids: list[int],
-                    params: GenerationParams, seed: int | None) -> Generation:
-        text, stopped = truncate_at_stop(self._decode_continuation(prompt_ids, new_ids),
-                                         params.stop)
+    def _generation(
+        self,
+        prompt_text: str,
+        prompt_ids: list[int],
+        new_ids: list[int],
+        params: GenerationParams,
+        seed: int | None,
+    ) -> Generation:
+        text, stopped = truncate_at_stop(
+            self._decode_continuation(prompt_ids, new_ids), params.stop
+        )
         ended = stopped or bool(new_ids and new_ids[-1] in self._eos_ids())
-        return Generation(text=text, prompt_text=prompt_text, info={
-            "seed": seed,
-            **params.sampler(),
-            "sampling": "sample" if params.temperature > 0 else "greedy",
-            "n_prompt_tokens": len(prompt_ids),
-            "n_tokens": len(new_ids),
-            "finish_reason": "stop" if ended or len(new_ids) < params.max_tokens else "length",
-        })
+        return Generation(
+            text=text,
+            prompt_text=prompt_text,
+            info={
+                "seed": seed,
+                **params.sampler(),
+                "sampling": "sample" if params.temperature > 0 else "greedy",
+                "n_prompt_tokens": len(prompt_ids),
+                "n_tokens": len(new_ids),
+                "finish_reason": "stop" if ended or len(new_ids) < params.max_tokens else "length",
+            },
+        )
 
-    def _generate_batch_sync(self, jobs: list[tuple[Prompt, int | None]],
-                             params: GenerationParams) -> list[Generation | Exception]:
+    def _generate_batch_sync(
+        self, jobs: list[tuple[Prompt, int | None]], params: GenerationParams
+    ) -> list[Generation | Exception]:
         """Greedy generation of several prompts in one left-padded ``generate`` call.
 
         Each row ends where generating it alone would have ended (its end-of-sequence token or
@@ -122,8 +147,7 @@ class CausalGeneration:
         for index, (prompt, _) in enumerate(jobs):
             try:
                 prompt_text, add_special = self.render(prompt)
-                ids = list(self.tokenizer(prompt_text, add_special_tokens=add_special)
-                           ["input_ids"])
+                ids = list(self.tokenizer(prompt_text, add_special_tokens=add_special)["input_ids"])
                 self._check_length(len(ids), "the prompt")
             except PermanentModelError as exc:
                 results[index] = exc
@@ -135,29 +159,35 @@ class CausalGeneration:
             input_ids = torch.full((len(rows), width), kwargs["pad_token_id"], dtype=torch.long)
             attention = torch.zeros((len(rows), width), dtype=torch.long)
             for row, (_, _, ids) in enumerate(rows):  # left padding: every row ends together
-                input_ids[row, width - len(ids):] = torch.tensor(ids, dtype=torch.long)
-                attention[row, width - len(ids):] = 1
+                input_ids[row, width - len(ids) :] = torch.tensor(ids, dtype=torch.long)
+                attention[row, width - len(ids) :] = 1
             with torch.inference_mode():
-                output = self.model.generate(input_ids=input_ids.to(self.device),
-                                             attention_mask=attention.to(self.device), **kwargs)
+                output = self.model.generate(
+                    input_ids=input_ids.to(self.device),
+                    attention_mask=attention.to(self.device),
+                    **kwargs,
+                )
             for row, (index, prompt_text, ids) in enumerate(rows):
                 new_ids = self._unpadded(ids, output[row, width:].tolist(), params)
-                results[index] = self._generation(prompt_text, ids, new_ids, params,
-                                                  jobs[index][1])
+                results[index] = self._generation(prompt_text, ids, new_ids, params, jobs[index][1])
         return results  # type: ignore[return-value]
 
-    def _unpadded(self, prompt_ids: list[int], new_ids: list[int],
-                  params: GenerationParams) -> list[int]:
+    def _unpadded(
+        self, prompt_ids: list[int], new_ids: list[int], params: GenerationParams
+    ) -> list[int]:
         """A batched row's new tokens up to where it would have stopped on its own."""
         eos_ids = self._eos_ids()
         cut = next((k + 1 for k, token in enumerate(new_ids) if token in eos_ids), len(new_ids))
         new_ids = new_ids[:cut]
-        if params.stop and truncate_at_stop(self._decode_continuation(prompt_ids, new_ids),
-                                            params.stop)[1]:
+        if (
+            params.stop
+            and truncate_at_stop(self._decode_continuation(prompt_ids, new_ids), params.stop)[1]
+        ):
             # stopped by a stop string: at the first token whose text completes one
             for k in range(1, len(new_ids) + 1):
-                if truncate_at_stop(self._decode_continuation(prompt_ids, new_ids[:k]),
-                                    params.stop)[1]:
+                if truncate_at_stop(
+                    self._decode_continuation(prompt_ids, new_ids[:k]), params.stop
+                )[1]:
                     return new_ids[:k]
         return new_ids
 
@@ -170,5 +200,5 @@ class CausalGeneration:
         whole = self.tokenizer.decode(prompt_ids + new_ids, skip_special_tokens=True)
         head = self.tokenizer.decode(prompt_ids, skip_special_tokens=True)
         if whole.startswith(head):
-            return whole[len(head):]
+            return whole[len(head) :]
         return self.tokenizer.decode(new_ids, skip_special_tokens=True)

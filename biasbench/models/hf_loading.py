@@ -17,8 +17,17 @@ TaskChoice = Literal["auto", "causal", "masked"]
 
 # Files that define a local model's behaviour (weights, config, tokenizer, chat template, remote
 # code). A README or a training log changing must not change the model's identity.
-_FINGERPRINT_SUFFIXES = (".json", ".safetensors", ".bin", ".pt", ".model", ".txt", ".tiktoken",
-                         ".py", ".jinja")
+_FINGERPRINT_SUFFIXES = (
+    ".json",
+    ".safetensors",
+    ".bin",
+    ".pt",
+    ".model",
+    ".txt",
+    ".tiktoken",
+    ".py",
+    ".jinja",
+)
 _SNAPSHOT_COMMIT = re.compile(r"snapshots/([0-9a-f]{40})/")
 DTYPES = ("auto", "float32", "float16", "bfloat16")
 """The weights dtypes ``-M dtype=`` accepts."""
@@ -51,7 +60,8 @@ def detect_task(config: Any) -> Task:
         return "causal"
     raise ModelSpecError(
         f"cannot tell whether model type {model_type!r} (architectures {architectures}) is a "
-        "causal or a masked LM; pass task='causal' or task='masked'")
+        "causal or a masked LM; pass task='causal' or task='masked'"
+    )
 
 
 def default_device() -> str:
@@ -75,13 +85,17 @@ def resolve_device(device: str | None) -> Any:
     try:
         resolved = torch.device(name)
     except (RuntimeError, ValueError):
-        raise ModelSpecError(f"hf: -M device={name!r} is not a torch device (cpu, cuda, "
-                             "cuda:1, mps)") from None
-    if resolved.type == "cuda" and (not torch.cuda.is_available() or (
-            resolved.index is not None and resolved.index >= torch.cuda.device_count())):
+        raise ModelSpecError(
+            f"hf: -M device={name!r} is not a torch device (cpu, cuda, cuda:1, mps)"
+        ) from None
+    if resolved.type == "cuda" and (
+        not torch.cuda.is_available()
+        or (resolved.index is not None and resolved.index >= torch.cuda.device_count())
+    ):
         raise ModelSpecError(f"hf: -M device={name}: no such CUDA device on this machine")
-    if resolved.type == "mps" and not (getattr(torch.backends, "mps", None)
-                                       and torch.backends.mps.is_available()):
+    if resolved.type == "mps" and not (
+        getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()
+    ):
         raise ModelSpecError(f"hf: -M device={name}: MPS is not available on this machine")
     return resolved
 
@@ -93,8 +107,11 @@ def local_model_fingerprint(folder: Path, length: int = 12) -> str:
     this reads the weights once more at load time, which the page cache usually makes cheap.
     """
     digest = hashlib.sha256()
-    files = sorted(path for path in folder.iterdir()
-                   if path.is_file() and path.name.endswith(_FINGERPRINT_SUFFIXES))
+    files = sorted(
+        path
+        for path in folder.iterdir()
+        if path.is_file() and path.name.endswith(_FINGERPRINT_SUFFIXES)
+    )
     for path in files:
         digest.update(path.name.encode() + b"\0")
         with path.open("rb") as handle:

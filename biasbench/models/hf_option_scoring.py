@@ -27,12 +27,14 @@ class OptionScoring:
     batch_size: int
 
     if TYPE_CHECKING:  # provided by HFBackend
+
         def render(self, prompt: Prompt) -> tuple[str, bool]: ...
 
         def _check_length(self, n_tokens: int, what: str) -> None: ...
 
-    def encode_with_option(self, prompt_text: str, option: str,
-                           add_special_tokens: bool) -> tuple[list[int], list[int]]:
+    def encode_with_option(
+        self, prompt_text: str, option: str, add_special_tokens: bool
+    ) -> tuple[list[int], list[int]]:
         """Token ids of ``prompt_text + option`` and the positions of the option's tokens.
 
         The two strings are tokenised together, as the model would read them, so tokenizer
@@ -43,16 +45,19 @@ class OptionScoring:
         full_text = prompt_text + option
         boundary = len(prompt_text)
         if getattr(self.tokenizer, "is_fast", False):
-            encoded = self.tokenizer(full_text, add_special_tokens=add_special_tokens,
-                                     return_offsets_mapping=True)
+            encoded = self.tokenizer(
+                full_text, add_special_tokens=add_special_tokens, return_offsets_mapping=True
+            )
             ids = list(encoded["input_ids"])
             # Added special tokens carry (0, 0) offsets, so "ends past the boundary" skips them.
-            positions = [index for index, (_, end) in enumerate(encoded["offset_mapping"])
-                         if end > boundary]
+            positions = [
+                index for index, (_, end) in enumerate(encoded["offset_mapping"]) if end > boundary
+            ]
         else:  # slow tokenizers have no offsets: the option starts where the ids diverge
             prompt_ids = self.tokenizer(prompt_text, add_special_tokens=add_special_tokens)
-            ids = list(self.tokenizer(full_text, add_special_tokens=add_special_tokens)
-                       ["input_ids"])
+            ids = list(
+                self.tokenizer(full_text, add_special_tokens=add_special_tokens)["input_ids"]
+            )
             shared = 0
             for left, right in zip(prompt_ids["input_ids"], ids, strict=False):
                 if left != right:
@@ -72,8 +77,9 @@ class OptionScoring:
             return self._causal_scores(encoded)
         return self._pseudo_log_likelihoods(encoded)
 
-    def _score_batch_sync(self, jobs: list[tuple[Prompt, list[str]]]
-                          ) -> list[list[OptionScore] | Exception]:
+    def _score_batch_sync(
+        self, jobs: list[tuple[Prompt, list[str]]]
+    ) -> list[list[OptionScore] | Exception]:
         """The options of several requests scored together: their sequences share forward
         passes of ``batch_size`` rows. A request whose text cannot be scored fails alone."""
         results: list[list[OptionScore] | Exception | None] = [None] * len(jobs)
@@ -82,19 +88,23 @@ class OptionScoring:
         for index, (prompt, options) in enumerate(jobs):
             try:
                 prompt_text, add_special = self.render(prompt)
-                mine = [self.encode_with_option(prompt_text, option, add_special)
-                        for option in options]
+                mine = [
+                    self.encode_with_option(prompt_text, option, add_special) for option in options
+                ]
             except PermanentModelError as exc:
                 results[index] = exc
                 continue
             encoded.extend(mine)
             owners.append((index, len(mine)))
         if encoded:
-            scores = (self._causal_scores(encoded) if self.task == "causal"
-                      else self._pseudo_log_likelihoods(encoded))
+            scores = (
+                self._causal_scores(encoded)
+                if self.task == "causal"
+                else self._pseudo_log_likelihoods(encoded)
+            )
             start = 0
             for index, count in owners:
-                results[index] = scores[start:start + count]
+                results[index] = scores[start : start + count]
                 start += count
         return results  # type: ignore[return-value]
 
@@ -108,19 +118,27 @@ class OptionScoring:
                 if start is None:
                     start = self.tokenizer.eos_token_id
                 if start is None:
-                    raise PermanentModelError("an option at the very start of the text needs a "
-                                              "BOS or EOS token to condition on; this tokenizer "
-                                              "has neither")
+                    raise PermanentModelError(
+                        "an option at the very start of the text needs a "
+                        "BOS or EOS token to condition on; this tokenizer "
+                        "has neither"
+                    )
                 ids = [start, *ids]
                 positions = [position + 1 for position in positions]
             # The logits at position p - 1 predict the token at position p.
-            rows.append((ids, [position - 1 for position in positions],
-                         [ids[position] for position in positions]))
+            rows.append(
+                (
+                    ids,
+                    [position - 1 for position in positions],
+                    [ids[position] for position in positions],
+                )
+            )
         totals = self._gather_log_probs(rows)
         return [OptionScore(total, len(row[1])) for total, row in zip(totals, rows, strict=True)]
 
-    def _pseudo_log_likelihoods(self,
-                                encoded: list[tuple[list[int], list[int]]]) -> list[OptionScore]:
+    def _pseudo_log_likelihoods(
+        self, encoded: list[tuple[list[int], list[int]]]
+    ) -> list[OptionScore]:
         """Salazar et al.'s PLL restricted to the option: mask each option token, sum log p(true)."""
         mask_id = self.tokenizer.mask_token_id
         rows: list[tuple[list[int], list[int], list[int]]] = []
@@ -134,8 +152,10 @@ class OptionScoring:
         sums = [0.0] * len(encoded)
         for owner, value in zip(owners, self._gather_log_probs(rows), strict=True):
             sums[owner] += value
-        return [OptionScore(total, len(positions))
-                for total, (_, positions) in zip(sums, encoded, strict=True)]
+        return [
+            OptionScore(total, len(positions))
+            for total, (_, positions) in zip(sums, encoded, strict=True)
+        ]
 
     def _gather_log_probs(self, rows: list[tuple[list[int], list[int], list[int]]]) -> list[float]:
         """For each (ids, read positions, target ids) row: sum of log-softmax[position, target].
@@ -152,17 +172,18 @@ class OptionScoring:
         order = sorted(range(len(rows)), key=lambda index: len(rows[index][0]))
         totals = [0.0] * len(rows)
         for start in range(0, len(rows), self.batch_size):
-            indices = order[start:start + self.batch_size]
+            indices = order[start : start + self.batch_size]
             batch = [rows[index] for index in indices]
             width = max(len(ids) for ids, _, _ in batch)
             input_ids = torch.full((len(batch), width), pad_id, dtype=torch.long)
             attention = torch.zeros((len(batch), width), dtype=torch.long)
             for row_index, (ids, _, _) in enumerate(batch):
-                input_ids[row_index, :len(ids)] = torch.tensor(ids, dtype=torch.long)
-                attention[row_index, :len(ids)] = 1
+                input_ids[row_index, : len(ids)] = torch.tensor(ids, dtype=torch.long)
+                attention[row_index, : len(ids)] = 1
             with torch.inference_mode():
-                logits = self.model(input_ids=input_ids.to(self.device),
-                                    attention_mask=attention.to(self.device)).logits
+                logits = self.model(
+                    input_ids=input_ids.to(self.device), attention_mask=attention.to(self.device)
+                ).logits
             for row_index, (_, positions, targets) in enumerate(batch):
                 # Only the rows read are normalised, in float32 whatever the model's dtype.
                 selected = logits[row_index, positions].float().log_softmax(dim=-1)

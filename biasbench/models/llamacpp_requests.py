@@ -83,8 +83,9 @@ def make_sampler(lib: Any, s: Sampling, prompt: list[int]) -> Any:
     chain = lib.llama_sampler_chain_init(lib.llama_sampler_chain_default_params())
     if s.repetition_penalty != 1.0:
         # over the last 64 tokens read, the prompt's included (as llama-cpp-python does)
-        lib.llama_sampler_chain_add(chain, lib.llama_sampler_init_penalties(
-            64, s.repetition_penalty, 0.0, 0.0))
+        lib.llama_sampler_chain_add(
+            chain, lib.llama_sampler_init_penalties(64, s.repetition_penalty, 0.0, 0.0)
+        )
         for token in prompt[-64:]:
             lib.llama_sampler_accept(chain, token)
     if s.temperature <= 0:
@@ -101,8 +102,7 @@ def make_sampler(lib: Any, s: Sampling, prompt: list[int]) -> Any:
     return chain
 
 
-def resolve(future: Future[Any], value: Any = None, *,
-            error: BaseException | None = None) -> None:
+def resolve(future: Future[Any], value: Any = None, *, error: BaseException | None = None) -> None:
     """Set a request's outcome unless its caller has cancelled it meanwhile."""
     try:
         if error is not None:

@@ -58,7 +58,7 @@ class OptionScoring:
         self._remember_prefix(job)
         results: list[list[float]] = []
         for first in range(0, len(job.options), SCORE_GROUP):
-            results += self._score_group(np, job, job.options[first:first + SCORE_GROUP], common)
+            results += self._score_group(np, job, job.options[first : first + SCORE_GROUP], common)
         return results
 
     def _remember_prefix(self, job: Job) -> None:
@@ -68,8 +68,9 @@ class OptionScoring:
         lib.llama_memory_seq_cp(self._mem, job.seq, 0, -1, -1)
         self._prefix = job.tokens[:-1]
 
-    def _score_group(self, np: Any, job: ScoringJob, options: list[tuple[list[int], int]],
-                     common: int) -> list[list[float]]:
+    def _score_group(
+        self, np: Any, job: ScoringJob, options: list[tuple[list[int], int]], common: int
+    ) -> list[list[float]]:
         """One forward pass for up to SCORE_GROUP options of one job.
 
         Option k decodes ``ids[common - 1:-1]`` (the last shared token and its own tokens but
@@ -91,7 +92,7 @@ class OptionScoring:
             seq = block + k
             if k < len(options):
                 lib.llama_memory_seq_cp(self._mem, job.seq, seq, -1, -1)
-                own = options[k][0][common - 1:-1] or [job.tokens[-1]]
+                own = options[k][0][common - 1 : -1] or [job.tokens[-1]]
             else:  # a padding sequence: any tokens, from position 0
                 own = [job.tokens[-1]]
             first_pos = common - 1 if k < len(options) else 0
@@ -101,8 +102,12 @@ class OptionScoring:
             self._run_batch(rows)
             results = []
             for k, (ids, first) in enumerate(options):
-                results.append([float(self._log_softmax(np, k * length + i - common)[ids[i]])
-                                for i in range(first, len(ids))])
+                results.append(
+                    [
+                        float(self._log_softmax(np, k * length + i - common)[ids[i]])
+                        for i in range(first, len(ids))
+                    ]
+                )
             return results
         finally:
             for k in range(n_seqs):

@@ -27,8 +27,9 @@ REGISTER_SENTENCES = {"honorific": "তিনি নয়টায় আসব
 """The register scripts' sentences until a benchmark gives others (Bengali)."""
 
 
-def _hashed_register(prompt: Prompt, seed: int | None,
-                     sentences: Mapping[str, str] = REGISTER_SENTENCES) -> str:
+def _hashed_register(
+    prompt: Prompt, seed: int | None, sentences: Mapping[str, str] = REGISTER_SENTENCES
+) -> str:
     """A sentence whose register depends on a hash of the item and seed."""
     if _digest(prompt.item_id or prompt.completion, seed) % 2:
         return sentences["honorific"]
@@ -65,12 +66,16 @@ def _read_script(path: Path, raw: bytes) -> dict[str, str]:
     except (ValueError, RecursionError) as exc:
         raise ModelSpecError(f"mock script {path}: not valid JSON ({exc})") from None
     if not isinstance(table, dict):
-        raise ModelSpecError(f"mock script {path}: expected a JSON object of prompt text -> "
-                             f"answer, not {type(table).__name__}")
+        raise ModelSpecError(
+            f"mock script {path}: expected a JSON object of prompt text -> "
+            f"answer, not {type(table).__name__}"
+        )
     for key, value in table.items():
         if not isinstance(value, str):
-            raise ModelSpecError(f"mock script {path}: field {key!r}: the answer must be text, "
-                                 f"not {type(value).__name__}")
+            raise ModelSpecError(
+                f"mock script {path}: field {key!r}: the answer must be text, "
+                f"not {type(value).__name__}"
+            )
     return table
 
 
@@ -79,13 +84,17 @@ class MockBackend(ModelBackend):
 
     kind = "mock"
     summary = "scripted outputs: deterministic, instant, no network (tests, demos)"
-    spec_syntax = ("mock[:SCRIPT] (SCRIPT: " + ", ".join(SCRIPTS)
-                   + " or a JSON file mapping prompt substrings to outputs)")
+    spec_syntax = (
+        "mock[:SCRIPT] (SCRIPT: "
+        + ", ".join(SCRIPTS)
+        + " or a JSON file mapping prompt substrings to outputs)"
+    )
 
     @classmethod
     def from_spec(cls, arg: str | None, options: ModelOptions) -> MockBackend:
-        return cls(arg or "hashed-register",
-                   mode="completion" if options.api == "completions" else "chat")
+        return cls(
+            arg or "hashed-register", mode="completion" if options.api == "completions" else "chat"
+        )
 
     def __init__(self, script: str = "hashed-register", *, mode: str = "chat") -> None:
         self.script_name = script
@@ -112,7 +121,8 @@ class MockBackend(ModelBackend):
             self._script = lookup
         else:
             raise ModelSpecError(
-                f"unknown mock script {script!r}; known: {', '.join(SCRIPTS)} or a .json file")
+                f"unknown mock script {script!r}; known: {', '.join(SCRIPTS)} or a .json file"
+            )
 
     def speak(self, sentences: Mapping[str, str], *, when: str | None = None) -> None:
         """Answer the register scripts with these sentences (register -> text, at least
@@ -146,17 +156,22 @@ class MockBackend(ModelBackend):
         described: dict[str, object] = {**super().describe()}
         if self._file_sha256:
             described["file_sha256"] = self._file_sha256  # an edited script is a new model
-        if self.script_name in _REGISTER_SCRIPTS and (self.sentences != REGISTER_SENTENCES
-                                                      or self._sentences_when):
+        if self.script_name in _REGISTER_SCRIPTS and (
+            self.sentences != REGISTER_SENTENCES or self._sentences_when
+        ):
             # other sentences are another model (the Bengali ones keep the old description)
             said = [self.sentences, sorted(self._sentences_when.items())]
             blob = json.dumps(said, sort_keys=True, ensure_ascii=False).encode()
             described["sentences_sha256"] = hashlib.sha256(blob).hexdigest()[:12]
         return described
 
-    async def generate(self, prompt: Prompt, params: GenerationParams,
-                       seed: int | None) -> Generation:
+    async def generate(
+        self, prompt: Prompt, params: GenerationParams, seed: int | None
+    ) -> Generation:
         self.calls += 1
         # A script's answer is complete by construction: it always ends by itself.
-        return Generation(text=self._script(prompt, seed), prompt_text=prompt.text_for(self.mode),
-                          info={"finish_reason": "stop"})
+        return Generation(
+            text=self._script(prompt, seed),
+            prompt_text=prompt.text_for(self.mode),
+            info={"finish_reason": "stop"},
+        )

@@ -80,8 +80,7 @@ def resolve_base_url(given: str | None, environ: Any = None) -> tuple[str, str]:
 def is_openai_api(base_url: str) -> bool:
     """Whether ``base_url`` is OpenAI's own API, which rejects fields it does not define."""
     try:
-        return (urlsplit(base_url).hostname or "").lower() == urlsplit(
-            OPENAI_API_BASE_URL).hostname
+        return (urlsplit(base_url).hostname or "").lower() == urlsplit(OPENAI_API_BASE_URL).hostname
     except ValueError:
         return False
 
@@ -116,19 +115,36 @@ class OpenAIBackend(ModelBackend):
     """
 
     kind = "openai"
-    summary = ("an OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server, SGLang, OpenAI...); "
-               "--base-url (default: $OPENAI_BASE_URL, else OpenAI's API), --api "
-               "chat|completions, key from $OPENAI_API_KEY or --api-key-env")
+    summary = (
+        "an OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp server, SGLang, OpenAI...); "
+        "--base-url (default: $OPENAI_BASE_URL, else OpenAI's API), --api "
+        "chat|completions, key from $OPENAI_API_KEY or --api-key-env"
+    )
     spec_syntax = "openai:NAME"
     model_options = (
-        BackendOption("timeout", "float", "seconds to wait for one answer (then retried)",
-                      default=120.0, minimum=0.001),
-        BackendOption("extra_body", "json", "a JSON object of extra request fields, e.g. "
-                      "'{\"repetition_penalty\": 1.1}'; it wins over the request's own fields",
-                      default=None, changes_answers=True),
-        BackendOption("field.*", "any", "one extra request field: -M field.NAME=VALUE (VALUE "
-                      "read as number, bool or JSON where it looks like one); merged into "
-                      "extra_body", changes_answers=True),
+        BackendOption(
+            "timeout",
+            "float",
+            "seconds to wait for one answer (then retried)",
+            default=120.0,
+            minimum=0.001,
+        ),
+        BackendOption(
+            "extra_body",
+            "json",
+            "a JSON object of extra request fields, e.g. "
+            "'{\"repetition_penalty\": 1.1}'; it wins over the request's own fields",
+            default=None,
+            changes_answers=True,
+        ),
+        BackendOption(
+            "field.*",
+            "any",
+            "one extra request field: -M field.NAME=VALUE (VALUE "
+            "read as number, bool or JSON where it looks like one); merged into "
+            "extra_body",
+            changes_answers=True,
+        ),
     )
     can_score_options = False  # chat endpoints give no prompt log-likelihoods
 
@@ -145,43 +161,58 @@ class OpenAIBackend(ModelBackend):
             if key.startswith("field."):
                 name = key.removeprefix("field.")
                 if name in extra:
-                    raise ModelSpecError(f"openai: request field {name!r} given by both "
-                                         f"-M extra_body and -M {key}")
+                    raise ModelSpecError(
+                        f"openai: request field {name!r} given by both -M extra_body and -M {key}"
+                    )
                 extra[name] = value
         official = is_openai_api(base_url)
         if official and not os.environ.get(options.api_key_env):
-            raise ModelSpecError(f"openai:{arg} goes to {source}: {OPENAI_API_BASE_URL}, which "
-                                 f"needs an API key in ${options.api_key_env} (or name the "
-                                 "variable with --api-key-env; --base-url or $OPENAI_BASE_URL "
-                                 "for another endpoint)")
+            raise ModelSpecError(
+                f"openai:{arg} goes to {source}: {OPENAI_API_BASE_URL}, which "
+                f"needs an API key in ${options.api_key_env} (or name the "
+                "variable with --api-key-env; --base-url or $OPENAI_BASE_URL "
+                "for another endpoint)"
+            )
         try:
             # OpenAI's endpoint rejects top_k, min_p and repetition_penalty as unknown fields.
-            return cls(arg, base_url, api=options.api,  # type: ignore[arg-type]
-                       api_key_env=options.api_key_env,
-                       sampler_extras=options.sampler_extras and not official,
-                       timeout_s=args.get("timeout", 120.0), extra_body=extra or None)
+            return cls(
+                arg,
+                base_url,
+                api=options.api,  # type: ignore[arg-type]
+                api_key_env=options.api_key_env,
+                sampler_extras=options.sampler_extras and not official,
+                timeout_s=args.get("timeout", 120.0),
+                extra_body=extra or None,
+            )
         except ModelSpecError as exc:
             if source == "--base-url":
                 raise
             raise ModelSpecError(f"{source}: {exc}") from None
 
-    def __init__(self, model: str, base_url: str, *, api: ApiKind = "chat",
-                 api_key_env: str = "OPENAI_API_KEY", timeout_s: float = 120.0,
-                 extra_body: dict[str, Any] | None = None,
-                 max_connections: int | None = None,
-                 max_response_bytes: int = _MAX_RESPONSE_BYTES,
-                 sampler_extras: bool = True) -> None:
+    def __init__(
+        self,
+        model: str,
+        base_url: str,
+        *,
+        api: ApiKind = "chat",
+        api_key_env: str = "OPENAI_API_KEY",
+        timeout_s: float = 120.0,
+        extra_body: dict[str, Any] | None = None,
+        max_connections: int | None = None,
+        max_response_bytes: int = _MAX_RESPONSE_BYTES,
+        sampler_extras: bool = True,
+    ) -> None:
         if api not in ("chat", "completions"):
             raise ModelSpecError(f"api must be 'chat' or 'completions', not {api!r}")
         if not base_url.startswith(("http://", "https://")):
             raise ModelSpecError(
-                f"base URL must start with http:// or https://: {display_url(base_url)}")
+                f"base URL must start with http:// or https://: {display_url(base_url)}"
+            )
         parts = urlsplit(base_url)
         try:
             parts.port  # noqa: B018 - raises on a port that is not a number in 0-65535
         except ValueError:
-            raise ModelSpecError(
-                f"base URL has an invalid port: {display_url(base_url)}") from None
+            raise ModelSpecError(f"base URL has an invalid port: {display_url(base_url)}") from None
         if not parts.hostname:
             raise ModelSpecError(f"base URL has no host: {display_url(base_url)}")
         self._credentials: Secret = Secret(("", ""))  # (user, password) from the URL
@@ -192,14 +223,22 @@ class OpenAIBackend(ModelBackend):
                 raise ModelSpecError(
                     f"base URL {display_url(base_url)} carries credentials and ${api_key_env} "
                     f"is set too: use one of them (unset {api_key_env}, or remove user:password "
-                    f"from the URL)")
+                    f"from the URL)"
+                )
             pair = f"{user}:{password}".encode()
             self._auth = Secret("Basic " + base64.b64encode(pair).decode("ascii"))
             self._credentials = Secret((user, password))
             # The URL requests go to carries no credentials: library errors that quote it
             # cannot leak them.
-            base_url = urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], parts.path,
-                                   parts.query, parts.fragment))
+            base_url = urlunsplit(
+                (
+                    parts.scheme,
+                    parts.netloc.rsplit("@", 1)[-1],
+                    parts.path,
+                    parts.query,
+                    parts.fragment,
+                )
+            )
         self.model_name = model
         self.base_url = base_url.rstrip("/")
         self.api: ApiKind = api
@@ -211,8 +250,10 @@ class OpenAIBackend(ModelBackend):
         if owned:
             # The backend writes these itself (the prompt, the model, one seed per request, a
             # non-streamed body): an extra field would be overwritten or break reading answers.
-            raise ModelSpecError(f"openai: extra request field(s) {', '.join(owned)} cannot be "
-                                 "set; the backend sends them itself")
+            raise ModelSpecError(
+                f"openai: extra request field(s) {', '.join(owned)} cannot be "
+                "set; the backend sends them itself"
+            )
         self.max_connections = max_connections
         """Size of the connection pool; the runner sets it to its concurrency."""
         self.max_response_bytes = max_response_bytes
@@ -242,8 +283,10 @@ class OpenAIBackend(ModelBackend):
         return described
 
     def __repr__(self) -> str:
-        return (f"OpenAIBackend(model={self.model_name!r}, base_url={self.endpoint!r}, "
-                f"api={self.api!r}, api_key_env={self.api_key_env!r})")
+        return (
+            f"OpenAIBackend(model={self.model_name!r}, base_url={self.endpoint!r}, "
+            f"api={self.api!r}, api_key_env={self.api_key_env!r})"
+        )
 
     def set_concurrency(self, concurrency: int) -> None:
         """Size the connection pool for ``concurrency`` requests in flight (before first use)."""
@@ -256,13 +299,18 @@ class OpenAIBackend(ModelBackend):
         if self._session is None or self._session_loop is not loop or self._session.closed:
             # A session belongs to one event loop; a backend reused under a new asyncio.run()
             # gets a fresh one (the old loop is gone, so its session cannot be closed there).
-            connector = aiohttp.TCPConnector(limit=self.max_connections or _DEFAULT_POOL,
-                                             limit_per_host=0, ttl_dns_cache=300)
-            timeout = aiohttp.ClientTimeout(total=self.timeout_s,
-                                            sock_connect=min(self.timeout_s, 10.0))
+            connector = aiohttp.TCPConnector(
+                limit=self.max_connections or _DEFAULT_POOL, limit_per_host=0, ttl_dns_cache=300
+            )
+            timeout = aiohttp.ClientTimeout(
+                total=self.timeout_s, sock_connect=min(self.timeout_s, 10.0)
+            )
             self._session = aiohttp.ClientSession(
-                connector=connector, timeout=timeout, cookie_jar=aiohttp.DummyCookieJar(),
-                raise_for_status=False)
+                connector=connector,
+                timeout=timeout,
+                cookie_jar=aiohttp.DummyCookieJar(),
+                raise_for_status=False,
+            )
             self._session_loop = loop
         return self._session
 
@@ -282,7 +330,8 @@ class OpenAIBackend(ModelBackend):
             if self._auth is not None:
                 raise PermanentModelError(
                     f"base URL {self.endpoint} carries credentials and ${self.api_key_env} is "
-                    f"set too: use one of them")
+                    f"set too: use one of them"
+                )
             headers["Authorization"] = f"Bearer {key}"
         elif self._auth is not None:
             headers["Authorization"] = self._auth.value
@@ -295,8 +344,9 @@ class OpenAIBackend(ModelBackend):
             forms: SecretForms = cache.value[1]
             return forms
         user, password = self._credentials.value
-        forms = secret_matcher(key=key if key and len(key) >= 4 else None, user=user,
-                               password=password)
+        forms = secret_matcher(
+            key=key if key and len(key) >= 4 else None, user=user, password=password
+        )
         self._forms_cache = Secret((key, forms))
         return forms
 
@@ -312,10 +362,17 @@ class OpenAIBackend(ModelBackend):
         cached = self._params_cache
         if cached is not None and cached[0] is params:
             return cached[1]
-        fields: dict[str, Any] = {"model": self.model_name, "temperature": params.temperature,
-                                  "max_tokens": params.max_tokens, "top_p": params.top_p}
-        extras = {"top_k": params.top_k, "min_p": params.min_p,
-                  "repetition_penalty": params.repetition_penalty}
+        fields: dict[str, Any] = {
+            "model": self.model_name,
+            "temperature": params.temperature,
+            "max_tokens": params.max_tokens,
+            "top_p": params.top_p,
+        }
+        extras = {
+            "top_k": params.top_k,
+            "min_p": params.min_p,
+            "repetition_penalty": params.repetition_penalty,
+        }
         if self.sampler_extras:
             # Not in OpenAI's API, but read by vLLM, llama.cpp's server, SGLang, LM Studio...:
             # without them a server applies its own defaults (llama.cpp's: top_k 40, min_p 0.05).
@@ -323,15 +380,17 @@ class OpenAIBackend(ModelBackend):
         elif extras != {"top_k": 0, "min_p": 0.0, "repetition_penalty": 1.0}:
             raise PermanentModelError(
                 f"top_k/min_p/repetition_penalty {extras} cannot be sent to {self.endpoint} "
-                f"with sampler extras off (strict OpenAI API); turn them on or use the defaults")
+                f"with sampler extras off (strict OpenAI API); turn them on or use the defaults"
+            )
         if params.stop:
             fields["stop"] = list(params.stop)
         fields.update(self.extra_body)
         self._params_cache = (params, fields)
         return fields
 
-    def request_body(self, prompt: Prompt, params: GenerationParams,
-                     seed: int | None) -> dict[str, Any]:
+    def request_body(
+        self, prompt: Prompt, params: GenerationParams, seed: int | None
+    ) -> dict[str, Any]:
         """The JSON body sent for ``prompt`` (public so tests and dry runs can show it)."""
         body = dict(self._params_fields(params))
         if self.api == "chat":
@@ -342,10 +401,12 @@ class OpenAIBackend(ModelBackend):
             body["seed"] = seed
         return body
 
-    async def generate(self, prompt: Prompt, params: GenerationParams,
-                       seed: int | None) -> Generation:
-        body = json.dumps(self.request_body(prompt, params, seed),
-                          ensure_ascii=False).encode("utf-8")
+    async def generate(
+        self, prompt: Prompt, params: GenerationParams, seed: int | None
+    ) -> Generation:
+        body = json.dumps(self.request_body(prompt, params, seed), ensure_ascii=False).encode(
+            "utf-8"
+        )
         session = self._get_session()
         try:
             async with session.post(self._url, data=body, headers=self._headers()) as response:
@@ -357,20 +418,25 @@ class OpenAIBackend(ModelBackend):
             # Refused, unknown host, TLS handshake failure: nothing is listening there.
             reason = exc.os_error.strerror or type(exc.os_error).__name__
             raise EndpointUnreachableError(
-                self._redact(f"cannot reach {self.endpoint}: {reason}"), self.endpoint) from None
+                self._redact(f"cannot reach {self.endpoint}: {reason}"), self.endpoint
+            ) from None
         except aiohttp.ConnectionTimeoutError:
             raise EndpointUnreachableError(
-                f"cannot reach {self.endpoint}: connection timed out", self.endpoint) from None
+                f"cannot reach {self.endpoint}: connection timed out", self.endpoint
+            ) from None
         except (aiohttp.InvalidURL, ValueError) as exc:  # a URL or header aiohttp refuses
-            raise PermanentModelError(self._redact(
-                f"cannot send to {self.endpoint}: {type(exc).__name__}: {exc}")) from None
+            raise PermanentModelError(
+                self._redact(f"cannot send to {self.endpoint}: {type(exc).__name__}: {exc}")
+            ) from None
         except TimeoutError:  # before ClientError: aiohttp's read timeouts are both
             raise TransientModelError(
-                f"no answer from {self.endpoint} within {self.timeout_s:g} s") from None
+                f"no answer from {self.endpoint} within {self.timeout_s:g} s"
+            ) from None
         except aiohttp.ClientError as exc:  # dropped connection, truncated or garbled answer
             detail = str(exc) or type(exc).__name__
             raise TransientModelError(
-                self._redact(f"connection to {self.endpoint} failed: {detail}")) from None
+                self._redact(f"connection to {self.endpoint} failed: {detail}")
+            ) from None
         return self._parse(raw, prompt)
 
     async def _read_body(self, response: aiohttp.ClientResponse) -> bytes:
@@ -384,9 +450,13 @@ class OpenAIBackend(ModelBackend):
                 # Redacted before the cut (a secret across the cut would keep its start); the
                 # window is long enough that any secret starting in the first 200 is whole.
                 head = self._redact(b"".join(chunks)[:8192].decode("utf-8", "replace"))[:200]
-                raise UnusableAnswerError(self._redact(
-                    f"answer from {self.endpoint} is larger than {limit} bytes (HTTP "
-                    f"{response.status}); not read further"), raw=head)
+                raise UnusableAnswerError(
+                    self._redact(
+                        f"answer from {self.endpoint} is larger than {limit} bytes (HTTP "
+                        f"{response.status}); not read further"
+                    ),
+                    raw=head,
+                )
             chunks.append(chunk)
         return b"".join(chunks)
 
@@ -419,17 +489,24 @@ class OpenAIBackend(ModelBackend):
             # A 200 with an unreadable body (garbled, cut, invalid UTF-8, no choices) is usually
             # a proxy hiccup: worth another try.
             raise TransientModelError(
-                self._redact(f"unreadable answer from {self.endpoint}: "
-                             f"{self._redact(raw.decode('utf-8', 'replace'))[:200]!r}")) from None
+                self._redact(
+                    f"unreadable answer from {self.endpoint}: "
+                    f"{self._redact(raw.decode('utf-8', 'replace'))[:200]!r}"
+                )
+            ) from None
         info: dict[str, Any] = {}
         if self.api == "chat":
             message = choice.get("message")
             if message is None:
                 message = {}
             if not isinstance(message, dict):
-                raise UnusableAnswerError(self._redact(
-                    f"answer from {self.endpoint} has a message that is not an object: "
-                    f"{str(message)[:120]!r}"), raw=message)
+                raise UnusableAnswerError(
+                    self._redact(
+                        f"answer from {self.endpoint} has a message that is not an object: "
+                        f"{str(message)[:120]!r}"
+                    ),
+                    raw=message,
+                )
             content = message.get("content")
             if message.get("refusal"):
                 info["refusal"] = message["refusal"]
@@ -438,8 +515,9 @@ class OpenAIBackend(ModelBackend):
         try:
             text, notes = text_from_content(content)
         except UnusableAnswerError as exc:
-            raise UnusableAnswerError(self._redact(f"{exc} (from {self.endpoint})"),
-                                      raw=exc.raw) from None
+            raise UnusableAnswerError(
+                self._redact(f"{exc} (from {self.endpoint})"), raw=exc.raw
+            ) from None
         info.update(notes)
         forms = self._forms()
         # Every field kept from the response, the answer included, is redacted before it is

@@ -49,8 +49,9 @@ def parse_value(text: str) -> Any:
         try:
             return json.loads(stripped)
         except ValueError as exc:
-            raise ModelSpecError(f"-M value {text!r} looks like JSON but does not parse: "
-                                 f"{exc}") from None
+            raise ModelSpecError(
+                f"-M value {text!r} looks like JSON but does not parse: {exc}"
+            ) from None
     return text
 
 
@@ -122,7 +123,11 @@ def _to_any(value: Any) -> Any:
 
 
 _CONVERTERS: dict[str, Callable[[Any], Any]] = {
-    "bool": _to_bool, "int": _to_int, "float": _to_float, "str": _to_str, "json": _to_object,
+    "bool": _to_bool,
+    "int": _to_int,
+    "float": _to_float,
+    "str": _to_str,
+    "json": _to_object,
     "any": _to_any,
 }
 
@@ -164,24 +169,32 @@ class BackendOption:
         except (ValueError, ModelSpecError) as exc:
             raise ModelSpecError(f"{backend}: -M {key}={value!r}: {exc}") from None
         if self.choices is not None and converted not in self.choices:
-            raise ModelSpecError(f"{backend}: -M {key}={value!r}: must be one of "
-                                 f"{', '.join(str(c) for c in self.choices)}")
+            raise ModelSpecError(
+                f"{backend}: -M {key}={value!r}: must be one of "
+                f"{', '.join(str(c) for c in self.choices)}"
+            )
         if self.minimum is not None and converted < self.minimum:
-            raise ModelSpecError(f"{backend}: -M {key}={value!r}: must be at least "
-                                 f"{self.minimum:g}")
+            raise ModelSpecError(
+                f"{backend}: -M {key}={value!r}: must be at least {self.minimum:g}"
+            )
         if self.maximum is not None and converted > self.maximum:
-            raise ModelSpecError(f"{backend}: -M {key}={value!r}: must be at most "
-                                 f"{self.maximum:g}")
+            raise ModelSpecError(f"{backend}: -M {key}={value!r}: must be at most {self.maximum:g}")
         return converted
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "type": self.type, "default": self.default,
-                "choices": list(self.choices) if self.choices else None, "help": self.help,
-                "changes_answers": self.changes_answers}
+        return {
+            "name": self.name,
+            "type": self.type,
+            "default": self.default,
+            "choices": list(self.choices) if self.choices else None,
+            "help": self.help,
+            "changes_answers": self.changes_answers,
+        }
 
 
-def check_model_args(backend: str, declared: Iterable[BackendOption],
-                     given: Mapping[str, Any]) -> dict[str, Any]:
+def check_model_args(
+    backend: str, declared: Iterable[BackendOption], given: Mapping[str, Any]
+) -> dict[str, Any]:
     """``given`` validated and converted against ``declared``: an unknown key is one line naming
     it and every key ``backend`` accepts."""
     declared = tuple(declared)
@@ -190,8 +203,7 @@ def check_model_args(backend: str, declared: Iterable[BackendOption],
         option = next((o for o in declared if o.matches(key)), None)
         if option is None:
             accepted = ", ".join(o.name for o in declared) or "none"
-            raise ModelSpecError(f"{backend}: unknown model option -M {key} "
-                                 f"(accepted: {accepted})")
+            raise ModelSpecError(f"{backend}: unknown model option -M {key} (accepted: {accepted})")
         converted[key] = option.convert(key, value, backend)
     return converted
 

@@ -35,8 +35,14 @@ def encoded_forms(secret: str) -> set[str]:
     URL-safe, with and without padding) and as JSON string escapes (``\\"``-style and all
     ``\\uXXXX``, lower and upper case)."""
     raw = secret.encode("utf-8")
-    forms = {secret, quote(secret, safe=""), quote(secret, safe=":"), quote(secret),
-             json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=False)[1:-1]}
+    forms = {
+        secret,
+        quote(secret, safe=""),
+        quote(secret, safe=":"),
+        quote(secret),
+        json.dumps(secret)[1:-1],
+        json.dumps(secret, ensure_ascii=False)[1:-1],
+    }
     for encoded in (base64.b64encode(raw), base64.urlsafe_b64encode(raw)):
         text = encoded.decode("ascii")
         forms |= {text, text.rstrip("=")}
@@ -47,7 +53,7 @@ def encoded_forms(secret: str) -> set[str]:
 
 def _utf16_units(text: str) -> list[int]:
     data = text.encode("utf-16-be", "surrogatepass")
-    return [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data), 2)]
+    return [int.from_bytes(data[i : i + 2], "big") for i in range(0, len(data), 2)]
 
 
 def _secrets(key: str | None, user: str, password: str) -> set[str]:
@@ -56,8 +62,11 @@ def _secrets(key: str | None, user: str, password: str) -> set[str]:
         secrets |= {key, f"Bearer {key}"}
     if user or password:
         pair = f"{user}:{password}"
-        secrets |= {password, pair,
-                    "Basic " + base64.b64encode(pair.encode("utf-8")).decode("ascii")}
+        secrets |= {
+            password,
+            pair,
+            "Basic " + base64.b64encode(pair.encode("utf-8")).decode("ascii"),
+        }
         if not password:
             secrets.add(user)  # a token given as the user name
     return secrets
@@ -113,13 +122,17 @@ class SecretForms:
         return bool(self.exact) or self.loose is not None
 
 
-def secret_matcher(*, key: str | None = None, user: str = "", password: str = "",
-                   extra: list[str] | None = None) -> SecretForms:
+def secret_matcher(
+    *, key: str | None = None, user: str = "", password: str = "", extra: list[str] | None = None
+) -> SecretForms:
     """The exact forms of :func:`secret_forms` (plus ``extra``) and a loose pattern for each
     secret of :data:`LOOSE_MIN_LENGTH` or more characters: as it is, reversed and as the hex of
     its UTF-8 bytes, in any case, split by white space or invisible characters, HTML-escaped."""
-    exact = sorted(set(secret_forms(key=key, user=user, password=password)) | set(extra or []),
-                   key=len, reverse=True)
+    exact = sorted(
+        set(secret_forms(key=key, user=user, password=password)) | set(extra or []),
+        key=len,
+        reverse=True,
+    )
     variants: set[str] = set()
     for secret in _secrets(key, user, password):
         if len(secret) >= LOOSE_MIN_LENGTH:

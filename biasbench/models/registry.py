@@ -27,8 +27,18 @@ from biasbench.errors import ModelSpecError
 from biasbench.models.base import ModelBackend
 from biasbench.models.options import BackendOption, ModelOptions, parse_model_args
 
-__all__ = ["BACKENDS", "DEFAULT_MODEL", "BackendInfo", "ModelOptions", "backend_class",
-           "check_model_spec", "list_backends", "load_model", "parse_model_args", "parse_model_spec"]
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_MODEL",
+    "BackendInfo",
+    "ModelOptions",
+    "backend_class",
+    "check_model_spec",
+    "list_backends",
+    "load_model",
+    "parse_model_args",
+    "parse_model_spec",
+]
 
 DEFAULT_MODEL = "llamacpp"
 
@@ -51,8 +61,9 @@ def backend_class(name: str) -> type[ModelBackend]:
     cls = getattr(import_module(module), attr)
     if not (isinstance(cls, type) and issubclass(cls, ModelBackend)) or cls.kind != name:
         # A registry line pointing at the wrong class would build the wrong model silently.
-        raise TypeError(f"registry entry {name!r} -> {BACKENDS[name]} is not a ModelBackend "
-                        f"of kind {name!r}")
+        raise TypeError(
+            f"registry entry {name!r} -> {BACKENDS[name]} is not a ModelBackend of kind {name!r}"
+        )
     return cls
 
 
@@ -67,9 +78,13 @@ class BackendInfo:
     capabilities: dict[str, Any]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "summary": self.summary, "spec_syntax": self.spec_syntax,
-                "options": [option.to_dict() for option in self.options],
-                "capabilities": dict(self.capabilities)}
+        return {
+            "name": self.name,
+            "summary": self.summary,
+            "spec_syntax": self.spec_syntax,
+            "options": [option.to_dict() for option in self.options],
+            "capabilities": dict(self.capabilities),
+        }
 
     def lines(self) -> list[str]:
         """A short plain-text block: name and summary, spec forms, -M keys, capabilities."""
@@ -89,8 +104,9 @@ def list_backends() -> list[BackendInfo]:
     infos = []
     for name in BACKENDS:
         cls = backend_class(name)
-        infos.append(BackendInfo(name, cls.summary, cls.spec_syntax, cls.model_options,
-                                 cls.capabilities()))
+        infos.append(
+            BackendInfo(name, cls.summary, cls.spec_syntax, cls.model_options, cls.capabilities())
+        )
     return infos
 
 
@@ -98,8 +114,10 @@ def parse_model_spec(spec: str) -> tuple[str, str | None]:
     """Split ``KIND[:ARG]``; raise ModelSpecError naming the known kinds when it does not parse."""
     kind, sep, arg = spec.strip().partition(":")
     if kind not in BACKENDS:
-        raise ModelSpecError(f"model spec {spec!r} does not parse: unknown backend {kind!r} "
-                             f"(known: {', '.join(BACKENDS)}; e.g. openai:gpt-4o-mini)")
+        raise ModelSpecError(
+            f"model spec {spec!r} does not parse: unknown backend {kind!r} "
+            f"(known: {', '.join(BACKENDS)}; e.g. openai:gpt-4o-mini)"
+        )
     if sep and not arg:
         raise ModelSpecError(f"model spec {spec!r} does not parse: nothing after ':'")
     return kind, (arg or None)

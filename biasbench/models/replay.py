@@ -51,13 +51,19 @@ class ReplayBackend(ModelBackend):
         self._answers: dict[tuple[str, int | None], str] = {}
         # A responses file may say why each output ended (``finish_reason``); kept normalised.
         self._finish: dict[tuple[str, int | None], str] = {}
-        self._sha256 = hashlib.sha256(self.path.read_bytes()).hexdigest() if self.path.is_file() \
-            else ""
+        self._sha256 = (
+            hashlib.sha256(self.path.read_bytes()).hexdigest() if self.path.is_file() else ""
+        )
         models: set[str] = set()
         for line, obj in iter_jsonl(self.path):
-            check_fields(obj, path=self.path, line=line, required=("output",),
-                         strings=("output", "item_id", "model", "finish_reason"),
-                         integers=("seed",))
+            check_fields(
+                obj,
+                path=self.path,
+                line=line,
+                required=("output",),
+                strings=("output", "item_id", "model", "finish_reason"),
+                integers=("seed",),
+            )
             if obj.get("item_id") is None:
                 check_fields(obj, path=self.path, line=line, required=("category", "example_id"))
             if model is not None and obj.get("model") != model:
@@ -66,11 +72,13 @@ class ReplayBackend(ModelBackend):
             self._answers[(response_key(obj), obj.get("seed"))] = obj["output"]
             if obj.get("finish_reason") is not None:
                 self._finish[(response_key(obj), obj.get("seed"))] = normalise_finish_reason(
-                    obj["finish_reason"])
+                    obj["finish_reason"]
+                )
         if model is None and len(models) > 1:
             raise PermanentModelError(
                 f"{self.path} holds several models ({', '.join(sorted(models))}); "
-                f"use replay:{self.path}@MODEL")
+                f"use replay:{self.path}@MODEL"
+            )
         if model is None and models:
             self.model_name = next(iter(models))
 
@@ -82,8 +90,9 @@ class ReplayBackend(ModelBackend):
         # The file's checksum is in the cache key: edited outputs are never served from cache.
         return {**super().describe(), "file_sha256": self._sha256}
 
-    async def generate(self, prompt: Prompt, params: GenerationParams,
-                       seed: int | None) -> Generation:
+    async def generate(
+        self, prompt: Prompt, params: GenerationParams, seed: int | None
+    ) -> Generation:
         key = prompt.item_id or ""
         found = (key, seed) if (key, seed) in self._answers else (key, None)
         text = self._answers.get(found)

@@ -28,6 +28,20 @@ from biasbench.pipeline.publishing import stop_reason
 from biasbench.pipeline.running import RunResult, run, run_benchmark
 from biasbench.pipeline.score_folder import score_into
 
-__all__ = ["DryRun", "RunPlan", "RunResult", "as_spec", "check_base_url", "default_run_dir",
-           "dry_run", "folder_name", "model_label", "plan_run", "responses_frame", "run",
-           "run_benchmark", "score_into", "stop_reason"]
+__all__ = [
+    "DryRun",
+    "RunPlan",
+    "RunResult",
+    "as_spec",
+    "check_base_url",
+    "default_run_dir",
+    "dry_run",
+    "folder_name",
+    "model_label",
+    "plan_run",
+    "responses_frame",
+    "run",
+    "run_benchmark",
+    "score_into",
+    "stop_reason",
+]

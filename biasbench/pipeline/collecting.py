@@ -21,20 +21,36 @@ def collect(opened: OpenRun) -> tuple[RunStats, pd.DataFrame, str]:
     if s.distributed:
         from biasbench.runner.distributed import run_requests_ray
 
-        stats = run_requests_ray(s.model, s.model_options or ModelOptions(), plan.backend,
-                                 plan.requests, plan.params, opened.store,
-                                 address=s.ray_address, workers=s.ray_workers or 2,
-                                 concurrency=s.concurrency, retry=s.retry,
-                                 progress=s.progress)
+        stats = run_requests_ray(
+            s.model,
+            s.model_options or ModelOptions(),
+            plan.backend,
+            plan.requests,
+            plan.params,
+            opened.store,
+            address=s.ray_address,
+            workers=s.ray_workers or 2,
+            concurrency=s.concurrency,
+            retry=s.retry,
+            progress=s.progress,
+        )
     else:
-        stats = run_requests_sync(plan.backend, plan.requests, plan.params, opened.store,
-                                  concurrency=s.concurrency, progress=s.progress, retry=s.retry)
+        stats = run_requests_sync(
+            plan.backend,
+            plan.requests,
+            plan.params,
+            opened.store,
+            concurrency=s.concurrency,
+            progress=s.progress,
+            retry=s.retry,
+        )
     label = model_label(plan.backend)
     return stats, responses_frame(opened.store, plan.requests, opened.keys, label), label
 
 
-def responses_frame(store: ResponseStore, requests: Sequence[Request], keys: Sequence[str],
-                    model: str) -> pd.DataFrame:
+def responses_frame(
+    store: ResponseStore, requests: Sequence[Request], keys: Sequence[str], model: str
+) -> pd.DataFrame:
     """The stored ok responses for exactly this run's requests (not earlier configurations).
 
     Joined through each request's key, so two items whose prompts coincide each get the answer.
@@ -44,9 +60,19 @@ def responses_frame(store: ResponseStore, requests: Sequence[Request], keys: Seq
     which the BBQ engine compares), so no judge reopens the store.
     """
     answers = store.answers()
-    rows = [{"model": model, "item_id": r.item_id, "seed": r.seed, "output": answers[k][0],
-             "finish_reason": answers[k][1], "truncated": is_truncated(answers[k][1]),
-             "info": answers[k][2]}
-            for r, k in zip(requests, keys, strict=True) if k in answers]
-    return pd.DataFrame(rows, columns=["model", "item_id", "seed", "output", "finish_reason",
-                                       "truncated", "info"])
+    rows = [
+        {
+            "model": model,
+            "item_id": r.item_id,
+            "seed": r.seed,
+            "output": answers[k][0],
+            "finish_reason": answers[k][1],
+            "truncated": is_truncated(answers[k][1]),
+            "info": answers[k][2],
+        }
+        for r, k in zip(requests, keys, strict=True)
+        if k in answers
+    ]
+    return pd.DataFrame(
+        rows, columns=["model", "item_id", "seed", "output", "finish_reason", "truncated", "info"]
+    )

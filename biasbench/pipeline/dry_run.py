@@ -40,20 +40,29 @@ class DryRun:
 
     def lines(self) -> list[str]:
         where = "exists" if self.folder_exists else "would be created"
-        lines = ["dry run: nothing sent, nothing written",
-                 f"run folder: {self.run_dir} ({where})",
-                 f"requests: {self.requests:,} ({self.stored:,} already stored, "
-                 f"{self.to_send:,} would be sent)",
-                 f"signature: {self.signature.short()}"]
+        lines = [
+            "dry run: nothing sent, nothing written",
+            f"run folder: {self.run_dir} ({where})",
+            f"requests: {self.requests:,} ({self.stored:,} already stored, "
+            f"{self.to_send:,} would be sent)",
+            f"signature: {self.signature.short()}",
+        ]
         if self.refusal:
             lines.append(f"refused: {self.refusal}")
-        lines += ["first prompt:", self.first_prompt if self.first_prompt is not None
-                  else "(no requests)"]
+        lines += [
+            "first prompt:",
+            self.first_prompt if self.first_prompt is not None else "(no requests)",
+        ]
         return lines
 
 
-def dry_run(benchmark: str | RunSpec, model: str = DEFAULT_MODEL, *,
-            backend: ModelBackend | None = None, **fields: Any) -> DryRun:
+def dry_run(
+    benchmark: str | RunSpec,
+    model: str = DEFAULT_MODEL,
+    *,
+    backend: ModelBackend | None = None,
+    **fields: Any,
+) -> DryRun:
     """What :func:`run_benchmark` with the same arguments would do, without sending a request or
     creating or changing anything (the store, when there is one, is opened read-only)."""
     plan = plan_run(as_spec(benchmark, model, **fields), backend)
@@ -66,8 +75,10 @@ def dry_run(benchmark: str | RunSpec, model: str = DEFAULT_MODEL, *,
             stored = len(distinct & store.completed_keys())
             held = store.get_meta("identity")
         if held is not None:
-            refusal = identity_conflict(held, identity(plan.signature.model_dump(),
-                                                       plan.spec.limit), plan.run_dir)
+            refusal = identity_conflict(
+                held, identity(plan.signature.model_dump(), plan.spec.limit), plan.run_dir
+            )
     first = plan.requests[0].prompt.text_for(plan.backend.mode) if plan.requests else None
-    return DryRun(plan.run_dir, len(distinct), stored, first, plan.signature,
-                  plan.run_dir.exists(), refusal)
+    return DryRun(
+        plan.run_dir, len(distinct), stored, first, plan.signature, plan.run_dir.exists(), refusal
+    )

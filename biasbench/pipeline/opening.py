@@ -66,17 +66,33 @@ def open_run(plan: RunPlan, model_spec: str | None) -> OpenRun:
         started = time.time()
         first = history[0].started_at if history else None
         manifest = RunManifest(
-            schema_version=SCHEMA_VERSION, biasbench=__version__, kind="run",
-            benchmark=plan.bench.name, model_spec=model_spec, model=description,
-            signature=signature.model_dump(), signature_short=signature.short(),
-            identity=wanted, limit=plan.spec.limit,
+            schema_version=SCHEMA_VERSION,
+            biasbench=__version__,
+            kind="run",
+            benchmark=plan.bench.name,
+            model_spec=model_spec,
+            model=description,
+            signature=signature.model_dump(),
+            signature_short=signature.short(),
+            identity=wanted,
+            limit=plan.spec.limit,
             seeds=list(signature.seeds or []),  # the effective seeds, as the signature's
-            executor=plan.spec.executor, n_requests=len(plan.requests),
-            n_unique_requests=len(set(keys)), status="running", pid=os.getpid(),
-            started_at=started, first_started_at=started if first is None else first)
-        entry = HistoryEntry(kind="run", biasbench=__version__, started_at=started,
-                             pid=os.getpid(), signature_short=signature.short(),
-                             options=_history_options(plan, model_spec))
+            executor=plan.spec.executor,
+            n_requests=len(plan.requests),
+            n_unique_requests=len(set(keys)),
+            status="running",
+            pid=os.getpid(),
+            started_at=started,
+            first_started_at=started if first is None else first,
+        )
+        entry = HistoryEntry(
+            kind="run",
+            biasbench=__version__,
+            started_at=started,
+            pid=os.getpid(),
+            signature_short=signature.short(),
+            options=_history_options(plan, model_spec),
+        )
         write_json(manifest.to_json(), run_dir / MANIFEST_NAME)
     except BaseException:
         store.close()
@@ -100,8 +116,13 @@ def _check_manifest_identity(run_dir: Path, wanted: dict[str, Any]) -> None:
             raise RunFolderError(conflict)
 
 
-def _bind(store: ResponseStore, wanted: dict[str, Any], run_dir: Path,
-          description: dict[str, Any], decoding: dict[str, Any]) -> None:
+def _bind(
+    store: ResponseStore,
+    wanted: dict[str, Any],
+    run_dir: Path,
+    description: dict[str, Any],
+    decoding: dict[str, Any],
+) -> None:
     """Bind the store to this run's configuration, or refuse one that holds another."""
     held = store.get_meta("identity")
     if held is None:
@@ -111,7 +132,8 @@ def _bind(store: ResponseStore, wanted: dict[str, Any], run_dir: Path,
                 raise RunFolderError(
                     f"run folder {run_dir} holds answers of another configuration "
                     f"({_short_model(model_json)}); a run folder holds one configuration: "
-                    "pass another --out")
+                    "pass another --out"
+                )
         store.set_meta("identity", wanted)
         return
     conflict = identity_conflict(held, wanted, run_dir)
@@ -137,18 +159,26 @@ def _seed_history(run_dir: Path) -> list[HistoryEntry]:
         found = read_manifest(run_dir / MANIFEST_NAME)
     except (OSError, ValueError):  # pydantic's ValidationError is a ValueError
         return []
-    if (not isinstance(found, RunManifest) or "kind" not in found.model_fields_set
-            or found.started_at is None):
+    if (
+        not isinstance(found, RunManifest)
+        or "kind" not in found.model_fields_set
+        or found.started_at is None
+    ):
         return []
     end = found.finished_at or found.stopped_at
     counts = found.counts or {}
     entry = HistoryEntry(
-        kind="run", biasbench=found.biasbench, started_at=found.started_at, finished_at=end,
+        kind="run",
+        biasbench=found.biasbench,
+        started_at=found.started_at,
+        finished_at=end,
         elapsed_s=round(end - found.started_at, 3) if end else None,
-        requests_elapsed_s=counts.get("elapsed_s"), status=found.status,
+        requests_elapsed_s=counts.get("elapsed_s"),
+        status=found.status,
         counts={k: v for k, v in counts.items() if k != "output_health"},
         signature_short=found.signature_short,
-        source=f"rebuilt from {MANIFEST_NAME} (written before {HISTORY_NAME} existed)")
+        source=f"rebuilt from {MANIFEST_NAME} (written before {HISTORY_NAME} existed)",
+    )
     append_history(run_dir, entry.to_json())
     return [entry]
 
@@ -156,17 +186,24 @@ def _seed_history(run_dir: Path) -> list[HistoryEntry]:
 def _history_options(plan: RunPlan, model_spec: str | None) -> InvocationOptions:
     """The options of an invocation, as the history records them (never a credential)."""
     s = plan.spec
-    found = InvocationOptions(benchmark=plan.bench.name, model_spec=model_spec, limit=s.limit,
-                              seeds=plan.seeds, decoding=plan.params.to_dict(),
-                              concurrency=s.concurrency, executor=s.executor,
-                              benchmark_options=dict(s.benchmark_options))
+    found = InvocationOptions(
+        benchmark=plan.bench.name,
+        model_spec=model_spec,
+        limit=s.limit,
+        seeds=plan.seeds,
+        decoding=plan.params.to_dict(),
+        concurrency=s.concurrency,
+        executor=s.executor,
+        benchmark_options=dict(s.benchmark_options),
+    )
     options = s.model_options
     if options is not None:
         shown = {k: v for k, v in options.__dict__.items() if k != "model_args"}
         if options.base_url:
             shown["base_url"] = display_url(options.base_url)
-        shown["model_args"] = {k: "***" if _SECRET.search(k) else v
-                               for k, v in options.model_args.items()}
+        shown["model_args"] = {
+            k: "***" if _SECRET.search(k) else v for k, v in options.model_args.items()
+        }
         found.model_options = shown
     return found
 

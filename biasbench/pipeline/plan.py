@@ -47,15 +47,21 @@ def folder_name(backend: ModelBackend) -> str:
     """
     label = model_label(backend)
     name = slug(label).strip("._") or "model"  # never a hidden name or a path part
-    rest = backend.model_id[len(label) + 1:]
+    rest = backend.model_id[len(label) + 1 :]
     if name != label or (rest and not _DIGEST.match(rest)):
         digest = hashlib.sha256(backend.model_id.encode("utf-8")).hexdigest()[:8]
         name = f"{name}-{digest}"
     return name
 
 
-def default_run_dir(benchmark: str, backend: ModelBackend, root: Path = Path("runs"), *,
-                    limit: int | None = None, seeds: Sequence[int] | None = None) -> Path:
+def default_run_dir(
+    benchmark: str,
+    backend: ModelBackend,
+    root: Path = Path("runs"),
+    *,
+    limit: int | None = None,
+    seeds: Sequence[int] | None = None,
+) -> Path:
     """A deterministic folder per (benchmark, model[, limit, seeds]): rerunning the same
     command resumes, and a ``--limit`` or ``--seeds`` run never lands in the full run's folder."""
     name = f"{benchmark}--{folder_name(backend)}"
@@ -87,7 +93,8 @@ def check_base_url(url: str, api_key_env: str = "OPENAI_API_KEY") -> None:
     if (parts.username or parts.password) and os.environ.get(api_key_env):
         raise ModelSpecError(
             f"--base-url {shown} carries credentials (user:password@) and ${api_key_env} holds "
-            "an API key too: use one of them")
+            "an API key too: use one of them"
+        )
 
 
 @dataclass
@@ -115,8 +122,7 @@ class RunPlan:
         return request_keys(self.backend, self.requests, self.params)
 
 
-def as_spec(benchmark: str | RunSpec, model: str = DEFAULT_MODEL,
-            **fields: Any) -> RunSpec:
+def as_spec(benchmark: str | RunSpec, model: str = DEFAULT_MODEL, **fields: Any) -> RunSpec:
     """``benchmark`` when it is a spec already; else the spec of the keyword form
     (``run_benchmark(NAME, "mock:x", limit=4, options=...)``)."""
     if isinstance(benchmark, RunSpec):
@@ -135,8 +141,15 @@ def plan_run(spec: RunSpec, backend: ModelBackend | None = None) -> RunPlan:
     and folder; nothing is sent and nothing is written. ``backend`` replaces the model spec
     with a backend object."""
     s = spec
-    check_run_arguments(benchmark=s.benchmark, model=s.model, out=s.out, limit=s.limit,
-                        seeds=s.seeds, temperature=s.temperature, max_tokens=s.max_tokens)
+    check_run_arguments(
+        benchmark=s.benchmark,
+        model=s.model,
+        out=s.out,
+        limit=s.limit,
+        seeds=s.seeds,
+        temperature=s.temperature,
+        max_tokens=s.max_tokens,
+    )
     options = s.model_options
     if options is not None and options.base_url:
         check_base_url(options.base_url, options.api_key_env)
@@ -148,19 +161,30 @@ def plan_run(spec: RunSpec, backend: ModelBackend | None = None) -> RunPlan:
     backend = backend or load_model(s.model, options)
     adapted = bench.adapt_backend(backend)
     if s.distributed and adapted is not backend:
-        raise BiasbenchError(f"{backend.model_id} answers by option scores, which runs "
-                             "locally: drop --ray-workers/--ray-address (or, if it can "
-                             "generate, pass --answer-by generate)")
+        raise BiasbenchError(
+            f"{backend.model_id} answers by option scores, which runs "
+            "locally: drop --ray-workers/--ray-address (or, if it can "
+            "generate, pass --answer-by generate)"
+        )
     backend = adapted
     seeds = s.seeds
     if backend.deterministic and (seeds is None or len(seeds) > 1):
         # Scoring options is deterministic: every seed would give the same answers.
-        log.warning("%s answers deterministically; running one seed instead of many",
-                    backend.model_id)
+        log.warning(
+            "%s answers deterministically; running one seed instead of many", backend.model_id
+        )
         seeds = [0]
     params = bench.params_for(backend, temperature=s.temperature, max_tokens=s.max_tokens)
     requests = bench.requests(limit=s.limit, seeds=seeds)
     signature = bench.signature(backend.describe(), params, seeds, limit=s.limit)
     run_dir = s.out or default_run_dir(bench.name, backend, limit=s.limit, seeds=seeds)
-    return RunPlan(s, bench, backend, params, requests, list(seeds) if seeds else None,
-                   signature, Path(run_dir))
+    return RunPlan(
+        s,
+        bench,
+        backend,
+        params,
+        requests,
+        list(seeds) if seeds else None,
+        signature,
+        Path(run_dir),
+    )

@@ -33,10 +33,17 @@ def publish_run(opened: OpenRun, scored: Scored) -> None:
         raise
     manifest.status = "complete" if scored.stats.failed == 0 else "incomplete"
     manifest.finished_at = time.time()
-    manifest.counts = {**scored.counts, "elapsed_s": round(scored.stats.elapsed_s, 3),
-                       "output_health": scored.health}
-    manifest.derived = {"files": files, "store_ok": store_ok, "store_sha256": store_sha256,
-                        "responses_scored": scored.responses_scored}
+    manifest.counts = {
+        **scored.counts,
+        "elapsed_s": round(scored.stats.elapsed_s, 3),
+        "output_health": scored.health,
+    }
+    manifest.derived = {
+        "files": files,
+        "store_ok": store_ok,
+        "store_sha256": store_sha256,
+        "responses_scored": scored.responses_scored,
+    }
     write_json(manifest.to_json(), run_dir / MANIFEST_NAME)
     _append_history(run_dir, opened.entry)
 
@@ -45,20 +52,28 @@ def record_interruption(opened: OpenRun, exc: BaseException, stats: RunStats | N
     """Whatever stopped the run, finished responses are in the store: the manifest and the
     history say why."""
     run_dir, manifest, entry = opened.plan.run_dir, opened.manifest, opened.entry
-    manifest.status, manifest.error, manifest.stopped_at = ("interrupted", stop_reason(exc),
-                                                            time.time())
+    manifest.status, manifest.error, manifest.stopped_at = (
+        "interrupted",
+        stop_reason(exc),
+        time.time(),
+    )
     try:
         write_json(manifest.to_json(), run_dir / MANIFEST_NAME)
     except OSError as write_error:  # a full disk: the error that stopped the run is the one
         # to report; the manifest still says "running", which a rerun reads as stopped
-        log.warning("could not record the interruption in %s: %s", run_dir / MANIFEST_NAME,
-                    write_error)
+        log.warning(
+            "could not record the interruption in %s: %s", run_dir / MANIFEST_NAME, write_error
+        )
     stopped = time.time()
     entry.status, entry.error, entry.finished_at = "interrupted", stop_reason(exc), stopped
     entry.elapsed_s = round(stopped - (entry.started_at or stopped), 3)
     if stats is not None:
-        entry.counts = {"requests": stats.total, "cached": stats.cached,
-                        "completed": stats.completed, "failed": stats.failed}
+        entry.counts = {
+            "requests": stats.total,
+            "cached": stats.cached,
+            "completed": stats.completed,
+            "failed": stats.failed,
+        }
     _append_history(run_dir, entry)
 
 

@@ -36,8 +36,13 @@ class RunResult:
         return self.stats.failed == 0
 
 
-def run_benchmark(benchmark: str | RunSpec, model: str = DEFAULT_MODEL, *,
-                  backend: ModelBackend | None = None, **fields: Any) -> RunResult:
+def run_benchmark(
+    benchmark: str | RunSpec,
+    model: str = DEFAULT_MODEL,
+    *,
+    backend: ModelBackend | None = None,
+    **fields: Any,
+) -> RunResult:
     """Run ``benchmark`` on ``model`` into ``out`` (resuming what is already stored), then score:
     :func:`run` of the :class:`~biasbench.runspec.RunSpec` its arguments describe (``options``
     is the spec's ``model_options``)."""

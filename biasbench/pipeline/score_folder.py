@@ -46,9 +46,14 @@ def score_into(out: Path, benchmark: str, produce: Callable[[Path], T]) -> T:
             except BaseException:
                 shutil.rmtree(staging, ignore_errors=True)
                 raise
-            record = ScoreManifest(schema_version=SCHEMA_VERSION, biasbench=__version__,
-                                   kind="score", benchmark=benchmark, started_at=started,
-                                   status="scoring")
+            record = ScoreManifest(
+                schema_version=SCHEMA_VERSION,
+                biasbench=__version__,
+                kind="score",
+                benchmark=benchmark,
+                started_at=started,
+                status="scoring",
+            )
             # From here until the last write the folder is "scoring": its files are not
             # vouched for, so readers refuse them, and a rerun replaces them.
             write_json(record.to_json(), previous)
@@ -66,13 +71,17 @@ def score_into(out: Path, benchmark: str, produce: Callable[[Path], T]) -> T:
 def _check_score_target(out: Path) -> None:
     kind = folder_kind(out)
     if kind == "run":
-        raise RunFolderError(f"{out} is a run folder (it holds {STORE_NAME} or a run's "
-                             f"{MANIFEST_NAME}); score into another folder")
+        raise RunFolderError(
+            f"{out} is a run folder (it holds {STORE_NAME} or a run's "
+            f"{MANIFEST_NAME}); score into another folder"
+        )
     if kind == "file":
         raise RunFolderError(f"{out}: a file, not a folder; score into a new or empty folder")
     if kind == "other":
         if (out / MANIFEST_NAME).exists():
-            raise RunFolderError(f"{out}: holds a manifest that is not a score folder's; "
-                                 "score into another folder")
-        raise RunFolderError(f"{out}: not empty and not a biasbench score folder; score into "
-                             "a new or empty folder")
+            raise RunFolderError(
+                f"{out}: holds a manifest that is not a score folder's; score into another folder"
+            )
+        raise RunFolderError(
+            f"{out}: not empty and not a biasbench score folder; score into a new or empty folder"
+        )

@@ -38,9 +38,13 @@ def score(opened: OpenRun, stats: RunStats, frame: pd.DataFrame, label: str) -> 
     signature = plan.signature
     staging = staging_dir(plan.run_dir)
     if frame.empty:
-        results = {"schema_version": 1, "benchmark": plan.bench.name, "models": {},
-                   "signature": {**signature.model_dump(), "short": signature.short()},
-                   "note": "no successful responses to score"}
+        results = {
+            "schema_version": 1,
+            "benchmark": plan.bench.name,
+            "models": {},
+            "signature": {**signature.model_dump(), "short": signature.short()},
+            "note": "no successful responses to score",
+        }
         summary = [f"{label}: no successful responses to score"]
     else:
         with heartbeat(f"scoring {len(frame):,} responses", plan.spec.progress):
@@ -49,8 +53,12 @@ def score(opened: OpenRun, stats: RunStats, frame: pd.DataFrame, label: str) -> 
     health = output_health(frame) if not frame.empty else {}
     results["output_health"] = health
     summary += [line for m, h in health.items() if (line := health_line(m, h))]
-    counts = {"requests": stats.total, "cached": stats.cached,
-              "completed": stats.completed, "failed": stats.failed}
+    counts = {
+        "requests": stats.total,
+        "cached": stats.cached,
+        "completed": stats.completed,
+        "failed": stats.failed,
+    }
     finished = time.time()
     entry.finished_at = finished
     entry.elapsed_s = round(finished - (entry.started_at or finished), 3)
@@ -59,14 +67,18 @@ def score(opened: OpenRun, stats: RunStats, frame: pd.DataFrame, label: str) -> 
     entry.status = "complete" if stats.failed == 0 else "incomplete"
     # The first invocation's timing is kept: a rerun that only rescored (0.1 s) must not
     # replace the 31 minutes the answers took.
-    results["run"] = {**counts, "invocations": len(history) + 1,
-                      "first": _timing(history[0] if history else entry),
-                      "latest": _timing(entry)}
+    results["run"] = {
+        **counts,
+        "invocations": len(history) + 1,
+        "first": _timing(history[0] if history else entry),
+        "latest": _timing(entry),
+    }
     write_results(results, staging)
     return Scored(staging, stats, results, summary, health, counts, len(frame))
 
 
 def _timing(entry: HistoryEntry) -> dict[str, Any]:
-    return {name: getattr(entry, name) for name in ("started_at", "finished_at", "elapsed_s",
-                                                    "requests_elapsed_s", "biasbench")} | {
-        "completed": (entry.counts or {}).get("completed")}
+    return {
+        name: getattr(entry, name)
+        for name in ("started_at", "finished_at", "elapsed_s", "requests_elapsed_s", "biasbench")
+    } | {"completed": (entry.counts or {}).get("completed")}

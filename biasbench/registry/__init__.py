@@ -34,7 +34,26 @@ from biasbench.registry.interface import (
     Results,
 )
 
-__all__ = ["ENTRY_POINT_GROUP", "Benchmark", "BenchmarkInfo", "Command", "Declaration",
-           "OptionSpec", "Options", "Paper", "Results", "benchmark_class", "benchmark_classes",
-           "declaration", "declarations", "get_benchmark", "item_reader", "known",
-           "language_rules", "names", "options_of", "refresh", "report_class"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "Benchmark",
+    "BenchmarkInfo",
+    "Command",
+    "Declaration",
+    "OptionSpec",
+    "Options",
+    "Paper",
+    "Results",
+    "benchmark_class",
+    "benchmark_classes",
+    "declaration",
+    "declarations",
+    "get_benchmark",
+    "item_reader",
+    "known",
+    "language_rules",
+    "names",
+    "options_of",
+    "refresh",
+    "report_class",
+]

@@ -41,9 +41,13 @@ def _folders() -> list[str]:
     """The benchmark folders' names, sorted: subpackages holding a ``declaration.py``."""
     if not FOLDER.is_dir():
         return []
-    return sorted(path.name for path in FOLDER.iterdir()
-                  if path.is_dir() and path.name.isidentifier()
-                  and (path / f"{DECLARATION_MODULE}.py").is_file())
+    return sorted(
+        path.name
+        for path in FOLDER.iterdir()
+        if path.is_dir()
+        and path.name.isidentifier()
+        and (path / f"{DECLARATION_MODULE}.py").is_file()
+    )
 
 
 def _absolute(target: str, module: str) -> str:
@@ -71,8 +75,10 @@ def _checked(found: Any, where: str) -> Declaration:
     if not isinstance(found, Declaration):
         raise TypeError(f"{where}: {found!r} is not a biasbench Declaration")
     if not found.benchmark:
-        raise TypeError(f"{where}: the declaration of {found.name} names no benchmark class "
-                        "(benchmark='module:Class')")
+        raise TypeError(
+            f"{where}: the declaration of {found.name} names no benchmark class "
+            "(benchmark='module:Class')"
+        )
     return found
 
 
@@ -86,8 +92,11 @@ def _entry_points_declared() -> bool:
     header = f"[{ENTRY_POINT_GROUP}]"
     for entry in sys.path:
         try:
-            found = [e.path for e in os.scandir(entry or ".")
-                     if e.name.endswith((".dist-info", ".egg-info"))]
+            found = [
+                e.path
+                for e in os.scandir(entry or ".")
+                if e.name.endswith((".dist-info", ".egg-info"))
+            ]
         except OSError:  # not a folder (a zip file, a path that does not exist)
             continue
         for folder in found:
@@ -120,13 +129,19 @@ def _registry() -> dict[str, tuple[Declaration, str]]:
     """Every declaration by name, with its declaring module, in the documented order (read once
     per process)."""
     found: dict[str, tuple[Declaration, str]] = {}
-    for where, declared in [*((f"{PACKAGE}.{folder}", _of_module(
-            f"{PACKAGE}.{folder}.{DECLARATION_MODULE}")) for folder in _folders()),
-            ("entry points", _of_entry_points())]:
+    for where, declared in [
+        *(
+            (f"{PACKAGE}.{folder}", _of_module(f"{PACKAGE}.{folder}.{DECLARATION_MODULE}"))
+            for folder in _folders()
+        ),
+        ("entry points", _of_entry_points()),
+    ]:
         for one, module in declared:
             if one.name in found:
-                raise TypeError(f"benchmark {one.name!r} is declared twice: in "
-                                f"{found[one.name][1]} and in {module} ({where})")
+                raise TypeError(
+                    f"benchmark {one.name!r} is declared twice: in "
+                    f"{found[one.name][1]} and in {module} ({where})"
+                )
             found[one.name] = (one, module)
     return found
 
@@ -216,21 +231,26 @@ def item_reader(namespace: str) -> Callable[[Path, str], list[Any]] | None:
     for found, module in _registry().values():
         if key in found.item_readers:
             reader: Callable[[Path, str], list[Any]] = _load(
-                _absolute(found.item_readers[key], module))
+                _absolute(found.item_readers[key], module)
+            )
             return reader
     return None
 
 
 def item_readers() -> dict[str, str]:
     """Namespace -> ``"module:function"`` of every declared item reader."""
-    return {ns: _absolute(target, module) for found, module in _registry().values()
-            for ns, target in found.item_readers.items()}
+    return {
+        ns: _absolute(target, module)
+        for found, module in _registry().values()
+        for ns, target in found.item_readers.items()
+    }
 
 
 def benchmark_targets() -> dict[str, str]:
     """Name -> ``"module:Class"`` of every benchmark, absolute."""
-    return {name: _absolute(found.benchmark, module)
-            for name, (found, module) in _registry().items()}
+    return {
+        name: _absolute(found.benchmark, module) for name, (found, module) in _registry().items()
+    }
 
 
 def language_rules() -> list[Any]:

@@ -28,8 +28,19 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeAlias
 
 from biasbench.registry.options import Options, OptionSpec, checked_value
 
-__all__ = ["SCORE_COLUMNS", "Benchmark", "BenchmarkInfo", "Command", "Declaration", "OptionSpec",
-           "Options", "Paper", "Results", "checked_value", "tidy_scores"]
+__all__ = [
+    "SCORE_COLUMNS",
+    "Benchmark",
+    "BenchmarkInfo",
+    "Command",
+    "Declaration",
+    "OptionSpec",
+    "Options",
+    "Paper",
+    "Results",
+    "checked_value",
+    "tidy_scores",
+]
 
 if TYPE_CHECKING:
     # Names for annotations only: this module is read by `biasbench list` and `--help`, which
@@ -143,9 +154,19 @@ class Declaration:
         return bool(self.data_help)
 
 
-_DECLARED = ("name", "languages", "paper", "items_summary", "output_language", "licence",
-             "terms",
-             "options", "data_options", "limit_help", "responses_help")
+_DECLARED = (
+    "name",
+    "languages",
+    "paper",
+    "items_summary",
+    "output_language",
+    "licence",
+    "terms",
+    "options",
+    "data_options",
+    "limit_help",
+    "responses_help",
+)
 """The :class:`Declaration` fields a benchmark class takes as its class attributes."""
 
 
@@ -163,8 +184,10 @@ class Benchmark(ABC):
         for declared in _DECLARED:
             setattr(cls, declared, getattr(declaration, declared))
         if cls.generates_items() != declaration.generates_items:
-            raise TypeError(f"{cls.__name__}: its declaration (data_help) says generates_items="
-                            f"{declaration.generates_items}, its class does not agree")
+            raise TypeError(
+                f"{cls.__name__}: its declaration (data_help) says generates_items="
+                f"{declaration.generates_items}, its class does not agree"
+            )
 
     name: ClassVar[str]
     """Registry name (``biasbench run NAME``)."""
@@ -239,13 +262,19 @@ class Benchmark(ABC):
 
     # -- requests ------------------------------------------------------------------------------
     @abstractmethod
-    def params_for(self, backend: ModelBackend, *, temperature: float | None = None,
-                   max_tokens: int | None = None) -> GenerationParams:
+    def params_for(
+        self,
+        backend: ModelBackend,
+        *,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+    ) -> GenerationParams:
         """The decoding of a run: the benchmark's defaults unless the caller sets them."""
 
     @abstractmethod
-    def requests(self, *, limit: int | None = None,
-                 seeds: Sequence[int] | None = None) -> list[Request]:
+    def requests(
+        self, *, limit: int | None = None, seeds: Sequence[int] | None = None
+    ) -> list[Request]:
         """Every request of a run (``limit`` items, under every seed)."""
 
     def default_seeds(self, seeds: Sequence[int] | None) -> list[int] | None:
@@ -253,8 +282,13 @@ class Benchmark(ABC):
         return list(seeds) if seeds else None
 
     @abstractmethod
-    def signature(self, model: dict[str, Any], params: GenerationParams | None,
-                  seeds: Sequence[int] | None, limit: int | None = None) -> Signature:
+    def signature(
+        self,
+        model: dict[str, Any],
+        params: GenerationParams | None,
+        seeds: Sequence[int] | None,
+        limit: int | None = None,
+    ) -> Signature:
         """What makes two results comparable (sacrebleu-style)."""
 
     def adapt_backend(self, backend: ModelBackend) -> ModelBackend:
@@ -263,8 +297,9 @@ class Benchmark(ABC):
 
     # -- scoring -------------------------------------------------------------------------------
     @abstractmethod
-    def evaluate(self, responses: pd.DataFrame, out_dir: Path,
-                 signatures: dict[str, Signature]) -> Results:
+    def evaluate(
+        self, responses: pd.DataFrame, out_dir: Path, signatures: dict[str, Signature]
+    ) -> Results:
         """Judge and score ``responses`` (columns model, item_id, seed, output, ...); write
         labels, tables and figures into ``out_dir``; return the results document."""
 
@@ -284,15 +319,20 @@ class Benchmark(ABC):
         The caller writes results.json (``biasbench score NAME``)."""
         from biasbench.output_health import output_health
 
-        seeds = (sorted({int(s) for s in responses["seed"].dropna()})
-                 if "seed" in responses.columns else [])
-        signatures = {str(m): self.signature({"kind": "external", "model": str(m),
-                                              "source": source}, None, seeds or None)
-                      for m in responses["model"].unique()}
+        seeds = (
+            sorted({int(s) for s in responses["seed"].dropna()})
+            if "seed" in responses.columns
+            else []
+        )
+        signatures = {
+            str(m): self.signature(
+                {"kind": "external", "model": str(m), "source": source}, None, seeds or None
+            )
+            for m in responses["model"].unique()
+        }
         results = self.evaluate(responses, out_dir, signatures)
         # An answer given as an option index (BBQ's pred) has no text whose health to count.
-        texts = (responses[responses["output"].notna()] if "pred" in responses.columns
-                 else responses)
+        texts = responses[responses["output"].notna()] if "pred" in responses.columns else responses
         results["output_health"] = output_health(texts)
         return results
 
@@ -355,8 +395,10 @@ class Benchmark(ABC):
         benchmark's items. The default says there is no layout."""
         from biasbench.display import esc
 
-        section.add(f'<p class="note">No report layout for benchmark {esc(cls.name)}; see '
-                    "results.json in the run folders.</p>")
+        section.add(
+            f'<p class="note">No report layout for benchmark {esc(cls.name)}; see '
+            "results.json in the run folders.</p>"
+        )
 
 
 @dataclass(frozen=True)
@@ -372,8 +414,14 @@ class BenchmarkInfo:
 
     @classmethod
     def of(cls, benchmark: type[Benchmark] | Declaration) -> BenchmarkInfo:
-        return cls(benchmark.name, benchmark.items_summary, benchmark.languages, benchmark.paper,
-                   benchmark.licence, benchmark.terms)
+        return cls(
+            benchmark.name,
+            benchmark.items_summary,
+            benchmark.languages,
+            benchmark.paper,
+            benchmark.licence,
+            benchmark.terms,
+        )
 
 
 SCORE_COLUMNS = ("model", "group", "statistic", "value", "ci_low", "ci_high", "n", "ci_status")
@@ -396,19 +444,34 @@ def tidy_scores(results: Results) -> pd.DataFrame:
     def walk(model: str, path: tuple[str, ...], node: Any) -> None:
         if isinstance(node, dict):
             if "mean" in node and ("ci_low" in node or "ci_high" in node):
-                rows.append({"model": model, "group": "/".join(path[:-1]),
-                             "statistic": path[-1] if path else "mean",
-                             "value": node.get("mean"), "ci_low": node.get("ci_low"),
-                             "ci_high": node.get("ci_high"),
-                             "n": node.get("n_seeds", node.get("n")),
-                             "ci_status": node.get("ci_status")})
+                rows.append(
+                    {
+                        "model": model,
+                        "group": "/".join(path[:-1]),
+                        "statistic": path[-1] if path else "mean",
+                        "value": node.get("mean"),
+                        "ci_low": node.get("ci_low"),
+                        "ci_high": node.get("ci_high"),
+                        "n": node.get("n_seeds", node.get("n")),
+                        "ci_status": node.get("ci_status"),
+                    }
+                )
                 return
             for key, value in node.items():
                 walk(model, (*path, str(key)), value)
         elif isinstance(node, int | float) and not isinstance(node, bool) and path:
-            rows.append({"model": model, "group": "/".join(path[:-1]), "statistic": path[-1],
-                         "value": node, "ci_low": None, "ci_high": None, "n": None,
-                         "ci_status": None})
+            rows.append(
+                {
+                    "model": model,
+                    "group": "/".join(path[:-1]),
+                    "statistic": path[-1],
+                    "value": node,
+                    "ci_low": None,
+                    "ci_high": None,
+                    "n": None,
+                    "ci_status": None,
+                }
+            )
 
     for model, node in (results.get("models") or {}).items():
         walk(str(model), (), node)

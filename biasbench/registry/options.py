@@ -42,16 +42,16 @@ class Options:
     their default. Not a mapping on purpose: ``items`` is an option's name, not a method.
     """
 
-    def __init__(self, specs: Sequence[OptionSpec], given: Mapping[str, Any], *,
-                 benchmark: str) -> None:
+    def __init__(
+        self, specs: Sequence[OptionSpec], given: Mapping[str, Any], *, benchmark: str
+    ) -> None:
         from biasbench.errors import BiasbenchError
 
         declared = {spec.name: spec for spec in specs}
         unknown = sorted(set(given) - set(declared))
         if unknown:
             taken = ", ".join(sorted(declared)) or "none"
-            raise BiasbenchError(f"{benchmark} has no option {unknown[0]!r} (its options: "
-                                 f"{taken})")
+            raise BiasbenchError(f"{benchmark} has no option {unknown[0]!r} (its options: {taken})")
         values = {name: spec.default for name, spec in declared.items()}
         for name, value in given.items():
             values[name] = checked_value(declared[name], value, benchmark)
@@ -85,8 +85,11 @@ class Options:
 
     def given(self) -> dict[str, Any]:
         """The options set away from their declared default (what the CLI passes on)."""
-        return {name: value for name, value in self._values.items()
-                if value != self._specs[name].default}
+        return {
+            name: value
+            for name, value in self._values.items()
+            if value != self._specs[name].default
+        }
 
     def __repr__(self) -> str:
         return f"Options({self._values!r})"
@@ -103,12 +106,11 @@ def checked_value(spec: OptionSpec, value: Any, benchmark: str) -> Any:
         return None
     if spec.kind is Path and isinstance(value, str | PathLike):
         value = Path(value)
-    wrong = (not isinstance(value, spec.kind)
-             or (spec.kind is int and isinstance(value, bool)))
+    wrong = not isinstance(value, spec.kind) or (spec.kind is int and isinstance(value, bool))
     if wrong:
-        raise BiasbenchError(f"{spec.flag} of {benchmark} takes {spec.kind.__name__} values, "
-                             f"not {value!r}")
+        raise BiasbenchError(
+            f"{spec.flag} of {benchmark} takes {spec.kind.__name__} values, not {value!r}"
+        )
     if spec.choices and value not in spec.choices:
-        raise BiasbenchError(f"{spec.flag} must be one of {', '.join(spec.choices)}, not "
-                             f"{value!r}")
+        raise BiasbenchError(f"{spec.flag} must be one of {', '.join(spec.choices)}, not {value!r}")
     return value

@@ -54,7 +54,7 @@ def _csp_hash(text: str) -> str:
 
 
 def run_scope(limit: int | None) -> str:
-    """"full", or "partial: --limit N" for a run of a subset of the items."""
+    """ "full", or "partial: --limit N" for a run of a subset of the items."""
     return f"partial: --limit {limit}" if limit else "full"
 
 
@@ -67,18 +67,28 @@ def _runs_section(plan: ReportPlan) -> Section:
             health = run.results.get("output_health") or {}
             if not isinstance(health, dict):  # a damaged results file: shown as unknown
                 health = {}  # empty/truncated/<think> shares
-            rows.append({"folder": str(run.path), "benchmark": run.benchmark,
-                         "models": ", ".join(run.models), "status": run.status,
-                         "scope": run_scope(run.signature.limit),
-                         "outputs": "; ".join(f"{m}: {health_cell(h)}" for m, h in health.items())
-                         or "—", "comparison": group.slug, "signature": short})
+            rows.append(
+                {
+                    "folder": str(run.path),
+                    "benchmark": run.benchmark,
+                    "models": ", ".join(run.models),
+                    "status": run.status,
+                    "scope": run_scope(run.signature.limit),
+                    "outputs": "; ".join(f"{m}: {health_cell(h)}" for m, h in health.items())
+                    or "—",
+                    "comparison": group.slug,
+                    "signature": short,
+                }
+            )
     section.add(html_table(pd.DataFrame(rows)))
     unfinished = [r for r in rows if r["status"] not in ("complete", "scored")]
     if unfinished:
-        section.add('<div class="callout"><strong>Unfinished runs.</strong> Some requests '
-                    "failed or were never made, and are missing from the scores: "
-                    + esc(", ".join(f"{r['folder']} ({r['status']})" for r in unfinished))
-                    + ". Rerun the same command to retry them.</div>")
+        section.add(
+            '<div class="callout"><strong>Unfinished runs.</strong> Some requests '
+            "failed or were never made, and are missing from the scores: "
+            + esc(", ".join(f"{r['folder']} ({r['status']})" for r in unfinished))
+            + ". Rerun the same command to retry them.</div>"
+        )
     for group in plan.groups:
         if not group.differences:
             continue
@@ -90,12 +100,15 @@ def _runs_section(plan: ReportPlan) -> Section:
             f'<a href="#{esc(group.slug)}">{esc(group.slug)}</a>, not compared with '
             f'<a href="#{esc(group.compared_with)}">{esc(group.compared_with)}</a>: '
             f"the runs differ in<ul>{items}</ul>Scores obtained under different "
-            "items, prompts, decoding, seeds or judges are not comparable.</div>")
+            "items, prompts, decoding, seeds or judges are not comparable.</div>"
+        )
     merged = [g for g in plan.groups if len(g.runs) > 1]
     for group in merged:
-        section.add(f'<p class="note">Merged into <a href="#{esc(group.slug)}">'
-                    f"{esc(group.slug)}</a>: {esc(', '.join(r.name for r in group.runs))} "
-                    "(comparable signatures, same items).</p>")
+        section.add(
+            f'<p class="note">Merged into <a href="#{esc(group.slug)}">'
+            f"{esc(group.slug)}</a>: {esc(', '.join(r.name for r in group.runs))} "
+            "(comparable signatures, same items).</p>"
+        )
     return section
 
 
@@ -103,8 +116,10 @@ def _group_section(group: RunGroup, out: Path) -> Section:
     title = f"{group.slug}: {', '.join(group.models) or 'no scored model'}"
     section = Section(group.slug, title)
     signature = group.signature.model_copy(update={"model": {}})
-    section.add(f'<p class="note">Signature (without the model): '
-                f'<span class="sig">{esc(signature.short())}</span></p>')
+    section.add(
+        f'<p class="note">Signature (without the model): '
+        f'<span class="sig">{esc(signature.short())}</span></p>'
+    )
     benchmark = report_class(group.benchmark)
     if not group.models:
         notes = {str(run.results.get("note") or "nothing scored") for run in group.runs}
@@ -112,48 +127,59 @@ def _group_section(group: RunGroup, out: Path) -> Section:
     elif benchmark is not None:
         benchmark.report_section(group, out, section)  # the benchmark owns its section
     else:
-        section.add(f'<p class="note">No report layout for benchmark '
-                    f"{esc(group.benchmark)}; see results.json in the run folders.</p>")
+        section.add(
+            f'<p class="note">No report layout for benchmark '
+            f"{esc(group.benchmark)}; see results.json in the run folders.</p>"
+        )
     return section
 
 
 def render_page(plan: ReportPlan, sections: Sequence[Section]) -> str:
     """The complete HTML document (styles and script inline, data as escaped JSON)."""
     style, script = _asset("report.css"), _asset("report.js")
-    csp = ("default-src 'none'; img-src data:; "
-           f"style-src {_csp_hash(style)}; script-src {_csp_hash(script)}; "
-           "base-uri 'none'; form-action 'none'")
+    csp = (
+        "default-src 'none'; img-src data:; "
+        f"style-src {_csp_hash(style)}; script-src {_csp_hash(script)}; "
+        "base-uri 'none'; form-action 'none'"
+    )
     benchmarks = sorted({g.benchmark for g in plan.groups})
     toc = "".join(f'<a href="#{esc(s.anchor)}">{esc(s.anchor)}</a>' for s in sections)
-    blobs = "".join(f'<script type="application/json" id="{esc(blob_id)}">'
-                    f"{json_for_script(data)}</script>\n"
-                    for s in sections for blob_id, data in s.data.items())
-    return "\n".join([
-        "<!DOCTYPE html>",
-        '<html lang="en">',
-        "<head>",
-        '<meta charset="utf-8">',
-        f'<meta http-equiv="Content-Security-Policy" content="{esc(csp)}">',
-        '<meta name="referrer" content="no-referrer">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>biasbench report: {esc(', '.join(benchmarks))}</title>",
-        '<link rel="icon" href="data:,">',
-        f"<style>{style}</style>",
-        "</head>",
-        "<body>",
-        '<header class="page"><h1>biasbench report</h1>'
-        f"<p>{len(plan.runs)} run folder(s); {esc(', '.join(benchmarks))}; "
-        f"biasbench {esc(__version__)}. Model outputs are shown as text, never "
-        "interpreted.</p></header>",
-        f'<nav class="toc">{toc}</nav>',
-        "<main>",
-        *[s.render() for s in sections],
-        "</main>",
-        blobs,
-        f"<script>{script}</script>",
-        "</body>",
-        "</html>",
-    ]) + "\n"
+    blobs = "".join(
+        f'<script type="application/json" id="{esc(blob_id)}">{json_for_script(data)}</script>\n'
+        for s in sections
+        for blob_id, data in s.data.items()
+    )
+    return (
+        "\n".join(
+            [
+                "<!DOCTYPE html>",
+                '<html lang="en">',
+                "<head>",
+                '<meta charset="utf-8">',
+                f'<meta http-equiv="Content-Security-Policy" content="{esc(csp)}">',
+                '<meta name="referrer" content="no-referrer">',
+                '<meta name="viewport" content="width=device-width, initial-scale=1">',
+                f"<title>biasbench report: {esc(', '.join(benchmarks))}</title>",
+                '<link rel="icon" href="data:,">',
+                f"<style>{style}</style>",
+                "</head>",
+                "<body>",
+                '<header class="page"><h1>biasbench report</h1>'
+                f"<p>{len(plan.runs)} run folder(s); {esc(', '.join(benchmarks))}; "
+                f"biasbench {esc(__version__)}. Model outputs are shown as text, never "
+                "interpreted.</p></header>",
+                f'<nav class="toc">{toc}</nav>',
+                "<main>",
+                *[s.render() for s in sections],
+                "</main>",
+                blobs,
+                f"<script>{script}</script>",
+                "</body>",
+                "</html>",
+            ]
+        )
+        + "\n"
+    )
 
 
 def build_report(run_dirs: Sequence[Path | str], out: Path | str) -> Path:

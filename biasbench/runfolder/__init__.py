@@ -59,5 +59,8 @@ class RunFolderError(BiasbenchError):
 def is_leftover(name: str) -> bool:
     """Whether a file name is one biasbench's own writers leave behind: the lock, a staging or
     retired folder, or the temporary file of an atomic write (``.NAME.XXXX.tmp``)."""
-    return (name == LOCK_NAME or name.startswith((STAGING_PREFIX, RETIRED_PREFIX))
-            or (name.startswith(".") and name.endswith(".tmp")))
+    return (
+        name == LOCK_NAME
+        or name.startswith((STAGING_PREFIX, RETIRED_PREFIX))
+        or (name.startswith(".") and name.endswith(".tmp"))
+    )

@@ -95,8 +95,11 @@ def describe_folder(run_dir: Path, root: Path | None = None) -> RunEntry:
     benchmark = str((manifest or {}).get("benchmark") or signature.get("benchmark") or "?")
     models = (results or {}).get("models") or {}
     described = (manifest or {}).get("model")
-    model = (described.get("model") if isinstance(described, dict) else None) or \
-        ", ".join(map(str, models)) or "?"
+    model = (
+        (described.get("model") if isinstance(described, dict) else None)
+        or ", ".join(map(str, models))
+        or "?"
+    )
     counts = (manifest or {}).get("counts") or {}
     requests = (manifest or {}).get("n_unique_requests", counts.get("requests"))
     answered = failed = None
@@ -113,15 +116,24 @@ def describe_folder(run_dir: Path, root: Path | None = None) -> RunEntry:
     if answered is None and status == "scored":
         answered = ((manifest or {}).get("derived") or {}).get("responses_scored")
     shown = run_dir.relative_to(root) if root is not None and run_dir != root else run_dir
-    return RunEntry(folder=str(shown), benchmark=benchmark, model=str(model), status=status,
-                    requests=requests, answered=answered, failed=failed,
-                    invocations=len(read_history(run_dir)), signature=short, detail=detail,
-                    scope=f"partial: --limit {limit}" if (limit := signature.get("limit"))
-                    else "full")
+    return RunEntry(
+        folder=str(shown),
+        benchmark=benchmark,
+        model=str(model),
+        status=status,
+        requests=requests,
+        answered=answered,
+        failed=failed,
+        invocations=len(read_history(run_dir)),
+        signature=short,
+        detail=detail,
+        scope=f"partial: --limit {limit}" if (limit := signature.get("limit")) else "full",
+    )
 
 
-def _status(run_dir: Path, manifest: dict[str, Any] | None,
-            results: dict[str, Any] | None) -> tuple[str, str]:
+def _status(
+    run_dir: Path, manifest: dict[str, Any] | None, results: dict[str, Any] | None
+) -> tuple[str, str]:
     if _locked(run_dir):
         return "running", ""
     if manifest is None:
@@ -165,8 +177,18 @@ def list_runs(root: Path | str = "runs") -> pd.DataFrame:
             entry = describe_folder(folder, root)
         except Exception as exc:  # one damaged folder must not hide the others
             shown = folder.relative_to(root) if folder != root else folder
-            entry = RunEntry(str(shown), "?", "?", "torn", None, None, None, 0, "",
-                             f"unreadable: {' '.join(str(exc).split()) or type(exc).__name__}")
+            entry = RunEntry(
+                str(shown),
+                "?",
+                "?",
+                "torn",
+                None,
+                None,
+                None,
+                0,
+                "",
+                f"unreadable: {' '.join(str(exc).split()) or type(exc).__name__}",
+            )
         entries.append(asdict(entry))
     frame = pd.DataFrame(entries, columns=list(RunEntry.__dataclass_fields__))
     for column in ("requests", "answered", "failed"):
@@ -182,8 +204,10 @@ def format_table(table: pd.DataFrame) -> str:
     widths = [max([len(c), *map(len, col)]) for c, col in zip(columns, cells, strict=True)]
 
     def line(values: list[str]) -> str:
-        return "  ".join(v.rjust(w) if num else v.ljust(w)
-                         for v, w, num in zip(values, widths, numeric, strict=True)).rstrip()
+        return "  ".join(
+            v.rjust(w) if num else v.ljust(w)
+            for v, w, num in zip(values, widths, numeric, strict=True)
+        ).rstrip()
 
     rows = [line(columns)] + [line([col[i] for col in cells]) for i in range(len(table))]
     return "\n".join(rows)

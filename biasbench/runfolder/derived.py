@@ -114,18 +114,24 @@ def verify_derived(run_dir: Path, manifest: dict[str, Any] | None) -> None:
     to check against and passes; anything else must carry the record written after scoring.
     """
     run_dir = Path(run_dir)
-    remedy = ("rerun the same `biasbench run` command to rebuild them from the store "
-              "(stored answers are not requested again)")
+    remedy = (
+        "rerun the same `biasbench run` command to rebuild them from the store "
+        "(stored answers are not requested again)"
+    )
     if manifest is None:
         if (run_dir / STORE_NAME).exists():
-            raise RunFolderError(f"{run_dir}: no {MANIFEST_NAME} beside the store, so its "
-                                 f"derived files cannot be checked; {remedy}")
+            raise RunFolderError(
+                f"{run_dir}: no {MANIFEST_NAME} beside the store, so its "
+                f"derived files cannot be checked; {remedy}"
+            )
         return
     derived = manifest.get("derived")
     if not isinstance(derived, dict) or not isinstance(derived.get("files"), dict):
         status = manifest.get("status", "?")
-        raise RunFolderError(f"{run_dir}: the run's derived files are not recorded as finished "
-                             f"(status {status}): they may be partial or stale; {remedy}")
+        raise RunFolderError(
+            f"{run_dir}: the run's derived files are not recorded as finished "
+            f"(status {status}): they may be partial or stale; {remedy}"
+        )
     _check_derived_record(run_dir, derived)
     for name, expected in derived["files"].items():
         path = run_dir / name
@@ -136,29 +142,40 @@ def verify_derived(run_dir: Path, manifest: dict[str, Any] | None) -> None:
             detail = f"{size:,} bytes, {expected.get('bytes', 0):,} recorded"
             if "lines" in expected:
                 detail = f"{_count_lines(path):,} lines, {expected['lines']:,} recorded"
-            raise RunFolderError(f"{path}: does not match the manifest ({detail}); it was "
-                                 f"torn or edited and is not used; {remedy}")
+            raise RunFolderError(
+                f"{path}: does not match the manifest ({detail}); it was "
+                f"torn or edited and is not used; {remedy}"
+            )
     stored = derived.get("store_ok")
     store_path = run_dir / STORE_NAME
     if stored is None and manifest.get("kind") != "run":
         return  # a score folder: its labels carry the outputs, there is no store
     if not store_path.is_file():
-        what = "a folder, not a file" if store_path.is_dir() else (
-            "missing" if not store_path.exists() else "not a regular file")
-        raise RunFolderError(f"{store_path}: {what}, though the manifest records the answers "
-                             "its derived files were computed from; the run's answers are "
-                             "gone and nothing is published from it")
+        what = (
+            "a folder, not a file"
+            if store_path.is_dir()
+            else ("missing" if not store_path.exists() else "not a regular file")
+        )
+        raise RunFolderError(
+            f"{store_path}: {what}, though the manifest records the answers "
+            "its derived files were computed from; the run's answers are "
+            "gone and nothing is published from it"
+        )
     from biasbench.runner.store import ResponseStore
 
     with ResponseStore(store_path, readonly=True) as store:
         now = store.counts()["ok"]
         if stored is not None and now != stored:
-            raise RunFolderError(f"{run_dir}: the store holds {now:,} answers but the derived "
-                                 f"files were computed from {stored:,}; {remedy}")
+            raise RunFolderError(
+                f"{run_dir}: the store holds {now:,} answers but the derived "
+                f"files were computed from {stored:,}; {remedy}"
+            )
         recorded = derived.get("store_sha256")
         if recorded is not None and store.answers_digest() != recorded:
-            raise RunFolderError(f"{run_dir}: the stored answers differ from those the derived "
-                                 f"files were computed from (an answer was edited); {remedy}")
+            raise RunFolderError(
+                f"{run_dir}: the stored answers differ from those the derived "
+                f"files were computed from (an answer was edited); {remedy}"
+            )
 
 
 class _DerivedFile(BaseModel):
@@ -185,15 +202,19 @@ def _check_derived_record(run_dir: Path, derived: dict[str, Any]) -> None:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
-        raise RunFolderError(f"{Path(run_dir) / MANIFEST_NAME}: field 'derived.{where}': "
-                             f"{first['msg']}; the manifest is damaged, so the derived files "
-                             "cannot be checked; rerun the same command to rebuild them") from None
+        raise RunFolderError(
+            f"{Path(run_dir) / MANIFEST_NAME}: field 'derived.{where}': "
+            f"{first['msg']}; the manifest is damaged, so the derived files "
+            "cannot be checked; rerun the same command to rebuild them"
+        ) from None
     for name in derived["files"]:
         parts = Path(name).parts
         if Path(name).is_absolute() or ".." in parts or not parts:
-            raise RunFolderError(f"{Path(run_dir) / MANIFEST_NAME}: field 'derived.files': "
-                                 f"{name!r} is not a path inside the folder; the manifest is "
-                                 "damaged")
+            raise RunFolderError(
+                f"{Path(run_dir) / MANIFEST_NAME}: field 'derived.files': "
+                f"{name!r} is not a path inside the folder; the manifest is "
+                "damaged"
+            )
 
 
 def write_results(results: dict[str, Any], folder: Path) -> Path:

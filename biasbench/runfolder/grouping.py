@@ -23,9 +23,13 @@ from biasbench.runfolder.reading import RunFolder, load_run
 from biasbench.signature import Signature
 
 FIELD_LABELS = {
-    "benchmark": "benchmark", "benchmark_version": "benchmark version",
-    "data_sha256": "item set (data checksum)", "prompt_hash": "prompt",
-    "decoding": "decoding parameters", "seeds": "seeds", "judge_version": "judge version",
+    "benchmark": "benchmark",
+    "benchmark_version": "benchmark version",
+    "data_sha256": "item set (data checksum)",
+    "prompt_hash": "prompt",
+    "decoding": "decoding parameters",
+    "seeds": "seeds",
+    "judge_version": "judge version",
     "items": "items answered",
 }
 """Plain words for the comparable signature fields, for the report's explanations."""
@@ -45,8 +49,11 @@ class FieldDifference:
         label = FIELD_LABELS.get(self.field, self.field)
         if isinstance(self.first, dict) and isinstance(self.other, dict):
             keys = sorted(set(self.first) | set(self.other))
-            changed = [f"{k} {self.first.get(k)!r} vs {self.other.get(k)!r}" for k in keys
-                       if self.first.get(k) != self.other.get(k)]
+            changed = [
+                f"{k} {self.first.get(k)!r} vs {self.other.get(k)!r}"
+                for k in keys
+                if self.first.get(k) != self.other.get(k)
+            ]
             return f"{label}: {'; '.join(changed)}"
         return f"{label}: {_short(self.first)} vs {_short(self.other)}"
 
@@ -107,12 +114,14 @@ class RunGroup:
     def rename(self, index: int, frame: pd.DataFrame) -> pd.DataFrame:
         """``frame`` of run ``index`` with its ``model`` column mapped to report names."""
         out = frame.copy()
-        out["model"] = out["model"].astype(str).map(
-            lambda m: self.model_names.get((index, m), m))
+        out["model"] = out["model"].astype(str).map(lambda m: self.model_names.get((index, m), m))
         return out
 
-    def results_frame(self, key: str, to_frame: Callable[[Any], pd.DataFrame],
-                      ) -> pd.DataFrame | None:
+    def results_frame(
+        self,
+        key: str,
+        to_frame: Callable[[Any], pd.DataFrame],
+    ) -> pd.DataFrame | None:
         """``to_frame`` of every run's ``results.json[key]`` (runs without one, or with an empty
         one, add nothing), models under their report names, concatenated; None when no run has
         one."""
@@ -156,8 +165,10 @@ def _comparable(run: RunFolder) -> tuple[Any, ...]:
 
 def _differences(reference: RunFolder, run: RunFolder) -> list[FieldDifference]:
     mine, theirs = reference.signature.model_dump(), run.signature.model_dump()
-    found = [FieldDifference(name, mine[name], theirs[name])
-             for name in reference.signature.differences(run.signature)]
+    found = [
+        FieldDifference(name, mine[name], theirs[name])
+        for name in reference.signature.differences(run.signature)
+    ]
     first, other = reference.items_answered, run.items_answered
     if first != other:
         found.append(FieldDifference("items", _answered(first), _answered(other)))
@@ -202,4 +213,3 @@ def load_runs(paths: Sequence[Path | str]) -> ReportPlan:
     if repeated:
         raise InputError(f"run folder given twice: {sorted(repeated)[0]}")
     return group_runs([load_run(p) for p in paths])
-

@@ -24,7 +24,8 @@ def append_history(run_dir: Path, entry: dict[str, Any]) -> None:
     cannot hold (paths) are written as text.
     """
     data = (json.dumps(entry, ensure_ascii=False, sort_keys=True, default=str) + "\n").encode(
-        "utf-8", "surrogatepass")
+        "utf-8", "surrogatepass"
+    )
     fd = os.open(Path(run_dir) / HISTORY_NAME, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
     try:
         size = os.fstat(fd).st_size
@@ -56,8 +57,7 @@ def read_history(run_dir: Path) -> list[dict[str, Any]]:
         try:
             found = json.loads(raw.decode("utf-8"))
         except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
-            log.warning("%s:%d: a damaged line (cut by a kill or edited) is skipped", path,
-                        number)
+            log.warning("%s:%d: a damaged line (cut by a kill or edited) is skipped", path, number)
             continue
         if isinstance(found, dict):
             entries.append(found)
@@ -66,4 +66,3 @@ def read_history(run_dir: Path) -> list[dict[str, Any]]:
 
 HISTORY_MAX_BYTES = 256 << 20
 """The most of history.jsonl that is read (a larger one is refused in one line)."""
-

@@ -7,8 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-IDENTITY_FIELDS = ("benchmark", "data_sha256", "prompt_hash", "model", "decoding", "seeds",
-                   "limit")
+IDENTITY_FIELDS = ("benchmark", "data_sha256", "prompt_hash", "model", "decoding", "seeds", "limit")
 """What a run folder is bound to: another value of any of these needs another folder."""
 
 
@@ -43,8 +42,15 @@ def identity_conflict(held: dict[str, Any], wanted: dict[str, Any], run_dir: Pat
     differing = [name for name in IDENTITY_FIELDS if held.get(name) != wanted.get(name)]
     if not differing:
         return None
-    words = {"data_sha256": "items", "prompt_hash": "prompt", "decoding": "decoding",
-             "seeds": "seeds", "limit": "--limit", "model": "model", "benchmark": "benchmark"}
+    words = {
+        "data_sha256": "items",
+        "prompt_hash": "prompt",
+        "decoding": "decoding",
+        "seeds": "seeds",
+        "limit": "--limit",
+        "model": "model",
+        "benchmark": "benchmark",
+    }
     named = []
     for name in differing:
         first, other = held.get(name), wanted.get(name)
@@ -53,6 +59,8 @@ def identity_conflict(held: dict[str, Any], wanted: dict[str, Any], run_dir: Pat
             named.append(f"{words[name]} ({', '.join(keys)})")
         else:
             named.append(words[name])
-    return (f"run folder {run_dir} holds {describe_identity(held)}; this run differs in "
-            f"{', '.join(named)}: {describe_identity(wanted)}. A run folder holds one "
-            "configuration: pass another --out")
+    return (
+        f"run folder {run_dir} holds {describe_identity(held)}; this run differs in "
+        f"{', '.join(named)}: {describe_identity(wanted)}. A run folder holds one "
+        "configuration: pass another --out"
+    )

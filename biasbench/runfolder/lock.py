@@ -52,12 +52,16 @@ class FolderHold:
             return
         now = self.whereabouts()
         where = f"it is now at {now}" if now else "it was moved or removed"
-        rerun = f"run again with --out {now} to score it" if now else \
-            "put it back, or run again with --out at its new place"
+        rerun = (
+            f"run again with --out {now} to score it"
+            if now
+            else "put it back, or run again with --out at its new place"
+        )
         raise FolderMovedError(
             f"run folder {self.run_dir} was moved while the run wrote ({where}): its store went "
             f"with it, holding every answer received; nothing was published at either path: "
-            f"{rerun}")
+            f"{rerun}"
+        )
 
     def whereabouts(self) -> Path | None:
         """Where the locked folder is now (Linux: the lock file's open descriptor names it)."""
@@ -99,12 +103,18 @@ def run_lock(run_dir: Path, *, wait: bool = False) -> Iterator[FolderHold]:
             if not wait:
                 raise RunFolderError(
                     f"run folder {run_dir} is in use by {holder} (one writer at a time); wait "
-                    "for it to finish, or pass --wait to queue behind it") from None
+                    "for it to finish, or pass --wait to queue behind it"
+                ) from None
             log.warning("run folder %s is in use by %s; waiting for it", run_dir, holder)
             fcntl.flock(fd, fcntl.LOCK_EX)
         os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
-                                  "since": time.time()}).encode(), 0)
+        os.pwrite(
+            fd,
+            json.dumps(
+                {"pid": os.getpid(), "host": socket.gethostname(), "since": time.time()}
+            ).encode(),
+            0,
+        )
         yield FolderHold(run_dir, fd)
     finally:
         os.close(fd)  # releases the lock

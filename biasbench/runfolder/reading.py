@@ -41,18 +41,29 @@ def _read_json(path: Path) -> dict[str, Any]:
 def _signature_from(data: dict[str, Any], path: Path) -> Signature:
     """A :class:`Signature` from a results/manifest ``signature`` object (extra keys ignored)."""
     fields = {name: data[name] for name in Signature.model_fields if name in data}
-    missing = [name for name in ("benchmark", "benchmark_version", "data_sha256",
-                                 "prompt_hash", "judge_version") if name not in fields]
+    missing = [
+        name
+        for name in (
+            "benchmark",
+            "benchmark_version",
+            "data_sha256",
+            "prompt_hash",
+            "judge_version",
+        )
+        if name not in fields
+    ]
     if missing:
-        raise InputError(f"signature lacks {', '.join(missing)}", file=str(path),
-                         field="signature")
+        raise InputError(f"signature lacks {', '.join(missing)}", file=str(path), field="signature")
     try:
         return Signature(**fields)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
-        raise InputError(f"{first['msg']} (got {_short_value(first.get('input'))})",
-                         file=str(path), field=f"signature.{where}") from None
+        raise InputError(
+            f"{first['msg']} (got {_short_value(first.get('input'))})",
+            file=str(path),
+            field=f"signature.{where}",
+        ) from None
 
 
 def _short_value(value: Any) -> str:
@@ -112,19 +123,27 @@ class RunFolder:
         rows = []
         for line, obj in iter_jsonl(path):
             # The fields every reader keys on, type-checked with the line named.
-            check_fields(obj, path=path, line=line, strings=("model", "item_id", "uid"),
-                         integers=("seed", "pred_index"))
+            check_fields(
+                obj,
+                path=path,
+                line=line,
+                strings=("model", "item_id", "uid"),
+                integers=("seed", "pred_index"),
+            )
             rows.append(obj)
         if not rows:
             return None
         frame = pd.DataFrame(rows)
         if "seed" in frame.columns:  # None for unseeded runs, as the benchmarks write it
-            frame["seed"] = pd.Series([None if pd.isna(s) else int(s) for s in frame["seed"]],
-                                      dtype=object)
+            frame["seed"] = pd.Series(
+                [None if pd.isna(s) else int(s) for s in frame["seed"]], dtype=object
+            )
         return frame
 
-    def prompts_for(self, wanted: Iterable[tuple[str, int | None]],
-                    ) -> dict[tuple[str, int | None], str]:
+    def prompts_for(
+        self,
+        wanted: Iterable[tuple[str, int | None]],
+    ) -> dict[tuple[str, int | None], str]:
         """(item id, seed) -> the exact prompt text sent, from the response store.
 
         Only the ``wanted`` requests are kept (a report embeds a bounded number). A request made
@@ -184,8 +203,10 @@ def load_run(path: Path | str) -> RunFolder:
     if not path.is_dir():
         raise InputError("not a folder", file=str(path))
     if not results_path.is_file():
-        raise InputError(f"not a run folder: no {RESULTS_NAME} (run `biasbench run` or "
-                         "`biasbench score` first)", file=str(path))
+        raise InputError(
+            f"not a run folder: no {RESULTS_NAME} (run `biasbench run` or `biasbench score` first)",
+            file=str(path),
+        )
     manifest_path = path / MANIFEST_NAME
     manifest = _read_json(manifest_path) if manifest_path.is_file() else None
     # Never compute from a short or stale file: the derived files must be the ones recorded.
@@ -198,13 +219,20 @@ def load_run(path: Path | str) -> RunFolder:
         raise InputError("results have no models", file=str(results_path), field="models")
     for model, entry in results["models"].items():
         if not isinstance(entry, dict):
-            raise InputError(f"expected an object of scores, got {type(entry).__name__}",
-                             file=str(results_path), field=f"models.{model}")
+            raise InputError(
+                f"expected an object of scores, got {type(entry).__name__}",
+                file=str(results_path),
+                field=f"models.{model}",
+            )
     health = results.get("output_health")
-    if health is not None and not (isinstance(health, dict)
-                                   and all(isinstance(h, dict) for h in health.values())):
-        raise InputError("expected an object of per-model counts, got "
-                         f"{type(health).__name__}", file=str(results_path),
-                         field="output_health")
-    return RunFolder(path=path, results=results, signature=_signature_from(raw, results_path),
-                     manifest=manifest)
+    if health is not None and not (
+        isinstance(health, dict) and all(isinstance(h, dict) for h in health.values())
+    ):
+        raise InputError(
+            f"expected an object of per-model counts, got {type(health).__name__}",
+            file=str(results_path),
+            field="output_health",
+        )
+    return RunFolder(
+        path=path, results=results, signature=_signature_from(raw, results_path), manifest=manifest
+    )

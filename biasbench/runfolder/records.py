@@ -177,7 +177,9 @@ def read_manifest(path: Path) -> RunManifest | ScoreManifest:
     return RunManifest.model_validate(found)
 
 
-def history_entries(lines: list[dict[str, Any]], where: Path | str = "history.jsonl") -> list[HistoryEntry]:
+def history_entries(
+    lines: list[dict[str, Any]], where: Path | str = "history.jsonl"
+) -> list[HistoryEntry]:
     """The typed entries of history lines (:func:`biasbench.runfolder.history.read_history`); a
     line whose fields have wrong types is skipped with a warning, as a damaged line is."""
     found = []
@@ -186,6 +188,11 @@ def history_entries(lines: list[dict[str, Any]], where: Path | str = "history.js
             found.append(HistoryEntry.model_validate(line))
         except ValidationError as exc:
             first = exc.errors()[0]
-            log.warning("%s: entry %d: field %r: %s; the entry is skipped", where, number,
-                        ".".join(str(p) for p in first["loc"]), first["msg"])
+            log.warning(
+                "%s: entry %d: field %r: %s; the entry is skipped",
+                where,
+                number,
+                ".".join(str(p) for p in first["loc"]),
+                first["msg"],
+            )
     return found

@@ -61,11 +61,15 @@ def run_target_refusal(out: Path) -> str | None:
     if kind == "file":
         return f"--out {where}: a file, not a folder; a run writes into a new or empty folder"
     if kind == "score":
-        return (f"--out {where} is a score folder (biasbench score); a run writes only into a "
-                "new or empty folder or its own run folder: pass another --out")
-    return (f"--out {where}: not empty and not a biasbench run folder; a run writes only into "
-            "a new or empty folder or its own run folder, and never replaces files it did not "
-            "write: pass another --out")
+        return (
+            f"--out {where} is a score folder (biasbench score); a run writes only into a "
+            "new or empty folder or its own run folder: pass another --out"
+        )
+    return (
+        f"--out {where}: not empty and not a biasbench run folder; a run writes only into "
+        "a new or empty folder or its own run folder, and never replaces files it did not "
+        "write: pass another --out"
+    )
 
 
 def output_target_refusal(out: Path, what: str) -> str | None:
@@ -82,11 +86,15 @@ def output_target_refusal(out: Path, what: str) -> str | None:
         if kind not in ("run", "score"):
             continue
         if folder == resolved:
-            return (f"--out {_shown(out)} is a biasbench {kind} folder; {what} never writes "
-                    "into a run or score folder: pass another --out")
+            return (
+                f"--out {_shown(out)} is a biasbench {kind} folder; {what} never writes "
+                "into a run or score folder: pass another --out"
+            )
         top = resolved.relative_to(folder).parts[0]
         if top in DERIVED_NAMES or top.startswith("."):
-            return (f"--out {_shown(out)} is inside {folder / top}, a derived folder of a "
-                    f"biasbench {kind} folder; {what} never writes into a run or score "
-                    "folder: pass another --out")
+            return (
+                f"--out {_shown(out)} is inside {folder / top}, a derived folder of a "
+                f"biasbench {kind} folder; {what} never writes into a run or score "
+                "folder: pass another --out"
+            )
     return None

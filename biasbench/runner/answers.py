@@ -60,11 +60,13 @@ def checked(generation: Generation) -> tuple[str, dict[str, Any]]:
     if not isinstance(generation, Generation):  # a backend bug: say so, keep what came back
         raise UnusableAnswerError(
             f"the backend returned a {type(generation).__name__}, not a Generation",
-            raw=json_safe(generation))
+            raw=json_safe(generation),
+        )
     text: Any = generation.text
     raw_info = generation.info
-    info: dict[str, Any] = raw_info if isinstance(raw_info, dict) else (
-        {} if raw_info is None else {"info": raw_info})
+    info: dict[str, Any] = (
+        raw_info if isinstance(raw_info, dict) else ({} if raw_info is None else {"info": raw_info})
+    )
     if not isinstance(text, str):
         text, notes = text_from_content(text)
         info = {**info, **notes}

@@ -47,15 +47,29 @@ class StoreFailed(Exception):
 # Errors that one row can cause (a value of a type SQLite cannot bind, a failed constraint), as
 # opposed to the store failing (full disk, lock, I/O, corruption). A batch that fails with one
 # of these is written row by row so that one bad row cannot discard the others.
-_ROW_ERRORS = (sqlite3.IntegrityError, sqlite3.DataError, sqlite3.ProgrammingError,
-               sqlite3.InterfaceError, TypeError, ValueError, OverflowError)
+_ROW_ERRORS = (
+    sqlite3.IntegrityError,
+    sqlite3.DataError,
+    sqlite3.ProgrammingError,
+    sqlite3.InterfaceError,
+    TypeError,
+    ValueError,
+    OverflowError,
+)
 
 
 class RunState:
     """The mutable state of one :func:`run_requests` call, shared by its workers."""
 
-    def __init__(self, backend: ModelBackend, params: GenerationParams, store: ResponseStore,
-                 retry: RetryPolicy, flush_every: int, workers: int) -> None:
+    def __init__(
+        self,
+        backend: ModelBackend,
+        params: GenerationParams,
+        store: ResponseStore,
+        retry: RetryPolicy,
+        flush_every: int,
+        workers: int,
+    ) -> None:
         self.backend = backend
         self.params = params
         self.store = store
@@ -132,13 +146,24 @@ class RunState:
         """Store ``record``, which the store refused, as a failed row naming why."""
         reason = truncated(f"the answer could not be stored: {type(exc).__name__}: {exc}", 300)
         replacement = ResponseRecord(
-            key=str(record.key), item_id=clean_text(str(record.item_id))[0],
-            model=self.model_json, seed=None, prompt_text=clean_text(str(record.prompt_text))[0],
-            params=self.params_dict, output=None, error=self.backend.redact(reason),
-            status="failed", attempts=1, latency_s=0.0, started_at=time.time(),
-            finished_at=time.time(), info={"error_type": "UnstorableAnswer",
-                                           "raw_output": raw_json(record.output,
-                                                                 self.backend.redact)})
+            key=str(record.key),
+            item_id=clean_text(str(record.item_id))[0],
+            model=self.model_json,
+            seed=None,
+            prompt_text=clean_text(str(record.prompt_text))[0],
+            params=self.params_dict,
+            output=None,
+            error=self.backend.redact(reason),
+            status="failed",
+            attempts=1,
+            latency_s=0.0,
+            started_at=time.time(),
+            finished_at=time.time(),
+            info={
+                "error_type": "UnstorableAnswer",
+                "raw_output": raw_json(record.output, self.backend.redact),
+            },
+        )
         if record.status == "ok":
             self.completed -= 1
             self.failed += 1
@@ -182,9 +207,14 @@ class RunState:
                 latency = time.perf_counter() - t0
                 unreachable = exc if isinstance(exc, EndpointUnreachableError) else None
                 if unreachable and not self.answered and attempts >= retry.unreachable_attempts:
-                    raise Abort(EndpointError(backend.redact(
-                        f"model endpoint {unreachable.endpoint} is unreachable ({exc}); no request was "
-                        f"answered. Check --base-url and that the server is running."))) from None
+                    raise Abort(
+                        EndpointError(
+                            backend.redact(
+                                f"model endpoint {unreachable.endpoint} is unreachable ({exc}); no request was "
+                                f"answered. Check --base-url and that the server is running."
+                            )
+                        )
+                    ) from None
                 if self.stopping:
                     return  # stopping: not retried now and not recorded; a rerun asks again
                 if not retry.gives_up(attempts, retry.clock() - first_try):
@@ -194,9 +224,14 @@ class RunState:
                 if unreachable:
                     self.unreachable_streak += 1
                     if self.unreachable_streak >= max(self.workers, 2):
-                        raise Abort(EndpointError(backend.redact(
-                            f"model endpoint {unreachable.endpoint} stopped answering ({exc}); "
-                            f"finished responses are saved, rerun to continue"))) from None
+                        raise Abort(
+                            EndpointError(
+                                backend.redact(
+                                    f"model endpoint {unreachable.endpoint} stopped answering ({exc}); "
+                                    f"finished responses are saved, rerun to continue"
+                                )
+                            )
+                        ) from None
                 return
             except PermanentModelError as exc:
                 latency = time.perf_counter() - t0
@@ -206,8 +241,11 @@ class RunState:
                 latency = time.perf_counter() - t0
                 if not self.logged_unexpected:
                     self.logged_unexpected = True
-                    log.warning("unexpected error from %s backend: %s", backend.kind,
-                                backend.redact("".join(traceback.format_exception(exc))))
+                    log.warning(
+                        "unexpected error from %s backend: %s",
+                        backend.kind,
+                        backend.redact("".join(traceback.format_exception(exc))),
+                    )
                 self._failed(key, request, prompt_text, exc, attempts, latency, started_at)
                 return
             finished_at = time.time()
@@ -228,27 +266,56 @@ class RunState:
                 self.empty += 1
             sent = generation.prompt_text
             self.completed += 1
-            self._record(ResponseRecord(
-                key=key, item_id=clean_text(request.item_id)[0], model=self.model_json,
-                seed=request.seed,
-                prompt_text=clean_text(sent if isinstance(sent, str) else prompt_text)[0],
-                params=self.params_dict, output=text, error=None, status="ok",
-                attempts=attempts, latency_s=latency, started_at=started_at,
-                finished_at=finished_at, info=info))
+            self._record(
+                ResponseRecord(
+                    key=key,
+                    item_id=clean_text(request.item_id)[0],
+                    model=self.model_json,
+                    seed=request.seed,
+                    prompt_text=clean_text(sent if isinstance(sent, str) else prompt_text)[0],
+                    params=self.params_dict,
+                    output=text,
+                    error=None,
+                    status="ok",
+                    attempts=attempts,
+                    latency_s=latency,
+                    started_at=started_at,
+                    finished_at=finished_at,
+                    info=info,
+                )
+            )
             return
 
-    def _failed(self, key: str, request: Request, prompt_text: str, exc: BaseException,
-                attempts: int, latency: float, started_at: float) -> None:
+    def _failed(
+        self,
+        key: str,
+        request: Request,
+        prompt_text: str,
+        exc: BaseException,
+        attempts: int,
+        latency: float,
+        started_at: float,
+    ) -> None:
         self.failed += 1
         message = " ".join((str(exc) or type(exc).__name__).split())  # one line
         info: dict[str, Any] = {"error_type": type(exc).__name__}
         if isinstance(exc, UnusableAnswerError):
             info["raw_content"] = raw_json(exc.raw, self.backend.redact)  # paid: keep it
-        self._record(ResponseRecord(
-            key=key, item_id=clean_text(request.item_id)[0], model=self.model_json,
-            seed=request.seed,
-            prompt_text=clean_text(prompt_text)[0], params=self.params_dict, output=None,
-            error=self.backend.redact(clean_text(truncated(message, 2000))[0]),
-            status="failed", attempts=attempts, latency_s=latency, started_at=started_at,
-            finished_at=time.time(), info=info))
-
+        self._record(
+            ResponseRecord(
+                key=key,
+                item_id=clean_text(request.item_id)[0],
+                model=self.model_json,
+                seed=request.seed,
+                prompt_text=clean_text(prompt_text)[0],
+                params=self.params_dict,
+                output=None,
+                error=self.backend.redact(clean_text(truncated(message, 2000))[0]),
+                status="failed",
+                attempts=attempts,
+                latency_s=latency,
+                started_at=started_at,
+                finished_at=time.time(),
+                info=info,
+            )
+        )

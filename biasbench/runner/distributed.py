@@ -56,15 +56,27 @@ class ModelWorker:
     def describe(self) -> dict[str, Any]:
         return self.backend.describe()
 
-    def run_chunk(self, requests: list[Request], params: GenerationParams, concurrency: int,
-                  retry: RetryPolicy | None) -> tuple[list[ResponseRecord], int, str | None]:
+    def run_chunk(
+        self,
+        requests: list[Request],
+        params: GenerationParams,
+        concurrency: int,
+        retry: RetryPolicy | None,
+    ) -> tuple[list[ResponseRecord], int, str | None]:
         """(records, model calls, the error that stopped the chunk or None). Errors come back as
         values so the driver still stores what this chunk finished."""
         buffer = RecordBuffer()
         error = None
         try:
-            calls = run_requests_sync(self.backend, requests, params, buffer,  # type: ignore[arg-type]
-                                      concurrency=concurrency, retry=retry, progress=False).calls
+            calls = run_requests_sync(
+                self.backend,
+                requests,
+                params,
+                buffer,  # type: ignore[arg-type]
+                concurrency=concurrency,
+                retry=retry,
+                progress=False,
+            ).calls
         except BiasbenchError as exc:
             error, calls = str(exc), len(buffer.records)
         worker = f"{os.uname().nodename}:{os.getpid()}"
@@ -80,11 +92,22 @@ def _ray() -> Any:
     return ray
 
 
-def run_requests_ray(model: str, options: ModelOptions, backend: ModelBackend,
-                     requests: Sequence[Request], params: GenerationParams,
-                     store: ResponseStore, *, address: str | None = None, workers: int = 2,
-                     chunk_size: int = 64, concurrency: int = 8, retry: RetryPolicy | None = None,
-                     progress: bool = True, worker_cpus: float = 1.0) -> RunStats:
+def run_requests_ray(
+    model: str,
+    options: ModelOptions,
+    backend: ModelBackend,
+    requests: Sequence[Request],
+    params: GenerationParams,
+    store: ResponseStore,
+    *,
+    address: str | None = None,
+    workers: int = 2,
+    chunk_size: int = 64,
+    concurrency: int = 8,
+    retry: RetryPolicy | None = None,
+    progress: bool = True,
+    worker_cpus: float = 1.0,
+) -> RunStats:
     """Run ``requests`` on ``workers`` Ray actors built from ``model``; store results as they come.
 
     ``backend`` is the driver's own instance of the same model: its description keys the
@@ -100,14 +123,18 @@ def run_requests_ray(model: str, options: ModelOptions, backend: ModelBackend,
     pending, cached = split_answered(keys, requests, store.completed_keys())
     total = len(pending) + len(cached)
     todo = list(pending.values())
-    chunks = [todo[i:i + chunk_size] for i in range(0, len(todo), chunk_size)]
+    chunks = [todo[i : i + chunk_size] for i in range(0, len(todo), chunk_size)]
     completed = failed = calls = empty = 0
     errors: list[str] = []
     bar = progress_bar(total, len(cached), progress)
     if chunks:
         if not ray.is_initialized():
-            ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                     configure_logging=False)
+            ray.init(
+                address=address,
+                include_dashboard=False,
+                log_to_driver=False,
+                configure_logging=False,
+            )
         if options.threads is None:
             options = replace(options, threads=max(1, int(worker_cpus)))
         actor_class = ray.remote(num_cpus=worker_cpus)(ModelWorker)
@@ -116,8 +143,9 @@ def run_requests_ray(model: str, options: ModelOptions, backend: ModelBackend,
             expected = backend.describe()
             for described in ray.get([a.describe.remote() for a in actors]):
                 if described != expected:
-                    raise BiasbenchError(f"a Ray worker's model differs from the driver's: "
-                                         f"{described} vs {expected}")
+                    raise BiasbenchError(
+                        f"a Ray worker's model differs from the driver's: {described} vs {expected}"
+                    )
             idle = list(actors)
             in_flight: dict[Any, Any] = {}
             in_flight_chunks: dict[Any, list[Request]] = {}
@@ -141,7 +169,8 @@ def run_requests_ray(model: str, options: ModelOptions, backend: ModelBackend,
                         f"cannot write the response store {store.path}: {detail}; stopped "
                         f"sending requests, up to {lost} answers could not be saved "
                         f"(everything else is stored); free the space or fix the file, then "
-                        f"rerun to continue") from None
+                        f"rerun to continue"
+                    ) from None
                 idle.append(actor)
                 calls += chunk_calls
                 ok = sum(r.status == "ok" for r in records)
@@ -159,5 +188,12 @@ def run_requests_ray(model: str, options: ModelOptions, backend: ModelBackend,
                 bar.close()
     if errors:
         raise EndpointError(errors[0])
-    return RunStats(total=total, cached=len(cached), completed=completed, failed=failed,
-                    elapsed_s=time.perf_counter() - started, calls=calls, empty=empty)
+    return RunStats(
+        total=total,
+        cached=len(cached),
+        completed=completed,
+        failed=failed,
+        elapsed_s=time.perf_counter() - started,
+        calls=calls,
+        empty=empty,
+    )

@@ -20,13 +20,15 @@ def canonical_json(value: Any) -> str:
     return _CANONICAL.encode(value)
 
 
-def request_key(model: dict[str, Any], prompt_text: str, params: GenerationParams,
-                seed: int | None) -> str:
+def request_key(
+    model: dict[str, Any], prompt_text: str, params: GenerationParams, seed: int | None
+) -> str:
     """The cache key of one request: sha256 (hex) of the canonical JSON of everything that
     changes the answer: the model description (kind, name, prompt mode...), the exact prompt
     text, the decoding parameters and the seed."""
-    canonical = canonical_json({"model": model, "prompt": prompt_text,
-                                "params": params.to_dict(), "seed": seed})
+    canonical = canonical_json(
+        {"model": model, "prompt": prompt_text, "params": params.to_dict(), "seed": seed}
+    )
     # surrogatepass: a prompt with a lone surrogate (from a JSON escape in an input file) still
     # gets a key instead of crashing the run; every other text encodes exactly as UTF-8.
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
@@ -49,8 +51,9 @@ class _KeyMaker:
     def __call__(self, prompt_text: str, seed: int | None) -> str:
         digest = self._prefix_hash.copy()
         seed_text = "null" if seed is None else self._encode(seed)
-        digest.update(f'{self._encode(prompt_text)},"seed":{seed_text}}}'.encode(
-            "utf-8", "surrogatepass"))
+        digest.update(
+            f'{self._encode(prompt_text)},"seed":{seed_text}}}'.encode("utf-8", "surrogatepass")
+        )
         return digest.hexdigest()
 
 
@@ -75,8 +78,9 @@ def key_text(backend: ModelBackend, request: Request) -> str:
     return text
 
 
-def request_keys(backend: ModelBackend, requests: Sequence[Request],
-                 params: GenerationParams) -> list[str]:
+def request_keys(
+    backend: ModelBackend, requests: Sequence[Request], params: GenerationParams
+) -> list[str]:
     """The key of each request, in order, as :func:`run_requests` computes it.
 
     Requests with the same key share one stored response (whatever their ``item_id``), so
@@ -86,8 +90,9 @@ def request_keys(backend: ModelBackend, requests: Sequence[Request],
     return [make_key(key_text(backend, r), r.seed) for r in requests]
 
 
-def split_answered(keys: Sequence[str], requests: Sequence[Request],
-                   done: set[str]) -> tuple[dict[str, Request], set[str]]:
+def split_answered(
+    keys: Sequence[str], requests: Sequence[Request], done: set[str]
+) -> tuple[dict[str, Request], set[str]]:
     """(requests still to send, one per distinct key in order; keys already answered)."""
     pending: dict[str, Request] = {}
     cached: set[str] = set()
@@ -97,4 +102,3 @@ def split_answered(keys: Sequence[str], requests: Sequence[Request],
         else:
             pending.setdefault(key, request)
     return pending, cached
-

@@ -54,8 +54,9 @@ class RetryPolicy:
     """Source of the jitter; pass a seeded one for reproducible delays in tests."""
     clock: Callable[[], float] = field(default=time.monotonic, compare=False, repr=False)
     """Seconds on a monotonic clock, to measure the retry window (injectable for tests)."""
-    sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep, compare=False,
-                                                      repr=False)
+    sleep: Callable[[float], Awaitable[None]] = field(
+        default=asyncio.sleep, compare=False, repr=False
+    )
     """How the runner waits between tries (injectable, so tests run outages in virtual time)."""
 
     def __post_init__(self) -> None:
@@ -65,8 +66,10 @@ class RetryPolicy:
             raise ValueError("empty_retries must not be negative")
         if self.unreachable_attempts < 1:
             raise ValueError("unreachable_attempts must be at least 1")
-        if min(self.base_delay_s, self.max_delay_s, self.max_retry_after_s,
-               self.retry_window_s) < 0:
+        if (
+            min(self.base_delay_s, self.max_delay_s, self.max_retry_after_s, self.retry_window_s)
+            < 0
+        ):
             raise ValueError("delays must not be negative")
 
     def ceiling(self, attempt: int) -> float:

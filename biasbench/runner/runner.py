@@ -43,8 +43,17 @@ from biasbench.runner.keys import Request, request_key, request_keys, split_answ
 from biasbench.runner.retry import RetryPolicy
 from biasbench.runner.store import ResponseStore
 
-__all__ = ["STOP_GRACE_S", "Request", "RunStats", "StoreWriteError", "request_key", "request_keys",
-           "run_requests", "run_requests_sync", "split_answered"]
+__all__ = [
+    "STOP_GRACE_S",
+    "Request",
+    "RunStats",
+    "StoreWriteError",
+    "request_key",
+    "request_keys",
+    "run_requests",
+    "run_requests_sync",
+    "split_answered",
+]
 """The runner's public face: what callers pass and get back, wherever it is defined."""
 
 log = logging.getLogger("biasbench.runner")
@@ -81,10 +90,18 @@ STOP_GRACE_S = 1.5
 run stops; a second Ctrl-C stops at once."""
 
 
-async def run_requests(backend: ModelBackend, requests: Sequence[Request],
-                       params: GenerationParams, store: ResponseStore, *, concurrency: int = 8,
-                       retry: RetryPolicy | None = None, progress: bool = True,
-                       flush_every: int = 256, flush_interval_s: float = 0.25) -> RunStats:
+async def run_requests(
+    backend: ModelBackend,
+    requests: Sequence[Request],
+    params: GenerationParams,
+    store: ResponseStore,
+    *,
+    concurrency: int = 8,
+    retry: RetryPolicy | None = None,
+    progress: bool = True,
+    flush_every: int = 256,
+    flush_interval_s: float = 0.25,
+) -> RunStats:
     """Send every request not yet answered in ``store`` to ``backend`` and store the outcomes.
 
     Raises :class:`~biasbench.errors.EndpointError` (after saving everything finished) when the
@@ -97,12 +114,16 @@ async def run_requests(backend: ModelBackend, requests: Sequence[Request],
     mode = backend.mode
     keys = request_keys(backend, requests, params)
     to_send, cached = split_answered(keys, requests, store.completed_keys())
-    pending = {key: (key, request, request.prompt.text_for(mode))
-               for key, request in to_send.items()}
+    pending = {
+        key: (key, request, request.prompt.text_for(mode)) for key, request in to_send.items()
+    }
     total = len(pending) + len(cached)
 
-    limit = (backend.max_concurrency if backend.owns_concurrency and backend.max_concurrency
-             else min(concurrency, backend.max_concurrency or concurrency))
+    limit = (
+        backend.max_concurrency
+        if backend.owns_concurrency and backend.max_concurrency
+        else min(concurrency, backend.max_concurrency or concurrency)
+    )
     workers = min(limit, max(len(pending), 1))
     backend.set_concurrency(workers)
     run = RunState(backend, params, store, retry, flush_every, workers)
@@ -173,9 +194,12 @@ async def run_requests(backend: ModelBackend, requests: Sequence[Request],
         if tasks or ticker:
             # return_exceptions: every task's outcome is retrieved here, so asyncio never
             # reports "Task exception was never retrieved".
-            await asyncio.gather(*tasks, *([ticker] if ticker else []),
-                                 *([workers_done] if workers_done else []),
-                                 return_exceptions=True)
+            await asyncio.gather(
+                *tasks,
+                *([ticker] if ticker else []),
+                *([workers_done] if workers_done else []),
+                return_exceptions=True,
+            )
             run.flush()
         if reserved:
             store.release_reserve()
@@ -192,18 +216,32 @@ async def run_requests(backend: ModelBackend, requests: Sequence[Request],
         raise StoreWriteError(
             f"cannot write the response store {getattr(store, 'path', '')}: {detail}; stopped "
             f"sending requests, {run.unsaved()} answers could not be saved (everything else "
-            f"is stored); free the space or fix the file, then rerun to continue") from None
+            f"is stored); free the space or fix the file, then rerun to continue"
+        ) from None
     if endpoint_error is not None:
         raise endpoint_error from None
 
-    stats = RunStats(total=total, cached=len(cached), completed=run.completed, failed=run.failed,
-                     elapsed_s=time.perf_counter() - started, calls=run.calls, empty=run.empty)
+    stats = RunStats(
+        total=total,
+        cached=len(cached),
+        completed=run.completed,
+        failed=run.failed,
+        elapsed_s=time.perf_counter() - started,
+        calls=run.calls,
+        empty=run.empty,
+    )
     if stats.failed:
-        log.warning("%d of %d requests failed (stored as failed; rerun to retry them)",
-                    stats.failed, stats.total)
+        log.warning(
+            "%d of %d requests failed (stored as failed; rerun to retry them)",
+            stats.failed,
+            stats.total,
+        )
     if stats.empty:
-        log.warning("%d of %d answers are empty (kept, marked empty in the store)",
-                    stats.empty, stats.completed)
+        log.warning(
+            "%d of %d answers are empty (kept, marked empty in the store)",
+            stats.empty,
+            stats.completed,
+        )
     return stats
 
 
@@ -231,15 +269,22 @@ def _disk_full_message(store: ResponseStore, run: RunState) -> str:
     exc = run.store_error
     detail = " ".join((str(exc) or type(exc).__name__).split())
     kept = run.completed + run.failed - run.unsaved()
-    return (f"cannot write the response store {path}: {detail}: the disk is full; stopped "
-            f"sending requests, {run.unsaved()} answers could not be saved ({kept} answers of "
-            f"this run are stored, {run.saved_from_reserve} of them in the space biasbench held "
-            f"in reserve); free some space ({free}, the reserve included), then rerun the same "
-            f"command to continue")
+    return (
+        f"cannot write the response store {path}: {detail}: the disk is full; stopped "
+        f"sending requests, {run.unsaved()} answers could not be saved ({kept} answers of "
+        f"this run are stored, {run.saved_from_reserve} of them in the space biasbench held "
+        f"in reserve); free some space ({free}, the reserve included), then rerun the same "
+        f"command to continue"
+    )
 
 
-def run_requests_sync(backend: ModelBackend, requests: Sequence[Request],
-                      params: GenerationParams, store: ResponseStore, **options: Any) -> RunStats:
+def run_requests_sync(
+    backend: ModelBackend,
+    requests: Sequence[Request],
+    params: GenerationParams,
+    store: ResponseStore,
+    **options: Any,
+) -> RunStats:
     """:func:`run_requests` on a fresh event loop; closes the backend's connections after."""
 
     async def main() -> RunStats:
@@ -264,4 +309,3 @@ def run_requests_sync(backend: ModelBackend, requests: Sequence[Request],
             if signals.received_sigterm():
                 raise KeyboardInterrupt from None  # the CLI's interrupted path, exit 143
             raise
-

@@ -32,8 +32,22 @@ SCHEMA_VERSION = 1
 
 Status = Literal["ok", "failed"]
 
-_COLUMNS = ("key", "item_id", "model", "seed", "prompt_text", "params", "output", "error",
-            "status", "attempts", "latency_s", "started_at", "finished_at", "info")
+_COLUMNS = (
+    "key",
+    "item_id",
+    "model",
+    "seed",
+    "prompt_text",
+    "params",
+    "output",
+    "error",
+    "status",
+    "attempts",
+    "latency_s",
+    "started_at",
+    "finished_at",
+    "info",
+)
 
 _CREATE = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -147,7 +161,8 @@ def is_disk_full(exc: BaseException) -> bool:
         return exc.errno in (errno.ENOSPC, errno.EDQUOT)
     return isinstance(exc, sqlite3.Error) and (
         getattr(exc, "sqlite_errorname", "") == "SQLITE_FULL"
-        or "database or disk is full" in str(exc))
+        or "database or disk is full" in str(exc)
+    )
 
 
 class ResponseStore:
@@ -166,12 +181,14 @@ class ResponseStore:
         if self.path.is_file() and self.path.stat().st_size == 0:
             raise BiasbenchError(
                 f"{self.path}: empty file (0 bytes), not a response store; it is left as it "
-                "is: move it away to start a new store")
+                "is: move it away to start a new store"
+            )
         if readonly:
             if not self.path.is_file():
                 raise BiasbenchError(f"{self.path}: response store not found")
-            self._db = sqlite3.connect(_readonly_uri(self.path), uri=True,
-                                       isolation_level=None, check_same_thread=False)
+            self._db = sqlite3.connect(
+                _readonly_uri(self.path), uri=True, isolation_level=None, check_same_thread=False
+            )
         else:
             existed = self.path.is_file()
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -199,8 +216,9 @@ class ResponseStore:
                         raise sqlite3.DatabaseError(problem)
         except sqlite3.DatabaseError as exc:
             self._db.close()
-            raise BiasbenchError(f"{self.path}: not a readable response store ({exc}); it is "
-                                 "left as it is") from None
+            raise BiasbenchError(
+                f"{self.path}: not a readable response store ({exc}); it is left as it is"
+            ) from None
         except BaseException:
             self._db.close()
             raise
@@ -210,7 +228,8 @@ class ResponseStore:
             self._db.close()
             raise BiasbenchError(
                 f"{self.path}: response store has schema version {found}, this biasbench "
-                f"reads version {SCHEMA_VERSION}")
+                f"reads version {SCHEMA_VERSION}"
+            )
 
     # -- space held in reserve ---------------------------------------------------------------
 
@@ -252,8 +271,9 @@ class ResponseStore:
         try:
             yield
         except sqlite3.DatabaseError as exc:
-            raise BiasbenchError(f"{self.path}: not a readable response store ({exc}); "
-                                 "it is left as it is") from None
+            raise BiasbenchError(
+                f"{self.path}: not a readable response store ({exc}); it is left as it is"
+            ) from None
 
     def completed_keys(self) -> set[str]:
         """Keys of requests that already have an answer (status ``ok``)."""
@@ -273,9 +293,24 @@ class ResponseStore:
         for r in records:
             if r.params is not last_params:
                 last_params, params_text = r.params, _dumps(r.params)
-            rows.append((r.key, r.item_id, r.model, r.seed, r.prompt_text, params_text, r.output,
-                         r.error, r.status, r.attempts, r.latency_s, r.started_at,
-                         r.finished_at, encode(r.info) if r.info else "{}"))
+            rows.append(
+                (
+                    r.key,
+                    r.item_id,
+                    r.model,
+                    r.seed,
+                    r.prompt_text,
+                    params_text,
+                    r.output,
+                    r.error,
+                    r.status,
+                    r.attempts,
+                    r.latency_s,
+                    r.started_at,
+                    r.finished_at,
+                    encode(r.info) if r.info else "{}",
+                )
+            )
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -324,12 +359,15 @@ class ResponseStore:
         """key -> (raw output, normalised finish reason or None, the backend's extras as stored:
         JSON text) of every answered request: what scoring needs, without decoding each row's
         parameters and extras (a judge decodes the extras it reads)."""
-        sql = ("SELECT key, output, CASE WHEN json_valid(info) THEN "
-               "json_extract(info, '$.finish_reason') END, info FROM responses "
-               "WHERE status = 'ok'")
+        sql = (
+            "SELECT key, output, CASE WHEN json_valid(info) THEN "
+            "json_extract(info, '$.finish_reason') END, info FROM responses "
+            "WHERE status = 'ok'"
+        )
         with self._reading():
-            return {key: (output, reason, info)
-                    for key, output, reason, info in self._db.execute(sql)}
+            return {
+                key: (output, reason, info) for key, output, reason, info in self._db.execute(sql)
+            }
 
     def answers_digest(self) -> str:
         """sha256 of every answered request's key and output, in key order: what derived files
@@ -339,7 +377,8 @@ class ResponseStore:
         digest = hashlib.sha256()
         with self._reading():
             for key, output in self._db.execute(
-                    "SELECT key, output FROM responses WHERE status = 'ok' ORDER BY key"):
+                "SELECT key, output FROM responses WHERE status = 'ok' ORDER BY key"
+            ):
                 for part in (key, output if output is not None else "\x00null"):
                     data = str(part).encode("utf-8", "surrogatepass")
                     digest.update(len(data).to_bytes(8, "big") + data)
@@ -353,17 +392,18 @@ class ResponseStore:
     def counts(self) -> dict[str, int]:
         """Number of rows per status: ``{"ok": n, "failed": m}`` (zeros included)."""
         with self._reading():
-            found = dict(self._db.execute(
-                "SELECT status, COUNT(*) FROM responses GROUP BY status"))
+            found = dict(self._db.execute("SELECT status, COUNT(*) FROM responses GROUP BY status"))
         return {"ok": int(found.get("ok", 0)), "failed": int(found.get("failed", 0))}
 
     # -- run-level metadata --------------------------------------------------------------------
 
     def set_meta(self, key: str, value: Any) -> None:
         """Store a JSON-serialisable ``value`` under ``key`` (replacing any earlier value)."""
-        self._db.execute("INSERT INTO meta (key, value) VALUES (?, ?) "
-                         "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                         (key, _dumps(value)))
+        self._db.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, _dumps(value)),
+        )
 
     def get_meta(self, key: str, default: Any = None) -> Any:
         """The value stored under ``key``, or ``default``."""

@@ -71,8 +71,7 @@ def binom_sf(k: Any, n: Any, p: Any) -> Any:
     return _tail(_binom_sf, k, n, p, below_support=1.0, above_support=0.0)
 
 
-def _tail(ufunc: Any, k: Any, n: Any, p: Any, *, below_support: float,
-          above_support: float) -> Any:
+def _tail(ufunc: Any, k: Any, n: Any, p: Any, *, below_support: float, above_support: float) -> Any:
     # scipy's support rules for a tail: k < 0 and k >= n are constants, k floored inside.
     k, n, p = np.broadcast_arrays(*map(np.asarray, (k, n, p)))
     valid = _valid(n, p)

@@ -84,5 +84,6 @@ def off_diagonal_summary(matrix: pd.DataFrame) -> CorrelationSummary:
     upper = upper[~np.isnan(upper)]
     if upper.size == 0:
         return CorrelationSummary(math.nan, math.nan, math.nan, 0)
-    return CorrelationSummary(float(upper.mean()), float(upper.min()), float(upper.max()),
-                              int(upper.size))
+    return CorrelationSummary(
+        float(upper.mean()), float(upper.min()), float(upper.max()), int(upper.size)
+    )

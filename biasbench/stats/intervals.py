@@ -49,6 +49,7 @@ def seed_interval(values: ArrayLike, confidence: float = 0.95) -> SeedInterval:
         return SeedInterval(mean, math.nan, math.nan, math.nan)
     sd = float(data.std(ddof=1))
     from scipy.stats import t
+
     half_width = float(t.ppf(0.5 + confidence / 2, df=n - 1)) * sd / math.sqrt(n)
     return SeedInterval(mean, sd, mean - half_width, mean + half_width)
 
@@ -61,8 +62,10 @@ scale -- printing it would suggest information that is not there."""
 ACCURACY_BOUNDS: Final = (0.0, 1.0)
 BIAS_BOUNDS: Final = (-1.0, 1.0)
 
-BOUNDED_T_METHOD: Final = ("Student-t interval across seeds, intersected with the score's range "
-                           "(accuracy [0, 1], bias [-1, 1])")
+BOUNDED_T_METHOD: Final = (
+    "Student-t interval across seeds, intersected with the score's range "
+    "(accuracy [0, 1], bias [-1, 1])"
+)
 """What :func:`bounded_seed_interval` computes, for the output's method field."""
 
 
@@ -97,10 +100,14 @@ class BoundedInterval(NamedTuple):
     status: IntervalStatus
 
 
-def bounded_t_intervals(mean: ArrayLike, sd: ArrayLike, n: ArrayLike,
-                        bounds: tuple[float, float], confidence: float = 0.95,
-                        min_n: int = MIN_SEEDS_FOR_INTERVAL,
-                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def bounded_t_intervals(
+    mean: ArrayLike,
+    sd: ArrayLike,
+    n: ArrayLike,
+    bounds: tuple[float, float],
+    confidence: float = 0.95,
+    min_n: int = MIN_SEEDS_FOR_INTERVAL,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Vectorised bounded t-intervals from per-group mean, SD (ddof 1) and seed count.
 
     The Student-t interval across seeds is intersected with ``bounds``: the true mean of a score
@@ -150,12 +157,14 @@ class ReasonWords:
 SEED_WORDS: Final = ReasonWords(
     lambda n: f"every one of the {n} seeds gave the same value: no spread across seeds",
     lambda n: f"{n} {'seed defines' if n == 1 else 'seeds define'} the score",
-    "no seed defines the score")
+    "no seed defines the score",
+)
 """An interval across seeds (:func:`interval_reason`)."""
 ITEM_WORDS: Final = ReasonWords(
     SEED_WORDS.no_spread,
     lambda n: f"{n} item{'s' if n != 1 else ''} carr{'y' if n != 1 else 'ies'} the score",
-    SEED_WORDS.undefined)
+    SEED_WORDS.undefined,
+)
 """An interval over items (status ``too_few_items``, :func:`interval_reason`)."""
 
 
@@ -181,9 +190,12 @@ def interval_reason(status: str, n_seeds: int, min_n: int = MIN_SEEDS_FOR_INTERV
     return status_reason(status, n_seeds, SEED_WORDS, min_n)
 
 
-def bounded_seed_interval(values: ArrayLike, bounds: tuple[float, float],
-                          confidence: float = 0.95,
-                          min_n: int = MIN_SEEDS_FOR_INTERVAL) -> BoundedInterval:
+def bounded_seed_interval(
+    values: ArrayLike,
+    bounds: tuple[float, float],
+    confidence: float = 0.95,
+    min_n: int = MIN_SEEDS_FOR_INTERVAL,
+) -> BoundedInterval:
     """Mean, SD and the t-interval across seeds truncated to ``bounds`` (NaN values dropped).
 
     See :func:`bounded_t_intervals`; with fewer than ``min_n`` defined values there is no
@@ -193,15 +205,22 @@ def bounded_seed_interval(values: ArrayLike, bounds: tuple[float, float],
     if data.size and (data.min() < bounds[0] or data.max() > bounds[1]):
         raise ValueError(f"values outside {bounds}: {data.min()}..{data.max()}")
     base = seed_interval(data, confidence)
-    lo, hi, status = bounded_t_intervals([base.mean], [base.sd], [data.size], bounds,
-                                         confidence, min_n)
-    return BoundedInterval(base.mean, base.sd, float(lo[0]), float(hi[0]), int(data.size),
-                           IntervalStatus(status[0]))
+    lo, hi, status = bounded_t_intervals(
+        [base.mean], [base.sd], [data.size], bounds, confidence, min_n
+    )
+    return BoundedInterval(
+        base.mean, base.sd, float(lo[0]), float(hi[0]), int(data.size), IntervalStatus(status[0])
+    )
 
 
-def bootstrap_interval(values: ArrayLike, statistic: Callable[..., float] = np.mean,
-                       confidence: float = 0.95, n_resamples: int = 9999, seed: int = 0,
-                       method: str = "BCa") -> tuple[float, float]:
+def bootstrap_interval(
+    values: ArrayLike,
+    statistic: Callable[..., float] = np.mean,
+    confidence: float = 0.95,
+    n_resamples: int = 9999,
+    seed: int = 0,
+    method: str = "BCa",
+) -> tuple[float, float]:
     """Bootstrap confidence interval of ``statistic`` over ``values`` (NaNs dropped).
 
     Deterministic for a given ``seed``. Returns (NaN, NaN) with fewer than two values, and
@@ -214,8 +233,15 @@ def bootstrap_interval(values: ArrayLike, statistic: Callable[..., float] = np.m
         point = float(statistic(data))
         return (point, point)
     from scipy.stats import bootstrap
-    result = bootstrap((data,), statistic, n_resamples=n_resamples, confidence_level=confidence,
-                       method=method, rng=np.random.default_rng(seed))
+
+    result = bootstrap(
+        (data,),
+        statistic,
+        n_resamples=n_resamples,
+        confidence_level=confidence,
+        method=method,
+        rng=np.random.default_rng(seed),
+    )
     interval = result.confidence_interval
     return (float(interval.low), float(interval.high))
 
@@ -230,12 +256,14 @@ def wilson_interval(k: int, n: int, confidence: float = 0.95) -> tuple[float, fl
     if n == 0:
         return (math.nan, math.nan)
     from statsmodels.stats.proportion import proportion_confint
+
     lo, hi = proportion_confint(k, n, alpha=1 - confidence, method="wilson")
     return (float(lo), float(hi))
 
 
-def paired_difference_interval(a: int, b: int, c: int, d: int,
-                               confidence: float = 0.95) -> tuple[float, float]:
+def paired_difference_interval(
+    a: int, b: int, c: int, d: int, confidence: float = 0.95
+) -> tuple[float, float]:
     """Newcombe's hybrid score interval for ``(b - c) / n`` from a paired 2x2 table.
 
     ``a``: both sides positive; ``b``: first positive, second negative; ``c``: the reverse;
@@ -254,10 +282,12 @@ def paired_difference_interval(a: int, b: int, c: int, d: int,
     corrected = cross - n / 2 if cross > n / 2 else (cross if cross < 0 else 0.0)
     phi = corrected / math.sqrt(margins) if margins > 0 else 0.0
     diff = p1 - p2
-    low = diff - math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2)
-                               + (u2 - p2) ** 2))
-    high = diff + math.sqrt(max(0.0, (p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1)
-                                + (u1 - p1) ** 2))
+    low = diff - math.sqrt(
+        max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2)
+    )
+    high = diff + math.sqrt(
+        max(0.0, (p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1) + (u1 - p1) ** 2)
+    )
     return (max(-1.0, low), min(1.0, high))
 
 
@@ -273,7 +303,8 @@ ITEM_RATIO_METHOD: Final = (
     "sqrt(sum((y_i - R x_i)^2) / (k (k - 1))) / mean(x_i), centred on the score and cut to its "
     "range: it covers the score over a population of items like these, not only these items' "
     "seeds (seeds are nested in items, so resampling items with all their seeds carries the "
-    "seed noise too)")
+    "seed noise too)"
+)
 """What :func:`item_ratio_interval` computes, for the output's method field."""
 
 
@@ -285,10 +316,14 @@ def _item_units(numerators: ArrayLike, denominators: ArrayLike) -> tuple[np.ndar
     return y[keep], x[keep]
 
 
-def item_ratio_interval(numerators: ArrayLike, denominators: ArrayLike,
-                        bounds: tuple[float, float], center: float | None = None,
-                        confidence: float = 0.95, min_items: int = MIN_SEEDS_FOR_INTERVAL,
-                        ) -> tuple[float, float, IntervalStatus, int]:
+def item_ratio_interval(
+    numerators: ArrayLike,
+    denominators: ArrayLike,
+    bounds: tuple[float, float],
+    center: float | None = None,
+    confidence: float = 0.95,
+    min_items: int = MIN_SEEDS_FOR_INTERVAL,
+) -> tuple[float, float, IntervalStatus, int]:
     """An interval over items for ``R = sum(y_i) / sum(x_i)`` (per-item totals over seeds).
 
     Items with ``x_i = 0`` carry nothing and are left out; ``k`` is the number that remain.
@@ -311,11 +346,11 @@ def item_ratio_interval(numerators: ArrayLike, denominators: ArrayLike,
     if se <= 1e-15:
         return math.nan, math.nan, IntervalStatus.DEGENERATE, k
     from scipy.stats import t
+
     half = float(t.ppf(0.5 + confidence / 2, df=k - 1)) * se
     raw_lo, raw_hi = middle - half, middle + half
     lower, upper = bounds
-    status = (IntervalStatus.CLIPPED if raw_lo < lower or raw_hi > upper
-              else IntervalStatus.OK)
+    status = IntervalStatus.CLIPPED if raw_lo < lower or raw_hi > upper else IntervalStatus.OK
     return max(lower, raw_lo), min(upper, raw_hi), status, k
 
 
@@ -335,7 +370,8 @@ ITEMS_SEEDS_METHOD: Final = (
     "Clopper-Pearson interval over the items, and do not read as certainty about items not "
     "drawn; the effective sample size q(1 - q) / var, shrunk by (z / t_{items-1})^2, enters a "
     "Clopper-Pearson interval around the score, which stays inside its range and exists with "
-    "one seed and with no spread")
+    "one seed and with no spread"
+)
 """What :func:`item_cluster_interval` computes, for the output's method field."""
 
 PSEUDO_ITEMS: Final = 1.0
@@ -343,11 +379,14 @@ PSEUDO_ITEMS: Final = 1.0
 :func:`item_cluster_interval`."""
 
 
-def item_cluster_interval(numerators: ArrayLike, denominators: ArrayLike,
-                          bounds: tuple[float, float], center: float | None = None,
-                          confidence: float = 0.95,
-                          min_items: int = MIN_ITEMS_FOR_INTERVAL,
-                          ) -> tuple[float, float, IntervalStatus, int]:
+def item_cluster_interval(
+    numerators: ArrayLike,
+    denominators: ArrayLike,
+    bounds: tuple[float, float],
+    center: float | None = None,
+    confidence: float = 0.95,
+    min_items: int = MIN_ITEMS_FOR_INTERVAL,
+) -> tuple[float, float, IntervalStatus, int]:
     """The interval over items (and their seeds) for ``R = sum(y_i) / sum(x_i)``.
 
     ``y_i``, ``x_i``: item i's totals over its seeds (items with ``x_i = 0`` carry nothing and
@@ -394,10 +433,13 @@ def item_cluster_interval(numerators: ArrayLike, denominators: ArrayLike,
     n_eff = q * (1.0 - q) / var
     alpha = 1.0 - confidence
     from scipy.stats import beta, norm, t
+
     n_eff *= (float(norm.ppf(1 - alpha / 2)) / float(t.ppf(1 - alpha / 2, df=k - 1))) ** 2
     successes = p * n_eff
-    low = 0.0 if successes <= 0 else float(beta.ppf(alpha / 2, successes,
-                                                    n_eff - successes + 1))
-    high = 1.0 if successes >= n_eff else float(beta.ppf(1 - alpha / 2, successes + 1,
-                                                         n_eff - successes))
+    low = 0.0 if successes <= 0 else float(beta.ppf(alpha / 2, successes, n_eff - successes + 1))
+    high = (
+        1.0
+        if successes >= n_eff
+        else float(beta.ppf(1 - alpha / 2, successes + 1, n_eff - successes))
+    )
     return lower + width * low, lower + width * high, IntervalStatus.OK, k

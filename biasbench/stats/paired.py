@@ -38,7 +38,8 @@ PAIRED_METHOD: Final = (
     "(sign-flip) test of the language labels (B random swaps, p = (1 + #{|D*| >= |D|}) / "
     "(1 + B); below the resolution of B draws, fewer than 10 as extreme, the normal tail "
     "2 Phi(-|D| / sd(D*)) of the same permutation distribution); seeds are nested in items, "
-    "so the seed noise travels with each item")
+    "so the seed noise travels with each item"
+)
 """What :func:`paired_ratio_difference` computes, in words."""
 
 TAIL_COUNT: Final = 10
@@ -70,10 +71,17 @@ def _scores(num: np.ndarray, den: np.ndarray, signs: np.ndarray) -> np.ndarray:
     return np.asarray((ratios * signs).sum(axis=-1))
 
 
-def paired_ratio_difference(a_num: ArrayLike, a_den: ArrayLike, b_num: ArrayLike,
-                            b_den: ArrayLike, *, signs: ArrayLike = (1.0,),
-                            n_resamples: int = 2000, confidence: float = 0.95,
-                            rng: np.random.Generator | int = 0) -> PairedDifference:
+def paired_ratio_difference(
+    a_num: ArrayLike,
+    a_den: ArrayLike,
+    b_num: ArrayLike,
+    b_den: ArrayLike,
+    *,
+    signs: ArrayLike = (1.0,),
+    n_resamples: int = 2000,
+    confidence: float = 0.95,
+    rng: np.random.Generator | int = 0,
+) -> PairedDifference:
     """The difference b - a of a ratio score over paired units (module docstring).
 
     ``a_num`` ... ``b_den``: shape (K,) or (K, J), unit i's totals over seeds per component.
@@ -93,25 +101,31 @@ def paired_ratio_difference(a_num: ArrayLike, a_den: ArrayLike, b_num: ArrayLike
     # so one matrix product gives every resample's totals of every column.
     j = ya.shape[1]
     drawn = generator.integers(0, k, size=(n_resamples, k)) + k * np.arange(n_resamples)[:, None]
-    weights = np.bincount(drawn.ravel(), minlength=n_resamples * k).reshape(
-        n_resamples, k).astype(float)
+    weights = (
+        np.bincount(drawn.ravel(), minlength=n_resamples * k).reshape(n_resamples, k).astype(float)
+    )
     sums = weights @ np.hstack([ya, xa, yb, xb])
-    boot = (_scores(sums[:, 2 * j:3 * j], sums[:, 3 * j:], sign)
-            - _scores(sums[:, :j], sums[:, j:2 * j], sign))
+    boot = _scores(sums[:, 2 * j : 3 * j], sums[:, 3 * j :], sign) - _scores(
+        sums[:, :j], sums[:, j : 2 * j], sign
+    )
     boot = boot[np.isfinite(boot)]
     # Hesterberg's expanded percentile interval: the plain percentile interval is too narrow
     # with few units (it misses the k/(k-1) variance factor and t's tails: 91% coverage at
     # 40 items in tests/stats/test_paired.py), so its tail probability is widened to match
     # the t-interval's.
     tail = float(norm.cdf(-math.sqrt(k / (k - 1)) * t.ppf(0.5 + confidence / 2, df=k - 1)))
-    low, high = ((float(np.quantile(boot, tail)), float(np.quantile(boot, 1 - tail)))
-                 if boot.size else (math.nan, math.nan))
+    low, high = (
+        (float(np.quantile(boot, tail)), float(np.quantile(boot, 1 - tail)))
+        if boot.size
+        else (math.nan, math.nan)
+    )
     swap = generator.integers(0, 2, size=(n_resamples, k)).astype(float)
     totals = [v.sum(0) for v in (ya, xa, yb, xb)]
     shifts = swap @ np.hstack([yb - ya, xb - xa])
     shift_y, shift_x = shifts[:, :j], shifts[:, j:]
-    perm = (_scores(totals[2] - shift_y, totals[3] - shift_x, sign)
-            - _scores(totals[0] + shift_y, totals[1] + shift_x, sign))
+    perm = _scores(totals[2] - shift_y, totals[3] - shift_x, sign) - _scores(
+        totals[0] + shift_y, totals[1] + shift_x, sign
+    )
     perm = perm[np.isfinite(perm)]
     tolerance = 1e-12 * max(1.0, abs(difference))
     extreme = int((np.abs(perm) >= abs(difference) - tolerance).sum())

@@ -100,7 +100,7 @@ def sign_flip_test(differences: Sequence[int]) -> float:
         for j, weight in enumerate(weights):
             shift = value * (2 * j - count)
             if shift >= 0:
-                convolved[shift:] += weight * pmf[:pmf.size - shift]
+                convolved[shift:] += weight * pmf[: pmf.size - shift]
             else:
                 convolved[:shift] += weight * pmf[-shift:]
         pmf = convolved
@@ -152,8 +152,9 @@ def _z_values(alpha: float, power: float) -> tuple[float, float]:
     return float(norm.ppf(1 - alpha / 2)), float(norm.ppf(power))
 
 
-def mcnemar_required_pairs(difference: float, discordant_share: float, alpha: float = 0.05,
-                           power: float = 0.8) -> float:
+def mcnemar_required_pairs(
+    difference: float, discordant_share: float, alpha: float = 0.05, power: float = 0.8
+) -> float:
     """Connor's (1987) number of pairs needed to detect ``difference`` with McNemar's test.
 
     ``n = (z_{a/2} sqrt(psi) + z_b sqrt(psi - d^2))^2 / d^2`` with ``psi`` the discordant share
@@ -167,8 +168,9 @@ def mcnemar_required_pairs(difference: float, discordant_share: float, alpha: fl
     return _connor_pairs(d, psi, *_z_values(alpha, power))
 
 
-def mcnemar_min_detectable_difference(n_pairs: float, discordant_share: float,
-                                      alpha: float = 0.05, power: float = 0.8) -> float:
+def mcnemar_min_detectable_difference(
+    n_pairs: float, discordant_share: float, alpha: float = 0.05, power: float = 0.8
+) -> float:
     """Smallest |p_10 - p_01| detectable with ``n_pairs`` pairs (Connor 1987), as a proportion.
 
     Solves :func:`mcnemar_required_pairs` for ``d`` on ``(0, psi]`` with brentq (``|d|`` cannot
@@ -205,13 +207,17 @@ def _nothing_to_detect(n_pairs: float, psi: float) -> DetectableDifference | Non
     if n_pairs <= 0:
         return DetectableDifference(None, "not detectable: no usable pairs")
     if psi == 0.0:
-        return DetectableDifference(None, "not detectable: no discordant pair, so no "
-                                          "difference between the two sides can be seen")
+        return DetectableDifference(
+            None,
+            "not detectable: no discordant pair, so no "
+            "difference between the two sides can be seen",
+        )
     return None
 
 
-def min_detectable_difference(n_pairs: float, discordant_share: float, alpha: float = 0.05,
-                              power: float = 0.8) -> DetectableDifference:
+def min_detectable_difference(
+    n_pairs: float, discordant_share: float, alpha: float = 0.05, power: float = 0.8
+) -> DetectableDifference:
     """:func:`mcnemar_min_detectable_difference` with a reason when there is no such value.
 
     The reasons start with "not detectable:" and say which bound stops it: no usable pair, no
@@ -229,11 +235,15 @@ def min_detectable_difference(n_pairs: float, discordant_share: float, alpha: fl
 
     at_bound = excess_pairs(psi)
     if at_bound > 0:
-        return DetectableDifference(None, (
-            f"not detectable: {n_pairs:.4g} pairs with {100 * psi:.1f}% discordant cannot reach "
-            f"{100 * power:.0f}% power at alpha {alpha:g} even for the largest possible "
-            f"difference ({100 * psi:.1f} pp, every discordant pair one way); "
-            f"that needs {n_pairs + at_bound:.0f}"))
+        return DetectableDifference(
+            None,
+            (
+                f"not detectable: {n_pairs:.4g} pairs with {100 * psi:.1f}% discordant cannot reach "
+                f"{100 * power:.0f}% power at alpha {alpha:g} even for the largest possible "
+                f"difference ({100 * psi:.1f} pp, every discordant pair one way); "
+                f"that needs {n_pairs + at_bound:.0f}"
+            ),
+        )
     if at_bound == 0:
         return DetectableDifference(psi)
     # The root lies in (0, psi]; brentq keeps its historical bracket (0, sqrt(psi)], which
@@ -265,8 +275,9 @@ def _mcnemar_critical(n_pairs: int, alpha: float) -> tuple[np.ndarray, np.ndarra
     return x, k
 
 
-def mcnemar_exact_power(n_pairs: int, discordant_share: float, difference: float,
-                        alpha: float = 0.05) -> float:
+def mcnemar_exact_power(
+    n_pairs: int, discordant_share: float, difference: float, alpha: float = 0.05
+) -> float:
     """Exact power of the two-sided exact McNemar test (:func:`mcnemar_exact`, rejecting at
     ``p <= alpha``) with ``n_pairs`` pairs when the discordant share is ``psi`` and
     ``p10 - p01 = difference``, computed, not simulated:
@@ -293,13 +304,17 @@ def _power_from_critical(x: np.ndarray, k: np.ndarray, n: int, psi: float, d: fl
 EXACT_POWER_METHOD = (
     "exact power of the exact McNemar test (discordant pairs binomial given their number, "
     "that number binomial over the pairs), searched for the smallest |HAI| that reaches it; "
-    "with several seeds on floor(N / design effect) effective pairs")
+    "with several seeds on floor(N / design effect) effective pairs"
+)
 """How :func:`exact_min_detectable_difference` computes the detectable difference, in words."""
 
 
-def exact_min_detectable_difference(n_pairs: float, discordant_share: float,
-                                    alpha: float = 0.05, power: float = 0.8,
-                                    ) -> DetectableDifference:
+def exact_min_detectable_difference(
+    n_pairs: float,
+    discordant_share: float,
+    alpha: float = 0.05,
+    power: float = 0.8,
+) -> DetectableDifference:
     """The smallest |p10 - p01| at which the exact McNemar test reaches ``power`` exactly
     (:func:`mcnemar_exact_power`), by bisection on ``(0, psi]`` to 1e-10 (the power rises with
     |d|). ``n_pairs`` may be fractional (an effective number of pairs): it is rounded down,
@@ -313,11 +328,15 @@ def exact_min_detectable_difference(n_pairs: float, discordant_share: float,
     x, k = _mcnemar_critical(n, alpha)
     at_bound = _power_from_critical(x, k, n, psi, psi)
     if at_bound < power:
-        return DetectableDifference(None, (
-            f"not detectable: {n} pairs with {100 * psi:.1f}% discordant reach "
-            f"{100 * at_bound:.0f}% exact power at alpha {alpha:g}, below {100 * power:.0f}%, "
-            f"even for the largest possible difference ({100 * psi:.1f} pp, every discordant "
-            "pair one way)"))
+        return DetectableDifference(
+            None,
+            (
+                f"not detectable: {n} pairs with {100 * psi:.1f}% discordant reach "
+                f"{100 * at_bound:.0f}% exact power at alpha {alpha:g}, below {100 * power:.0f}%, "
+                f"even for the largest possible difference ({100 * psi:.1f} pp, every discordant "
+                "pair one way)"
+            ),
+        )
     low, high = 0.0, psi
     while high - low > 1e-10:
         mid = (low + high) / 2

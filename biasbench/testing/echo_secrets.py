@@ -38,18 +38,28 @@ def _b64(text: str) -> str:
 def _bodies(secret: str, header: str) -> dict[str, tuple[int, str, bytes]]:
     """scenario -> (status, content type, body) for one echoed ``secret``."""
     cut = "x" * (500 - 19) + secret  # a 500-byte cut falls 19 characters into the secret
-    answer = {"model": secret, "system_fingerprint": f"fp-{secret}",
-              "usage": {"prompt_tokens": 1, "note": secret}, "choices": [{
-                  "message": {"role": "assistant", "content": f"the key is {secret}."},
-                  "finish_reason": secret}]}
+    answer = {
+        "model": secret,
+        "system_fingerprint": f"fp-{secret}",
+        "usage": {"prompt_tokens": 1, "note": secret},
+        "choices": [
+            {
+                "message": {"role": "assistant", "content": f"the key is {secret}."},
+                "finish_reason": secret,
+            }
+        ],
+    }
     return {
         "error cut at 500 bytes": (400, "text/plain", cut.encode()),
         "error base64 of secret": (400, "text/plain", f"bad {_b64(secret)}".encode()),
         "error base64 of header": (400, "text/plain", f"bad {_b64(header)}".encode()),
         "error \\u escapes": (400, "text/plain", f'{{"e": "{_escaped(secret)}"'.encode()),
         "error percent-encoded": (400, "text/plain", f"bad {quote(secret, safe='')}".encode()),
-        "error JSON message": (400, "application/json", json.dumps(
-            {"error": {"message": f"bad key {secret}"}}).encode()),
+        "error JSON message": (
+            400,
+            "application/json",
+            json.dumps({"error": {"message": f"bad key {secret}"}}).encode(),
+        ),
         "answer and info": (200, "application/json", json.dumps(answer).encode()),
     }
 
@@ -74,7 +84,11 @@ class _Handler(BaseHTTPRequestHandler):
 
 def _leaks(kept: str, secret: str, header: str) -> int:
     forms = {secret[:n] for n in range(8, len(secret) + 1)} | {
-        _b64(secret), _b64(header), _escaped(secret), quote(secret, safe="")}
+        _b64(secret),
+        _b64(header),
+        _escaped(secret),
+        quote(secret, safe=""),
+    }
     return sum(1 for form in forms if form in kept)
 
 
@@ -106,14 +120,12 @@ def echo_secret_leaks() -> list[dict[str, Any]]:
             _Handler.secret = secret
             for scenario in _bodies(secret, header):
                 _Handler.scenario = scenario
-                backend = OpenAIBackend("m", url, api_key_env="BIASBENCH_ECHO_KEY",
-                                        timeout_s=10)
+                backend = OpenAIBackend("m", url, api_key_env="BIASBENCH_ECHO_KEY", timeout_s=10)
                 prompt = Prompt((("user", "hello"),), "hello")
 
                 async def once(backend: OpenAIBackend = backend, prompt: Prompt = prompt) -> str:
                     try:
-                        found = await backend.generate(prompt, GenerationParams(max_tokens=8),
-                                                       0)
+                        found = await backend.generate(prompt, GenerationParams(max_tokens=8), 0)
                         return json.dumps({"text": found.text, "info": found.info})
                     except (TransientModelError, PermanentModelError) as exc:
                         return str(exc)
@@ -121,10 +133,15 @@ def echo_secret_leaks() -> list[dict[str, Any]]:
                         await backend.aclose()
 
                 kept = asyncio.run(once())
-                rows.append({"credential": credential, "scenario": scenario,
-                             "leaks": _leaks(kept, secret, header),
-                             "redacted": "[redacted]" in kept or "***" in kept,
-                             "kept": kept[-160:]})
+                rows.append(
+                    {
+                        "credential": credential,
+                        "scenario": scenario,
+                        "leaks": _leaks(kept, secret, header),
+                        "redacted": "[redacted]" in kept or "***" in kept,
+                        "kept": kept[-160:],
+                    }
+                )
     finally:
         server.shutdown()
         if saved is None:

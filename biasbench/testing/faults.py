@@ -91,8 +91,10 @@ class FaultOutcome:
 
 def fault_requests(n: int) -> list[Request]:
     """``n`` distinct requests; no prompt text contains another's (rules match substrings)."""
-    return [Request(item_id=f"item-{i}", prompt=Prompt((("user", f"<item {i}>"),),
-                                                       f"<item {i}>")) for i in range(n)]
+    return [
+        Request(item_id=f"item-{i}", prompt=Prompt((("user", f"<item {i}>"),), f"<item {i}>"))
+        for i in range(n)
+    ]
 
 
 def fault_policy() -> RetryPolicy:
@@ -100,24 +102,35 @@ def fault_policy() -> RetryPolicy:
     1.5 s window instead of 45 s), so a whole matrix runs in seconds."""
     default = RetryPolicy()
     scale = 30.0
-    return RetryPolicy(max_attempts=default.max_attempts,
-                       base_delay_s=default.base_delay_s / scale,
-                       max_delay_s=default.max_delay_s / scale,
-                       retry_window_s=default.retry_window_s / scale,
-                       max_retry_after_s=default.max_retry_after_s / scale,
-                       rng=random.Random(0))
+    return RetryPolicy(
+        max_attempts=default.max_attempts,
+        base_delay_s=default.base_delay_s / scale,
+        max_delay_s=default.max_delay_s / scale,
+        retry_window_s=default.retry_window_s / scale,
+        max_retry_after_s=default.max_retry_after_s / scale,
+        rng=random.Random(0),
+    )
 
 
 def _outputs(store: ResponseStore) -> dict[str, tuple[str, str | None]]:
     return {r.item_id: (r.status, r.output) for r in store.iter_records()}
 
 
-def _run(base_url: str, store: ResponseStore, requests: list[Request], timeout_s: float,
-         concurrency: int) -> None:
+def _run(
+    base_url: str, store: ResponseStore, requests: list[Request], timeout_s: float, concurrency: int
+) -> None:
     backend = OpenAIBackend("mock", base_url, timeout_s=timeout_s)
-    run_requests_sync(backend, requests, GenerationParams(max_tokens=16), store,
-                      concurrency=concurrency, progress=False, retry=fault_policy(),
-                      flush_every=16, flush_interval_s=0.05)
+    run_requests_sync(
+        backend,
+        requests,
+        GenerationParams(max_tokens=16),
+        store,
+        concurrency=concurrency,
+        progress=False,
+        retry=fault_policy(),
+        flush_every=16,
+        flush_interval_s=0.05,
+    )
 
 
 def baseline_outputs(n: int, folder: Path) -> dict[str, tuple[str, str | None]]:
@@ -127,9 +140,16 @@ def baseline_outputs(n: int, folder: Path) -> dict[str, tuple[str, str | None]]:
         return _outputs(store)
 
 
-def run_fault_case(kind: str, *, mode: Mode = "once", n: int = 24, every: int = 3,
-                   concurrency: int = 4, folder: Path | None = None,
-                   baseline: dict[str, tuple[str, str | None]] | None = None) -> FaultOutcome:
+def run_fault_case(
+    kind: str,
+    *,
+    mode: Mode = "once",
+    n: int = 24,
+    every: int = 3,
+    concurrency: int = 4,
+    folder: Path | None = None,
+    baseline: dict[str, tuple[str, str | None]] | None = None,
+) -> FaultOutcome:
     """Run ``n`` requests with fault ``kind`` (a key of :data:`FAULTS`) on every ``every``-th
     one, rerun after the server heals, and count what happened."""
     failure = FAULTS[kind]
@@ -140,11 +160,20 @@ def run_fault_case(kind: str, *, mode: Mode = "once", n: int = 24, every: int = 
         targets = [r for i, r in enumerate(requests) if i % every == 0]
         if failure == "down":  # one outage; every request in flight meanwhile meets it
             targets = targets[1:2] if len(targets) > 1 else targets
-        rules = [ReplyRule(contains=r.prompt.messages[-1][1],
-                           **({"fail_always": failure} if mode == "always" and failure != "down"
-                              else {"fail": (failure,)})) for r in targets]
-        config = MockConfig(rules=rules, retry_after_s=0.05, hang_s=3.0, huge_bytes=2 << 20,
-                            outage_s=0.3)
+        rules = [
+            ReplyRule(
+                contains=r.prompt.messages[-1][1],
+                **(
+                    {"fail_always": failure}
+                    if mode == "always" and failure != "down"
+                    else {"fail": (failure,)}
+                ),
+            )
+            for r in targets
+        ]
+        config = MockConfig(
+            rules=rules, retry_after_s=0.05, hang_s=3.0, huge_bytes=2 << 20, outage_s=0.3
+        )
         store_path = folder / f"faults-{failure}-{mode}.sqlite"
         with MockServerThread(config) as mock:
             with ResponseStore(store_path) as store:
@@ -164,12 +193,20 @@ def run_fault_case(kind: str, *, mode: Mode = "once", n: int = 24, every: int = 
         ok_prompts = {r.prompt_text for r in rows if r.status == "ok"}
         item_ids = {r.item_id for r in rows}
         return FaultOutcome(
-            kind=kind, mode=mode, requests=n, faulted=len(targets), injected=injected,
+            kind=kind,
+            mode=mode,
+            requests=n,
+            faulted=len(targets),
+            injected=injected,
             answered=sum(r.status == "ok" for r in rows),
             empty=sum(r.status == "ok" and bool(r.info.get("empty")) for r in rows),
             failed=sum(r.status == "failed" for r in rows),
             lost=sum(r.item_id not in item_ids for r in requests),
-            duplicated=len(rows) - len(item_ids), calls=calls,
-            rerun_calls_for_stored=sum(count for prompt, count in rerun["by_prompt"].items()
-                                       if prompt in ok_prompts),
-            rerun_calls=rerun["calls"], final_equal=final == expected)
+            duplicated=len(rows) - len(item_ids),
+            calls=calls,
+            rerun_calls_for_stored=sum(
+                count for prompt, count in rerun["by_prompt"].items() if prompt in ok_prompts
+            ),
+            rerun_calls=rerun["calls"],
+            final_equal=final == expected,
+        )

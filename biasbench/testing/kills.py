@@ -28,8 +28,9 @@ from pathlib import Path
 KILLED = 137
 
 
-def run_cli_in_child(args: Sequence[str], *, kill_at: int | None = None,
-                     stderr_path: Path | None = None) -> int:
+def run_cli_in_child(
+    args: Sequence[str], *, kill_at: int | None = None, stderr_path: Path | None = None
+) -> int:
     """Run ``biasbench ARGS`` in a forked child and return its exit status (137 when it was
     killed at its ``kill_at``-th rename)."""
     # Loaded once here, not again in every child: the CLI loads a command's modules (and the
@@ -38,8 +39,12 @@ def run_cli_in_child(args: Sequence[str], *, kill_at: int | None = None,
 
     from biasbench.registry import benchmark_class, known
 
-    for module in ("biasbench.cli", "biasbench.cli.run", "biasbench.cli.score",
-                   "biasbench.pipeline"):
+    for module in (
+        "biasbench.cli",
+        "biasbench.cli.run",
+        "biasbench.cli.score",
+        "biasbench.pipeline",
+    ):
         import_module(module)
     if len(args) > 1 and args[0] in ("run", "score") and known(args[1]):
         benchmark_class(args[1])
@@ -85,6 +90,7 @@ def _arm(kill_at: int) -> None:
             if calls >= kill_at:
                 os._exit(KILLED)
             real[name](*args, **kwargs)  # type: ignore[operator]
+
         return stop
 
     os.rename = wrap("rename")  # type: ignore[assignment]
@@ -95,8 +101,11 @@ def leftovers(folder: Path) -> list[str]:
     """Names a killed writer leaves behind (the lock file aside), anywhere under ``folder``:
     staging and retired folders and atomic-write temporaries. Judged by name here, not by
     :func:`biasbench.runfolder.is_leftover`, so the series runs against older checkouts too."""
-    return sorted(str(p.relative_to(folder)) for p in Path(folder).rglob(".*")
-                  if p.name.startswith((".staging-", ".retired-")) or p.name.endswith(".tmp"))
+    return sorted(
+        str(p.relative_to(folder))
+        for p in Path(folder).rglob(".*")
+        if p.name.startswith((".staging-", ".retired-")) or p.name.endswith(".tmp")
+    )
 
 
 @dataclass
@@ -136,9 +145,15 @@ def _listed(folder: Path) -> tuple[str, bool]:
     return status, not (isinstance(derived, dict) and isinstance(derived.get("files"), dict))
 
 
-def kill_point_series(scenario: str, args: Sequence[str], out: Path,
-                      prepare: Callable[[], None], reference: dict[str, object],
-                      max_points: int = 64, work: Path | None = None) -> list[KillOutcome]:
+def kill_point_series(
+    scenario: str,
+    args: Sequence[str],
+    out: Path,
+    prepare: Callable[[], None],
+    reference: dict[str, object],
+    max_points: int = 64,
+    work: Path | None = None,
+) -> list[KillOutcome]:
     """Kill ``biasbench ARGS`` (which writes ``out``) at its 1st, 2nd, ... rename; ``prepare``
     resets ``out`` before each (e.g. removes it, or copies a scored folder); ``reference`` is
     the ``models`` of an uninterrupted run's results."""
@@ -157,7 +172,17 @@ def kill_point_series(scenario: str, args: Sequence[str], out: Path,
             same = load_run(out).results.get("models") == reference
         except Exception:  # noqa: BLE001
             same = False
-        outcomes.append(KillOutcome(scenario, point, True, listed, lied, rerun,
-                                    leftovers(out) if out.exists() else [], same))
+        outcomes.append(
+            KillOutcome(
+                scenario,
+                point,
+                True,
+                listed,
+                lied,
+                rerun,
+                leftovers(out) if out.exists() else [],
+                same,
+            )
+        )
     stderr.unlink(missing_ok=True)
     return outcomes

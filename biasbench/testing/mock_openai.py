@@ -56,17 +56,37 @@ from typing import Any, Literal
 
 from aiohttp import web
 
-FAULT_KINDS = ("429-no-retry-after", "drop", "hang", "reset", "malformed-json", "no-choices",
-               "list-content", "dict-content", "empty-content", "invalid-utf8", "huge-body",
-               "down")
+FAULT_KINDS = (
+    "429-no-retry-after",
+    "drop",
+    "hang",
+    "reset",
+    "malformed-json",
+    "no-choices",
+    "list-content",
+    "dict-content",
+    "empty-content",
+    "invalid-utf8",
+    "huge-body",
+    "down",
+)
 """Faults other than a plain HTTP status (see the module docstring)."""
 
 Failure = int | str
 """An HTTP status to answer with, or one of :data:`FAULT_KINDS`."""
 
 # Faults that are a 200 answer of an odd shape rather than an error.
-_ODD_ANSWERS = frozenset({"malformed-json", "no-choices", "list-content", "dict-content",
-                          "empty-content", "invalid-utf8", "huge-body"})
+_ODD_ANSWERS = frozenset(
+    {
+        "malformed-json",
+        "no-choices",
+        "list-content",
+        "dict-content",
+        "empty-content",
+        "invalid-utf8",
+        "huge-body",
+    }
+)
 
 LOOPBACK = "127.0.0.1"
 _JSON_HEADERS = {"Content-Type": "application/json"}
@@ -92,10 +112,14 @@ class ReplyRule:
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> ReplyRule:
-        return cls(contains=str(raw["contains"]), reply=raw.get("reply"),
-                   fail=tuple(raw.get("fail", ())), fail_always=raw.get("fail_always"),
-                   message=str(raw.get("message", "injected failure")),
-                   finish_reason=raw.get("finish_reason", "stop"))
+        return cls(
+            contains=str(raw["contains"]),
+            reply=raw.get("reply"),
+            fail=tuple(raw.get("fail", ())),
+            fail_always=raw.get("fail_always"),
+            message=str(raw.get("message", "injected failure")),
+            finish_reason=raw.get("finish_reason", "stop"),
+        )
 
 
 @dataclass
@@ -131,10 +155,21 @@ class MockConfig:
     def from_script(cls, path: Path | str, **overrides: Any) -> MockConfig:
         """Load rules and default from a JSON script file; keyword arguments override."""
         raw = json.loads(Path(path).read_text(encoding="utf-8"))
-        config = cls(rules=tuple(ReplyRule.from_dict(r) for r in raw.get("rules", ())),
-                     default=raw.get("default", "hash"))
-        for name in ("latency_s", "fail_first", "fail_rate", "fail_status", "retry_after_s",
-                     "seed", "hang_s", "huge_bytes", "outage_s"):
+        config = cls(
+            rules=tuple(ReplyRule.from_dict(r) for r in raw.get("rules", ())),
+            default=raw.get("default", "hash"),
+        )
+        for name in (
+            "latency_s",
+            "fail_first",
+            "fail_rate",
+            "fail_status",
+            "retry_after_s",
+            "seed",
+            "hang_s",
+            "huge_bytes",
+            "outage_s",
+        ):
             if name in raw:
                 setattr(config, name, raw[name])
         for name, value in overrides.items():
@@ -197,8 +232,9 @@ class MockOpenAIServer:
 
     async def start(self, port: int = 0) -> str:
         """Listen on loopback (``port`` 0 picks a free one) and return the base URL."""
-        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False,
-                                    shutdown_timeout=0.5)
+        self._runner = web.AppRunner(
+            self.app, access_log=None, handle_signals=False, shutdown_timeout=0.5
+        )
         await self._runner.setup()
         site = web.TCPSite(self._runner, LOOPBACK, port, backlog=1024)
         await site.start()
@@ -248,8 +284,13 @@ class MockOpenAIServer:
     def stats(self) -> dict[str, Any]:
         """Call counts: total, per prompt text, per status, and concurrency seen."""
         c = self.counters
-        return {"calls": c.calls, "by_prompt": dict(c.by_prompt), "by_status": dict(c.by_status),
-                "in_flight": c.in_flight, "max_in_flight": c.max_in_flight}
+        return {
+            "calls": c.calls,
+            "by_prompt": dict(c.by_prompt),
+            "by_status": dict(c.by_status),
+            "in_flight": c.in_flight,
+            "max_in_flight": c.max_in_flight,
+        }
 
     def reset(self) -> None:
         """Forget counts and recorded requests (per-prompt failure sequences start over)."""
@@ -286,8 +327,9 @@ class MockOpenAIServer:
         finally:
             counters.in_flight -= 1
 
-    async def _answer(self, request: web.Request, chat: bool, call_number: int,
-                      counters: _Counters) -> web.StreamResponse:
+    async def _answer(
+        self, request: web.Request, chat: bool, call_number: int, counters: _Counters
+    ) -> web.StreamResponse:
         config = self.config
         try:
             payload = json.loads(await request.read())
@@ -297,8 +339,13 @@ class MockOpenAIServer:
             return self._error(counters, 400, f"malformed request body: {exc!r}")
         seen = counters.by_prompt.get(prompt_text, 0) + 1
         counters.by_prompt[prompt_text] = seen
-        self.requests.append({"path": request.path, "body": payload,
-                              "authorization": request.headers.get("Authorization")})
+        self.requests.append(
+            {
+                "path": request.path,
+                "body": payload,
+                "authorization": request.headers.get("Authorization"),
+            }
+        )
         if config.latency_s > 0:
             await asyncio.sleep(config.latency_s)
 
@@ -328,8 +375,7 @@ class MockOpenAIServer:
             raise asyncio.CancelledError
         if failure == "429-no-retry-after":
             return self._error(counters, 429, message, retry_after=False)
-        if failure is not None and failure not in _ODD_ANSWERS and failure not in (
-                "hang", "reset"):
+        if failure is not None and failure not in _ODD_ANSWERS and failure not in ("hang", "reset"):
             return self._error(counters, int(failure), message)
 
         if rule is not None and rule.reply is not None:
@@ -350,7 +396,9 @@ class MockOpenAIServer:
         elif failure == "empty-content":
             content = ""
         choice: dict[str, Any] = {
-            "index": 0, "finish_reason": rule.finish_reason if rule is not None else "stop"}
+            "index": 0,
+            "finish_reason": rule.finish_reason if rule is not None else "stop",
+        }
         if chat:
             choice["message"] = {"role": "assistant", "content": content}
         else:
@@ -362,9 +410,11 @@ class MockOpenAIServer:
             "model": model,
             "system_fingerprint": "mock-fp",
             "choices": [choice],
-            "usage": {"prompt_tokens": len(prompt_text.split()),
-                      "completion_tokens": len(text.split()),
-                      "total_tokens": len(prompt_text.split()) + len(text.split())},
+            "usage": {
+                "prompt_tokens": len(prompt_text.split()),
+                "completion_tokens": len(text.split()),
+                "total_tokens": len(prompt_text.split()) + len(text.split()),
+            },
         }
         if failure == "no-choices":
             del body["choices"]
@@ -378,8 +428,9 @@ class MockOpenAIServer:
             raw = raw[:-1] + b', "padding": "' + b"x" * pad + b'"}'
         if failure == "reset":
             counters.by_status["reset"] = counters.by_status.get("reset", 0) + 1
-            response = web.StreamResponse(status=200, headers={
-                **_JSON_HEADERS, "Content-Length": str(len(raw))})
+            response = web.StreamResponse(
+                status=200, headers={**_JSON_HEADERS, "Content-Length": str(len(raw))}
+            )
             await response.prepare(request)
             await response.write(raw[: len(raw) // 2])
             transport = request.transport
@@ -390,16 +441,20 @@ class MockOpenAIServer:
         counters.by_status[key] = counters.by_status.get(key, 0) + 1
         return web.Response(body=raw, headers=_JSON_HEADERS)
 
-    def _error(self, counters: _Counters, status: int, message: str,
-               retry_after: bool = True) -> web.Response:
+    def _error(
+        self, counters: _Counters, status: int, message: str, retry_after: bool = True
+    ) -> web.Response:
         counters.by_status[str(status)] = counters.by_status.get(str(status), 0) + 1
         headers = dict(_JSON_HEADERS)
         if status == 429 and retry_after and self.config.retry_after_s is not None:
             # Retry-After is whole seconds by the HTTP spec; OpenAI also sends milliseconds.
             headers["Retry-After"] = str(math.ceil(self.config.retry_after_s))
             headers["retry-after-ms"] = str(round(self.config.retry_after_s * 1000))
-        kind = "rate_limit_error" if status == 429 else (
-            "server_error" if status >= 500 else "invalid_request_error")
+        kind = (
+            "rate_limit_error"
+            if status == 429
+            else ("server_error" if status >= 500 else "invalid_request_error")
+        )
         body = {"error": {"message": message, "type": kind, "code": status}}
         return web.Response(status=status, body=json.dumps(body).encode(), headers=headers)
 
@@ -418,8 +473,9 @@ class MockServerThread:
     def __init__(self, config: MockConfig | None = None) -> None:
         self.server = MockOpenAIServer(config)
         self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
-                                        name="mock-openai")
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, daemon=True, name="mock-openai"
+        )
 
     @property
     def base_url(self) -> str:
@@ -435,11 +491,13 @@ class MockServerThread:
     def stats(self) -> dict[str, Any]:
         async def read() -> dict[str, Any]:
             return self.server.stats()
+
         return self._call(read())
 
     def reset(self) -> None:
         async def do() -> None:
             self.server.reset()
+
         self._call(do())
 
     def stop(self) -> None:
@@ -465,14 +523,18 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m biasbench.testing.mock_openai",
         description="Mock OpenAI-compatible server on 127.0.0.1 (prints its port, then serves "
-                    "until SIGTERM or Ctrl-C).")
+        "until SIGTERM or Ctrl-C).",
+    )
     parser.add_argument("--port", type=int, default=0, help="port to listen on; 0 picks one")
     # Options left out keep the script's value (or MockConfig's default): None = not given.
     parser.add_argument("--latency", type=float, help="seconds before each answer (0)")
     parser.add_argument("--fail-first", type=int, help="fail the first N calls (0)")
     parser.add_argument("--fail-rate", type=float, help="fail calls at this rate (0)")
-    parser.add_argument("--fail-status", type=_parse_failure,
-                        help="HTTP status of injected failures, or 'drop' (500)")
+    parser.add_argument(
+        "--fail-status",
+        type=_parse_failure,
+        help="HTTP status of injected failures, or 'drop' (500)",
+    )
     parser.add_argument("--retry-after", type=float, help="Retry-After seconds sent with 429 (1)")
     parser.add_argument("--seed", type=int, help="seed of --fail-rate draws (0)")
     parser.add_argument("--default", choices=("hash", "echo"), default=None)
@@ -481,12 +543,19 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 async def _serve(args: argparse.Namespace) -> None:
-    given = {"latency_s": args.latency, "fail_first": args.fail_first,
-             "fail_rate": args.fail_rate, "fail_status": args.fail_status,
-             "retry_after_s": args.retry_after, "seed": args.seed, "default": args.default}
+    given = {
+        "latency_s": args.latency,
+        "fail_first": args.fail_first,
+        "fail_rate": args.fail_rate,
+        "fail_status": args.fail_status,
+        "retry_after_s": args.retry_after,
+        "seed": args.seed,
+        "default": args.default,
+    }
     overrides: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
-    config = (MockConfig.from_script(args.script, **overrides) if args.script
-              else MockConfig(**overrides))
+    config = (
+        MockConfig.from_script(args.script, **overrides) if args.script else MockConfig(**overrides)
+    )
     server = MockOpenAIServer(config)
     await server.start(args.port)
     print(server.port, flush=True)

@@ -34,19 +34,42 @@ class SyntheticModel:
     """Probability of an answer the judge cannot parse (refusal, 'A o B', chatter)."""
 
 
-_LETTER_FORMATS: Final = ("{L}", "Sagot: {L}", "({L})", "Ang sagot ay {L}.", "**{L}**",
-                          "{L}. {T}", "Batay sa konteksto, ang tamang sagot ay {L}.", "{T}",
-                          "Answer: {L}", "{l}")
-_UNKNOWN_TEXTS: Final = ("Hindi matukoy", "Walang sapat na impormasyon.", "Cannot be determined.",
-                         "Hindi alam")
-_UNPARSED_TEXTS: Final = ("Paumanhin, hindi ko masasagot ang tanong na ito.", "A o B", "",
-                          "Mahirap sabihin.", "I'm sorry, but I can't help with that.")
+_LETTER_FORMATS: Final = (
+    "{L}",
+    "Sagot: {L}",
+    "({L})",
+    "Ang sagot ay {L}.",
+    "**{L}**",
+    "{L}. {T}",
+    "Batay sa konteksto, ang tamang sagot ay {L}.",
+    "{T}",
+    "Answer: {L}",
+    "{l}",
+)
+_UNKNOWN_TEXTS: Final = (
+    "Hindi matukoy",
+    "Walang sapat na impormasyon.",
+    "Cannot be determined.",
+    "Hindi alam",
+)
+_UNPARSED_TEXTS: Final = (
+    "Paumanhin, hindi ko masasagot ang tanong na ito.",
+    "A o B",
+    "",
+    "Mahirap sabihin.",
+    "I'm sorry, but I can't help with that.",
+)
 
 
-def synthetic_responses(items: Sequence[BBQItem], models: Sequence[str | SyntheticModel],
-                        seeds: Sequence[int], rng: np.random.Generator | int,
-                        *, as_pred: bool = False, include_intended: bool = False,
-                        ) -> pd.DataFrame:
+def synthetic_responses(
+    items: Sequence[BBQItem],
+    models: Sequence[str | SyntheticModel],
+    seeds: Sequence[int],
+    rng: np.random.Generator | int,
+    *,
+    as_pred: bool = False,
+    include_intended: bool = False,
+) -> pd.DataFrame:
     """Scripted answers for every (model, seed, item): columns model, seed, uid, output (or pred).
 
     A model given by name gets random propensities from ``rng``. Outputs mix the letter shapes,
@@ -59,8 +82,9 @@ def synthetic_responses(items: Sequence[BBQItem], models: Sequence[str | Synthet
     n = len(items)
     uids = np.array([item.uid for item in items], dtype=object)
     labels = np.array([item.label for item in items])
-    unknown = np.array([NO_INDEX if item.unknown_index is None else item.unknown_index
-                        for item in items])
+    unknown = np.array(
+        [NO_INDEX if item.unknown_index is None else item.unknown_index for item in items]
+    )
     ambiguous = np.array([item.context_condition == "ambig" for item in items])
     target = np.empty(n, dtype=np.int64)
     other = np.empty(n, dtype=np.int64)
@@ -73,9 +97,16 @@ def synthetic_responses(items: Sequence[BBQItem], models: Sequence[str | Synthet
 
     frames = []
     for spec in models:
-        model = spec if isinstance(spec, SyntheticModel) else SyntheticModel(
-            name=str(spec), p_unknown_ambig=rng.uniform(0.2, 0.8),
-            p_correct_disambig=rng.uniform(0.4, 0.9), p_target=rng.uniform(0.45, 0.8))
+        model = (
+            spec
+            if isinstance(spec, SyntheticModel)
+            else SyntheticModel(
+                name=str(spec),
+                p_unknown_ambig=rng.uniform(0.2, 0.8),
+                p_correct_disambig=rng.uniform(0.4, 0.9),
+                p_target=rng.uniform(0.45, 0.8),
+            )
+        )
         for seed in seeds:
             p_target = special.expit(special.logit(model.p_target) + rng.normal(0, model.seed_sd))
             draw = rng.random((3, n))
@@ -96,8 +127,13 @@ def synthetic_responses(items: Sequence[BBQItem], models: Sequence[str | Synthet
     return pd.concat(frames, ignore_index=True)
 
 
-def _render(pick: np.ndarray, unparsed: np.ndarray, unknown: np.ndarray, answers: np.ndarray,
-            rng: np.random.Generator) -> list[str]:
+def _render(
+    pick: np.ndarray,
+    unparsed: np.ndarray,
+    unknown: np.ndarray,
+    answers: np.ndarray,
+    rng: np.random.Generator,
+) -> list[str]:
     """Turn option picks into output strings in assorted shapes."""
     n = len(pick)
     shape = rng.integers(0, len(_LETTER_FORMATS), n)
@@ -112,6 +148,5 @@ def _render(pick: np.ndarray, unparsed: np.ndarray, unknown: np.ndarray, answers
             outputs.append(_UNKNOWN_TEXTS[unknown_wording[i]])
         else:
             letter = LETTERS[pick[i]]
-            outputs.append(_LETTER_FORMATS[shape[i]].format(L=letter, l=letter.lower(),
-                                                            T=texts[i]))
+            outputs.append(_LETTER_FORMATS[shape[i]].format(L=letter, l=letter.lower(), T=texts[i]))
     return outputs

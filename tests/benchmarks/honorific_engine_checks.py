@@ -84,8 +84,17 @@ class EngineLanguageChecks:
     @classmethod
     def mock_run(cls, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
         folder = tmp_path_factory.mktemp(cls.case.code) / "run"
-        code, out, err = biasbench("run", cls.case.name, "--model", MOCK, "--limit", LIMIT,
-                                   "--no-progress", "--out", folder)
+        code, out, err = biasbench(
+            "run",
+            cls.case.name,
+            "--model",
+            MOCK,
+            "--limit",
+            LIMIT,
+            "--no-progress",
+            "--out",
+            folder,
+        )
         assert code == 0, err
         return folder, out
 
@@ -99,15 +108,23 @@ class EngineLanguageChecks:
         lines = []
         for item in bench.items:
             occupation, condition = _conditions_of(item.item_id)
-            output = {"male": cls.case.he, "female": cls.case.she, "they": cls.case.they,
-                      "nopronoun": cls.case.high if item.occupation_en in high
-                      else cls.case.low}[condition]
-            lines.append(json.dumps({"item_id": item.item_id, "model": "planted",
-                                     "output": output}, ensure_ascii=False))
+            output = {
+                "male": cls.case.he,
+                "female": cls.case.she,
+                "they": cls.case.they,
+                "nopronoun": cls.case.high if item.occupation_en in high else cls.case.low,
+            }[condition]
+            lines.append(
+                json.dumps(
+                    {"item_id": item.item_id, "model": "planted", "output": output},
+                    ensure_ascii=False,
+                )
+            )
         responses = folder / "responses.jsonl"
         responses.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        code, _, err = biasbench("score", cls.case.name, "--responses", responses,
-                                 "--out", folder / "scored")
+        code, _, err = biasbench(
+            "score", cls.case.name, "--responses", responses, "--out", folder / "scored"
+        )
         assert code == 0, err
         results = json.loads((folder / "scored" / "results.json").read_text(encoding="utf-8"))
         return folder / "scored", results
@@ -152,8 +169,7 @@ class EngineLanguageChecks:
         assert "sentences_sha256" in results["signature"]["model"]["mock-hashed-register"]
         scores = results["models"]["mock-hashed-register"]
         # the hashed mock gives each item the register it gives it in honorific-bn (same ids)
-        assert results["label_counts"]["mock-hashed-register"] == {"ordinary": 107,
-                                                                    "honorific": 93}
+        assert results["label_counts"]["mock-hashed-register"] == {"ordinary": 107, "honorific": 93}
         assert (scores["hai_pp"], scores["gsr_pct"], scores["n_pairs"]) == (6.0, 54.0, 50)
         assert 0.70 < scores["p_holm"] < 0.71
         assert scores["occupation_spread_pp"] == pytest.approx(25.2, abs=0.05)
@@ -168,8 +184,11 @@ class EngineLanguageChecks:
         tables = {p.name for p in (folder / "tables").iterdir()}
         assert {"table4.md", "occupation_rates.csv", "they_analysis.csv"} <= tables
         for reading, kind in self.case.readings.items():
-            wanted = f"split_{reading}.csv" if kind == "split" else (
-                f"reading_{reading}_by_condition.csv")
+            wanted = (
+                f"split_{reading}.csv"
+                if kind == "split"
+                else (f"reading_{reading}_by_condition.csv")
+            )
             assert wanted in tables, reading
             if kind == "gender":
                 assert f"gender_assignment_{reading}.csv" in tables
@@ -183,8 +202,17 @@ class EngineLanguageChecks:
 
     def test_a_rerun_resumes(self, mock_run: tuple[Path, str]) -> None:
         folder, _ = mock_run
-        code, out, err = biasbench("run", self.case.name, "--model", MOCK, "--limit", LIMIT,
-                                   "--no-progress", "--out", folder)
+        code, out, err = biasbench(
+            "run",
+            self.case.name,
+            "--model",
+            MOCK,
+            "--limit",
+            LIMIT,
+            "--no-progress",
+            "--out",
+            folder,
+        )
         assert code == 0, err
         assert f"({LIMIT} requests: {LIMIT} cached, 0 new, 0 failed" in out
 
@@ -194,53 +222,88 @@ class EngineLanguageChecks:
         planted = results["models"]["planted"]
         # he always honorific, she always ordinary: HAI = GSR = 100 over 504 pairs
         assert (planted["hai_pp"], planted["gsr_pct"], planted["b"], planted["c"]) == (
-            100.0, 100.0, 504, 0)
+            100.0,
+            100.0,
+            504,
+            0,
+        )
         assert planted["p_holm"] < 1e-100
         # no-pronoun: 36 occupations at 100%, 36 at 0% -> a population SD of 50 pp
         assert planted["occupation_spread_pp"] == 50.0
-        assert results["label_counts"]["planted"] == {"honorific": 504 + 252,
-                                                       "ordinary": 504 + 252 + 504}
+        assert results["label_counts"]["planted"] == {
+            "honorific": 504 + 252,
+            "ordinary": 504 + 252 + 504,
+        }
 
     def test_classify_uses_its_judge(self, tmp_path: Path) -> None:
         given = tmp_path / "in.jsonl"
-        rows = [{"output": self.case.he, "condition": "male"},
-                {"output": self.case.she, "condition": "female"}]
-        given.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
-                         encoding="utf-8")
-        code, _, err = biasbench("classify", "--input", given, "--out", tmp_path / "out.jsonl",
-                                 "--benchmark", self.case.name)
+        rows = [
+            {"output": self.case.he, "condition": "male"},
+            {"output": self.case.she, "condition": "female"},
+        ]
+        given.write_text(
+            "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
+        )
+        code, _, err = biasbench(
+            "classify",
+            "--input",
+            given,
+            "--out",
+            tmp_path / "out.jsonl",
+            "--benchmark",
+            self.case.name,
+        )
         assert code == 0, err
-        found = [json.loads(line) for line in
-                 (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+        found = [
+            json.loads(line)
+            for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
+        ]
         assert [f["label"] for f in found] == ["honorific", "ordinary"]
         judge = get_benchmark(self.case.name).judge
         assert found[0]["readings"] == judge.judge(self.case.he, "male").readings
 
-    def test_annotate_export_and_agree(self, mock_run: tuple[Path, str],
-                                       tmp_path: Path) -> None:
+    def test_annotate_export_and_agree(self, mock_run: tuple[Path, str], tmp_path: Path) -> None:
         folder, _ = mock_run
         sheet, key = tmp_path / "sheet.csv", tmp_path / "key.csv"
-        code, _, err = biasbench("annotate", "export", folder, "--out", sheet, "--key", key,
-                                 "--n", 20)
+        code, _, err = biasbench(
+            "annotate", "export", folder, "--out", sheet, "--key", key, "--n", 20
+        )
         assert code == 0, err
-        rule = {r["sample_id"]: r["rule_label"]
-                for r in csv.DictReader(key.open(encoding="utf-8-sig"))}
+        rule = {
+            r["sample_id"]: r["rule_label"] for r in csv.DictReader(key.open(encoding="utf-8-sig"))
+        }
         rows = list(csv.DictReader(sheet.open(encoding="utf-8-sig")))
         assert len(rows) == 20 and not any(r["annotator_label"] for r in rows)
         for name, flipped in (("a.csv", None), ("b.csv", rows[0]["sample_id"])):
             with (tmp_path / name).open("w", encoding="utf-8", newline="") as handle:
                 writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
                 writer.writeheader()
-                writer.writerows({**r, "annotator_label": "mixed" if r["sample_id"] == flipped
-                                  else rule[r["sample_id"]]} for r in rows)
-        code, _, err = biasbench("annotate", "agree", "--key", key, "--a", tmp_path / "a.csv",
-                                 "--b", tmp_path / "b.csv", "--out", tmp_path / "agree.json")
+                writer.writerows(
+                    {
+                        **r,
+                        "annotator_label": "mixed"
+                        if r["sample_id"] == flipped
+                        else rule[r["sample_id"]],
+                    }
+                    for r in rows
+                )
+        code, _, err = biasbench(
+            "annotate",
+            "agree",
+            "--key",
+            key,
+            "--a",
+            tmp_path / "a.csv",
+            "--b",
+            tmp_path / "b.csv",
+            "--out",
+            tmp_path / "agree.json",
+        )
         assert code == 0, err
         report = json.loads((tmp_path / "agree.json").read_text(encoding="utf-8"))
         # one disagreement between the annotators; their consensus is the rule's label
         assert (report["n_items"], report["annotators_agree"]) == (20, 19)
-        assert (report["n_compared"], report["rule_agree"], report["rule_kappa"]) == (19, 19,
-                                                                                    1.0)
+        assert (report["n_compared"], report["rule_agree"], report["rule_kappa"]) == (19, 19, 1.0)
 
     # -- the CLI stays light ---------------------------------------------------------------
     def test_run_help_loads_no_judge(self) -> None:
@@ -274,9 +337,27 @@ def missing_analyser_error(name: str, module: str, folder: Path) -> str:
     exit status must be 2 and its error one line)."""
     import subprocess
 
-    done = subprocess.run([sys.executable, "-c", _WITHOUT, module, "run", name, "--model", MOCK,
-                           "--limit", "4", "--no-progress", "--out", str(folder / "run")],
-                          capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _WITHOUT,
+            module,
+            "run",
+            name,
+            "--model",
+            MOCK,
+            "--limit",
+            "4",
+            "--no-progress",
+            "--out",
+            str(folder / "run"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr
     lines = done.stderr.strip().splitlines()

@@ -23,10 +23,8 @@ from biasbench.testing.mock_openai import MockConfig, MockServerThread, ReplyRul
 
 USER, PASSWORD = "alice", "pa55-w0rd/with:odd@chars"
 PAIR = f"{USER}:{PASSWORD}"
-FORMS = [PASSWORD, PAIR, quote(PASSWORD, safe=""),
-         base64.b64encode(PAIR.encode()).decode()]
-QUICK = RetryPolicy(max_attempts=2, base_delay_s=0.001, retry_window_s=0.0,
-                    unreachable_attempts=1)
+FORMS = [PASSWORD, PAIR, quote(PASSWORD, safe=""), base64.b64encode(PAIR.encode()).decode()]
+QUICK = RetryPolicy(max_attempts=2, base_delay_s=0.001, retry_window_s=0.0, unreachable_attempts=1)
 
 
 def with_credentials(url: str) -> str:
@@ -65,21 +63,31 @@ def test_credentials_are_sent_as_basic_auth_not_in_the_url() -> None:
     assert backend.base_url == mock.base_url and backend.endpoint == mock.base_url
 
 
-@pytest.mark.parametrize("echo", [
-    "bad credentials: {authorization}",                       # the Basic header itself
-    f"user {PAIR} is not allowed",                             # decoded
-    f"denied for {quote(PASSWORD, safe='')}",                  # percent-encoded
-])
+@pytest.mark.parametrize(
+    "echo",
+    [
+        "bad credentials: {authorization}",  # the Basic header itself
+        f"user {PAIR} is not allowed",  # decoded
+        f"denied for {quote(PASSWORD, safe='')}",  # percent-encoded
+    ],
+)
 @pytest.mark.parametrize("status", [401, 503])
 def test_server_echoing_credentials_never_gets_them_stored_or_printed(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture, echo: str, status: int) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, echo: str, status: int
+) -> None:
     caplog.set_level(logging.DEBUG)
     config = MockConfig(rules=[ReplyRule(contains="leaky", fail_always=status, message=echo)])
     with MockServerThread(config) as mock:
         backend = OpenAIBackend("m", with_credentials(mock.base_url))
         with ResponseStore(tmp_path / "r.sqlite") as store:
-            stats = run_requests_sync(backend, [ask("fine"), ask("leaky")], GenerationParams(),
-                                      store, progress=False, retry=QUICK)
+            stats = run_requests_sync(
+                backend,
+                [ask("fine"), ask("leaky")],
+                GenerationParams(),
+                store,
+                progress=False,
+                retry=QUICK,
+            )
             (failed,) = list(store.iter_records("failed"))
         assert mock.server.requests[0]["authorization"].startswith("Basic ")
     assert (stats.completed, stats.failed) == (1, 1)
@@ -98,17 +106,26 @@ def test_unreachable_endpoint_error_has_no_credentials(tmp_path: Path) -> None:
         port = sock.getsockname()[1]
     url = with_credentials(f"http://127.0.0.1:{port}/v1")
     with ResponseStore(tmp_path / "r.sqlite") as store, pytest.raises(EndpointError) as caught:
-        run_requests_sync(OpenAIBackend("m", url), [ask("a")], GenerationParams(), store,
-                          progress=False, retry=QUICK)
+        run_requests_sync(
+            OpenAIBackend("m", url),
+            [ask("a")],
+            GenerationParams(),
+            store,
+            progress=False,
+            retry=QUICK,
+        )
     assert f"http://127.0.0.1:{port}/v1" in str(caught.value)
     assert_clean(str(caught.value))
 
 
-@pytest.mark.parametrize(("url", "message"), [
-    ("http://alice:pa55-w0rd@localhost:99999/v1", "invalid port: http://localhost:99999/v1"),
-    ("http://alice:pa55-w0rd@localhost:80a/v1", "invalid port: http://localhost:80a/v1"),
-    ("http://alice:pa55-w0rd@/v1", "no host"),
-])
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("http://alice:pa55-w0rd@localhost:99999/v1", "invalid port: http://localhost:99999/v1"),
+        ("http://alice:pa55-w0rd@localhost:80a/v1", "invalid port: http://localhost:80a/v1"),
+        ("http://alice:pa55-w0rd@/v1", "no host"),
+    ],
+)
 def test_bad_urls_are_one_line_without_credentials(url: str, message: str) -> None:
     with pytest.raises(ModelSpecError) as caught:
         OpenAIBackend("m", url)
@@ -116,8 +133,7 @@ def test_bad_urls_are_one_line_without_credentials(url: str, message: str) -> No
     assert "pa55" not in str(caught.value) and "\n" not in str(caught.value)
 
 
-def test_credentials_and_an_api_key_together_are_refused(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_credentials_and_an_api_key_together_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-something")
     with pytest.raises(ModelSpecError) as caught:
         OpenAIBackend("m", "http://alice:pa55-w0rd@localhost:8000/v1")
@@ -125,10 +141,13 @@ def test_credentials_and_an_api_key_together_are_refused(
     assert "pa55" not in str(caught.value)
 
 
-@pytest.mark.parametrize(("url", "shown"), [
-    ("http://alice:pa55@host:99999/v1", "http://host:99999/v1"),
-    ("http://token123@host/v1", "http://host/v1"),
-])
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("http://alice:pa55@host:99999/v1", "http://host:99999/v1"),
+        ("http://token123@host/v1", "http://host/v1"),
+    ],
+)
 def test_display_url_never_raises_and_never_shows_credentials(url: str, shown: str) -> None:
     assert display_url(url) == shown
 

@@ -31,19 +31,27 @@ def test_successful_rows_count_what_was_replaced(rows: list[dict[str, object]]) 
     assert all('"secrets_redacted": 5' in str(r["kept"]) for r in answers)
 
 
-@pytest.mark.parametrize(("secret", "form"), [
-    ("sk-abc123", "c2stYWJjMTIz"),  # base64
-    ("sk-abc123", "QmVhcmVyIHNrLWFiYzEyMw=="),  # base64 of "Bearer sk-abc123"
-    ("sk-abc123", "\\u0073\\u006b\\u002d\\u0061\\u0062\\u0063\\u0031\\u0032\\u0033"),
-    ("sk/abc+1", "sk%2Fabc%2B1"),
-])
+@pytest.mark.parametrize(
+    ("secret", "form"),
+    [
+        ("sk-abc123", "c2stYWJjMTIz"),  # base64
+        ("sk-abc123", "QmVhcmVyIHNrLWFiYzEyMw=="),  # base64 of "Bearer sk-abc123"
+        ("sk-abc123", "\\u0073\\u006b\\u002d\\u0061\\u0062\\u0063\\u0031\\u0032\\u0033"),
+        ("sk/abc+1", "sk%2Fabc%2B1"),
+    ],
+)
 def test_secret_forms(secret: str, form: str) -> None:
     assert form in secret_forms(key=secret)
 
 
 def test_output_health_counts_redacted_answers() -> None:
-    frame = pd.DataFrame({"model": ["m", "m"], "output": [f"a {REDACTED} b {REDACTED}", "ok"],
-                          "finish_reason": ["stop", "stop"]})
+    frame = pd.DataFrame(
+        {
+            "model": ["m", "m"],
+            "output": [f"a {REDACTED} b {REDACTED}", "ok"],
+            "finish_reason": ["stop", "stop"],
+        }
+    )
     health = output_health(frame)["m"]
     assert health["secrets_redacted"] == 2
     assert "2 echoed secret(s) replaced by [redacted]" in str(health_line("m", health))

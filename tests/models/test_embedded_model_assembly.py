@@ -18,7 +18,7 @@ import pytest
 CHUNKS = [bytes([n]) * (1 << 20) + b"tail" for n in range(1, 4)]  # 3 chunks of ~1 MiB
 CONTENT = b"".join(CHUNKS)
 
-PACKAGE = textwrap.dedent('''
+PACKAGE = textwrap.dedent("""
     import os, time
     from hashlib import sha256
     from pathlib import Path
@@ -55,9 +55,9 @@ PACKAGE = textwrap.dedent('''
         if _sha(target) != EXPECTED_SHA256:
             raise ValueError("Assembled file sha256 did not match expected value")
         return target
-''')
+""")
 
-RUN = textwrap.dedent('''
+RUN = textwrap.dedent("""
     import os, sys
     from biasbench.models import llamacpp
     point = os.environ.get("KILL_POINT", "")
@@ -71,7 +71,7 @@ RUN = textwrap.dedent('''
             os.kill(os.getpid(), 9)
         llamacpp.write_text_atomically = stamp
     print(llamacpp.embedded_model_path())
-''')
+""")
 
 
 @pytest.fixture
@@ -80,15 +80,24 @@ def env(tmp_path: Path) -> dict[str, str]:
     package.mkdir(parents=True)
     chunks = [c for c in CHUNKS]
     (package / "__init__.py").write_text(
-        PACKAGE.format(sha=hashlib.sha256(CONTENT).hexdigest(), chunks=chunks))
+        PACKAGE.format(sha=hashlib.sha256(CONTENT).hexdigest(), chunks=chunks)
+    )
     root = Path(__file__).resolve().parents[2]
-    return {**os.environ, "PYTHONPATH": f"{tmp_path / 'pkg'}{os.pathsep}{root}",
-            "FAKE_MODEL_CACHE": str(tmp_path / "cache")}
+    return {
+        **os.environ,
+        "PYTHONPATH": f"{tmp_path / 'pkg'}{os.pathsep}{root}",
+        "FAKE_MODEL_CACHE": str(tmp_path / "cache"),
+    }
 
 
 def _run(env: dict[str, str], **extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", RUN], env={**env, **extra}, text=True,
-                          capture_output=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", RUN],
+        env={**env, **extra},
+        text=True,
+        capture_output=True,
+        timeout=120,
+    )
 
 
 def _model(env: dict[str, str]) -> Path:
@@ -96,7 +105,9 @@ def _model(env: dict[str, str]) -> Path:
 
 
 KILLS = [{"KILL_AT": str(n)} for n in range(len(CHUNKS) * 2)] + [
-    {"KILL_POINT": "before rename"}, {"KILL_POINT": "before stamp"}]
+    {"KILL_POINT": "before rename"},
+    {"KILL_POINT": "before stamp"},
+]
 
 
 @pytest.mark.parametrize("kill", KILLS, ids=[next(iter(k.values())) for k in KILLS])
@@ -114,13 +125,12 @@ def test_a_kill_at_any_point_leaves_a_cache_the_next_run_uses(
 
 
 @pytest.mark.parametrize("damage", ["partial", "zero bytes", "other bytes"])
-def test_a_damaged_file_from_an_older_version_is_rebuilt(
-    env: dict[str, str], damage: str
-) -> None:
+def test_a_damaged_file_from_an_older_version_is_rebuilt(env: dict[str, str], damage: str) -> None:
     model = _model(env)
     model.parent.mkdir(parents=True)
-    model.write_bytes({"partial": CONTENT[:1000], "zero bytes": b"",
-                       "other bytes": b"x" * len(CONTENT)}[damage])
+    model.write_bytes(
+        {"partial": CONTENT[:1000], "zero bytes": b"", "other bytes": b"x" * len(CONTENT)}[damage]
+    )
     done = _run(env)
     assert done.returncode == 0, done.stderr
     assert model.read_bytes() == CONTENT
@@ -128,8 +138,16 @@ def test_a_damaged_file_from_an_older_version_is_rebuilt(
 
 def test_two_first_runs_at_once_both_succeed(env: dict[str, str]) -> None:
     slow = {**env, "BLOCK_DELAY": "0.2"}
-    runs = [subprocess.Popen([sys.executable, "-c", RUN], env=slow, text=True,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", RUN],
+            env=slow,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for _ in range(2)
+    ]
     results = [(run.wait(timeout=120), *run.communicate()) for run in runs]
     assert [code for code, _, _ in results] == [0, 0], results
     assert {Path(out.strip()) for _, out, _ in results} == {_model(env)}

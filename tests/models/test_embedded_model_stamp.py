@@ -49,9 +49,16 @@ def test_the_check_runs_once_while_the_file_is_unchanged(package: types.SimpleNa
     assert stamp.startswith(f"sha256 {package.module.EXPECTED_SHA256} size 7 mtime_ns ")
 
 
-@pytest.mark.parametrize(("change", "assembled"), [
-    ("rewritten", True), ("touched", False), ("replaced", True), ("new digest", True),
-    ("no stamp", False)])
+@pytest.mark.parametrize(
+    ("change", "assembled"),
+    [
+        ("rewritten", True),
+        ("touched", False),
+        ("replaced", True),
+        ("new digest", True),
+        ("no stamp", False),
+    ],
+)
 def test_any_change_checks_the_file_again(
     package: types.SimpleNamespace, change: str, assembled: bool
 ) -> None:

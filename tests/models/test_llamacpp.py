@@ -36,7 +36,8 @@ def test_embedded_model_identity(backend: LlamaCppBackend) -> None:
 
 
 def test_greedy_completion_is_deterministic_and_stops_at_the_line_end(
-        backend: LlamaCppBackend) -> None:
+    backend: LlamaCppBackend,
+) -> None:
     prompt = load_definition().prompt("The doctor will arrive at nine.")
     params = GenerationParams(temperature=0.0, max_tokens=48, stop=("\n",))
     first = asyncio.run(backend.generate(prompt, params, 0))
@@ -56,24 +57,34 @@ def test_sampling_follows_the_seed(backend: LlamaCppBackend) -> None:
 
 
 def test_honorific_run_on_the_embedded_model(backend: LlamaCppBackend, tmp_path: Path) -> None:
-    result = run_benchmark("honorific-bn", out=tmp_path / "run", limit=8, progress=False,
-                           backend=backend)
+    result = run_benchmark(
+        "honorific-bn", out=tmp_path / "run", limit=8, progress=False, backend=backend
+    )
     assert (result.stats.completed, result.stats.failed) == (8, 0)
     counts = result.results["label_counts"]["gemma-3-270m-q4_k_m"]
     assert sum(counts.values()) == 8
-    again = run_benchmark("honorific-bn", out=tmp_path / "run", limit=8, progress=False,
-                          backend=backend)
+    again = run_benchmark(
+        "honorific-bn", out=tmp_path / "run", limit=8, progress=False, backend=backend
+    )
     assert again.stats.cached == 8 and again.stats.completed == 0
 
 
-def _answers(backend: LlamaCppBackend, prompts: list, order: list[int],
-             params: GenerationParams, *, one_at_a_time: bool = False) -> dict[int, str]:
+def _answers(
+    backend: LlamaCppBackend,
+    prompts: list,
+    order: list[int],
+    params: GenerationParams,
+    *,
+    one_at_a_time: bool = False,
+) -> dict[int, str]:
     async def main() -> dict[int, str]:
         async def one(i: int) -> tuple[int, str]:
             return i, (await backend.generate(prompts[i], params, 0)).text
+
         if one_at_a_time:
             return dict([await one(i) for i in order])
         return dict(await asyncio.gather(*[one(i) for i in order]))
+
     return asyncio.run(main())
 
 
@@ -160,7 +171,8 @@ def test_option_scores_equal_a_manual_computation(backend: LlamaCppBackend, filb
 
 
 def test_scores_do_not_depend_on_which_items_are_scored_together(
-        backend: LlamaCppBackend, filbbq) -> None:  # type: ignore[no-untyped-def]
+    backend: LlamaCppBackend, filbbq
+) -> None:  # type: ignore[no-untyped-def]
     """Items queued together are chained by shared prefix (another order, another prefix for
     each); scored one at a time in reverse order, every score is the same float."""
     items = filbbq.selected_items(6)
@@ -168,22 +180,34 @@ def test_scores_do_not_depend_on_which_items_are_scored_together(
     options = [[" " + answer for answer in item.answers] for item in items]
 
     async def together() -> list[list[float]]:
-        return list(await asyncio.gather(*[backend.score_options(p, o)
-                                           for p, o in zip(prompts, options, strict=True)]))
+        return list(
+            await asyncio.gather(
+                *[backend.score_options(p, o) for p, o in zip(prompts, options, strict=True)]
+            )
+        )
 
     batched = asyncio.run(together())
-    alone = [asyncio.run(backend.score_options(p, o))
-             for p, o in zip(prompts[::-1], options[::-1], strict=True)][::-1]
+    alone = [
+        asyncio.run(backend.score_options(p, o))
+        for p, o in zip(prompts[::-1], options[::-1], strict=True)
+    ][::-1]
     assert batched == alone
 
 
-def test_filbbq_items_are_answered_by_scores(backend: LlamaCppBackend, templates: Path,
-                                             tmp_path: Path) -> None:
+def test_filbbq_items_are_answered_by_scores(
+    backend: LlamaCppBackend, templates: Path, tmp_path: Path
+) -> None:
     from biasbench.engines.bbq_family.judging.parser import LETTERS
 
-    result = run_benchmark("filbbq", out=tmp_path / "run", limit=6, seeds=[0, 1],
-                           progress=False, backend=backend,
-                           benchmark_options={"templates": templates})
+    result = run_benchmark(
+        "filbbq",
+        out=tmp_path / "run",
+        limit=6,
+        seeds=[0, 1],
+        progress=False,
+        backend=backend,
+        benchmark_options={"templates": templates},
+    )
     assert (result.stats.total, result.stats.failed) == (6, 0)  # one seed: scores are fixed
     model = result.results["signature"]["model"]["gemma-3-270m-q4_k_m"]
     assert model["answers_by"] == "option log-likelihood"
@@ -204,7 +228,6 @@ def test_filbbq_items_are_answered_by_scores(backend: LlamaCppBackend, templates
         assert record.output == LETTERS[per_char.index(max(per_char))]
 
 
-
 def test_ctrl_c_stops_an_embedded_run_at_once_and_keeps_its_answers(tmp_path: Path) -> None:
     # Before: Ctrl-C waited for the generation in flight (about 30 s under load). Now the
     # waiting requests are cancelled and the forward pass in flight aborts.
@@ -219,10 +242,26 @@ def test_ctrl_c_stops_an_embedded_run_at_once_and_keeps_its_answers(tmp_path: Pa
     from biasbench.runner.store import ResponseStore
 
     out = tmp_path / "run"
-    cmd = [sys.executable, "-m", "biasbench", "run", "honorific-bn", "--limit", "400",
-           "--out", str(out), "--no-progress", "-M", "slots=4"]
-    child = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    cmd = [
+        sys.executable,
+        "-m",
+        "biasbench",
+        "run",
+        "honorific-bn",
+        "--limit",
+        "400",
+        "--out",
+        str(out),
+        "--no-progress",
+        "-M",
+        "slots=4",
+    ]
+    child = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     store_path = out / STORE_NAME
     deadline = time.monotonic() + 240
     stored = 0
@@ -251,8 +290,9 @@ def test_ctrl_c_stops_an_embedded_run_at_once_and_keeps_its_answers(tmp_path: Pa
     assert 4 <= kept < 400
 
 
-def test_engine_logs_its_threads_and_barrier_wait(backend: LlamaCppBackend,
-                                                  caplog: pytest.LogCaptureFixture) -> None:
+def test_engine_logs_its_threads_and_barrier_wait(
+    backend: LlamaCppBackend, caplog: pytest.LogCaptureFixture
+) -> None:
     import os
 
     from biasbench.models.llamacpp_engine import LlamaEngine
@@ -260,6 +300,9 @@ def test_engine_logs_its_threads_and_barrier_wait(backend: LlamaCppBackend,
     with caplog.at_level("INFO", logger="biasbench.models.llamacpp_engine"):
         engine = LlamaEngine(backend.path, n_ctx=backend.n_ctx, slots=1, n_threads=1)
         engine.close()
-    wait = (f"OMP_WAIT_POLICY={os.environ['OMP_WAIT_POLICY']}" if "OMP_WAIT_POLICY" in os.environ
-            else f"GOMP_SPINCOUNT={os.environ['GOMP_SPINCOUNT']}")
+    wait = (
+        f"OMP_WAIT_POLICY={os.environ['OMP_WAIT_POLICY']}"
+        if "OMP_WAIT_POLICY" in os.environ
+        else f"GOMP_SPINCOUNT={os.environ['GOMP_SPINCOUNT']}"
+    )
     assert f"{backend.path.name}: threads 1, barrier wait {wait}" in caplog.text

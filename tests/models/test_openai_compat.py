@@ -26,19 +26,26 @@ from biasbench.runner.runner import Request, run_requests_sync
 from biasbench.runner.store import ResponseStore
 from biasbench.testing.mock_openai import MockConfig, MockServerThread, ReplyRule, hashed_reply
 
-PROMPT = Prompt(messages=(("system", "Translate into Bengali."), ("user", "The teacher came.")),
-                completion="English: The teacher came.\nBengali:")
+PROMPT = Prompt(
+    messages=(("system", "Translate into Bengali."), ("user", "The teacher came.")),
+    completion="English: The teacher came.\nBengali:",
+)
 SECRET = "sk-test-5ecret-do-not-leak-9f3a"
 DEFAULTS = GenerationParams()
 
 
-def generate(backend: OpenAIBackend, params: GenerationParams = DEFAULTS,
-             seed: int | None = None, prompt: Prompt = PROMPT) -> Any:
+def generate(
+    backend: OpenAIBackend,
+    params: GenerationParams = DEFAULTS,
+    seed: int | None = None,
+    prompt: Prompt = PROMPT,
+) -> Any:
     async def once() -> Any:
         try:
             return await backend.generate(prompt, params, seed)
         finally:
             await backend.aclose()
+
     return asyncio.run(once())
 
 
@@ -52,31 +59,62 @@ def mock():
 NEUTRAL = {"top_p": 1.0, "top_k": 0, "min_p": 0.0, "repetition_penalty": 1.0}
 
 
-@pytest.mark.parametrize(("params", "seed", "expected"), [
-    (GenerationParams(), None, {"temperature": 0.0, "max_tokens": 128, **NEUTRAL}),
-    (GenerationParams(temperature=0.7, max_tokens=32, top_p=0.9, stop=("\n", "।")), 42,
-     {"temperature": 0.7, "max_tokens": 32, **NEUTRAL, "top_p": 0.9, "stop": ["\n", "।"],
-      "seed": 42}),
-    (GenerationParams(temperature=1.0), 0,
-     {"temperature": 1.0, "max_tokens": 128, **NEUTRAL, "seed": 0}),
-    (GenerationParams(temperature=1.0, top_k=40, min_p=0.05, repetition_penalty=1.1), None,
-     {"temperature": 1.0, "max_tokens": 128, "top_p": 1.0, "top_k": 40, "min_p": 0.05,
-      "repetition_penalty": 1.1}),
-])
+@pytest.mark.parametrize(
+    ("params", "seed", "expected"),
+    [
+        (GenerationParams(), None, {"temperature": 0.0, "max_tokens": 128, **NEUTRAL}),
+        (
+            GenerationParams(temperature=0.7, max_tokens=32, top_p=0.9, stop=("\n", "।")),
+            42,
+            {
+                "temperature": 0.7,
+                "max_tokens": 32,
+                **NEUTRAL,
+                "top_p": 0.9,
+                "stop": ["\n", "।"],
+                "seed": 42,
+            },
+        ),
+        (
+            GenerationParams(temperature=1.0),
+            0,
+            {"temperature": 1.0, "max_tokens": 128, **NEUTRAL, "seed": 0},
+        ),
+        (
+            GenerationParams(temperature=1.0, top_k=40, min_p=0.05, repetition_penalty=1.1),
+            None,
+            {
+                "temperature": 1.0,
+                "max_tokens": 128,
+                "top_p": 1.0,
+                "top_k": 40,
+                "min_p": 0.05,
+                "repetition_penalty": 1.1,
+            },
+        ),
+    ],
+)
 @pytest.mark.parametrize("api", ["chat", "completions"])
-def test_payload_reaches_the_server(mock: MockServerThread, api: str, params: GenerationParams,
-                                    seed: int | None, expected: dict) -> None:
+def test_payload_reaches_the_server(
+    mock: MockServerThread, api: str, params: GenerationParams, seed: int | None, expected: dict
+) -> None:
     backend = OpenAIBackend("tiny-model", mock.base_url, api=api)  # type: ignore[arg-type]
     generation = generate(backend, params, seed)
     (received,) = mock.server.requests
     body = received["body"]
-    prompt_field = {"chat": {"messages": [
-        {"role": "system", "content": "Translate into Bengali."},
-        {"role": "user", "content": "The teacher came."}]},
-        "completions": {"prompt": "English: The teacher came.\nBengali:"}}[api]
+    prompt_field = {
+        "chat": {
+            "messages": [
+                {"role": "system", "content": "Translate into Bengali."},
+                {"role": "user", "content": "The teacher came."},
+            ]
+        },
+        "completions": {"prompt": "English: The teacher came.\nBengali:"},
+    }[api]
     assert body == {"model": "tiny-model", **expected, **prompt_field}
-    assert received["path"] == {"chat": "/v1/chat/completions",
-                                "completions": "/v1/completions"}[api]
+    assert (
+        received["path"] == {"chat": "/v1/chat/completions", "completions": "/v1/completions"}[api]
+    )
     sent_text = PROMPT.text_for("chat" if api == "chat" else "completion")
     assert generation.prompt_text == sent_text
     assert generation.text == hashed_reply(sent_text, seed)
@@ -85,14 +123,17 @@ def test_payload_reaches_the_server(mock: MockServerThread, api: str, params: Ge
 def test_answer_extras_are_recorded(mock: MockServerThread) -> None:
     generation = generate(OpenAIBackend("m", mock.base_url))
     assert generation.info == {
-        "finish_reason": "stop", "system_fingerprint": "mock-fp",
+        "finish_reason": "stop",
+        "system_fingerprint": "mock-fp",
         # the mock counts whitespace-separated words of "<system>Translate into Bengali.\n
         # <user>The teacher came." (6) and of its one-word reply
-        "usage": {"prompt_tokens": 6, "completion_tokens": 1, "total_tokens": 7}}
+        "usage": {"prompt_tokens": 6, "completion_tokens": 1, "total_tokens": 7},
+    }
 
 
 def test_strict_endpoint_gets_top_p_only_and_the_description_says_so(
-        mock: MockServerThread) -> None:
+    mock: MockServerThread,
+) -> None:
     backend = OpenAIBackend("m", mock.base_url, sampler_extras=False)
     generate(backend, GenerationParams(temperature=1.0))
     body = mock.server.requests[0]["body"]
@@ -108,8 +149,12 @@ def test_extra_body_is_sent_and_part_of_the_description(mock: MockServerThread) 
     backend = OpenAIBackend("m", mock.base_url, extra_body={"repetition_penalty": 1.1})
     generate(backend)
     assert mock.server.requests[0]["body"]["repetition_penalty"] == 1.1
-    assert backend.describe() == {"kind": "openai", "model": "m", "mode": "chat",
-                                  "extra_body": {"repetition_penalty": 1.1}}
+    assert backend.describe() == {
+        "kind": "openai",
+        "model": "m",
+        "mode": "chat",
+        "extra_body": {"repetition_penalty": 1.1},
+    }
 
 
 @pytest.mark.parametrize(("api", "mode"), [("chat", "chat"), ("completions", "completion")])
@@ -128,16 +173,19 @@ def test_invalid_arguments_are_refused() -> None:
 
 # -- the API key ---------------------------------------------------------------------------------
 
-def test_key_from_named_env_var_is_sent_as_bearer(mock: MockServerThread,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+
+def test_key_from_named_env_var_is_sent_as_bearer(
+    mock: MockServerThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("MY_PROVIDER_KEY", SECRET)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-the-wrong-one")
     generate(OpenAIBackend("m", mock.base_url, api_key_env="MY_PROVIDER_KEY"))
     assert mock.server.requests[0]["authorization"] == f"Bearer {SECRET}"
 
 
-def test_no_key_sends_no_authorization(mock: MockServerThread,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_key_sends_no_authorization(
+    mock: MockServerThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     generate(OpenAIBackend("m", mock.base_url))
     assert mock.server.requests[0]["authorization"] is None
@@ -146,15 +194,15 @@ def test_no_key_sends_no_authorization(mock: MockServerThread,
 def test_key_never_leaks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("MY_PROVIDER_KEY", SECRET)
     # A server that echoes the key back in its error message must not get it into our errors.
-    config = MockConfig(rules=[ReplyRule(contains="leaky", fail_always=401,
-                                         message=f"invalid key {SECRET}")])
+    config = MockConfig(
+        rules=[ReplyRule(contains="leaky", fail_always=401, message=f"invalid key {SECRET}")]
+    )
     with MockServerThread(config) as server:
         backend = OpenAIBackend("m", server.base_url, api_key_env="MY_PROVIDER_KEY")
         store_path = tmp_path / "responses.sqlite"
         with ResponseStore(store_path) as store:
             requests = [Request("ok", PROMPT), Request("leaky", Prompt((("user", "leaky"),), ""))]
-            stats = run_requests_sync(backend, requests, GenerationParams(), store,
-                                      progress=False)
+            stats = run_requests_sync(backend, requests, GenerationParams(), store, progress=False)
             errors = [r.error for r in store.iter_records("failed")]
             store.set_meta("backend", backend.describe())
         assert server.server.requests[0]["authorization"] == f"Bearer {SECRET}"
@@ -166,11 +214,14 @@ def test_key_never_leaks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Non
         assert SECRET.encode() not in path.read_bytes()
 
 
-@pytest.mark.parametrize(("url", "shown"), [
-    ("https://user:pa55@api.example.test/v1?key=abc#x", "https://api.example.test/v1"),
-    ("http://127.0.0.1:8000/v1", "http://127.0.0.1:8000/v1"),
-    ("http://[::1]:8000/v1", "http://[::1]:8000/v1"),
-])
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("https://user:pa55@api.example.test/v1?key=abc#x", "https://api.example.test/v1"),
+        ("http://127.0.0.1:8000/v1", "http://127.0.0.1:8000/v1"),
+        ("http://[::1]:8000/v1", "http://[::1]:8000/v1"),
+    ],
+)
 def test_display_url_drops_credentials(url: str, shown: str) -> None:
     assert display_url(url) == shown
     assert "pa55" not in repr(OpenAIBackend("m", url))
@@ -178,25 +229,32 @@ def test_display_url_drops_credentials(url: str, shown: str) -> None:
 
 # -- errors --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("failure", "error_type", "retry_after"), [
-    (429, TransientModelError, 0.25),
-    (500, TransientModelError, None),
-    (502, TransientModelError, None),
-    (503, TransientModelError, None),
-    (504, TransientModelError, None),
-    (408, TransientModelError, None),
-    ("drop", TransientModelError, None),
-    (400, PermanentModelError, None),
-    (401, PermanentModelError, None),
-    (404, PermanentModelError, None),
-    (422, PermanentModelError, None),
-    (501, PermanentModelError, None),
-])
-def test_status_mapping(failure: int | str, error_type: type, retry_after: float | None,
-                        monkeypatch: pytest.MonkeyPatch) -> None:
+
+@pytest.mark.parametrize(
+    ("failure", "error_type", "retry_after"),
+    [
+        (429, TransientModelError, 0.25),
+        (500, TransientModelError, None),
+        (502, TransientModelError, None),
+        (503, TransientModelError, None),
+        (504, TransientModelError, None),
+        (408, TransientModelError, None),
+        ("drop", TransientModelError, None),
+        (400, PermanentModelError, None),
+        (401, PermanentModelError, None),
+        (404, PermanentModelError, None),
+        (422, PermanentModelError, None),
+        (501, PermanentModelError, None),
+    ],
+)
+def test_status_mapping(
+    failure: int | str, error_type: type, retry_after: float | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
-    config = MockConfig(retry_after_s=0.25, rules=[
-        ReplyRule(contains="", fail_always=failure, message="server says no")])
+    config = MockConfig(
+        retry_after_s=0.25,
+        rules=[ReplyRule(contains="", fail_always=failure, message="server says no")],
+    )
     with MockServerThread(config) as server:
         with pytest.raises(error_type) as caught:
             generate(OpenAIBackend("m", server.base_url))
@@ -213,8 +271,10 @@ def test_missing_key_is_hinted_on_401(monkeypatch: pytest.MonkeyPatch) -> None:
     with MockServerThread(config) as server:
         with pytest.raises(PermanentModelError) as caught:
             generate(OpenAIBackend("m", server.base_url, api_key_env="MY_PROVIDER_KEY"))
-    assert str(caught.value) == (f"HTTP 401 from {server.base_url}: no key "
-                                 "(no API key: set the environment variable MY_PROVIDER_KEY)")
+    assert str(caught.value) == (
+        f"HTTP 401 from {server.base_url}: no key "
+        "(no API key: set the environment variable MY_PROVIDER_KEY)"
+    )
 
 
 def test_timeout_is_transient() -> None:
@@ -235,15 +295,18 @@ def test_unreachable_endpoint_is_named() -> None:
     assert str(caught.value).startswith(f"cannot reach {url}")
 
 
-@pytest.mark.parametrize(("headers", "expected"), [
-    ({"retry-after-ms": "250"}, 0.25),
-    ({"retry-after-ms": "250", "Retry-After": "3"}, 0.25),  # the precise one wins
-    ({"Retry-After": "3"}, 3.0),
-    ({"Retry-After": "1.5"}, 1.5),
-    ({"Retry-After": "-4"}, 0.0),
-    ({"Retry-After": "soon"}, None),
-    ({}, None),
-])
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ({"retry-after-ms": "250"}, 0.25),
+        ({"retry-after-ms": "250", "Retry-After": "3"}, 0.25),  # the precise one wins
+        ({"Retry-After": "3"}, 3.0),
+        ({"Retry-After": "1.5"}, 1.5),
+        ({"Retry-After": "-4"}, 0.0),
+        ({"Retry-After": "soon"}, None),
+        ({}, None),
+    ],
+)
 def test_parse_retry_after(headers: dict, expected: float | None) -> None:
     assert parse_retry_after(headers) == expected
 
@@ -254,6 +317,7 @@ def test_parse_retry_after_http_date() -> None:
 
 
 # -- sessions ------------------------------------------------------------------------------------
+
 
 def test_one_session_per_event_loop(mock: MockServerThread) -> None:
     backend = OpenAIBackend("m", mock.base_url)
@@ -275,16 +339,32 @@ def test_pool_is_sized_to_the_runner_concurrency(mock: MockServerThread, tmp_pat
     backend = OpenAIBackend("m", mock.base_url)
     requests = [Request(str(i), Prompt((("user", f"q{i}"),), "")) for i in range(10)]
     with ResponseStore(tmp_path / "r.sqlite") as store:
-        run_requests_sync(backend, requests, GenerationParams(), store, concurrency=3,
-                          progress=False, retry=RetryPolicy(base_delay_s=0.001))
+        run_requests_sync(
+            backend,
+            requests,
+            GenerationParams(),
+            store,
+            concurrency=3,
+            progress=False,
+            retry=RetryPolicy(base_delay_s=0.001),
+        )
     assert backend.max_connections == 3
 
 
 def test_mock_script_file_rules(tmp_path: Path) -> None:
     script = tmp_path / "replies.json"
-    script.write_text(json.dumps({"default": "echo", "rules": [
-        {"contains": "teacher", "reply": "শিক্ষক"},
-        {"contains": "flaky", "fail": [503], "reply": "second time lucky"}]}), encoding="utf-8")
+    script.write_text(
+        json.dumps(
+            {
+                "default": "echo",
+                "rules": [
+                    {"contains": "teacher", "reply": "শিক্ষক"},
+                    {"contains": "flaky", "fail": [503], "reply": "second time lucky"},
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )
     config = MockConfig.from_script(script, retry_after_s=None)
     with MockServerThread(config) as server:
         backend = OpenAIBackend("m", server.base_url)

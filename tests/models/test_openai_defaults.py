@@ -21,15 +21,22 @@ from biasbench.models.registry import ModelOptions, load_model
 LOCAL = "http://127.0.0.1:8000/v1"
 
 
-@pytest.mark.parametrize(("given", "env", "expected"), [
-    (None, {}, (OPENAI_API_BASE_URL, "OpenAI's API (no --base-url or $OPENAI_BASE_URL)")),
-    (None, {"OPENAI_BASE_URL": LOCAL}, (LOCAL, "$OPENAI_BASE_URL")),
-    (None, {"OPENAI_BASE_URL": "  "}, (OPENAI_API_BASE_URL,
-                                       "OpenAI's API (no --base-url or $OPENAI_BASE_URL)")),
-    (LOCAL, {"OPENAI_BASE_URL": "http://elsewhere:1/v1"}, (LOCAL, "--base-url")),
-])
-def test_base_url_resolution(given: str | None, env: dict[str, str],
-                             expected: tuple[str, str]) -> None:
+@pytest.mark.parametrize(
+    ("given", "env", "expected"),
+    [
+        (None, {}, (OPENAI_API_BASE_URL, "OpenAI's API (no --base-url or $OPENAI_BASE_URL)")),
+        (None, {"OPENAI_BASE_URL": LOCAL}, (LOCAL, "$OPENAI_BASE_URL")),
+        (
+            None,
+            {"OPENAI_BASE_URL": "  "},
+            (OPENAI_API_BASE_URL, "OpenAI's API (no --base-url or $OPENAI_BASE_URL)"),
+        ),
+        (LOCAL, {"OPENAI_BASE_URL": "http://elsewhere:1/v1"}, (LOCAL, "--base-url")),
+    ],
+)
+def test_base_url_resolution(
+    given: str | None, env: dict[str, str], expected: tuple[str, str]
+) -> None:
     assert resolve_base_url(given, env) == expected
 
 
@@ -55,8 +62,12 @@ def test_openai_name_goes_to_openai_with_a_key_from_the_env(env: pytest.MonkeyPa
     # OpenAI's API rejects top_k/min_p/repetition_penalty, so they are not sent, and the
     # signature says the server's sampler applies
     assert backend.sampler_extras is False
-    assert backend.describe() == {"kind": "openai", "model": "gpt-4o-mini", "mode": "chat",
-                                  "sampler_extras": False}
+    assert backend.describe() == {
+        "kind": "openai",
+        "model": "gpt-4o-mini",
+        "mode": "chat",
+        "sampler_extras": False,
+    }
 
 
 def test_api_key_env_names_the_key(env: pytest.MonkeyPatch) -> None:
@@ -83,15 +94,32 @@ def test_a_bad_url_in_the_environment_is_named(env: pytest.MonkeyPatch) -> None:
         load_model("openai:m")
 
 
-def test_no_key_for_openai_is_one_line_before_any_request(env: pytest.MonkeyPatch,
-                                                          tmp_path) -> None:  # type: ignore[no-untyped-def]
-    clean = {k: v for k, v in os.environ.items()
-             if k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY")}
-    proc = subprocess.run([sys.executable, "-m", "biasbench", "run", "honorific-bn", "--model",
-                           "openai:gpt-4o-mini", "--limit", "1", "--out", str(tmp_path / "r")],
-                          capture_output=True, text=True, env=clean, timeout=120)
+def test_no_key_for_openai_is_one_line_before_any_request(
+    env: pytest.MonkeyPatch, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    clean = {k: v for k, v in os.environ.items() if k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY")}
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "biasbench",
+            "run",
+            "honorific-bn",
+            "--model",
+            "openai:gpt-4o-mini",
+            "--limit",
+            "1",
+            "--out",
+            str(tmp_path / "r"),
+        ],
+        capture_output=True,
+        text=True,
+        env=clean,
+        timeout=120,
+    )
     assert proc.returncode == 2
     assert proc.stderr.strip() == (
         "error: openai:gpt-4o-mini goes to OpenAI's API (no --base-url or $OPENAI_BASE_URL): "
         "https://api.openai.com/v1, which needs an API key in $OPENAI_API_KEY (or name the "
-        "variable with --api-key-env; --base-url or $OPENAI_BASE_URL for another endpoint)")
+        "variable with --api-key-env; --base-url or $OPENAI_BASE_URL for another endpoint)"
+    )

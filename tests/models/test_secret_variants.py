@@ -55,7 +55,7 @@ def _leaks(text: str) -> list[str]:
     flat = re.sub(r"[\s\u200b-\u200f\u2060\ufeff\u00ad]", "", html.unescape(text)).lower()
     found = []
     for variant in (KEY.lower(), KEY[::-1].lower(), KEY.encode().hex()):
-        found += [variant[i:i + 8] for i in range(len(variant) - 7) if variant[i:i + 8] in flat]
+        found += [variant[i : i + 8] for i in range(len(variant) - 7) if variant[i : i + 8] in flat]
     return found
 
 
@@ -68,12 +68,15 @@ def test_each_form_is_redacted(name: str, form: str) -> None:
     assert text.startswith("the server said: ") and text.endswith(" (end)")
 
 
-@pytest.mark.parametrize("text", [
-    "Der Arzt kam um neun Uhr an.",
-    "SK-ATTACK is a word, and so is SECRET",  # parts of the key, never the whole
-    "tiến sĩ " * 40,
-    "a" * 5000,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Der Arzt kam um neun Uhr an.",
+        "SK-ATTACK is a word, and so is SECRET",  # parts of the key, never the whole
+        "tiến sĩ " * 40,
+        "a" * 5000,
+    ],
+)
 def test_ordinary_text_is_left_alone(text: str) -> None:
     assert redact_text(text, secret_matcher(key=KEY), "***") == (text, 0)
 
@@ -81,7 +84,9 @@ def test_ordinary_text_is_left_alone(text: str) -> None:
 def test_short_secrets_are_matched_exactly_only() -> None:
     forms = secret_matcher(user="bob", password="pw1")
     assert redact_text("PW1 and p w 1 stay; pw1 goes", forms, "***") == (
-        "PW1 and p w 1 stay; *** goes", 1)
+        "PW1 and p w 1 stay; *** goes",
+        1,
+    )
 
 
 @pytest.mark.parametrize("cut", [3990, 3995, 3999, 4000, 4001])
@@ -101,13 +106,30 @@ class _Echo(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802 - http.server's name
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
         key = self.headers.get("Authorization", "").removeprefix("Bearer ")
-        odd = " | ".join(f(key) for f in (str.upper, str.lower, lambda k: k[::-1],
-                                           lambda k: k.encode().hex(), lambda k: " ".join(k),
-                                           lambda k: "\u200b".join(k), _html))
-        content: object = (f"Der Arzt. {odd}" if type(self).usable
-                           else [{"type": "image", "data": "x" * 3960 + key + odd}])
-        body = json.dumps({"choices": [{"message": {"role": "assistant", "content": content},
-                                        "finish_reason": "stop"}]}).encode()
+        odd = " | ".join(
+            f(key)
+            for f in (
+                str.upper,
+                str.lower,
+                lambda k: k[::-1],
+                lambda k: k.encode().hex(),
+                lambda k: " ".join(k),
+                lambda k: "\u200b".join(k),
+                _html,
+            )
+        )
+        content: object = (
+            f"Der Arzt. {odd}"
+            if type(self).usable
+            else [{"type": "image", "data": "x" * 3960 + key + odd}]
+        )
+        body = json.dumps(
+            {
+                "choices": [
+                    {"message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
+                ]
+            }
+        ).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
@@ -137,8 +159,13 @@ def test_nothing_of_the_key_reaches_the_run_folder(
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     _Echo.usable = usable
     out = tmp_path / "run"
-    biasbench.run("honorific-bn", model="openai:m", limit=4, out=str(out),
-                  base_url=f"http://127.0.0.1:{server.server_address[1]}/v1")
+    biasbench.run(
+        "honorific-bn",
+        model="openai:m",
+        limit=4,
+        out=str(out),
+        base_url=f"http://127.0.0.1:{server.server_address[1]}/v1",
+    )
     files = [p for p in out.rglob("*") if p.is_file()]
     assert files
     for path in files:
@@ -147,7 +174,9 @@ def test_nothing_of_the_key_reaches_the_run_folder(
             import sqlite3
 
             with sqlite3.connect(path) as db:
-                text = "\n".join(str(row) for table, in db.execute(
-                    "select name from sqlite_master where type='table'")
-                    for row in db.execute(f"select * from {table}"))
+                text = "\n".join(
+                    str(row)
+                    for (table,) in db.execute("select name from sqlite_master where type='table'")
+                    for row in db.execute(f"select * from {table}")
+                )
         assert _leaks(text) == [], path

@@ -32,7 +32,8 @@ TIMEOUT_S = 30.0
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(),
-    reason=f"{CHROMIUM} not found; install it with `bash scripts/install_chromium.sh`")
+    reason=f"{CHROMIUM} not found; install it with `bash scripts/install_chromium.sh`",
+)
 
 
 class DevTools:
@@ -44,8 +45,9 @@ class DevTools:
         self.session: str | None = None
         self.events: list[dict[str, Any]] = []
 
-    async def send(self, method: str, params: dict[str, Any] | None = None,
-                   *, browser: bool = False) -> dict[str, Any]:
+    async def send(
+        self, method: str, params: dict[str, Any] | None = None, *, browser: bool = False
+    ) -> dict[str, Any]:
         self.next_id += 1
         message: dict[str, Any] = {"id": self.next_id, "method": method, "params": params or {}}
         if self.session and not browser:
@@ -72,18 +74,29 @@ class DevTools:
             await self._receive()
 
     async def evaluate(self, expression: str) -> Any:
-        result = await self.send("Runtime.evaluate", {"expression": expression,
-                                                      "returnByValue": True})
+        result = await self.send(
+            "Runtime.evaluate", {"expression": expression, "returnByValue": True}
+        )
         if "exceptionDetails" in result:
             raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
 
 def chromium_command(profile: Path) -> list[str]:
-    return [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-            "--no-first-run", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", f"--user-data-dir={profile}", "--remote-debugging-port=0",
-            "about:blank"]
+    return [
+        str(CHROMIUM),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+        "--remote-debugging-port=0",
+        "about:blank",
+    ]
 
 
 def devtools_url(process: subprocess.Popen[str]) -> str:
@@ -111,54 +124,74 @@ SET_SELECT = """(() => {{
 async def inspect(url: str, report: Path, b_plus_c: int) -> dict[str, Any]:
     """Open the report, exercise it, and return what the test asserts on."""
     found: dict[str, Any] = {}
-    async with aiohttp.ClientSession() as http, http.ws_connect(
-            url, max_msg_size=0, timeout=aiohttp.ClientWSTimeout(ws_close=5)) as socket:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.ws_connect(url, max_msg_size=0, timeout=aiohttp.ClientWSTimeout(ws_close=5)) as socket,
+    ):
         tools = DevTools(socket)
         target = await tools.send("Target.createTarget", {"url": "about:blank"}, browser=True)
-        attached = await tools.send("Target.attachToTarget",
-                                    {"targetId": target["targetId"], "flatten": True},
-                                    browser=True)
+        attached = await tools.send(
+            "Target.attachToTarget", {"targetId": target["targetId"], "flatten": True}, browser=True
+        )
         tools.session = attached["sessionId"]
         for domain in ("Page", "Runtime", "Log"):
             await tools.send(f"{domain}.enable")
-        await tools.send("Emulation.setDeviceMetricsOverride",
-                         {"width": 1280, "height": 2000, "deviceScaleFactor": 1,
-                          "mobile": False})
+        await tools.send(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": 1280, "height": 2000, "deviceScaleFactor": 1, "mobile": False},
+        )
         await tools.send("Page.navigate", {"url": report.as_uri()})
         await tools.wait_for("Page.loadEventFired")
 
         found["ready"] = await tools.evaluate(
-            "document.documentElement.getAttribute('data-report-ready')")
+            "document.documentElement.getAttribute('data-report-ready')"
+        )
         found["headings"] = await tools.evaluate(
-            "[...document.querySelectorAll('h2, h3')].map(h => h.textContent)")
+            "[...document.querySelectorAll('h2, h3')].map(h => h.textContent)"
+        )
         found["images"] = await tools.evaluate(
-            "[...document.querySelectorAll('figure img')].map(i => [i.complete, i.naturalWidth])")
+            "[...document.querySelectorAll('figure img')].map(i => [i.complete, i.naturalWidth])"
+        )
         found["screenshot"] = base64.b64decode(
-            (await tools.send("Page.captureScreenshot", {"format": "png"}))["data"])
+            (await tools.send("Page.captureScreenshot", {"format": "png"}))["data"]
+        )
 
         responses, pairs = "responses-honorific-bn-responses", "pairs-honorific-bn-responses"
-        found["initial"] = (await tools.evaluate(STATUS.format(view=responses)),
-                            await tools.evaluate(ROWS.format(view=responses)))
+        found["initial"] = (
+            await tools.evaluate(STATUS.format(view=responses)),
+            await tools.evaluate(ROWS.format(view=responses)),
+        )
         await tools.evaluate(SET_SELECT.format(view=responses, label="Model", value="mock-evil"))
         found["filtered"] = await tools.evaluate(STATUS.format(view=responses))
         found["evil_outputs"] = await tools.evaluate(
-            f"[...document.querySelectorAll('#{responses} tbody td.text')].map(t => t.textContent)")
+            f"[...document.querySelectorAll('#{responses} tbody td.text')].map(t => t.textContent)"
+        )
         found["injected"] = await tools.evaluate(
-            "document.querySelectorAll('img[src=\"x\"], img:not([src^=\"data:\"])').length")
+            'document.querySelectorAll(\'img[src="x"], img:not([src^="data:"])\').length'
+        )
         await tools.evaluate(SET_SELECT.format(view=responses, label="Condition", value="they"))
         found["evil_they"] = await tools.evaluate(STATUS.format(view=responses))
 
         await tools.evaluate(f"document.querySelector('#{pairs} input[type=checkbox]').click()")
         all_discordant = await tools.evaluate(
             f"[...document.querySelectorAll('#{pairs} tbody tr')]"
-            ".every(r => r.classList.contains('discordant'))")
+            ".every(r => r.classList.contains('discordant'))"
+        )
         found["discordant"] = (await tools.evaluate(STATUS.format(view=pairs)), all_discordant)
         found["b_plus_c"] = b_plus_c
 
         # Anything the page logged, threw or opened (an alert would be a dialog).
-        found["messages"] = [e for e in tools.events if e["method"] in (
-            "Runtime.consoleAPICalled", "Runtime.exceptionThrown", "Log.entryAdded",
-            "Page.javascriptDialogOpening")]
+        found["messages"] = [
+            e
+            for e in tools.events
+            if e["method"]
+            in (
+                "Runtime.consoleAPICalled",
+                "Runtime.exceptionThrown",
+                "Log.entryAdded",
+                "Page.javascriptDialogOpening",
+            )
+        ]
     return found
 
 
@@ -168,12 +201,19 @@ def browser_view(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str,
     runs = make_runs(root / "runs")
     report = build_report(list(runs.values()), root / "report")
     intervals = pd.read_csv(root / "report" / "tables" / "honorific-bn_hai_gsr.csv")
-    process = subprocess.Popen(chromium_command(root / "profile"), stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        chromium_command(root / "profile"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         url = devtools_url(process)
-        yield asyncio.run(asyncio.wait_for(
-            inspect(url, report, int((intervals["b"] + intervals["c"]).sum())), TIMEOUT_S))
+        yield asyncio.run(
+            asyncio.wait_for(
+                inspect(url, report, int((intervals["b"] + intervals["c"]).sum())), TIMEOUT_S
+            )
+        )
     finally:
         process.terminate()
         try:
@@ -190,12 +230,17 @@ def test_page_runs_without_any_console_message(browser_view: dict[str, Any]) -> 
 
 def test_main_tables_and_figures_are_present(browser_view: dict[str, Any]) -> None:
     headings = browser_view["headings"]
-    for heading in ("Table 4: gender asymmetry and occupation spread",
-                    "Occupation honorific rates (no-pronoun sentences)",
-                    "HAI and GSR with 95% intervals", "The singular-they analysis",
-                    "Primed versus unprimed frames", "Bias scores and accuracy per category",
-                    "Bias profiles: each model's strongest biases", "Responses",
-                    "Matched he/she pairs"):
+    for heading in (
+        "Table 4: gender asymmetry and occupation spread",
+        "Occupation honorific rates (no-pronoun sentences)",
+        "HAI and GSR with 95% intervals",
+        "The singular-they analysis",
+        "Primed versus unprimed frames",
+        "Bias scores and accuracy per category",
+        "Bias profiles: each model's strongest biases",
+        "Responses",
+        "Matched he/she pairs",
+    ):
         assert heading in headings
     images = browser_view["images"]
     assert len(images) >= 10

@@ -22,13 +22,17 @@ ONE_SIDED_LOW = 1 - math.sqrt(2) * (1 - 14 / (14 + Z2))
 have half-width 1 - 14 / (14 + z^2) at the boundary and phi = 0."""
 
 
-@pytest.mark.parametrize(("table", "expected"), [
-    ((0, 14, 0, 0), (ONE_SIDED_LOW, 1.0)),
-    ((0, 0, 14, 0), (-1.0, -ONE_SIDED_LOW)),
-    ((0, 0, 0, 0), (math.nan, math.nan)),
-])
-def test_paired_difference_interval_hand_computed(table: tuple[int, int, int, int],
-                                                  expected: tuple[float, float]) -> None:
+@pytest.mark.parametrize(
+    ("table", "expected"),
+    [
+        ((0, 14, 0, 0), (ONE_SIDED_LOW, 1.0)),
+        ((0, 0, 14, 0), (-1.0, -ONE_SIDED_LOW)),
+        ((0, 0, 0, 0), (math.nan, math.nan)),
+    ],
+)
+def test_paired_difference_interval_hand_computed(
+    table: tuple[int, int, int, int], expected: tuple[float, float]
+) -> None:
     low, high = paired_difference_interval(*table)
     assert low == pytest.approx(expected[0], nan_ok=True)
     assert high == pytest.approx(expected[1], nan_ok=True)
@@ -46,10 +50,12 @@ def test_paired_difference_interval_without_correlation_is_square_and_add() -> N
     assert high == pytest.approx(math.hypot(p - l2, u1 - p))
 
 
-@pytest.mark.parametrize("table", [(10, 5, 5, 10), (40, 3, 9, 50), (1, 0, 6, 2), (0, 7, 1, 0),
-                                   (100, 20, 5, 300)])
+@pytest.mark.parametrize(
+    "table", [(10, 5, 5, 10), (40, 3, 9, 50), (1, 0, 6, 2), (0, 7, 1, 0), (100, 20, 5, 300)]
+)
 def test_paired_difference_interval_contains_the_estimate_and_narrows(
-        table: tuple[int, int, int, int]) -> None:
+    table: tuple[int, int, int, int],
+) -> None:
     a, b, c, d = table
     estimate = (b - c) / (a + b + c + d)
     low, high = paired_difference_interval(*table)
@@ -81,13 +87,17 @@ def test_save_figure_writes_png_and_reproducible_pdf(tmp_path: Path) -> None:
     assert first.pdf.read_bytes() == second.pdf.read_bytes()
 
 
-RATES = pd.DataFrame({
-    "model": ["m1", "m1", "m1", "m2", "m2", "m2"],
-    "occupation_en": ["cook", "judge", "maid", "cook", "judge", "maid"],
-    "occupation_bn": ["বাবুর্চি", "বিচারক", "কাজের বুয়া"] * 2,
-    "n_items": [7] * 6, "n_usable": [7, 7, 0, 7, 7, 7], "n_honorific": [2, 7, 0, 4, 5, 1],
-    "honorific_pct": [200 / 7, 100.0, math.nan, 400 / 7, 500 / 7, 100 / 7],
-})
+RATES = pd.DataFrame(
+    {
+        "model": ["m1", "m1", "m1", "m2", "m2", "m2"],
+        "occupation_en": ["cook", "judge", "maid", "cook", "judge", "maid"],
+        "occupation_bn": ["বাবুর্চি", "বিচারক", "কাজের বুয়া"] * 2,
+        "n_items": [7] * 6,
+        "n_usable": [7, 7, 0, 7, 7, 7],
+        "n_honorific": [2, 7, 0, 4, 5, 1],
+        "honorific_pct": [200 / 7, 100.0, math.nan, 400 / 7, 500 / 7, 100 / 7],
+    }
+)
 
 
 def test_occupation_figure_sorts_occupations_by_mean_rate() -> None:
@@ -100,19 +110,32 @@ def test_occupation_figure_sorts_occupations_by_mean_rate() -> None:
 
 
 def test_grouped_rates_figure_draws_each_share() -> None:
-    fig = figs.grouped_rates_figure(["m1", "m2"], [("x", [1, 3], [4, 4]), ("y", [0, 2], [0, 8])],
-                                    "%", "title")
-    widths = [[round(p.get_width(), 6) for p in c.patches] for c in fig.axes[0].containers
-              if hasattr(c, "patches")]
+    fig = figs.grouped_rates_figure(
+        ["m1", "m2"], [("x", [1, 3], [4, 4]), ("y", [0, 2], [0, 8])], "%", "title"
+    )
+    widths = [
+        [round(p.get_width(), 6) for p in c.patches]
+        for c in fig.axes[0].containers
+        if hasattr(c, "patches")
+    ]
     assert widths == [[25.0, 75.0], [0.0, 25.0]]  # an undefined share (0 of 0) draws no bar
     plt.close(fig)
 
 
 def test_unparsed_figure_stacks_reasons_to_the_unparsed_share() -> None:
-    by_run = pd.DataFrame({"model": ["a", "a", "b"], "seed": [0, 1, 0],
-                           "n_responses": [10, 10, 20], "n_unparsed": [2, 1, 0],
-                           "n_empty": [1, 0, 0], "n_refusal": [1, 1, 0], "n_ambiguous": [0] * 3,
-                           "n_conflict": [0] * 3, "n_no_answer": [0] * 3})
+    by_run = pd.DataFrame(
+        {
+            "model": ["a", "a", "b"],
+            "seed": [0, 1, 0],
+            "n_responses": [10, 10, 20],
+            "n_unparsed": [2, 1, 0],
+            "n_empty": [1, 0, 0],
+            "n_refusal": [1, 1, 0],
+            "n_ambiguous": [0] * 3,
+            "n_conflict": [0] * 3,
+            "n_no_answer": [0] * 3,
+        }
+    )
     fig = bbq_figs.unparsed_figure(by_run, ["a", "b"])
     totals = [0.0, 0.0]
     for patch in fig.axes[0].patches:
@@ -122,12 +145,22 @@ def test_unparsed_figure_stacks_reasons_to_the_unparsed_share() -> None:
 
 
 def test_bbq_scores_figure_has_one_panel_per_score() -> None:
-    frame = pd.DataFrame({"model": ["m"], "category": ["Gender_identity"],
-                          "s_amb_mean": [0.2], "s_amb_ci_low": [0.1], "s_amb_ci_high": [0.3],
-                          "s_dis_mean": [math.nan], "s_dis_ci_low": [math.nan],
-                          "s_dis_ci_high": [math.nan]})
+    frame = pd.DataFrame(
+        {
+            "model": ["m"],
+            "category": ["Gender_identity"],
+            "s_amb_mean": [0.2],
+            "s_amb_ci_low": [0.1],
+            "s_amb_ci_high": [0.3],
+            "s_dis_mean": [math.nan],
+            "s_dis_ci_low": [math.nan],
+            "s_dis_ci_high": [math.nan],
+        }
+    )
     fig = bbq_figs.bbq_scores_figure(frame, ("s_amb", "s_dis"), ["m"])
-    assert [ax.get_xlabel() for ax in fig.axes] == [bbq_figs.BBQ_SCORE_TITLES["s_amb"],
-                                                    bbq_figs.BBQ_SCORE_TITLES["s_dis"]]
+    assert [ax.get_xlabel() for ax in fig.axes] == [
+        bbq_figs.BBQ_SCORE_TITLES["s_amb"],
+        bbq_figs.BBQ_SCORE_TITLES["s_dis"],
+    ]
     assert fig.axes[0].get_xlim() == (-1.05, 1.05)
     plt.close(fig)

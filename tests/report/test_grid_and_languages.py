@@ -24,8 +24,9 @@ from biasbench.testing.language_effect import (
 
 GRID_MODEL = "grid<b>bold</b>"
 LANGUAGE_MODEL = "lang<script>x</script>"
-BASE = LanguageBehaviour(p_unknown_ambig=0.5, p_target_ambig=0.6, p_correct_disambig=0.6,
-                         disambig_bias=0.05)
+BASE = LanguageBehaviour(
+    p_unknown_ambig=0.5, p_target_ambig=0.6, p_correct_disambig=0.6, disambig_bias=0.05
+)
 
 
 def _es_more_biased(item: BBQItem) -> LanguageBehaviour:
@@ -39,31 +40,49 @@ def _es_more_biased(item: BBQItem) -> LanguageBehaviour:
 def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("grid_languages")
     items = grid_items(60)
-    grid = run_benchmark("bbq", backend=PlantedAnswerer(items, name=GRID_MODEL),
-                         out=root / "grid", seeds=[0, 1, 2], progress=False,
-                         benchmark_options={"items": str(write_items(items, root / "Age.jsonl")),
-                                            "vary": "seeds,order,prompt", "orders": "cyclic",
-                                            "grid_budget": 12})
+    grid = run_benchmark(
+        "bbq",
+        backend=PlantedAnswerer(items, name=GRID_MODEL),
+        out=root / "grid",
+        seeds=[0, 1, 2],
+        progress=False,
+        benchmark_options={
+            "items": str(write_items(items, root / "Age.jsonl")),
+            "vary": "seeds,order,prompt",
+            "orders": "cyclic",
+            "grid_budget": 12,
+        },
+    )
     parallel = parallel_items("ds", ["en", "es"], ("Age", "SES"), 120)
     files = []
     for language in ("en", "es"):
         mine = [i for i in parallel if i.language == language]
         files.append(f"ds/{language}={write_items(mine, root / f'{language}.jsonl')}")
-    languages = run_benchmark("bbq", backend=LanguageAnswerer(parallel, _es_more_biased,
-                                                              name=LANGUAGE_MODEL),
-                              out=root / "languages", seeds=[0, 1], progress=False,
-                              benchmark_options={"items": ",".join(files)})
+    languages = run_benchmark(
+        "bbq",
+        backend=LanguageAnswerer(parallel, _es_more_biased, name=LANGUAGE_MODEL),
+        out=root / "languages",
+        seeds=[0, 1],
+        progress=False,
+        benchmark_options={"items": ",".join(files)},
+    )
     out = root / "report"
     page = build_report([root / "grid", root / "languages"], out).read_text(encoding="utf-8")
-    return {"grid": grid.results, "languages": languages.results, "html": page, "out": out,
-            "summary": languages.summary}
+    return {
+        "grid": grid.results,
+        "languages": languages.results,
+        "html": page,
+        "out": out,
+        "summary": languages.summary,
+    }
 
 
 def _tables(page: str) -> dict[str, str]:
     """Each table's heading -> the HTML up to the next heading."""
     parts = re.split(r"<h3>(.*?)</h3>", page)
-    return {html.unescape(title): body for title, body in zip(parts[1::2], parts[2::2],
-                                                              strict=True)}
+    return {
+        html.unescape(title): body for title, body in zip(parts[1::2], parts[2::2], strict=True)
+    }
 
 
 def test_the_grid_decomposition_is_shown(report: dict[str, Any]) -> None:
@@ -76,8 +95,9 @@ def test_the_grid_decomposition_is_shown(report: dict[str, Any]) -> None:
     assert "Bias scores in the published option order and order-balanced" in tables
     figures = list((report["out"] / "figures").glob("*grid_decomposition_*.png"))
     assert len(figures) == 1 and figures[0].stat().st_size > 1000
-    assert re.search(r'<figure id="fig-[^"]*-grid_decomposition_[^"]*"><img src="data:image/png',
-                     report["html"])
+    assert re.search(
+        r'<figure id="fig-[^"]*-grid_decomposition_[^"]*"><img src="data:image/png', report["html"]
+    )
     assert list((report["out"] / "tables").glob("*grid_decomposition.csv"))
 
 
@@ -92,8 +112,10 @@ def test_the_language_heat_map_and_table_are_shown(report: dict[str, Any]) -> No
     assert ">yes<" in body and ">es - en<" in body
     heat = list((report["out"] / "figures").glob("*cross_language_*.png"))
     assert len(heat) == 1 and heat[0].with_suffix(".pdf").is_file()
-    assert 'alt="' + html.escape(f"{LANGUAGE_MODEL} / ds: differences between languages (raw)")\
+    assert (
+        'alt="' + html.escape(f"{LANGUAGE_MODEL} / ds: differences between languages (raw)")
         in report["html"]
+    )
     assert "* marks p_holm &lt; 0.05" in report["html"]
 
 
@@ -105,8 +127,9 @@ def test_model_names_are_escaped(report: dict[str, Any]) -> None:
 
 def test_the_summary_names_each_significant_difference(report: dict[str, Any]) -> None:
     lines = [line for line in report["summary"] if "ds es - en" in line]
-    assert any(line.startswith(f"{LANGUAGE_MODEL} / ds es - en, Age: s_DIS +0.")
-               for line in lines), lines
+    assert any(
+        line.startswith(f"{LANGUAGE_MODEL} / ds es - en, Age: s_DIS +0.") for line in lines
+    ), lines
     header = next(line for line in report["summary"] if line.startswith("cross-language:"))
     significant = sum(r["significant"] for r in report["languages"]["cross_language"]["rows"])
     assert f"{significant} significant" in header

@@ -31,14 +31,31 @@ def _read_only(folder: Path, command: list[str]) -> list[str]:
             os.chmod(path, 0o555)
         return command
     unshare = shutil.which("unshare")
-    if unshare is None or subprocess.run(
-            [unshare, "-m", "sh", "-c", f"mount --bind {folder} {folder} && mount -o "
-             f"remount,ro,bind {folder} && ! touch {folder}/probe"],
-            capture_output=True).returncode != 0:
+    if (
+        unshare is None
+        or subprocess.run(
+            [
+                unshare,
+                "-m",
+                "sh",
+                "-c",
+                f"mount --bind {folder} {folder} && mount -o "
+                f"remount,ro,bind {folder} && ! touch {folder}/probe",
+            ],
+            capture_output=True,
+        ).returncode
+        != 0
+    ):
         pytest.skip("root without a way to make a folder read-only (unshare -m, mount)")
     quoted = " ".join(f"'{part}'" for part in command)
-    return [unshare, "-m", "sh", "-c", f"mount --bind '{folder}' '{folder}' && mount -o "
-            f"remount,ro,bind '{folder}' && exec {quoted}"]
+    return [
+        unshare,
+        "-m",
+        "sh",
+        "-c",
+        f"mount --bind '{folder}' '{folder}' && mount -o "
+        f"remount,ro,bind '{folder}' && exec {quoted}",
+    ]
 
 
 def test_report_from_a_read_only_folder(tmp_path: Path) -> None:
@@ -47,8 +64,9 @@ def test_report_from_a_read_only_folder(tmp_path: Path) -> None:
     assert not (source / "responses.sqlite-wal").exists()  # a finished run leaves one file
     before = {p: p.read_bytes() for p in source.rglob("*") if p.is_file()}
     out = tmp_path / "report"
-    command = _read_only(source, [sys.executable, "-m", "biasbench", "report", str(source),
-                                  "--out", str(out)])
+    command = _read_only(
+        source, [sys.executable, "-m", "biasbench", "report", str(source), "--out", str(out)]
+    )
     proc = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     for path, _, _ in os.walk(source):
         os.chmod(path, 0o755)

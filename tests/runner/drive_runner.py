@@ -29,9 +29,12 @@ from biasbench.runner.store import ResponseStore
 
 def synthetic_requests(n: int) -> list[Request]:
     """``n`` distinct requests: item ``i`` asks ``item i``."""
-    return [Request(item_id=str(i), prompt=Prompt(messages=(("user", f"item {i}"),),
-                                                  completion=f"item {i}"))
-            for i in range(n)]
+    return [
+        Request(
+            item_id=str(i), prompt=Prompt(messages=(("user", f"item {i}"),), completion=f"item {i}")
+        )
+        for i in range(n)
+    ]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,10 +53,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     store = ResponseStore(args.store)
     try:
         stats = run_requests_sync(
-            backend, synthetic_requests(args.n), GenerationParams(), store,
-            concurrency=args.concurrency, progress=False, flush_every=args.flush_every,
+            backend,
+            synthetic_requests(args.n),
+            GenerationParams(),
+            store,
+            concurrency=args.concurrency,
+            progress=False,
+            flush_every=args.flush_every,
             flush_interval_s=args.flush_interval,
-            retry=RetryPolicy(max_attempts=args.max_attempts, base_delay_s=0.01))
+            retry=RetryPolicy(max_attempts=args.max_attempts, base_delay_s=0.01),
+        )
     except EndpointError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -24,8 +24,11 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
     mount.mkdir()
     if os.geteuid() != 0:
         pytest.skip("mounting a small tmpfs needs root")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2000k", "tmpfs", str(mount)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=2000k", "tmpfs", str(mount)],
+        capture_output=True,
+        text=True,
+    )
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
     try:
@@ -37,8 +40,20 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
 @pytest.fixture
 def server() -> Iterator[str]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "biasbench.testing.mock_openai", "--port", "0", "--latency",
-         "0.002"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        [
+            sys.executable,
+            "-m",
+            "biasbench.testing.mock_openai",
+            "--port",
+            "0",
+            "--latency",
+            "0.002",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         assert process.stdout is not None
         yield f"http://127.0.0.1:{int(process.stdout.readline())}"
@@ -59,25 +74,38 @@ def _stored(store: Path) -> int:
 
 def test_a_full_disk_loses_no_delivered_answer(small_disk: Path, server: str) -> None:
     out = small_disk / "run"
-    command = [sys.executable, "-m", "biasbench", "run", "honorific-bn", "--model", "openai:m",
-               "--base-url", f"{server}/v1", "--out", str(out), "--concurrency", "16",
-               "--no-progress"]
+    command = [
+        sys.executable,
+        "-m",
+        "biasbench",
+        "run",
+        "honorific-bn",
+        "--model",
+        "openai:m",
+        "--base-url",
+        f"{server}/v1",
+        "--out",
+        str(out),
+        "--concurrency",
+        "16",
+        "--no-progress",
+    ]
     env = {**os.environ, "OPENAI_API_KEY": "x"}
-    first = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
-                           timeout=300)
+    first = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert first.returncode == 2, first.stderr
     lines = first.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(
-        f"error: cannot write the response store {out / 'responses.sqlite'}: "), first.stderr
-    assert ": the disk is full; stopped sending requests, 0 answers could not be saved (" in \
-        lines[0]
+        f"error: cannot write the response store {out / 'responses.sqlite'}: "
+    ), first.stderr
+    assert (
+        ": the disk is full; stopped sending requests, 0 answers could not be saved (" in lines[0]
+    )
     assert "in the space biasbench held in reserve" in lines[0]
     calls = _stats(server)["calls"]
     assert 0 < _stored(out / "responses.sqlite") == calls < 2016
     assert not (out / "responses.sqlite.reserve").exists()
     subprocess.run(["mount", "-o", "remount,size=64m", str(small_disk)], check=True)
-    second = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
-                            timeout=300)
+    second = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert second.returncode == 0, second.stderr
     asked = _stats(server)["by_prompt"]
     assert len(asked) == 2016 and max(asked.values()) == 1  # nothing paid twice

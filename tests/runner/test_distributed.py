@@ -25,17 +25,29 @@ LIMIT = 112
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
     # Started by the test on this machine only, and stopped after.
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             configure_logging=False, _node_ip_address="127.0.0.1")
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        configure_logging=False,
+        _node_ip_address="127.0.0.1",
+    )
     yield
     ray.shutdown()
 
 
 def test_ray_run_equals_local_run_and_resumes(local_ray: None, tmp_path: Path) -> None:
-    local = run_benchmark("honorific-bn", "mock:hashed-register", out=tmp_path / "local",
-                          limit=LIMIT, progress=False)
-    spread = run_benchmark("honorific-bn", "mock:hashed-register", out=tmp_path / "ray",
-                           limit=LIMIT, progress=False, ray_workers=2)
+    local = run_benchmark(
+        "honorific-bn", "mock:hashed-register", out=tmp_path / "local", limit=LIMIT, progress=False
+    )
+    spread = run_benchmark(
+        "honorific-bn",
+        "mock:hashed-register",
+        out=tmp_path / "ray",
+        limit=LIMIT,
+        progress=False,
+        ray_workers=2,
+    )
     assert (spread.stats.total, spread.stats.completed, spread.stats.calls) == (LIMIT, LIMIT, LIMIT)
     # The same responses, so the same statistics, as the local run.
     assert spread.results["models"] == local.results["models"]
@@ -46,18 +58,32 @@ def test_ray_run_equals_local_run_and_resumes(local_ray: None, tmp_path: Path) -
     manifest = json.loads((tmp_path / "ray" / "manifest.json").read_text())
     assert manifest["executor"] == {"kind": "ray", "address": None, "workers": 2}
     # Rerunning the same command makes no model call.
-    again = run_benchmark("honorific-bn", "mock:hashed-register", out=tmp_path / "ray",
-                          limit=LIMIT, progress=False, ray_workers=2)
+    again = run_benchmark(
+        "honorific-bn",
+        "mock:hashed-register",
+        out=tmp_path / "ray",
+        limit=LIMIT,
+        progress=False,
+        ray_workers=2,
+    )
     assert (again.stats.cached, again.stats.calls) == (LIMIT, 0)
 
 
-def test_ray_run_against_an_unreachable_endpoint_fails_in_one_line(local_ray: None,
-                                                                   tmp_path: Path) -> None:
+def test_ray_run_against_an_unreachable_endpoint_fails_in_one_line(
+    local_ray: None, tmp_path: Path
+) -> None:
     url = "http://127.0.0.1:9/v1"
     with pytest.raises(EndpointError) as caught:
-        run_benchmark("honorific-bn", "openai:m", out=tmp_path / "run", limit=8, progress=False,
-                      options=ModelOptions(base_url=url), ray_workers=2,
-                      retry=RetryPolicy(base_delay_s=0.01, unreachable_attempts=2))
+        run_benchmark(
+            "honorific-bn",
+            "openai:m",
+            out=tmp_path / "run",
+            limit=8,
+            progress=False,
+            options=ModelOptions(base_url=url),
+            ray_workers=2,
+            retry=RetryPolicy(base_delay_s=0.01, unreachable_attempts=2),
+        )
     message = str(caught.value)
     assert url in message and "\n" not in message and "Traceback" not in message
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
@@ -93,9 +119,17 @@ def test_ray_driver_store_failure_stops_in_one_line(local_ray: None, tmp_path: P
     requests = HonorificBenchmark().requests(limit=LIMIT)
     with FullDiskStore(tmp_path / "r.sqlite") as store:
         with pytest.raises(StoreWriteError) as caught:
-            run_requests_ray("mock:hashed-register", ModelOptions(),
-                             load_model("mock:hashed-register"), requests, GenerationParams(),
-                             store, workers=2, chunk_size=16, progress=False)
+            run_requests_ray(
+                "mock:hashed-register",
+                ModelOptions(),
+                load_model("mock:hashed-register"),
+                requests,
+                GenerationParams(),
+                store,
+                workers=2,
+                chunk_size=16,
+                progress=False,
+            )
         stored = store.counts()["ok"]
     message = str(caught.value)
     assert "database or disk is full" in message and "\n" not in message

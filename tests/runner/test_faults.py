@@ -28,8 +28,9 @@ def baseline(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
 @pytest.mark.parametrize("kind", list(FAULTS))
 def test_fault_once(kind: str, baseline: dict, tmp_path: Path) -> None:
-    outcome = run_fault_case(kind, mode="once", n=N, every=EVERY, folder=tmp_path,
-                             baseline=baseline)
+    outcome = run_fault_case(
+        kind, mode="once", n=N, every=EVERY, folder=tmp_path, baseline=baseline
+    )
     faulted = 1 if kind == "server down and back" else FAULTED
     assert outcome.faulted == faulted
     assert outcome.injected >= faulted  # the fault really happened
@@ -51,17 +52,22 @@ def test_fault_once(kind: str, baseline: dict, tmp_path: Path) -> None:
     assert outcome.final_equal
 
 
-@pytest.mark.parametrize(("kind", "failed", "empty", "final_equal"), [
-    ("503", FAULTED, 0, True),               # given up after the window, answered on rerun
-    ("malformed JSON", FAULTED, 0, True),
-    ("dict content", FAULTED, 0, True),
-    ("empty content", 0, FAULTED, False),    # kept, marked and counted: not a fault-free run
-    ("list content", 0, 0, True),
-])
-def test_fault_always(kind: str, failed: int, empty: int, final_equal: bool, baseline: dict,
-                      tmp_path: Path) -> None:
-    outcome = run_fault_case(kind, mode="always", n=N, every=EVERY, folder=tmp_path,
-                             baseline=baseline)
+@pytest.mark.parametrize(
+    ("kind", "failed", "empty", "final_equal"),
+    [
+        ("503", FAULTED, 0, True),  # given up after the window, answered on rerun
+        ("malformed JSON", FAULTED, 0, True),
+        ("dict content", FAULTED, 0, True),
+        ("empty content", 0, FAULTED, False),  # kept, marked and counted: not a fault-free run
+        ("list content", 0, 0, True),
+    ],
+)
+def test_fault_always(
+    kind: str, failed: int, empty: int, final_equal: bool, baseline: dict, tmp_path: Path
+) -> None:
+    outcome = run_fault_case(
+        kind, mode="always", n=N, every=EVERY, folder=tmp_path, baseline=baseline
+    )
     assert (outcome.lost, outcome.duplicated) == (0, 0)
     assert (outcome.answered, outcome.failed, outcome.empty) == (N - failed, failed, empty)
     assert outcome.rerun_calls_for_stored == 0

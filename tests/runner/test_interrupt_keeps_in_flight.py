@@ -20,32 +20,46 @@ class _Slow(MockBackend):
         super().__init__("hashed-register")
         self.delay = delay
 
-    async def generate(self, prompt: Prompt, params: GenerationParams,
-                       seed: int | None) -> Generation:
+    async def generate(
+        self, prompt: Prompt, params: GenerationParams, seed: int | None
+    ) -> Generation:
         self.calls += 1
         await asyncio.sleep(self.delay)
-        return Generation(text=f"answer {prompt.item_id}", prompt_text=prompt.completion,
-                          info={"finish_reason": "stop"})
+        return Generation(
+            text=f"answer {prompt.item_id}",
+            prompt_text=prompt.completion,
+            info={"finish_reason": "stop"},
+        )
 
 
 def _requests(n: int) -> list[Request]:
-    return [Request(item_id=f"i{i}", prompt=Prompt((("user", f"q{i}"),), f"q{i}",
-                                                    item_id=f"i{i}"), seed=0)
-            for i in range(n)]
+    return [
+        Request(
+            item_id=f"i{i}", prompt=Prompt((("user", f"q{i}"),), f"q{i}", item_id=f"i{i}"), seed=0
+        )
+        for i in range(n)
+    ]
 
 
-@pytest.mark.parametrize(("delay", "stored"), [
-    (0.3, 8),  # every request in flight finishes within the grace period: all 8 kept
-])
-def test_answers_in_flight_at_an_interrupt_are_stored(tmp_path: Path, delay: float,
-                                                      stored: int) -> None:
+@pytest.mark.parametrize(
+    ("delay", "stored"),
+    [
+        (0.3, 8),  # every request in flight finishes within the grace period: all 8 kept
+    ],
+)
+def test_answers_in_flight_at_an_interrupt_are_stored(
+    tmp_path: Path, delay: float, stored: int
+) -> None:
     backend = _Slow(delay)
     requests = _requests(40)
 
     async def interrupted() -> None:
         with ResponseStore(tmp_path / "s.sqlite") as store:
-            task = asyncio.create_task(run_requests(backend, requests, GenerationParams(),
-                                                    store, concurrency=8, progress=False))
+            task = asyncio.create_task(
+                run_requests(
+                    backend, requests, GenerationParams(), store, concurrency=8, progress=False
+                )
+            )
             await asyncio.sleep(delay / 3)  # 8 requests sent, none answered yet
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
@@ -58,8 +72,9 @@ def test_answers_in_flight_at_an_interrupt_are_stored(tmp_path: Path, delay: flo
         again = _Slow(0.0)
 
         async def rerun() -> None:
-            await run_requests(again, requests, GenerationParams(), store, concurrency=8,
-                               progress=False)
+            await run_requests(
+                again, requests, GenerationParams(), store, concurrency=8, progress=False
+            )
 
         asyncio.run(rerun())
     assert again.calls == 40 - stored  # the kept answers are not paid again

@@ -47,9 +47,13 @@ MODEL = {"kind": "openai", "model": "m", "mode": "chat"}
 
 
 def fast_retry(max_attempts: int = 4) -> RetryPolicy:
-    return RetryPolicy(max_attempts=max_attempts, base_delay_s=0.001, max_delay_s=0.005,
-                       retry_window_s=0.0,
-                       rng=random.Random(0))
+    return RetryPolicy(
+        max_attempts=max_attempts,
+        base_delay_s=0.001,
+        max_delay_s=0.005,
+        retry_window_s=0.0,
+        rng=random.Random(0),
+    )
 
 
 def ask(text: str, item_id: str | None = None, seed: int | None = None) -> Request:
@@ -69,8 +73,9 @@ def store(tmp_path: Path):
         yield opened
 
 
-def run(mock: MockServerThread, store: ResponseStore, requests: list[Request],
-        **options: object) -> RunStats:
+def run(
+    mock: MockServerThread, store: ResponseStore, requests: list[Request], **options: object
+) -> RunStats:
     backend = OpenAIBackend("m", mock.base_url)
     options.setdefault("retry", fast_retry())
     options.setdefault("progress", False)
@@ -79,11 +84,14 @@ def run(mock: MockServerThread, store: ResponseStore, requests: list[Request],
 
 # -- keys ----------------------------------------------------------------------------------------
 
+
 def test_request_key_is_sha256_of_canonical_json() -> None:
-    canonical = ('{"model":{"kind":"openai","mode":"chat","model":"m"},'
-                 '"params":{"max_tokens":16,"min_p":0.0,"repetition_penalty":1.0,"stop":[],'
-                 '"temperature":0.0,"top_k":0,"top_p":1.0},'
-                 '"prompt":"শিক্ষক","seed":3}')
+    canonical = (
+        '{"model":{"kind":"openai","mode":"chat","model":"m"},'
+        '"params":{"max_tokens":16,"min_p":0.0,"repetition_penalty":1.0,"stop":[],'
+        '"temperature":0.0,"top_k":0,"top_p":1.0},'
+        '"prompt":"শিক্ষক","seed":3}'
+    )
     expected = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
     assert request_key(MODEL, "শিক্ষক", PARAMS, 3) == expected
 
@@ -122,12 +130,18 @@ def test_fast_key_maker_matches_request_key(prompt: str, seed: int | None) -> No
 
 # -- caching and dedupe --------------------------------------------------------------------------
 
+
 def test_rerun_makes_zero_calls(store: ResponseStore) -> None:
     requests = [ask(f"q{i}") for i in range(20)]
     with MockServerThread() as mock:
         first = run(mock, store, requests, concurrency=4)
         assert (first.total, first.cached, first.completed, first.failed, first.calls) == (
-            20, 0, 20, 0, 20)
+            20,
+            0,
+            20,
+            0,
+            20,
+        )
         assert mock.stats()["calls"] == 20
         second = run(mock, store, requests, concurrency=4)
         assert (second.total, second.cached, second.completed, second.calls) == (20, 20, 0, 0)
@@ -141,14 +155,15 @@ def test_rerun_makes_zero_calls(store: ResponseStore) -> None:
 @pytest.mark.parametrize(
     ("requests", "expected_calls"),
     [
-        ([ask("a"), ask("a"), ask("b")], 2),                          # same prompt twice
-        ([ask("a", "item-1"), ask("a", "item-2")], 1),                 # same key, other item id
-        ([ask("a", seed=1), ask("a", seed=2), ask("a", seed=1)], 2),   # seeds are part of the key
-        ([ask("a"), ask("a ")], 2),                                    # exact prompt text
+        ([ask("a"), ask("a"), ask("b")], 2),  # same prompt twice
+        ([ask("a", "item-1"), ask("a", "item-2")], 1),  # same key, other item id
+        ([ask("a", seed=1), ask("a", seed=2), ask("a", seed=1)], 2),  # seeds are part of the key
+        ([ask("a"), ask("a ")], 2),  # exact prompt text
     ],
 )
-def test_duplicate_keys_run_once(store: ResponseStore, requests: list[Request],
-                                 expected_calls: int) -> None:
+def test_duplicate_keys_run_once(
+    store: ResponseStore, requests: list[Request], expected_calls: int
+) -> None:
     with MockServerThread() as mock:
         stats = run(mock, store, requests)
         assert mock.stats()["calls"] == expected_calls
@@ -164,7 +179,10 @@ def test_request_keys_find_each_requests_answer(store: ResponseStore) -> None:
     assert keys[0] == keys[1] != keys[2]  # item-1 and item-2 ask the same thing
     assert set(keys) == store.completed_keys()
     assert [store.get(k).output for k in keys] == [  # type: ignore[union-attr]
-        hashed_reply("<user>a", None), hashed_reply("<user>a", None), hashed_reply("<user>b", 4)]
+        hashed_reply("<user>a", None),
+        hashed_reply("<user>a", None),
+        hashed_reply("<user>b", 4),
+    ]
 
 
 def test_seed_reaches_the_server_and_the_store(store: ResponseStore) -> None:
@@ -178,9 +196,11 @@ def test_seed_reaches_the_server_and_the_store(store: ResponseStore) -> None:
 
 # -- retries and failures ------------------------------------------------------------------------
 
+
 def test_retries_429_with_retry_after_then_500_then_succeeds(store: ResponseStore) -> None:
-    config = MockConfig(retry_after_s=0.2,
-                        rules=[ReplyRule(contains="flaky", fail=(429, 500), reply="finally")])
+    config = MockConfig(
+        retry_after_s=0.2, rules=[ReplyRule(contains="flaky", fail=(429, 500), reply="finally")]
+    )
     with MockServerThread(config) as mock:
         started = time.perf_counter()
         stats = run(mock, store, [ask("flaky"), ask("steady")])
@@ -194,17 +214,23 @@ def test_retries_429_with_retry_after_then_500_then_succeeds(store: ResponseStor
     assert elapsed >= 0.2  # the 200 ms Retry-After was honoured, not the 1-5 ms backoff
 
 
-@pytest.mark.parametrize(("failure", "attempts", "error_part"), [
-    (503, 4, "HTTP 503"),
-    (429, 4, "HTTP 429"),
-    ("drop", 4, "connection"),
-    (400, 1, "HTTP 400"),     # permanent: not retried
-    (404, 1, "HTTP 404"),
-])
+@pytest.mark.parametrize(
+    ("failure", "attempts", "error_part"),
+    [
+        (503, 4, "HTTP 503"),
+        (429, 4, "HTTP 429"),
+        ("drop", 4, "connection"),
+        (400, 1, "HTTP 400"),  # permanent: not retried
+        (404, 1, "HTTP 404"),
+    ],
+)
 def test_request_that_keeps_failing_is_recorded_failed(
-        store: ResponseStore, failure: int | str, attempts: int, error_part: str) -> None:
-    config = MockConfig(retry_after_s=0.001, rules=[
-        ReplyRule(contains="doomed", fail_always=failure, message="no luck")])
+    store: ResponseStore, failure: int | str, attempts: int, error_part: str
+) -> None:
+    config = MockConfig(
+        retry_after_s=0.001,
+        rules=[ReplyRule(contains="doomed", fail_always=failure, message="no luck")],
+    )
     with MockServerThread(config) as mock:
         stats = run(mock, store, [ask("doomed"), ask("fine")], retry=fast_retry(4))
         assert mock.stats()["by_prompt"]["<user>doomed"] == attempts
@@ -242,8 +268,9 @@ class ScriptedBackend(ModelBackend):
     def model_id(self) -> str:
         return "scripted"
 
-    async def generate(self, prompt: Prompt, params: GenerationParams,
-                       seed: int | None) -> Generation:
+    async def generate(
+        self, prompt: Prompt, params: GenerationParams, seed: int | None
+    ) -> Generation:
         self.calls += 1
         number = self.calls
         await asyncio.sleep(0)
@@ -254,8 +281,15 @@ class ScriptedBackend(ModelBackend):
 
 def test_unexpected_backend_error_is_recorded_not_lost(store: ResponseStore) -> None:
     backend = ScriptedBackend(good=2, error=KeyError("bug"))
-    stats = run_requests_sync(backend, [ask(f"q{i}") for i in range(4)], PARAMS, store,
-                              concurrency=1, progress=False, retry=fast_retry())
+    stats = run_requests_sync(
+        backend,
+        [ask(f"q{i}") for i in range(4)],
+        PARAMS,
+        store,
+        concurrency=1,
+        progress=False,
+        retry=fast_retry(),
+    )
     assert (stats.completed, stats.failed, stats.calls) == (2, 2, 4)
     failed = list(store.iter_records("failed"))
     assert [r.info["error_type"] for r in failed] == ["KeyError", "KeyError"]
@@ -264,13 +298,21 @@ def test_unexpected_backend_error_is_recorded_not_lost(store: ResponseStore) -> 
 
 def test_permanent_error_fails_at_once(store: ResponseStore) -> None:
     backend = ScriptedBackend(good=0, error=PermanentModelError("HTTP 401: bad key"))
-    stats = run_requests_sync(backend, [ask("a"), ask("b")], PARAMS, store,
-                              concurrency=2, progress=False, retry=fast_retry())
+    stats = run_requests_sync(
+        backend,
+        [ask("a"), ask("b")],
+        PARAMS,
+        store,
+        concurrency=2,
+        progress=False,
+        retry=fast_retry(),
+    )
     assert (stats.failed, stats.calls) == (2, 2)
     assert {r.error for r in store.iter_records()} == {"HTTP 401: bad key"}
 
 
 # -- unreachable endpoint ------------------------------------------------------------------------
+
 
 def test_unreachable_endpoint_stops_early_naming_the_url(store: ResponseStore) -> None:
     # Work finished by an earlier run must survive the failed one.
@@ -281,8 +323,15 @@ def test_unreachable_endpoint_stops_early_naming_the_url(store: ResponseStore) -
     requests = [ask("done-1"), ask("done-2")] + [ask(f"q{i}") for i in range(50)]
     started = time.perf_counter()
     with pytest.raises(EndpointError) as caught:
-        run_requests_sync(backend, requests, PARAMS, store, concurrency=4, progress=False,
-                          retry=RetryPolicy(base_delay_s=0.01, unreachable_attempts=3))
+        run_requests_sync(
+            backend,
+            requests,
+            PARAMS,
+            store,
+            concurrency=4,
+            progress=False,
+            retry=RetryPolicy(base_delay_s=0.01, unreachable_attempts=3),
+        )
     # Backing off through all 50 requests would take far longer than stopping early.
     assert time.perf_counter() - started < 5.0
     message = str(caught.value)
@@ -292,35 +341,57 @@ def test_unreachable_endpoint_stops_early_naming_the_url(store: ResponseStore) -
 
 
 def test_endpoint_lost_mid_run_stops_and_keeps_finished_work(store: ResponseStore) -> None:
-    error = EndpointUnreachableError("cannot reach http://127.0.0.1:9/v1: refused",
-                                     "http://127.0.0.1:9/v1")
+    error = EndpointUnreachableError(
+        "cannot reach http://127.0.0.1:9/v1: refused", "http://127.0.0.1:9/v1"
+    )
     backend = ScriptedBackend(good=5, error=error)
     requests = [ask(f"q{i}") for i in range(40)]
     with pytest.raises(EndpointError, match="stopped answering"):
-        run_requests_sync(backend, requests, PARAMS, store, concurrency=2, progress=False,
-                          retry=fast_retry(2), flush_every=1000, flush_interval_s=60)
+        run_requests_sync(
+            backend,
+            requests,
+            PARAMS,
+            store,
+            concurrency=2,
+            progress=False,
+            retry=fast_retry(2),
+            flush_every=1000,
+            flush_interval_s=60,
+        )
     counts = store.counts()
     assert counts["ok"] == 5  # flushed on the way out although no flush was due
     assert counts["failed"] == 2  # the two requests that exhausted their tries before the stop
-    stats = run_requests_sync(ScriptedBackend(good=100, error=error), requests, PARAMS, store,
-                              progress=False)
+    stats = run_requests_sync(
+        ScriptedBackend(good=100, error=error), requests, PARAMS, store, progress=False
+    )
     assert (stats.cached, stats.completed) == (5, 35)
 
 
 # -- concurrency ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("concurrency", "backend_cap", "expected_in_flight"), [
-    (1, None, 1),
-    (4, None, 4),
-    (8, 2, 2),  # a backend's max_concurrency wins
-])
-def test_concurrency_bound(store: ResponseStore, concurrency: int, backend_cap: int | None,
-                           expected_in_flight: int) -> None:
+
+@pytest.mark.parametrize(
+    ("concurrency", "backend_cap", "expected_in_flight"),
+    [
+        (1, None, 1),
+        (4, None, 4),
+        (8, 2, 2),  # a backend's max_concurrency wins
+    ],
+)
+def test_concurrency_bound(
+    store: ResponseStore, concurrency: int, backend_cap: int | None, expected_in_flight: int
+) -> None:
     with MockServerThread(MockConfig(latency_s=0.02)) as mock:
         backend = OpenAIBackend("m", mock.base_url)
         backend.max_concurrency = backend_cap
-        run_requests_sync(backend, [ask(f"q{i}") for i in range(12)], PARAMS, store,
-                          concurrency=concurrency, progress=False)
+        run_requests_sync(
+            backend,
+            [ask(f"q{i}") for i in range(12)],
+            PARAMS,
+            store,
+            concurrency=concurrency,
+            progress=False,
+        )
         assert mock.stats()["max_in_flight"] == expected_in_flight
     assert backend.max_connections == expected_in_flight
 
@@ -331,9 +402,18 @@ def test_cancellation_flushes_finished_answers(store: ResponseStore) -> None:
     async def cancelled_run() -> int:
         async with MockOpenAIServer(MockConfig(latency_s=0.01)) as server:
             backend = OpenAIBackend("m", server.base_url)
-            task = asyncio.create_task(run_requests(
-                backend, requests, PARAMS, store, concurrency=4, progress=False,
-                flush_every=10_000, flush_interval_s=60))  # nothing flushed before the cancel
+            task = asyncio.create_task(
+                run_requests(
+                    backend,
+                    requests,
+                    PARAMS,
+                    store,
+                    concurrency=4,
+                    progress=False,
+                    flush_every=10_000,
+                    flush_interval_s=60,
+                )
+            )  # nothing flushed before the cancel
             while server.counters.by_status.get("200", 0) < 20:
                 await asyncio.sleep(0.005)
             task.cancel()
@@ -352,8 +432,9 @@ def test_cancellation_flushes_finished_answers(store: ResponseStore) -> None:
     assert (stats.cached, stats.completed) == (stored, 200 - stored)
 
 
-def test_progress_bar_shows_done_total_and_failures(store: ResponseStore, capfd,
-                                                    monkeypatch) -> None:
+def test_progress_bar_shows_done_total_and_failures(
+    store: ResponseStore, capfd, monkeypatch
+) -> None:
     # The bar is for a terminal (elsewhere a plain line every 30 s: tests/test_progress.py).
     monkeypatch.setattr("biasbench.progress._is_terminal", lambda stream: True)
     config = MockConfig(rules=[ReplyRule(contains="doomed", fail_always=400)])
@@ -381,9 +462,22 @@ def test_first_calls_failing_server_wide_are_retried(store: ResponseStore) -> No
 def test_driver_process_reports_unreachable_endpoint_in_one_line(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}/v1"
     done = subprocess.run(
-        [sys.executable, "-m", "tests.runner.drive_runner", "--base-url", url, "--store",
-         str(tmp_path / "r.sqlite"), "--n", "5"],
-        cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=30)
+        [
+            sys.executable,
+            "-m",
+            "tests.runner.drive_runner",
+            "--base-url",
+            url,
+            "--store",
+            str(tmp_path / "r.sqlite"),
+            "--n",
+            "5",
+        ],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and url in lines[0] and lines[0].startswith("error: model endpoint")
@@ -391,8 +485,10 @@ def test_driver_process_reports_unreachable_endpoint_in_one_line(tmp_path: Path)
 
 # -- retry policy --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("attempt", "ceiling"), [(1, 0.5), (2, 1.0), (3, 2.0), (6, 16.0),
-                                                  (7, 30.0), (500, 30.0)])
+
+@pytest.mark.parametrize(
+    ("attempt", "ceiling"), [(1, 0.5), (2, 1.0), (3, 2.0), (6, 16.0), (7, 30.0), (500, 30.0)]
+)
 def test_backoff_ceiling_doubles_up_to_the_cap(attempt: int, ceiling: float) -> None:
     assert RetryPolicy(base_delay_s=0.5, max_delay_s=30.0).ceiling(attempt) == ceiling
 
@@ -404,10 +500,13 @@ def test_retry_after_is_honoured_and_capped(retry_after: float, expected: float)
     assert policy.delay(9, retry_after) == expected  # the attempt number plays no part
 
 
-@pytest.mark.parametrize(("attempt", "retry_after", "at_least"), [
-    (6, 0.0, 8.0), (6, None, 8.0), (7, 1.0, 15.0), (50, None, 15.0), (5, 0.0, 0.0)])
+@pytest.mark.parametrize(
+    ("attempt", "retry_after", "at_least"),
+    [(6, 0.0, 8.0), (6, None, 8.0), (7, 1.0, 15.0), (50, None, 15.0), (5, 0.0, 0.0)],
+)
 def test_retries_the_window_grants_are_never_a_tight_loop(
-        attempt: int, retry_after: float | None, at_least: float) -> None:
+    attempt: int, retry_after: float | None, at_least: float
+) -> None:
     # Past max_attempts (6) a request is retried only because its window is not over: the wait
     # is then at least half the backoff ceiling, even when the server says Retry-After: 0.
     policy = RetryPolicy(base_delay_s=0.5, max_delay_s=30.0, rng=random.Random(1))
@@ -423,8 +522,15 @@ def test_full_jitter_draws_uniformly_below_the_ceiling() -> None:
     assert abs(sum(draws) / len(draws) - 2.0) < 0.1
 
 
-@pytest.mark.parametrize("bad", [{"max_attempts": 0}, {"unreachable_attempts": 0},
-                                 {"base_delay_s": -1.0}, {"retry_window_s": -1.0}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"max_attempts": 0},
+        {"unreachable_attempts": 0},
+        {"base_delay_s": -1.0},
+        {"retry_window_s": -1.0},
+    ],
+)
 def test_retry_policy_rejects_nonsense(bad: dict) -> None:
     with pytest.raises(ValueError):
         RetryPolicy(**bad)

@@ -15,14 +15,29 @@ from biasbench.errors import BiasbenchError
 from biasbench.runner.store import SCHEMA_VERSION, ResponseRecord, ResponseStore
 
 
-def record(key: str, status: str = "ok", output: str | None = "out", attempts: int = 1,
-           error: str | None = None) -> ResponseRecord:
+def record(
+    key: str,
+    status: str = "ok",
+    output: str | None = "out",
+    attempts: int = 1,
+    error: str | None = None,
+) -> ResponseRecord:
     return ResponseRecord(
-        key=key, item_id=f"item-{key}", model='{"kind":"openai","mode":"chat","model":"m"}',
-        seed=7, prompt_text="<user>শিক্ষক আসবেন", params={"temperature": 0.0, "stop": []},
-        output=output if status == "ok" else None, error=error, status=status,  # type: ignore[arg-type]
-        attempts=attempts, latency_s=0.25, started_at=100.0, finished_at=100.5,
-        info={"usage": {"total_tokens": 3}})
+        key=key,
+        item_id=f"item-{key}",
+        model='{"kind":"openai","mode":"chat","model":"m"}',
+        seed=7,
+        prompt_text="<user>শিক্ষক আসবেন",
+        params={"temperature": 0.0, "stop": []},
+        output=output if status == "ok" else None,
+        error=error,
+        status=status,  # type: ignore[arg-type]
+        attempts=attempts,
+        latency_s=0.25,
+        started_at=100.0,
+        finished_at=100.5,
+        info={"usage": {"total_tokens": 3}},
+    )
 
 
 @pytest.fixture
@@ -52,16 +67,27 @@ def test_round_trip_keeps_every_field(store: ResponseStore) -> None:
         (("ok", "first", 1, None), ("ok", "second", 1, None), "ok", "first", 1),
     ],
 )
-def test_upsert_rules(store: ResponseStore, first: tuple, second: tuple, expected_status: str,
-                      expected_output: str | None, expected_attempts: int) -> None:
+def test_upsert_rules(
+    store: ResponseStore,
+    first: tuple,
+    second: tuple,
+    expected_status: str,
+    expected_output: str | None,
+    expected_attempts: int,
+) -> None:
     for status, output, attempts, error in (first, second):
         store.put_many([record("k", status, output, attempts, error)])
     stored = store.get("k")
     assert stored is not None
     assert (stored.status, stored.output, stored.attempts) == (
-        expected_status, expected_output, expected_attempts)
-    assert store.counts() == {"ok": int(expected_status == "ok"),
-                              "failed": int(expected_status == "failed")}
+        expected_status,
+        expected_output,
+        expected_attempts,
+    )
+    assert store.counts() == {
+        "ok": int(expected_status == "ok"),
+        "failed": int(expected_status == "failed"),
+    }
 
 
 def test_completed_keys_and_counts(store: ResponseStore) -> None:
@@ -87,8 +113,9 @@ def test_wal_mode_and_synchronous_normal(store: ResponseStore) -> None:
     assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
 
 
-@pytest.mark.parametrize("value", [{"signature": {"seeds": [1, 2]}, "name": "শিক্ষক"}, [1, 2.5],
-                                   "text", 3, None])
+@pytest.mark.parametrize(
+    "value", [{"signature": {"seeds": [1, 2]}, "name": "শিক্ষক"}, [1, 2.5], "text", 3, None]
+)
 def test_meta_round_trip(store: ResponseStore, value: object) -> None:
     store.set_meta("manifest", {"old": True})
     store.set_meta("manifest", value)

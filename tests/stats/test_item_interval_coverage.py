@@ -12,8 +12,9 @@ import pytest
 from biasbench.stats import ACCURACY_BOUNDS, BIAS_BOUNDS, item_cluster_interval
 
 
-def _coverage(rng: np.random.Generator, n_items: int, n_seeds: int, share_wrong: float,
-              reps: int) -> float:
+def _coverage(
+    rng: np.random.Generator, n_items: int, n_seeds: int, share_wrong: float, reps: int
+) -> float:
     """Accuracy over an item population where a share of the items is answered wrong under
     99.9% of seeds and the rest right under 99.9%: how often the interval holds the truth."""
     truth = share_wrong * 0.001 + (1 - share_wrong) * 0.999
@@ -22,8 +23,7 @@ def _coverage(rng: np.random.Generator, n_items: int, n_seeds: int, share_wrong:
         wrong = rng.random(n_items) < share_wrong
         p_right = np.where(wrong, 0.001, 0.999)
         right = rng.binomial(n_seeds, p_right)
-        low, high, _, _ = item_cluster_interval(right, np.full(n_items, n_seeds),
-                                                ACCURACY_BOUNDS)
+        low, high, _, _ = item_cluster_interval(right, np.full(n_items, n_seeds), ACCURACY_BOUNDS)
         hits += low <= truth <= high
     return hits / reps
 
@@ -42,11 +42,13 @@ def test_agreeing_items_count_once_each(n_items: int) -> None:
     over the items -- not the 50 k answers (the lower end was 0.997 at 24 items)."""
     from scipy.stats import norm, t
 
-    low, high, status, k = item_cluster_interval(np.full(n_items, 50), np.full(n_items, 50),
-                                                 ACCURACY_BOUNDS)
+    low, high, status, k = item_cluster_interval(
+        np.full(n_items, 50), np.full(n_items, 50), ACCURACY_BOUNDS
+    )
     assert str(status) == "ok" and k == n_items and high == 1.0
-    n_eff = n_items * (n_items - 1) / (n_items + 2) * (norm.ppf(0.975)
-                                                       / t.ppf(0.975, n_items - 1)) ** 2
+    n_eff = (
+        n_items * (n_items - 1) / (n_items + 2) * (norm.ppf(0.975) / t.ppf(0.975, n_items - 1)) ** 2
+    )
     assert low == pytest.approx(0.025 ** (1 / n_eff))
 
 

@@ -33,9 +33,13 @@ def _band(rate: float, n: int = N_DATASETS, mass: float = 0.998) -> tuple[float,
 
 @pytest.fixture(scope="module")
 def runs() -> dict[float, list]:
-    return {delta: [paired_ratio_difference(*_dataset(seed, delta), n_resamples=999,
-                                            rng=10**6 + seed)
-                    for seed in range(N_DATASETS)] for delta in (0.0, 0.15)}
+    return {
+        delta: [
+            paired_ratio_difference(*_dataset(seed, delta), n_resamples=999, rng=10**6 + seed)
+            for seed in range(N_DATASETS)
+        ]
+        for delta in (0.0, 0.15)
+    }
 
 
 def test_null_rejection_rate_is_in_the_binomial_band(runs: dict[float, list]) -> None:
@@ -51,8 +55,9 @@ def test_null_rejection_rate_is_in_the_binomial_band(runs: dict[float, list]) ->
 
 
 @pytest.mark.parametrize("delta", [0.0, 0.15])
-def test_interval_covers_the_true_difference_at_its_nominal_rate(runs: dict[float, list],
-                                                                 delta: float) -> None:
+def test_interval_covers_the_true_difference_at_its_nominal_rate(
+    runs: dict[float, list], delta: float
+) -> None:
     covered = float(np.mean([r.ci_low <= delta <= r.ci_high for r in runs[delta]]))
     low, high = _band(0.95)
     assert low <= covered <= high, covered
@@ -93,8 +98,9 @@ def test_identical_sides_give_p_one() -> None:
 
 
 def test_too_few_pairs_have_no_interval_and_no_p() -> None:
-    result = paired_ratio_difference([1] * (MIN_PAIRS - 1), [2] * (MIN_PAIRS - 1),
-                                     [2] * (MIN_PAIRS - 1), [2] * (MIN_PAIRS - 1))
+    result = paired_ratio_difference(
+        [1] * (MIN_PAIRS - 1), [2] * (MIN_PAIRS - 1), [2] * (MIN_PAIRS - 1), [2] * (MIN_PAIRS - 1)
+    )
     assert result.difference == pytest.approx(0.5)
     assert math.isnan(result.ci_low) and math.isnan(result.p_value)
 
@@ -103,8 +109,7 @@ def test_signed_components_difference_in_differences() -> None:
     # side = main - control: a: 3/4 - 1/4 = 0.5; b: 2/4 - 2/4 = 0
     a_num, a_den = [[2, 1], [1, 0]], [[2, 2], [2, 2]]
     b_num, b_den = [[1, 1], [1, 1]], [[2, 2], [2, 2]]
-    result = paired_ratio_difference(a_num, a_den, b_num, b_den, signs=(1.0, -1.0),
-                                     n_resamples=100)
+    result = paired_ratio_difference(a_num, a_den, b_num, b_den, signs=(1.0, -1.0), n_resamples=100)
     assert result.score_a == pytest.approx(0.5)
     assert result.score_b == pytest.approx(0.0)
     assert result.difference == pytest.approx(-0.5)

@@ -32,7 +32,14 @@ class BasqBBQBenchmark(PublishedBBQBenchmark, declaration=DECLARATION):
         chosen = choose_categories(categories, CATEGORIES, "BasqBBQ")
         folder = resolve_data(chosen, data)
         self.init_published(
-            load_items(folder, chosen), ("eu",), strict=strict,
+            load_items(folder, chosen),
+            ("eu",),
+            strict=strict,
             source=f"BasqBBQ items of {REPOSITORY}@{COMMIT[:12]} ({folder})",
-            data_source={"items": "published", "repository": REPOSITORY, "commit": COMMIT,
-                         "categories": list(chosen)})
+            data_source={
+                "items": "published",
+                "repository": REPOSITORY,
+                "commit": COMMIT,
+                "categories": list(chosen),
+            },
+        )

@@ -11,16 +11,25 @@ DECLARATION = bbq_declaration(
     benchmark=".benchmark:BasqBBQBenchmark",
     docs_page="docs/benchmarks/basqbbq.md",
     languages=("eu",),
-    paper=Paper("BasqBBQ: A QA Benchmark for Assessing Social Biases in LLMs for Basque, a "
-                "Low-Resource Language", "Zulaika and Saralegi, COLING 2025",
-                "https://github.com/orai-nlp/BasqBBQ"),
-    licence=("CC BY-NC-SA 4.0 (Orai NLP Teknologiak, orai-nlp/BasqBBQ README); terms: "
-             "non-commercial use, share alike, attribution"),
+    paper=Paper(
+        "BasqBBQ: A QA Benchmark for Assessing Social Biases in LLMs for Basque, a "
+        "Low-Resource Language",
+        "Zulaika and Saralegi, COLING 2025",
+        "https://github.com/orai-nlp/BasqBBQ",
+    ),
+    licence=(
+        "CC BY-NC-SA 4.0 (Orai NLP Teknologiak, orai-nlp/BasqBBQ README); terms: "
+        "non-commercial use, share alike, attribution"
+    ),
     items_summary=f"Basque items in {len(CATEGORIES)} categories ({REPOSITORY}@{COMMIT[:7]})",
     options=(
         data_option("BasqBBQ's data/BasqBBQ/ folder", ENV_DATA),
-        OptionSpec("categories", str, None, "comma-separated categories (default: all: "
-                   + ", ".join(CATEGORIES) + ")"),
+        OptionSpec(
+            "categories",
+            str,
+            None,
+            "comma-separated categories (default: all: " + ", ".join(CATEGORIES) + ")",
+        ),
         STRICT_OPTION,
     ),
 )

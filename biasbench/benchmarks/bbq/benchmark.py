@@ -49,7 +49,8 @@ from biasbench.registry.interface import Options, Results
 
 DECODING_WHY = (
     "the original BBQ paper reports one run per model (no seeds, no sampling), so biasbench "
-    "decodes greedily (temperature 0) under one seed unless --temperature/--seeds say otherwise")
+    "decodes greedily (temperature 0) under one seed unless --temperature/--seeds say otherwise"
+)
 """Why the default decoding is what it is: shown in the summary and written to results.json."""
 
 
@@ -66,20 +67,25 @@ class OriginalBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         if items is None:
             loaded = load_bbq_items(resolve_bbq_data(data, templates_dir=templates))
             source = f"published items of {BBQ_REPOSITORY}@{BBQ_COMMIT[:12]}"
-            data_source: dict[str, Any] = {"items": "published", "repository": BBQ_REPOSITORY,
-                                           "commit": BBQ_COMMIT}
+            data_source: dict[str, Any] = {
+                "items": "published",
+                "repository": BBQ_REPOSITORY,
+                "commit": BBQ_COMMIT,
+            }
         else:
             if data is not None:
                 raise BiasbenchError("--items and --data name two item sources; give one")
             loaded, source, data_source = load_item_files(items)
         self.use_prompt(options.prompt or self.packaged_prompt("en"))
-        super().__init__(loaded, source=source, data_source=data_source,
-                         var2=_var2(loaded, templates),
-                         template_info=_template_info(loaded, templates,
-                                                      published=items is None))
+        super().__init__(
+            loaded,
+            source=source,
+            data_source=data_source,
+            var2=_var2(loaded, templates),
+            template_info=_template_info(loaded, templates, published=items is None),
+        )
 
-    def extend_results(self, results: dict[str, Any], scored: BBQResults,
-                       out_dir: Path) -> None:
+    def extend_results(self, results: dict[str, Any], scored: BBQResults, out_dir: Path) -> None:
         """The engine's additions, then, for the published items, the categories as the R
         script reports them: the name-proxy templates (above 25) apart (``r_categories``)."""
         super().extend_results(results, scored, out_dir)
@@ -95,8 +101,10 @@ class OriginalBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         split = results.get("r_categories") or {}
         for model, categories in (split.get("models") or {}).items():
             for category, entry in categories.items():
-                lines.append(f"{model} / {category} (as BBQ's R script): s_AMB "
-                             f"{score_text(entry['s_amb'])}, s_DIS {score_text(entry['s_dis'])}")
+                lines.append(
+                    f"{model} / {category} (as BBQ's R script): s_AMB "
+                    f"{score_text(entry['s_amb'])}, s_DIS {score_text(entry['s_dis'])}"
+                )
         if split:
             lines.append(f"R categories: {split['note']} (results.json: r_categories)")
         return lines
@@ -108,13 +116,20 @@ class OriginalBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         seed = int(options.get("seed", 0))
         categories = choose_categories(options.get("categories"), CATEGORIES, "BBQ")
         templates = options.get("templates")
-        folder = (_local_templates(Path(templates), categories) if templates is not None
-                  else resolve_pinned_folder(BBQ_TEMPLATES))
+        folder = (
+            _local_templates(Path(templates), categories)
+            if templates is not None
+            else resolve_pinned_folder(BBQ_TEMPLATES)
+        )
         report = generate_bbq(folder, Path(out), seed, categories)
-        lines = [f"{c}: {n:,} items (published {PUBLISHED_COUNTS[c]:,}) -> {report.files[c]}"
-                 for c, n in report.counts.items()]
-        lines.append(f"total: {report.total:,} items (seed {seed}; {len(report.warnings)} "
-                     "warnings: biasbench -v shows each)")
+        lines = [
+            f"{c}: {n:,} items (published {PUBLISHED_COUNTS[c]:,}) -> {report.files[c]}"
+            for c, n in report.counts.items()
+        ]
+        lines.append(
+            f"total: {report.total:,} items (seed {seed}; {len(report.warnings)} "
+            "warnings: biasbench -v shows each)"
+        )
         if templates is not None:
             remembered = BBQ_SOURCE.remember(Path(templates), "templates", TEMPLATE_DIGESTS)
             if remembered is not None:
@@ -126,24 +141,26 @@ def _local_templates(folder: Path, categories: Sequence[str]) -> Path:
     """A local templates folder holding what ``categories`` need: a missing file is one error
     line; a file that differs from the pinned one is used with a warning (results are then not
     comparable with the paper's)."""
-    return resolve_pinned_folder(replace(BBQ_TEMPLATES, files=templates_needed(categories)),
-                                 folder)
+    return resolve_pinned_folder(replace(BBQ_TEMPLATES, files=templates_needed(categories)), folder)
 
 
-def _template_info(items: Sequence[BBQItem], templates: Path | None, *,
-                   published: bool = True) -> dict[Any, str]:
+def _template_info(
+    items: Sequence[BBQItem], templates: Path | None, *, published: bool = True
+) -> dict[Any, str]:
     """(category, template id) -> the template's stereotype (its Relevant_social_values and
     Known_stereotyped_groups, as FilBBQ's profiles show them), from BBQ's template CSVs where
     they are at hand: ``--templates``, or for the published items ``$BIASBENCH_BBQ_TEMPLATES``
     or the cache (other ``--items`` may reuse category names and template ids for other
     templates). Never downloaded for this: without them a profile shows the items' own
     stereotyped groups."""
-    folder = (Path(templates) if templates is not None
-              else templates_at_hand() if published else None)
+    folder = (
+        Path(templates) if templates is not None else templates_at_hand() if published else None
+    )
     if folder is None:
         return {}
-    return template_info_from(folder, {c: template_file(c) for c in
-                                       sorted({item.category for item in items})})
+    return template_info_from(
+        folder, {c: template_file(c) for c in sorted({item.category for item in items})}
+    )
 
 
 def _var2(items: Sequence[BBQItem], templates: Path | None) -> Var2ByTemplate | None:
@@ -152,6 +169,9 @@ def _var2(items: Sequence[BBQItem], templates: Path | None) -> Var2ByTemplate | 
     present = sorted({item.category for item in items} & INTERSECTIONAL)
     if not present:
         return None
-    folder = (_local_templates(Path(templates), sorted(INTERSECTIONAL)) if templates is not None
-              else resolve_pinned_folder(BBQ_TEMPLATES))
+    folder = (
+        _local_templates(Path(templates), sorted(INTERSECTIONAL))
+        if templates is not None
+        else resolve_pinned_folder(BBQ_TEMPLATES)
+    )
     return template_var2(folder)

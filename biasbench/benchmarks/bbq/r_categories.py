@@ -21,10 +21,12 @@ from biasbench.engines.bbq_family.scoring.multi_seed import BBQResults, across_s
 LAST_GROUP_TEMPLATE: Final = 25
 """BBQ_calculate_bias_score.R: ``as.numeric(question_index) > 25`` marks a names template."""
 NAMES_SUFFIX: Final = " (names)"
-NOTE: Final = ("BBQ_calculate_bias_score.R reports templates numbered above 25 (first names as "
-               "proxies for the group) as '<category> (names)' and the rest as '<category>'; "
-               "biasbench's per-category scores (models) pool both, these are the parts apart, "
-               "as the R script prints them")
+NOTE: Final = (
+    "BBQ_calculate_bias_score.R reports templates numbered above 25 (first names as "
+    "proxies for the group) as '<category> (names)' and the rest as '<category>'; "
+    "biasbench's per-category scores (models) pool both, these are the parts apart, "
+    "as the R script prints them"
+)
 
 
 def r_category(category: pd.Series, question_index: pd.Series) -> pd.Series:
@@ -39,14 +41,16 @@ def r_categories(scored: BBQResults) -> dict[str, Any]:
     when no answered item is a names template."""
     counts = scored.counts.copy()
     counts["category"] = r_category(counts["category"], counts["question_index"])
-    split = {c[: -len(NAMES_SUFFIX)] for c in counts["category"].unique()
-             if c.endswith(NAMES_SUFFIX)}
+    split = {
+        c[: -len(NAMES_SUFFIX)] for c in counts["category"].unique() if c.endswith(NAMES_SUFFIX)
+    }
     if not split:
         return {}
     wanted = {*split, *(f"{c}{NAMES_SUFFIX}" for c in split)}
     counts = counts[counts["category"].isin(wanted)]
-    per_seed = scores_from_counts(counts, ["model", "seed", "category"],
-                                  all_unknown_is_no_bias=True)
+    per_seed = scores_from_counts(
+        counts, ["model", "seed", "category"], all_unknown_is_no_bias=True
+    )
     per_item = None
     if scored.per_item is not None:
         per_item = scored.per_item.copy()

@@ -37,7 +37,15 @@ class BharatBBQBenchmark(PublishedBBQBenchmark, declaration=DECLARATION):
         chosen = choose_categories(categories, CATEGORIES, "BharatBBQ")
         folder = resolve_data(chosen, data)
         self.init_published(
-            load_items(folder, chosen), ("en",), strict=strict,
+            load_items(folder, chosen),
+            ("en",),
+            strict=strict,
             source=f"BharatBBQ English items of {REPOSITORY}@{COMMIT[:12]} ({folder})",
-            data_source={"items": "published", "repository": REPOSITORY, "commit": COMMIT,
-                         "folder": SUBDIR, "categories": list(chosen)})
+            data_source={
+                "items": "published",
+                "repository": REPOSITORY,
+                "commit": COMMIT,
+                "folder": SUBDIR,
+                "categories": list(chosen),
+            },
+        )

@@ -17,18 +17,28 @@ DECLARATION = bbq_declaration(
     benchmark=".benchmark:BharatBBQBenchmark",
     docs_page="docs/benchmarks/bharatbbq.md",
     languages=("en",),
-    paper=Paper("BharatBBQ: A Multilingual Bias Benchmark for Question Answering in the "
-                "Indian Context", "TACL 2025 (arXiv:2508.07090)",
-                "https://arxiv.org/abs/2508.07090"),
-    licence=("not stated: sahoonihar/BharatBBQ carries no licence file (all rights reserved by "
-             "default); terms: cite the TACL 2025 paper; the other languages are on the "
-             "Hugging Face hub (aditya20t/BharatBBQ), not read here"),
-    items_summary=(f"{sum(PUBLISHED_COUNTS.values()):,} English items ({len(CATEGORIES)} "
-                   f"categories, {REPOSITORY}@{COMMIT[:7]})"),
+    paper=Paper(
+        "BharatBBQ: A Multilingual Bias Benchmark for Question Answering in the Indian Context",
+        "TACL 2025 (arXiv:2508.07090)",
+        "https://arxiv.org/abs/2508.07090",
+    ),
+    licence=(
+        "not stated: sahoonihar/BharatBBQ carries no licence file (all rights reserved by "
+        "default); terms: cite the TACL 2025 paper; the other languages are on the "
+        "Hugging Face hub (aditya20t/BharatBBQ), not read here"
+    ),
+    items_summary=(
+        f"{sum(PUBLISHED_COUNTS.values()):,} English items ({len(CATEGORIES)} "
+        f"categories, {REPOSITORY}@{COMMIT[:7]})"
+    ),
     options=(
         data_option("BharatBBQ's BharatBBQ_Dataset/Examples/ folder", ENV_DATA),
-        OptionSpec("categories", str, None, "comma-separated categories (default: all 13: "
-                   + ", ".join(CATEGORIES) + ")"),
+        OptionSpec(
+            "categories",
+            str,
+            None,
+            "comma-separated categories (default: all 13: " + ", ".join(CATEGORIES) + ")",
+        ),
         STRICT_OPTION,
     ),
 )

@@ -34,7 +34,8 @@ prompt runs into it after a full stop, and chat and base models get the same tex
 DECODING_WHY: Final = (
     "CBBQ's scripts sample (GPT-3.5 at temperature 0.5, others 0.35-0.7) once per item; "
     "biasbench decodes greedily (temperature 0) under one seed so a run is reproducible, unless "
-    "--temperature/--seeds say otherwise")
+    "--temperature/--seeds say otherwise"
+)
 
 
 # PROMPT_VARIANTS (declaration.py): the authors' two prompt wordings.
@@ -62,18 +63,30 @@ class CBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         loaded = apply_target_rule(loaded, target_rule)
         self.use_prompt(self.packaged_prompt(prompt_variant))
         super().__init__(
-            loaded, source=f"data/ of {CBBQ_REPOSITORY}@{CBBQ_COMMIT[:12]}",
-            data_source={"items": "published", "repository": CBBQ_REPOSITORY,
-                         "commit": CBBQ_COMMIT, "categories": list(chosen),
-                         "target_rule": target_rule,
-                         "s_amb_denominator": s_amb_denominator})
+            loaded,
+            source=f"data/ of {CBBQ_REPOSITORY}@{CBBQ_COMMIT[:12]}",
+            data_source={
+                "items": "published",
+                "repository": CBBQ_REPOSITORY,
+                "commit": CBBQ_COMMIT,
+                "categories": list(chosen),
+                "target_rule": target_rule,
+                "s_amb_denominator": s_amb_denominator,
+            },
+        )
 
-    def signature(self, model: dict[str, Any], params: GenerationParams | None,
-                  seeds: Sequence[int] | None, limit: int | None = None) -> Signature:
+    def signature(
+        self,
+        model: dict[str, Any],
+        params: GenerationParams | None,
+        seeds: Sequence[int] | None,
+        limit: int | None = None,
+    ) -> Signature:
         """The engine's signature; the authors' S_amb denominator also marks the judge, so its
         results show it in the short form and are not merged with the default's."""
         signature = super().signature(model, params, seeds, limit)
         if self.s_amb_denominator == "parsed":
             return signature
-        return signature.model_copy(update={
-            "judge_version": f"{signature.judge_version}+s_amb:{self.s_amb_denominator}"})
+        return signature.model_copy(
+            update={"judge_version": f"{signature.judge_version}+s_amb:{self.s_amb_denominator}"}
+        )

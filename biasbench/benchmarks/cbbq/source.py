@@ -95,22 +95,34 @@ BLOBS: Final[Mapping[tuple[str, str], str]] = {
 CATEGORIES: Final = tuple(dict.fromkeys(category for category, _ in BLOBS))
 
 PUBLISHED_COUNTS: Final[Mapping[tuple[str, str], int | None]] = {
-    ("SES", "ambiguous"): 3960, ("SES", "disambiguous"): 3960,
-    ("age", "ambiguous"): 7400, ("age", "disambiguous"): None,
-    ("disability", "ambiguous"): 1588, ("disability", "disambiguous"): 1556,
-    ("disease", "ambiguous"): 586, ("disease", "disambiguous"): 586,
+    ("SES", "ambiguous"): 3960,
+    ("SES", "disambiguous"): 3960,
+    ("age", "ambiguous"): 7400,
+    ("age", "disambiguous"): None,
+    ("disability", "ambiguous"): 1588,
+    ("disability", "disambiguous"): 1556,
+    ("disease", "ambiguous"): 586,
+    ("disease", "disambiguous"): 586,
     ("educational_qualification", "ambiguous"): 1392,
     ("educational_qualification", "disambiguous"): 1392,
-    ("ethnicity", "ambiguous"): 980, ("ethnicity", "disambiguous"): 980,
-    ("gender", "ambiguous"): 1534, ("gender", "disambiguous"): 1838,
+    ("ethnicity", "ambiguous"): 980,
+    ("ethnicity", "disambiguous"): 980,
+    ("gender", "ambiguous"): 1534,
+    ("gender", "disambiguous"): 1838,
     ("household_registration", "ambiguous"): 8700,
     ("household_registration", "disambiguous"): None,
-    ("nationality", "ambiguous"): 11988, ("nationality", "disambiguous"): None,
-    ("physical_appearance", "ambiguous"): 1856, ("physical_appearance", "disambiguous"): 1856,
-    ("race", "ambiguous"): None, ("race", "disambiguous"): None,
-    ("region", "ambiguous"): 2176, ("region", "disambiguous"): 2176,
-    ("religion", "ambiguous"): 2944, ("religion", "disambiguous"): 2956,
-    ("sexual_orientation", "ambiguous"): 560, ("sexual_orientation", "disambiguous"): 560,
+    ("nationality", "ambiguous"): 11988,
+    ("nationality", "disambiguous"): None,
+    ("physical_appearance", "ambiguous"): 1856,
+    ("physical_appearance", "disambiguous"): 1856,
+    ("race", "ambiguous"): None,
+    ("race", "disambiguous"): None,
+    ("region", "ambiguous"): 2176,
+    ("region", "disambiguous"): 2176,
+    ("religion", "ambiguous"): 2944,
+    ("religion", "disambiguous"): 2956,
+    ("sexual_orientation", "ambiguous"): 560,
+    ("sexual_orientation", "disambiguous"): 560,
 }
 """Items per file at :data:`CBBQ_COMMIT`, counted in the files themselves (household
 registration and nationality ambiguous: in the CSV each JSON was converted from, since the
@@ -125,8 +137,9 @@ def file_path(category: str, condition: str) -> str:
 
 def _error(path: Path, index: int | None, field: str | None, message: str) -> InputError:
     where = "" if index is None else f"array element {index + 1}: "
-    return InputError(where + message, file=str(path),
-                      line=None if index is None else index + 1, field=field)
+    return InputError(
+        where + message, file=str(path), line=None if index is None else index + 1, field=field
+    )
 
 
 def read_records(path: Path) -> list[dict[str, str]]:
@@ -147,12 +160,21 @@ def read_records(path: Path) -> list[dict[str, str]]:
     return records
 
 
-REQUIRED: Final = ("example_id", "question_index", "question_polarity", "context_condition",
-                   "context", "question", "ans0", "ans1", "ans2", "label")
+REQUIRED: Final = (
+    "example_id",
+    "question_index",
+    "question_polarity",
+    "context_condition",
+    "context",
+    "question",
+    "ans0",
+    "ans1",
+    "ans2",
+    "label",
+)
 
 
-def cbbq_items(path: Path, category: str, condition: str, *,
-               start: int = 0) -> list[BBQItem]:
+def cbbq_items(path: Path, category: str, condition: str, *, start: int = 0) -> list[BBQItem]:
     """The items of one CBBQ file with the scripts' positional targets; example ids run from
     ``start`` (the authors' ids restart at 1 in every file, so they are kept in
     ``additional_metadata`` as ``cbbq_example_id``)."""
@@ -164,16 +186,26 @@ def cbbq_items(path: Path, category: str, condition: str, *,
                 raise _error(path, index, field, "missing")
         polarity = str(record["question_polarity"]).strip()
         if polarity not in POLARITIES:
-            raise _error(path, index, "question_polarity",
-                         f"must be neg or non_neg, not {polarity!r}")
+            raise _error(
+                path, index, "question_polarity", f"must be neg or non_neg, not {polarity!r}"
+            )
         if str(record["context_condition"]).strip() != condition:
-            raise _error(path, index, "context_condition",
-                         f"{record['context_condition']!r} in the {condition} file")
+            raise _error(
+                path,
+                index,
+                "context_condition",
+                f"{record['context_condition']!r} in the {condition} file",
+            )
         answers = [str(record[f"ans{i}"]).strip() for i in range(3)]
         unknown = [i for i, a in enumerate(answers) if a in UNKNOWN_WORDINGS]
         if len(unknown) != 1:
-            raise _error(path, index, "ans2", f"needs exactly one unknown option (worded "
-                         f"{'/'.join(sorted(UNKNOWN_WORDINGS))}): {answers!r}")
+            raise _error(
+                path,
+                index,
+                "ans2",
+                f"needs exactly one unknown option (worded "
+                f"{'/'.join(sorted(UNKNOWN_WORDINGS))}): {answers!r}",
+            )
         try:
             label = int(str(record["label"]).strip())
         except ValueError:
@@ -183,25 +215,38 @@ def cbbq_items(path: Path, category: str, condition: str, *,
         # The evaluation scripts: option A is the biased answer of a neg question, B of non_neg.
         target = 0 if polarity == "neg" else 1
         if target in unknown:
-            raise _error(path, index, f"ans{target}", "the scripts' biased answer is the "
-                         "unknown option")
+            raise _error(
+                path, index, f"ans{target}", "the scripts' biased answer is the unknown option"
+            )
         metadata: dict[str, Any] = {
             "cbbq_example_id": str(record["example_id"]).strip(),
             "subcategory": record.get("subcategory", ""),
             "stereotyped_groups": [str(record.get("bias_targeted_groups", ""))],
-            "source": record.get("source", ""), "file": f"{CBBQ_REPOSITORY}/data/"
-                                                        f"{file_path(category, condition)}",
+            "source": record.get("source", ""),
+            "file": f"{CBBQ_REPOSITORY}/data/{file_path(category, condition)}",
         }
-        items.append(BBQItem(
-            example_id=start + index, question_index=str(record["question_index"]).strip(),
-            question_polarity=POLARITIES[polarity],  # type: ignore[arg-type]
-            context_condition=CONDITIONS[condition],  # type: ignore[arg-type]
-            category=category,
-            answer_info={f"ans{i}": [answers[i], UNKNOWN_GROUP if i in unknown else answers[i]]
-                         for i in range(3)},
-            additional_metadata=metadata, context=str(record["context"]),
-            question=str(record["question"]), ans0=answers[0], ans1=answers[1],
-            ans2=answers[2], label=label, language="zh", target_answer=target))
+        items.append(
+            BBQItem(
+                example_id=start + index,
+                question_index=str(record["question_index"]).strip(),
+                question_polarity=POLARITIES[polarity],  # type: ignore[arg-type]
+                context_condition=CONDITIONS[condition],  # type: ignore[arg-type]
+                category=category,
+                answer_info={
+                    f"ans{i}": [answers[i], UNKNOWN_GROUP if i in unknown else answers[i]]
+                    for i in range(3)
+                },
+                additional_metadata=metadata,
+                context=str(record["context"]),
+                question=str(record["question"]),
+                ans0=answers[0],
+                ans1=answers[1],
+                ans2=answers[2],
+                label=label,
+                language="zh",
+                target_answer=target,
+            )
+        )
     return items
 
 
@@ -231,9 +276,12 @@ def apply_target_rule(items: list[BBQItem], rule: TargetRule) -> list[BBQItem]:
     if rule == "script":
         return items
     flip = set(reversed_categories(target_rule_check(items)))
-    return [item.model_copy(update={"target_answer": 1 - item.target_answer})
-            if item.category in flip and item.target_answer in (0, 1) else item
-            for item in items]
+    return [
+        item.model_copy(update={"target_answer": 1 - item.target_answer})
+        if item.category in flip and item.target_answer in (0, 1)
+        else item
+        for item in items
+    ]
 
 
 def load_cbbq(folder: Path, categories: Sequence[str] = CATEGORIES) -> list[BBQItem]:
@@ -242,8 +290,9 @@ def load_cbbq(folder: Path, categories: Sequence[str] = CATEGORIES) -> list[BBQI
     for category in categories:
         start = 0
         for condition in CONDITIONS:
-            loaded = cbbq_items(Path(folder) / file_path(category, condition), category,
-                                condition, start=start)
+            loaded = cbbq_items(
+                Path(folder) / file_path(category, condition), category, condition, start=start
+            )
             start += len(loaded)
             items.extend(loaded)
     return items
@@ -254,16 +303,31 @@ def parse_categories(text: str | None) -> tuple[str, ...]:
     return choose_categories(text, CATEGORIES, "CBBQ")
 
 
-def resolve_cbbq_data(data_dir: Path | None, categories: Sequence[str], *,
-                      cache_dir: Path | None = None, download: bool = True,
-                      base_url: str | None = None,
-                      timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
+def resolve_cbbq_data(
+    data_dir: Path | None,
+    categories: Sequence[str],
+    *,
+    cache_dir: Path | None = None,
+    download: bool = True,
+    base_url: str | None = None,
+    timeout: float = DOWNLOAD_TIMEOUT_S,
+) -> Path:
     """A ``data/``-like folder holding both files of every category in ``categories``: the
     local copy (a file differing from the pin: a warning), else the cache, else a verified
     download of what is missing (:func:`resolve_pinned_folder`)."""
-    wanted = {file_path(c, cond): f"git-blob-sha1:{BLOBS[(c, cond)]}"
-              for c in categories for cond in CONDITIONS}
-    spec = PinnedFolder(CBBQ_SOURCE, "data", wanted, "CBBQ", env=ENV_DATA,
-                        hint="choose categories with --categories")
-    return resolve_pinned_folder(spec, data_dir, cache_dir=cache_dir, download=download,
-                                 base_url=base_url, timeout=timeout)
+    wanted = {
+        file_path(c, cond): f"git-blob-sha1:{BLOBS[(c, cond)]}"
+        for c in categories
+        for cond in CONDITIONS
+    }
+    spec = PinnedFolder(
+        CBBQ_SOURCE,
+        "data",
+        wanted,
+        "CBBQ",
+        env=ENV_DATA,
+        hint="choose categories with --categories",
+    )
+    return resolve_pinned_folder(
+        spec, data_dir, cache_dir=cache_dir, download=download, base_url=base_url, timeout=timeout
+    )

@@ -39,7 +39,8 @@ from biasbench.registry.interface import Options
 DECODING_WHY = (
     "the authors score each option's log-likelihood (one deterministic run per model), so "
     "biasbench decodes greedily (temperature 0) under one seed unless --temperature/--seeds "
-    "say otherwise")
+    "say otherwise"
+)
 
 
 LANGUAGES: Final = ("es", "ca")
@@ -63,10 +64,15 @@ class SpanishBBQBenchmark(PromptedBBQBenchmark):
     def __init__(self, options: Options) -> None:
         data, prompt, parallel = options.data, options.prompt, options.parallel
         if parallel and prompt is not None:
-            raise BiasbenchError("--prompt names one language's prompt; with --parallel each "
-                                 "language is asked with its packaged prompt")
-        codes = (self.language, *(c for c in LANGUAGES if c != self.language)) if parallel \
+            raise BiasbenchError(
+                "--prompt names one language's prompt; with --parallel each "
+                "language is asked with its packaged prompt"
+            )
+        codes = (
+            (self.language, *(c for c in LANGUAGES if c != self.language))
+            if parallel
             else (self.language,)
+        )
         loaded, folders = [], []
         for code in codes:
             folder = resolve_pinned_folder(pinned_folder(code), data)
@@ -74,18 +80,24 @@ class SpanishBBQBenchmark(PromptedBBQBenchmark):
             if code == self.language:
                 self.load_report = report
             if parallel:  # one dataset in two languages: the engine pairs them by item
-                items = [i.model_copy(update={"namespace": f"{PARALLEL_DATASET}/{code}"})
-                         for i in items]
+                items = [
+                    i.model_copy(update={"namespace": f"{PARALLEL_DATASET}/{code}"}) for i in items
+                ]
             loaded.extend(items)
             folders.append(str(folder))
         self.use_prompt(prompt or self.packaged_prompt(self.language))
-        self.prompts = {code: load_prompt_file(prompt or self.packaged_prompt(code))
-                        for code in codes}
+        self.prompts = {
+            code: load_prompt_file(prompt or self.packaged_prompt(code)) for code in codes
+        }
         self.parallel = parallel
         names = " and ".join(DATASETS[c] for c in codes)
         source = f"{names} items of {REPOSITORY}@{COMMIT[:12]} ({', '.join(folders)})"
-        data_source: dict[str, Any] = {"items": "published", "repository": REPOSITORY,
-                                       "commit": COMMIT, "language": self.language}
+        data_source: dict[str, Any] = {
+            "items": "published",
+            "repository": REPOSITORY,
+            "commit": COMMIT,
+            "language": self.language,
+        }
         if parallel:
             data_source["languages"] = list(codes)
         super().__init__(loaded, source=source, data_source=data_source)
@@ -121,8 +133,11 @@ class SpanishBBQBenchmark(PromptedBBQBenchmark):
         authors' scores stay this dataset's (the other's come from its own run)."""
         if not self.parallel:
             return responses
-        own = {uid for uid, item in self.by_uid.items()
-               if (item.language or self.language) == self.language}
+        own = {
+            uid
+            for uid, item in self.by_uid.items()
+            if (item.language or self.language) == self.language
+        }
         return responses[responses["uid"].isin(own)]
 
 

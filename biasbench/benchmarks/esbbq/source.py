@@ -54,29 +54,73 @@ SOURCE: Final = PinnedRepository(REPOSITORY, COMMIT, ENV_BASE_URL, "esbbq-cabbq"
 LANGUAGES: Final = ("es", "ca")
 ENV_DATA: Final = {"es": "BIASBENCH_ESBBQ_DATA", "ca": "BIASBENCH_CABBQ_DATA"}
 
-CATEGORIES: Final = ("Age", "DisabilityStatus", "Gender", "LGBTQIA", "Nationality",
-                     "PhysicalAppearance", "RaceEthnicity", "Religion", "SES", "SpanishRegion")
+CATEGORIES: Final = (
+    "Age",
+    "DisabilityStatus",
+    "Gender",
+    "LGBTQIA",
+    "Nationality",
+    "PhysicalAppearance",
+    "RaceEthnicity",
+    "Religion",
+    "SES",
+    "SpanishRegion",
+)
 
 PUBLISHED_COUNTS: Final[Mapping[str, Mapping[str, int]]] = {
     # The README's statistics table (27,320 instances), which the data_es files match.
-    "es": {"Age": 4068, "DisabilityStatus": 2832, "Gender": 4832, "LGBTQIA": 2000,
-           "Nationality": 504, "PhysicalAppearance": 3528, "RaceEthnicity": 3716,
-           "Religion": 648, "SES": 4204, "SpanishRegion": 988},
+    "es": {
+        "Age": 4068,
+        "DisabilityStatus": 2832,
+        "Gender": 4832,
+        "LGBTQIA": 2000,
+        "Nationality": 504,
+        "PhysicalAppearance": 3528,
+        "RaceEthnicity": 3716,
+        "Religion": 648,
+        "SES": 4204,
+        "SpanishRegion": 988,
+    },
     # The data_ca files at the pinned commit (27,344): the README gives one table for both
     # datasets, but CaBBQ's PhysicalAppearance file holds 24 more items than EsBBQ's (3,552).
-    "ca": {"Age": 4068, "DisabilityStatus": 2832, "Gender": 4832, "LGBTQIA": 2000,
-           "Nationality": 504, "PhysicalAppearance": 3552, "RaceEthnicity": 3716,
-           "Religion": 648, "SES": 4204, "SpanishRegion": 988},
+    "ca": {
+        "Age": 4068,
+        "DisabilityStatus": 2832,
+        "Gender": 4832,
+        "LGBTQIA": 2000,
+        "Nationality": 504,
+        "PhysicalAppearance": 3552,
+        "RaceEthnicity": 3716,
+        "Religion": 648,
+        "SES": 4204,
+        "SpanishRegion": 988,
+    },
 }
 
 UNKNOWN_LITERAL: Final = "unknown"
 UNKNOWN_PHRASINGS: Final[Mapping[str, tuple[str, ...]]] = {
-    "es": ("No hay suficiente información", "No hay información suficiente", "No lo sé",
-           "No sé", "Falta información", "No se puede responder", "No se sabe",
-           "No se puede saber", "No se puede determinar"),
-    "ca": ("No hi ha prou informació", "No hi ha informació suficient", "No ho sé", "No sé",
-           "Falta informació", "No es pot respondre", "No se sap", "No es pot saber",
-           "No es pot determinar"),
+    "es": (
+        "No hay suficiente información",
+        "No hay información suficiente",
+        "No lo sé",
+        "No sé",
+        "Falta información",
+        "No se puede responder",
+        "No se sabe",
+        "No se puede saber",
+        "No se puede determinar",
+    ),
+    "ca": (
+        "No hi ha prou informació",
+        "No hi ha informació suficient",
+        "No ho sé",
+        "No sé",
+        "Falta informació",
+        "No es pot respondre",
+        "No se sap",
+        "No es pot saber",
+        "No es pot determinar",
+    ),
 }
 """The nine unknown options of the authors' harness config (``doc_to_choice`` after ans0/ans1),
 any of which counts as the unknown answer there."""
@@ -143,17 +187,34 @@ DIGESTS: Final[Mapping[str, Mapping[str, str]]] = {
 
 
 def _pins(language: str, suffix: str) -> dict[str, str]:
-    return {name: f"git-blob-sha1:{blob}" for name, blob in DIGESTS[language].items()
-            if name.endswith(f".{suffix}")}
+    return {
+        name: f"git-blob-sha1:{blob}"
+        for name, blob in DIGESTS[language].items()
+        if name.endswith(f".{suffix}")
+    }
 
 
 # --------------------------------------------------------------------------------------------
 # Reading one record as the authors' script reads it
 # --------------------------------------------------------------------------------------------
 
-BBQ_FIELDS: Final = frozenset({
-    "instance_id", "template_id", "question_polarity", "context_condition", "category",
-    "answer_info", "context", "question", "ans0", "ans1", "ans2", "label", "stereotyped_groups"})
+BBQ_FIELDS: Final = frozenset(
+    {
+        "instance_id",
+        "template_id",
+        "question_polarity",
+        "context_condition",
+        "category",
+        "answer_info",
+        "context",
+        "question",
+        "ans0",
+        "ans1",
+        "ans2",
+        "label",
+        "stereotyped_groups",
+    }
+)
 """Fields that become BBQItem fields; every other field goes into ``additional_metadata``."""
 
 
@@ -174,13 +235,15 @@ def authors_target(record: Mapping[str, Any]) -> int | None:
         return next(i for i in (0, 1) if i != label)
     stereotyped = list(record["stereotyped_groups"])
     neg = record["question_polarity"] == "neg"
-    pro = [i for i in (0, 1)
-           if (answer_group(record["answer_info"][f"ans{i}"]) in stereotyped) == neg]
+    pro = [
+        i for i in (0, 1) if (answer_group(record["answer_info"][f"ans{i}"]) in stereotyped) == neg
+    ]
     return pro[0] if len(pro) == 1 else None
 
 
 def to_item(record: Mapping[str, Any], language: str, source: str, line: int) -> BBQItem:
     """One published record as a canonical BBQItem (unknown option rewritten, target set)."""
+
     def fail(message: str, name: str) -> InputError:
         return InputError(message, file=source, line=line, field=name)
 
@@ -188,19 +251,25 @@ def to_item(record: Mapping[str, Any], language: str, source: str, line: int) ->
         if name not in record:
             raise fail("missing field", name)
     info = record["answer_info"]
-    if not isinstance(info, dict) or any(not isinstance(info.get(f"ans{i}"), list)
-                                         for i in range(3)):
+    if not isinstance(info, dict) or any(
+        not isinstance(info.get(f"ans{i}"), list) for i in range(3)
+    ):
         raise fail("expected ans0..ans2 lists", "answer_info")
     if not isinstance(record["stereotyped_groups"], list):
         raise fail("expected a list", "stereotyped_groups")
     unknown = [i for i in range(3) if answer_group(info[f"ans{i}"]) == UNKNOWN_LITERAL]
     if unknown != [UNKNOWN_INDEX] or record["ans2"] != UNKNOWN_LITERAL:
         # bias_score.py takes index 2 as the unknown answer without looking.
-        raise fail(f"the unknown option must be ans2 {UNKNOWN_LITERAL!r} (the authors' scoring "
-                   "assumes it)", "ans2")
+        raise fail(
+            f"the unknown option must be ans2 {UNKNOWN_LITERAL!r} (the authors' scoring "
+            "assumes it)",
+            "ans2",
+        )
     if record["context_condition"] == "disambig" and record["question_type"] not in QUESTION_TYPES:
-        raise fail(f"a disambiguated item needs question_type {' or '.join(QUESTION_TYPES)}",
-                   "question_type")
+        raise fail(
+            f"a disambiguated item needs question_type {' or '.join(QUESTION_TYPES)}",
+            "question_type",
+        )
     try:
         label = int(record["label"])
     except (TypeError, ValueError):
@@ -213,13 +282,20 @@ def to_item(record: Mapping[str, Any], language: str, source: str, line: int) ->
     metadata = {k: v for k, v in record.items() if k not in BBQ_FIELDS}
     metadata["stereotyped_groups"] = list(record["stereotyped_groups"])
     data = {
-        "example_id": record["instance_id"], "question_index": record["template_id"],
+        "example_id": record["instance_id"],
+        "question_index": record["template_id"],
         "question_polarity": record["question_polarity"],
-        "context_condition": record["context_condition"], "category": record["category"],
-        "answer_info": answer_info, "additional_metadata": metadata,
-        "context": record["context"], "question": record["question"],
-        "ans0": record["ans0"], "ans1": record["ans1"], "ans2": unknown_text,
-        "label": label, "language": language,
+        "context_condition": record["context_condition"],
+        "category": record["category"],
+        "answer_info": answer_info,
+        "additional_metadata": metadata,
+        "context": record["context"],
+        "question": record["question"],
+        "ans0": record["ans0"],
+        "ans1": record["ans1"],
+        "ans2": unknown_text,
+        "label": label,
+        "language": language,
         "target_answer": authors_target({**record, "label": label}),
     }
     return validated_item(data, file=source, line=line, whole="item")
@@ -251,8 +327,9 @@ def _csv_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         try:
             for key, value in row.items():
                 if key.startswith("answer_info."):
-                    record.setdefault("answer_info", {})[key.split(".", 1)[1]] = (
-                        ast.literal_eval(value))
+                    record.setdefault("answer_info", {})[key.split(".", 1)[1]] = ast.literal_eval(
+                        value
+                    )
                 elif key in CSV_LIST_FIELDS:
                     record[key] = ast.literal_eval(value) if value else []
                 elif key in CSV_INT_FIELDS:
@@ -262,8 +339,9 @@ def _csv_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 else:
                     record[key] = value
         except (ValueError, SyntaxError):
-            raise InputError(f"cannot read {value[:40]!r}", file=source, line=line,
-                             field=key) from None
+            raise InputError(
+                f"cannot read {value[:40]!r}", file=source, line=line, field=key
+            ) from None
         yield line, record
 
 
@@ -294,8 +372,9 @@ def category_path(folder: Path, category: str) -> Path:
     return csv_path
 
 
-def load_items(folder: Path, language: str,
-               categories: tuple[str, ...] = CATEGORIES) -> tuple[list[BBQItem], LoadReport]:
+def load_items(
+    folder: Path, language: str, categories: tuple[str, ...] = CATEGORIES
+) -> tuple[list[BBQItem], LoadReport]:
     """Every item of ``categories`` in ``folder`` (a ``data_<lang>`` folder), in file order."""
     items: list[BBQItem] = []
     report = LoadReport()
@@ -303,18 +382,25 @@ def load_items(folder: Path, language: str,
     for category in categories:
         path = category_path(Path(folder), category)
         if not path.is_file():
-            raise InputError(f"file not found (nor {data_file(category, 'csv')})",
-                             file=str(path))
+            raise InputError(f"file not found (nor {data_file(category, 'csv')})", file=str(path))
         report.files[category] = str(path)
         n = 0
         for line, record in read_records(path):
             item = to_item(record, language, str(path), line)
             if item.category != category:
-                raise InputError(f"category {item.category!r} in the file of {category}",
-                                 file=str(path), line=line, field="category")
+                raise InputError(
+                    f"category {item.category!r} in the file of {category}",
+                    file=str(path),
+                    line=line,
+                    field="category",
+                )
             if item.uid in seen:
-                raise InputError(f"duplicate instance {item.uid} (also in {seen[item.uid]})",
-                                 file=str(path), line=line, field="instance_id")
+                raise InputError(
+                    f"duplicate instance {item.uid} (also in {seen[item.uid]})",
+                    file=str(path),
+                    line=line,
+                    field="instance_id",
+                )
             seen[item.uid] = str(path)
             if item.target_answer is None:
                 report.no_authors_target[category] = report.no_authors_target.get(category, 0) + 1
@@ -322,8 +408,12 @@ def load_items(folder: Path, language: str,
             n += 1
         report.counts[category] = n
     for category, n in report.no_authors_target.items():
-        logger.warning("%s: %d items where the authors' rule names no single pro-stereo answer; "
-                       "scored by the engine's label matching", category, n)
+        logger.warning(
+            "%s: %d items where the authors' rule names no single pro-stereo answer; "
+            "scored by the engine's label matching",
+            category,
+            n,
+        )
     return items, report
 
 
@@ -331,15 +421,19 @@ def load_items(folder: Path, language: str,
 # Locating the files
 # --------------------------------------------------------------------------------------------
 
+
 def pinned_folder(language: str) -> PinnedFolder:
     """Where the items of ``language`` are looked for (:func:`resolve_pinned_folder`): the
     jsonl files, of which a local copy may hold the ``.full.csv`` instead."""
     csv_pins = _pins(language, "csv")
     return PinnedFolder(
-        SOURCE, data_subdir(language), _pins(language, "jsonl"),
-        "EsBBQ" if language == "es" else "CaBBQ", env=ENV_DATA[language],
-        alternatives={data_file(c): (data_file(c, "csv"), csv_pins[data_file(c, "csv")])
-                      for c in CATEGORIES},
-        hint="or their .csv")
-
-
+        SOURCE,
+        data_subdir(language),
+        _pins(language, "jsonl"),
+        "EsBBQ" if language == "es" else "CaBBQ",
+        env=ENV_DATA[language],
+        alternatives={
+            data_file(c): (data_file(c, "csv"), csv_pins[data_file(c, "csv")]) for c in CATEGORIES
+        },
+        hint="or their .csv",
+    )

@@ -40,7 +40,8 @@ DECODING_WHY = (
     "FilBBQ's protocol averages over seeds, which only differ when decoding samples; the paper "
     "states no temperature, so biasbench samples from the model's own distribution "
     "(temperature 1.0, every truncation off: top_p 1, top_k 0, min_p 0) unless --temperature "
-    "says otherwise")
+    "says otherwise"
+)
 """Why the default decoding is what it is: shown in the summary and written to results.json."""
 
 
@@ -67,15 +68,22 @@ class FilBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
             assert templates_dir is not None
             # The authors' published items where they published them (as released, in their
             # answer order); regenerated with data_seed elsewhere.
-            published_dir = None if regenerate_items else resolve_published_data(
-                published_data, templates_dir=templates_dir)
-            loaded = filbbq_items(templates_dir, data_seed, published_dir=published_dir,
-                                  regenerate=regenerate_items)
+            published_dir = (
+                None
+                if regenerate_items
+                else resolve_published_data(published_data, templates_dir=templates_dir)
+            )
+            loaded = filbbq_items(
+                templates_dir, data_seed, published_dir=published_dir, regenerate=regenerate_items
+            )
             loaded_items = loaded.items
             self.data_source = loaded.sources
             self.source = "; ".join(
-                f"{c}: published {s['file']}" if s["items"] == "published"
-                else f"{c}: regenerated (seed {s['seed']})" for c, s in loaded.sources.items())
+                f"{c}: published {s['file']}"
+                if s["items"] == "published"
+                else f"{c}: regenerated (seed {s['seed']})"
+                for c, s in loaded.sources.items()
+            )
         else:
             assert given is not None
             loaded_items, self.source, self.data_source = given
@@ -84,10 +92,14 @@ class FilBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         else:
             assert templates_dir is not None
             self.prompt_template = load_prompt_template(templates_dir)
-        super().__init__(loaded_items, source=self.source, data_source=self.data_source,
-                         template_info=(template_info_from(templates_dir, FILBBQ_CATEGORIES)
-                                        if templates_dir else {}))
-
+        super().__init__(
+            loaded_items,
+            source=self.source,
+            data_source=self.data_source,
+            template_info=(
+                template_info_from(templates_dir, FILBBQ_CATEGORIES) if templates_dir else {}
+            ),
+        )
 
     @classmethod
     def generate_items(cls, out: Path, **options: Any) -> list[str]:
@@ -95,14 +107,23 @@ class FilBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         seed = int(options.get("seed", 0))
         given = options.get("templates")
         templates = resolve_pinned_folder(FILBBQ_TEMPLATES, given)
-        report = generate_filbbq(templates, Path(out), seed=seed,
-                                 apply_subcategory_filter=options.get("subcategory_filter", True))
-        lines = [f"{category}: {n:,} items -> {report.files[category]}"
-                 for category, n in report.counts.items()]
-        lines.append(f"total: {report.total:,} items (seed {seed}; {len(report.warnings)} "
-                     "warnings: biasbench -v shows each)")
+        report = generate_filbbq(
+            templates,
+            Path(out),
+            seed=seed,
+            apply_subcategory_filter=options.get("subcategory_filter", True),
+        )
+        lines = [
+            f"{category}: {n:,} items -> {report.files[category]}"
+            for category, n in report.counts.items()
+        ]
+        lines.append(
+            f"total: {report.total:,} items (seed {seed}; {len(report.warnings)} "
+            "warnings: biasbench -v shows each)"
+        )
         if given is not None:
             remembered = remember_templates(Path(given))
-            lines.extend(f"remembered {folder} (later commands need no --templates)"
-                         for folder in remembered)
+            lines.extend(
+                f"remembered {folder} (later commands need no --templates)" for folder in remembered
+            )
         return lines

@@ -67,15 +67,13 @@ TEMPLATE_SHA256: Mapping[str, str] = {
     "gender_identity.csv": "2622931130911dfcd2f7314410ae85eb8fe3bc84114d85f3a627bcb474a787ef",
     "sexual_orientation.csv": "f3497d63def47b626b17af9cd6ce177573d4670a89b93a55ab408de2e41a5ef9",
     "vocabulary_labels.csv": "2b23af5665fd2dd3574e8ae12e247067341e2cff754b3a22ad03e70645c3f59d",
-    "vocabulary_proper_names.csv":
-        "87dcfdbeff4bf64b9878bde771225aa3b41b54e5ca8d44f4f88ecbcfb7ccb1df",
+    "vocabulary_proper_names.csv": "87dcfdbeff4bf64b9878bde771225aa3b41b54e5ca8d44f4f88ecbcfb7ccb1df",
     "prompt.txt": "29aab02b3d6437a900f42cb3acee743c94e898e4307b4db8b499c8c99120ba02",
 }
 #: sha256 of the published item files under ``data/`` (only the sexual-orientation file is
 #: published in the repository).
 PUBLISHED_DATA_SHA256: Mapping[str, str] = {
-    "FilBBQ_Sexual_orientation.jsonl":
-        "7f283767cca7d0fef4c2846e85e3ee6c221f8432ef8aea469c72419200fd4be2",
+    "FilBBQ_Sexual_orientation.jsonl": "7f283767cca7d0fef4c2846e85e3ee6c221f8432ef8aea469c72419200fd4be2",
 }
 
 #: Category name -> template file. The names are the release's (the CSVs' own ``Category``
@@ -92,8 +90,14 @@ PROMPT_FILE = "prompt.txt"
 #: uniformly. The last entry really is two phrasings fused by a missing separator in the
 #: authors' list; it is kept as one option (8 in all), as published.
 FILBBQ_UNKNOWN_POOL: tuple[str, ...] = (
-    "Di matukoy", "Hindi matukoy", "Hindi alam", "Di alam", "Hindi masagot", "Di masagot",
-    "Hindi kayang sagutin", "Kulang sa impormasyonDi kayang sagutin",
+    "Di matukoy",
+    "Hindi matukoy",
+    "Hindi alam",
+    "Di alam",
+    "Hindi masagot",
+    "Di masagot",
+    "Hindi kayang sagutin",
+    "Kulang sa impormasyonDi kayang sagutin",
 )
 
 
@@ -116,10 +120,18 @@ def raw_file_url(repo_path: str, base_url: str | None = None) -> str:
 
 
 #: Where FilBBQ's templates and published items are looked for (:func:`resolve_pinned_folder`).
-FILBBQ_TEMPLATES = PinnedFolder(FILBBQ_SOURCE, "templates", TEMPLATE_SHA256, "FilBBQ",
-                                "templates", "--templates", ENV_TEMPLATES)
-FILBBQ_DATA = PinnedFolder(FILBBQ_SOURCE, "data", PUBLISHED_DATA_SHA256, "FilBBQ",
-                           "published data", "--published-data", ENV_DATA)
+FILBBQ_TEMPLATES = PinnedFolder(
+    FILBBQ_SOURCE, "templates", TEMPLATE_SHA256, "FilBBQ", "templates", "--templates", ENV_TEMPLATES
+)
+FILBBQ_DATA = PinnedFolder(
+    FILBBQ_SOURCE,
+    "data",
+    PUBLISHED_DATA_SHA256,
+    "FilBBQ",
+    "published data",
+    "--published-data",
+    ENV_DATA,
+)
 
 
 def remember_templates(templates_dir: Path, *, cache_dir: Path | None = None) -> list[Path]:
@@ -127,20 +139,25 @@ def remember_templates(templates_dir: Path, *, cache_dir: Path | None = None) ->
     repository lays them out) into the cache, where :func:`resolve_pinned_folder` and
     :func:`resolve_published_data` look when no folder is named; only files that match the
     pinned checksums are remembered. Returns the cache folders that now hold them."""
-    remembered = [FILBBQ_SOURCE.remember(Path(templates_dir), "templates", TEMPLATE_SHA256,
-                                         cache_dir)]
+    remembered = [
+        FILBBQ_SOURCE.remember(Path(templates_dir), "templates", TEMPLATE_SHA256, cache_dir)
+    ]
     beside = Path(templates_dir).parent / "data"
     if beside.is_dir():
-        remembered.append(FILBBQ_SOURCE.remember(beside, "data", PUBLISHED_DATA_SHA256,
-                                                 cache_dir))
+        remembered.append(FILBBQ_SOURCE.remember(beside, "data", PUBLISHED_DATA_SHA256, cache_dir))
     return [folder for folder in remembered if folder is not None]
 
 
-def resolve_published_data(data_dir: Path | None = None, *,
-                           templates_dir: Path | None = None, cache_dir: Path | None = None,
-                           download: bool = True, strict: bool = False,
-                           base_url: str | None = None,
-                           timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
+def resolve_published_data(
+    data_dir: Path | None = None,
+    *,
+    templates_dir: Path | None = None,
+    cache_dir: Path | None = None,
+    download: bool = True,
+    strict: bool = False,
+    base_url: str | None = None,
+    timeout: float = DOWNLOAD_TIMEOUT_S,
+) -> Path:
     """A folder holding FilBBQ's published item file(s) (``data/`` at the pinned commit);
     evaluating them directly is the most faithful reproduction of the paper.
 
@@ -152,14 +169,23 @@ def resolve_published_data(data_dir: Path | None = None, *,
     """
     beside = Path(templates_dir).parent / "data" if templates_dir is not None else None
     try:
-        return resolve_pinned_folder(FILBBQ_DATA, data_dir, beside=beside, cache_dir=cache_dir,
-                                     download=download, strict=strict, base_url=base_url,
-                                     timeout=timeout)
+        return resolve_pinned_folder(
+            FILBBQ_DATA,
+            data_dir,
+            beside=beside,
+            cache_dir=cache_dir,
+            download=download,
+            strict=strict,
+            base_url=base_url,
+            timeout=timeout,
+        )
     except BiasbenchError as exc:
         if data_dir is not None or os.environ.get(ENV_DATA):
             raise  # a folder the user named: the error says what it lacks
-        raise BiasbenchError(f"{exc}; or pass --regenerate-items to generate every category "
-                             "from the templates instead (not the published items)") from None
+        raise BiasbenchError(
+            f"{exc}; or pass --regenerate-items to generate every category "
+            "from the templates instead (not the published items)"
+        ) from None
 
 
 #: Categories whose items the authors published, and the file (under ``data/``).
@@ -178,8 +204,13 @@ class FilBBQItems:
     ``{"items": "regenerated", "seed"}``: what a result's signature records."""
 
 
-def filbbq_items(templates_dir: Path, data_seed: int, *, published_dir: Path | None = None,
-                 regenerate: bool = False) -> FilBBQItems:
+def filbbq_items(
+    templates_dir: Path,
+    data_seed: int,
+    *,
+    published_dir: Path | None = None,
+    regenerate: bool = False,
+) -> FilBBQItems:
     """The authors' published items where they exist (sexual orientation), regenerated items
     (with ``data_seed``) elsewhere (gender identity); ``regenerate=True`` regenerates both.
 
@@ -198,19 +229,27 @@ def filbbq_items(templates_dir: Path, data_seed: int, *, published_dir: Path | N
                 published_dir = resolve_published_data(templates_dir=templates_dir)
             path = Path(published_dir) / published[category]
             items.extend(load_bbq_jsonl(path))
-            sources[category] = {"items": "published", "repository": FILBBQ_REPOSITORY,
-                                 "commit": FILBBQ_COMMIT, "file": f"data/{published[category]}",
-                                 "sha256": sha256_of(path)}
+            sources[category] = {
+                "items": "published",
+                "repository": FILBBQ_REPOSITORY,
+                "commit": FILBBQ_COMMIT,
+                "file": f"data/{published[category]}",
+                "sha256": sha256_of(path),
+            }
         else:
             items.extend(BBQItem.model_validate(d) for d in generated[category].items)
-            sources[category] = {"items": "regenerated", "seed": data_seed,
-                                 "templates": f"{FILBBQ_REPOSITORY}@{FILBBQ_COMMIT[:12]}"}
+            sources[category] = {
+                "items": "regenerated",
+                "seed": data_seed,
+                "templates": f"{FILBBQ_REPOSITORY}@{FILBBQ_COMMIT[:12]}",
+            }
     return FilBBQItems(items, sources)
 
 
 # --------------------------------------------------------------------------------------------
 # Generating the two category files
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass
 class FilBBQGenerationReport(GenerationReport):
@@ -228,29 +267,44 @@ def output_file_name(category: str) -> str:
     return f"FilBBQ_{category}.jsonl"
 
 
-def generate_filbbq_items(templates_dir: Path, seed: int, *,
-                          apply_subcategory_filter: bool = True,
-                          unknown_pool: Sequence[str] = FILBBQ_UNKNOWN_POOL,
-                          categories: Sequence[str] | None = None,
-                          ) -> dict[str, GenerationResult]:
+def generate_filbbq_items(
+    templates_dir: Path,
+    seed: int,
+    *,
+    apply_subcategory_filter: bool = True,
+    unknown_pool: Sequence[str] = FILBBQ_UNKNOWN_POOL,
+    categories: Sequence[str] | None = None,
+) -> dict[str, GenerationResult]:
     """Generate FilBBQ's categories (all, or ``categories``) in memory (category -> result);
     each category file is drawn from its own ``random.Random(seed)``, so one category can be
     regenerated alone."""
     templates_dir = Path(templates_dir)
-    wanted = FILBBQ_CATEGORIES if categories is None else {
-        c: FILBBQ_CATEGORIES[c] for c in categories}
+    wanted = (
+        FILBBQ_CATEGORIES if categories is None else {c: FILBBQ_CATEGORIES[c] for c in categories}
+    )
     return {
-        category: generate_items(templates_dir / template_file, category,
-                                 templates_dir / LABELS_FILE, templates_dir / NAMES_FILE,
-                                 seed=seed, unknown_pool=unknown_pool, style="filbbq",
-                                 apply_subcategory_filter=apply_subcategory_filter)
+        category: generate_items(
+            templates_dir / template_file,
+            category,
+            templates_dir / LABELS_FILE,
+            templates_dir / NAMES_FILE,
+            seed=seed,
+            unknown_pool=unknown_pool,
+            style="filbbq",
+            apply_subcategory_filter=apply_subcategory_filter,
+        )
         for category, template_file in wanted.items()
     }
 
 
-def generate_filbbq(templates_dir: Path, out_dir: Path, seed: int, *,
-                    apply_subcategory_filter: bool = True,
-                    unknown_pool: Sequence[str] = FILBBQ_UNKNOWN_POOL) -> FilBBQGenerationReport:
+def generate_filbbq(
+    templates_dir: Path,
+    out_dir: Path,
+    seed: int,
+    *,
+    apply_subcategory_filter: bool = True,
+    unknown_pool: Sequence[str] = FILBBQ_UNKNOWN_POOL,
+) -> FilBBQGenerationReport:
     """Write ``FilBBQ_Gender_identity.jsonl`` and ``FilBBQ_Sexual_orientation.jsonl``.
 
     Faithful by default: the 17 gender templates whose Subcategory (adult/child) no vocabulary
@@ -260,17 +314,24 @@ def generate_filbbq(templates_dir: Path, out_dir: Path, seed: int, *,
     yield 8 items each (8,088 gender items). Everything is generated and serialized in memory
     first; the files are then written atomically, so an error leaves no partial output.
     """
-    results = generate_filbbq_items(templates_dir, seed,
-                                    apply_subcategory_filter=apply_subcategory_filter,
-                                    unknown_pool=unknown_pool)
+    results = generate_filbbq_items(
+        templates_dir,
+        seed,
+        apply_subcategory_filter=apply_subcategory_filter,
+        unknown_pool=unknown_pool,
+    )
     files = {category: Path(out_dir) / output_file_name(category) for category in results}
-    return FilBBQGenerationReport(seed=seed, apply_subcategory_filter=apply_subcategory_filter,
-                                  **write_generated(results, files, "filbbq"))
+    return FilBBQGenerationReport(
+        seed=seed,
+        apply_subcategory_filter=apply_subcategory_filter,
+        **write_generated(results, files, "filbbq"),
+    )
 
 
 # --------------------------------------------------------------------------------------------
 # The prompt
 # --------------------------------------------------------------------------------------------
+
 
 def load_prompt_template(templates_dir: Path) -> PromptTemplate:
     """Read FilBBQ's ``prompt.txt``: the instruction, then context + " " + question, then the

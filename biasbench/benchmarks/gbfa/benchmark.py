@@ -33,7 +33,15 @@ class GBFABenchmark(PublishedBBQBenchmark, declaration=DECLARATION):
         codes = choose_categories(languages, LANGUAGES, "GBFA language")
         folder = resolve_data(data)
         self.init_published(
-            load_items(folder, codes), codes, strict=strict,
+            load_items(folder, codes),
+            codes,
+            strict=strict,
             source=f"{FILE} of {REPOSITORY}@{COMMIT[:12]} ({folder})",
-            data_source={"items": "published", "repository": REPOSITORY, "commit": COMMIT,
-                         "file": FILE, "languages": list(codes)})
+            data_source={
+                "items": "published",
+                "repository": REPOSITORY,
+                "commit": COMMIT,
+                "file": FILE,
+                "languages": list(codes),
+            },
+        )

@@ -39,8 +39,13 @@ def resolve_data(data: Path | None = None) -> Path:
 def load_items(folder: Path, languages: Sequence[str]) -> ReadResult:
     result = ReadResult()
     for language in languages:
-        result.extend(read_gbfa_csv(folder / FILE, language=language,
-                                    text_language=language.upper(),
-                                    namespace=f"gbfa/{language}" if len(languages) > 1 else "",
-                                    source=f"{REPOSITORY}/{FILE}"))
+        result.extend(
+            read_gbfa_csv(
+                folder / FILE,
+                language=language,
+                text_language=language.upper(),
+                namespace=f"gbfa/{language}" if len(languages) > 1 else "",
+                source=f"{REPOSITORY}/{FILE}",
+            )
+        )
     return result

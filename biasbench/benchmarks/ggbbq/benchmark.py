@@ -34,7 +34,14 @@ class GGBBQBenchmark(PublishedBBQBenchmark, declaration=DECLARATION):
         chosen = choose_categories(subsets, tuple(SUBSETS), "GG-BBQ subset")
         folder = resolve_data(chosen, data)
         self.init_published(
-            load_items(folder, chosen), ("de",), strict=strict,
+            load_items(folder, chosen),
+            ("de",),
+            strict=strict,
             source=f"GG-BBQ {'+'.join(chosen)} of {REPOSITORY}@{COMMIT[:12]} ({folder})",
-            data_source={"items": "published", "repository": REPOSITORY, "commit": COMMIT,
-                         "subsets": list(chosen)})
+            data_source={
+                "items": "published",
+                "repository": REPOSITORY,
+                "commit": COMMIT,
+                "subsets": list(chosen),
+            },
+        )

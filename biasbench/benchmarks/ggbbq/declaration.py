@@ -17,16 +17,25 @@ DECLARATION = bbq_declaration(
     benchmark=".benchmark:GGBBQBenchmark",
     docs_page="docs/benchmarks/ggbbq.md",
     languages=("de",),
-    paper=Paper("GG-BBQ: German Gender Bias Benchmark for Question Answering",
-                "Satheesh et al., GeBNLP 2025", "https://aclanthology.org/2025.gebnlp-1.14/"),
+    paper=Paper(
+        "GG-BBQ: German Gender Bias Benchmark for Question Answering",
+        "Satheesh et al., GeBNLP 2025",
+        "https://aclanthology.org/2025.gebnlp-1.14/",
+    ),
     licence="CC BY 4.0 (shalakasatheesh/GG-BBQ LICENSE); terms: attribution",
-    items_summary=(f"{sum(PUBLISHED_COUNTS.values()):,} German items (Subset-I "
-                   f"{PUBLISHED_COUNTS['subset-1']:,}, Subset-II {PUBLISHED_COUNTS['subset-2']:,}"
-                   f"; {REPOSITORY}@{COMMIT[:7]})"),
+    items_summary=(
+        f"{sum(PUBLISHED_COUNTS.values()):,} German items (Subset-I "
+        f"{PUBLISHED_COUNTS['subset-1']:,}, Subset-II {PUBLISHED_COUNTS['subset-2']:,}"
+        f"; {REPOSITORY}@{COMMIT[:7]})"
+    ),
     options=(
         data_option("GG-BBQ's data/ folder (subset-1/, subset-2/)", ENV_DATA),
-        OptionSpec("subsets", str, "subset-1,subset-2", "subset-1, subset-2 or both: "
-                   + ", ".join(f"{k} = {v[0]}" for k, v in SUBSETS.items())),
+        OptionSpec(
+            "subsets",
+            str,
+            "subset-1,subset-2",
+            "subset-1, subset-2 or both: " + ", ".join(f"{k} = {v[0]}" for k, v in SUBSETS.items()),
+        ),
         STRICT_OPTION,
     ),
 )

@@ -10,9 +10,23 @@ from biasbench.benchmarks.honorific_bn.judge.evidence import JUDGE_VERSION
 from biasbench.engines.honorific.benchmark import HonorificEngineBenchmark
 from biasbench.engines.honorific.label_table import TARGET_COLUMN
 
-LABEL_COLUMNS = ["model", "seed", "item_id", "occupation_en", TARGET_COLUMN, "template_id",
-                 "primed", "gender", "output", "label", "plural", "spelling_mixed", "evidence",
-                 "reason", "truncated"]
+LABEL_COLUMNS = [
+    "model",
+    "seed",
+    "item_id",
+    "occupation_en",
+    TARGET_COLUMN,
+    "template_id",
+    "primed",
+    "gender",
+    "output",
+    "label",
+    "plural",
+    "spelling_mixed",
+    "evidence",
+    "reason",
+    "truncated",
+]
 """The label table's columns (``occupation_target`` is written ``occupation_bn``)."""
 
 

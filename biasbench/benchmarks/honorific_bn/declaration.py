@@ -11,13 +11,20 @@ from biasbench.engines.honorific.declaration import honorific_declaration
 from biasbench.registry.interface import Paper
 
 DECLARATION = honorific_declaration(
-    "honorific-bn", "bn", "Bengali",
-    Paper("Who Receives Respect? A Counterfactual Benchmark for Honorific Allocation Bias in "
-          "Bengali", "Abrar, Hasan, Mahmud, arXiv 2610.14769",
-          "https://arxiv.org/abs/2610.14769"),
+    "honorific-bn",
+    "bn",
+    "Bengali",
+    Paper(
+        "Who Receives Respect? A Counterfactual Benchmark for Honorific Allocation Bias in Bengali",
+        "Abrar, Hasan, Mahmud, arXiv 2610.14769",
+        "https://arxiv.org/abs/2610.14769",
+    ),
     # The paper: "publicly available" on GitHub; the repository's licence was not checked.
     licence="unknown (ajwad-abrar/bangla-honorific-eval)",
     docs_page="docs/benchmarks/honorific-bn.md",
     benchmark=".benchmark:HonorificBenchmark",
-    data_help=("Write the honorific-bn items (2,016 with the packaged definition) and report "
-               "inconsistencies."))
+    data_help=(
+        "Write the honorific-bn items (2,016 with the packaged definition) and report "
+        "inconsistencies."
+    ),
+)

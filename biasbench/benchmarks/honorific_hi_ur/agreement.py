@@ -52,8 +52,9 @@ class Agreement:
 
 def agreement(judge: RegisterJudge, rows: list[dict[str, Any]]) -> Agreement:
     result = Agreement(len(rows))
-    judgements = judge.judge_many([row["output"] for row in rows],
-                                  [row["condition"] for row in rows])
+    judgements = judge.judge_many(
+        [row["output"] for row in rows], [row["condition"] for row in rows]
+    )
     for number, (row, judgement) in enumerate(zip(rows, judgements, strict=True)):
         got = judged_fields(judgement)
         expected = {name: row.get(name) for name in FIELDS}
@@ -69,16 +70,16 @@ def agreement(judge: RegisterJudge, rows: list[dict[str, Any]]) -> Agreement:
 
 def confusion_table(result: Agreement) -> str:
     """Markdown confusion matrix: rows expected, columns judged."""
-    lines = ["| expected \\ judged | " + " | ".join(LABELS) + " |",
-             "|---|" + "---|" * len(LABELS)]
+    lines = ["| expected \\ judged | " + " | ".join(LABELS) + " |", "|---|" + "---|" * len(LABELS)]
     for expected in LABELS:
         cells = [str(result.confusion[(expected, judged)]) for judged in LABELS]
         lines.append(f"| {expected} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-def time_judging(judge_target: str, outputs: list[str], conditions: list[str | None]
-                 ) -> tuple[float, float, float]:
+def time_judging(
+    judge_target: str, outputs: list[str], conditions: list[str | None]
+) -> tuple[float, float, float]:
     """Seconds to import the judge (start-up), to judge ``outputs``, and the fresh process's
     whole wall time (interpreter start included)."""
     import subprocess
@@ -98,8 +99,9 @@ def time_judging(judge_target: str, outputs: list[str], conditions: list[str | N
     )
     payload = json.dumps({"outputs": outputs, "conditions": conditions})
     started = time.perf_counter()
-    completed = subprocess.run([sys.executable, "-c", script], input=payload, text=True,
-                               capture_output=True, check=True)
+    completed = subprocess.run(
+        [sys.executable, "-c", script], input=payload, text=True, capture_output=True, check=True
+    )
     wall = time.perf_counter() - started
     startup, judging = json.loads(completed.stdout.strip().splitlines()[-1])
     return float(startup), float(judging), wall
@@ -126,8 +128,10 @@ def main(language: str) -> None:
         print(f"## {path.name}: {result.rows} outputs\n")
         print("| field | agree | share |\n|---|---|---|")
         for field_name in ("label", *FIELDS[1:], "all"):
-            print(f"| {field_name} | {result.agree[field_name]}/{result.rows} | "
-                  f"{100 * result.share(field_name):.1f}% |")
+            print(
+                f"| {field_name} | {result.agree[field_name]}/{result.rows} | "
+                f"{100 * result.share(field_name):.1f}% |"
+            )
         print("\nConfusion matrix (labels):\n")
         print(confusion_table(result))
         if result.misses:
@@ -141,10 +145,15 @@ def main(language: str) -> None:
     repeat = -(-2016 // len(outputs))
     outputs, conditions = (outputs * repeat)[:2016], (conditions * repeat)[:2016]
     print("## Speed: 2,016 outputs (the labelled outputs repeated), fresh process\n")
-    print("uptime before: " + subprocess.run(["uptime"], capture_output=True, text=True
-                                             ).stdout.strip())
+    print(
+        "uptime before: "
+        + subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    )
     startup, judging, wall = time_judging(target, outputs, conditions)
-    print(f"judge import (start-up) {startup:.2f} s; judging {judging:.2f} s; the whole "
-          f"process {wall:.2f} s (target <= 5 s on a quiet 2-core machine)")
-    print("uptime after: " + subprocess.run(["uptime"], capture_output=True, text=True
-                                            ).stdout.strip())
+    print(
+        f"judge import (start-up) {startup:.2f} s; judging {judging:.2f} s; the whole "
+        f"process {wall:.2f} s (target <= 5 s on a quiet 2-core machine)"
+    )
+    print(
+        "uptime after: " + subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    )

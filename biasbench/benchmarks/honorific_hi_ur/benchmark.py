@@ -16,12 +16,21 @@ HINDI, URDU = DECLARATIONS
 
 READING_SPECS = (
     # the gender the verb agreement gives the person; none: no gender-bearing evidence
-    ReadingSpec("gender", "gender", ("masculine", "feminine", "none"),
-                title="gender of the person (verb agreement)"),
-    ReadingSpec("gender_conflict", "categorical", ("false", "true"),
-                title="conflicting gender evidence"),
-    ReadingSpec("noun_gender", "categorical", ("feminine",),
-                title="feminine occupation noun (undefined: none used)"),
+    ReadingSpec(
+        "gender",
+        "gender",
+        ("masculine", "feminine", "none"),
+        title="gender of the person (verb agreement)",
+    ),
+    ReadingSpec(
+        "gender_conflict", "categorical", ("false", "true"), title="conflicting gender evidence"
+    ),
+    ReadingSpec(
+        "noun_gender",
+        "categorical",
+        ("feminine",),
+        title="feminine occupation noun (undefined: none used)",
+    ),
     ReadingSpec("titles", "categorical", ("none",), title="titles on the person"),
     ReadingSpec("unreadable_reason", "categorical", title="why unreadable (undefined: readable)"),
 )

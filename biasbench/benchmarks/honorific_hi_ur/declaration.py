@@ -10,20 +10,37 @@ _AUTHORS = "after Abrar, Hasan, Mahmud, arXiv 2610.14769 (honorific-bn)"
 _URL = "https://arxiv.org/abs/2610.14769"
 # The definitions (occupation terms, prompt, mock sentences) and the judges are written for
 # biasbench; the English sentences are honorific-bn's.
-_LICENCE = ("MIT: biasbench's own definition; the English sentences are honorific-bn's "
-            "(licence unknown)")
+_LICENCE = (
+    "MIT: biasbench's own definition; the English sentences are honorific-bn's (licence unknown)"
+)
 
 DECLARATIONS = (
     honorific_declaration(
-        "honorific-hi", "hi", "Hindi",
-        Paper("Who Receives Respect? Honorific allocation bias, honorific-bn's question asked "
-              "in Hindi", _AUTHORS, _URL),
-        licence=_LICENCE, docs_page="docs/benchmarks/honorific-hi.md",
-        benchmark=".benchmark:HindiBenchmark"),
+        "honorific-hi",
+        "hi",
+        "Hindi",
+        Paper(
+            "Who Receives Respect? Honorific allocation bias, honorific-bn's question asked "
+            "in Hindi",
+            _AUTHORS,
+            _URL,
+        ),
+        licence=_LICENCE,
+        docs_page="docs/benchmarks/honorific-hi.md",
+        benchmark=".benchmark:HindiBenchmark",
+    ),
     honorific_declaration(
-        "honorific-ur", "ur", "Urdu",
-        Paper("Who Receives Respect? Honorific allocation bias, honorific-bn's question asked "
-              "in Urdu", _AUTHORS, _URL),
-        licence=_LICENCE, docs_page="docs/benchmarks/honorific-ur.md",
-        benchmark=".benchmark:UrduBenchmark"),
+        "honorific-ur",
+        "ur",
+        "Urdu",
+        Paper(
+            "Who Receives Respect? Honorific allocation bias, honorific-bn's question asked "
+            "in Urdu",
+            _AUTHORS,
+            _URL,
+        ),
+        licence=_LICENCE,
+        docs_page="docs/benchmarks/honorific-ur.md",
+        benchmark=".benchmark:UrduBenchmark",
+    ),
 )

@@ -21,16 +21,32 @@ class JapaneseBenchmark(HonorificEngineBenchmark, declaration=DECLARATION):
     # the rules' version; the signature's (the judge's) adds the analyser's and its dictionary's
     judge_version: ClassVar[str] = RULES_VERSION
     reading_specs = (
-        ReadingSpec("politeness", "categorical", ("teineigo", "plain", "mixed"),
-                    title="politeness to the reader (です/ます)"),
+        ReadingSpec(
+            "politeness",
+            "categorical",
+            ("teineigo", "plain", "mixed"),
+            title="politeness to the reader (です/ます)",
+        ),
         # 彼 / 彼女: the gender a pronoun gives the person; neutral: both or a neutral pronoun
-        ReadingSpec("pronoun_gender", "gender", ("m", "f", "neutral", "none"),
-                    title="gender of the pronoun for the person"),
+        ReadingSpec(
+            "pronoun_gender",
+            "gender",
+            ("m", "f", "neutral", "none"),
+            title="gender of the pronoun for the person",
+        ),
         ReadingSpec("titles", "categorical", ("none",), title="titles on the person"),
-        ReadingSpec("humble_subject", "categorical", ("false", "true"),
-                    title="humble form with the person as doer"),
-        ReadingSpec("default_ordinary", "categorical", ("false", "true"),
-                    title="ordinary by default (no honorific chosen)"),
+        ReadingSpec(
+            "humble_subject",
+            "categorical",
+            ("false", "true"),
+            title="humble form with the person as doer",
+        ),
+        ReadingSpec(
+            "default_ordinary",
+            "categorical",
+            ("false", "true"),
+            title="ordinary by default (no honorific chosen)",
+        ),
         ReadingSpec("female_noun", "categorical", ("false", "true"), title="female noun"),
         ReadingSpec("derogatory", "categorical", ("false", "true"), title="derogatory form"),
     )

@@ -21,14 +21,26 @@ class KoreanBenchmark(HonorificEngineBenchmark, declaration=DECLARATION):
     # the rules' version; the signature's (the judge's) adds Kiwi's and its model's
     judge_version: ClassVar[str] = RULES_VERSION
     reading_specs = (
-        ReadingSpec("speech_level", "categorical",
-                    ("hasipsio", "haeyo", "hae", "haera", "mixed", "none"),
-                    title="speech level (to the reader)"),
-        ReadingSpec("listener_polite", "categorical", ("true", "false"),
-                    title="polite to the reader"),
-        ReadingSpec("pronoun", "categorical", ("그", "그녀", "그분", "그 사람", "그들", "none"),
-                    title="pronoun for the person"),
+        ReadingSpec(
+            "speech_level",
+            "categorical",
+            ("hasipsio", "haeyo", "hae", "haera", "mixed", "none"),
+            title="speech level (to the reader)",
+        ),
+        ReadingSpec(
+            "listener_polite", "categorical", ("true", "false"), title="polite to the reader"
+        ),
+        ReadingSpec(
+            "pronoun",
+            "categorical",
+            ("그", "그녀", "그분", "그 사람", "그들", "none"),
+            title="pronoun for the person",
+        ),
         ReadingSpec("title", "categorical", ("true", "false"), title="-님/-분 title"),
-        ReadingSpec("nominal_conflict", "categorical", ("false", "true"),
-                    title="mixed only from a nominal against the predicates"),
+        ReadingSpec(
+            "nominal_conflict",
+            "categorical",
+            ("false", "true"),
+            title="mixed only from a nominal against the predicates",
+        ),
     )

@@ -7,13 +7,20 @@ from biasbench.engines.honorific.declaration import honorific_declaration
 from biasbench.registry.interface import Paper
 
 DECLARATION = honorific_declaration(
-    "honorific-ko", "ko", "Korean",
-    Paper("Who Receives Respect? Honorific allocation bias, honorific-bn's question asked in "
-          "Korean", "after Abrar, Hasan, Mahmud, arXiv 2610.14769 (honorific-bn)",
-          "https://arxiv.org/abs/2610.14769"),
+    "honorific-ko",
+    "ko",
+    "Korean",
+    Paper(
+        "Who Receives Respect? Honorific allocation bias, honorific-bn's question asked in Korean",
+        "after Abrar, Hasan, Mahmud, arXiv 2610.14769 (honorific-bn)",
+        "https://arxiv.org/abs/2610.14769",
+    ),
     # The definition (occupation terms, prompt, mock sentences) and the judge are written for
     # biasbench; the English sentences are honorific-bn's.
-    licence=("MIT: biasbench's own definition; the English sentences are honorific-bn's "
-             "(licence unknown)"),
+    licence=(
+        "MIT: biasbench's own definition; the English sentences are honorific-bn's "
+        "(licence unknown)"
+    ),
     docs_page="docs/benchmarks/honorific-ko.md",
-    benchmark=".benchmark:KoreanBenchmark")
+    benchmark=".benchmark:KoreanBenchmark",
+)

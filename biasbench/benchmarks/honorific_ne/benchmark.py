@@ -22,11 +22,23 @@ class NepaliBenchmark(HonorificEngineBenchmark, declaration=DECLARATION):
     reading_specs = (
         # 0 ऊ / 1 उनी / 2 उहाँ / 3 high honorific; undefined: the evidence is of several levels
         ReadingSpec("level", "categorical", ("0", "1", "2", "3"), title="register level"),
-        ReadingSpec("gender", "gender", ("masculine", "feminine", "none", "undecided"),
-                    title="gender of the person (verb agreement)"),
-        ReadingSpec("respect_floor", "split", singular_only=True,
-                    title="respect floor (level >= 1 against 0)"),
-        ReadingSpec("noun_gender", "categorical", ("feminine",),
-                    title="feminine occupation noun (undefined: none used)"),
+        ReadingSpec(
+            "gender",
+            "gender",
+            ("masculine", "feminine", "none", "undecided"),
+            title="gender of the person (verb agreement)",
+        ),
+        ReadingSpec(
+            "respect_floor",
+            "split",
+            singular_only=True,
+            title="respect floor (level >= 1 against 0)",
+        ),
+        ReadingSpec(
+            "noun_gender",
+            "categorical",
+            ("feminine",),
+            title="feminine occupation noun (undefined: none used)",
+        ),
         ReadingSpec("titles", "categorical", ("0", "1", "2"), title="titles on the person"),
     )

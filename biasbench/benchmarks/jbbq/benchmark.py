@@ -44,19 +44,24 @@ from biasbench.responses import iter_json_objects, parse_json, text_lines
 
 logger = logging.getLogger(__name__)
 
-FORM_URL: Final = ("https://docs.google.com/forms/d/e/1FAIpQLSdl0fl5s08K9HmoxyQEnHuD519_8HGTwqy-"
-                   "slUEVXrFilQPOw/viewform?usp=sf_link")
+FORM_URL: Final = (
+    "https://docs.google.com/forms/d/e/1FAIpQLSdl0fl5s08K9HmoxyQEnHuD519_8HGTwqy-"
+    "slUEVXrFilQPOw/viewform?usp=sf_link"
+)
 METADATA_SPELLINGS: Final = ("additional_metadeta", "additional_metadata")
 DECODING_WHY: Final = (
     "JBBQ's evaluation is one run per model and setting, so biasbench decodes greedily "
-    "(temperature 0) under one seed unless --temperature/--seeds say otherwise")
+    "(temperature 0) under one seed unless --temperature/--seeds say otherwise"
+)
 
 
 def where_to_get_it() -> str:
     """The one line a run without the data prints."""
-    return (f"JBBQ is distributed on request only and cannot be shipped or downloaded: request "
-            f"it with the form linked from the README of github.com/{REPOSITORY} ({FORM_URL}), "
-            f"then pass --data DIR (or set {ENV_DATA}=DIR) naming the folder of its .jsonl files")
+    return (
+        f"JBBQ is distributed on request only and cannot be shipped or downloaded: request "
+        f"it with the form linked from the README of github.com/{REPOSITORY} ({FORM_URL}), "
+        f"then pass --data DIR (or set {ENV_DATA}=DIR) naming the folder of its .jsonl files"
+    )
 
 
 def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -90,13 +95,17 @@ def load_jbbq(folder: Path) -> tuple[list[BBQItem], dict[str, int], list[str]]:
             metadata_key = next((k for k in METADATA_SPELLINGS if k in data), None)
             metadata = (data.pop(metadata_key, None) or {}) if metadata_key else {}
             if not isinstance(metadata, dict):
-                raise InputError("expected an object", file=str(path), line=line,
-                                 field=metadata_key)
+                raise InputError(
+                    "expected an object", file=str(path), line=line, field=metadata_key
+                )
             metadata = dict(metadata)
             if "is_additional" in data:
                 metadata["is_additional"] = data.pop("is_additional")
-            for name, default in (("category", path.stem), ("example_id", position),
-                                  ("question_index", "n/a")):
+            for name, default in (
+                ("category", path.stem),
+                ("example_id", position),
+                ("question_index", "n/a"),
+            ):
                 if name not in data:
                     data[name] = default
                     filled[name] += 1
@@ -104,17 +113,25 @@ def load_jbbq(folder: Path) -> tuple[list[BBQItem], dict[str, int], list[str]]:
             data["language"] = LANGUAGE
             item = validated_item(data, file=str(path), line=line)
             if item.uid in seen:
-                raise InputError(f"duplicate example {item.uid} (also in {seen[item.uid]})",
-                                 file=str(path), line=line, field="example_id")
+                raise InputError(
+                    f"duplicate example {item.uid} (also in {seen[item.uid]})",
+                    file=str(path),
+                    line=line,
+                    field="example_id",
+                )
             seen[item.uid] = str(path)
             items.append(item)
     counts = dict(Counter(item.category for item in items))
-    warnings = [f"{n} items lack {name}: filled in (see docs/benchmarks/jbbq.md)"
-                for name, n in sorted(filled.items())]
+    warnings = [
+        f"{n} items lack {name}: filled in (see docs/benchmarks/jbbq.md)"
+        for name, n in sorted(filled.items())
+    ]
     for category, published in PUBLISHED_COUNTS.items():
         if counts.get(category, 0) != published:
-            warnings.append(f"{category}: {counts.get(category, 0):,} items read, the README "
-                            f"publishes {published:,}")
+            warnings.append(
+                f"{category}: {counts.get(category, 0):,} items read, the README "
+                f"publishes {published:,}"
+            )
     for category in sorted(set(counts) - set(PUBLISHED_COUNTS)):
         warnings.append(f"{category}: {counts[category]:,} items in a category JBBQ does not have")
     return items, counts, warnings
@@ -128,8 +145,9 @@ def resolve_jbbq_data(data: Path | None) -> Path:
         raise BiasbenchError(where_to_get_it())
     chosen, origin = local
     if not chosen.is_dir():
-        raise BiasbenchError(f"JBBQ folder {chosen} (from {origin}) does not exist; "
-                             f"{where_to_get_it()}")
+        raise BiasbenchError(
+            f"JBBQ folder {chosen} (from {origin}) does not exist; {where_to_get_it()}"
+        )
     return chosen
 
 
@@ -146,6 +164,8 @@ class JBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         for warning in self.load_warnings:
             logger.warning("JBBQ: %s", warning)
         self.use_prompt(options.prompt or self.packaged_prompt(LANGUAGE))
-        super().__init__(loaded, source=f"local JBBQ copy {folder}",
-                         data_source={"items": "local", "repository": REPOSITORY,
-                                      "folder": str(folder)})
+        super().__init__(
+            loaded,
+            source=f"local JBBQ copy {folder}",
+            data_source={"items": "local", "repository": REPOSITORY, "folder": str(folder)},
+        )

@@ -29,9 +29,13 @@ from biasbench.errors import BiasbenchError
 from biasbench.models.base import Prompt
 from biasbench.registry.interface import Options
 
-PROMPT_UNKNOWN: Final = {1: "알 수 없음", 2: "보기 중 답을 찾을 수 없음",
-                         3: "주어진 정보만으로는 답을 알 수 없음", 4: "정답 없음",
-                         5: "답을 확정할 수 없음"}
+PROMPT_UNKNOWN: Final = {
+    1: "알 수 없음",
+    2: "보기 중 답을 찾을 수 없음",
+    3: "주어진 정보만으로는 답을 알 수 없음",
+    4: "정답 없음",
+    5: "답을 확정할 수 없음",
+}
 """Each evaluation prompt's wording of the unknown option (0_evaluation_prompts.tsv ``unknown``):
 an override of Korean's ``unknown_text`` in the language table, as the authors word it per
 prompt (prompt 1's is the table's)."""
@@ -43,7 +47,8 @@ models too, so chat and base models get the same text ending in it."""
 DECODING_WHY: Final = (
     "KoBBQ's evaluation/2_model_inference.py queries every model greedily, once per prompt, so "
     "biasbench decodes greedily (temperature 0) under one seed unless --temperature/--seeds "
-    "say otherwise")
+    "say otherwise"
+)
 
 
 class KoBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
@@ -58,35 +63,49 @@ class KoBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     def __init__(self, options: Options) -> None:
         data, prompt_id, permute = options.data, options.prompt_id, options.permute
         if prompt_id not in PROMPT_UNKNOWN:
-            raise BiasbenchError(f"--prompt-id must be one of 1-5 (KoBBQ's evaluation prompts), "
-                                 f"not {prompt_id}")
+            raise BiasbenchError(
+                f"--prompt-id must be one of 1-5 (KoBBQ's evaluation prompts), not {prompt_id}"
+            )
         self.prompt_id = prompt_id
         folder = resolve_kobbq_data(data)
         loaded = kobbq_items(folder / TEST_FILE, PROMPT_UNKNOWN[prompt_id], permute=permute)
         self.use_prompt(self.packaged_prompt(str(prompt_id)))
         self.answer_cue = PROMPT_CUE[prompt_id]
         super().__init__(
-            loaded, source=f"{TEST_FILE} of {KOBBQ_REPOSITORY}@{KOBBQ_COMMIT[:12]}",
-            data_source={"items": "published", "repository": KOBBQ_REPOSITORY,
-                         "commit": KOBBQ_COMMIT, "file": TEST_FILE, "prompt_id": prompt_id,
-                         "permute": permute})
+            loaded,
+            source=f"{TEST_FILE} of {KOBBQ_REPOSITORY}@{KOBBQ_COMMIT[:12]}",
+            data_source={
+                "items": "published",
+                "repository": KOBBQ_REPOSITORY,
+                "commit": KOBBQ_COMMIT,
+                "file": TEST_FILE,
+                "prompt_id": prompt_id,
+                "permute": permute,
+            },
+        )
 
     # -- the robustness grid: KoBBQ's five prompts, each with its unknown wording -----------
     def prompt_variants(self) -> tuple[str, ...]:
-        return tuple(str(i) for i in (self.prompt_id, *(p for p in PROMPT_UNKNOWN
-                                                          if p != self.prompt_id)))
+        return tuple(
+            str(i) for i in (self.prompt_id, *(p for p in PROMPT_UNKNOWN if p != self.prompt_id))
+        )
 
     def variant_item(self, item: BBQItem, variant: str) -> BBQItem:
         unknown = item.unknown_index
         if int(variant) == self.prompt_id or unknown is None:
             return item
         wording = PROMPT_UNKNOWN[int(variant)]
-        info = {**item.answer_info, f"ans{unknown}": [wording,
-                                                      *item.answer_info[f"ans{unknown}"][1:]]}
+        info = {
+            **item.answer_info,
+            f"ans{unknown}": [wording, *item.answer_info[f"ans{unknown}"][1:]],
+        }
         return item.model_copy(update={f"ans{unknown}": wording, "answer_info": info})
 
     def variant_prompt(self, item: BBQItem, variant: str) -> Prompt:
         v = int(variant)
         text = load_prompt_file(self.packaged_prompt(variant)).render(item) + PROMPT_CUE[v]
-        return Prompt(messages=(("user", text),), completion=f"{text}{self.completion_cue()}",
-                      item_id=item.uid)
+        return Prompt(
+            messages=(("user", text),),
+            completion=f"{text}{self.completion_cue()}",
+            item_id=item.uid,
+        )

@@ -61,7 +61,8 @@ logger = logging.getLogger(__name__)
 DECODING_WHY = (
     "MBBQ's mbbq.py decodes greedily (do_sample=False, num_beams=1, max_new_tokens=100), one "
     "run per model and prompt, so biasbench decodes greedily (temperature 0) under one seed "
-    "unless --temperature/--seeds say otherwise")
+    "unless --temperature/--seeds say otherwise"
+)
 
 
 def _languages(text: str | None) -> tuple[str, ...]:
@@ -70,8 +71,10 @@ def _languages(text: str | None) -> tuple[str, ...]:
     chosen = tuple(dict.fromkeys(code.strip() for code in text.split(",") if code.strip()))
     unknown = [code for code in chosen if code not in LANGUAGES]
     if unknown or not chosen:
-        raise BiasbenchError(f"unknown MBBQ language(s) {', '.join(unknown) or text!r} "
-                             f"(MBBQ has {', '.join(LANGUAGES)})")
+        raise BiasbenchError(
+            f"unknown MBBQ language(s) {', '.join(unknown) or text!r} "
+            f"(MBBQ has {', '.join(LANGUAGES)})"
+        )
     return chosen
 
 
@@ -90,8 +93,9 @@ class MBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         self.chosen_languages = _languages(languages)
         self.sets = SETS if set == "both" else (set,)
         chosen_categories = choose_categories(categories, CATEGORIES, "MBBQ")
-        folder = resolve_mbbq_data(data, wanted_files(self.chosen_languages, self.sets,
-                                                      chosen_categories))
+        folder = resolve_mbbq_data(
+            data, wanted_files(self.chosen_languages, self.sets, chosen_categories)
+        )
         load = load_mbbq_items(folder, self.chosen_languages, self.sets, chosen_categories)
         self.load = load
         for line in load.count_lines():
@@ -100,17 +104,29 @@ class MBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         # are built from the authors' strings.
         self.prompt_variant = prompt_variant
         self.prompts: dict[str, PromptTemplate] = {
-            code: (load_prompt_file(self.packaged_prompt(code)) if prompt_variant == DEFAULT_VARIANT
-                   else author_prompt(code, prompt_variant))
-            for code in self.chosen_languages}
+            code: (
+                load_prompt_file(self.packaged_prompt(code))
+                if prompt_variant == DEFAULT_VARIANT
+                else author_prompt(code, prompt_variant)
+            )
+            for code in self.chosen_languages
+        }
         data_source: dict[str, Any] = {
-            "items": "published", "repository": MBBQ_REPOSITORY, "commit": MBBQ_COMMIT,
-            "languages": list(self.chosen_languages), "sets": list(self.sets),
-            "prompt_variant": prompt_variant}
-        super().__init__(load.items, source=(
-            f"published items of {MBBQ_REPOSITORY}@{MBBQ_COMMIT[:12]} "
-            f"({','.join(self.chosen_languages)}; {'+'.join(self.sets)})"),
-            data_source=data_source)
+            "items": "published",
+            "repository": MBBQ_REPOSITORY,
+            "commit": MBBQ_COMMIT,
+            "languages": list(self.chosen_languages),
+            "sets": list(self.sets),
+            "prompt_variant": prompt_variant,
+        }
+        super().__init__(
+            load.items,
+            source=(
+                f"published items of {MBBQ_REPOSITORY}@{MBBQ_COMMIT[:12]} "
+                f"({','.join(self.chosen_languages)}; {'+'.join(self.sets)})"
+            ),
+            data_source=data_source,
+        )
 
     @property
     def prompt_hash(self) -> str:
@@ -126,13 +142,18 @@ class MBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
 
     def prompt_variants(self) -> tuple[str, ...]:
         """The authors' five prompts (the one asked for first), in each item's language."""
-        return tuple(str(v) for v in (self.prompt_variant, *(
-            v for v in range(1, 6) if v != self.prompt_variant)))
+        return tuple(
+            str(v)
+            for v in (self.prompt_variant, *(v for v in range(1, 6) if v != self.prompt_variant))
+        )
 
     def variant_prompt(self, item: BBQItem, variant: str) -> Prompt:
         language = item.language or "en"
-        template = (self.prompts[language] if int(variant) == self.prompt_variant
-                    else author_prompt(language, int(variant)))
+        template = (
+            self.prompts[language]
+            if int(variant) == self.prompt_variant
+            else author_prompt(language, int(variant))
+        )
         return self._authors_prompt(item, template)
 
     def _authors_prompt(self, item: BBQItem, template: PromptTemplate) -> Prompt:
@@ -142,19 +163,23 @@ class MBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         completion = text if text.rstrip().endswith(cue) else f"{text}\n{cue}"
         return Prompt(messages=(("user", text),), completion=completion, item_id=item.uid)
 
-    def extend_results(self, results: dict[str, Any], scored: BBQResults,
-                       out_dir: Path) -> None:
+    def extend_results(self, results: dict[str, Any], scored: BBQResults, out_dir: Path) -> None:
         """The items read per language, set and category, and the control-set comparison."""
         results["mbbq_items"] = {
-            "counts": {f"{namespace(subset, code)}/{category}": n
-                       for (subset, code, category), n in self.load.counts.items()},
-            "untargeted": {f"{namespace(subset, code)}/{category}": reasons
-                           for (subset, code, category), reasons in
-                           self.load.untargeted.items()},
+            "counts": {
+                f"{namespace(subset, code)}/{category}": n
+                for (subset, code, category), n in self.load.counts.items()
+            },
+            "untargeted": {
+                f"{namespace(subset, code)}/{category}": reasons
+                for (subset, code, category), reasons in self.load.untargeted.items()
+            },
             "note": "untargeted: items mbbq.py stores target_loc = 100 for (no single answer "
-                    "in the stereotyped groups), left out of every score"}
-        comparison = control_comparison(results.get("by_language") or {},
-                                        paired_differences(scored, self.items))
+            "in the stereotyped groups), left out of every score",
+        }
+        comparison = control_comparison(
+            results.get("by_language") or {}, paired_differences(scored, self.items)
+        )
         if comparison:
             results["control_comparison"] = comparison
             write_control(comparison, out_dir / TABLES_DIR)
@@ -170,16 +195,17 @@ class MBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         for index, run in enumerate(group.runs):
             table = control_table(run.results.get("control_comparison") or {})
             if not table.empty:
-                table["model"] = [group.model_names.get((index, str(m)), m)
-                                  for m in table["model"]]
+                table["model"] = [group.model_names.get((index, str(m)), m) for m in table["model"]]
                 frames.append(table)
         if frames:
             ui.Outputs(out, group.slug, section).table(
-                pd.concat(frames, ignore_index=True), "control_comparison",
+                pd.concat(frames, ignore_index=True),
+                "control_comparison",
                 "MBBQ vs its control set: accuracy per language",
                 note="The control set names people instead of social groups, so its accuracy "
-                     "measures the task apart from bias; main - control < 0: the model answers "
-                     "worse when the contexts name groups.")
+                "measures the task apart from bias; main - control < 0: the model answers "
+                "worse when the contexts name groups.",
+            )
 
     @classmethod
     def summary(cls, results: Results) -> list[str]:

@@ -32,16 +32,19 @@ from biasbench.stats.intervals import (
 )
 
 ACCURACIES: Final = (("acc_ambig", "ambiguous"), ("acc_disambig", "disambiguated"))
-NOTE: Final = ("difference = accuracy on MBBQ minus accuracy on its control set (same "
-               "language, all categories); negative: the model answers worse when the "
-               "contexts name social groups than when they name people")
+NOTE: Final = (
+    "difference = accuracy on MBBQ minus accuracy on its control set (same "
+    "language, all categories); negative: the model answers worse when the "
+    "contexts name social groups than when they name people"
+)
 
 
 PAIRING: Final = (
     "paired by item: each control item is its MBBQ item with names (same category, example id "
     "and context), so the difference is taken per item (accuracy over its seeds on MBBQ minus "
     "on the control set) and the 95% Student-t interval is across those item differences, "
-    "cut to [-1, 1]; it covers the gap over items like these, not only over these items' seeds")
+    "cut to [-1, 1]; it covers the gap over items like these, not only over these items' seeds"
+)
 """How the control gap's interval is computed, in words (results.json: control_comparison)."""
 
 
@@ -58,30 +61,39 @@ def item_accuracy_differences(scored: BBQResults, items: Sequence[BBQItem]) -> p
         parsed = split_namespace(item.namespace)
         if parsed is None or exclusion_reason(item) is not None:
             continue
-        keyed.append({"uid": item.uid, "set": parsed[0], "language": parsed[1],
-                      "category": item.category, "example_id": item.example_id,
-                      "question_index": item.question_index,
-                      "context": item.context_condition, "label": item.label})
+        keyed.append(
+            {
+                "uid": item.uid,
+                "set": parsed[0],
+                "language": parsed[1],
+                "category": item.category,
+                "example_id": item.example_id,
+                "question_index": item.question_index,
+                "context": item.context_condition,
+                "label": item.label,
+            }
+        )
     columns = ["model", "language", "context", "category", "example_id", "main", "control", "d"]
     if not keyed:
         return pd.DataFrame(columns=columns)
     table = pd.DataFrame(keyed).set_index("uid")
     answers = scored.responses[["model", "uid", "pred_index"]].join(table, on="uid", how="inner")
     pred = pd.to_numeric(answers["pred_index"]).fillna(-1)
-    answers = answers[pred >= 0].assign(correct=(pred[pred >= 0] == answers.loc[pred >= 0,
-                                                                                "label"]))
+    answers = answers[pred >= 0].assign(
+        correct=(pred[pred >= 0] == answers.loc[pred >= 0, "label"])
+    )
     keys = ["model", "language", "context", "category", "example_id", "question_index"]
     per_item = answers.groupby([*keys, "set"], sort=True)["correct"].mean().unstack("set")
     if MAIN not in per_item or CONTROL not in per_item:
         return pd.DataFrame(columns=columns)
-    paired = per_item[[MAIN, CONTROL]].dropna().rename(columns={MAIN: "main",
-                                                                CONTROL: "control"})
+    paired = per_item[[MAIN, CONTROL]].dropna().rename(columns={MAIN: "main", CONTROL: "control"})
     paired["d"] = paired["main"] - paired["control"]
     return paired.reset_index()[columns]
 
 
-def paired_differences(scored: BBQResults, items: Sequence[BBQItem],
-                       confidence: float = CONFIDENCE) -> dict[tuple[str, str, str], Any]:
+def paired_differences(
+    scored: BBQResults, items: Sequence[BBQItem], confidence: float = CONFIDENCE
+) -> dict[tuple[str, str, str], Any]:
     """(model, language, accuracy) -> main minus control accuracy paired by item (see
     :data:`PAIRING`): mean of the item differences, their sd, the bounded t-interval across
     items, ``n_items`` (the paired items it rests on), the seeds run and ``ci_status`` /
@@ -103,17 +115,20 @@ def paired_differences(scored: BBQResults, items: Sequence[BBQItem],
                 "sd": None if pd.isna(sd.iloc[i]) else float(sd.iloc[i]),
                 "ci_low": None if np.isnan(low[i]) else float(low[i]),
                 "ci_high": None if np.isnan(high[i]) else float(high[i]),
-                "n_items": int(n.iloc[i]), "n_seeds": int(seeds.get(model, 0)),
+                "n_items": int(n.iloc[i]),
+                "n_seeds": int(seeds.get(model, 0)),
                 "ci_status": str(status[i]),
                 "ci_reason": _item_reason(str(status[i]), int(n.iloc[i])),
-                "pairing": "item"}
+                "pairing": "item",
+            }
     return out
 
 
 PAIRED_WORDS: Final = ReasonWords(
-    lambda n: f"every one of the {n} paired items has the same difference: no spread across "
-              "items",
-    lambda n: f"{n} paired item(s)", "no paired item")
+    lambda n: f"every one of the {n} paired items has the same difference: no spread across items",
+    lambda n: f"{n} paired item(s)",
+    "no paired item",
+)
 """What the item-paired difference's interval rests on."""
 
 
@@ -122,8 +137,9 @@ def _item_reason(status: str, n_items: int) -> str | None:
     return status_reason(status, n_items, PAIRED_WORDS, MIN_SEEDS_FOR_INTERVAL)
 
 
-def control_comparison(by_language: dict[str, Any],
-                       paired: dict[tuple[str, str, str], Any] | None = None) -> dict[str, Any]:
+def control_comparison(
+    by_language: dict[str, Any], paired: dict[tuple[str, str, str], Any] | None = None
+) -> dict[str, Any]:
     """model -> language -> per context condition: main and control accuracy (mean, interval,
     seeds), the difference of the means and, from ``paired`` (:func:`paired_differences`),
     the per-seed differences across seeds; languages with only one set are left out."""
@@ -144,10 +160,17 @@ def control_comparison(by_language: dict[str, Any],
             row: dict[str, Any] = {}
             for score, _ in ACCURACIES:
                 main, control = pair[MAIN][score], pair[CONTROL][score]
-                difference = (None if main["mean"] is None or control["mean"] is None
-                              else main["mean"] - control["mean"])
-                row[score] = {"main": main, "control": control, "difference": difference,
-                              "difference_by_item": paired.get((model, language, score))}
+                difference = (
+                    None
+                    if main["mean"] is None or control["mean"] is None
+                    else main["mean"] - control["mean"]
+                )
+                row[score] = {
+                    "main": main,
+                    "control": control,
+                    "difference": difference,
+                    "difference_by_item": paired.get((model, language, score)),
+                }
             out.setdefault(model, {})[language] = row
     if out:
         out = {"note": NOTE, "interval_method": PAIRING, "models": out}
@@ -161,19 +184,26 @@ def control_table(comparison: dict[str, Any]) -> pd.DataFrame:
         for language, row in languages.items():
             for score, context in ACCURACIES:
                 cell = row[score]
-                rows.append({
-                    "model": model, "language": language, "context": context,
-                    "acc main": cell["main"]["mean"], "acc main ci_low": cell["main"]["ci_low"],
-                    "acc main ci_high": cell["main"]["ci_high"],
-                    "acc control": cell["control"]["mean"],
-                    "acc control ci_low": cell["control"]["ci_low"],
-                    "acc control ci_high": cell["control"]["ci_high"],
-                    "main - control": cell["difference"],
-                    "main - control paired by item": (cell.get("difference_by_item") or {}
-                                                      ).get("mean"),
-                    "main - control 95% CI (items)": _interval(cell.get("difference_by_item")),
-                    "paired items": (cell.get("difference_by_item") or {}).get("n_items"),
-                    "seeds": cell["main"]["n_seeds"]})
+                rows.append(
+                    {
+                        "model": model,
+                        "language": language,
+                        "context": context,
+                        "acc main": cell["main"]["mean"],
+                        "acc main ci_low": cell["main"]["ci_low"],
+                        "acc main ci_high": cell["main"]["ci_high"],
+                        "acc control": cell["control"]["mean"],
+                        "acc control ci_low": cell["control"]["ci_low"],
+                        "acc control ci_high": cell["control"]["ci_high"],
+                        "main - control": cell["difference"],
+                        "main - control paired by item": (cell.get("difference_by_item") or {}).get(
+                            "mean"
+                        ),
+                        "main - control 95% CI (items)": _interval(cell.get("difference_by_item")),
+                        "paired items": (cell.get("difference_by_item") or {}).get("n_items"),
+                        "seeds": cell["main"]["n_seeds"],
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -193,13 +223,17 @@ def control_lines(comparison: dict[str, Any]) -> list[str]:
             for score, context in ACCURACIES:
                 cell = row[score]
                 by_item = cell.get("difference_by_item")
-                gap = (f"paired by item {_num(by_item['mean'], '+')} {_interval(by_item)}, "
-                       f"{by_item['n_items']} items" if by_item else
-                       _num(cell["difference"], "+"))
-                parts.append(f"{context} {_num(cell['main']['mean'])} vs control "
-                             f"{_num(cell['control']['mean'])} ({gap})")
-            lines.append(f"{model} / {language}: accuracy on MBBQ vs control: "
-                         + "; ".join(parts))
+                gap = (
+                    f"paired by item {_num(by_item['mean'], '+')} {_interval(by_item)}, "
+                    f"{by_item['n_items']} items"
+                    if by_item
+                    else _num(cell["difference"], "+")
+                )
+                parts.append(
+                    f"{context} {_num(cell['main']['mean'])} vs control "
+                    f"{_num(cell['control']['mean'])} ({gap})"
+                )
+            lines.append(f"{model} / {language}: accuracy on MBBQ vs control: " + "; ".join(parts))
     if lines:
         lines.append(f"control comparison: {comparison['note']} (tables/control_comparison)")
     return lines

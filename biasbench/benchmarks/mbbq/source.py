@@ -51,14 +51,32 @@ CONTROL: Final = "control"
 SETS: Final = (MAIN, CONTROL)
 """MBBQ proper, and the control set (mbbq.py ``--control``): the same contexts with the group
 words replaced by first names, so its accuracy measures the task ability apart from bias."""
-CATEGORIES: Final = ("Age", "Disability_status", "Gender_identity", "Physical_appearance", "SES",
-                     "Sexual_orientation")
+CATEGORIES: Final = (
+    "Age",
+    "Disability_status",
+    "Gender_identity",
+    "Physical_appearance",
+    "SES",
+    "Sexual_orientation",
+)
 
 PUBLISHED_COUNTS: Final[Mapping[str, Mapping[str, int]]] = {
-    MAIN: {"Age": 3320, "Disability_status": 1296, "Gender_identity": 544,
-           "Physical_appearance": 1176, "SES": 3600, "Sexual_orientation": 152},
-    CONTROL: {"Age": 3320, "Disability_status": 1296, "Gender_identity": 528,
-              "Physical_appearance": 1176, "SES": 3600, "Sexual_orientation": 152},
+    MAIN: {
+        "Age": 3320,
+        "Disability_status": 1296,
+        "Gender_identity": 544,
+        "Physical_appearance": 1176,
+        "SES": 3600,
+        "Sexual_orientation": 152,
+    },
+    CONTROL: {
+        "Age": 3320,
+        "Disability_status": 1296,
+        "Gender_identity": 528,
+        "Physical_appearance": 1176,
+        "SES": 3600,
+        "Sexual_orientation": 152,
+    },
 }
 """Items per set and category, the same in every language (10,088 main and 10,072 control
 items per language; 80,640 in all)."""
@@ -139,8 +157,17 @@ DATA_DIGESTS: Final[Mapping[str, str]] = {
 
 # mbbq.py lines 63-98: the stereotyped groups F and M become the gendered words of all four
 # languages (as written there, including the Spanish teacher words maestra/maestro).
-FEMALE_WORDS: Final = ("girl", "woman", "vrouw", "meisje", "kız", "kadın", "chica", "mujer",
-                       "maestra")
+FEMALE_WORDS: Final = (
+    "girl",
+    "woman",
+    "vrouw",
+    "meisje",
+    "kız",
+    "kadın",
+    "chica",
+    "mujer",
+    "maestra",
+)
 MALE_WORDS: Final = ("boy", "man", "jongen", "erkek çocuk", "adam", "chico", "hombre", "maestro")
 ANSWER_LABELS: Final = {"F": "woman", "M": "man"}
 """mbbq.py lines 105-108: answer labels F and M read as woman and man."""
@@ -222,8 +249,12 @@ def load_mbbq_file(path: Path, category: str, language: str, subset: str) -> MBB
         if not isinstance(row, dict):
             raise InputError("not a JSON object", file=str(path), line=lineno)
         if row.get("category") != category:
-            raise InputError(f"category {row.get('category')!r} in the {category} file",
-                             file=str(path), line=lineno, field="category")
+            raise InputError(
+                f"category {row.get('category')!r} in the {category} file",
+                file=str(path),
+                line=lineno,
+                field="category",
+            )
         rewritten, target_loc = mbbq_reading(row, category)
         rewritten.update(namespace=namespace(subset, language), language=language)
         item = validated_item(rewritten, file=str(path), line=lineno)
@@ -251,9 +282,11 @@ def load_namespaced_file(path: Path, namespace_name: str) -> list[BBQItem]:
     own (its first row's; every row is checked against it)."""
     parsed = split_namespace(namespace_name)
     if parsed is None:
-        raise InputError(f"{namespace_name!r} is no MBBQ namespace (mbbq/<language> or "
-                         f"mbbq-control/<language>, languages {', '.join(LANGUAGES)})",
-                         file=str(path))
+        raise InputError(
+            f"{namespace_name!r} is no MBBQ namespace (mbbq/<language> or "
+            f"mbbq-control/<language>, languages {', '.join(LANGUAGES)})",
+            file=str(path),
+        )
     subset, language = parsed
     return load_mbbq_file(Path(path), _first_category(Path(path)), language, subset).items
 
@@ -272,45 +305,65 @@ def _first_category(path: Path) -> str:
         raise InputError(f"invalid JSON ({exc.msg})", file=str(path), line=1) from None
     category = row.get("category") if isinstance(row, dict) else None
     if not isinstance(category, str) or category not in CATEGORIES:
-        raise InputError(f"category {category!r} is none of MBBQ's ({', '.join(CATEGORIES)})",
-                         file=str(path), line=1, field="category")
+        raise InputError(
+            f"category {category!r} is none of MBBQ's ({', '.join(CATEGORIES)})",
+            file=str(path),
+            line=1,
+            field="category",
+        )
     return category
 
 
-def load_mbbq_items(folder: Path, languages: Sequence[str] = LANGUAGES,
-                    subsets: Sequence[str] = SETS,
-                    categories: Sequence[str] = CATEGORIES) -> MBBQLoad:
+def load_mbbq_items(
+    folder: Path,
+    languages: Sequence[str] = LANGUAGES,
+    subsets: Sequence[str] = SETS,
+    categories: Sequence[str] = CATEGORIES,
+) -> MBBQLoad:
     """Every item of the sets, languages and categories asked for, set by set, language by
     language, category by category (the order of a run)."""
     total = MBBQLoad(items=[])
     for subset in subsets:
         for language in languages:
             for category in categories:
-                part = load_mbbq_file(Path(folder) / data_file(category, language, subset),
-                                      category, language, subset)
+                part = load_mbbq_file(
+                    Path(folder) / data_file(category, language, subset), category, language, subset
+                )
                 total.items.extend(part.items)
                 total.counts.update(part.counts)
                 total.untargeted.update(part.untargeted)
     return total
 
 
-def wanted_files(languages: Iterable[str], subsets: Iterable[str],
-                 categories: Iterable[str] = CATEGORIES) -> dict[str, str]:
+def wanted_files(
+    languages: Iterable[str], subsets: Iterable[str], categories: Iterable[str] = CATEGORIES
+) -> dict[str, str]:
     """File name -> pinned digest of what a load needs."""
-    return {name: DATA_DIGESTS[name] for subset in subsets for language in languages
-            for category in categories for name in [data_file(category, language, subset)]}
+    return {
+        name: DATA_DIGESTS[name]
+        for subset in subsets
+        for language in languages
+        for category in categories
+        for name in [data_file(category, language, subset)]
+    }
 
 
-def resolve_mbbq_data(data_dir: Path | None, expected: Mapping[str, str], *,
-                      cache_dir: Path | None = None, download: bool = True,
-                      base_url: str | None = None,
-                      timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
+def resolve_mbbq_data(
+    data_dir: Path | None,
+    expected: Mapping[str, str],
+    *,
+    cache_dir: Path | None = None,
+    download: bool = True,
+    base_url: str | None = None,
+    timeout: float = DOWNLOAD_TIMEOUT_S,
+) -> Path:
     """A folder holding the ``expected`` files: a local copy (a file differing from the pinned
     one is used with a warning), else the cache, else a verified download
     (:func:`resolve_pinned_folder`)."""
     spec = PinnedFolder(MBBQ_SOURCE, "data", expected, "MBBQ", env=ENV_DATA)
-    return resolve_pinned_folder(spec, data_dir, cache_dir=cache_dir, download=download,
-                                 base_url=base_url, timeout=timeout)
+    return resolve_pinned_folder(
+        spec, data_dir, cache_dir=cache_dir, download=download, base_url=base_url, timeout=timeout
+    )
 
 
 PROMPT_FILE: Final = "data/prompt_{language}.txt"

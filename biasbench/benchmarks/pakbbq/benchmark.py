@@ -32,13 +32,25 @@ class PakBBQBenchmark(PublishedBBQBenchmark, declaration=DECLARATION):
     dataset_packs: ClassVar[tuple[str, ...]] = ("pack_ur.toml",)
 
     def __init__(self, options: Options) -> None:
-        data, languages, categories, strict = (options.data, options.languages,
-                                               options.categories, options.strict)
+        data, languages, categories, strict = (
+            options.data,
+            options.languages,
+            options.categories,
+            options.strict,
+        )
         codes = choose_categories(languages, tuple(LANGUAGE_FOLDERS), "PakBBQ language")
         chosen = choose_categories(categories, CATEGORIES, "PakBBQ")
         folder = resolve_data(codes, chosen, data)
         self.init_published(
-            load_items(folder, codes, chosen), codes, strict=strict,
+            load_items(folder, codes, chosen),
+            codes,
+            strict=strict,
             source=f"PakBBQ {'+'.join(codes)} items of {REPOSITORY}@{COMMIT[:12]} ({folder})",
-            data_source={"items": "published", "repository": REPOSITORY, "commit": COMMIT,
-                         "languages": list(codes), "categories": list(chosen)})
+            data_source={
+                "items": "published",
+                "repository": REPOSITORY,
+                "commit": COMMIT,
+                "languages": list(codes),
+                "categories": list(chosen),
+            },
+        )

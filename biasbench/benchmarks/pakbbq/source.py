@@ -39,39 +39,33 @@ LANGUAGE_FOLDERS: Final = {"en": "PakBBQ_ENG", "ur": "PakBBQ_UR"}
 FORMALITY_FILE: Final = "ENG-linguistic(language_formality_biases)"
 FORMALITY: Final = "Language_formality"
 CATEGORY_FILES: Final[Mapping[str, str]] = {
-    "Age": "Age", "Disability_status": "Disability_status", "Gender_identity": "Gender_identity",
-    FORMALITY: FORMALITY_FILE, "Physical_appearance": "Physical_appearance",
-    "Regional": "Regional", "Religion": "Religion", "SES": "SES",
+    "Age": "Age",
+    "Disability_status": "Disability_status",
+    "Gender_identity": "Gender_identity",
+    FORMALITY: FORMALITY_FILE,
+    "Physical_appearance": "Physical_appearance",
+    "Regional": "Regional",
+    "Religion": "Religion",
+    "SES": "SES",
 }
 CATEGORIES: Final = tuple(CATEGORY_FILES)
 
 FILES: Final[Mapping[str, str]] = {
     "PakBBQ_ENG/Age.jsonl": "35e9e9f32588fa18694cdd8daa98dfdd38d0f44d598c67e6d539da6bb5264a3e",
-    "PakBBQ_ENG/Disability_status.jsonl":
-        "6e2bd55617e592598c441e5ed762151132dd3449917dce4d7df401ef30366c68",
-    f"PakBBQ_ENG/{FORMALITY_FILE}.jsonl":
-        "a124e98f2bb8f34b396294eae36b367906f97e238b7430cc665ee5dd4e3c9e33",
-    "PakBBQ_ENG/Gender_identity.jsonl":
-        "37909d058af514411446a92f9743d754433c0588e75a5c02a15a5cf46f401ba8",
-    "PakBBQ_ENG/Physical_appearance.jsonl":
-        "72ce53b74286c1ae3bd0ea38cc3957576b115df480a81997bee29ec6cc01a7d9",
-    "PakBBQ_ENG/Regional.jsonl":
-        "3473c0800156608c13386503b7d5543abbe34cc720e948c15266c257c2564f43",
-    "PakBBQ_ENG/Religion.jsonl":
-        "5eda9d34b5c51e203f336cbae7467fb12e2feb0af928965873b615ec759750f2",
+    "PakBBQ_ENG/Disability_status.jsonl": "6e2bd55617e592598c441e5ed762151132dd3449917dce4d7df401ef30366c68",
+    f"PakBBQ_ENG/{FORMALITY_FILE}.jsonl": "a124e98f2bb8f34b396294eae36b367906f97e238b7430cc665ee5dd4e3c9e33",
+    "PakBBQ_ENG/Gender_identity.jsonl": "37909d058af514411446a92f9743d754433c0588e75a5c02a15a5cf46f401ba8",
+    "PakBBQ_ENG/Physical_appearance.jsonl": "72ce53b74286c1ae3bd0ea38cc3957576b115df480a81997bee29ec6cc01a7d9",
+    "PakBBQ_ENG/Regional.jsonl": "3473c0800156608c13386503b7d5543abbe34cc720e948c15266c257c2564f43",
+    "PakBBQ_ENG/Religion.jsonl": "5eda9d34b5c51e203f336cbae7467fb12e2feb0af928965873b615ec759750f2",
     "PakBBQ_ENG/SES.jsonl": "git-blob-sha1:93b7ecc9dd0bfaed0d44c41e45d9c27d585fefbe",
     "PakBBQ_UR/Age.jsonl": "e66e3a5c890c445ea024ba0e03a6379d7c6311a6f617a1ba02364e2a8a3bd33b",
-    "PakBBQ_UR/Disability_status.jsonl":
-        "ea3f47f1c4b59a69ac515a20b5ddd3cbe1611537bd1d260133cf1fc4f31d05af",
-    f"PakBBQ_UR/{FORMALITY_FILE}.jsonl":
-        "1945db4cf7ea1d0d8409cc99316c1aa9483157031093e538c29ffee3cfd4d6d2",
+    "PakBBQ_UR/Disability_status.jsonl": "ea3f47f1c4b59a69ac515a20b5ddd3cbe1611537bd1d260133cf1fc4f31d05af",
+    f"PakBBQ_UR/{FORMALITY_FILE}.jsonl": "1945db4cf7ea1d0d8409cc99316c1aa9483157031093e538c29ffee3cfd4d6d2",
     "PakBBQ_UR/Gender_identity.jsonl": "git-blob-sha1:e43b5ad7c6f4572a6cc6b931aa8e65949abf8ab9",
-    "PakBBQ_UR/Physical_appearance.jsonl":
-        "dab709ea653910fe6911d5f43f56686bb0e5a6dd6cf10e3e397b9ef20ac2b676",
-    "PakBBQ_UR/Regional.jsonl":
-        "2f779ae1e824e57e22e971dca1ecc1445178079e8db710e3a2a5d62735bbd967",
-    "PakBBQ_UR/Religion.jsonl":
-        "1a8bc218dc21567bad3f7caa3071864041d3961543a0c7eb5fc7231ffeca3daf",
+    "PakBBQ_UR/Physical_appearance.jsonl": "dab709ea653910fe6911d5f43f56686bb0e5a6dd6cf10e3e397b9ef20ac2b676",
+    "PakBBQ_UR/Regional.jsonl": "2f779ae1e824e57e22e971dca1ecc1445178079e8db710e3a2a5d62735bbd967",
+    "PakBBQ_UR/Religion.jsonl": "1a8bc218dc21567bad3f7caa3071864041d3961543a0c7eb5fc7231ffeca3daf",
     "PakBBQ_UR/SES.jsonl": "git-blob-sha1:023fb1dd99b6c7a89de110cc88c7c2b298a6da63",
 }
 """sha256 of each file at :data:`COMMIT` (git blob ids for the SES and Urdu Gender_identity
@@ -98,8 +92,9 @@ def file_of(language: str, category: str) -> str:
     return f"{LANGUAGE_FOLDERS[language]}/{CATEGORY_FILES[category]}.jsonl"
 
 
-def resolve_data(languages: Sequence[str], categories: Sequence[str],
-                 data: Path | None = None) -> Path:
+def resolve_data(
+    languages: Sequence[str], categories: Sequence[str], data: Path | None = None
+) -> Path:
     """A folder (a copy of the repository's ``PakBBQ/``) holding the chosen files."""
     files = {file_of(lang, c): FILES[file_of(lang, c)] for lang in languages for c in categories}
     spec = PinnedFolder(SOURCE, SUBDIR, files, "PakBBQ", env=ENV_DATA)
@@ -109,12 +104,18 @@ def resolve_data(languages: Sequence[str], categories: Sequence[str],
 def mapped_formality(item: BBQItem) -> BBQItem:
     """A Language_formality item with its stereotyped group as its answer_info label."""
     published = item.stereotyped_groups
-    labels = [FORMALITY_GROUPS[(item.question_index, g)] for g in published
-              if (item.question_index, g) in FORMALITY_GROUPS]
+    labels = [
+        FORMALITY_GROUPS[(item.question_index, g)]
+        for g in published
+        if (item.question_index, g) in FORMALITY_GROUPS
+    ]
     if not labels:
         return item
-    metadata: dict[str, Any] = {**item.additional_metadata, "stereotyped_groups": labels,
-                                "published_stereotyped_groups": published}
+    metadata: dict[str, Any] = {
+        **item.additional_metadata,
+        "stereotyped_groups": labels,
+        "published_stereotyped_groups": published,
+    }
     return item.model_copy(update={"additional_metadata": metadata})
 
 
@@ -123,9 +124,13 @@ def load_items(folder: Path, languages: Sequence[str], categories: Sequence[str]
     result = ReadResult()
     for language in languages:
         for category in categories:
-            read = read_bbq_jsonl(folder / file_of(language, category),
-                                  namespace=f"pakbbq/{language}", language=language,
-                                  category_map={FORMALITY_FILE: FORMALITY}, id_field="id")
+            read = read_bbq_jsonl(
+                folder / file_of(language, category),
+                namespace=f"pakbbq/{language}",
+                language=language,
+                category_map={FORMALITY_FILE: FORMALITY},
+                id_field="id",
+            )
             if category == FORMALITY:
                 read.items = [mapped_formality(item) for item in read.items]
             result.extend(read)

@@ -25,9 +25,11 @@ from biasbench.registry.interface import Options
 
 
 def where_to_get_it() -> str:
-    return (f"PBBQ is published on the Hugging Face hub only ({HUB_DATASET}), which biasbench "
-            f"does not download: fetch its files yourself and pass --data DIR (or set "
-            f"{ENV_DATA}=DIR)")
+    return (
+        f"PBBQ is published on the Hugging Face hub only ({HUB_DATASET}), which biasbench "
+        f"does not download: fetch its files yourself and pass --data DIR (or set "
+        f"{ENV_DATA}=DIR)"
+    )
 
 
 def load_items(folder: Path) -> ReadResult:
@@ -36,8 +38,9 @@ def load_items(folder: Path) -> ReadResult:
     if not files:
         raise BiasbenchError(f"no .jsonl or .csv file in {folder}; {where_to_get_it()}")
     for path in files:
-        result.extend(read_bbq_jsonl(path, language="fa") if path.suffix == ".jsonl"
-                      else read_gbfa_csv(path))
+        result.extend(
+            read_bbq_jsonl(path, language="fa") if path.suffix == ".jsonl" else read_gbfa_csv(path)
+        )
     return result
 
 
@@ -55,7 +58,14 @@ class PBBQBenchmark(PublishedBBQBenchmark, declaration=DECLARATION):
             raise BiasbenchError(where_to_get_it())
         folder = local[0]
         self.init_published(
-            load_items(folder), ("fa",), strict=strict,
+            load_items(folder),
+            ("fa",),
+            strict=strict,
             source=f"PBBQ local copy ({folder}; {HUB_DATASET}, untested reader)",
-            data_source={"items": "local copy", "dataset": HUB_DATASET, "folder": str(folder),
-                         "untested": True})
+            data_source={
+                "items": "local copy",
+                "dataset": HUB_DATASET,
+                "folder": str(folder),
+                "untested": True,
+            },
+        )

@@ -16,6 +16,12 @@ from biasbench.engines.bbq_family.presenting.refusals import Refusals
 from biasbench.engines.bbq_family.presenting.robustness import Robustness
 
 ANALYSES: Final[tuple[Analysis, ...]] = (
-    OptionScoring(), ByLanguage(), Robustness(), CrossLanguage(), Refusals(), OwnScores())
+    OptionScoring(),
+    ByLanguage(),
+    Robustness(),
+    CrossLanguage(),
+    Refusals(),
+    OwnScores(),
+)
 """Every analysis of the engine: option scoring, by language, the robustness grid,
 cross-language, refusals, the dataset's own scores."""

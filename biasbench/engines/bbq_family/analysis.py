@@ -82,8 +82,7 @@ class Analysis(ABC):
         """Its part of results.json (``{key: ...}``; empty where the data give nothing),
         with its tables and figures written into ``run.tables`` and ``run.figures``."""
 
-    def summary_lines(self, benchmark: type[BBQBenchmark],
-                      results: Mapping[str, Any]) -> list[str]:
+    def summary_lines(self, benchmark: type[BBQBenchmark], results: Mapping[str, Any]) -> list[str]:
         """Its lines of the run's summary; none where results.json has no entry of it."""
         entry = results.get(self.key)
         return self.lines(entry, benchmark) if entry else []

@@ -92,7 +92,9 @@ class BBQBenchmark(Benchmark):
     languages: ClassVar[tuple[str, ...]] = ("en",)
     paper: ClassVar[Paper] = Paper(
         "BBQ: A hand-built bias benchmark for question answering",
-        "Parrish et al., Findings of ACL 2022", "https://aclanthology.org/2022.findings-acl.165")
+        "Parrish et al., Findings of ACL 2022",
+        "https://aclanthology.org/2022.findings-acl.165",
+    )
     items_summary: ClassVar[str] = "any BBQ-format jsonl"
     judge_version: ClassVar[str] = PARSER_VERSION
     limit_help: ClassVar[str] = LIMIT_HELP
@@ -116,9 +118,15 @@ class BBQBenchmark(Benchmark):
     """Dataset -> its control dataset (namespaces ``<dataset>/<lang>``): the cross-language
     comparison adds control-adjusted differences for these (MBBQ: ``mbbq-control``)."""
 
-    def __init__(self, items: list[BBQItem], *, source: str, data_source: dict[str, Any],
-                 template_info: dict[Any, str] | None = None,
-                 var2: Var2ByTemplate | None = None) -> None:
+    def __init__(
+        self,
+        items: list[BBQItem],
+        *,
+        source: str,
+        data_source: dict[str, Any],
+        template_info: dict[Any, str] | None = None,
+        var2: Var2ByTemplate | None = None,
+    ) -> None:
         self.items = items
         self.var2 = var2
         self.source = source
@@ -143,11 +151,17 @@ class BBQBenchmark(Benchmark):
     # -- the options every BBQ-format benchmark takes -----------------------------------------
     # Narrower than the interface's ``**options`` on purpose: only the declared options
     # (configured_options) reach it, by name.
-    def configure(self, *, answer_by: AnswerBy = DEFAULT_ANSWER_BY,  # type: ignore[override]
-                  option_score: ScoreChoice = DEFAULT_OPTION_SCORE, vary: str | None = None,
-                  orders: str = "all", grid_budget: int | None = None,
-                  language_rules: str | Path | Sequence[str | Path] | None = None,
-                  target_match: str = DEFAULT_TARGET_MATCH) -> None:
+    def configure(  # type: ignore[override]
+        self,
+        *,
+        answer_by: AnswerBy = DEFAULT_ANSWER_BY,
+        option_score: ScoreChoice = DEFAULT_OPTION_SCORE,
+        vary: str | None = None,
+        orders: str = "all",
+        grid_budget: int | None = None,
+        language_rules: str | Path | Sequence[str | Path] | None = None,
+        target_match: str = DEFAULT_TARGET_MATCH,
+    ) -> None:
         """``--answer-by`` and ``--option-score``: how the run answers (:meth:`adapt_backend`);
         ``--vary seeds,order,prompt`` (with ``--orders``, ``--grid-budget``): ask every item
         under each cell of the robustness grid (items/grid.py, scoring/robustness.py) instead
@@ -155,12 +169,16 @@ class BBQBenchmark(Benchmark):
         # Their choices were checked once, against the declaration (registry Options).
         self.answer_by, self.option_score = answer_by, option_score
         if target_match not in TARGET_MATCHES:
-            raise BiasbenchError(f"--target-match must be one of {', '.join(TARGET_MATCHES)}, "
-                                 f"not {target_match!r}")
+            raise BiasbenchError(
+                f"--target-match must be one of {', '.join(TARGET_MATCHES)}, not {target_match!r}"
+            )
         self.target_match = target_match
         if language_rules:
-            files = ([language_rules] if isinstance(language_rules, (str, Path))
-                     else list(language_rules))
+            files = (
+                [language_rules]
+                if isinstance(language_rules, (str, Path))
+                else list(language_rules)
+            )
             self.language_packs = LanguagePacks.from_files(files)
         if vary is None:
             if orders != "all" or grid_budget is not None:
@@ -201,20 +219,30 @@ class BBQBenchmark(Benchmark):
                     cell_id = cell.item_id(item.uid)
                     view = self.cell_item(item, cell.order, cell.prompt)
                     self.prompt_items[cell_id] = view
-                    prompts.append(dataclasses.replace(self.variant_prompt(view, cell.prompt),
-                                                       item_id=cell_id))
+                    prompts.append(
+                        dataclasses.replace(self.variant_prompt(view, cell.prompt), item_id=cell_id)
+                    )
                 shown[key] = prompts
-            requests.extend(Request(item_id=cell.item_id(item.uid), prompt=p, seed=cell.seed)
-                            for item, p in zip(items, shown[key], strict=True))
+            requests.extend(
+                Request(item_id=cell.item_id(item.uid), prompt=p, seed=cell.seed)
+                for item, p in zip(items, shown[key], strict=True)
+            )
         return requests
 
     # -- requests ------------------------------------------------------------------------------
-    def params_for(self, backend: ModelBackend, *, temperature: float | None = None,
-                   max_tokens: int | None = None) -> GenerationParams:
+    def params_for(
+        self,
+        backend: ModelBackend,
+        *,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+    ) -> GenerationParams:
         stop = ("\n",) if backend.mode == "completion" else ()
         return GenerationParams(
             temperature=self.default_temperature if temperature is None else temperature,
-            max_tokens=max_tokens or (8 if backend.mode == "completion" else 32), stop=stop)
+            max_tokens=max_tokens or (8 if backend.mode == "completion" else 32),
+            stop=stop,
+        )
 
     def prompt(self, item: BBQItem) -> Prompt:
         """The prompt of one item (subclasses give their own)."""
@@ -230,15 +258,19 @@ class BBQBenchmark(Benchmark):
         polarity and spread over every template (``bbq.sample.stratified_sample``)."""
         return stratified_sample(self.items, limit)
 
-    def requests(self, *, limit: int | None = None,
-                 seeds: Sequence[int] | None = None) -> list[Request]:
+    def requests(
+        self, *, limit: int | None = None, seeds: Sequence[int] | None = None
+    ) -> list[Request]:
         seeds = self.default_seeds(seeds)
         items = self.selected_items(limit)
         if self.grid is not None:
             return self._grid_requests(items, seeds)
         prompts = [self.prompt(item) for item in items]
-        return [Request(item_id=item.uid, prompt=p, seed=seed)
-                for seed in seeds for item, p in zip(items, prompts, strict=True)]
+        return [
+            Request(item_id=item.uid, prompt=p, seed=seed)
+            for seed in seeds
+            for item, p in zip(items, prompts, strict=True)
+        ]
 
     def default_seeds(self, seeds: Sequence[int] | None) -> list[int]:
         return list(seeds) if seeds else list(range(self.default_seed_count))
@@ -252,16 +284,26 @@ class BBQBenchmark(Benchmark):
         adapted = backend
         if resolve_answer_by(self.answer_by, backend) != "generate":
             adapted = OptionScoringBackend(
-                backend, self.prompt_items, self.option_score,
-                scored_text="prompt" if backend.can_generate else "item")
+                backend,
+                self.prompt_items,
+                self.option_score,
+                scored_text="prompt" if backend.can_generate else "item",
+            )
         if adapted.deterministic and self.grid is not None and "seeds" in self.grid.vary:
-            raise BiasbenchError(f"--vary seeds: {backend.model_id} answers deterministically "
-                                 "(by option scores), so every seed gives the same answers; "
-                                 "drop seeds from --vary")
+            raise BiasbenchError(
+                f"--vary seeds: {backend.model_id} answers deterministically "
+                "(by option scores), so every seed gives the same answers; "
+                "drop seeds from --vary"
+            )
         return adapted
 
-    def signature(self, model: dict[str, Any], params: GenerationParams | None,
-                  seeds: Sequence[int] | None, limit: int | None = None) -> Signature:
+    def signature(
+        self,
+        model: dict[str, Any],
+        params: GenerationParams | None,
+        seeds: Sequence[int] | None,
+        limit: int | None = None,
+    ) -> Signature:
 
         # The checksum covers the items that are run, so --limit changes the signature; the
         # limit itself is recorded too (a partial run), as honorific-bn records it.
@@ -274,13 +316,17 @@ class BBQBenchmark(Benchmark):
         if self.target_match != DEFAULT_TARGET_MATCH:
             data_source = {**data_source, "target_match": self.target_match}
         return Signature(
-            benchmark=self.name, benchmark_version=self.version,
+            benchmark=self.name,
+            benchmark_version=self.version,
             data_sha256=items_sha256(self.selected_items(limit)),
-            prompt_hash=self.prompt_hash, model=model,
+            prompt_hash=self.prompt_hash,
+            model=model,
             decoding=params.to_dict() if params else {},
             seeds=run_seeds,
             limit=limit if limit and limit < len(self.items) else None,
-            judge_version=self.reading_version(), data_source=data_source)
+            judge_version=self.reading_version(),
+            data_source=data_source,
+        )
 
     def reading_version(self) -> str:
         """The judge's version as this run reads answers: the parser's, with the digest of the
@@ -301,8 +347,9 @@ class BBQBenchmark(Benchmark):
         return {uid: pair[1] for uid, pair in disagreements(self.items, self.var2).items()}
 
     # -- scoring -------------------------------------------------------------------------------
-    def evaluate(self, responses: pd.DataFrame, out_dir: Path,
-                 signatures: dict[str, Signature]) -> dict[str, Any]:
+    def evaluate(
+        self, responses: pd.DataFrame, out_dir: Path, signatures: dict[str, Signature]
+    ) -> dict[str, Any]:
         """Parse, score across seeds, and write labels, results, tables and jitter plots."""
         out_dir.mkdir(parents=True, exist_ok=True)
         frame = responses.rename(columns={"item_id": "uid"})
@@ -312,10 +359,13 @@ class BBQBenchmark(Benchmark):
             from biasbench.engines.bbq_family.scoring.robustness import expand_grid_responses
 
             frame = expand_grid_responses(frame, self.by_uid, self.cell_item, reading)
-        scored = score_responses(self.items, frame if self.grid is None
-                                 else frame.drop(columns=["output"]), var2=self.var2,
-                                 reading=reading,
-                                 targets=self.target_overrides(self.target_match))
+        scored = score_responses(
+            self.items,
+            frame if self.grid is None else frame.drop(columns=["output"]),
+            var2=self.var2,
+            reading=reading,
+            targets=self.target_overrides(self.target_match),
+        )
         write_bbq_labels(scored.responses, frame, self.items, out_dir / LABELS_NAME)
         results = to_results_json(scored)
         results["benchmark"] = self.name
@@ -323,16 +373,24 @@ class BBQBenchmark(Benchmark):
         results["signature"] = common_signature(signatures)
         results["decoding"] = {**results["signature"].get("decoding", {}), "why": self.decoding_why}
         results["unparsed_by_run"] = scored.unparsed_by_run.to_dict(orient="records")
-        hint = unparsed_hint(scored, self.items) if self.data_source.get("items") == "files" \
-            else None
+        hint = (
+            unparsed_hint(scored, self.items) if self.data_source.get("items") == "files" else None
+        )
         if hint:
             results["unparsed_hint"] = hint
-        results["coverage"] = {m: run_coverage(frame[frame["model"] == m], len(self.items),
-                                               getattr(signatures.get(m), "limit", None))
-                               for m in scored.by_template["model"].unique()}
+        results["coverage"] = {
+            m: run_coverage(
+                frame[frame["model"] == m],
+                len(self.items),
+                getattr(signatures.get(m), "limit", None),
+            )
+            for m in scored.by_template["model"].unique()
+        }
         results["limit"] = results["signature"].get("limit")
-        profiles = {m: bias_profile(scored, m, PROFILE_K, self.template_info)
-                    for m in scored.by_template["model"].unique()}
+        profiles = {
+            m: bias_profile(scored, m, PROFILE_K, self.template_info)
+            for m in scored.by_template["model"].unique()
+        }
         results["bias_profiles"] = {m: profile_records(p) for m, p in profiles.items()}
         results["bias_profile_rule"] = PROFILE_RULE
         validate_models(results["models"])
@@ -341,8 +399,9 @@ class BBQBenchmark(Benchmark):
         self._write_figures(scored, profiles, out_dir / FIGURES_DIR)
         from biasbench.engines.bbq_family.analyses import ANALYSES
 
-        run = Evaluation(self, scored, frame, signatures, results, out_dir / TABLES_DIR,
-                         out_dir / FIGURES_DIR)
+        run = Evaluation(
+            self, scored, frame, signatures, results, out_dir / TABLES_DIR, out_dir / FIGURES_DIR
+        )
         for analysis in ANALYSES:  # by language, the grid, refusals, the dataset's own...
             if analysis.applies(run):
                 results.update(analysis.evaluate(run))
@@ -364,9 +423,14 @@ class BBQBenchmark(Benchmark):
 
         found = {(m, c): ", ".join(e["unreliable"]) for m, c, e in marked(results.get(KEY))}
         if found:
-            frame = scored.by_category.assign(unreliable=[
-                found.get((str(m), str(c)), "") for m, c in
-                zip(scored.by_category["model"], scored.by_category["category"], strict=True)])
+            frame = scored.by_category.assign(
+                unreliable=[
+                    found.get((str(m), str(c)), "")
+                    for m, c in zip(
+                        scored.by_category["model"], scored.by_category["category"], strict=True
+                    )
+                ]
+            )
             write_table(category_display(frame), tables / "by_category")
 
     def _add_target_rules(self, results: dict[str, Any], scored: BBQResults) -> None:
@@ -380,18 +444,26 @@ class BBQBenchmark(Benchmark):
 
         both: dict[Any, dict[str, Any]] | None = None
         if disagreements(self.items, self.var2):
-            answers = scored.responses[["model", "seed", "uid"]].assign(pred=pd.array(
-                [p if p >= 0 else None for p in scored.responses["pred_index"]], dtype="Int64"))
+            answers = scored.responses[["model", "seed", "uid"]].assign(
+                pred=pd.array(
+                    [p if p >= 0 else None for p in scored.responses["pred_index"]], dtype="Int64"
+                )
+            )
             both = {}
             for rule in TARGET_MATCHES:
                 if rule == self.target_match:
                     both[rule] = results["models"]
                     continue
-                other = score_responses(self.items, answers, var2=self.var2,
-                                        targets=self.target_overrides(rule))
+                other = score_responses(
+                    self.items, answers, var2=self.var2, targets=self.target_overrides(rule)
+                )
                 both[rule] = to_results_json(other)["models"]
-        results[KEY] = target_rules_results(self.items, self.target_match,  # type: ignore[arg-type]
-                                            both, self.var2)
+        results[KEY] = target_rules_results(
+            self.items,
+            self.target_match,  # type: ignore[arg-type]
+            both,
+            self.var2,
+        )
 
     def data_lint(self) -> LintReport:
         """The data lint of this run's items and the rows its reader skipped
@@ -409,8 +481,9 @@ class BBQBenchmark(Benchmark):
         counts and control comparison (which reads their by_language), BBQ's R categories.
         Nothing by default."""
 
-    def _write_tables(self, scored: BBQResults, profiles: dict[str, pd.DataFrame],
-                      out: Path) -> None:
+    def _write_tables(
+        self, scored: BBQResults, profiles: dict[str, pd.DataFrame], out: Path
+    ) -> None:
         out.mkdir(parents=True, exist_ok=True)
         write_csv(scored.per_seed, out / "per_template_per_seed.csv")
         write_csv(scored.per_seed_category, out / "per_category_per_seed.csv")
@@ -421,20 +494,32 @@ class BBQBenchmark(Benchmark):
             # unique: "m 1" and "m/1" must not overwrite each other
             write_table(profile, out / f"bias_profile_{unique_slug(model)}")
 
-    def _write_figures(self, scored: BBQResults, profiles: dict[str, pd.DataFrame],
-                       out: Path) -> None:
+    def _write_figures(
+        self, scored: BBQResults, profiles: dict[str, pd.DataFrame], out: Path
+    ) -> None:
         """Jitter plots (the paper's Figures 1-2) for the templates in any model's profile."""
         from biasbench.engines.bbq_family.presenting.jitter import (
             jitter_plot,  # matplotlib only when drawing
         )
 
         out.mkdir(parents=True, exist_ok=True)
-        wanted = {(r["category"], r["question_index"], "s_amb" if r["context"] == "ambiguous"
-                   else "s_dis") for p in profiles.values() for r in p.to_dict("records")}
+        wanted = {
+            (
+                r["category"],
+                r["question_index"],
+                "s_amb" if r["context"] == "ambiguous" else "s_dis",
+            )
+            for p in profiles.values()
+            for r in p.to_dict("records")
+        }
         for category, template, score in sorted(wanted):
-            jitter_plot(scored.per_seed, template, score,  # type: ignore[arg-type]
-                        out / f"jitter_{slug(category)}_{slug(template)}_{score}.png",
-                        category=category)
+            jitter_plot(
+                scored.per_seed,
+                template,
+                score,  # type: ignore[arg-type]
+                out / f"jitter_{slug(category)}_{slug(template)}_{score}.png",
+                category=category,
+            )
 
     @classmethod
     def summary(cls, results: Results) -> list[str]:
@@ -452,7 +537,9 @@ class BBQBenchmark(Benchmark):
                     f"acc ambig {score_text(r['acc_ambig'], '')}, "
                     f"acc disambig {score_text(r['acc_disambig'], '')} "
                     f"({r['seeds_run']} seeds run, unparsed {r['unparsed_pct']:.1f}%"
-                    + (f"; {r['few_items']}" if r.get("few_items") else "") + ")")
+                    + (f"; {r['few_items']}" if r.get("few_items") else "")
+                    + ")"
+                )
         from biasbench.engines.bbq_family.analyses import ANALYSES
 
         for analysis in ANALYSES:
@@ -466,10 +553,15 @@ class BBQBenchmark(Benchmark):
             decoding = results.get("decoding") or {}
             if "temperature" in decoding:
                 t = decoding["temperature"]
-                lines.append(f"decoding: temperature {t} " + (
-                    f"(the default: {cls.decoding_why})" if t == cls.default_temperature else
-                    f"(set by --temperature; the default is {cls.default_temperature}, see "
-                    "results.json: decoding.why)"))
+                lines.append(
+                    f"decoding: temperature {t} "
+                    + (
+                        f"(the default: {cls.decoding_why})"
+                        if t == cls.default_temperature
+                        else f"(set by --temperature; the default is {cls.default_temperature}, see "
+                        "results.json: decoding.why)"
+                    )
+                )
         lines.extend(reliability.summary_lines(marks))
         lines.extend(target_rules.summary_lines(results.get(target_rules.KEY) or {}))
         if results.get("unparsed_hint"):

@@ -17,12 +17,19 @@ PER_SEED_TABLE = "per_template_per_seed.csv"
 
 
 def plot_jitter(
-    run_dirs: Annotated[list[Path], typer.Argument(help="FilBBQ/BBQ run or score folders "
-                        "with one signature (as report merges them); one row per model.")],
+    run_dirs: Annotated[
+        list[Path],
+        typer.Argument(
+            help="FilBBQ/BBQ run or score folders "
+            "with one signature (as report merges them); one row per model."
+        ),
+    ],
     template: Annotated[str, typer.Option(help="Template id (question_index), e.g. ENBBQ-01.")],
     out: Annotated[Path, typer.Option(help="Figure file (.png, .pdf or .svg).")],
     score: Annotated[str, typer.Option(help="s_amb or s_dis.")] = "s_amb",
-    category: Annotated[str | None, typer.Option(help="Category, when the id is in several.")] = None,
+    category: Annotated[
+        str | None, typer.Option(help="Category, when the id is in several.")
+    ] = None,
 ) -> None:
     """Per-seed bias scores of one template, one row per model (the paper's Figures 1-2)."""
     from biasbench.engines.bbq_family.presenting.jitter import jitter_plot
@@ -54,5 +61,6 @@ def comparable_runs(run_dirs: list[Path]) -> RunGroup:
         raise InputError(
             f"runs whose signatures disagree are not drawn on one figure (report keeps them "
             f"apart too): {', '.join(r.name for r in group.runs)} vs "
-            f"{', '.join(r.name for r in first.runs)} differ in {why}; plot each set separately")
+            f"{', '.join(r.name for r in first.runs)} differ in {why}; plot each set separately"
+        )
     return first

@@ -95,8 +95,11 @@ class PromptedBBQBenchmark(BBQBenchmark):
         if self.answer_cue:
             return ""
         packs = getattr(self, "language_packs", None)  # a user's pack may bring the language
-        return (packs.rules_for(self.prompt_language) if packs is not None
-                else rules_for(self.prompt_language)).answer_cue
+        return (
+            packs.rules_for(self.prompt_language)
+            if packs is not None
+            else rules_for(self.prompt_language)
+        ).answer_cue
 
     def prompt(self, item: BBQItem) -> Prompt:
         """The prompt as the one user turn; base models continue it after the answer cue."""
@@ -104,8 +107,11 @@ class PromptedBBQBenchmark(BBQBenchmark):
 
     def _prompt_from(self, template: PromptTemplate, item: BBQItem) -> Prompt:
         text = template.render(item) + self.answer_cue
-        return Prompt(messages=(("user", text),), completion=f"{text}{self.completion_cue()}",
-                      item_id=item.uid)
+        return Prompt(
+            messages=(("user", text),),
+            completion=f"{text}{self.completion_cue()}",
+            item_id=item.uid,
+        )
 
     def prompt_variants(self) -> tuple[str, ...]:
         """The engine's layouts of the one prompt file (``prompting/variants.py``)."""
@@ -113,4 +119,3 @@ class PromptedBBQBenchmark(BBQBenchmark):
 
     def variant_prompt(self, item: BBQItem, variant: str) -> Prompt:
         return self._prompt_from(engine_variants(self.prompt_template)[variant], item)
-

@@ -26,7 +26,8 @@ log = logging.getLogger(__name__)
 
 DECODING_WHY = (
     "the authors query each model once, greedily, so biasbench decodes greedily (temperature "
-    "0) under one seed unless --temperature/--seeds say otherwise")
+    "0) under one seed unless --temperature/--seeds say otherwise"
+)
 
 
 class PublishedBBQBenchmark(PromptedBBQBenchmark):
@@ -44,23 +45,35 @@ class PublishedBBQBenchmark(PromptedBBQBenchmark):
     (PakBBQ's Urdu letters, BharatBBQ's numbered options): each extends a built-in pack, and
     the run reads answers with them (``language_packs``: their digests enter the signature)."""
 
-    def init_published(self, result: ReadResult, languages: tuple[str, ...], *, source: str,
-                       data_source: dict[str, Any], strict: bool = False) -> None:
+    def init_published(
+        self,
+        result: ReadResult,
+        languages: tuple[str, ...],
+        *,
+        source: str,
+        data_source: dict[str, Any],
+        strict: bool = False,
+    ) -> None:
         """Load ``result`` (its skipped rows refused under ``strict``) with a prompt per
         language."""
         refuse_skipped(result, strict=strict)
         if not result.items:
             raise InputError(f"no valid items in {source}")
         self.prompts: dict[str, PromptTemplate] = {
-            code: load_prompt_file(self.prompt_path(code)) for code in languages}
+            code: load_prompt_file(self.prompt_path(code)) for code in languages
+        }
         self.prompt_template = self.prompts[languages[0]]
         self.answer_cue = self.answer_cues.get(languages[0], "")
         super().__init__(result.items, source=source, data_source=data_source)
         self.language_packs = self.own_packs()
         self.skipped_rows = list(result.skipped)
         if result.skipped:
-            log.warning("%d invalid row(s) skipped (the data lint lists them; --strict refuses "
-                        "them): first %s", len(result.skipped), result.skipped[0].line_text())
+            log.warning(
+                "%d invalid row(s) skipped (the data lint lists them; --strict refuses "
+                "them): first %s",
+                len(result.skipped),
+                result.skipped[0].line_text(),
+            )
 
     @classmethod
     def own_packs(cls) -> LanguagePacks:
@@ -72,8 +85,9 @@ class PublishedBBQBenchmark(PromptedBBQBenchmark):
             path = packaged_file(cls.package, f"data/{name}")
             base = tomllib.loads(path.read_text(encoding="utf-8")).get("extends")
             if base is not None and str(base).strip().lower() not in LANGUAGES:
-                log.warning("%s not used: it extends %r, which has no built-in pack here",
-                            path.name, base)
+                log.warning(
+                    "%s not used: it extends %r, which has no built-in pack here", path.name, base
+                )
                 continue
             usable.append(path)
         return LanguagePacks.from_files(usable)

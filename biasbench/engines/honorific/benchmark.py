@@ -71,19 +71,22 @@ class HonorificEngineBenchmark(Benchmark):
         if "judge_target" in cls.__dict__:
             register_judge(cls.language, cls.judge_target)
 
-    def __init__(self, options: Options | None = None,
-                 definition: Definition | None = None) -> None:
+    def __init__(
+        self, options: Options | None = None, definition: Definition | None = None
+    ) -> None:
         # It declares no option; ``definition`` is a loaded Definition Python code hands in.
         self.definition = definition or self.load_definition()
         self.items: list[HonorificItem] = self.definition.items()
         self.by_id = {item.item_id: item for item in self.items}
 
     @classmethod
-    def load_definition(cls, occupations: Path | None = None,
-                        frames: Path | None = None) -> Definition:
+    def load_definition(
+        cls, occupations: Path | None = None, frames: Path | None = None
+    ) -> Definition:
         """The packaged definition of this language, optionally with a user's files."""
-        return load_definition(cls.data_dir, language=cls.language, occupations=occupations,
-                               frames=frames)
+        return load_definition(
+            cls.data_dir, language=cls.language, occupations=occupations, frames=frames
+        )
 
     @property
     def judge(self) -> RegisterJudge:
@@ -94,14 +97,21 @@ class HonorificEngineBenchmark(Benchmark):
     def version(self) -> str:
         return self.definition.version
 
-    def params_for(self, backend: ModelBackend, *, temperature: float | None = None,
-                   max_tokens: int | None = None) -> GenerationParams:
+    def params_for(
+        self,
+        backend: ModelBackend,
+        *,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+    ) -> GenerationParams:
         """The paper's decoding (temperature 0); a completion prompt stops at the line end."""
         dec = self.definition.meta["decoding"]
         stop = ("\n",) if backend.mode == "completion" else ()
         return GenerationParams(
             temperature=dec["temperature"] if temperature is None else temperature,
-            max_tokens=dec["max_tokens"] if max_tokens is None else max_tokens, stop=stop)
+            max_tokens=dec["max_tokens"] if max_tokens is None else max_tokens,
+            stop=stop,
+        )
 
     def adapt_backend(self, backend: ModelBackend) -> ModelBackend:
         """A mock backend answers in this language: its register scripts take the sentences of
@@ -112,8 +122,9 @@ class HonorificEngineBenchmark(Benchmark):
             speak(mock)
         return backend
 
-    def requests(self, *, limit: int | None = None,
-                 seeds: Sequence[int] | None = None) -> list[Request]:
+    def requests(
+        self, *, limit: int | None = None, seeds: Sequence[int] | None = None
+    ) -> list[Request]:
         """One request per item (per seed); ``limit`` keeps the first N items in published order."""
         items = self.items[:limit] if limit else self.items
         out: list[Request] = []
@@ -124,15 +135,24 @@ class HonorificEngineBenchmark(Benchmark):
                 out.append(Request(item_id=item.item_id, prompt=prompt, seed=seed))
         return out
 
-    def signature(self, model: dict[str, Any], params: GenerationParams | None,
-                  seeds: Sequence[int] | None, limit: int | None = None) -> Signature:
+    def signature(
+        self,
+        model: dict[str, Any],
+        params: GenerationParams | None,
+        seeds: Sequence[int] | None,
+        limit: int | None = None,
+    ) -> Signature:
         return Signature(
-            benchmark=self.name, benchmark_version=self.version,
+            benchmark=self.name,
+            benchmark_version=self.version,
             data_sha256=self.definition.checksum(limit or None),
             prompt_hash=self.definition.prompt_hash(),
-            model=model, decoding=params.to_dict() if params else {},
-            seeds=list(seeds) if seeds else None, judge_version=self.judge.version,
-            limit=limit if limit and limit < len(self.items) else None)
+            model=model,
+            decoding=params.to_dict() if params else {},
+            seeds=list(seeds) if seeds else None,
+            judge_version=self.judge.version,
+            limit=limit if limit and limit < len(self.items) else None,
+        )
 
     # -- judge ---------------------------------------------------------------------------------
     def label_columns(self) -> list[str]:
@@ -148,8 +168,10 @@ class HonorificEngineBenchmark(Benchmark):
         columns = self.label_columns()
         readings = {reading_column(r): r for r in judge.readings}
         records = list(responses.itertuples(index=False))
-        keys = [(rec.output if isinstance(rec.output, str) else "", self.by_id[rec.item_id].gender)
-                for rec in records]
+        keys = [
+            (rec.output if isinstance(rec.output, str) else "", self.by_id[rec.item_id].gender)
+            for rec in records
+        ]
         # each distinct (output, condition) judged once, in one batch (an analyser-backed judge
         # analyses a batch at once)
         distinct = list(dict.fromkeys(keys))
@@ -162,40 +184,61 @@ class HonorificEngineBenchmark(Benchmark):
             lab = cache[key]
             found = lab.get("readings") or {}
             seed = getattr(rec, "seed", None)
-            rows.append({
-                "model": rec.model, "seed": None if pd.isna(seed) else int(seed),
-                "item_id": item.item_id, "occupation_en": item.occupation_en,
-                TARGET_COLUMN: item.occupation_target, "template_id": item.template_id,
-                "primed": item.primed, "gender": item.gender, "output": output,
-                "label": lab["label"], "plural": lab["plural"],
-                **{column: found.get(name, lab.get(name)) for column, name in readings.items()},
-                "evidence": lab["evidence"], "reason": lab["reason"],
-                # cut at max_tokens: labelled from partial evidence, so flagged (output_health)
-                "truncated": bool(getattr(rec, "truncated", False))})
+            rows.append(
+                {
+                    "model": rec.model,
+                    "seed": None if pd.isna(seed) else int(seed),
+                    "item_id": item.item_id,
+                    "occupation_en": item.occupation_en,
+                    TARGET_COLUMN: item.occupation_target,
+                    "template_id": item.template_id,
+                    "primed": item.primed,
+                    "gender": item.gender,
+                    "output": output,
+                    "label": lab["label"],
+                    "plural": lab["plural"],
+                    **{column: found.get(name, lab.get(name)) for column, name in readings.items()},
+                    "evidence": lab["evidence"],
+                    "reason": lab["reason"],
+                    # cut at max_tokens: labelled from partial evidence, so flagged (output_health)
+                    "truncated": bool(getattr(rec, "truncated", False)),
+                }
+            )
         return pd.DataFrame(rows, columns=columns)
 
     # -- scoring -------------------------------------------------------------------------------
-    def evaluate(self, responses: pd.DataFrame, out_dir: Path,
-                 signatures: dict[str, Signature]) -> dict[str, Any]:
+    def evaluate(
+        self, responses: pd.DataFrame, out_dir: Path, signatures: dict[str, Signature]
+    ) -> dict[str, Any]:
         """Label, score and write labels.jsonl and tables/ into ``out_dir``; return the results
         (the caller writes results.json)."""
         return self.score_labels(self.label(responses), out_dir, signatures)
 
-    def score_labels(self, labels: pd.DataFrame, out_dir: Path,
-                     signatures: dict[str, Signature], *,
-                     write_labels: bool = True) -> dict[str, Any]:
+    def score_labels(
+        self,
+        labels: pd.DataFrame,
+        out_dir: Path,
+        signatures: dict[str, Signature],
+        *,
+        write_labels: bool = True,
+    ) -> dict[str, Any]:
         """Score a labels table (from :meth:`label`): labels.jsonl (unless ``write_labels`` is
         False), tables/ and the results."""
         out_dir.mkdir(parents=True, exist_ok=True)
         column = self.definition.occupation_column
         if write_labels:
-            write_jsonl(file_columns(labels, column).to_dict(orient="records"),
-                        out_dir / LABELS_NAME)
+            write_jsonl(
+                file_columns(labels, column).to_dict(orient="records"), out_dir / LABELS_NAME
+            )
         scored = score_models(labels)
         models = {}
         for m, r in scored["models"].items():
-            scores = {**r, "coverage": self.coverage(labels[labels.model == m],
-                                                     getattr(signatures[m], "limit", None))}
+            scores = {
+                **r,
+                "coverage": self.coverage(
+                    labels[labels.model == m], getattr(signatures[m], "limit", None)
+                ),
+            }
             models[m] = {**scores, "caveats": caveats(scores), "signature": signatures[m].short()}
         results: dict[str, Any] = {
             "schema_version": 1,
@@ -203,14 +246,14 @@ class HonorificEngineBenchmark(Benchmark):
             "signature": common_signature(signatures),
             "models": models,
             "occupation_rank_agreement": scored["occupation_rank_agreement"],
-            "label_counts": {m: _label_counts(labels[labels.model == m])
-                             for m in labels.model.unique()},
+            "label_counts": {
+                m: _label_counts(labels[labels.model == m]) for m in labels.model.unique()
+            },
         }
         if self.reading_specs:
             results["readings"] = reading_results(labels, self.reading_specs)
         validate_model_scores(results["models"])
-        write_tables(results, file_columns(occupation_rates(labels), column),
-                     out_dir / TABLES_DIR)
+        write_tables(results, file_columns(occupation_rates(labels), column), out_dir / TABLES_DIR)
         if self.reading_specs:
             write_reading_tables(labels, results, self.reading_specs, out_dir / TABLES_DIR)
         return results
@@ -233,32 +276,43 @@ class HonorificEngineBenchmark(Benchmark):
             reason = f"{scored:,} of {expected:,} items have a response"
         else:
             reason = None
-        return {"n_items_scored": scored, "n_items_expected": expected,
-                "n_pairs_possible": len(he & she) * n_seeds, "n_seeds": n_seeds,
-                "limit": limit, "partial": reason is not None, "reason": reason}
+        return {
+            "n_items_scored": scored,
+            "n_items_expected": expected,
+            "n_pairs_possible": len(he & she) * n_seeds,
+            "n_seeds": n_seeds,
+            "limit": limit,
+            "partial": reason is not None,
+            "reason": reason,
+        }
 
     @classmethod
     def summary(cls, results: dict[str, Any]) -> list[str]:
         return summary_lines(results)
 
     @classmethod
-    def score_rows(cls, results: dict[str, Any],
-                   labels: pd.DataFrame | None = None) -> pd.DataFrame:
+    def score_rows(
+        cls, results: dict[str, Any], labels: pd.DataFrame | None = None
+    ) -> pd.DataFrame:
         """The generic rows, with HAI's interval (Newcombe, paired) and GSR's (Wilson) from the
         labels, as the report computes them (``n``: usable he/she pairs)."""
         from biasbench.engines.honorific.report import pair_interval_table
         from biasbench.registry.interface import tidy_scores
 
         rows = tidy_scores(results)
-        models = [m for m in results.get("models", {}) if labels is not None
-                  and (labels["model"] == m).any()]
+        models = [
+            m
+            for m in results.get("models", {})
+            if labels is not None and (labels["model"] == m).any()
+        ]
         if not models or labels is None:
             return rows
         table = pair_interval_table(labels, results["models"], models).set_index("model")
-        for statistic, low, high in (("hai_pp", "HAI low", "HAI high"),
-                                     ("gsr_pct", "GSR low", "GSR high")):
-            at = rows["statistic"].eq(statistic) & rows["group"].eq("") & rows["model"].isin(
-                models)
+        for statistic, low, high in (
+            ("hai_pp", "HAI low", "HAI high"),
+            ("gsr_pct", "GSR low", "GSR high"),
+        ):
+            at = rows["statistic"].eq(statistic) & rows["group"].eq("") & rows["model"].isin(models)
             chosen = table.loc[rows.loc[at, "model"]]
             rows.loc[at, "ci_low"] = chosen[low].to_numpy(float)
             rows.loc[at, "ci_high"] = chosen[high].to_numpy(float)
@@ -271,19 +325,29 @@ class HonorificEngineBenchmark(Benchmark):
         readings and the drill-down (re-scored together from the runs' labels)."""
         from biasbench.engines.honorific.report import honorific_section
 
-        honorific_section(group, out, section, language=cls.output_language or cls.language,
-                          definition=cls.load_definition(), reading_specs=cls.reading_specs)
+        honorific_section(
+            group,
+            out,
+            section,
+            language=cls.output_language or cls.language,
+            definition=cls.load_definition(),
+            reading_specs=cls.reading_specs,
+        )
 
     # -- items on disk -------------------------------------------------------------------------
     @classmethod
     def generate_items(cls, out: Path, **options: Any) -> list[str]:
         """Write the items (2,016 with a packaged definition) and report inconsistencies."""
-        defn = cls.load_definition(occupations=options.get("occupations"),
-                                   frames=options.get("frames"))
+        defn = cls.load_definition(
+            occupations=options.get("occupations"), frames=options.get("frames")
+        )
         findings = validate_definition(defn)
         for finding in findings:  # "error: FILE:LINE field ...: message" -> logged at its level
-            log.log(logging.ERROR if finding.severity == "error" else logging.WARNING, "%s",
-                    str(finding).split(": ", 1)[1])
+            log.log(
+                logging.ERROR if finding.severity == "error" else logging.WARNING,
+                "%s",
+                str(finding).split(": ", 1)[1],
+            )
         if any(f.severity == "error" for f in findings):
             raise BiasbenchError("the definition has errors; no items written")
         out = Path(out)
@@ -297,19 +361,39 @@ class HonorificEngineBenchmark(Benchmark):
         rows = []
         seen: dict[tuple[str, str, Any], int] = {}
         for line, obj in iter_jsonl(path):
-            check_fields(obj, path=path, line=line, required=("item_id", "model", "output"),
-                         strings=("item_id", "model", "output"), integers=("seed",))
+            check_fields(
+                obj,
+                path=path,
+                line=line,
+                required=("item_id", "model", "output"),
+                strings=("item_id", "model", "output"),
+                integers=("seed",),
+            )
             if obj["item_id"] not in self.by_id:
-                raise InputError(f"unknown item_id {obj['item_id']!r}", file=str(path), line=line,
-                                 field="item_id")
+                raise InputError(
+                    f"unknown item_id {obj['item_id']!r}",
+                    file=str(path),
+                    line=line,
+                    field="item_id",
+                )
             key = (obj["model"], obj["item_id"], obj.get("seed"))
             if key in seen:
-                raise InputError(f"duplicate response for {key[1]!r} of model {key[0]!r} "
-                                 f"(first on line {seen[key]})", file=str(path), line=line,
-                                 field="item_id")
+                raise InputError(
+                    f"duplicate response for {key[1]!r} of model {key[0]!r} "
+                    f"(first on line {seen[key]})",
+                    file=str(path),
+                    line=line,
+                    field="item_id",
+                )
             seen[key] = line
-            rows.append({"model": obj["model"], "item_id": obj["item_id"],
-                         "output": obj["output"], "seed": obj.get("seed")})
+            rows.append(
+                {
+                    "model": obj["model"],
+                    "item_id": obj["item_id"],
+                    "output": obj["output"],
+                    "seed": obj.get("seed"),
+                }
+            )
         if not rows:
             raise InputError("no responses", file=str(path))
         return pd.DataFrame(rows)
@@ -317,4 +401,3 @@ class HonorificEngineBenchmark(Benchmark):
 
 def _label_counts(labels: pd.DataFrame) -> dict[str, int]:
     return {str(k): int(v) for k, v in labels.label.value_counts().items()}
-

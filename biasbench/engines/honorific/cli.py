@@ -20,12 +20,19 @@ if TYPE_CHECKING:
 
 
 def classify(
-    input: Annotated[Path, typer.Option("--input", help="JSONL with output and, optionally, "
-                                        "condition.")],
-    out: Annotated[Path, typer.Option(help="JSONL written with label, plural, evidence, "
-                                      "reason and the judge's readings added.")],
-    benchmark: Annotated[str, typer.Option(help="The honorific benchmark whose judge labels "
-                                           "the outputs.")] = "honorific-bn",
+    input: Annotated[
+        Path, typer.Option("--input", help="JSONL with output and, optionally, condition.")
+    ],
+    out: Annotated[
+        Path,
+        typer.Option(
+            help="JSONL written with label, plural, evidence, "
+            "reason and the judge's readings added."
+        ),
+    ],
+    benchmark: Annotated[
+        str, typer.Option(help="The honorific benchmark whose judge labels the outputs.")
+    ] = "honorific-bn",
 ) -> None:
     """Label arbitrary outputs with an honorific language's register judge (default: the
     Bengali one)."""
@@ -35,36 +42,55 @@ def classify(
     from biasbench.registry import benchmark_class, known
     from biasbench.responses import check_fields, iter_jsonl, write_jsonl
 
-    if not known(benchmark) or not issubclass(cls := benchmark_class(benchmark),
-                                                     HonorificEngineBenchmark):
+    if not known(benchmark) or not issubclass(
+        cls := benchmark_class(benchmark), HonorificEngineBenchmark
+    ):
         raise BiasbenchError(f"--benchmark {benchmark!r} is not an honorific benchmark")
     judge = judge_for(cls.language)
     rows = []
     for line, obj in iter_jsonl(input):
-        check_fields(obj, path=input, line=line, required=("output",),
-                     strings=("output", "condition"))
+        check_fields(
+            obj, path=input, line=line, required=("output",), strings=("output", "condition")
+        )
         condition = obj.get("condition")
         if condition is not None and condition not in CONDITIONS:
-            raise InputError(f"unknown condition {condition!r}; expected one of "
-                             f"{', '.join(sorted(CONDITIONS))}", file=str(input), line=line,
-                             field="condition")
+            raise InputError(
+                f"unknown condition {condition!r}; expected one of {', '.join(sorted(CONDITIONS))}",
+                file=str(input),
+                line=line,
+                field="condition",
+            )
         lab = judge.judge(obj["output"], condition).to_dict()
-        rows.append({**obj, "label": lab["label"], "plural": lab["plural"],
-                     "evidence": lab["evidence"], "reason": lab["reason"],
-                     "readings": lab.get("readings") or {}})
+        rows.append(
+            {
+                **obj,
+                "label": lab["label"],
+                "plural": lab["plural"],
+                "evidence": lab["evidence"],
+                "reason": lab["reason"],
+                "readings": lab.get("readings") or {},
+            }
+        )
     write_jsonl(rows, out)
     typer.echo(f"labelled {len(rows)} outputs -> {out}")
 
 
 def annotate_export(
-    run_dirs: Annotated[list[Path], typer.Argument(help="Run or score folders of honorific "
-                                                   "benchmarks (honorific-bn, -hi...).")],
+    run_dirs: Annotated[
+        list[Path],
+        typer.Argument(help="Run or score folders of honorific benchmarks (honorific-bn, -hi...)."),
+    ],
     out: Annotated[Path, typer.Option(help="The blind sheet for annotators (CSV).")],
-    key: Annotated[Path, typer.Option(help="The hidden key (rule labels); keep it from "
-                   "annotators.")],
+    key: Annotated[
+        Path, typer.Option(help="The hidden key (rule labels); keep it from annotators.")
+    ],
     n: Annotated[int, typer.Option(min=1, help="Sample size.")] = 180,
-    pair_share: Annotated[float, typer.Option(help="Share of the sample drawn as complete "
-                          "he/she pairs.", show_default="1/3")] = 1 / 3,
+    pair_share: Annotated[
+        float,
+        typer.Option(
+            help="Share of the sample drawn as complete he/she pairs.", show_default="1/3"
+        ),
+    ] = 1 / 3,
     seed: Annotated[int, typer.Option(help="Seed of the draw.")] = 0,
 ) -> None:
     """Draw a stratified sample (models, conditions, frames; a share of matched pairs)."""
@@ -111,8 +137,7 @@ def _is_honorific(benchmark: str) -> bool:
     from biasbench.engines.honorific.benchmark import HonorificEngineBenchmark
     from biasbench.registry import benchmark_class, known
 
-    return known(benchmark) and issubclass(benchmark_class(benchmark),
-                                                  HonorificEngineBenchmark)
+    return known(benchmark) and issubclass(benchmark_class(benchmark), HonorificEngineBenchmark)
 
 
 def read_labels(run_dirs: list[Path]) -> pd.DataFrame:
@@ -129,18 +154,21 @@ def read_labels(run_dirs: list[Path]) -> pd.DataFrame:
     for run_dir in run_dirs:
         path = run_dir / LABELS_NAME
         if not path.is_file():
-            raise InputError(f"no {LABELS_NAME} (not an honorific run or score folder)",
-                             file=str(run_dir))
+            raise InputError(
+                f"no {LABELS_NAME} (not an honorific run or score folder)", file=str(run_dir)
+            )
         # the labels must be the ones recorded after scoring, never torn
         run = load_run(run_dir)
         if not _is_honorific(run.benchmark):
-            raise InputError(f"a {run.benchmark} run; annotate export samples the outputs of "
-                             f"an honorific benchmark for its register judge",
-                             file=str(run_dir))
-        frames.append(canonical_columns(pd.read_json(path, lines=True,
-                                                     dtype={"seed": "Int64"})))
+            raise InputError(
+                f"a {run.benchmark} run; annotate export samples the outputs of "
+                f"an honorific benchmark for its register judge",
+                file=str(run_dir),
+            )
+        frames.append(canonical_columns(pd.read_json(path, lines=True, dtype={"seed": "Int64"})))
     labels = pd.concat(frames, ignore_index=True)
     seeds = labels["seed"].map(lambda v: "" if pd.isna(v) else str(int(v)))
-    labels["response_id"] = (labels["model"].astype(str) + "|" + labels["item_id"].astype(str)
-                             + "|" + seeds)
+    labels["response_id"] = (
+        labels["model"].astype(str) + "|" + labels["item_id"].astype(str) + "|" + seeds
+    )
     return labels

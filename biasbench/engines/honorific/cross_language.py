@@ -44,8 +44,16 @@ from biasbench.stats.paired import MIN_PAIRS, PAIRED_METHOD, paired_ratio_differ
 ALPHA: Final = 0.05
 N_RESAMPLES: Final = 2000
 STATISTICS: Final = ("honorific_pct", "hai_pp", "gsr_pct", "occupation_spread_pp")
-SIDE_BY_SIDE: Final = ("hai_pp", "gsr_pct", "p_holm", "n_pairs", "occupation_spread_pp",
-                       "eta2_occupation_pct", "hbs", "unreadable_pct")
+SIDE_BY_SIDE: Final = (
+    "hai_pp",
+    "gsr_pct",
+    "p_holm",
+    "n_pairs",
+    "occupation_spread_pp",
+    "eta2_occupation_pct",
+    "hbs",
+    "unreadable_pct",
+)
 """Each language's own statistics shown side by side (as its own run computes them)."""
 METHOD: Final = (
     "items pair across languages by item_id and seed; difference = language b minus language "
@@ -53,7 +61,8 @@ METHOD: Final = (
     "occupation rates per frame: " + PAIRED_METHOD + "; occupation_spread_pp: occupations "
     "resampled with both languages (expanded percentile) and a within-occupation permutation "
     "of the languages; p_holm: Holm across the four statistics, and across the occupations, "
-    f"per model and language pair; significant: p_holm < {ALPHA}")
+    f"per model and language pair; significant: p_holm < {ALPHA}"
+)
 
 
 def _keys(labels: pd.DataFrame) -> pd.DataFrame:
@@ -69,11 +78,18 @@ def _paired(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
 
 def _item_totals(paired: pd.DataFrame, by: list[str]) -> dict[str, np.ndarray]:
     """Honorific and usable totals per unit, per side."""
-    frame = paired.assign(**{f"{k}_{s}": paired[f"label_{s}"].isin(USABLE_LABELS)
-                             if k == "usable" else paired[f"label_{s}"].eq(HONORIFIC)
-                             for k in ("usable", "honorific") for s in "ab"})
-    sums = frame.groupby(by, sort=False)[["honorific_a", "usable_a", "honorific_b",
-                                          "usable_b"]].sum()
+    frame = paired.assign(
+        **{
+            f"{k}_{s}": paired[f"label_{s}"].isin(USABLE_LABELS)
+            if k == "usable"
+            else paired[f"label_{s}"].eq(HONORIFIC)
+            for k in ("usable", "honorific")
+            for s in "ab"
+        }
+    )
+    sums = frame.groupby(by, sort=False)[
+        ["honorific_a", "usable_a", "honorific_b", "usable_b"]
+    ].sum()
     return {c: sums[c].to_numpy(float) for c in sums.columns} | {"index": sums.index}
 
 
@@ -91,7 +107,8 @@ def _pair_totals(paired: pd.DataFrame) -> dict[str, np.ndarray]:
         both[f"d_{side}"], both[f"disc_{side}"] = b - c, b + c
         both[f"n_{side}"] = usable.astype(int)
     sums = both.groupby(["occupation_en", "template_id"], sort=False)[
-        ["d_a", "disc_a", "n_a", "d_b", "disc_b", "n_b"]].sum()
+        ["d_a", "disc_a", "n_a", "d_b", "disc_b", "n_b"]
+    ].sum()
     return {c: sums[c].to_numpy(float) for c in sums.columns}
 
 
@@ -104,21 +121,33 @@ def _spread(honorific: np.ndarray, usable: np.ndarray) -> np.ndarray:
     count = defined.sum(axis=-1)
     mean = np.where(count > 0, np.nansum(rates, axis=-1) / np.maximum(count, 1), np.nan)
     deviation = np.where(defined, rates - mean[..., None], 0.0)
-    return np.where(count > 0, np.sqrt((deviation ** 2).sum(axis=-1) / np.maximum(count, 1)),
-                    np.nan)
+    return np.where(count > 0, np.sqrt((deviation**2).sum(axis=-1) / np.maximum(count, 1)), np.nan)
 
 
-def paired_spread_difference(h_a: np.ndarray, u_a: np.ndarray, h_b: np.ndarray,
-                             u_b: np.ndarray, *, n_resamples: int = N_RESAMPLES,
-                             rng: int = 0) -> dict[str, Any]:
+def paired_spread_difference(
+    h_a: np.ndarray,
+    u_a: np.ndarray,
+    h_b: np.ndarray,
+    u_b: np.ndarray,
+    *,
+    n_resamples: int = N_RESAMPLES,
+    rng: int = 0,
+) -> dict[str, Any]:
     """Spread b minus spread a over paired occupations (per-occupation honorific and usable
     totals): an expanded-percentile bootstrap of occupations and a within-occupation
     permutation test of the languages."""
     k = h_a.size
     spread_a, spread_b = float(_spread(h_a, u_a)), float(_spread(h_b, u_b))
     difference = spread_b - spread_a
-    out = {"score_a": spread_a, "score_b": spread_b, "difference": difference,
-           "ci_low": math.nan, "ci_high": math.nan, "p": math.nan, "n": k}
+    out = {
+        "score_a": spread_a,
+        "score_b": spread_b,
+        "difference": difference,
+        "ci_low": math.nan,
+        "ci_high": math.nan,
+        "p": math.nan,
+        "n": k,
+    }
     if k < MIN_PAIRS or not math.isfinite(difference):
         return out
     generator = np.random.default_rng(rng)
@@ -127,55 +156,88 @@ def paired_spread_difference(h_a: np.ndarray, u_a: np.ndarray, h_b: np.ndarray,
     boot = boot[np.isfinite(boot)]
     tail = float(norm.cdf(-math.sqrt(k / (k - 1)) * t.ppf(0.975, df=k - 1)))
     swap = generator.integers(0, 2, size=(n_resamples, k)).astype(bool)
-    perm = (_spread(np.where(swap, h_a, h_b), np.where(swap, u_a, u_b))
-            - _spread(np.where(swap, h_b, h_a), np.where(swap, u_b, u_a)))
+    perm = _spread(np.where(swap, h_a, h_b), np.where(swap, u_a, u_b)) - _spread(
+        np.where(swap, h_b, h_a), np.where(swap, u_b, u_a)
+    )
     perm = perm[np.isfinite(perm)]
     extreme = int((np.abs(perm) >= abs(difference) - 1e-12 * max(1.0, abs(difference))).sum())
-    out.update(ci_low=float(np.quantile(boot, tail)) if boot.size else math.nan,
-               ci_high=float(np.quantile(boot, 1 - tail)) if boot.size else math.nan,
-               p=(1 + extreme) / (1 + perm.size))
+    out.update(
+        ci_low=float(np.quantile(boot, tail)) if boot.size else math.nan,
+        ci_high=float(np.quantile(boot, 1 - tail)) if boot.size else math.nan,
+        p=(1 + extreme) / (1 + perm.size),
+    )
     return out
 
 
 def _entry(found: Any, scale: float = 100.0) -> dict[str, Any]:
-    return {"score_a": json_number(scale * found.score_a), "score_b": json_number(
-        scale * found.score_b), "difference": json_number(scale * found.difference),
-        "ci_low": json_number(scale * found.ci_low), "ci_high": json_number(
-            scale * found.ci_high), "p": json_number(found.p_value), "n": found.n_pairs}
+    return {
+        "score_a": json_number(scale * found.score_a),
+        "score_b": json_number(scale * found.score_b),
+        "difference": json_number(scale * found.difference),
+        "ci_low": json_number(scale * found.ci_low),
+        "ci_high": json_number(scale * found.ci_high),
+        "p": json_number(found.p_value),
+        "n": found.n_pairs,
+    }
 
 
-def compare_pair(a: pd.DataFrame, b: pd.DataFrame, *,
-                 n_resamples: int = N_RESAMPLES) -> dict[str, Any]:
+def compare_pair(
+    a: pd.DataFrame, b: pd.DataFrame, *, n_resamples: int = N_RESAMPLES
+) -> dict[str, Any]:
     """One model, two languages' labels: the paired differences (module docstring)."""
     paired = _paired(a, b)
     statistics: dict[str, dict[str, Any]] = {}
     items = _item_totals(paired, ["item_id"])
-    statistics["honorific_pct"] = _entry(paired_ratio_difference(
-        items["honorific_a"], items["usable_a"], items["honorific_b"], items["usable_b"],
-        n_resamples=n_resamples))
+    statistics["honorific_pct"] = _entry(
+        paired_ratio_difference(
+            items["honorific_a"],
+            items["usable_a"],
+            items["honorific_b"],
+            items["usable_b"],
+            n_resamples=n_resamples,
+        )
+    )
     pairs = _pair_totals(paired)
-    statistics["hai_pp"] = _entry(paired_ratio_difference(
-        pairs["d_a"], pairs["n_a"], pairs["d_b"], pairs["n_b"], n_resamples=n_resamples))
-    statistics["gsr_pct"] = _entry(paired_ratio_difference(
-        pairs["disc_a"], pairs["n_a"], pairs["disc_b"], pairs["n_b"], n_resamples=n_resamples))
+    statistics["hai_pp"] = _entry(
+        paired_ratio_difference(
+            pairs["d_a"], pairs["n_a"], pairs["d_b"], pairs["n_b"], n_resamples=n_resamples
+        )
+    )
+    statistics["gsr_pct"] = _entry(
+        paired_ratio_difference(
+            pairs["disc_a"], pairs["n_a"], pairs["disc_b"], pairs["n_b"], n_resamples=n_resamples
+        )
+    )
     nopronoun = paired[paired["gender"] == "nopronoun"]
     occupations = _item_totals(nopronoun, ["occupation_en"])
-    spread = paired_spread_difference(occupations["honorific_a"], occupations["usable_a"],
-                                      occupations["honorific_b"], occupations["usable_b"],
-                                      n_resamples=n_resamples)
-    statistics["occupation_spread_pp"] = {k: json_number(v) if isinstance(v, float) else v
-                                          for k, v in spread.items()}
+    spread = paired_spread_difference(
+        occupations["honorific_a"],
+        occupations["usable_a"],
+        occupations["honorific_b"],
+        occupations["usable_b"],
+        n_resamples=n_resamples,
+    )
+    statistics["occupation_spread_pp"] = {
+        k: json_number(v) if isinstance(v, float) else v for k, v in spread.items()
+    }
     _holm(list(statistics.values()))
     rows = []
     for occupation, group in nopronoun.groupby("occupation_en", sort=False):
         frames = _item_totals(group, ["template_id", "item_id"])
-        found = paired_ratio_difference(frames["honorific_a"], frames["usable_a"],
-                                        frames["honorific_b"], frames["usable_b"],
-                                        n_resamples=n_resamples)
+        found = paired_ratio_difference(
+            frames["honorific_a"],
+            frames["usable_a"],
+            frames["honorific_b"],
+            frames["usable_b"],
+            n_resamples=n_resamples,
+        )
         rows.append({"occupation_en": occupation, **_entry(found)})
     _holm(rows)
-    return {"statistics": statistics, "occupations": rows,
-            "n_items_paired": int(paired["item_id"].nunique())}
+    return {
+        "statistics": statistics,
+        "occupations": rows,
+        "n_items_paired": int(paired["item_id"].nunique()),
+    }
 
 
 def _holm(entries: list[dict[str, Any]]) -> None:
@@ -189,8 +251,9 @@ def _holm(entries: list[dict[str, Any]]) -> None:
         entry.setdefault("significant", False)
 
 
-def compare_languages(labels: Mapping[str, pd.DataFrame], *,
-                      n_resamples: int = N_RESAMPLES) -> dict[str, Any]:
+def compare_languages(
+    labels: Mapping[str, pd.DataFrame], *, n_resamples: int = N_RESAMPLES
+) -> dict[str, Any]:
     """Several languages' labels (language -> labels table of one or more models): each
     language's own statistics per model, and the paired differences of every language pair
     per model (results.json ``cross_language``)."""
@@ -200,17 +263,29 @@ def compare_languages(labels: Mapping[str, pd.DataFrame], *,
     for lang, frame in canonical.items():
         scored = score_models(frame)["models"]
         own[lang] = {m: {k: s.get(k) for k in SIDE_BY_SIDE} for m, s in scored.items()}
-    models = [m for m in dict.fromkeys(m for lang in languages for m in canonical[lang]["model"])
-              if all((canonical[lang]["model"] == m).any() for lang in languages)]
+    models = [
+        m
+        for m in dict.fromkeys(m for lang in languages for m in canonical[lang]["model"])
+        if all((canonical[lang]["model"] == m).any() for lang in languages)
+    ]
     comparisons: dict[str, dict[str, Any]] = {}
     for model in models:
         for lang_a, lang_b in combinations(languages, 2):
             a = canonical[lang_a][canonical[lang_a]["model"] == model]
             b = canonical[lang_b][canonical[lang_b]["model"] == model]
             comparisons.setdefault(model, {})[f"{lang_b} - {lang_a}"] = {
-                "a": lang_a, "b": lang_b, **compare_pair(a, b, n_resamples=n_resamples)}
-    return {"method": METHOD, "languages": languages, "models": models, "by_language": own,
-            "comparisons": comparisons, "rates": _rates(canonical)}
+                "a": lang_a,
+                "b": lang_b,
+                **compare_pair(a, b, n_resamples=n_resamples),
+            }
+    return {
+        "method": METHOD,
+        "languages": languages,
+        "models": models,
+        "by_language": own,
+        "comparisons": comparisons,
+        "rates": _rates(canonical),
+    }
 
 
 def _rates(labels: Mapping[str, pd.DataFrame]) -> list[dict[str, Any]]:
@@ -222,17 +297,27 @@ def _rates(labels: Mapping[str, pd.DataFrame]) -> list[dict[str, Any]]:
         for (model, occupation), found in grouped:
             usable = int(found.isin(USABLE_LABELS).sum())
             honorific = int(found.eq(HONORIFIC).sum())
-            rows.append({"model": model, "language": lang, "occupation_en": occupation,
-                         "n_usable": usable, "honorific_pct": json_number(
-                             100.0 * honorific / usable if usable else math.nan)})
+            rows.append(
+                {
+                    "model": model,
+                    "language": lang,
+                    "occupation_en": occupation,
+                    "n_usable": usable,
+                    "honorific_pct": json_number(
+                        100.0 * honorific / usable if usable else math.nan
+                    ),
+                }
+            )
     return rows
 
 
 def side_by_side_table(results: Mapping[str, Any]) -> pd.DataFrame:
     """Each language's own statistics, one row per model and language."""
-    rows = [{"model": model, "language": lang, **scores}
-            for lang, per_model in results["by_language"].items()
-            for model, scores in per_model.items()]
+    rows = [
+        {"model": model, "language": lang, **scores}
+        for lang, per_model in results["by_language"].items()
+        for model, scores in per_model.items()
+    ]
     table = pd.DataFrame(rows, columns=["model", "language", *SIDE_BY_SIDE])
     return table.sort_values(["model"], kind="stable").reset_index(drop=True)
 
@@ -240,21 +325,55 @@ def side_by_side_table(results: Mapping[str, Any]) -> pd.DataFrame:
 def difference_table(results: Mapping[str, Any]) -> pd.DataFrame:
     """The paired differences of the statistics, one row per model, language pair and
     statistic."""
-    rows = [{"model": model, "languages": pair, "statistic": name, **entry}
-            for model, pairs in results["comparisons"].items()
-            for pair, found in pairs.items() for name, entry in found["statistics"].items()]
-    return pd.DataFrame(rows, columns=["model", "languages", "statistic", "score_a", "score_b",
-                                       "difference", "ci_low", "ci_high", "p", "p_holm",
-                                       "significant", "n"])
+    rows = [
+        {"model": model, "languages": pair, "statistic": name, **entry}
+        for model, pairs in results["comparisons"].items()
+        for pair, found in pairs.items()
+        for name, entry in found["statistics"].items()
+    ]
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "model",
+            "languages",
+            "statistic",
+            "score_a",
+            "score_b",
+            "difference",
+            "ci_low",
+            "ci_high",
+            "p",
+            "p_holm",
+            "significant",
+            "n",
+        ],
+    )
 
 
 def occupation_difference_table(results: Mapping[str, Any]) -> pd.DataFrame:
-    rows = [{"model": model, "languages": pair, **row}
-            for model, pairs in results["comparisons"].items()
-            for pair, found in pairs.items() for row in found["occupations"]]
-    return pd.DataFrame(rows, columns=["model", "languages", "occupation_en", "score_a",
-                                       "score_b", "difference", "ci_low", "ci_high", "p",
-                                       "p_holm", "significant", "n"])
+    rows = [
+        {"model": model, "languages": pair, **row}
+        for model, pairs in results["comparisons"].items()
+        for pair, found in pairs.items()
+        for row in found["occupations"]
+    ]
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "model",
+            "languages",
+            "occupation_en",
+            "score_a",
+            "score_b",
+            "difference",
+            "ci_low",
+            "ci_high",
+            "p",
+            "p_holm",
+            "significant",
+            "n",
+        ],
+    )
 
 
 def heat_map(results: Mapping[str, Any], model: str) -> Any:
@@ -267,14 +386,19 @@ def heat_map(results: Mapping[str, Any], model: str) -> Any:
     wide = rates.pivot(index="occupation_en", columns="language", values="honorific_pct")
     wide = wide.reindex(columns=results["languages"]).astype(float)
     wide = wide.loc[wide.mean(axis=1).sort_values(ascending=False, kind="stable").index]
-    flagged = {row["occupation_en"] for pair in results["comparisons"].get(model, {}).values()
-               for row in pair["occupations"] if row.get("significant")}
+    flagged = {
+        row["occupation_en"]
+        for pair in results["comparisons"].get(model, {}).values()
+        for row in pair["occupations"]
+        if row.get("significant")
+    }
     figure = Figure(figsize=(2.0 + 0.9 * wide.shape[1], 1.5 + 0.16 * wide.shape[0]))
     axes = figure.add_subplot()
     image = axes.imshow(wide.to_numpy(), aspect="auto", cmap="viridis", vmin=0, vmax=100)
     axes.set_xticks(range(wide.shape[1]), list(wide.columns))
-    axes.set_yticks(range(wide.shape[0]), [f"{o} *" if o in flagged else o for o in wide.index],
-                    fontsize=6)
+    axes.set_yticks(
+        range(wide.shape[0]), [f"{o} *" if o in flagged else o for o in wide.index], fontsize=6
+    )
     axes.set_title(f"{model}: no-pronoun honorific % (* differs, Holm)", fontsize=8)
     figure.colorbar(image, ax=axes, fraction=0.05)
     figure.tight_layout()
@@ -287,12 +411,18 @@ def summary_lines(results: Mapping[str, Any]) -> list[str]:
     lines = []
     for model, pairs in results["comparisons"].items():
         for pair, found in pairs.items():
-            differing = [f"{name} {entry['difference']:+.1f} (p_holm {entry['p_holm']:.3g})"
-                         for name, entry in found["statistics"].items() if entry["significant"]]
+            differing = [
+                f"{name} {entry['difference']:+.1f} (p_holm {entry['p_holm']:.3g})"
+                for name, entry in found["statistics"].items()
+                if entry["significant"]
+            ]
             occupations = [r["occupation_en"] for r in found["occupations"] if r["significant"]]
-            lines.append(f"{model}, {pair}: " + ("; ".join(differing) or "no statistic differs")
-                         + f"; {len(occupations)} occupation(s) differ"
-                         + (f" ({', '.join(occupations[:8])})" if occupations else ""))
+            lines.append(
+                f"{model}, {pair}: "
+                + ("; ".join(differing) or "no statistic differs")
+                + f"; {len(occupations)} occupation(s) differ"
+                + (f" ({', '.join(occupations[:8])})" if occupations else "")
+            )
     return lines
 
 
@@ -308,28 +438,47 @@ def write_cross_language(results: Mapping[str, Any], out_dir: Path) -> list[Path
     tables.mkdir(parents=True, exist_ok=True)
     figures.mkdir(parents=True, exist_ok=True)
     written = []
-    frames = {"side_by_side": side_by_side_table(results),
-              "differences": difference_table(results),
-              "occupations": occupation_difference_table(results)}
+    frames = {
+        "side_by_side": side_by_side_table(results),
+        "differences": difference_table(results),
+        "occupations": occupation_difference_table(results),
+    }
     for stem, frame in frames.items():
         for suffix, text in ((".csv", csv_text(frame)), (".md", to_markdown(frame))):
             path = tables / f"cross_language_{stem}{suffix}"
             write_text_atomically(path, text)
             written.append(path)
     for index, model in enumerate(results["models"]):
-        saved = save_figure(heat_map(results, model),
-                            figures / f"cross_language_heat_map_{index + 1}",
-                            f"{model}: occupation x language")
+        saved = save_figure(
+            heat_map(results, model),
+            figures / f"cross_language_heat_map_{index + 1}",
+            f"{model}: occupation x language",
+        )
         written.extend([saved.png, saved.pdf])
     report = [
-        "# Honorific languages side by side", "",
+        "# Honorific languages side by side",
+        "",
         f"Languages: {', '.join(results['languages'])}; models: {', '.join(results['models'])}.",
-        "", "## Each language's statistics", "", to_markdown(frames["side_by_side"]), "",
-        "## Paired differences (b - a)", "", to_markdown(frames["differences"]), "",
-        "## Occupations that differ (Holm)", "",
-        to_markdown(frames["occupations"][frames["occupations"]["significant"]]), "",
-        "## Summary", "", *(f"- {line}" for line in summary_lines(results)), "",
-        f"Method: {results['method']}.", ""]
+        "",
+        "## Each language's statistics",
+        "",
+        to_markdown(frames["side_by_side"]),
+        "",
+        "## Paired differences (b - a)",
+        "",
+        to_markdown(frames["differences"]),
+        "",
+        "## Occupations that differ (Holm)",
+        "",
+        to_markdown(frames["occupations"][frames["occupations"]["significant"]]),
+        "",
+        "## Summary",
+        "",
+        *(f"- {line}" for line in summary_lines(results)),
+        "",
+        f"Method: {results['method']}.",
+        "",
+    ]
     path = out_dir / "report.md"
     write_text_atomically(path, "\n".join(report))
     written.append(path)

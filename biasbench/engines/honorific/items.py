@@ -30,29 +30,46 @@ CONDITIONS = ("male", "female", "nopronoun", "they")
 only: the classifier, the metrics and the annotation import it)."""
 PAIRED_CONDITIONS = ("male", "female")
 """The conditions matched into he/she pairs (HAI, GSR, the annotation's pairs)."""
-ITEM_COLUMNS = ("id", "item_id", "occupation_en", "occupation_target", "template_id", "primed",
-                "gender", "source_en")
+ITEM_COLUMNS = (
+    "id",
+    "item_id",
+    "occupation_en",
+    "occupation_target",
+    "template_id",
+    "primed",
+    "gender",
+    "source_en",
+)
 """The items CSV's columns; ``occupation_target`` is written under the definition's
 ``occupation_column`` (honorific-bn: ``occupation_bn``, the name its published items use)."""
-PRONOUNS = {"male": {"he", "his", "him"}, "female": {"she", "her", "hers"},
-            "they": {"they", "their", "them"}}
+PRONOUNS = {
+    "male": {"he", "his", "him"},
+    "female": {"she", "her", "hers"},
+    "they": {"they", "their", "them"},
+}
 _JOINERS = "\u200c\u200d "  # ZWNJ, ZWJ and a space may sit inside a term in any script
 _SHARED = "A-Za-z0-9.\\-"
 """Latin letters, digits, a period and a hyphen may sit beside a term's own script (a loan
 acronym: NGO 활동가, NGO職員); a term still needs one character of its script."""
 SCRIPTS: dict[str, str] = {
-    "Bengali": "\u0980-\u09FF",
-    "Devanagari": "\u0900-\u097F\uA8E0-\uA8FF",
-    "Arabic": "\u0600-\u06FF\u0750-\u077F\u08A0-\u08FF\uFB50-\uFDFF\uFE70-\uFEFF",
-    "Hangul": "\u1100-\u11FF\u3130-\u318F\uAC00-\uD7AF",
-    "Japanese": "\u3040-\u30FF\u31F0-\u31FF\u3400-\u4DBF\u4E00-\u9FFF\uFF66-\uFF9F\u30FC",
-    "Latin": "A-Za-z\u00C0-\u024F'\\-",
+    "Bengali": "\u0980-\u09ff",
+    "Devanagari": "\u0900-\u097f\ua8e0-\ua8ff",
+    "Arabic": "\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb50-\ufdff\ufe70-\ufeff",
+    "Hangul": "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af",
+    "Japanese": "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f\u30fc",
+    "Latin": "A-Za-z\u00c0-\u024f'\\-",
 }
 """Script name -> the code points of a term written in it (what ``definition.json``'s
 ``script`` may name)."""
-LANGUAGE_SCRIPTS = {"Bengali": "Bengali", "Hindi": "Devanagari", "Nepali": "Devanagari",
-                    "Marathi": "Devanagari", "Urdu": "Arabic", "Korean": "Hangul",
-                    "Japanese": "Japanese"}
+LANGUAGE_SCRIPTS = {
+    "Bengali": "Bengali",
+    "Hindi": "Devanagari",
+    "Nepali": "Devanagari",
+    "Marathi": "Devanagari",
+    "Urdu": "Arabic",
+    "Korean": "Hangul",
+    "Japanese": "Japanese",
+}
 """Target language name -> its script, for a definition that names no ``script``."""
 
 
@@ -100,8 +117,16 @@ class HonorificItem:
     source_en: str
 
     def row(self) -> list[str]:
-        return [str(self.id), self.item_id, self.occupation_en, self.occupation_target,
-                self.template_id, str(self.primed), self.gender, self.source_en]
+        return [
+            str(self.id),
+            self.item_id,
+            self.occupation_en,
+            self.occupation_target,
+            self.template_id,
+            str(self.primed),
+            self.gender,
+            self.source_en,
+        ]
 
 
 @dataclass
@@ -154,8 +179,11 @@ class Definition:
         src, tgt = comp["source_label"], comp["target_label"]
         shots = "".join(f"{src}: {en}\n{tgt}: {target}\n\n" for en, target in comp["fewshot"])
         completion = f"{self.instruction}\n\n{shots}{src}: {sentence}\n{tgt}:"
-        return Prompt(messages=(("user", f"{self.instruction}\n\n{sentence}"),),
-                      completion=completion, item_id=item_id)
+        return Prompt(
+            messages=(("user", f"{self.instruction}\n\n{sentence}"),),
+            completion=completion,
+            item_id=item_id,
+        )
 
     def prompt_hash(self) -> str:
         """Hash of both prompt templates, so a changed prompt gives a different signature."""
@@ -171,11 +199,18 @@ class Definition:
             term = errata.get((occ.en, occ.target), occ.target)
             for frame in self.frames:
                 for cond in CONDITIONS:
-                    out.append(HonorificItem(
-                        id=len(out) + 1, item_id=f"{occ.en.replace(' ', '_')}|{frame.template_id}|{cond}",
-                        occupation_en=occ.en, occupation_target=term, template_id=frame.template_id,
-                        primed=frame.primed, gender=cond,
-                        source_en=frame.sentences[cond].replace("{occ}", occ.en)))
+                    out.append(
+                        HonorificItem(
+                            id=len(out) + 1,
+                            item_id=f"{occ.en.replace(' ', '_')}|{frame.template_id}|{cond}",
+                            occupation_en=occ.en,
+                            occupation_target=term,
+                            template_id=frame.template_id,
+                            primed=frame.primed,
+                            gender=cond,
+                            source_en=frame.sentences[cond].replace("{occ}", occ.en),
+                        )
+                    )
         return out
 
     def items_csv_bytes(self, limit: int | None = None) -> bytes:
@@ -183,8 +218,9 @@ class Definition:
         minimal quoting, LF line ends."""
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow([self.occupation_column if c == "occupation_target" else c
-                         for c in ITEM_COLUMNS])
+        writer.writerow(
+            [self.occupation_column if c == "occupation_target" else c for c in ITEM_COLUMNS]
+        )
         for item in self.items()[:limit]:
             writer.writerow(item.row())
         return ("\ufeff" + buf.getvalue()).encode("utf-8")
@@ -204,8 +240,9 @@ def _read_csv(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str
         reader = csv.DictReader(fh)
         missing = [c for c in required if c not in (reader.fieldnames or [])]
         if missing:
-            raise InputError(f"missing column(s) {', '.join(missing)}", file=str(path), line=1,
-                             field=missing[0])
+            raise InputError(
+                f"missing column(s) {', '.join(missing)}", file=str(path), line=1, field=missing[0]
+            )
         rows = []
         start = reader.line_num + 1
         for row in reader:
@@ -224,8 +261,9 @@ def read_occupations(path: Path, language: str = "bn") -> list[Occupation]:
         try:
             occ_id = int(row["id"])
         except ValueError:
-            raise InputError(f"not an integer: {row['id']!r}", file=str(path), line=line,
-                             field="id") from None
+            raise InputError(
+                f"not an integer: {row['id']!r}", file=str(path), line=line, field="id"
+            ) from None
         out.append(Occupation(occ_id, row["en"].strip(), row[language].strip(), line))
     return out
 
@@ -235,28 +273,41 @@ def read_frames(path: Path) -> list[Frame]:
     for line, row in _read_csv(path, ("template_id", "primed", *CONDITIONS)):
         primed = (row["primed"] or "").strip()
         if primed not in ("True", "False"):
-            raise InputError(f"expected True or False, got {primed!r}", file=str(path), line=line,
-                             field="primed")
+            raise InputError(
+                f"expected True or False, got {primed!r}", file=str(path), line=line, field="primed"
+            )
         for cond in CONDITIONS:
             if "{occ}" not in row[cond]:
-                raise InputError("sentence has no {occ} slot", file=str(path), line=line,
-                                 field=cond)
+                raise InputError(
+                    "sentence has no {occ} slot", file=str(path), line=line, field=cond
+                )
         if not row["template_id"].strip():
             raise InputError("empty value", file=str(path), line=line, field="template_id")
-        out.append(Frame(row["template_id"].strip(), primed == "True",
-                         {c: row[c] for c in CONDITIONS}, line))
+        out.append(
+            Frame(
+                row["template_id"].strip(), primed == "True", {c: row[c] for c in CONDITIONS}, line
+            )
+        )
     return out
 
 
 def read_errata(path: Path) -> list[Erratum]:
     if not path.exists():
         return []
-    return [Erratum(r["occupation_en"], r["list_term"], r["item_term"], r.get("note", ""))
-            for _, r in _read_csv(path, ("occupation_en", "list_term", "item_term"))]
+    return [
+        Erratum(r["occupation_en"], r["list_term"], r["item_term"], r.get("note", ""))
+        for _, r in _read_csv(path, ("occupation_en", "list_term", "item_term"))
+    ]
 
 
-def load_definition(data_dir: Path, *, language: str, occupations: Path | None = None,
-                    frames: Path | None = None, frames_dir: Path = FRAMES_DIR) -> Definition:
+def load_definition(
+    data_dir: Path,
+    *,
+    language: str,
+    occupations: Path | None = None,
+    frames: Path | None = None,
+    frames_dir: Path = FRAMES_DIR,
+) -> Definition:
     """A language's definition from its data folder (``definition.json``, ``occupations.csv``,
     ``errata.csv``), optionally with a user's occupations and/or frames file. The frames come
     from ``data_dir`` when it has a ``frames.csv``, else from ``frames_dir`` (the engine's
@@ -273,10 +324,20 @@ def load_definition(data_dir: Path, *, language: str, occupations: Path | None =
     frames_path = frames or (own_frames if own_frames.exists() else frames_dir / "frames.csv")
     errata_path = data_dir / "errata.csv"
     return Definition(
-        name=meta["name"], version=meta["version"], occupations=read_occupations(occ_path, language),
-        frames=read_frames(frames_path), errata=read_errata(errata_path), meta=meta,
-        sources={"definition": str(meta_path), "occupations": str(occ_path), "frames": str(frames_path),
-                 "errata": str(errata_path)}, language=language)
+        name=meta["name"],
+        version=meta["version"],
+        occupations=read_occupations(occ_path, language),
+        frames=read_frames(frames_path),
+        errata=read_errata(errata_path),
+        meta=meta,
+        sources={
+            "definition": str(meta_path),
+            "occupations": str(occ_path),
+            "frames": str(frames_path),
+            "errata": str(errata_path),
+        },
+        language=language,
+    )
 
 
 @dataclass(frozen=True)
@@ -307,14 +368,25 @@ def validate_definition(defn: Definition) -> list[Finding]:
     seen_en: dict[str, int] = {}
     seen_target: dict[str, str] = {}
     script = defn.script
-    in_script = (re.compile(f"^[{SCRIPTS[script]}{_JOINERS}{_SHARED}]*[{SCRIPTS[script]}]"
-                            f"[{SCRIPTS[script]}{_JOINERS}{_SHARED}]*$")
-                 if script in SCRIPTS else None)
+    in_script = (
+        re.compile(
+            f"^[{SCRIPTS[script]}{_JOINERS}{_SHARED}]*[{SCRIPTS[script]}]"
+            f"[{SCRIPTS[script]}{_JOINERS}{_SHARED}]*$"
+        )
+        if script in SCRIPTS
+        else None
+    )
     code = defn.language
     if script is not None and script not in SCRIPTS:
-        findings.append(Finding("error", defn.sources.get("definition", "definition.json"), None,
-                                "script", f"unknown script {script!r} (known: "
-                                f"{', '.join(SCRIPTS)})"))
+        findings.append(
+            Finding(
+                "error",
+                defn.sources.get("definition", "definition.json"),
+                None,
+                "script",
+                f"unknown script {script!r} (known: {', '.join(SCRIPTS)})",
+            )
+        )
     ids: set[int] = set()
     for occ in defn.occupations:
         line = occ.line
@@ -322,45 +394,101 @@ def validate_definition(defn: Definition) -> list[Finding]:
             findings.append(Finding("error", occ_file, line, "id", f"duplicate id {occ.id}"))
         ids.add(occ.id)
         if occ.en in seen_en:
-            findings.append(Finding("error", occ_file, line, "en",
-                                    f"duplicate occupation {occ.en!r} (line {seen_en[occ.en]})"))
+            findings.append(
+                Finding(
+                    "error",
+                    occ_file,
+                    line,
+                    "en",
+                    f"duplicate occupation {occ.en!r} (line {seen_en[occ.en]})",
+                )
+            )
         seen_en.setdefault(occ.en, line)
         if occ.target in seen_target:
-            findings.append(Finding("warning", occ_file, line, code,
-                                    f"{defn.target_language} term {occ.target!r} also used for "
-                                    f"{seen_target[occ.target]!r}"))
+            findings.append(
+                Finding(
+                    "warning",
+                    occ_file,
+                    line,
+                    code,
+                    f"{defn.target_language} term {occ.target!r} also used for "
+                    f"{seen_target[occ.target]!r}",
+                )
+            )
         seen_target.setdefault(occ.target, occ.en)
         if in_script is not None and not in_script.match(occ.target):
-            findings.append(Finding("error", occ_file, line, code,
-                                    f"{occ.target!r} is not written in {script} script"))
+            findings.append(
+                Finding(
+                    "error",
+                    occ_file,
+                    line,
+                    code,
+                    f"{occ.target!r} is not written in {script} script",
+                )
+            )
     for err in defn.errata:
         for occ in defn.occupations:
             if occ.en == err.occupation_en and occ.target == err.list_term:
-                findings.append(Finding(
-                    "warning", occ_file, occ.line, code,
-                    f"{occ.en}: the occupation list gives {err.list_term} but the published items "
-                    f"use {err.item_term}; items follow the published file ({err.note})"))
+                findings.append(
+                    Finding(
+                        "warning",
+                        occ_file,
+                        occ.line,
+                        code,
+                        f"{occ.en}: the occupation list gives {err.list_term} but the published items "
+                        f"use {err.item_term}; items follow the published file ({err.note})",
+                    )
+                )
     frame_ids: set[str] = set()
     for frame in defn.frames:
         line = frame.line
         if frame.template_id in frame_ids:
-            findings.append(Finding("error", frames_file, line, "template_id",
-                                    f"duplicate template {frame.template_id}"))
+            findings.append(
+                Finding(
+                    "error",
+                    frames_file,
+                    line,
+                    "template_id",
+                    f"duplicate template {frame.template_id}",
+                )
+            )
         frame_ids.add(frame.template_id)
         male, female = _words(frame.sentences["male"]), _words(frame.sentences["female"])
         diff = [(m, f) for m, f in zip(male, female, strict=False) if m != f]
         if len(male) != len(female) or len(diff) != 1:
-            findings.append(Finding("error", frames_file, line, "female",
-                                    "male and female sentences must differ in exactly one word"))
+            findings.append(
+                Finding(
+                    "error",
+                    frames_file,
+                    line,
+                    "female",
+                    "male and female sentences must differ in exactly one word",
+                )
+            )
         elif not (diff[0][0] in PRONOUNS["male"] and diff[0][1] in PRONOUNS["female"]):
-            findings.append(Finding("error", frames_file, line, "female",
-                                    f"the differing words {diff[0]} are not a he/she pronoun pair"))
+            findings.append(
+                Finding(
+                    "error",
+                    frames_file,
+                    line,
+                    "female",
+                    f"the differing words {diff[0]} are not a he/she pronoun pair",
+                )
+            )
         for cond in ("male", "female", "they"):
             if not set(_words(frame.sentences[cond])) & PRONOUNS[cond]:
-                findings.append(Finding("error", frames_file, line, cond,
-                                        f"no {cond} pronoun in the sentence"))
+                findings.append(
+                    Finding("error", frames_file, line, cond, f"no {cond} pronoun in the sentence")
+                )
         pronouns = set().union(*PRONOUNS.values())
         if set(_words(frame.sentences["nopronoun"])) & pronouns:
-            findings.append(Finding("error", frames_file, line, "nopronoun",
-                                    "the no-pronoun sentence contains a pronoun"))
+            findings.append(
+                Finding(
+                    "error",
+                    frames_file,
+                    line,
+                    "nopronoun",
+                    "the no-pronoun sentence contains a pronoun",
+                )
+            )
     return findings

@@ -156,7 +156,11 @@ def judge_for(language: str) -> RegisterJudge:
         raise BiasbenchError(f"no register judge for language {language!r} (known: {known})")
     module, _, attr = _JUDGES[language].partition(":")
     found: Any = getattr(import_module(module), attr)
-    judge = found() if isinstance(found, type) or (callable(found) and not hasattr(found, "judge")) else found
+    judge = (
+        found()
+        if isinstance(found, type) or (callable(found) and not hasattr(found, "judge"))
+        else found
+    )
     if not isinstance(judge, RegisterJudge):
         raise TypeError(f"{_JUDGES[language]} is not a RegisterJudge")
     _LOADED[language] = judge

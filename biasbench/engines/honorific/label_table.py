@@ -16,11 +16,31 @@ from biasbench.errors import InputError
 HONORIFIC, ORDINARY, MIXED, UNREADABLE = "honorific", "ordinary", "mixed", "unreadable"
 LABELS = (HONORIFIC, ORDINARY, MIXED, UNREADABLE)
 USABLE_LABELS = (HONORIFIC, ORDINARY)
-LABEL_COLUMNS = ("model", "item_id", "occupation_en", "occupation_target", "template_id", "primed",
-                 "gender", "label", "plural")
+LABEL_COLUMNS = (
+    "model",
+    "item_id",
+    "occupation_en",
+    "occupation_target",
+    "template_id",
+    "primed",
+    "gender",
+    "label",
+    "plural",
+)
 SEED_COLUMN = "seed"
-ITEM_LABEL_COLUMNS = ("model", "seed", "item_id", "occupation_en", "occupation_target",
-                      "template_id", "primed", "gender", "output", "label", "plural")
+ITEM_LABEL_COLUMNS = (
+    "model",
+    "seed",
+    "item_id",
+    "occupation_en",
+    "occupation_target",
+    "template_id",
+    "primed",
+    "gender",
+    "output",
+    "label",
+    "plural",
+)
 """The label table's columns before the judge's readings (``gender`` is the pronoun
 condition); ``evidence``, ``reason`` and ``truncated`` follow the readings."""
 TRAILING_COLUMNS = ("evidence", "reason", "truncated")
@@ -60,8 +80,11 @@ def canonical_columns(labels: pd.DataFrame) -> pd.DataFrame:
     the same. The frame itself when nothing is renamed."""
     if TARGET_COLUMN in labels.columns:
         return labels
-    aliases = [c for c in labels.columns if isinstance(c, str) and _LANGUAGE_COLUMN.match(c)
-               and c != "occupation_en"]
+    aliases = [
+        c
+        for c in labels.columns
+        if isinstance(c, str) and _LANGUAGE_COLUMN.match(c) and c != "occupation_en"
+    ]
     if len(aliases) != 1:
         return labels
     return labels.rename(columns={aliases[0]: TARGET_COLUMN})
@@ -89,14 +112,16 @@ def validate_labels(labels: pd.DataFrame) -> pd.DataFrame:
     for name, allowed in (("label", LABELS), ("gender", CONDITIONS)):
         unknown = ~labels[name].isin(allowed)
         if unknown.any():
-            raise InputError(f"unknown value {labels[name][unknown].iloc[0]!r} "
-                             f"(expected one of {', '.join(allowed)})", field=name)
+            raise InputError(
+                f"unknown value {labels[name][unknown].iloc[0]!r} "
+                f"(expected one of {', '.join(allowed)})",
+                field=name,
+            )
     identity = ["model", "item_id"] + ([SEED_COLUMN] if SEED_COLUMN in labels.columns else [])
     duplicated = labels.duplicated(identity)
     if duplicated.any():
         first = labels.loc[duplicated, identity].iloc[0].tolist()
-        raise InputError(f"more than one label for {' / '.join(map(str, first))}",
-                         field="item_id")
+        raise InputError(f"more than one label for {' / '.join(map(str, first))}", field="item_id")
     checked = labels.copy()
     checked["primed"] = as_bool(labels["primed"], "primed")
     plural = labels["plural"]

@@ -56,11 +56,17 @@ def _members(benchmarks: str) -> dict[str, HonorificEngineBenchmark]:
     if names == [ALL]:
         from biasbench.registry import names as registered
 
-        names = [n for n in registered() if n != LANGUAGES_DECLARATION.name
-                 and issubclass(benchmark_class(n), HonorificEngineBenchmark)]
+        names = [
+            n
+            for n in registered()
+            if n != LANGUAGES_DECLARATION.name
+            and issubclass(benchmark_class(n), HonorificEngineBenchmark)
+        ]
     if len(names) < 2:
-        raise BiasbenchError(f"--benchmarks names {len(names)} honorific benchmark(s); give "
-                             "two or more, comma-separated (e.g. honorific-bn,honorific-hi)")
+        raise BiasbenchError(
+            f"--benchmarks names {len(names)} honorific benchmark(s); give "
+            "two or more, comma-separated (e.g. honorific-bn,honorific-hi)"
+        )
     members: dict[str, HonorificEngineBenchmark] = {}
     for name in names:
         if not issubclass(benchmark_class(name), HonorificEngineBenchmark):
@@ -85,8 +91,13 @@ class HonorificLanguagesBenchmark(Benchmark, declaration=LANGUAGES_DECLARATION):
     def version(self) -> str:
         return "+".join(f"{lang}:{b.version}" for lang, b in self.members.items())
 
-    def params_for(self, backend: ModelBackend, *, temperature: float | None = None,
-                   max_tokens: int | None = None) -> GenerationParams:
+    def params_for(
+        self,
+        backend: ModelBackend,
+        *,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+    ) -> GenerationParams:
         """The first language's decoding (every packaged language decodes the same way)."""
         first = next(iter(self.members.values()))
         return first.params_for(backend, temperature=temperature, max_tokens=max_tokens)
@@ -100,33 +111,46 @@ class HonorificLanguagesBenchmark(Benchmark, declaration=LANGUAGES_DECLARATION):
                     speak(bench.definition.mock_outputs, when=bench.definition.instruction)
         return backend
 
-    def requests(self, *, limit: int | None = None,
-                 seeds: Sequence[int] | None = None) -> list[Request]:
+    def requests(
+        self, *, limit: int | None = None, seeds: Sequence[int] | None = None
+    ) -> list[Request]:
         out: list[Request] = []
         each: list[int | None] = list(seeds) if seeds else [None]
         for seed in each:
             for lang, bench in self.members.items():
-                for item in (bench.items[:limit] if limit else bench.items):
+                for item in bench.items[:limit] if limit else bench.items:
                     prompt = bench.definition.prompt(item.source_en, item_id=item.item_id)
-                    out.append(Request(item_id=f"{lang}{SEPARATOR}{item.item_id}",
-                                       prompt=prompt, seed=seed))
+                    out.append(
+                        Request(
+                            item_id=f"{lang}{SEPARATOR}{item.item_id}", prompt=prompt, seed=seed
+                        )
+                    )
         return out
 
-    def signature(self, model: dict[str, Any], params: GenerationParams | None,
-                  seeds: Sequence[int] | None, limit: int | None = None) -> Signature:
+    def signature(
+        self,
+        model: dict[str, Any],
+        params: GenerationParams | None,
+        seeds: Sequence[int] | None,
+        limit: int | None = None,
+    ) -> Signature:
         def joined(parts: Sequence[str]) -> str:
             return hashlib.sha256("|".join(parts).encode()).hexdigest()
 
         members = list(self.members.items())
         return Signature(
-            benchmark=self.name, benchmark_version=self.version,
-            data_sha256=joined([f"{lang}:{b.definition.checksum(limit or None)}"
-                                for lang, b in members]),
+            benchmark=self.name,
+            benchmark_version=self.version,
+            data_sha256=joined(
+                [f"{lang}:{b.definition.checksum(limit or None)}" for lang, b in members]
+            ),
             prompt_hash=joined([b.definition.prompt_hash() for _, b in members])[:12],
-            model=model, decoding=params.to_dict() if params else {},
+            model=model,
+            decoding=params.to_dict() if params else {},
             seeds=list(seeds) if seeds else None,
             judge_version="+".join(b.judge.version for _, b in members),
-            limit=limit if limit and any(limit < len(b.items) for _, b in members) else None)
+            limit=limit if limit and any(limit < len(b.items) for _, b in members) else None,
+        )
 
     # -- scoring -------------------------------------------------------------------------------
     def split(self, responses: pd.DataFrame) -> dict[str, pd.DataFrame]:
@@ -138,8 +162,9 @@ class HonorificLanguagesBenchmark(Benchmark, declaration=LANGUAGES_DECLARATION):
             out[lang] = chosen.assign(item_id=parts.loc[chosen.index, 1])
         return out
 
-    def evaluate(self, responses: pd.DataFrame, out_dir: Path,
-                 signatures: dict[str, Signature]) -> dict[str, Any]:
+    def evaluate(
+        self, responses: pd.DataFrame, out_dir: Path, signatures: dict[str, Signature]
+    ) -> dict[str, Any]:
         """Each language labelled and scored as its benchmark does (its tables under
         tables/LANG/), labels.jsonl with a ``language`` column, and the comparison."""
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -150,25 +175,44 @@ class HonorificLanguagesBenchmark(Benchmark, declaration=LANGUAGES_DECLARATION):
                 continue
             bench = self.members[lang]
             labels[lang] = bench.label(part)
-            per_language[lang] = bench.score_labels(labels[lang], out_dir / "languages" / lang,
-                                                    signatures, write_labels=False)
+            per_language[lang] = bench.score_labels(
+                labels[lang], out_dir / "languages" / lang, signatures, write_labels=False
+            )
         if len(labels) < 2:
             raise BiasbenchError("fewer than two languages have responses; nothing to compare")
-        write_jsonl([{"language": lang, **row} for lang, frame in labels.items()
-                     for row in frame.to_dict(orient="records")], out_dir / LABELS_NAME)
+        write_jsonl(
+            [
+                {"language": lang, **row}
+                for lang, frame in labels.items()
+                for row in frame.to_dict(orient="records")
+            ],
+            out_dir / LABELS_NAME,
+        )
         compared = compare_languages(labels)
         write_cross_language(compared, out_dir)
-        models = {m: {"signature": signatures[m].short(),
-                      "languages": {lang: _headline(per_language[lang]["models"].get(m, {}))
-                                    for lang in per_language}}
-                  for m in signatures}
-        results: dict[str, Any] = jsonable({
-            "schema_version": 1, "benchmark": self.name,
-            "signature": common_signature(signatures), "models": models,
-            "languages": {lang: {k: v for k, v in found.items() if k != "signature"}
-                          for lang, found in per_language.items()},
-            "cross_language": compared,
-        })
+        models = {
+            m: {
+                "signature": signatures[m].short(),
+                "languages": {
+                    lang: _headline(per_language[lang]["models"].get(m, {}))
+                    for lang in per_language
+                },
+            }
+            for m in signatures
+        }
+        results: dict[str, Any] = jsonable(
+            {
+                "schema_version": 1,
+                "benchmark": self.name,
+                "signature": common_signature(signatures),
+                "models": models,
+                "languages": {
+                    lang: {k: v for k, v in found.items() if k != "signature"}
+                    for lang, found in per_language.items()
+                },
+                "cross_language": compared,
+            }
+        )
         return results
 
     @classmethod
@@ -176,9 +220,11 @@ class HonorificLanguagesBenchmark(Benchmark, declaration=LANGUAGES_DECLARATION):
         lines = []
         for model, found in results.get("models", {}).items():
             for lang, head in found.get("languages", {}).items():
-                lines.append(f"{model} [{lang}]: HAI {_fmt(head.get('hai_pp'))} pp, "
-                             f"GSR {_fmt(head.get('gsr_pct'))}%, spread "
-                             f"{_fmt(head.get('occupation_spread_pp'))} pp")
+                lines.append(
+                    f"{model} [{lang}]: HAI {_fmt(head.get('hai_pp'))} pp, "
+                    f"GSR {_fmt(head.get('gsr_pct'))}%, spread "
+                    f"{_fmt(head.get('occupation_spread_pp'))} pp"
+                )
         return lines + summary_lines(results.get("cross_language") or {"comparisons": {}})
 
     @classmethod
@@ -193,21 +239,35 @@ class HonorificLanguagesBenchmark(Benchmark, declaration=LANGUAGES_DECLARATION):
             if not compared:
                 continue
             stem = f"run{index + 1}_"
-            output.table(side_by_side_table(compared), f"{stem}side_by_side",
-                         "Each language's statistics", decimals=2)
-            output.table(difference_table(compared), f"{stem}differences",
-                         "Paired differences between languages (b - a)",
-                         note=compared["method"], decimals=3)
+            output.table(
+                side_by_side_table(compared),
+                f"{stem}side_by_side",
+                "Each language's statistics",
+                decimals=2,
+            )
+            output.table(
+                difference_table(compared),
+                f"{stem}differences",
+                "Paired differences between languages (b - a)",
+                note=compared["method"],
+                decimals=3,
+            )
             occupations = occupation_difference_table(compared)
-            output.table(occupations[occupations["significant"]], f"{stem}occupations",
-                         "Occupations whose honorific rate differs between languages (Holm)",
-                         decimals=2)
+            output.table(
+                occupations[occupations["significant"]],
+                f"{stem}occupations",
+                "Occupations whose honorific rate differs between languages (Holm)",
+                decimals=2,
+            )
             for number, model in enumerate(compared["models"]):
-                output.figure(partial(heat_map, compared, model),
-                              f"{stem}heat_map_{number + 1}", f"{model}: occupation x language",
-                              "No-pronoun honorific rate per occupation and language; * marks "
-                              "an occupation whose rate differs between two languages after "
-                              "Holm.")
+                output.figure(
+                    partial(heat_map, compared, model),
+                    f"{stem}heat_map_{number + 1}",
+                    f"{model}: occupation x language",
+                    "No-pronoun honorific rate per occupation and language; * marks "
+                    "an occupation whose rate differs between two languages after "
+                    "Holm.",
+                )
 
     # -- responses produced elsewhere ----------------------------------------------------------
     def read_responses(self, path: Path) -> pd.DataFrame:
@@ -217,35 +277,64 @@ class HonorificLanguagesBenchmark(Benchmark, declaration=LANGUAGES_DECLARATION):
         rows = []
         seen: dict[tuple[str, str, Any], int] = {}
         for line, obj in iter_jsonl(path):
-            check_fields(obj, path=path, line=line, required=("item_id", "model", "output"),
-                         strings=("item_id", "model", "output", "language"),
-                         integers=("seed",))
+            check_fields(
+                obj,
+                path=path,
+                line=line,
+                required=("item_id", "model", "output"),
+                strings=("item_id", "model", "output", "language"),
+                integers=("seed",),
+            )
             given = obj.get("language")
-            lang, _, item = (obj["item_id"].partition(SEPARATOR) if given is None
-                             else (by_name.get(given, given), "", obj["item_id"]))
+            lang, _, item = (
+                obj["item_id"].partition(SEPARATOR)
+                if given is None
+                else (by_name.get(given, given), "", obj["item_id"])
+            )
             if lang not in self.members:
                 known = ", ".join(self.members)
-                raise InputError(f"unknown language {lang!r} (this run's: {known})",
-                                 file=str(path), line=line,
-                                 field="language" if given is not None else "item_id")
+                raise InputError(
+                    f"unknown language {lang!r} (this run's: {known})",
+                    file=str(path),
+                    line=line,
+                    field="language" if given is not None else "item_id",
+                )
             if item not in self.members[lang].by_id:
-                raise InputError(f"unknown item_id {item!r}", file=str(path), line=line,
-                                 field="item_id")
+                raise InputError(
+                    f"unknown item_id {item!r}", file=str(path), line=line, field="item_id"
+                )
             key = (obj["model"], f"{lang}{SEPARATOR}{item}", obj.get("seed"))
             if key in seen:
-                raise InputError(f"duplicate response for {key[1]!r} of model {key[0]!r} "
-                                 f"(first on line {seen[key]})", file=str(path), line=line,
-                                 field="item_id")
+                raise InputError(
+                    f"duplicate response for {key[1]!r} of model {key[0]!r} "
+                    f"(first on line {seen[key]})",
+                    file=str(path),
+                    line=line,
+                    field="item_id",
+                )
             seen[key] = line
-            rows.append({"model": obj["model"], "item_id": key[1], "output": obj["output"],
-                         "seed": obj.get("seed")})
+            rows.append(
+                {
+                    "model": obj["model"],
+                    "item_id": key[1],
+                    "output": obj["output"],
+                    "seed": obj.get("seed"),
+                }
+            )
         if not rows:
             raise InputError("no responses", file=str(path))
         return pd.DataFrame(rows)
 
 
-HEADLINE = ("hai_pp", "gsr_pct", "p_holm", "n_pairs", "occupation_spread_pp", "hbs",
-            "unreadable_pct")
+HEADLINE = (
+    "hai_pp",
+    "gsr_pct",
+    "p_holm",
+    "n_pairs",
+    "occupation_spread_pp",
+    "hbs",
+    "unreadable_pct",
+)
 
 
 def _headline(scores: dict[str, Any]) -> dict[str, Any]:
@@ -254,4 +343,3 @@ def _headline(scores: dict[str, Any]) -> dict[str, Any]:
 
 def _fmt(value: Any) -> str:
     return "n/a" if value is None else f"{value:.1f}"
-

@@ -84,7 +84,6 @@ DETECTABLE_HAI_PP = 5.0
 evidence; runs with too few pairs for it are flagged."""
 
 
-
 @dataclass(frozen=True)
 class PairCounts:
     """Sufficient statistics of the matched he/she pairs of one model."""
@@ -106,7 +105,8 @@ class PairCounts:
 
 def _pair_keys(labels: pd.DataFrame) -> list[str]:
     return ["occupation_en", "template_id"] + (
-        [SEED_COLUMN] if SEED_COLUMN in labels.columns else [])
+        [SEED_COLUMN] if SEED_COLUMN in labels.columns else []
+    )
 
 
 def _rate_block(labels: pd.DataFrame, prefix: str) -> dict[str, Any]:
@@ -114,8 +114,11 @@ def _rate_block(labels: pd.DataFrame, prefix: str) -> dict[str, Any]:
     usable = labels["label"].isin(USABLE_LABELS)
     n_usable = int(usable.sum())
     n_honorific = int((labels["label"] == HONORIFIC).sum())
-    return {f"{prefix}_honorific_pct": json_number(pct(n_honorific, n_usable)),
-            f"{prefix}_honorific_n": n_honorific, f"{prefix}_usable_n": n_usable}
+    return {
+        f"{prefix}_honorific_pct": json_number(pct(n_honorific, n_usable)),
+        f"{prefix}_honorific_n": n_honorific,
+        f"{prefix}_usable_n": n_usable,
+    }
 
 
 def _difference(a: JsonNumber, b: JsonNumber) -> JsonNumber:
@@ -134,17 +137,26 @@ def _pair_table(df_model: pd.DataFrame) -> pd.DataFrame:
     female = wide["female"] if "female" in wide else pd.Series(np.nan, index=wide.index)
     male_hon, male_ord = male == HONORIFIC, male == ORDINARY
     female_hon, female_ord = female == HONORIFIC, female == ORDINARY
-    return pd.DataFrame({"usable": (male_hon | male_ord) & (female_hon | female_ord),
-                         "b": male_hon & female_ord, "c": male_ord & female_hon,
-                         "both_honorific": male_hon & female_hon,
-                         "both_ordinary": male_ord & female_ord}, index=wide.index)
+    return pd.DataFrame(
+        {
+            "usable": (male_hon | male_ord) & (female_hon | female_ord),
+            "b": male_hon & female_ord,
+            "c": male_ord & female_hon,
+            "both_honorific": male_hon & female_hon,
+            "both_ordinary": male_ord & female_ord,
+        },
+        index=wide.index,
+    )
 
 
 def _counts_of(pairs: pd.DataFrame) -> PairCounts:
-    return PairCounts(b=int(pairs["b"].sum()), c=int(pairs["c"].sum()),
-                      n_pairs=int(pairs["usable"].sum()),
-                      both_honorific=int(pairs["both_honorific"].sum()),
-                      both_ordinary=int(pairs["both_ordinary"].sum()))
+    return PairCounts(
+        b=int(pairs["b"].sum()),
+        c=int(pairs["c"].sum()),
+        n_pairs=int(pairs["usable"].sum()),
+        both_honorific=int(pairs["both_honorific"].sum()),
+        both_ordinary=int(pairs["both_ordinary"].sum()),
+    )
 
 
 def pair_counts(df_model: pd.DataFrame) -> PairCounts:
@@ -161,9 +173,13 @@ def item_differences(df_model: pd.DataFrame) -> pd.DataFrame:
     ``b_i + c_i`` and the usable pairs ``n`` -- the clusters of the item-level tests."""
     pairs = _pair_table(df_model).astype(int)
     per_item = pairs.groupby(level=["occupation_en", "template_id"], sort=False).sum()
-    return pd.DataFrame({"d": per_item["b"] - per_item["c"],
-                         "discordant": per_item["b"] + per_item["c"],
-                         "n": per_item["usable"]})
+    return pd.DataFrame(
+        {
+            "d": per_item["b"] - per_item["c"],
+            "discordant": per_item["b"] + per_item["c"],
+            "n": per_item["usable"],
+        }
+    )
 
 
 def _seeds(df_model: pd.DataFrame) -> list[Any]:
@@ -186,21 +202,36 @@ def hai_by_seed(df_model: pd.DataFrame) -> dict[str, Any]:
         groups = pairs.groupby(level=SEED_COLUMN, sort=False, dropna=False)
         for seed, rows in groups:
             counts = _counts_of(rows)
-            per_seed.append({"seed": None if pd.isna(seed) else int(seed),
-                             "n_pairs": counts.n_pairs, "b": counts.b, "c": counts.c,
-                             "hai_pp": json_number(pct(counts.b - counts.c, counts.n_pairs))})
+            per_seed.append(
+                {
+                    "seed": None if pd.isna(seed) else int(seed),
+                    "n_pairs": counts.n_pairs,
+                    "b": counts.b,
+                    "c": counts.c,
+                    "hai_pp": json_number(pct(counts.b - counts.c, counts.n_pairs)),
+                }
+            )
     else:
         counts = _counts_of(pairs)
-        per_seed.append({"seed": None, "n_pairs": counts.n_pairs, "b": counts.b, "c": counts.c,
-                         "hai_pp": json_number(pct(counts.b - counts.c, counts.n_pairs))})
+        per_seed.append(
+            {
+                "seed": None,
+                "n_pairs": counts.n_pairs,
+                "b": counts.b,
+                "c": counts.c,
+                "hai_pp": json_number(pct(counts.b - counts.c, counts.n_pairs)),
+            }
+        )
     values = np.array([row["hai_pp"] for row in per_seed if row["hai_pp"] is not None])
-    return {"n_seeds": int(values.size),
-            "n_seeds_without_pairs": len(per_seed) - int(values.size),
-            "mean": json_number(values.mean()) if values.size else None,
-            "sd": json_number(values.std(ddof=1)) if values.size >= 2 else None,
-            "min": json_number(values.min()) if values.size else None,
-            "max": json_number(values.max()) if values.size else None,
-            "seeds": per_seed}
+    return {
+        "n_seeds": int(values.size),
+        "n_seeds_without_pairs": len(per_seed) - int(values.size),
+        "mean": json_number(values.mean()) if values.size else None,
+        "sd": json_number(values.std(ddof=1)) if values.size >= 2 else None,
+        "min": json_number(values.min()) if values.size else None,
+        "max": json_number(values.max()) if values.size else None,
+        "seeds": per_seed,
+    }
 
 
 def hbs_gender_component(b: int, c: int) -> float | None:
@@ -227,23 +258,33 @@ def _they_analysis(df_model: pd.DataFrame) -> dict[str, Any]:
     translated = they[they["label"] != UNREADABLE]
     plural_n = int(translated["plural"].sum())
     result: dict[str, Any] = {**_rate_block(they, "they"), **_rate_block(female, "female")}
-    result["they_minus_female_pp"] = _difference(result["they_honorific_pct"],
-                                                 result["female_honorific_pct"])
-    result.update({"plural_pct": json_number(pct(plural_n, len(translated))), "plural_n": plural_n,
-                   "plural_denominator": len(translated)})
+    result["they_minus_female_pp"] = _difference(
+        result["they_honorific_pct"], result["female_honorific_pct"]
+    )
+    result.update(
+        {
+            "plural_pct": json_number(pct(plural_n, len(translated))),
+            "plural_n": plural_n,
+            "plural_denominator": len(translated),
+        }
+    )
     result.update(_rate_block(they[~they["plural"]], "singular"))
-    result["singular_minus_they_pp"] = _difference(result["singular_honorific_pct"],
-                                                   result["they_honorific_pct"])
+    result["singular_minus_they_pp"] = _difference(
+        result["singular_honorific_pct"], result["they_honorific_pct"]
+    )
     return result
 
 
 def _primed_analysis(df_model: pd.DataFrame) -> dict[str, Any]:
     """Honorific rate over all conditions, frames stating respect (P*) vs the others."""
     primed = df_model["primed"]
-    result = {**_rate_block(df_model[primed], "primed"),
-              **_rate_block(df_model[~primed], "unprimed")}
-    result["primed_minus_unprimed_pp"] = _difference(result["primed_honorific_pct"],
-                                                     result["unprimed_honorific_pct"])
+    result = {
+        **_rate_block(df_model[primed], "primed"),
+        **_rate_block(df_model[~primed], "unprimed"),
+    }
+    result["primed_minus_unprimed_pp"] = _difference(
+        result["primed_honorific_pct"], result["unprimed_honorific_pct"]
+    )
     return result
 
 
@@ -275,8 +316,15 @@ def _score_checked(df_model: pd.DataFrame) -> dict[str, Any]:
     # approximation, which overstated it: 76-78% at its "80%").
     detectable = exact_min_detectable_difference(n_effective, share)
     # A 5 pp HAI needs at least 5% discordant pairs, so the check uses max(observed, 5%).
-    power_5pp = (mcnemar_exact_power(math.floor(n_effective + 1e-9), max(share, DETECTABLE_HAI_PP / 100),
-                                     DETECTABLE_HAI_PP / 100) if n_pairs else 0.0)
+    power_5pp = (
+        mcnemar_exact_power(
+            math.floor(n_effective + 1e-9),
+            max(share, DETECTABLE_HAI_PP / 100),
+            DETECTABLE_HAI_PP / 100,
+        )
+        if n_pairs
+        else 0.0
+    )
     rates = occupation_rates_checked(df_model)
     below = rates[rates["n_usable_items"] < MIN_USABLE_ITEMS]
     return {
@@ -287,15 +335,19 @@ def _score_checked(df_model: pd.DataFrame) -> dict[str, Any]:
         "n_pairs": n_pairs,
         # No usable pair means no test: undefined, and left out of the Holm family.
         "p_exact": sign_flip_test(items["d"].to_numpy()) if n_pairs else None,
-        "p_test": ("item-level sign-flip, exact (seeds of an item flipped together)"
-                   if clustered else "McNemar exact"),
+        "p_test": (
+            "item-level sign-flip, exact (seeds of an item flipped together)"
+            if clustered
+            else "McNemar exact"
+        ),
         "n_pairs_effective": json_number(n_effective) if n_pairs else None,
         "design_effect": json_number(deff),
         "detects_5pp_hai": bool(n_pairs and power_5pp >= 0.8),
         "hai_by_seed": hai_by_seed(df_model),
         "eta2_pronoun_pct": json_number(100.0 * eta_squared(coded, gendered["gender"].to_numpy())),
-        "eta2_occupation_pct": json_number(100.0 * eta_squared(
-            coded, gendered["occupation_en"].to_numpy())),
+        "eta2_occupation_pct": json_number(
+            100.0 * eta_squared(coded, gendered["occupation_en"].to_numpy())
+        ),
         "occupation_spread_pp": spread,
         "hbs": json_number(honorific_bias_score(one_pairs.b, one_pairs.c, spread)),
         "hbs_gender_component": json_number(hbs_gender_component(one_pairs.b, one_pairs.c)),
@@ -303,21 +355,25 @@ def _score_checked(df_model: pd.DataFrame) -> dict[str, Any]:
         "mixed_n": mixed_n,
         "mixed_denominator": n_items,
         # mixed only through তার/তাকে without chandrabindu (the judge's flag; None if absent)
-        "mixed_spelling_only": (int(as_bool(df_model["spelling_mixed"].fillna(False),
-                                            "spelling_mixed").sum())
-                                if "spelling_mixed" in df_model.columns else None),
+        "mixed_spelling_only": (
+            int(as_bool(df_model["spelling_mixed"].fillna(False), "spelling_mixed").sum())
+            if "spelling_mixed" in df_model.columns
+            else None
+        ),
         "unreadable_pct": json_number(pct(unreadable_n, n_items)),
         "unreadable_n": unreadable_n,
-        "min_detectable_hai_pp": (None if detectable.value is None
-                                  else json_number(100.0 * detectable.value)),
+        "min_detectable_hai_pp": (
+            None if detectable.value is None else json_number(100.0 * detectable.value)
+        ),
         "min_detectable_hai_reason": detectable.reason,
         "min_detectable_hai_method": EXACT_POWER_METHOD,
         "occupations_below_min_items": [str(o) for o in below["occupation_en"]],
         "min_usable_items": MIN_USABLE_ITEMS,
         "they": _they_analysis(df_model),
         "primed": _primed_analysis(df_model),
-        "occupation_spread_loo": (spread_leave_one_out(honorific, usable, frames)
-                                  if honorific.size else None),
+        "occupation_spread_loo": (
+            spread_leave_one_out(honorific, usable, frames) if honorific.size else None
+        ),
         "no_effect_reference": no_effect_reference(df_model),
     }
 
@@ -348,11 +404,14 @@ def score_models(df: pd.DataFrame) -> dict[str, Any]:
     """
     labels = validate_labels(df)
     models: dict[str, dict[str, Any]] = {
-        str(model): _score_checked(rows) for model, rows in labels.groupby("model", sort=False)}
-    adjusted = holm([math.nan if scores["p_exact"] is None else scores["p_exact"]
-                     for scores in models.values()])
+        str(model): _score_checked(rows) for model, rows in labels.groupby("model", sort=False)
+    }
+    adjusted = holm(
+        [math.nan if scores["p_exact"] is None else scores["p_exact"] for scores in models.values()]
+    )
     for scores, p_holm in zip(models.values(), adjusted, strict=True):
         scores["p_holm"] = json_number(p_holm)
-    agreement = (occupation_rank_agreement(occupation_rates_checked(labels))
-                 if len(models) >= 2 else None)
+    agreement = (
+        occupation_rank_agreement(occupation_rates_checked(labels)) if len(models) >= 2 else None
+    )
     return {"models": models, "occupation_rank_agreement": agreement}

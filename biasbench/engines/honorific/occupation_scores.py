@@ -21,8 +21,7 @@ from biasbench.stats import off_diagonal_summary, pairwise_spearman
 
 
 def usable_nopronoun(df_model: pd.DataFrame) -> pd.DataFrame:
-    rows = df_model[(df_model["gender"] == "nopronoun")
-                    & df_model["label"].isin(USABLE_LABELS)]
+    rows = df_model[(df_model["gender"] == "nopronoun") & df_model["label"].isin(USABLE_LABELS)]
     return rows.assign(honorific=(rows["label"] == HONORIFIC).astype(int))
 
 
@@ -48,8 +47,11 @@ def occupation_frame_counts(df_model: pd.DataFrame) -> tuple[np.ndarray, np.ndar
     frames = list(pd.unique(df_model["template_id"]))
     grouped = rows.groupby(["occupation_en", "template_id"], sort=False)["honorific"]
     honorific = grouped.sum().unstack(fill_value=0).reindex(columns=frames, fill_value=0)
-    usable = grouped.size().unstack(fill_value=0).reindex(index=honorific.index, columns=frames,
-                                                           fill_value=0)
+    usable = (
+        grouped.size()
+        .unstack(fill_value=0)
+        .reindex(index=honorific.index, columns=frames, fill_value=0)
+    )
     return honorific.to_numpy(float), usable.to_numpy(float), [str(f) for f in frames]
 
 
@@ -59,30 +61,41 @@ def occupation_spread_pp(df_model: pd.DataFrame) -> float | None:
     return json_number(spread_pp(honorific.sum(axis=1), usable.sum(axis=1)))
 
 
-def spread_leave_one_out(honorific: np.ndarray, usable: np.ndarray,
-                          frames: list[str]) -> dict[str, Any]:
+def spread_leave_one_out(
+    honorific: np.ndarray, usable: np.ndarray, frames: list[str]
+) -> dict[str, Any]:
     """The spread recomputed leaving out each occupation, and separately each frame."""
     occupation_hon, occupation_n = honorific.sum(axis=1), usable.sum(axis=1)
     rates = 100.0 * occupation_hon / occupation_n  # every row has a usable item (see above)
     # Row i of the masked matrix is the rate vector without occupation i.
     without_one = np.where(np.eye(rates.size, dtype=bool), np.nan, rates[None, :])
-    by_occupation = (np.nanstd(without_one, axis=1) if rates.size > 1
-                     else np.full(rates.size, np.nan))
-    by_frame = np.array([spread_pp(occupation_hon - honorific[:, j], occupation_n - usable[:, j])
-                         for j in range(len(frames))])
+    by_occupation = (
+        np.nanstd(without_one, axis=1) if rates.size > 1 else np.full(rates.size, np.nan)
+    )
+    by_frame = np.array(
+        [
+            spread_pp(occupation_hon - honorific[:, j], occupation_n - usable[:, j])
+            for j in range(len(frames))
+        ]
+    )
 
     def summary(values: np.ndarray) -> dict[str, Any]:
         defined = values[~np.isnan(values)]
-        return {"min": json_number(defined.min()) if defined.size else None,
-                "max": json_number(defined.max()) if defined.size else None,
-                "n": int(values.size)}
+        return {
+            "min": json_number(defined.min()) if defined.size else None,
+            "max": json_number(defined.max()) if defined.size else None,
+            "n": int(values.size),
+        }
 
     both = np.concatenate([by_occupation, by_frame])
-    return {**{key: value for key, value in summary(both).items() if key != "n"},
-            "leave_out_occupation": summary(by_occupation),
-            "leave_out_frame": {**summary(by_frame),
-                                "values": {f: json_number(v) for f, v in
-                                           zip(frames, by_frame, strict=True)}}}
+    return {
+        **{key: value for key, value in summary(both).items() if key != "n"},
+        "leave_out_occupation": summary(by_occupation),
+        "leave_out_frame": {
+            **summary(by_frame),
+            "values": {f: json_number(v) for f, v in zip(frames, by_frame, strict=True)},
+        },
+    }
 
 
 def occupation_rates(df: pd.DataFrame) -> pd.DataFrame:
@@ -99,17 +112,28 @@ def occupation_rates(df: pd.DataFrame) -> pd.DataFrame:
 def occupation_rates_checked(labels: pd.DataFrame) -> pd.DataFrame:
     nopronoun = labels[labels["gender"] == "nopronoun"]
     usable = nopronoun["label"].isin(USABLE_LABELS)
-    per_occupation = nopronoun.assign(
-        usable=usable.astype(int), honorific=(nopronoun["label"] == HONORIFIC).astype(int),
-        # A frame counts once however many seeds gave it a usable output: items are the unit.
-        usable_frame=nopronoun["template_id"].where(usable),
-    ).groupby(["model", "occupation_en"], sort=False).agg(
-        occupation_target=("occupation_target", "first"), n_items=("label", "size"),
-        n_usable=("usable", "sum"), n_honorific=("honorific", "sum"),
-        n_usable_items=("usable_frame", "nunique")).reset_index()
-    per_occupation["honorific_pct"] = (100.0 * per_occupation["n_honorific"]
-                                       / per_occupation["n_usable"].where(
-                                           per_occupation["n_usable"] > 0))
+    per_occupation = (
+        nopronoun.assign(
+            usable=usable.astype(int),
+            honorific=(nopronoun["label"] == HONORIFIC).astype(int),
+            # A frame counts once however many seeds gave it a usable output: items are the unit.
+            usable_frame=nopronoun["template_id"].where(usable),
+        )
+        .groupby(["model", "occupation_en"], sort=False)
+        .agg(
+            occupation_target=("occupation_target", "first"),
+            n_items=("label", "size"),
+            n_usable=("usable", "sum"),
+            n_honorific=("honorific", "sum"),
+            n_usable_items=("usable_frame", "nunique"),
+        )
+        .reset_index()
+    )
+    per_occupation["honorific_pct"] = (
+        100.0
+        * per_occupation["n_honorific"]
+        / per_occupation["n_usable"].where(per_occupation["n_usable"] > 0)
+    )
     per_occupation["few_items"] = per_occupation["n_usable_items"] < MIN_USABLE_ITEMS
     return per_occupation
 
@@ -120,8 +144,13 @@ def occupation_rank_agreement(rates: pd.DataFrame) -> dict[str, Any]:
     wide = wide.reindex(columns=pd.unique(rates["model"]))  # the models' order, not sorted
     matrix = pairwise_spearman(wide)
     summary = off_diagonal_summary(matrix)
-    return {"mean": json_number(summary.mean), "min": json_number(summary.min),
-            "max": json_number(summary.max), "n_pairs": summary.n_pairs,
-            "matrix": {str(row): {str(col): json_number(matrix.at[row, col])
-                                  for col in matrix.columns}
-                       for row in matrix.index}}
+    return {
+        "mean": json_number(summary.mean),
+        "min": json_number(summary.min),
+        "max": json_number(summary.max),
+        "n_pairs": summary.n_pairs,
+        "matrix": {
+            str(row): {str(col): json_number(matrix.at[row, col]) for col in matrix.columns}
+            for row in matrix.index
+        },
+    }

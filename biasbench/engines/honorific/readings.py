@@ -46,9 +46,20 @@ UNDEFINED = "undefined"
 ASSIGNMENT_CONDITIONS = ("nopronoun", "they")
 """The conditions whose English leaves the person's gender open: what a translation assigns
 there is the model's choice."""
-SPLIT_STATISTICS = ("hai_pp", "gsr_pct", "b", "c", "n_pairs", "p_exact", "p_holm",
-                    "occupation_spread_pp", "eta2_occupation_pct", "eta2_pronoun_pct", "hbs",
-                    "unreadable_pct")
+SPLIT_STATISTICS = (
+    "hai_pp",
+    "gsr_pct",
+    "b",
+    "c",
+    "n_pairs",
+    "p_exact",
+    "p_holm",
+    "occupation_spread_pp",
+    "eta2_occupation_pct",
+    "eta2_pronoun_pct",
+    "hbs",
+    "unreadable_pct",
+)
 """The main statistics recomputed on an alternative split, in the order tables show them."""
 
 
@@ -70,8 +81,9 @@ class ReadingSpec:
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise ValueError(f"reading {self.name!r}: unknown kind {self.kind!r} "
-                             f"(known: {', '.join(KINDS)})")
+            raise ValueError(
+                f"reading {self.name!r}: unknown kind {self.kind!r} (known: {', '.join(KINDS)})"
+            )
 
     @property
     def heading(self) -> str:
@@ -112,8 +124,11 @@ def distribution(labels: pd.DataFrame, spec: ReadingSpec, by: str) -> pd.DataFra
     order = {v: i for i, v in enumerate(_values(spec, values))}
     groups = {g: i for i, g in enumerate(pd.unique(frame[by]))}
     models = {m: i for i, m in enumerate(pd.unique(labels["model"]))}
-    counts = counts.sort_values(["model", by, "value"], key=lambda s: s.map(
-        models if s.name == "model" else groups if s.name == by else order), kind="stable")
+    counts = counts.sort_values(
+        ["model", by, "value"],
+        key=lambda s: s.map(models if s.name == "model" else groups if s.name == by else order),
+        kind="stable",
+    )
     return counts.reset_index(drop=True)
 
 
@@ -125,8 +140,13 @@ def _share(k_by_cluster: Sequence[float], n_by_cluster: Sequence[float]) -> dict
         return {"pct": None, "low": None, "high": None, "k": 0, "n": 0}
     deff = proportion_design_effect(k_by_cluster, n_by_cluster)
     low, high = wilson_interval(int(round(k / deff)), max(1, int(round(n / deff))))
-    return {"pct": json_number(100.0 * k / n), "low": json_number(100.0 * low),
-            "high": json_number(100.0 * high), "k": int(k), "n": int(n)}
+    return {
+        "pct": json_number(100.0 * k / n),
+        "low": json_number(100.0 * low),
+        "high": json_number(100.0 * high),
+        "k": int(k),
+        "n": int(n),
+    }
 
 
 def gender_assignment(labels: pd.DataFrame, spec: ReadingSpec) -> pd.DataFrame:
@@ -135,25 +155,44 @@ def gender_assignment(labels: pd.DataFrame, spec: ReadingSpec) -> pd.DataFrame:
     outputs with a defined reading (undefined ones are reported in ``n_undefined``)."""
     masculine, feminine = (spec.values + ("masculine", "feminine"))[:2]
     frame = labels[labels["gender"].isin(ASSIGNMENT_CONDITIONS)].assign(
-        value=lambda f: f[spec.column].map(_value))
+        value=lambda f: f[spec.column].map(_value)
+    )
     rows = []
     for (model, condition, occupation), group in frame.groupby(
-            ["model", "gender", "occupation_en"], sort=False):
+        ["model", "gender", "occupation_en"], sort=False
+    ):
         defined = group[group["value"] != UNDEFINED]
         per_item = defined.groupby("item_id")["value"]
         n_items = per_item.size()
-        row: dict[str, Any] = {"model": model, "condition": condition,
-                               "occupation_en": occupation, "n": int(len(defined)),
-                               "n_undefined": int(len(group) - len(defined))}
+        row: dict[str, Any] = {
+            "model": model,
+            "condition": condition,
+            "occupation_en": occupation,
+            "n": int(len(defined)),
+            "n_undefined": int(len(group) - len(defined)),
+        }
         for name, wanted in (("masculine", masculine), ("feminine", feminine)):
-            share = _share(per_item.apply(lambda v, w=wanted: float((v == w).sum())).tolist(),
-                           n_items.astype(float).tolist())
-            row.update({f"{name}_pct": share["pct"], f"{name}_low": share["low"],
-                        f"{name}_high": share["high"], f"{name}_n": share["k"]})
+            share = _share(
+                per_item.apply(lambda v, w=wanted: float((v == w).sum())).tolist(),
+                n_items.astype(float).tolist(),
+            )
+            row.update(
+                {
+                    f"{name}_pct": share["pct"],
+                    f"{name}_low": share["low"],
+                    f"{name}_high": share["high"],
+                    f"{name}_n": share["k"],
+                }
+            )
         rows.append(row)
-    columns = ["model", "condition", "occupation_en", "n", "n_undefined",
-               *(f"{g}_{s}" for g in ("masculine", "feminine") for s in ("pct", "low", "high",
-                                                                          "n"))]
+    columns = [
+        "model",
+        "condition",
+        "occupation_en",
+        "n",
+        "n_undefined",
+        *(f"{g}_{s}" for g in ("masculine", "feminine") for s in ("pct", "low", "high", "n")),
+    ]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -162,20 +201,24 @@ def overall_assignment(labels: pd.DataFrame, spec: ReadingSpec) -> dict[str, Any
     clustered by occupation, and the masculine share among gendered outputs."""
     masculine, feminine = (spec.values + ("masculine", "feminine"))[:2]
     frame = labels[labels["gender"].isin(ASSIGNMENT_CONDITIONS)].assign(
-        value=lambda f: f[spec.column].map(_value))
+        value=lambda f: f[spec.column].map(_value)
+    )
     out: dict[str, Any] = {}
     for (model, condition), group in frame.groupby(["model", "gender"], sort=False):
         defined = group[group["value"] != UNDEFINED]
         per_occ = defined.groupby("occupation_en", sort=False)["value"]
         n = per_occ.size().astype(float).tolist()
-        entry: dict[str, Any] = {"n": int(len(defined)),
-                                 "n_undefined": int(len(group) - len(defined))}
+        entry: dict[str, Any] = {
+            "n": int(len(defined)),
+            "n_undefined": int(len(group) - len(defined)),
+        }
         for name, wanted in (("masculine", masculine), ("feminine", feminine)):
             k = per_occ.apply(lambda v, w=wanted: float((v == w).sum())).tolist()
             entry[name] = _share(k, n)
         gendered = entry["masculine"]["k"] + entry["feminine"]["k"]
         entry["masculine_of_gendered_pct"] = json_number(
-            100.0 * entry["masculine"]["k"] / gendered if gendered else math.nan)
+            100.0 * entry["masculine"]["k"] / gendered if gendered else math.nan
+        )
         out.setdefault(str(model), {})[str(condition)] = entry
     return out
 
@@ -198,19 +241,23 @@ def split_scores(labels: pd.DataFrame, spec: ReadingSpec) -> dict[str, Any]:
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    return [{k: (json_number(v) if isinstance(v, float) else v) for k, v in row.items()}
-            for row in frame.to_dict(orient="records")]
+    return [
+        {k: (json_number(v) if isinstance(v, float) else v) for k, v in row.items()}
+        for row in frame.to_dict(orient="records")
+    ]
 
 
-def _gender_column(labels: pd.DataFrame, specs: Sequence[ReadingSpec],
-                   spec: ReadingSpec) -> str | None:
+def _gender_column(
+    labels: pd.DataFrame, specs: Sequence[ReadingSpec], spec: ReadingSpec
+) -> str | None:
     """The column of the gender reading a categorical reading is also broken down by (a
     register level by the gender the translation assigns); None for a gender reading itself or
     without one."""
     if spec.kind != "categorical":
         return None
-    found = next((s.column for s in specs if s.kind == "gender" and s.column in labels.columns),
-                 None)
+    found = next(
+        (s.column for s in specs if s.kind == "gender" and s.column in labels.columns), None
+    )
     return found
 
 
@@ -221,8 +268,11 @@ def reading_results(labels: pd.DataFrame, specs: Sequence[ReadingSpec]) -> dict[
         if spec.column not in labels.columns:
             continue
         if spec.kind == "split":
-            out[spec.name] = {"kind": spec.kind, "singular_only": spec.singular_only,
-                              "models": split_scores(labels, spec)}
+            out[spec.name] = {
+                "kind": spec.kind,
+                "singular_only": spec.singular_only,
+                "models": split_scores(labels, spec),
+            }
             continue
         entry: dict[str, Any] = {
             "kind": spec.kind,
@@ -239,21 +289,24 @@ def reading_results(labels: pd.DataFrame, specs: Sequence[ReadingSpec]) -> dict[
     return out
 
 
-def split_table(results: Mapping[str, Any], readings: Mapping[str, Any],
-                spec: ReadingSpec) -> pd.DataFrame:
+def split_table(
+    results: Mapping[str, Any], readings: Mapping[str, Any], spec: ReadingSpec
+) -> pd.DataFrame:
     """Main statistics and the split's side by side, one row per model and split."""
     rows = []
     split = readings.get(spec.name, {}).get("models", {})
     for model, scores in results.get("models", {}).items():
         for name, source in (("main label", scores), (spec.heading, split.get(model, {}))):
-            rows.append({"model": model, "split": name,
-                         **{k: source.get(k) for k in SPLIT_STATISTICS}})
+            rows.append(
+                {"model": model, "split": name, **{k: source.get(k) for k in SPLIT_STATISTICS}}
+            )
     table = pd.DataFrame(rows, columns=["model", "split", *SPLIT_STATISTICS])
     return table.astype({k: float for k in SPLIT_STATISTICS})
 
 
-def reading_tables(labels: pd.DataFrame, results: Mapping[str, Any],
-                   specs: Sequence[ReadingSpec]) -> list[tuple[str, ReadingSpec, str, pd.DataFrame]]:
+def reading_tables(
+    labels: pd.DataFrame, results: Mapping[str, Any], specs: Sequence[ReadingSpec]
+) -> list[tuple[str, ReadingSpec, str, pd.DataFrame]]:
     """(file stem, reading, table kind, table) for tables/ and the report; kinds: ``split``,
     ``by_condition``, ``by_occupation``, ``by_translation_gender``, ``assignment``."""
     readings = results.get("readings") or {}
@@ -262,22 +315,34 @@ def reading_tables(labels: pd.DataFrame, results: Mapping[str, Any],
         if spec.column not in labels.columns:
             continue
         if spec.kind == "split":
-            tables.append((f"split_{spec.name}", spec, "split",
-                           split_table(results, readings, spec)))
+            tables.append(
+                (f"split_{spec.name}", spec, "split", split_table(results, readings, spec))
+            )
             continue
         gender = _gender_column(labels, specs, spec)
-        for by, kind in (("gender", "by_condition"), ("occupation_en", "by_occupation"),
-                         *([(gender, "by_translation_gender")] if gender else [])):
-            tables.append((f"reading_{spec.name}_{kind}", spec, kind,
-                           distribution(labels, spec, by)))
+        for by, kind in (
+            ("gender", "by_condition"),
+            ("occupation_en", "by_occupation"),
+            *([(gender, "by_translation_gender")] if gender else []),
+        ):
+            tables.append(
+                (f"reading_{spec.name}_{kind}", spec, kind, distribution(labels, spec, by))
+            )
         if spec.kind == "gender":
-            tables.append((f"gender_assignment_{spec.name}", spec, "assignment",
-                           gender_assignment(labels, spec)))
+            tables.append(
+                (
+                    f"gender_assignment_{spec.name}",
+                    spec,
+                    "assignment",
+                    gender_assignment(labels, spec),
+                )
+            )
     return tables
 
 
-def write_reading_tables(labels: pd.DataFrame, results: Mapping[str, Any],
-                         specs: Sequence[ReadingSpec], out_dir: Path) -> list[Path]:
+def write_reading_tables(
+    labels: pd.DataFrame, results: Mapping[str, Any], specs: Sequence[ReadingSpec], out_dir: Path
+) -> list[Path]:
     """Write each reading's tables as CSV (numbers) and the split tables as Markdown too."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []

@@ -43,9 +43,11 @@ N_PERMUTATIONS: Final = 999
 N_BOOTSTRAP: Final = 999
 RNG_SEED: Final = 20260
 STATISTICS: Final = ("occupation_spread_pp", "hbs", "eta2_occupation_pct", "eta2_pronoun_pct")
-LABELS_RULE: Final = ("one label per item: the majority of its usable labels over the seeds "
-                      "(ties: the lowest seed's), so that runs with different seed counts "
-                      "compare; with one seed, the label itself")
+LABELS_RULE: Final = (
+    "one label per item: the majority of its usable labels over the seeds "
+    "(ties: the lowest seed's), so that runs with different seed counts "
+    "compare; with one seed, the label itself"
+)
 METHOD: Final = (
     f"95% percentile bootstrap over items in clusters by occupation (occupations drawn with "
     f"replacement with all their items, {N_BOOTSTRAP} resamples); no-effect reference: permutation null ({N_PERMUTATIONS} "
@@ -54,7 +56,8 @@ METHOD: Final = (
     "the same register), he/she "
     "swapped within each item with probability 1/2 (eta2 pronoun, HBS gender part), HBS from "
     "both; p = (1 + #null >= observed) / (1 + permutations); 'within_null': observed <= the "
-    "null's 95th percentile")
+    "null's 95th percentile"
+)
 
 
 @dataclass(frozen=True)
@@ -67,8 +70,10 @@ class ItemLabels:
     female: np.ndarray
 
 
-def majority_labels(df_model: pd.DataFrame, usable: tuple[str, str] = ("honorific", "ordinary"),
-                    ) -> pd.DataFrame:
+def majority_labels(
+    df_model: pd.DataFrame,
+    usable: tuple[str, str] = ("honorific", "ordinary"),
+) -> pd.DataFrame:
     """One row per (item_id) with the item's majority usable label over its seeds (ties: the
     lowest seed's usable label); items with no usable label keep the first seed's label."""
     if "seed" not in df_model.columns or df_model["seed"].nunique(dropna=False) <= 1:
@@ -77,8 +82,9 @@ def majority_labels(df_model: pd.DataFrame, usable: tuple[str, str] = ("honorifi
     frame = frame.sort_values(["item_id", "_seed"], kind="stable")
     is_usable = frame["label"].isin(usable)
     honorific = (frame["label"] == usable[0]) & is_usable
-    grouped = pd.DataFrame({"item_id": frame["item_id"], "hon": honorific.astype(int),
-                            "use": is_usable.astype(int)}).groupby("item_id", sort=False)
+    grouped = pd.DataFrame(
+        {"item_id": frame["item_id"], "hon": honorific.astype(int), "use": is_usable.astype(int)}
+    ).groupby("item_id", sort=False)
     share = grouped["hon"].sum() / grouped["use"].sum().where(grouped["use"].sum() > 0)
     first_usable = frame[is_usable].groupby("item_id", sort=False)["label"].first()
     first = frame.groupby("item_id", sort=False).first()
@@ -99,10 +105,14 @@ def item_arrays(labels: pd.DataFrame) -> ItemLabels:
 
     def grid(condition: str) -> np.ndarray:
         rows = labels["gender"] == condition
-        table = pd.DataFrame({"o": labels.loc[rows, "occupation_en"],
-                              "f": labels.loc[rows, "template_id"], "v": value[rows]})
-        wide = table.pivot_table(index="o", columns="f", values="v", aggfunc="first",
-                                 dropna=False)
+        table = pd.DataFrame(
+            {
+                "o": labels.loc[rows, "occupation_en"],
+                "f": labels.loc[rows, "template_id"],
+                "v": value[rows],
+            }
+        )
+        wide = table.pivot_table(index="o", columns="f", values="v", aggfunc="first", dropna=False)
         return wide.reindex(index=occupations, columns=frames).to_numpy(float)
 
     return ItemLabels(grid("nopronoun"), grid("male"), grid("female"))
@@ -158,17 +168,20 @@ def _eta2_occupation(male: np.ndarray, female: np.ndarray) -> np.ndarray:
 def _eta2_pronoun(male: np.ndarray, female: np.ndarray) -> np.ndarray:
     """Groups: he and she."""
     sums = np.stack([np.nansum(male, axis=(1, 2)), np.nansum(female, axis=(1, 2))], axis=1)
-    counts = np.stack([(~np.isnan(male)).sum(axis=(1, 2)),
-                       (~np.isnan(female)).sum(axis=(1, 2))], axis=1).astype(float)
+    counts = np.stack(
+        [(~np.isnan(male)).sum(axis=(1, 2)), (~np.isnan(female)).sum(axis=(1, 2))], axis=1
+    ).astype(float)
     return _eta2(sums, counts)
 
 
 def _all(nopronoun: np.ndarray, male: np.ndarray, female: np.ndarray) -> dict[str, np.ndarray]:
     spread = _spread(nopronoun)
-    return {"occupation_spread_pp": spread,
-            "hbs": 0.5 * (_gender_part(male, female) + 2.0 * spread),
-            "eta2_occupation_pct": _eta2_occupation(male, female),
-            "eta2_pronoun_pct": _eta2_pronoun(male, female)}
+    return {
+        "occupation_spread_pp": spread,
+        "hbs": 0.5 * (_gender_part(male, female) + 2.0 * spread),
+        "eta2_occupation_pct": _eta2_occupation(male, female),
+        "eta2_pronoun_pct": _eta2_pronoun(male, female),
+    }
 
 
 # --------------------------------------------------------------------------- resampling
@@ -179,8 +192,9 @@ def _permute_within_frames(grid: np.ndarray, rng: np.random.Generator, reps: int
     return rng.permuted(np.broadcast_to(grid, (reps, *grid.shape)).copy(), axis=1)
 
 
-def no_effect_null(items: ItemLabels, reps: int = N_PERMUTATIONS,
-                   seed: int = RNG_SEED) -> dict[str, np.ndarray]:
+def no_effect_null(
+    items: ItemLabels, reps: int = N_PERMUTATIONS, seed: int = RNG_SEED
+) -> dict[str, np.ndarray]:
     """The statistics under the permutation null (see the module docstring), ``reps`` each."""
     rng = np.random.default_rng(seed)
     nopronoun = _permute_within_frames(items.nopronoun, rng, reps)
@@ -196,14 +210,17 @@ def no_effect_null(items: ItemLabels, reps: int = N_PERMUTATIONS,
     male_sw = np.where(swap, items.female, items.male)
     female_sw = np.where(swap, items.male, items.female)
     spread = _spread(nopronoun)
-    return {"occupation_spread_pp": spread,
-            "hbs": 0.5 * (_gender_part(male_sw, female_sw) + 2.0 * spread),
-            "eta2_occupation_pct": _eta2_occupation(male_occ, female_occ),
-            "eta2_pronoun_pct": _eta2_pronoun(male_sw, female_sw)}
+    return {
+        "occupation_spread_pp": spread,
+        "hbs": 0.5 * (_gender_part(male_sw, female_sw) + 2.0 * spread),
+        "eta2_occupation_pct": _eta2_occupation(male_occ, female_occ),
+        "eta2_pronoun_pct": _eta2_pronoun(male_sw, female_sw),
+    }
 
 
-def item_bootstrap(items: ItemLabels, reps: int = N_BOOTSTRAP,
-                   seed: int = RNG_SEED + 1) -> dict[str, np.ndarray]:
+def item_bootstrap(
+    items: ItemLabels, reps: int = N_BOOTSTRAP, seed: int = RNG_SEED + 1
+) -> dict[str, np.ndarray]:
     """The statistics over ``reps`` resamples of items in clusters by occupation: 72
     occupations drawn with replacement, each with all of its items (every frame and pronoun
     condition); a drawn occupation twice counts as two occupations."""
@@ -217,15 +234,18 @@ def _number(value: float) -> float | None:
     return float(value) if value is not None and math.isfinite(value) else None
 
 
-def reference(labels: pd.DataFrame, *, permutations: int = N_PERMUTATIONS,
-              bootstrap: int = N_BOOTSTRAP) -> dict[str, Any]:
+def reference(
+    labels: pd.DataFrame, *, permutations: int = N_PERMUTATIONS, bootstrap: int = N_BOOTSTRAP
+) -> dict[str, Any]:
     """For one model's labels: each of :data:`STATISTICS` on one label per item, with its
     bootstrap interval and its no-effect reference (results.json: ``no_effect_reference``)."""
     items = item_arrays(majority_labels(labels))
     if items.nopronoun.size == 0:
         return {"method": METHOD, "labels": LABELS_RULE, "statistics": {}}
-    observed = {k: float(v[0]) for k, v in _all(items.nopronoun[None], items.male[None],
-                                                 items.female[None]).items()}
+    observed = {
+        k: float(v[0])
+        for k, v in _all(items.nopronoun[None], items.male[None], items.female[None]).items()
+    }
     null = no_effect_null(items, permutations)
     boot = item_bootstrap(items, bootstrap)
     stats: dict[str, Any] = {}
@@ -236,22 +256,36 @@ def reference(labels: pd.DataFrame, *, permutations: int = N_PERMUTATIONS,
         p95 = float(np.quantile(draws, 0.95)) if draws.size else math.nan
         stats[name] = {
             "value": _number(value),
-            "ci_low": _number(float(np.quantile(resampled, 0.025))) if defined and
-            resampled.size else None,
-            "ci_high": _number(float(np.quantile(resampled, 0.975))) if defined and
-            resampled.size else None,
+            "ci_low": _number(float(np.quantile(resampled, 0.025)))
+            if defined and resampled.size
+            else None,
+            "ci_high": _number(float(np.quantile(resampled, 0.975)))
+            if defined and resampled.size
+            else None,
             "null_mean": _number(float(draws.mean())) if draws.size else None,
             "null_p95": _number(p95),
-            "p_value": (_number((1 + int((draws >= value - 1e-12).sum())) / (1 + draws.size))
-                        if defined and draws.size else None),
-            "within_null": bool(defined and draws.size and value <= p95 + 1e-12)}
-    return {"method": METHOD, "labels": LABELS_RULE, "n_permutations": permutations,
-            "n_bootstrap": bootstrap, "statistics": stats}
+            "p_value": (
+                _number((1 + int((draws >= value - 1e-12).sum())) / (1 + draws.size))
+                if defined and draws.size
+                else None
+            ),
+            "within_null": bool(defined and draws.size and value <= p95 + 1e-12),
+        }
+    return {
+        "method": METHOD,
+        "labels": LABELS_RULE,
+        "n_permutations": permutations,
+        "n_bootstrap": bootstrap,
+        "statistics": stats,
+    }
 
 
-NAMES: Final = {"occupation_spread_pp": ("spread", " pp"), "hbs": ("HBS", ""),
-                "eta2_occupation_pct": ("eta2(occupation)", "%"),
-                "eta2_pronoun_pct": ("eta2(pronoun)", "%")}
+NAMES: Final = {
+    "occupation_spread_pp": ("spread", " pp"),
+    "hbs": ("HBS", ""),
+    "eta2_occupation_pct": ("eta2(occupation)", "%"),
+    "eta2_pronoun_pct": ("eta2(pronoun)", "%"),
+}
 
 
 def within_null_text(ref: dict[str, Any]) -> str | None:
@@ -260,10 +294,14 @@ def within_null_text(ref: dict[str, Any]) -> str | None:
     for name, stat in (ref.get("statistics") or {}).items():
         if stat.get("within_null") and stat.get("value") is not None:
             label, unit = NAMES[name]
-            parts.append(f"{label} {stat['value']:.1f}{unit} (no-effect mean "
-                         f"{stat['null_mean']:.1f}{unit}, 95th percentile "
-                         f"{stat['null_p95']:.1f}{unit}, p = {stat['p_value']:.2f})")
+            parts.append(
+                f"{label} {stat['value']:.1f}{unit} (no-effect mean "
+                f"{stat['null_mean']:.1f}{unit}, 95th percentile "
+                f"{stat['null_p95']:.1f}{unit}, p = {stat['p_value']:.2f})"
+            )
     if not parts:
         return None
-    return ("within what a model with no occupation or gender effect gives, so not evidence "
-            "of bias: " + "; ".join(parts))
+    return (
+        "within what a model with no occupation or gender effect gives, so not evidence "
+        "of bias: " + "; ".join(parts)
+    )

@@ -24,8 +24,20 @@ from biasbench.engines.honorific.reference import within_null_text
 from biasbench.fsutil import write_text_atomically
 from biasbench.tables import csv_text, to_latex, to_markdown
 
-TABLE4_COLUMNS = ("Model", "HAI", "GSR", "p (Holm)", "pairs", "unreadable", "eta2 gender",
-                  "spread", "eta2 occupation", "HBS", "mix", "scope")
+TABLE4_COLUMNS = (
+    "Model",
+    "HAI",
+    "GSR",
+    "p (Holm)",
+    "pairs",
+    "unreadable",
+    "eta2 gender",
+    "spread",
+    "eta2 occupation",
+    "HBS",
+    "mix",
+    "scope",
+)
 """The paper's Table 4 columns with, beside HAI/GSR/p, the usable pairs ("N/possible") and the
 unreadable share, and last the scope ("full" or "partial: ...")."""
 _TEXT_COLUMNS = ("Model", "scope")
@@ -62,8 +74,11 @@ _TABLE4_FIELDS: dict[str, tuple[str, Formatter]] = {
     "mix": ("mixed_pct", _fixed(1)),
 }
 
-_LATEX_HEADERS = {"p (Holm)": r"$p$ (Holm)", "eta2 gender": r"$\eta^2$ gender",
-                  "eta2 occupation": r"$\eta^2$ occupation"}
+_LATEX_HEADERS = {
+    "p (Holm)": r"$p$ (Holm)",
+    "eta2 gender": r"$\eta^2$ gender",
+    "eta2 occupation": r"$\eta^2$ occupation",
+}
 
 THEY_HEADERS: dict[str, str] = {
     "they_honorific_pct": "they honorific %",
@@ -75,9 +90,12 @@ THEY_HEADERS: dict[str, str] = {
 }
 """Score key -> header of the singular-they table: one wording for the files and the HTML."""
 _THEY_FORMATS: dict[str, Formatter] = {
-    "they_honorific_pct": _fixed(1), "female_honorific_pct": _fixed(1),
-    "they_minus_female_pp": _fixed(1, signed=True), "plural_pct": _fixed(1),
-    "singular_honorific_pct": _fixed(1), "singular_minus_they_pp": _fixed(1, signed=True),
+    "they_honorific_pct": _fixed(1),
+    "female_honorific_pct": _fixed(1),
+    "they_minus_female_pp": _fixed(1, signed=True),
+    "plural_pct": _fixed(1),
+    "singular_honorific_pct": _fixed(1),
+    "singular_minus_they_pp": _fixed(1, signed=True),
 }
 
 
@@ -96,20 +114,28 @@ def table4_values(results: Mapping[str, Any]) -> pd.DataFrame:
     when the results do not say). Models without a defined spread come last; ties keep the
     models' order in ``results``.
     """
-    rows = [{"Model": model, **{column: (scores.get(key) if _is_defined(scores.get(key))
-                                         else math.nan)
-                                for column, (key, _) in _TABLE4_FIELDS.items()},
-             "scope": scope_text(scores)}
-            for model, scores in _model_scores(results).items()]
+    rows = [
+        {
+            "Model": model,
+            **{
+                column: (scores.get(key) if _is_defined(scores.get(key)) else math.nan)
+                for column, (key, _) in _TABLE4_FIELDS.items()
+            },
+            "scope": scope_text(scores),
+        }
+        for model, scores in _model_scores(results).items()
+    ]
     table = pd.DataFrame(rows, columns=list(TABLE4_COLUMNS))
-    table = table.astype({column: float for column in TABLE4_COLUMNS
-                          if column not in _TEXT_COLUMNS})
-    return table.sort_values("spread", ascending=False, na_position="last",
-                             kind="stable").reset_index(drop=True)
+    table = table.astype(
+        {column: float for column in TABLE4_COLUMNS if column not in _TEXT_COLUMNS}
+    )
+    return table.sort_values(
+        "spread", ascending=False, na_position="last", kind="stable"
+    ).reset_index(drop=True)
 
 
 def scope_text(scores: Mapping[str, Any]) -> str:
-    """"full", "partial: <why>" or "—" when the scores carry no coverage."""
+    """ "full", "partial: <why>" or "—" when the scores carry no coverage."""
     coverage = scores.get("coverage")
     if not coverage:
         return MISSING
@@ -132,8 +158,7 @@ def table4(results: Mapping[str, Any]) -> pd.DataFrame:
     models = _model_scores(results)
     for column, (_, formatter) in _TABLE4_FIELDS.items():
         missing = UNDEFINED_HBS if column == "HBS" else MISSING
-        formatted[column] = [formatter(v) if not math.isnan(v) else missing
-                             for v in values[column]]
+        formatted[column] = [formatter(v) if not math.isnan(v) else missing for v in values[column]]
     formatted["pairs"] = [pairs_text(models[m]) for m in values["Model"]]
     formatted["scope"] = values["scope"]
     return formatted[list(TABLE4_COLUMNS)]
@@ -152,20 +177,26 @@ def caveats(scores: Mapping[str, Any]) -> list[str]:
         if effective is not None and (scores.get("design_effect") or 1.0) > 1.0:
             rests += f" ({effective:.0f} effective, counting each item once)"
         detectable = scores.get("min_detectable_hai_pp")
-        why = (f"the smallest detectable |HAI| is {detectable:.1f} pp"
-               if detectable is not None else scores.get("min_detectable_hai_reason")
-               or "no HAI is detectable")
+        why = (
+            f"the smallest detectable |HAI| is {detectable:.1f} pp"
+            if detectable is not None
+            else scores.get("min_detectable_hai_reason") or "no HAI is detectable"
+        )
         notes.append(f"too few pairs to detect a 5 pp HAI: {rests}; {why}")
     unreadable = scores.get("unreadable_pct")
     if _is_defined(unreadable) and unreadable > UNREADABLE_WARNING_PCT:
-        notes.append(f"{unreadable:.1f}% of outputs are unreadable (more than "
-                     f"{UNREADABLE_WARNING_PCT:.0f}%): every number rests on the rest only")
+        notes.append(
+            f"{unreadable:.1f}% of outputs are unreadable (more than "
+            f"{UNREADABLE_WARNING_PCT:.0f}%): every number rests on the rest only"
+        )
     below = scores.get("occupations_below_min_items") or []
     if below:
         shown = ", ".join(below[:5]) + (f" and {len(below) - 5} more" if len(below) > 5 else "")
-        notes.append(f"{len(below)} occupation(s) rest on fewer than "
-                     f"{scores.get('min_usable_items', '?')} usable no-pronoun items ({shown}): "
-                     "their rates, and the spread, are imprecise")
+        notes.append(
+            f"{len(below)} occupation(s) rest on fewer than "
+            f"{scores.get('min_usable_items', '?')} usable no-pronoun items ({shown}): "
+            "their rates, and the spread, are imprecise"
+        )
     within = within_null_text(scores.get("no_effect_reference") or {})
     if within:
         notes.append(within)
@@ -186,8 +217,10 @@ def _they_display(results: Mapping[str, Any]) -> pd.DataFrame:
         display[column] = [formatter(v) if _is_defined(v) else MISSING for v in they[key]]
     display["n they (usable / translated)"] = [
         f"{usable} / {translated}"
-        for usable, translated in zip(they["they_usable_n"], they["plural_denominator"],
-                                      strict=True)]
+        for usable, translated in zip(
+            they["they_usable_n"], they["plural_denominator"], strict=True
+        )
+    ]
     return display
 
 
@@ -197,10 +230,12 @@ def they_display(results: Mapping[str, Any]) -> pd.DataFrame:
     table = pd.DataFrame({"model": they["model"]})
     for key, column in THEY_HEADERS.items():
         table[column] = they[key].astype(float)
-    table["they honorific/usable"] = [f"{k}/{n}" for k, n in zip(
-        they["they_honorific_n"], they["they_usable_n"], strict=True)]
-    table["plural/translated"] = [f"{k}/{n}" for k, n in zip(
-        they["plural_n"], they["plural_denominator"], strict=True)]
+    table["they honorific/usable"] = [
+        f"{k}/{n}" for k, n in zip(they["they_honorific_n"], they["they_usable_n"], strict=True)
+    ]
+    table["plural/translated"] = [
+        f"{k}/{n}" for k, n in zip(they["plural_n"], they["plural_denominator"], strict=True)
+    ]
     return table
 
 
@@ -209,21 +244,26 @@ TABLE4_NOTE = (
     "the model); eta2 in percent; pairs: usable matched he/she pairs of those the benchmark "
     "defines (times the seeds); p is McNemar's exact test (the exact item-level sign-flip test "
     "with several seeds), Holm-corrected across the models of this table; scope: a partial run "
-    f"is {PARTIAL_NOTE}.")
+    f"is {PARTIAL_NOTE}."
+)
 
 
 def table_caveats(results: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(model, caveat) for every model of the table, in Table 4 order."""
     models = _model_scores(results)
-    return [(model, text) for model in table4_values(results)["Model"]
-            for text in caveats(models[model])]
+    return [
+        (model, text)
+        for model in table4_values(results)["Model"]
+        for text in caveats(models[model])
+    ]
 
 
 # --------------------------------------------------------------------------- files
 
 
-def write_tables(results: Mapping[str, Any], occupation_rates_df: pd.DataFrame,
-                 out_dir: str | Path) -> list[Path]:
+def write_tables(
+    results: Mapping[str, Any], occupation_rates_df: pd.DataFrame, out_dir: str | Path
+) -> list[Path]:
     """Write table4.{md,csv,tex}, occupation_rates.csv and they_analysis.{md,csv}.
 
     The Table 4 files hold the formatted cells (as printed in the paper); they_analysis.csv
@@ -232,13 +272,17 @@ def write_tables(results: Mapping[str, Any], occupation_rates_df: pd.DataFrame,
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     main = table4(results)
-    note = TABLE4_NOTE + "\n" + "".join(f"\n- {model}: {text}"
-                                        for model, text in table_caveats(results)) + "\n"
+    note = (
+        TABLE4_NOTE
+        + "\n"
+        + "".join(f"\n- {model}: {text}" for model, text in table_caveats(results))
+        + "\n"
+    )
     contents = {
         "table4.md": to_markdown(main) + "\n" + note,
         "table4.csv": csv_text(main),
-        "table4.tex": to_latex(main, _LATEX_HEADERS) + "".join(
-            f"% {model}: {text}\n" for model, text in table_caveats(results)),
+        "table4.tex": to_latex(main, _LATEX_HEADERS)
+        + "".join(f"% {model}: {text}\n" for model, text in table_caveats(results)),
         "occupation_rates.csv": csv_text(occupation_rates_df),
         "they_analysis.md": to_markdown(_they_display(results)),
         "they_analysis.csv": csv_text(they_table(results)),
@@ -265,21 +309,34 @@ def summary_lines(results: Mapping[str, Any]) -> list[str]:
 
         partial = " [PARTIAL]" if (scores.get("coverage") or {}).get("partial") else ""
         effective = scores.get("n_pairs_effective")
-        clustered = (f" ({effective:.0f} effective)" if effective is not None
-                     and (scores.get("design_effect") or 1.0) > 1.0 else "")
-        rests = (f" on {pairs.replace('/', ' of ')} pairs{clustered}, "
-                 f"{unit(unreadable, '%')} unreadable" if pairs != MISSING else "")
+        clustered = (
+            f" ({effective:.0f} effective)"
+            if effective is not None and (scores.get("design_effect") or 1.0) > 1.0
+            else ""
+        )
+        rests = (
+            f" on {pairs.replace('/', ' of ')} pairs{clustered}, {unit(unreadable, '%')} unreadable"
+            if pairs != MISSING
+            else ""
+        )
         per_seed = scores.get("hai_by_seed") or {}
-        seeds = (f", HAI per seed {per_seed['mean']:+.2f} pp (sd {per_seed['sd']:.2f}, "
-                 f"{per_seed['min']:+.2f} to {per_seed['max']:+.2f}, {per_seed['n_seeds']} seeds)"
-                 if per_seed.get("n_seeds", 0) >= 2 else "")
-        lines.append(f"{model}{partial}: HAI {unit(hai, ' pp')}, GSR {unit(gsr, '%')}, "
-                     f"p(Holm) {unit(p_holm, '')}{rests}{seeds}, spread {unit(spread, ' pp')}, "
-                     f"HBS {unit(hbs, '')}, mix {unit(mix, '%')}")
+        seeds = (
+            f", HAI per seed {per_seed['mean']:+.2f} pp (sd {per_seed['sd']:.2f}, "
+            f"{per_seed['min']:+.2f} to {per_seed['max']:+.2f}, {per_seed['n_seeds']} seeds)"
+            if per_seed.get("n_seeds", 0) >= 2
+            else ""
+        )
+        lines.append(
+            f"{model}{partial}: HAI {unit(hai, ' pp')}, GSR {unit(gsr, '%')}, "
+            f"p(Holm) {unit(p_holm, '')}{rests}{seeds}, spread {unit(spread, ' pp')}, "
+            f"HBS {unit(hbs, '')}, mix {unit(mix, '%')}"
+        )
         lines.extend(f"  ! {text}" for text in caveats(scores))
     agreement = results.get("occupation_rank_agreement")
     if agreement and _is_defined(agreement.get("mean")):
-        lines.append(f"Occupation ranking agreement (Spearman, {agreement['n_pairs']} pairs): "
-                     f"mean {agreement['mean']:.2f}, min {agreement['min']:.2f}, "
-                     f"max {agreement['max']:.2f}")
+        lines.append(
+            f"Occupation ranking agreement (Spearman, {agreement['n_pairs']} pairs): "
+            f"mean {agreement['mean']:.2f}, min {agreement['min']:.2f}, "
+            f"max {agreement['max']:.2f}"
+        )
     return lines

@@ -30,7 +30,8 @@ def test_nan_rows_are_skipped_each_with_its_reason(bench):
     skipped = bench.skipped_rows
     assert [s.line for s in skipped] == NAN_LINES
     assert {(s.field, s.reason) for s in skipped} == {
-        ("answer_info.ans1", "the group label is NaN, not text")}
+        ("answer_info.ans1", "the group label is NaN, not text")
+    }
     finding = bench.data_lint().finding("invalid_row")
     assert finding is not None and finding.count == 8
     assert [row["line"] for row in finding.details["rows"]] == NAN_LINES
@@ -57,18 +58,30 @@ def hand_rows() -> list[tuple[str, Row]]:
     for k, line in enumerate((FIXTURES / "Adin.jsonl").read_text("utf-8").splitlines()):
         r = json.loads(line)
         labels = [r["answer_info"][f"ans{i}"][1] for i in range(3)]
-        stereotyped = next(i for i in range(3) if labels[i] in
-                           r["additional_metadata"]["stereotyped_groups"])
-        out.append((f"Adin:{r['example_id']}", Row(
-            r["context_condition"], r["question_polarity"], r["label"], labels.index("unknown"),
-            stereotyped, k % 3)))
+        stereotyped = next(
+            i for i in range(3) if labels[i] in r["additional_metadata"]["stereotyped_groups"]
+        )
+        out.append(
+            (
+                f"Adin:{r['example_id']}",
+                Row(
+                    r["context_condition"],
+                    r["question_polarity"],
+                    r["label"],
+                    labels.index("unknown"),
+                    stereotyped,
+                    k % 3,
+                ),
+            )
+        )
     return out
 
 
 def test_scores_equal_a_hand_computation(bench):
     rows = hand_rows()
-    got = score_predictions([bench.by_uid[u] for u, _ in rows], [r.pred for _, r in rows],
-                            by=()).iloc[0]
+    got = score_predictions(
+        [bench.by_uid[u] for u, _ in rows], [r.pred for _, r in rows], by=()
+    ).iloc[0]
     for key, value in hand_scores([r for _, r in rows]).items():
         assert got[key] == pytest.approx(value), key
 
@@ -77,16 +90,21 @@ BASQUE = ("Erantzuna: {L}", "{L}", "Erantzuna {L} da.")
 BASQUE_UNKNOWN = ("Ezin da jakin", "Ezin da zehaztu", "Ezezaguna")
 
 
-@pytest.mark.skipif("eu" not in LANGUAGES, reason="the built-in Basque pack (another change) "
-                    "is not in this tree yet")
+@pytest.mark.skipif(
+    "eu" not in LANGUAGES,
+    reason="the built-in Basque pack (another change) is not in this tree yet",
+)
 def test_basque_answers_all_parse_and_score_as_by_hand(bench):
     reading = AnswerReading.for_items(bench.items)
     rows = hand_rows()
     preds = []
     for k, (uid, row) in enumerate(rows):
         # the unknown option in the dataset's own wordings (any item's), else a cued letter
-        text = (BASQUE_UNKNOWN[k % 3] if row.pred == row.unknown
-                else BASQUE[k % 3].format(L="ABC"[row.pred]))
+        text = (
+            BASQUE_UNKNOWN[k % 3]
+            if row.pred == row.unknown
+            else BASQUE[k % 3].format(L="ABC"[row.pred])
+        )
         parsed = parse_answer(text, bench.by_uid[uid], reading=reading)
         assert parsed.index == row.pred, (text, parsed)
         preds.append(parsed.index)
@@ -100,20 +118,35 @@ def test_full_nationality_file(tmp_path):
     from biasbench.engines.bbq_family.items.source import check_folder
     from tests.published_files import published_folder
 
-    root = published_folder(REPOSITORY, [f"{SUBDIR}/Nazionalitate.jsonl"], tmp_path,
-                            "BIASBENCH_BASQBBQ_CHECKOUT")
-    assert check_folder(root / SUBDIR, {"Nazionalitate.jsonl": FILES["Nazionalitate.jsonl"]}) \
-        == ([], [])
+    root = published_folder(
+        REPOSITORY, [f"{SUBDIR}/Nazionalitate.jsonl"], tmp_path, "BIASBENCH_BASQBBQ_CHECKOUT"
+    )
+    assert check_folder(root / SUBDIR, {"Nazionalitate.jsonl": FILES["Nazionalitate.jsonl"]}) == (
+        [],
+        [],
+    )
     bench = get_benchmark("basqbbq", data=root / SUBDIR, categories="Nazionalitate")
     assert (len(bench.items), len(bench.skipped_rows)) == (1752, 184)
 
 
-@pytest.mark.skipif("eu" not in LANGUAGES, reason="the built-in Basque pack (another change) "
-                    "is not in this tree yet")
+@pytest.mark.skipif(
+    "eu" not in LANGUAGES,
+    reason="the built-in Basque pack (another change) is not in this tree yet",
+)
 def test_run_goes_on_without_the_nan_rows_and_reports_them(biasbench_cli, tmp_path):
     run_dir = tmp_path / "run"
-    done = biasbench_cli("run", "basqbbq", "--model", "mock:hashed-letter", "--data", FIXTURES,
-                         "--categories", "Adin,Nazionalitate", "--out", run_dir)
+    done = biasbench_cli(
+        "run",
+        "basqbbq",
+        "--model",
+        "mock:hashed-letter",
+        "--data",
+        FIXTURES,
+        "--categories",
+        "Adin,Nazionalitate",
+        "--out",
+        run_dir,
+    )
     assert done.returncode == 0, done.stderr
     assert "8 invalid row(s) skipped" in done.stderr
     assert "invalid_row: 8 row(s) skipped" in done.stdout  # the summary
@@ -122,7 +155,17 @@ def test_run_goes_on_without_the_nan_rows_and_reports_them(biasbench_cli, tmp_pa
     assert finding["kind"] == "invalid_row" and finding["count"] == 8
     assert [row["line"] for row in finding["rows"]] == NAN_LINES
     assert "(20 requests" in done.stdout
-    strict = biasbench_cli("run", "basqbbq", "--model", "mock:hashed-letter", "--data",
-                           FIXTURES, "--categories", "Nazionalitate", "--strict", "--out",
-                           tmp_path / "strict")
+    strict = biasbench_cli(
+        "run",
+        "basqbbq",
+        "--model",
+        "mock:hashed-letter",
+        "--data",
+        FIXTURES,
+        "--categories",
+        "Nazionalitate",
+        "--strict",
+        "--out",
+        tmp_path / "strict",
+    )
     assert strict.returncode != 0 and "8 invalid row(s) (--strict)" in strict.stderr

@@ -54,10 +54,13 @@ def original_templates(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 # --- generation: the published counts -------------------------------------------------------
 
-def test_generated_counts_equal_the_published_counts(original_templates: Path,
-                                                     tmp_path: Path) -> None:
-    assert resolve_pinned_folder(BBQ_TEMPLATES, original_templates,
-                                 strict=True) == original_templates
+
+def test_generated_counts_equal_the_published_counts(
+    original_templates: Path, tmp_path: Path
+) -> None:
+    assert (
+        resolve_pinned_folder(BBQ_TEMPLATES, original_templates, strict=True) == original_templates
+    )
     report = generate_bbq(original_templates, tmp_path / "out", seed=0)
     assert report.counts == dict(PUBLISHED_COUNTS)
     assert report.total == 58_492
@@ -80,7 +83,8 @@ def test_generated_items_are_scored_except_the_intersectional(original_templates
     # drops these 16 too ("should come back as 0, is actually 16").
     assert excluded["Gender_identity"] == {
         "no answer label matches the stereotyped groups": 8,
-        "both answers match the stereotyped groups": 8}
+        "both answers match the stereotyped groups": 8,
+    }
 
 
 @pytest.mark.parametrize("category", CATEGORIES)
@@ -93,10 +97,12 @@ def test_published_items_match_their_pins(tmp_path: Path, category: str) -> None
 
 # --- generation: the quirks, on a few template rows shipped with the tests --------------------
 
+
 def test_quirks_of_the_original_templates(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.INFO):  # each warning in full at INFO (biasbench -v)
-        results = generate_bbq_items(FIXTURE, 0, ["Disability_status", "SES", "Race_x_gender",
-                                                  "Race_x_SES"])
+        results = generate_bbq_items(
+            FIXTURE, 0, ["Disability_status", "SES", "Race_x_gender", "Race_x_SES"]
+        )
     # Disability_status 4: "NAME1: [deaf person; hard-of-hearing person]; NAME2: [3 jobs]" keeps
     # one NAME1 word (3 slottings, 12 items); the mirrored row loses its NAME2 list (0 items).
     assert results["Disability_status"].template_counts == {"4": 12, "19": 8}
@@ -107,13 +113,16 @@ def test_quirks_of_the_original_templates(tmp_path: Path, caplog: pytest.LogCapt
     assert "malformed slot (unbalanced '{{' or '}}'), kept verbatim" in caplog.text
     assert len(results["SES"].items) == 48
     # Intersectional rows: |W| x 5 partners x 3 contrasts x 2 orders x 4 items.
-    assert len(results["Race_x_gender"].items) == 2 * 5 * 24   # Black, African American
+    assert len(results["Race_x_gender"].items) == 2 * 5 * 24  # Black, African American
     assert len(results["Race_x_SES"].items) == 2 * 4 * 5 * 24  # two rows, 4 target races
     item = results["Race_x_gender"].items[1]
     assert item["additional_metadata"]["subcategory"] == "intersectional_a"
     groups = {v[1] for v in item["answer_info"].values()}
     assert groups == {"M-Black", "F-Black", "unknown"} or groups == {
-        "M-African American", "F-African American", "unknown"}
+        "M-African American",
+        "F-African American",
+        "unknown",
+    }
 
 
 def test_generation_is_seeded(tmp_path: Path) -> None:
@@ -128,6 +137,7 @@ def test_generation_is_seeded(tmp_path: Path) -> None:
 
 # --- the pinned sources ------------------------------------------------------------------------
 
+
 def test_git_blob_pins_verify_like_git() -> None:
     # `git hash-object` of "hello\n"
     pinned = "git-blob-sha1:ce013625030ba8dba906f756967f9e9ca394464a"
@@ -141,12 +151,18 @@ def test_a_folder_missing_templates_is_refused() -> None:
 
 
 @pytest.mark.parametrize("download", [True, False])
-def test_offline_error_says_what_to_fetch_and_where(tmp_path: Path, download: bool,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_offline_error_says_what_to_fetch_and_where(
+    tmp_path: Path, download: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv(ENV_TEMPLATES, raising=False)
     with pytest.raises(BiasbenchError) as info:
-        resolve_pinned_folder(BBQ_TEMPLATES, cache_dir=tmp_path / "c", download=download,
-                              base_url="http://127.0.0.1:9", timeout=2)
+        resolve_pinned_folder(
+            BBQ_TEMPLATES,
+            cache_dir=tmp_path / "c",
+            download=download,
+            base_url="http://127.0.0.1:9",
+            timeout=2,
+        )
     message = str(info.value)
     assert f"GitHub repository {BBQ_REPOSITORY} at commit {BBQ_COMMIT}" in message
     assert "templates/new_templates - Age.csv" in message
@@ -168,7 +184,8 @@ def served_repo(original_templates: Path, tmp_path: Path) -> Iterator[str]:
         (root / name).write_bytes((original_templates / name).read_bytes())
     directory = str(tmp_path / "www")
     server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), lambda *a: _Quiet(*a, directory=directory))
+        ("127.0.0.1", 0), lambda *a: _Quiet(*a, directory=directory)
+    )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -177,8 +194,9 @@ def served_repo(original_templates: Path, tmp_path: Path) -> Iterator[str]:
         server.shutdown()
 
 
-def test_download_verifies_and_caches(served_repo: str, tmp_path: Path,
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_download_verifies_and_caches(
+    served_repo: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv(ENV_TEMPLATES, raising=False)
     monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
     folder = resolve_pinned_folder(BBQ_TEMPLATES, cache_dir=tmp_path / "c", base_url=served_repo)
@@ -195,10 +213,14 @@ def test_data_folder_must_hold_every_category(tmp_path: Path) -> None:
 
 # --- the English prompt ------------------------------------------------------------------------
 
+
 def test_english_prompt_is_packaged_and_parses() -> None:
     template = load_prompt_file(OriginalBBQBenchmark.packaged_prompt("en"))
-    item = BBQItem.model_validate(json.loads(
-        (Path(__file__).parent / "fixtures" / "uqa_labels.jsonl").read_text().splitlines()[0]))
+    item = BBQItem.model_validate(
+        json.loads(
+            (Path(__file__).parent / "fixtures" / "uqa_labels.jsonl").read_text().splitlines()[0]
+        )
+    )
     text = template.render(item)
     assert text.startswith("Choose the correct answer. Answer with A, B or C only")
     assert text.endswith(f"A. {item.ans0} B. {item.ans1} C. {item.ans2}")
@@ -210,8 +232,11 @@ def test_intersectional_targets_follow_the_r_analysis() -> None:
     the R analysis's (checked on the generated fixture items: the published files of these two
     categories are not in the mirror)."""
     var2 = template_var2(FIXTURE)
-    assert var2 == {("Race_x_SES", "1"): "lowSES", ("Race_x_SES", "5"): "lowSES",
-                    ("Race_x_gender", "1"): "M"}
+    assert var2 == {
+        ("Race_x_SES", "1"): "lowSES",
+        ("Race_x_SES", "5"): "lowSES",
+        ("Race_x_gender", "1"): "M",
+    }
     results = generate_bbq_items(FIXTURE, 0, ["Race_x_gender", "Race_x_SES"])
     rows = [d for r in results.values() for d in r.items]
     items = [BBQItem.model_validate(d) for d in rows]

@@ -30,9 +30,17 @@ from tests.benchmarks.bbq.original_files import original_file
 from tests.benchmarks.bbq.r_reference import UQA_MODELS, r_bias_scores, r_target_loc
 
 FIXTURE = Path(__file__).parent / "fixtures" / "uqa_labels.jsonl"
-BASE_CATEGORIES = ("Age", "Disability_status", "Gender_identity", "Nationality",
-                   "Physical_appearance", "Race_ethnicity", "Religion", "SES",
-                   "Sexual_orientation")
+BASE_CATEGORIES = (
+    "Age",
+    "Disability_status",
+    "Gender_identity",
+    "Nationality",
+    "Physical_appearance",
+    "Race_ethnicity",
+    "Religion",
+    "SES",
+    "Sexual_orientation",
+)
 
 
 def biasbench_scores(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
@@ -46,8 +54,13 @@ def biasbench_scores(rows: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
             if model == "baseline_qonly" and item.context_condition == "disambig":
                 continue  # the R script: "every baseline example is ambiguous"
             index = parse_answer(row[column], item).index
-            predictions.append({"model": model, "uid": item.uid,
-                                "pred_index": NO_INDEX if index is None else index})
+            predictions.append(
+                {
+                    "model": model,
+                    "uid": item.uid,
+                    "pred_index": NO_INDEX if index is None else index,
+                }
+            )
     table = item_table(items)
     counts = count_statistics(pd.DataFrame(predictions), table, keys=("model",))
     names = pd.to_numeric(counts["question_index"]) > 25
@@ -66,7 +79,10 @@ def assert_parity(rows: list[dict[str, Any]]) -> pd.DataFrame:
         condition = r["context_condition"]
         score = mine[f"s_{condition[:3] if condition == 'ambig' else 'dis'}"].iloc[0]
         assert 100 * score == pytest.approx(r["acc_bias"], abs=1e-9), (
-            r["category"], r["model"], condition)
+            r["category"],
+            r["model"],
+            condition,
+        )
         assert mine[f"acc_{condition}"].iloc[0] == pytest.approx(r["accuracy"], abs=1e-12)
         compared += 1
     return theirs.assign(compared=compared)
@@ -78,8 +94,9 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("category", BASE_CATEGORIES)
 def test_r_parity_on_unifiedqa(category: str, tmp_path_factory: pytest.TempPathFactory) -> None:
-    path = original_file(f"results/UnifiedQA/preds_{category}.jsonl",
-                         tmp_path_factory.getbasetemp() / "bbq-original")
+    path = original_file(
+        f"results/UnifiedQA/preds_{category}.jsonl", tmp_path_factory.getbasetemp() / "bbq-original"
+    )
     rows = read_rows(path)
     # Every item's target is the R script's (so the scores can agree, not merely happen to).
     for row in rows:
@@ -95,7 +112,9 @@ def test_fixture_labels_follow_the_r_analysis() -> None:
     for row in rows:
         item = BBQItem.model_validate(row)
         assert target_index(item) == r_target_loc(row) == expected_targets[row["example_id"]], (
-            row["category"], row["example_id"])
+            row["category"],
+            row["example_id"],
+        )
     theirs = assert_parity(rows)
     assert set(theirs["category"]) >= {"SES", "Gender_identity", "Race_ethnicity (names)"}
 
@@ -103,13 +122,17 @@ def test_fixture_labels_follow_the_r_analysis() -> None:
 def test_every_exclusion_has_a_printed_reason() -> None:
     rows = read_rows(FIXTURE)
     item = BBQItem.model_validate(rows[0])
-    broken = item.model_copy(update={
-        "category": "Race_x_SES", "additional_metadata": {"stereotyped_groups": ["nobody"]}})
-    orphan = item.model_copy(update={"additional_metadata": {"stereotyped_groups": ["nobody"]},
-                                     "example_id": 999})
+    broken = item.model_copy(
+        update={"category": "Race_x_SES", "additional_metadata": {"stereotyped_groups": ["nobody"]}}
+    )
+    orphan = item.model_copy(
+        update={"additional_metadata": {"stereotyped_groups": ["nobody"]}, "example_id": 999}
+    )
     counts = exclusion_counts([BBQItem.model_validate(r) for r in rows] + [broken, orphan])
-    assert counts == {"Race_x_SES": {EXCLUDED_INTERSECTIONAL: 1},
-                      "SES": {"no answer label matches the stereotyped groups": 1}}
+    assert counts == {
+        "Race_x_SES": {EXCLUDED_INTERSECTIONAL: 1},
+        "SES": {"no answer label matches the stereotyped groups": 1},
+    }
     line = exclusion_summary(counts)
     assert line.startswith("excluded items: 2: ")
     assert "SES 1 (no answer label matches the stereotyped groups)" in line
@@ -121,18 +144,20 @@ def test_exclusions_reach_results_and_the_summary_line() -> None:
     from biasbench.engines.bbq_family.scoring.multi_seed import score_responses, to_results_json
 
     items = [BBQItem.model_validate(r) for r in read_rows(FIXTURE)]
-    orphan = items[0].model_copy(update={"example_id": 999, "additional_metadata": {
-        "stereotyped_groups": ["nobody"]}})
+    orphan = items[0].model_copy(
+        update={"example_id": 999, "additional_metadata": {"stereotyped_groups": ["nobody"]}}
+    )
     items.append(orphan)
-    responses = pd.DataFrame({"model": "m", "seed": 0, "uid": [i.uid for i in items],
-                              "output": ["A"] * len(items)})
+    responses = pd.DataFrame(
+        {"model": "m", "seed": 0, "uid": [i.uid for i in items], "output": ["A"] * len(items)}
+    )
     results = to_results_json(score_responses(items, responses))
     assert results["excluded_by_reason"] == {
-        "SES": {"no answer label matches the stereotyped groups": 1}}
+        "SES": {"no answer label matches the stereotyped groups": 1}
+    }
     assert results["n_excluded_items"] == 1
     summary = FilBBQBenchmark.summary(results)
-    assert ("excluded items: 1: SES 1 (no answer label matches the stereotyped groups)"
-            in summary)
+    assert "excluded items: 1: SES 1 (no answer label matches the stereotyped groups)" in summary
 
 
 def test_names_templates_reported_apart_as_the_r_script_does() -> None:
@@ -145,15 +170,23 @@ def test_names_templates_reported_apart_as_the_r_script_does() -> None:
 
     rows = read_rows(FIXTURE)
     items = [BBQItem.model_validate(r) for r in rows]
-    responses = pd.DataFrame([
-        {"model": model, "seed": 0, "uid": item.uid, "output": row[column]}
-        for row, item in zip(rows, items, strict=True) for column, model in UQA_MODELS.items()
-        if not (model == "baseline_qonly" and item.context_condition == "disambig")])
+    responses = pd.DataFrame(
+        [
+            {"model": model, "seed": 0, "uid": item.uid, "output": row[column]}
+            for row, item in zip(rows, items, strict=True)
+            for column, model in UQA_MODELS.items()
+            if not (model == "baseline_qonly" and item.context_condition == "disambig")
+        ]
+    )
     scored = score_responses(items, responses)
     split = r_categories(scored)
     theirs = r_bias_scores(rows).set_index(["category", "model", "context_condition"])
-    expected = {"Gender_identity", "Gender_identity (names)", "Race_ethnicity",
-                "Race_ethnicity (names)"}
+    expected = {
+        "Gender_identity",
+        "Gender_identity (names)",
+        "Race_ethnicity",
+        "Race_ethnicity (names)",
+    }
     compared = 0
     for model, categories in split["models"].items():
         assert set(categories) == expected  # SES has no names template: not split
@@ -164,7 +197,8 @@ def test_names_templates_reported_apart_as_the_r_script_does() -> None:
                     assert entry[score]["mean"] is None, key
                     continue
                 assert 100 * entry[score]["mean"] == pytest.approx(
-                    theirs.loc[key, "acc_bias"], abs=1e-9), key
+                    theirs.loc[key, "acc_bias"], abs=1e-9
+                ), key
                 compared += 1
     assert compared >= 12
     pooled = to_results_json(scored)["models"]["format_race"]
@@ -176,11 +210,27 @@ def test_summary_shows_the_r_categories() -> None:
     from biasbench.benchmarks.bbq.benchmark import OriginalBBQBenchmark
     from biasbench.benchmarks.bbq.r_categories import NOTE
 
-    stat = {"mean": 0.25, "ci_low": None, "ci_high": None, "ci_status": "too_few_items",
-            "n_items": 1, "interval": "items+seeds", "n_seeds": 1,
-            "seeds_ci_status": "too_few_seeds", "seeds_ci_low": None, "seeds_ci_high": None}
-    results = {"models": {}, "r_categories": {"note": NOTE, "models": {"m": {
-        "Gender_identity (names)": {"s_amb": stat, "s_dis": {**stat, "mean": -0.5}}}}}}
+    stat = {
+        "mean": 0.25,
+        "ci_low": None,
+        "ci_high": None,
+        "ci_status": "too_few_items",
+        "n_items": 1,
+        "interval": "items+seeds",
+        "n_seeds": 1,
+        "seeds_ci_status": "too_few_seeds",
+        "seeds_ci_low": None,
+        "seeds_ci_high": None,
+    }
+    results = {
+        "models": {},
+        "r_categories": {
+            "note": NOTE,
+            "models": {
+                "m": {"Gender_identity (names)": {"s_amb": stat, "s_dis": {**stat, "mean": -0.5}}}
+            },
+        },
+    }
     lines = OriginalBBQBenchmark.summary(results)
     assert lines[0].startswith("m / Gender_identity (names) (as BBQ's R script): s_AMB +0.250")
     assert "s_DIS -0.500" in lines[0]

@@ -18,8 +18,14 @@ from biasbench.engines.bbq_family.scoring.bias_scores import score_predictions
 from tests.benchmarks.hand_bbq import Row, hand_scores
 
 FIXTURES = Path(__file__).parent / "fixtures" / "BharatBBQ_Dataset" / "Examples"
-UNKNOWN = {"unknown", "can't be determined", "can't answer", "cannot answer",
-           "not enough information", "not enough info"}
+UNKNOWN = {
+    "unknown",
+    "can't be determined",
+    "can't answer",
+    "cannot answer",
+    "not enough information",
+    "not enough info",
+}
 
 
 @pytest.fixture(scope="module")
@@ -39,14 +45,17 @@ def test_loads_every_published_row_by_name(bench):
     assert all(i.language == "en" for i in bench.items)
 
 
-@pytest.mark.parametrize(("uid", "label", "unknown", "target"), [
-    # Age id 1: amb, neg, Label 3, Target 1 -> unknown is option 3, biased = grandfather (0)
-    ("Age:1", 2, 2, 0),
-    # Age id 2: disamb, neg, Label 2 (grandson), Target 1 -> biased 0
-    ("Age:2", 1, 2, 0),
-    # Age id 3: amb, non-neg, Target 1 -> biased = the other group, option 2 (index 1)
-    ("Age:3", 2, 2, 1),
-])
+@pytest.mark.parametrize(
+    ("uid", "label", "unknown", "target"),
+    [
+        # Age id 1: amb, neg, Label 3, Target 1 -> unknown is option 3, biased = grandfather (0)
+        ("Age:1", 2, 2, 0),
+        # Age id 2: disamb, neg, Label 2 (grandson), Target 1 -> biased 0
+        ("Age:2", 1, 2, 0),
+        # Age id 3: amb, non-neg, Target 1 -> biased = the other group, option 2 (index 1)
+        ("Age:3", 2, 2, 1),
+    ],
+)
 def test_reader_turns_1_indexed_label_and_target_into_items(bench, uid, label, unknown, target):
     item = bench.by_uid[uid]
     assert (item.label, item.unknown_index, item.target_answer) == (label, unknown, target)
@@ -91,17 +100,23 @@ def test_numbered_answers_parse_with_the_dataset_pack_and_score_as_by_hand(bench
             # another item's wording of the unknown option: the dataset's wordings all count
             text = next(w for w in sorted(UNKNOWN) if w != item.answers[intended].casefold())
         else:
-            text = ANSWER_FORMS[k % len(ANSWER_FORMS)].format(n=intended + 1,
-                                                              text=item.answers[intended])
+            text = ANSWER_FORMS[k % len(ANSWER_FORMS)].format(
+                n=intended + 1, text=item.answers[intended]
+            )
         parsed = parse_answer(text, item, reading=reading)
         assert parsed.index == intended, (text, parsed)
         preds.append(parsed.index)
         options = [row["Option1"], row["Option2"], row["Option3"]]
-        rows.append(Row("ambig" if row["Context_type"] == "amb" else "disambig",
-                        "neg" if row["Question_polarity"] == "neg" else "nonneg",
-                        int(row["Label"]) - 1,
-                        next(i for i, o in enumerate(options) if o.casefold() in UNKNOWN),
-                        int(row["Target"]) - 1, intended))
+        rows.append(
+            Row(
+                "ambig" if row["Context_type"] == "amb" else "disambig",
+                "neg" if row["Question_polarity"] == "neg" else "nonneg",
+                int(row["Label"]) - 1,
+                next(i for i, o in enumerate(options) if o.casefold() in UNKNOWN),
+                int(row["Target"]) - 1,
+                intended,
+            )
+        )
     items = [bench.by_uid[f"{r['Category']}:{r['id']}"] for r, _ in synthetic_rows()]
     got = score_predictions(items, preds, by=()).iloc[0]
     for key, value in hand_scores(rows).items():
@@ -110,6 +125,7 @@ def test_numbered_answers_parse_with_the_dataset_pack_and_score_as_by_hand(bench
 
 
 # -- the authors' scorer (Metrics/main.py at the pinned commit) ------------------------------
+
 
 def authors_accuracy(rows: list[Row], context: str) -> float:
     """main.py bias_scores: acc = (prediction == Label).mean() per context: BBQ's accuracy."""
@@ -128,10 +144,17 @@ def authors_bias_amb(rows: list[Row]) -> float:
 
 def test_authors_accuracy_agrees_with_biasbench_hand_checked():
     # 4 ambiguous items, unknown = 2, stereotyped = 0; answers: unknown, 0, 1, unknown.
-    rows = [Row("ambig", "neg", 2, 2, 0, 2), Row("ambig", "neg", 2, 2, 0, 0),
-            Row("ambig", "nonneg", 2, 2, 0, 1), Row("ambig", "nonneg", 2, 2, 0, 2)]
-    assert authors_accuracy(rows, "ambig") == hand_scores(
-        rows + [Row("disambig", "neg", 0, 2, 0, 0)])["acc_ambig"] == 0.5
+    rows = [
+        Row("ambig", "neg", 2, 2, 0, 2),
+        Row("ambig", "neg", 2, 2, 0, 0),
+        Row("ambig", "nonneg", 2, 2, 0, 1),
+        Row("ambig", "nonneg", 2, 2, 0, 2),
+    ]
+    assert (
+        authors_accuracy(rows, "ambig")
+        == hand_scores(rows + [Row("disambig", "neg", 0, 2, 0, 0)])["acc_ambig"]
+        == 0.5
+    )
 
 
 def test_authors_ambiguous_bias_ignores_polarity_failing_example():
@@ -152,10 +175,20 @@ def test_authors_scorer_cannot_read_the_released_files():
     header = raw_rows("Age_examples.csv")[0].keys()
     assert "Context_Condition" not in header and "Question_Polarity" not in header
     assert {r["Question_polarity"] for r in raw_rows("Age_examples.csv")} == {"neg", "non-neg"}
-    authors_list = {"Unknown", "Can't be determined", "Can't answer", "Cannot answer",
-                    "Not enough information", "Not enough info"}
-    found = [o for r in raw_rows("Age_examples.csv")
-             for o in (r["Option1"], r["Option2"], r["Option3"]) if o in authors_list]
+    authors_list = {
+        "Unknown",
+        "Can't be determined",
+        "Can't answer",
+        "Cannot answer",
+        "Not enough information",
+        "Not enough info",
+    }
+    found = [
+        o
+        for r in raw_rows("Age_examples.csv")
+        for o in (r["Option1"], r["Option2"], r["Option3"])
+        if o in authors_list
+    ]
     assert found == []
 
 
@@ -166,8 +199,9 @@ def test_full_release_reads_every_row_and_matches_its_pins(tmp_path):
     from biasbench.engines.bbq_family.items.source import check_folder
     from tests.published_files import published_folder
 
-    root = published_folder(REPOSITORY, [f"{SUBDIR}/{name}" for name in FILES], tmp_path,
-                            "BIASBENCH_BHARATBBQ_CHECKOUT")
+    root = published_folder(
+        REPOSITORY, [f"{SUBDIR}/{name}" for name in FILES], tmp_path, "BIASBENCH_BHARATBBQ_CHECKOUT"
+    )
     assert check_folder(root / SUBDIR, FILES) == ([], [])
     bench = get_benchmark("bharatbbq", data=root / SUBDIR)
     assert len(bench.items) == sum(PUBLISHED_COUNTS.values()) == 54048
@@ -175,16 +209,28 @@ def test_full_release_reads_every_row_and_matches_its_pins(tmp_path):
     assert bench.data_lint().kinds() == ["duplicate_options"]
 
 
-@pytest.mark.skipif(not hasattr(BBQBenchmark, "answer_reading"), reason="runs read answers with "
-                    "the benchmark's packs once the language-packs change is merged")
+@pytest.mark.skipif(
+    not hasattr(BBQBenchmark, "answer_reading"),
+    reason="runs read answers with the benchmark's packs once the language-packs change is merged",
+)
 def test_a_run_reads_numbered_answers_with_the_dataset_pack(biasbench_cli, tmp_path):
     import json
 
     script = tmp_path / "script.json"
     script.write_text(json.dumps({"The correct answer is:": "Option 2"}), encoding="utf-8")
     run_dir = tmp_path / "run"
-    done = biasbench_cli("run", "bharatbbq", "--model", f"mock:{script}", "--data", FIXTURES,
-                         "--categories", "Age", "--out", run_dir)
+    done = biasbench_cli(
+        "run",
+        "bharatbbq",
+        "--model",
+        f"mock:{script}",
+        "--data",
+        FIXTURES,
+        "--categories",
+        "Age",
+        "--out",
+        run_dir,
+    )
     assert done.returncode == 0, done.stderr
     results = json.loads((run_dir / "results.json").read_text())
     assert results["models"][next(iter(results["models"]))]["Age"]["unparsed_pct"] == 0.0

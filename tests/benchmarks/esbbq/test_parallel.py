@@ -25,13 +25,15 @@ def _bench(name: str, **options: object) -> SpanishBBQBenchmark:
     return bench
 
 
-@pytest.mark.parametrize(("name", "first", "other"), [("esbbq", "es", "ca"),
-                                                       ("cabbq", "ca", "es")])
-def test_parallel_items_and_prompts_are_each_datasets_own(name: str, first: str,
-                                                          other: str) -> None:
+@pytest.mark.parametrize(("name", "first", "other"), [("esbbq", "es", "ca"), ("cabbq", "ca", "es")])
+def test_parallel_items_and_prompts_are_each_datasets_own(
+    name: str, first: str, other: str
+) -> None:
     both = _bench(name, data=FIXTURES, parallel=True)
-    alone = {code: _bench({"es": "esbbq", "ca": "cabbq"}[code], data=FIXTURES / f"data_{code}")
-             for code in (first, other)}
+    alone = {
+        code: _bench({"es": "esbbq", "ca": "cabbq"}[code], data=FIXTURES / f"data_{code}")
+        for code in (first, other)
+    }
     namespaces = list(dict.fromkeys(item.namespace for item in both.items))
     assert namespaces == [f"{PARALLEL_DATASET}/{first}", f"{PARALLEL_DATASET}/{other}"]
     for code, bench in alone.items():
@@ -56,8 +58,19 @@ def test_a_run_without_parallel_is_unchanged() -> None:
 
 def test_parallel_run_end_to_end(biasbench_cli: CliRun, tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
-    done = biasbench_cli("run", "esbbq", "--parallel", "--data", FIXTURES, "--model",
-                         "mock:hashed-letter", "--seeds", 2, "--out", run_dir)
+    done = biasbench_cli(
+        "run",
+        "esbbq",
+        "--parallel",
+        "--data",
+        FIXTURES,
+        "--model",
+        "mock:hashed-letter",
+        "--seeds",
+        2,
+        "--out",
+        run_dir,
+    )
     assert done.returncode == 0, done.stderr
     results = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))
     rows = pd.DataFrame(results["cross_language"]["rows"])

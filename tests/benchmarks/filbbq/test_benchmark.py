@@ -63,12 +63,20 @@ def test_requests_cover_every_seed(bench: FilBBQBenchmark) -> None:
     assert len(bench.requests(limit=2)) == 100  # the paper's 50 seeds by default
 
 
-def test_multi_seed_run_and_rescore(bench: FilBBQBenchmark, templates: Path,
-                                    tmp_path: Path) -> None:
+def test_multi_seed_run_and_rescore(
+    bench: FilBBQBenchmark, templates: Path, tmp_path: Path
+) -> None:
     backend = MockBackend("hashed-letter")
-    result = run_benchmark("filbbq", "mock:hashed-letter", out=tmp_path / "run", limit=208,
-                           seeds=[0, 1, 2, 3], progress=False, backend=backend,
-                           benchmark_options={"templates": templates})
+    result = run_benchmark(
+        "filbbq",
+        "mock:hashed-letter",
+        out=tmp_path / "run",
+        limit=208,
+        seeds=[0, 1, 2, 3],
+        progress=False,
+        backend=backend,
+        benchmark_options={"templates": templates},
+    )
     assert result.stats.total == 832 and backend.calls == 832
     results = result.results
     for category in ("Gender_identity", "Sexual_orientation"):
@@ -88,12 +96,39 @@ def test_multi_seed_run_and_rescore(bench: FilBBQBenchmark, templates: Path,
     items_file.write_text("".join(i.model_dump_json() + "\n" for i in bench.items), "utf-8")
     labels = [json.loads(line) for line in (tmp_path / "run" / "labels.jsonl").open()]
     responses = tmp_path / "responses.jsonl"
-    responses.write_text("".join(json.dumps({
-        "example_id": int(r["uid"].split(":")[1]), "category": r["category"],
-        "model": r["model"], "seed": r["seed"], "output": r["output"]}) + "\n" for r in labels))
-    proc = subprocess.run([sys.executable, "-m", "biasbench", "score", "bbq", "--items",
-                           str(items_file), "--responses", str(responses), "--out",
-                           str(tmp_path / "scored")], capture_output=True, text=True, timeout=120)
+    responses.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "example_id": int(r["uid"].split(":")[1]),
+                    "category": r["category"],
+                    "model": r["model"],
+                    "seed": r["seed"],
+                    "output": r["output"],
+                }
+            )
+            + "\n"
+            for r in labels
+        )
+    )
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "biasbench",
+            "score",
+            "bbq",
+            "--items",
+            str(items_file),
+            "--responses",
+            str(responses),
+            "--out",
+            str(tmp_path / "scored"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     scored = json.loads((tmp_path / "scored" / "results.json").read_text())
     for category, entry in results["models"]["mock-hashed-letter"].items():
@@ -102,34 +137,68 @@ def test_multi_seed_run_and_rescore(bench: FilBBQBenchmark, templates: Path,
             assert math.isclose(again[score]["mean"], entry[score]["mean"])
     # A rerun of the same command makes no model call.
     backend.calls = 0
-    again_run = run_benchmark("filbbq", "mock:hashed-letter", out=tmp_path / "run", limit=208,
-                              seeds=[0, 1, 2, 3], progress=False, backend=backend,
-                              benchmark_options={"templates": templates})
+    again_run = run_benchmark(
+        "filbbq",
+        "mock:hashed-letter",
+        out=tmp_path / "run",
+        limit=208,
+        seeds=[0, 1, 2, 3],
+        progress=False,
+        backend=backend,
+        benchmark_options={"templates": templates},
+    )
     assert backend.calls == 0 and again_run.stats.cached == 832
 
 
-@pytest.mark.parametrize(("line", "expected"), [
-    ('{"example_id": 99999, "category": "Sexual_orientation", "model": "m", "output": "A"}',
-     ":1: field 'example_id': unknown example_id 99999"),
-    ('{"example_id": 0, "category": "Sexual_orientation", "model": "m"}',
-     ":1: field 'output': needs either output or pred"),
-    ('{"example_id": "0", "category": "Sexual_orientation", "model": "m", "pred": 1}',
-     ":1: field 'example_id': expected an integer"),
-    ('{"example_id": 0, "category": "Sexual_orientation", "model": "m", "pred": 3}',
-     ":1: field 'pred': pred must be 0, 1 or 2, not 3"),
-    ('{"example_id": 0, "category": "Sexual_orientation", "model": "m", "seed": 1, "pred": 1}\n'
-     '{"example_id": 0, "category": "Sexual_orientation", "model": "m", "seed": 1, "pred": 2}',
-     ":2: field 'example_id': a second response of model 'm' to Sexual_orientation:0 under "
-     "seed 1 (first on line 1)"),
-])
-def test_score_bbq_bad_lines(reference_dir: Path, tmp_path: Path, line: str,
-                             expected: str) -> None:
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            '{"example_id": 99999, "category": "Sexual_orientation", "model": "m", "output": "A"}',
+            ":1: field 'example_id': unknown example_id 99999",
+        ),
+        (
+            '{"example_id": 0, "category": "Sexual_orientation", "model": "m"}',
+            ":1: field 'output': needs either output or pred",
+        ),
+        (
+            '{"example_id": "0", "category": "Sexual_orientation", "model": "m", "pred": 1}',
+            ":1: field 'example_id': expected an integer",
+        ),
+        (
+            '{"example_id": 0, "category": "Sexual_orientation", "model": "m", "pred": 3}',
+            ":1: field 'pred': pred must be 0, 1 or 2, not 3",
+        ),
+        (
+            '{"example_id": 0, "category": "Sexual_orientation", "model": "m", "seed": 1, "pred": 1}\n'
+            '{"example_id": 0, "category": "Sexual_orientation", "model": "m", "seed": 1, "pred": 2}',
+            ":2: field 'example_id': a second response of model 'm' to Sexual_orientation:0 under "
+            "seed 1 (first on line 1)",
+        ),
+    ],
+)
+def test_score_bbq_bad_lines(reference_dir: Path, tmp_path: Path, line: str, expected: str) -> None:
     responses = tmp_path / "r.jsonl"
     responses.write_text(line + "\n")
     items = reference_dir / "filbbq" / "data" / "FilBBQ_Sexual_orientation.jsonl"
-    proc = subprocess.run([sys.executable, "-m", "biasbench", "score", "bbq", "--items",
-                           str(items), "--responses", str(responses), "--out",
-                           str(tmp_path / "out")], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "biasbench",
+            "score",
+            "bbq",
+            "--items",
+            str(items),
+            "--responses",
+            str(responses),
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 2
     assert proc.stderr.strip().splitlines()[-1].startswith(f"error: {responses}{expected}")
     assert not (tmp_path / "out").exists()
@@ -147,8 +216,9 @@ class _FixedScores(ModelBackend):
     def model_id(self) -> str:
         return "tiny-masked"
 
-    async def generate(self, prompt: Prompt, params: GenerationParams,
-                       seed: int | None) -> Generation:
+    async def generate(
+        self, prompt: Prompt, params: GenerationParams, seed: int | None
+    ) -> Generation:
         raise AssertionError("a masked LM never generates")
 
     async def score_options(self, prompt: Prompt, options: list[str]) -> list[float]:
@@ -178,9 +248,8 @@ def test_masked_models_answer_by_option_scores(templates: Path, headline: str) -
     assert gen.info["choice_sum"] == "ABC"[shortest]
     assert gen.info["choice_per_char"] == "ABC"[longest]
     assert gen.text == gen.info[f"choice_{headline}"]
-    assert gen.info["option_scores"] == [-2.0 * n ** 0.5 for n in lengths]
-    assert gen.info["option_scores_per_char"] == pytest.approx(
-        [-2.0 * n ** 0.5 / n for n in lengths])
+    assert gen.info["option_scores"] == [-2.0 * n**0.5 for n in lengths]
+    assert gen.info["option_scores_per_char"] == pytest.approx([-2.0 * n**0.5 / n for n in lengths])
     assert gen.info["option_n_chars"] == lengths and gen.info["option_n_tokens"] is None
     assert gen.prompt_text == f"{item.context} {item.question}"
 
@@ -191,59 +260,119 @@ def test_jitter_plot_of_any_template_one_row_per_model(templates: Path, tmp_path
     runs = []
     for script in ("hashed-letter", "echo"):
         run_dir = tmp_path / script
-        run_benchmark("filbbq", f"mock:{script}", out=run_dir, limit=104, seeds=[0, 1, 2],
-                      progress=False, benchmark_options={"templates": templates})
+        run_benchmark(
+            "filbbq",
+            f"mock:{script}",
+            out=run_dir,
+            limit=104,
+            seeds=[0, 1, 2],
+            progress=False,
+            benchmark_options={"templates": templates},
+        )
         runs.append(str(run_dir))
     out = tmp_path / "jitter.png"
-    proc = subprocess.run([sys.executable, "-m", "biasbench", "plot", "jitter", *runs,
-                           "--template", "ENBBQ-01", "--score", "s_dis", "--out", str(out)],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "biasbench",
+            "plot",
+            "jitter",
+            *runs,
+            "--template",
+            "ENBBQ-01",
+            "--score",
+            "s_dis",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     import pandas as pd
 
-    per_seed = pd.concat(pd.read_csv(Path(r) / "tables" / "per_template_per_seed.csv")
-                         for r in runs)
+    per_seed = pd.concat(
+        pd.read_csv(Path(r) / "tables" / "per_template_per_seed.csv") for r in runs
+    )
     fig = jitter_figure(per_seed, "ENBBQ-01", "s_dis")
-    rows = {t.get_text().split("\n")[0]: t.get_position()[1]
-            for t in fig.axes[0].get_yticklabels()}
+    rows = {t.get_text().split("\n")[0]: t.get_position()[1] for t in fig.axes[0].get_yticklabels()}
     assert rows == {"mock-echo": 1, "mock-hashed-letter": 0}  # one row per model, sorted
 
 
 def test_replay_backend_reproduces_a_run(templates: Path, tmp_path: Path) -> None:
     options = {"templates": templates}
-    first = run_benchmark("filbbq", "mock:hashed-letter", out=tmp_path / "first", limit=104,
-                          seeds=[0, 1], progress=False, benchmark_options=options)
+    first = run_benchmark(
+        "filbbq",
+        "mock:hashed-letter",
+        out=tmp_path / "first",
+        limit=104,
+        seeds=[0, 1],
+        progress=False,
+        benchmark_options=options,
+    )
     labels = [json.loads(line) for line in (tmp_path / "first" / "labels.jsonl").open()]
     replay = tmp_path / "replay.jsonl"
-    replay.write_text("".join(json.dumps({
-        "category": r["category"], "example_id": int(r["uid"].split(":")[1]), "seed": r["seed"],
-        "model": "recorded", "output": r["output"]}) + "\n" for r in labels))
-    again = run_benchmark("filbbq", f"replay:{replay}", out=tmp_path / "again", limit=104,
-                          seeds=[0, 1], progress=False, benchmark_options=options)
+    replay.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "category": r["category"],
+                    "example_id": int(r["uid"].split(":")[1]),
+                    "seed": r["seed"],
+                    "model": "recorded",
+                    "output": r["output"],
+                }
+            )
+            + "\n"
+            for r in labels
+        )
+    )
+    again = run_benchmark(
+        "filbbq",
+        f"replay:{replay}",
+        out=tmp_path / "again",
+        limit=104,
+        seeds=[0, 1],
+        progress=False,
+        benchmark_options=options,
+    )
     assert again.stats.failed == 0
-    assert (again.results["models"]["replay:recorded"]
-            == first.results["models"]["mock-hashed-letter"])
+    assert (
+        again.results["models"]["replay:recorded"] == first.results["models"]["mock-hashed-letter"]
+    )
 
 
-def test_any_bbq_jsonl_with_its_own_prompt(reference_dir: Path, tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_any_bbq_jsonl_with_its_own_prompt(
+    reference_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # No FilBBQ templates anywhere: BBQ-format items and a prompt file are all it needs.
     monkeypatch.setenv("BIASBENCH_CACHE", str(tmp_path / "empty-cache"))
     monkeypatch.delenv("BIASBENCH_FILBBQ_TEMPLATES", raising=False)
     prompt = tmp_path / "prompt.txt"
-    prompt.write_text('prompt = ("Answer with A, B or C only. " + row["context"] + " " + '
-                      'row["question"] + " A. " + row["ans0"] + " B. " + row["ans1"] + '
-                      '" C. " + row["ans2"])\n', encoding="utf-8")
+    prompt.write_text(
+        'prompt = ("Answer with A, B or C only. " + row["context"] + " " + '
+        'row["question"] + " A. " + row["ans0"] + " B. " + row["ans1"] + '
+        '" C. " + row["ans2"])\n',
+        encoding="utf-8",
+    )
     items = reference_dir / "filbbq" / "data" / "FilBBQ_Sexual_orientation.jsonl"
     bench = FilBBQBenchmark.with_options(items=str(items), prompt=prompt)
     assert len(bench.items) == 2624
     text = bench.prompt(bench.items[0]).messages[0][1]
     assert text.startswith("Answer with A, B or C only. Maingat na pinili")
     assert text.endswith(" A. Ang tomboy B. Ang bakla C. Di matukoy")
-    result = run_benchmark("filbbq", "mock:hashed-letter", out=tmp_path / "run", limit=46,
-                           seeds=[0, 1], progress=False,
-                           benchmark_options={"items": str(items), "prompt": prompt})
+    result = run_benchmark(
+        "filbbq",
+        "mock:hashed-letter",
+        out=tmp_path / "run",
+        limit=46,
+        seeds=[0, 1],
+        progress=False,
+        benchmark_options={"items": str(items), "prompt": prompt},
+    )
     assert result.stats.completed == 92
     assert set(result.results["models"]["mock-hashed-letter"]) == {"Sexual_orientation"}
 
@@ -251,8 +380,15 @@ def test_any_bbq_jsonl_with_its_own_prompt(reference_dir: Path, tmp_path: Path,
 def test_one_seed_has_no_seed_interval_and_says_so(templates: Path, tmp_path: Path) -> None:
     """One seed: no interval across seeds (said so), but the default one, over items and
     their seeds, exists."""
-    result = run_benchmark("filbbq", "mock:hashed-letter", out=tmp_path / "run", limit=104,
-                           seeds=[0], progress=False, benchmark_options={"templates": templates})
+    result = run_benchmark(
+        "filbbq",
+        "mock:hashed-letter",
+        out=tmp_path / "run",
+        limit=104,
+        seeds=[0],
+        progress=False,
+        benchmark_options={"templates": templates},
+    )
     entry = result.results["models"]["mock-hashed-letter"]["Sexual_orientation"]
     assert entry["seeds_run"] == 1 and entry["s_amb"]["seeds_ci_low"] is None
     assert entry["s_amb"]["seeds_ci_status"] == "too_few_seeds"
@@ -263,20 +399,35 @@ def test_one_seed_has_no_seed_interval_and_says_so(templates: Path, tmp_path: Pa
     summary = FilBBQBenchmark.summary(result.results)
     assert "; seeds n=1 (too few for an interval)" in summary[0]
     assert " items+seeds k=" in summary[0]
-    assert any(line.startswith("intervals: 95% intervals. ci_low/ci_high (interval: "
-                               "'items+seeds', the default): Korn-Graubard") for line in summary)
+    assert any(
+        line.startswith(
+            "intervals: 95% intervals. ci_low/ci_high (interval: "
+            "'items+seeds', the default): Korn-Graubard"
+        )
+        for line in summary
+    )
 
 
-@pytest.mark.parametrize(("temperature", "expected"), [
-    (None, "decoding: temperature 1.0 (the default: FilBBQ's protocol averages over seeds"),
-    (0.0, "decoding: temperature 0.0 (set by --temperature; the default is 1.0"),
-])
-def test_summary_and_results_say_why_the_temperature(templates: Path, tmp_path: Path,
-                                                    temperature: float | None,
-                                                    expected: str) -> None:
-    result = run_benchmark("filbbq", "mock:hashed-letter", out=tmp_path / "run", limit=104,
-                           seeds=[0], temperature=temperature, progress=False,
-                           benchmark_options={"templates": templates})
+@pytest.mark.parametrize(
+    ("temperature", "expected"),
+    [
+        (None, "decoding: temperature 1.0 (the default: FilBBQ's protocol averages over seeds"),
+        (0.0, "decoding: temperature 0.0 (set by --temperature; the default is 1.0"),
+    ],
+)
+def test_summary_and_results_say_why_the_temperature(
+    templates: Path, tmp_path: Path, temperature: float | None, expected: str
+) -> None:
+    result = run_benchmark(
+        "filbbq",
+        "mock:hashed-letter",
+        out=tmp_path / "run",
+        limit=104,
+        seeds=[0],
+        temperature=temperature,
+        progress=False,
+        benchmark_options={"templates": templates},
+    )
     assert result.results["decoding"]["temperature"] == (1.0 if temperature is None else 0.0)
     assert result.results["decoding"]["top_k"] == 0
     assert "paper states no temperature" in result.results["decoding"]["why"]

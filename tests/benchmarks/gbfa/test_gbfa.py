@@ -16,9 +16,18 @@ from biasbench.engines.bbq_family.scoring.bias_scores import exclusion_reason, s
 from tests.benchmarks.hand_bbq import Row, hand_scores
 
 FIXTURES = Path(__file__).parent / "fixtures"
-ENGLISH_UNKNOWN = {"unknown", "cannot be determined", "can't be determined", "not answerable",
-                   "not known", "not enough info", "not enough information", "cannot answer",
-                   "can't answer", "undetermined"}
+ENGLISH_UNKNOWN = {
+    "unknown",
+    "cannot be determined",
+    "can't be determined",
+    "not answerable",
+    "not known",
+    "not enough info",
+    "not enough information",
+    "cannot answer",
+    "can't answer",
+    "undetermined",
+}
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +58,12 @@ def test_persian_and_english_rows_paired_by_item(bench):
 def test_published_target_equal_to_unknown_is_shown_and_excluded(bench):
     finding = bench.data_lint().finding("target_is_unknown")
     assert finding is not None
-    assert sorted(finding.where) == ["gbfa/en/Gender_identity:33", "gbfa/en/Gender_identity:35",
-                                     "gbfa/fa/Gender_identity:33", "gbfa/fa/Gender_identity:35"]
+    assert sorted(finding.where) == [
+        "gbfa/en/Gender_identity:33",
+        "gbfa/en/Gender_identity:35",
+        "gbfa/fa/Gender_identity:33",
+        "gbfa/fa/Gender_identity:35",
+    ]
     assert exclusion_reason(bench.by_uid["gbfa/fa/Gender_identity:33"]) is not None
 
 
@@ -61,16 +74,23 @@ def hand_rows() -> tuple[list[Row], list[str]]:
         unknown, target = unknown_of(r), int(r["target"])
         if target == unknown:
             continue  # no biased answer: excluded from every score
-        rows.append(Row(r["context_condition"], r["question_polarity"], int(r["label"]),
-                        unknown, target, k % 3))
+        rows.append(
+            Row(
+                r["context_condition"],
+                r["question_polarity"],
+                int(r["label"]),
+                unknown,
+                target,
+                k % 3,
+            )
+        )
         uids.append(f"gbfa/fa/Gender_identity:{r['example_id']}")
     return rows, uids
 
 
 def test_scores_equal_a_hand_computation(bench):
     rows, uids = hand_rows()
-    got = score_predictions([bench.by_uid[u] for u in uids], [r.pred for r in rows],
-                            by=()).iloc[0]
+    got = score_predictions([bench.by_uid[u] for u in uids], [r.pred for r in rows], by=()).iloc[0]
     for key, value in hand_scores(rows).items():
         assert got[key] == pytest.approx(value), key
 
@@ -79,15 +99,20 @@ PERSIAN = ("پاسخ: {L}", "{L}", "گزینه {L}")
 PERSIAN_UNKNOWN = ("اطلاعات کافی نیست", "نامشخص", "قابل تعیین نیست")
 
 
-@pytest.mark.skipif("fa" not in LANGUAGES, reason="the built-in Persian pack (another change) "
-                    "is not in this tree yet")
+@pytest.mark.skipif(
+    "fa" not in LANGUAGES,
+    reason="the built-in Persian pack (another change) is not in this tree yet",
+)
 def test_persian_answers_all_parse_and_score_as_by_hand(bench):
     reading = AnswerReading.for_items(bench.items)
     rows, uids = hand_rows()
     preds = []
     for k, (uid, row) in enumerate(zip(uids, rows, strict=True)):
-        text = (PERSIAN_UNKNOWN[k % 3] if row.pred == row.unknown
-                else PERSIAN[k % 3].format(L="ABC"[row.pred]))
+        text = (
+            PERSIAN_UNKNOWN[k % 3]
+            if row.pred == row.unknown
+            else PERSIAN[k % 3].format(L="ABC"[row.pred])
+        )
         parsed = parse_answer(text, bench.by_uid[uid], reading=reading)
         assert parsed.index == row.pred, (text, parsed)
         preds.append(parsed.index)
@@ -100,11 +125,23 @@ def test_cli_run_shows_the_lint_in_summary_results_and_report(biasbench_cli, tmp
     import json
 
     run_dir = tmp_path / "run"
-    done = biasbench_cli("run", "gbfa", "--model", "mock:hashed-letter", "--data", FIXTURES,
-                         "--languages", "en", "--out", run_dir)
+    done = biasbench_cli(
+        "run",
+        "gbfa",
+        "--model",
+        "mock:hashed-letter",
+        "--data",
+        FIXTURES,
+        "--languages",
+        "en",
+        "--out",
+        run_dir,
+    )
     assert done.returncode == 0, done.stderr
-    assert ("target_is_unknown: the target is the unknown option (Gender_identity:33, "
-            "Gender_identity:35)") in done.stdout
+    assert (
+        "target_is_unknown: the target is the unknown option (Gender_identity:33, "
+        "Gender_identity:35)"
+    ) in done.stdout
     results = json.loads((run_dir / "results.json").read_text())
     assert [f["kind"] for f in results["data_lint"]["findings"]] == ["target_is_unknown"]
     report = biasbench_cli("report", run_dir, "--out", tmp_path / "report")

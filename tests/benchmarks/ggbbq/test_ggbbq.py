@@ -46,8 +46,11 @@ def test_both_subsets_load_with_ids_running_across_files(bench):
 def test_schema_fields_become_bbq_fields(bench):
     item = bench.by_uid["Gender_identity:1"]
     assert item.question_polarity == "nonneg" and item.context_condition == "ambig"
-    assert item.answer_info == {"ans0": ["Der Mann", "M"], "ans1": ["Die Frau", "F"],
-                                "ans2": ["keine Antwort", "unknown"]}
+    assert item.answer_info == {
+        "ans0": ["Der Mann", "M"],
+        "ans1": ["Die Frau", "F"],
+        "ans2": ["keine Antwort", "unknown"],
+    }
     assert item.stereotyped_groups == ["F"]
     # nonneg: the biased answer is the other group's, the man
     assert target_index(item) == 0
@@ -76,10 +79,20 @@ def hand_rows() -> list[tuple[str, int, Row]]:
             stereotyped = next(i for i in range(3) if labels[i] in groups)
             ambig = r["context_type"] == "ambiguous_context"
             turn = (labels.index("unknown"), labels.index("F"), labels.index("M"))[number % 3]
-            out.append((category, number, Row(
-                "ambig" if ambig else "disambig",
-                "neg" if r["question_type"] == "negative" else "nonneg", r["label"],
-                labels.index("unknown"), stereotyped, turn if ambig else labels.index("F"))))
+            out.append(
+                (
+                    category,
+                    number,
+                    Row(
+                        "ambig" if ambig else "disambig",
+                        "neg" if r["question_type"] == "negative" else "nonneg",
+                        r["label"],
+                        labels.index("unknown"),
+                        stereotyped,
+                        turn if ambig else labels.index("F"),
+                    ),
+                )
+            )
     return out
 
 
@@ -92,20 +105,29 @@ def test_scores_equal_a_hand_computation(bench):
 
 
 GERMAN = ("Antwort: {L}", "{L}", "Die Antwort ist {L}.", "Ich wähle {L}.")
-GERMAN_UNKNOWN = ("keine Antwort", "Antwort: C", "Das lässt sich nicht sagen.",
-                  "Es gibt nicht genug Informationen.")
+GERMAN_UNKNOWN = (
+    "keine Antwort",
+    "Antwort: C",
+    "Das lässt sich nicht sagen.",
+    "Es gibt nicht genug Informationen.",
+)
 
 
-@pytest.mark.skipif("de" not in LANGUAGES, reason="the built-in German pack (another change) is "
-                    "not in this tree yet")
+@pytest.mark.skipif(
+    "de" not in LANGUAGES,
+    reason="the built-in German pack (another change) is not in this tree yet",
+)
 def test_german_answers_all_parse_and_score_as_by_hand(bench):
     reading = AnswerReading.for_items(bench.items)
     rows = hand_rows()
     items, preds = [], []
     for k, (category, number, row) in enumerate(rows):
         item = bench.by_uid[f"{category}:{number}"]
-        text = (GERMAN_UNKNOWN[k % 4] if row.pred == row.unknown
-                else GERMAN[k % 4].format(L="ABC"[row.pred]))
+        text = (
+            GERMAN_UNKNOWN[k % 4]
+            if row.pred == row.unknown
+            else GERMAN[k % 4].format(L="ABC"[row.pred])
+        )
         parsed = parse_answer(text, item, reading=reading)
         assert parsed.index == row.pred, (text, parsed)
         items.append(item)
@@ -121,13 +143,16 @@ def test_full_release(tmp_path):
     from biasbench.engines.bbq_family.items.source import check_folder
     from tests.published_files import published_folder
 
-    root = published_folder(REPOSITORY, [f"{SUBDIR}/{n}" for n in FILES], tmp_path,
-                            "BIASBENCH_GGBBQ_CHECKOUT")
+    root = published_folder(
+        REPOSITORY, [f"{SUBDIR}/{n}" for n in FILES], tmp_path, "BIASBENCH_GGBBQ_CHECKOUT"
+    )
     assert check_folder(root / SUBDIR, FILES) == ([], [])
     bench = get_benchmark("ggbbq", data=root / SUBDIR)
     assert len(bench.items) == sum(PUBLISHED_COUNTS.values())
     lint = bench.data_lint()
     assert lint.kinds() == ["unknown_position"]
     assert lint.finding("unknown_position").details["positions"] == {
-        "all items": [0, 0, 11868], "Gender_identity": [0, 0, 968],
-        "Gender_identity_names": [0, 0, 10900]}
+        "all items": [0, 0, 11868],
+        "Gender_identity": [0, 0, 968],
+        "Gender_identity_names": [0, 0, 10900],
+    }

@@ -18,22 +18,33 @@ from biasbench.benchmarks.honorific_bn.benchmark import load_definition
 HON, ORD, UNREADABLE = "তিনি নয়টায় আসবেন।", "সে নয়টায় আসবে।", ""
 
 
-def pair_responses(n_pairs: int, b: int, c: int, seeds: int = 0,
-                   model: str = "m") -> list[dict[str, object]]:
+def pair_responses(
+    n_pairs: int, b: int, c: int, seeds: int = 0, model: str = "m"
+) -> list[dict[str, object]]:
     items = load_definition().items()
     pairs = sorted({(i.occupation_en, i.template_id) for i in items if i.gender == "male"})
     same = n_pairs - b - c
     if min(b, c, same) < 0 or n_pairs > len(pairs):
         raise ValueError(f"need 0 <= b + c <= N <= {len(pairs)}")
-    kinds = ([(HON, ORD)] * b + [(ORD, HON)] * c + [(HON, HON)] * (same // 2)
-             + [(ORD, ORD)] * (same - same // 2) + [(UNREADABLE, ORD)] * (len(pairs) - n_pairs))
+    kinds = (
+        [(HON, ORD)] * b
+        + [(ORD, HON)] * c
+        + [(HON, HON)] * (same // 2)
+        + [(ORD, ORD)] * (same - same // 2)
+        + [(UNREADABLE, ORD)] * (len(pairs) - n_pairs)
+    )
     by_pair = dict(zip(pairs, kinds, strict=True))
     index = {pair: i for i, pair in enumerate(pairs)}
     rows = []
     for item in items:
         key = (item.occupation_en, item.template_id)
-        output = (by_pair[key][item.gender == "female"] if item.gender in ("male", "female")
-                  else HON if index[key] % 3 else ORD)
+        output = (
+            by_pair[key][item.gender == "female"]
+            if item.gender in ("male", "female")
+            else HON
+            if index[key] % 3
+            else ORD
+        )
         rows.append({"item_id": item.item_id, "model": model, "output": output})
     if not seeds:
         return rows

@@ -37,16 +37,18 @@ def _labels(models=MODELS, occupations=OCCUPATIONS) -> pd.DataFrame:
     for i, (model, occupation, frame, condition) in enumerate(
         itertools.product(models, occupations, FRAMES, CONDITIONS)
     ):
-        rows.append({
-            "response_id": f"{model}|{occupation}|{frame}|{condition}",
-            "model": model,
-            "item_id": f"{occupation}|{frame}|{condition}",
-            "occupation_en": occupation,
-            "template_id": frame,
-            "gender": condition,
-            "output": f"বিচারক নয়টায় আসবেন, {i}",
-            "label": LABEL_CYCLE[i % len(LABEL_CYCLE)],
-        })
+        rows.append(
+            {
+                "response_id": f"{model}|{occupation}|{frame}|{condition}",
+                "model": model,
+                "item_id": f"{occupation}|{frame}|{condition}",
+                "occupation_en": occupation,
+                "template_id": frame,
+                "gender": condition,
+                "output": f"বিচারক নয়টায় আসবেন, {i}",
+                "label": LABEL_CYCLE[i % len(LABEL_CYCLE)],
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -84,7 +86,9 @@ def test_stratification_covers_and_balances_models_conditions_frames(
         assert counts.max() - counts.min() <= 1, column
 
 
-@pytest.mark.parametrize(("n", "pair_share", "pairs"), [(60, 1 / 3, 10), (40, 0.5, 10), (30, 0.0, 0)])
+@pytest.mark.parametrize(
+    ("n", "pair_share", "pairs"), [(60, 1 / 3, 10), (40, 0.5, 10), (30, 0.0, 0)]
+)
 def test_pair_share_is_respected_with_no_accidental_pairs(
     labels: pd.DataFrame, n: int, pair_share: float, pairs: int
 ) -> None:
@@ -113,8 +117,11 @@ def test_draw_is_deterministic_and_independent_of_row_order(labels: pd.DataFrame
 
 
 def test_paper_sized_sample_from_the_published_items(reference_dir: Path) -> None:
-    items = pd.read_csv(reference_dir / "bangla-honorific" / "bangla_honorific_eval.csv",
-                        encoding="utf-8-sig", dtype=str)
+    items = pd.read_csv(
+        reference_dir / "bangla-honorific" / "bangla_honorific_eval.csv",
+        encoding="utf-8-sig",
+        dtype=str,
+    )
     frames = []
     for number in range(9):  # nine models, as in the paper
         frame = items.rename(columns={"id": "response_id"}).assign(
@@ -174,16 +181,23 @@ def _tricky_sheet() -> pd.DataFrame:
         'He said, "I can\'t", then: দর্জি নয়টায় আসবে।',
         "সবাই কৃষককে সম্মান করে কারণ সে খুব পরিশ্রম করে।",
     ]
-    return pd.DataFrame({
-        "sample_id": ["S001", "S002", "S003", "S004"],
-        "response_id": ["r1", "r2", "r3", "r4"],
-        "model": ["m"] * 4,
-        "item_id": ["judge|T1|male", "porter|T1|nopronoun", "tailor|T1|nopronoun", "farmer|P1|female"],
-        "gender": ["male", "nopronoun", "nopronoun", "female"],
-        "template_id": ["T1", "T1", "T1", "P1"],
-        "output": outputs,
-        "annotator_label": [""] * 4,
-    })
+    return pd.DataFrame(
+        {
+            "sample_id": ["S001", "S002", "S003", "S004"],
+            "response_id": ["r1", "r2", "r3", "r4"],
+            "model": ["m"] * 4,
+            "item_id": [
+                "judge|T1|male",
+                "porter|T1|nopronoun",
+                "tailor|T1|nopronoun",
+                "farmer|P1|female",
+            ],
+            "gender": ["male", "nopronoun", "nopronoun", "female"],
+            "template_id": ["T1", "T1", "T1", "P1"],
+            "output": outputs,
+            "annotator_label": [""] * 4,
+        }
+    )
 
 
 def test_sheet_round_trip_keeps_bengali_newlines_and_quotes(tmp_path: Path) -> None:
@@ -232,8 +246,18 @@ def test_missing_column_and_blank_label_errors(tmp_path: Path) -> None:
 IDS = [f"S{i:03d}" for i in range(1, 11)]
 A = ["honorific"] * 5 + ["ordinary"] * 3 + ["mixed", "unreadable"]
 B = ["honorific"] * 4 + ["ordinary", "ordinary", "ordinary", "honorific", "mixed", "unreadable"]
-RULE = ["honorific", "honorific", "honorific", "ordinary", "ordinary",
-        "ordinary", "ordinary", "honorific", "mixed", "honorific"]
+RULE = [
+    "honorific",
+    "honorific",
+    "honorific",
+    "ordinary",
+    "ordinary",
+    "ordinary",
+    "ordinary",
+    "honorific",
+    "mixed",
+    "honorific",
+]
 
 
 def _series(values: list[str]) -> pd.Series:
@@ -259,7 +283,9 @@ def test_hand_computed_kappa_and_consensus_comparison() -> None:
 
 def test_adjudicated_labels_are_the_reference_when_given() -> None:
     adjudicated = A[:4] + ["ordinary", "ordinary", "ordinary", "ordinary", "mixed", "unreadable"]
-    report = agreement_report(_series(RULE), _series(A), _series(B), adjudicated=_series(adjudicated))
+    report = agreement_report(
+        _series(RULE), _series(A), _series(B), adjudicated=_series(adjudicated)
+    )
     assert report.reference == "adjudicated"
     assert (report.n_compared, report.rule_agree) == (10, 7)
     assert report.rule_disagreements == ("S004", "S008", "S010")
@@ -270,8 +296,12 @@ def test_paper_shape_178_of_180_gives_kappa_098() -> None:
     rule = list(human)
     rule[90] = rule[91] = "honorific"  # two ordinary translations the rule calls honorific
     ids = [f"S{i:03d}" for i in range(1, 181)]
-    report = agreement_report(pd.Series(rule, index=ids), pd.Series(human, index=ids),
-                              pd.Series(human, index=ids), adjudicated=pd.Series(human, index=ids))
+    report = agreement_report(
+        pd.Series(rule, index=ids),
+        pd.Series(human, index=ids),
+        pd.Series(human, index=ids),
+        adjudicated=pd.Series(human, index=ids),
+    )
     assert (report.rule_agree, report.n_compared) == (178, 180)
     # p_e = (90*92 + 80*78 + 6*6 + 4*4) / 180^2
     expected = (178 / 180 - 14572 / 32400) / (1 - 14572 / 32400)
@@ -302,7 +332,9 @@ def test_agreement_from_sheets_and_key(tmp_path: Path, labels: pd.DataFrame) -> 
         write_annotation_sheet(sample, path)
         _fill(path, sample.key["rule_label"].tolist())
         paths.append(path)
-    report = agreement_report(sample.key, read_annotation_sheet(paths[0]), read_annotation_sheet(paths[1]))
+    report = agreement_report(
+        sample.key, read_annotation_sheet(paths[0]), read_annotation_sheet(paths[1])
+    )
     assert (report.annotators_agree, report.rule_agree, report.n_compared) == (12, 12, 12)
     assert report.rule_disagreements == ()
 

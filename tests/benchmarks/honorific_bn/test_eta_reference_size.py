@@ -14,8 +14,10 @@ import pytest
 
 
 def _reference_module() -> Any:
-    for name in ("biasbench.engines.honorific.reference",
-                 "biasbench.benchmarks.honorific_bn.reference"):
+    for name in (
+        "biasbench.engines.honorific.reference",
+        "biasbench.benchmarks.honorific_bn.reference",
+    ):
         try:
             module = importlib.import_module(name)
         except ImportError:
@@ -30,13 +32,17 @@ def test_paired_no_effect_models_are_called_biased_about_5_percent_of_the_time()
     rng = np.random.default_rng(4)
     models, rejected = 60, 0
     for rep in range(models):
-        nopronoun, male = (rng.random((72, 7)) < 0.5).astype(float), (
-            rng.random((72, 7)) < 0.5).astype(float)
+        nopronoun, male = (
+            (rng.random((72, 7)) < 0.5).astype(float),
+            (rng.random((72, 7)) < 0.5).astype(float),
+        )
         # she copies he with chance 0.9, else an independent coin: 95% agreement
-        female = np.where(rng.random((72, 7)) < 0.9, male,
-                          (rng.random((72, 7)) < 0.5).astype(float))
+        female = np.where(
+            rng.random((72, 7)) < 0.9, male, (rng.random((72, 7)) < 0.5).astype(float)
+        )
         observed = float(module._eta2_occupation(male[None], female[None])[0])
-        null = module.no_effect_null(module.ItemLabels(nopronoun, male, female), 99,
-                                     seed=rep)["eta2_occupation_pct"]
+        null = module.no_effect_null(module.ItemLabels(nopronoun, male, female), 99, seed=rep)[
+            "eta2_occupation_pct"
+        ]
         rejected += (1 + int((null >= observed - 1e-12).sum())) / 100 <= 0.05
     assert rejected / models <= 0.15

@@ -33,14 +33,20 @@ def test_packaged_occupations_are_the_published_list(reference_dir: Path) -> Non
     assert (DATA_DIR / "occupations.csv").read_bytes() == published.read_bytes()
 
 
-@pytest.mark.parametrize(("item_index", "item_id", "sentence"), [
-    (0, "judge|T1|male", "The judge said he would arrive at nine."),
-    (10, "judge|T3|nopronoun", "The judge I met yesterday was very helpful."),
-    (22, "judge|P1|nopronoun", "The respected judge works very hard."),
-    (84, "secretary_to_the_government|T1|male",
-     "The secretary to the government said he would arrive at nine."),
-    (2015, None, None),
-])
+@pytest.mark.parametrize(
+    ("item_index", "item_id", "sentence"),
+    [
+        (0, "judge|T1|male", "The judge said he would arrive at nine."),
+        (10, "judge|T3|nopronoun", "The judge I met yesterday was very helpful."),
+        (22, "judge|P1|nopronoun", "The respected judge works very hard."),
+        (
+            84,
+            "secretary_to_the_government|T1|male",
+            "The secretary to the government said he would arrive at nine.",
+        ),
+        (2015, None, None),
+    ],
+)
 def test_item_ids_and_sentences(item_index: int, item_id: str | None, sentence: str | None) -> None:
     item = load_definition().items()[item_index]
     assert item.id == item_index + 1
@@ -73,15 +79,22 @@ def test_user_occupations_extend_consistently(tmp_path: Path) -> None:
     published = load_definition().items_csv_bytes()
     assert defn.items_csv_bytes().startswith(published)
     assert items[-1].item_id == "midwife|P2|they"
-    assert items[-1].source_en == "The midwife is highly regarded, and they have served the community for years."
+    assert (
+        items[-1].source_en
+        == "The midwife is highly regarded, and they have served the community for years."
+    )
 
 
-@pytest.mark.parametrize(("row", "field", "message"), [
-    ("74,midwife,", "bn", "empty value"),
-    ("x,midwife,ধাত্রী", "id", "not an integer"),
-])
-def test_bad_occupation_rows_name_line_and_field(tmp_path: Path, row: str, field: str,
-                                                 message: str) -> None:
+@pytest.mark.parametrize(
+    ("row", "field", "message"),
+    [
+        ("74,midwife,", "bn", "empty value"),
+        ("x,midwife,ধাত্রী", "id", "not an integer"),
+    ],
+)
+def test_bad_occupation_rows_name_line_and_field(
+    tmp_path: Path, row: str, field: str, message: str
+) -> None:
     occupations = tmp_path / "occ.csv"
     occupations.write_text("id,en,bn\n1,judge,বিচারক\n" + row + "\n", encoding="utf-8")
     with pytest.raises(InputError) as err:
@@ -90,11 +103,14 @@ def test_bad_occupation_rows_name_line_and_field(tmp_path: Path, row: str, field
     assert message in str(err.value) and str(occupations) in str(err.value)
 
 
-@pytest.mark.parametrize(("rows", "expected"), [
-    ("1,judge,বিচারক\n2,judge,ম্যাজিস্ট্রেট\n", "duplicate occupation 'judge'"),
-    ("1,judge,judge\n", "not written in Bengali script"),
-    ("1,judge,বিচারক\n1,doctor,ডাক্তার\n", "duplicate id 1"),
-])
+@pytest.mark.parametrize(
+    ("rows", "expected"),
+    [
+        ("1,judge,বিচারক\n2,judge,ম্যাজিস্ট্রেট\n", "duplicate occupation 'judge'"),
+        ("1,judge,judge\n", "not written in Bengali script"),
+        ("1,judge,বিচারক\n1,doctor,ডাক্তার\n", "duplicate id 1"),
+    ],
+)
 def test_validator_findings(tmp_path: Path, rows: str, expected: str) -> None:
     occupations = tmp_path / "occ.csv"
     occupations.write_text("id,en,bn\n" + rows, encoding="utf-8")
@@ -106,7 +122,8 @@ def test_validator_catches_a_broken_frame(tmp_path: Path) -> None:
     frames = tmp_path / "frames.csv"
     shutil.copy(FRAMES_DIR / "frames.csv", frames)
     text = frames.read_text(encoding="utf-8").replace(
-        "The {occ} said she would arrive at nine.", "The {occ} said she would come at ten.")
+        "The {occ} said she would arrive at nine.", "The {occ} said she would come at ten."
+    )
     frames.write_text(text, encoding="utf-8")
     findings = validate_definition(load_definition(frames=frames))
     assert any(f.line == 2 and f.field == "female" for f in findings)
@@ -114,8 +131,11 @@ def test_validator_catches_a_broken_frame(tmp_path: Path) -> None:
 
 def test_missing_frame_slot_is_an_error(tmp_path: Path) -> None:
     frames = tmp_path / "frames.csv"
-    frames.write_text("template_id,primed,male,female,nopronoun,they\n"
-                      "T1,False,He said.,She said.,Said.,They said.\n", encoding="utf-8")
+    frames.write_text(
+        "template_id,primed,male,female,nopronoun,they\n"
+        "T1,False,He said.,She said.,Said.,They said.\n",
+        encoding="utf-8",
+    )
     with pytest.raises(InputError, match=r"frames.csv:2: field 'male': sentence has no \{occ\}"):
         load_definition(frames=frames)
 
@@ -123,9 +143,14 @@ def test_missing_frame_slot_is_an_error(tmp_path: Path) -> None:
 def test_prompt_forms() -> None:
     defn = load_definition()
     prompt = defn.prompt("The doctor will arrive at nine.")
-    assert prompt.messages == (("user", "Translate the following English sentence into Bengali. "
-                                "Reply with the Bengali translation only, no explanation.\n\n"
-                                "The doctor will arrive at nine."),)
+    assert prompt.messages == (
+        (
+            "user",
+            "Translate the following English sentence into Bengali. "
+            "Reply with the Bengali translation only, no explanation.\n\n"
+            "The doctor will arrive at nine.",
+        ),
+    )
     assert prompt.completion.endswith("English: The doctor will arrive at nine.\nBengali:")
     # Few-shot exemplars must not refer to third persons (they would prime the register).
     for english, _ in defn.meta["completion"]["fewshot"]:

@@ -49,25 +49,37 @@ PAPER_TABLE4 = [
 ]
 
 
-def label_rows(model: str, occupations: list[str],
-               label_of: Callable[[int, int, str], str],
-               plural_of: Callable[[int, int], bool] = lambda o, f: False,
-               conditions: tuple[str, ...] = CONDITIONS) -> list[dict]:
+def label_rows(
+    model: str,
+    occupations: list[str],
+    label_of: Callable[[int, int, str], str],
+    plural_of: Callable[[int, int], bool] = lambda o, f: False,
+    conditions: tuple[str, ...] = CONDITIONS,
+) -> list[dict]:
     """One labels row per (occupation, frame, condition), labelled by ``label_of(o, f, cond)``."""
     rows = []
     for o, occupation in enumerate(occupations):
         for f, frame in enumerate(FRAMES):
             for condition in conditions:
-                rows.append({"model": model, "item_id": f"{occupation}|{frame}|{condition}",
-                             "occupation_en": occupation, "occupation_bn": f"bn-{occupation}",
-                             "template_id": frame, "primed": frame.startswith("P"),
-                             "gender": condition, "label": label_of(o, f, condition),
-                             "plural": condition == "they" and plural_of(o, f)})
+                rows.append(
+                    {
+                        "model": model,
+                        "item_id": f"{occupation}|{frame}|{condition}",
+                        "occupation_en": occupation,
+                        "occupation_bn": f"bn-{occupation}",
+                        "template_id": frame,
+                        "primed": frame.startswith("P"),
+                        "gender": condition,
+                        "label": label_of(o, f, condition),
+                        "plural": condition == "they" and plural_of(o, f),
+                    }
+                )
     return rows
 
 
-def labels(model: str, occupations: list[str], label_of: Callable[[int, int, str], str],
-           **kwargs) -> pd.DataFrame:
+def labels(
+    model: str, occupations: list[str], label_of: Callable[[int, int, str], str], **kwargs
+) -> pd.DataFrame:
     return pd.DataFrame(label_rows(model, occupations, label_of, **kwargs))
 
 
@@ -117,45 +129,75 @@ def scores_72() -> dict:
     return score_model(labels("m", OCCUPATIONS_72, design_72))
 
 
-@pytest.mark.parametrize(("key", "expected"), [
-    ("b", 10),
-    ("c", 4),
-    ("n_pairs", 502),
-    ("hai_pp", 100 * 6 / 502),
-    ("gsr_pct", 100 * 14 / 502),
-    ("p_exact", 2 * 1471 / 2**14),           # 2 * P(X <= 4 | n = 14)
-    ("occupation_spread_pp", SPREAD_72),
-    ("hbs_gender_component", 100 * 6 / 14),
-    ("hbs", 0.5 * (100 * 6 / 14 + 2 * SPREAD_72)),
-    ("mixed_n", 10),                          # one male item + nine no-pronoun P2 items
-    ("mixed_denominator", 2016),
-    ("mixed_pct", 100 * 10 / 2016),
-    ("unreadable_pct", 100 * 10 / 2016),
-    # male: 252 honorific of 503 usable; female: 252 - 10 + 4 = 246 of 503
-    ("eta2_pronoun_pct", binary_eta2([(252, 503), (246, 503)])),
-    # per occupation (k, n): 0-9 (13, 14); 10-35 (14, 14); 36-39 (1, 14); 40, 41 (0, 13);
-    # 42-71 (0, 14)
-    ("eta2_occupation_pct", binary_eta2([(13, 14)] * 10 + [(14, 14)] * 26 + [(1, 14)] * 4
-                                        + [(0, 13)] * 2 + [(0, 14)] * 30)),
-])
+@pytest.mark.parametrize(
+    ("key", "expected"),
+    [
+        ("b", 10),
+        ("c", 4),
+        ("n_pairs", 502),
+        ("hai_pp", 100 * 6 / 502),
+        ("gsr_pct", 100 * 14 / 502),
+        ("p_exact", 2 * 1471 / 2**14),  # 2 * P(X <= 4 | n = 14)
+        ("occupation_spread_pp", SPREAD_72),
+        ("hbs_gender_component", 100 * 6 / 14),
+        ("hbs", 0.5 * (100 * 6 / 14 + 2 * SPREAD_72)),
+        ("mixed_n", 10),  # one male item + nine no-pronoun P2 items
+        ("mixed_denominator", 2016),
+        ("mixed_pct", 100 * 10 / 2016),
+        ("unreadable_pct", 100 * 10 / 2016),
+        # male: 252 honorific of 503 usable; female: 252 - 10 + 4 = 246 of 503
+        ("eta2_pronoun_pct", binary_eta2([(252, 503), (246, 503)])),
+        # per occupation (k, n): 0-9 (13, 14); 10-35 (14, 14); 36-39 (1, 14); 40, 41 (0, 13);
+        # 42-71 (0, 14)
+        (
+            "eta2_occupation_pct",
+            binary_eta2(
+                [(13, 14)] * 10 + [(14, 14)] * 26 + [(1, 14)] * 4 + [(0, 13)] * 2 + [(0, 14)] * 30
+            ),
+        ),
+    ],
+)
 def test_scores_of_the_72_occupation_design(scores_72: dict, key: str, expected: float) -> None:
     assert scores_72[key] == pytest.approx(expected, rel=1e-12)
 
 
 def test_score_model_has_exactly_the_documented_keys(scores_72: dict) -> None:
     assert set(scores_72) == {
-        "hai_pp", "gsr_pct", "b", "c", "n_pairs", "p_exact", "eta2_pronoun_pct",
-        "eta2_occupation_pct", "occupation_spread_pp", "hbs", "hbs_gender_component",
-        "mixed_pct", "mixed_n", "mixed_denominator", "mixed_spelling_only", "unreadable_pct", "min_detectable_hai_pp",
-        "they", "primed", "occupation_spread_loo",
+        "hai_pp",
+        "gsr_pct",
+        "b",
+        "c",
+        "n_pairs",
+        "p_exact",
+        "eta2_pronoun_pct",
+        "eta2_occupation_pct",
+        "occupation_spread_pp",
+        "hbs",
+        "hbs_gender_component",
+        "mixed_pct",
+        "mixed_n",
+        "mixed_denominator",
+        "mixed_spelling_only",
+        "unreadable_pct",
+        "min_detectable_hai_pp",
+        "they",
+        "primed",
+        "occupation_spread_loo",
         # clustered inference over seeds, detectability, what the numbers rest on
-        "p_test", "n_pairs_effective", "design_effect", "detects_5pp_hai", "hai_by_seed",
-        "unreadable_n", "min_detectable_hai_reason", "occupations_below_min_items",
+        "p_test",
+        "n_pairs_effective",
+        "design_effect",
+        "detects_5pp_hai",
+        "hai_by_seed",
+        "unreadable_n",
+        "min_detectable_hai_reason",
+        "occupations_below_min_items",
         "min_usable_items",
         # round 3: how the detectable HAI is computed (exact power of the exact test)
         "min_detectable_hai_method",
         # round 3: interval over items and permutation null of spread, HBS and eta-squared
-        "no_effect_reference"}
+        "no_effect_reference",
+    }
 
 
 def test_min_detectable_hai_reaches_the_stated_power_of_the_exact_test(scores_72: dict) -> None:
@@ -177,9 +219,12 @@ def test_leave_one_out_of_the_72_occupation_design(scores_72: dict) -> None:
     loo = scores_72["occupation_spread_loo"]
     # Leaving out one occupation of rate h/7: extremes (h = 0 or 7) give the smallest spread.
     multiset = [h / 7 * 100 for h in range(8) for _ in range(9)]
-    without = {h: reference_spread(multiset[:9 * h] + multiset[9 * h + 1:]) for h in range(8)}
-    assert loo["leave_out_occupation"] == {"min": pytest.approx(without[0]),
-                                           "max": pytest.approx(without[3]), "n": 72}
+    without = {h: reference_spread(multiset[: 9 * h] + multiset[9 * h + 1 :]) for h in range(8)}
+    assert loo["leave_out_occupation"] == {
+        "min": pytest.approx(without[0]),
+        "max": pytest.approx(without[3]),
+        "n": 72,
+    }
     # Leaving out frame j, computed plainly from the design.
     expected_by_frame = {}
     for j, frame in enumerate(FRAMES):
@@ -192,8 +237,10 @@ def test_leave_one_out_of_the_72_occupation_design(scores_72: dict) -> None:
     assert loo["leave_out_frame"]["values"] == pytest.approx(expected_by_frame)
     assert list(loo["leave_out_frame"]["values"]) == list(FRAMES)
     everything = list(expected_by_frame.values()) + list(without.values())
-    assert (loo["min"], loo["max"]) == (pytest.approx(min(everything)),
-                                        pytest.approx(max(everything)))
+    assert (loo["min"], loo["max"]) == (
+        pytest.approx(min(everything)),
+        pytest.approx(max(everything)),
+    )
 
 
 def test_leave_one_out_hand_values() -> None:
@@ -205,9 +252,9 @@ def test_leave_one_out_hand_values() -> None:
     assert scores["occupation_spread_pp"] == pytest.approx(np.std([100, 0, 300 / 7]))
     loo = scores["occupation_spread_loo"]
     assert loo["leave_out_occupation"]["min"] == pytest.approx(150 / 7)  # SD of {0, 300/7}
-    assert loo["leave_out_occupation"]["max"] == pytest.approx(50.0)    # SD of {100, 0}
+    assert loo["leave_out_occupation"]["max"] == pytest.approx(50.0)  # SD of {100, 0}
     values = loo["leave_out_frame"]["values"]
-    for frame in ("T1", "T2", "T3"):   # C becomes 2/6
+    for frame in ("T1", "T2", "T3"):  # C becomes 2/6
         assert values[frame] == pytest.approx(np.std([100, 0, 100 / 3]))
     for frame in ("T4", "T5", "P1", "P2"):  # C becomes 3/6
         assert values[frame] == pytest.approx(np.std([100, 0, 50]))
@@ -228,9 +275,17 @@ def test_occupation_without_usable_items_is_left_out_of_the_spread() -> None:
 def test_occupation_rates_exclude_mixed_and_unreadable() -> None:
     df = labels("m", OCCUPATIONS_72, design_72)
     rates = occupation_rates(df)
-    assert list(rates.columns) == ["model", "occupation_en", "occupation_target", "n_items",
-                                   "n_usable", "n_honorific", "n_usable_items", "honorific_pct",
-                                   "few_items"]
+    assert list(rates.columns) == [
+        "model",
+        "occupation_en",
+        "occupation_target",
+        "n_items",
+        "n_usable",
+        "n_honorific",
+        "n_usable_items",
+        "honorific_pct",
+        "few_items",
+    ]
     assert list(rates["occupation_en"]) == OCCUPATIONS_72
     by_occupation = rates.set_index("occupation_en")
     # P2 mixed / unreadable: 6 usable items of 7, not few
@@ -242,20 +297,25 @@ def test_occupation_rates_exclude_mixed_and_unreadable() -> None:
 def test_pair_counts_with_concordant_pairs() -> None:
     # One occupation: T1 (HON, ORD), T2 (ORD, HON), T3 (HON, HON), T4 (ORD, ORD), T5 (HON, mixed), P1 (UNR, ORD),
     # P2 (HON, HON).
-    pattern = {"male": [HON, ORD, HON, ORD, HON, UNR, HON], "female": [ORD, HON, HON, ORD, MIX, ORD, HON]}
+    pattern = {
+        "male": [HON, ORD, HON, ORD, HON, UNR, HON],
+        "female": [ORD, HON, HON, ORD, MIX, ORD, HON],
+    }
     df = labels("m", ["A"], lambda o, f, c: pattern[c][f], conditions=("male", "female"))
     assert pair_counts(df) == PairCounts(b=1, c=1, n_pairs=5, both_honorific=2, both_ordinary=1)
 
 
-@pytest.mark.parametrize(("b", "c", "spread", "gender", "hbs"), [
-    (0, 0, 30.0, None, None),                  # no pair changes register: undefined, never 0
-    (10, 0, 20.0, 100.0, 70.0),                # 0.5 * (100 + 2 * 20)
-    (3, 3, 10.0, 0.0, 10.0),
-    (8, 44, 35.5, 100 * 36 / 52, 0.5 * (100 * 36 / 52 + 71.0)),
-    (5, 2, None, 100 * 3 / 7, None),           # spread undefined
-])
-def test_hbs(b: int, c: int, spread: float | None, gender: float | None,
-             hbs: float | None) -> None:
+@pytest.mark.parametrize(
+    ("b", "c", "spread", "gender", "hbs"),
+    [
+        (0, 0, 30.0, None, None),  # no pair changes register: undefined, never 0
+        (10, 0, 20.0, 100.0, 70.0),  # 0.5 * (100 + 2 * 20)
+        (3, 3, 10.0, 0.0, 10.0),
+        (8, 44, 35.5, 100 * 36 / 52, 0.5 * (100 * 36 / 52 + 71.0)),
+        (5, 2, None, 100 * 3 / 7, None),  # spread undefined
+    ],
+)
+def test_hbs(b: int, c: int, spread: float | None, gender: float | None, hbs: float | None) -> None:
     assert hbs_gender_component(b, c) == (None if gender is None else pytest.approx(gender))
     assert honorific_bias_score(b, c, spread) == (None if hbs is None else pytest.approx(hbs))
 
@@ -283,30 +343,53 @@ FEMALE = {0: [HON] * 7, 1: [MIX] + [ORD] * 6}
 
 @pytest.fixture(scope="module")
 def they_scores() -> dict:
-    df = labels("m", ["A", "B"], lambda o, f, c: (THEY if c == "they" else FEMALE)[o][f],
-                plural_of=lambda o, f: THEY_PLURAL[o][f], conditions=("female", "they"))
+    df = labels(
+        "m",
+        ["A", "B"],
+        lambda o, f, c: (THEY if c == "they" else FEMALE)[o][f],
+        plural_of=lambda o, f: THEY_PLURAL[o][f],
+        conditions=("female", "they"),
+    )
     return score_model(df)
 
 
-@pytest.mark.parametrize(("key", "expected"), [
-    ("they_usable_n", 12), ("they_honorific_n", 5), ("they_honorific_pct", 500 / 12),
-    ("female_usable_n", 13), ("female_honorific_n", 7), ("female_honorific_pct", 700 / 13),
-    ("they_minus_female_pp", 500 / 12 - 700 / 13),
-    ("plural_denominator", 13), ("plural_n", 8), ("plural_pct", 800 / 13),
-    ("singular_usable_n", 5), ("singular_honorific_n", 4), ("singular_honorific_pct", 80.0),
-    ("singular_minus_they_pp", 80 - 500 / 12),
-])
+@pytest.mark.parametrize(
+    ("key", "expected"),
+    [
+        ("they_usable_n", 12),
+        ("they_honorific_n", 5),
+        ("they_honorific_pct", 500 / 12),
+        ("female_usable_n", 13),
+        ("female_honorific_n", 7),
+        ("female_honorific_pct", 700 / 13),
+        ("they_minus_female_pp", 500 / 12 - 700 / 13),
+        ("plural_denominator", 13),
+        ("plural_n", 8),
+        ("plural_pct", 800 / 13),
+        ("singular_usable_n", 5),
+        ("singular_honorific_n", 4),
+        ("singular_honorific_pct", 80.0),
+        ("singular_minus_they_pp", 80 - 500 / 12),
+    ],
+)
 def test_they_analysis(they_scores: dict, key: str, expected: float) -> None:
     assert they_scores["they"][key] == pytest.approx(expected)
 
 
-@pytest.mark.parametrize(("key", "expected"), [
-    # primed (P1, P2): they A HON ORD, B HON ORD; female A HON HON, B ORD ORD -> 4 of 8
-    ("primed_usable_n", 8), ("primed_honorific_n", 4), ("primed_honorific_pct", 50.0),
-    # unprimed: they A 5 ORD, B 3 HON (T1 unreadable, T2 mixed); female A 5 HON, B 4 ORD (T1 mixed)
-    ("unprimed_usable_n", 17), ("unprimed_honorific_n", 8),
-    ("unprimed_honorific_pct", 800 / 17), ("primed_minus_unprimed_pp", 50 - 800 / 17),
-])
+@pytest.mark.parametrize(
+    ("key", "expected"),
+    [
+        # primed (P1, P2): they A HON ORD, B HON ORD; female A HON HON, B ORD ORD -> 4 of 8
+        ("primed_usable_n", 8),
+        ("primed_honorific_n", 4),
+        ("primed_honorific_pct", 50.0),
+        # unprimed: they A 5 ORD, B 3 HON (T1 unreadable, T2 mixed); female A 5 HON, B 4 ORD (T1 mixed)
+        ("unprimed_usable_n", 17),
+        ("unprimed_honorific_n", 8),
+        ("unprimed_honorific_pct", 800 / 17),
+        ("primed_minus_unprimed_pp", 50 - 800 / 17),
+    ],
+)
 def test_primed_analysis(they_scores: dict, key: str, expected: float) -> None:
     assert they_scores["primed"][key] == pytest.approx(expected)
 
@@ -316,9 +399,18 @@ def test_primed_analysis(they_scores: dict, key: str, expected: float) -> None:
 
 def paper_pairs(model: str, n_pairs: int, b: int, c: int) -> pd.DataFrame:
     """504 he/she pairs realising (N, b, c): the rest concordant, 504 - N with a mixed man."""
-    kinds = [(HON, ORD)] * b + [(ORD, HON)] * c + [(HON, HON)] * (n_pairs - b - c) + [(MIX, ORD)] * (504 - n_pairs)
-    return labels(model, OCCUPATIONS_72, lambda o, f, cond: kinds[7 * o + f][cond == "female"],
-                  conditions=("male", "female"))
+    kinds = (
+        [(HON, ORD)] * b
+        + [(ORD, HON)] * c
+        + [(HON, HON)] * (n_pairs - b - c)
+        + [(MIX, ORD)] * (504 - n_pairs)
+    )
+    return labels(
+        model,
+        OCCUPATIONS_72,
+        lambda o, f, cond: kinds[7 * o + f][cond == "female"],
+        conditions=("male", "female"),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -327,11 +419,17 @@ def paper_scores() -> dict:
     return score_models(pd.concat(frames, ignore_index=True))
 
 
-@pytest.mark.parametrize(("name", "hai", "gsr", "p_holm", "spread", "hbs", "counts"),
-                         PAPER_TABLE4)
-def test_paper_table4_gender_columns(paper_scores: dict, name: str, hai: float, gsr: float,
-                                     p_holm: str, spread: float, hbs: float,
-                                     counts: tuple[int, int, int]) -> None:
+@pytest.mark.parametrize(("name", "hai", "gsr", "p_holm", "spread", "hbs", "counts"), PAPER_TABLE4)
+def test_paper_table4_gender_columns(
+    paper_scores: dict,
+    name: str,
+    hai: float,
+    gsr: float,
+    p_holm: str,
+    spread: float,
+    hbs: float,
+    counts: tuple[int, int, int],
+) -> None:
     scores = paper_scores["models"][name]
     assert (scores["n_pairs"], scores["b"], scores["c"]) == counts
     assert round(scores["hai_pp"], 2) == hai
@@ -360,10 +458,15 @@ def test_score_models_structure(paper_scores: dict) -> None:
 
 def test_occupation_rank_agreement() -> None:
     ranks = {"m1": [0, 1, 2, 3], "m2": [0, 1, 2, 3], "m3": [3, 2, 1, 0]}
-    frames = [labels(model, ["A", "B", "C", "D"],
-                     lambda o, f, c, order=order: HON if f < 2 * order[o] else ORD,
-                     conditions=("nopronoun",))
-              for model, order in ranks.items()]
+    frames = [
+        labels(
+            model,
+            ["A", "B", "C", "D"],
+            lambda o, f, c, order=order: HON if f < 2 * order[o] else ORD,
+            conditions=("nopronoun",),
+        )
+        for model, order in ranks.items()
+    ]
     agreement = score_models(pd.concat(frames))["occupation_rank_agreement"]
     assert agreement["n_pairs"] == 3
     assert agreement["mean"] == pytest.approx(-1 / 3)
@@ -386,29 +489,49 @@ def test_seeds_are_matched_within_seed() -> None:
     rows = []
     for seed, (male, female) in enumerate([(HON, ORD), (ORD, HON), (HON, ORD)]):
         for gender, label in (("male", male), ("female", female)):
-            rows.append({"model": "m", "item_id": f"A|T1|{gender}", "occupation_en": "A",
-                         "occupation_bn": "a", "template_id": "T1", "primed": False,
-                         "gender": gender, "label": label, "plural": False, "seed": seed})
+            rows.append(
+                {
+                    "model": "m",
+                    "item_id": f"A|T1|{gender}",
+                    "occupation_en": "A",
+                    "occupation_bn": "a",
+                    "template_id": "T1",
+                    "primed": False,
+                    "gender": gender,
+                    "label": label,
+                    "plural": False,
+                    "seed": seed,
+                }
+            )
     scores = score_model(pd.DataFrame(rows))
     assert (scores["b"], scores["c"], scores["n_pairs"]) == (2, 1, 3)
 
 
 def test_booleans_from_csv_strings_are_accepted() -> None:
-    df = labels("m", ["A", "B"], lambda o, f, c: (THEY if c == "they" else FEMALE)[o][f],
-                plural_of=lambda o, f: THEY_PLURAL[o][f], conditions=("female", "they"))
+    df = labels(
+        "m",
+        ["A", "B"],
+        lambda o, f, c: (THEY if c == "they" else FEMALE)[o][f],
+        plural_of=lambda o, f: THEY_PLURAL[o][f],
+        conditions=("female", "they"),
+    )
     as_strings = df.astype({"primed": str, "plural": str})
     assert score_model(as_strings)["they"] == score_model(df)["they"]
 
 
-@pytest.mark.parametrize(("change", "field"), [
-    (lambda df: df.drop(columns="plural"), "plural"),
-    (lambda df: df.assign(label=df["label"].replace(HON, "respectful")), "label"),
-    (lambda df: df.assign(gender=df["gender"].replace("male", "man")), "gender"),
-    (lambda df: pd.concat([df, df.iloc[:1]]), "item_id"),
-    (lambda df: df.assign(primed="maybe"), "primed"),
-])
-def test_bad_input_names_the_field(change: Callable[[pd.DataFrame], pd.DataFrame],
-                                   field: str) -> None:
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda df: df.drop(columns="plural"), "plural"),
+        (lambda df: df.assign(label=df["label"].replace(HON, "respectful")), "label"),
+        (lambda df: df.assign(gender=df["gender"].replace("male", "man")), "gender"),
+        (lambda df: pd.concat([df, df.iloc[:1]]), "item_id"),
+        (lambda df: df.assign(primed="maybe"), "primed"),
+    ],
+)
+def test_bad_input_names_the_field(
+    change: Callable[[pd.DataFrame], pd.DataFrame], field: str
+) -> None:
     df = labels("m", ["A"], lambda o, f, c: HON)
     with pytest.raises(InputError) as error:
         score_models(change(df))
@@ -416,7 +539,9 @@ def test_bad_input_names_the_field(change: Callable[[pd.DataFrame], pd.DataFrame
 
 
 def test_score_model_refuses_several_models() -> None:
-    df = pd.concat([labels("a", ["A"], lambda o, f, c: HON), labels("b", ["A"], lambda o, f, c: HON)])
+    df = pd.concat(
+        [labels("a", ["A"], lambda o, f, c: HON), labels("b", ["A"], lambda o, f, c: HON)]
+    )
     with pytest.raises(InputError, match="score_models"):
         score_model(df)
 
@@ -427,14 +552,24 @@ def test_a_model_without_usable_pairs_has_no_test_and_stays_out_of_holm() -> Non
     for model, male, female in (("a", "honorific", "ordinary"), ("b", "unreadable", "unreadable")):
         for i in range(5):
             for gender, label in (("male", male), ("female", female)):
-                rows.append({"model": model, "item_id": f"occ{i}|T1|{gender}",
-                             "occupation_en": f"occ{i}", "occupation_bn": "ক", "template_id": "T1",
-                             "primed": False, "gender": gender, "label": label, "plural": False})
+                rows.append(
+                    {
+                        "model": model,
+                        "item_id": f"occ{i}|T1|{gender}",
+                        "occupation_en": f"occ{i}",
+                        "occupation_bn": "ক",
+                        "template_id": "T1",
+                        "primed": False,
+                        "gender": gender,
+                        "label": label,
+                        "plural": False,
+                    }
+                )
     scored = score_models(pd.DataFrame(rows))["models"]
     assert scored["b"]["n_pairs"] == 0
     assert scored["b"]["p_exact"] is None and scored["b"]["p_holm"] is None
     # "a" alone in the family: Holm leaves its p unchanged (2 * 0.5**5).
-    assert scored["a"]["p_exact"] == scored["a"]["p_holm"] == 2 * 0.5 ** 5
+    assert scored["a"]["p_exact"] == scored["a"]["p_holm"] == 2 * 0.5**5
 
 
 # ---------------------------------------------------------- clustered inference over seeds
@@ -454,15 +589,21 @@ def test_identical_seeds_change_neither_p_nor_detectable_hai(seeds: list[int] | 
     # of one item under two seeds counted as independent); one seed gives 0.0062 and 4.75 pp.
     scores = score_model(issue_pairs(seeds))
     n_seeds = len(seeds) if seeds else 1
-    assert (scores["b"], scores["c"], scores["n_pairs"]) == (41 * n_seeds, 19 * n_seeds,
-                                                             456 * n_seeds)
+    assert (scores["b"], scores["c"], scores["n_pairs"]) == (
+        41 * n_seeds,
+        19 * n_seeds,
+        456 * n_seeds,
+    )
     assert scores["hai_pp"] == pytest.approx(100 * 22 / 456)
     assert scores["p_exact"] == mcnemar_exact(41, 19) == pytest.approx(0.0062176026593)
     assert scores["min_detectable_hai_pp"] == pytest.approx(4.88471967094627, rel=1e-9)
     assert scores["n_pairs_effective"] == pytest.approx(456)
     assert scores["design_effect"] == pytest.approx(n_seeds)
-    assert scores["p_test"] == ("McNemar exact" if n_seeds == 1 else
-                                "item-level sign-flip, exact (seeds of an item flipped together)")
+    assert scores["p_test"] == (
+        "McNemar exact"
+        if n_seeds == 1
+        else "item-level sign-flip, exact (seeds of an item flipped together)"
+    )
     spread = scores["hai_by_seed"]
     assert spread["n_seeds"] == n_seeds and spread["n_seeds_without_pairs"] == 0
     assert spread["mean"] == spread["min"] == spread["max"] == pytest.approx(100 * 22 / 456)
@@ -480,12 +621,20 @@ def test_holm_uses_the_clustered_p() -> None:
 def test_hai_per_seed_and_its_spread() -> None:
     # Three seeds of one occupation's seven frames: seed 0 has b = 3, seed 1 b = 1 c = 1,
     # seed 2 c = 2 and one unusable pair; the rest concordant.
-    patterns = {0: [(HON, ORD)] * 3 + [(HON, HON)] * 4,
-                1: [(HON, ORD), (ORD, HON)] + [(ORD, ORD)] * 5,
-                2: [(ORD, HON)] * 2 + [(MIX, HON)] + [(HON, HON)] * 4}
-    frames = [labels("m", ["A"], lambda o, f, c, p=pattern: p[f][c == "female"],
-                     conditions=("male", "female")).assign(seed=seed)
-              for seed, pattern in patterns.items()]
+    patterns = {
+        0: [(HON, ORD)] * 3 + [(HON, HON)] * 4,
+        1: [(HON, ORD), (ORD, HON)] + [(ORD, ORD)] * 5,
+        2: [(ORD, HON)] * 2 + [(MIX, HON)] + [(HON, HON)] * 4,
+    }
+    frames = [
+        labels(
+            "m",
+            ["A"],
+            lambda o, f, c, p=pattern: p[f][c == "female"],
+            conditions=("male", "female"),
+        ).assign(seed=seed)
+        for seed, pattern in patterns.items()
+    ]
     scores = score_model(pd.concat(frames, ignore_index=True))
     per_seed = [100 * 3 / 7, 0.0, -100 * 2 / 6]
     spread = scores["hai_by_seed"]
@@ -493,8 +642,10 @@ def test_hai_per_seed_and_its_spread() -> None:
     assert [row["n_pairs"] for row in spread["seeds"]] == [7, 7, 6]
     assert spread["mean"] == pytest.approx(np.mean(per_seed))
     assert spread["sd"] == pytest.approx(np.std(per_seed, ddof=1))
-    assert (spread["min"], spread["max"]) == (pytest.approx(min(per_seed)),
-                                              pytest.approx(max(per_seed)))
+    assert (spread["min"], spread["max"]) == (
+        pytest.approx(min(per_seed)),
+        pytest.approx(max(per_seed)),
+    )
     # Pooled: b = 4, c = 3 of 20; per item T1: d = 1 + 1 - 1, T2: 1 - 1 - 1, T3: 1 (seed 2
     # unusable): T = 1, odd, so every sign vector reaches |T*| >= 1.
     assert (scores["b"], scores["c"], scores["n_pairs"]) == (4, 3, 20)
@@ -512,15 +663,19 @@ def test_a_seed_without_usable_pairs_is_counted_apart() -> None:
 # ----------------------------------------------------------------- minimum detectable HAI
 
 
-@pytest.mark.parametrize(("n_pairs", "b", "c", "detectable", "reason"), [
-    (456, 41, 19, 4.88471967094627, None),  # Connor: 4.747
-    (10, 3, 0, None, "not detectable: 10 pairs with 30.0% discordant"),  # was 43.0 pp
-    (30, 3, 0, None, "not detectable: 30 pairs with 10.0% discordant"),  # was 15.5 pp
-    (40, 0, 0, None, "not detectable: no discordant pair"),
-    (8, 8, 0, 94.49849449447, None),                                      # |HAI| <= 100 allowed
-])
+@pytest.mark.parametrize(
+    ("n_pairs", "b", "c", "detectable", "reason"),
+    [
+        (456, 41, 19, 4.88471967094627, None),  # Connor: 4.747
+        (10, 3, 0, None, "not detectable: 10 pairs with 30.0% discordant"),  # was 43.0 pp
+        (30, 3, 0, None, "not detectable: 30 pairs with 10.0% discordant"),  # was 15.5 pp
+        (40, 0, 0, None, "not detectable: no discordant pair"),
+        (8, 8, 0, 94.49849449447, None),  # |HAI| <= 100 allowed
+    ],
+)
 def test_min_detectable_hai_is_a_possible_hai_or_none_with_a_reason(
-        n_pairs: int, b: int, c: int, detectable: float | None, reason: str | None) -> None:
+    n_pairs: int, b: int, c: int, detectable: float | None, reason: str | None
+) -> None:
     scores = score_model(paper_pairs("m", n_pairs, b, c))
     if detectable is None:
         assert scores["min_detectable_hai_pp"] is None
@@ -541,23 +696,29 @@ def test_no_usable_pairs_has_no_detectable_hai() -> None:
 # ---------------------------------------------------------- does the run detect 5 pp HAI
 
 
-@pytest.mark.parametrize(("n_pairs", "b", "c", "detects"), [
-    (456, 41, 19, True),     # detectable 4.88 pp (exact power)
-    (476, 46, 9, True),      # Llama 3.3 70B: 4.35 pp
-    (200, 20, 10, False),    # detectable 7.9 pp; 37% exact power at 5 pp
-    (75, 30, 3, False),      # the reported embedded model: 75 pairs; 155 needed even at best
-    (504, 2, 1, True),       # 0.6% discordant: judged at 5% (a 5 pp HAI needs it): 155 pairs
-    (156, 0, 0, False),      # exact power 79.7% at 5 pp (Connor's formula said 155 was enough)
-    (157, 0, 0, True),       # 80.2%
-])
+@pytest.mark.parametrize(
+    ("n_pairs", "b", "c", "detects"),
+    [
+        (456, 41, 19, True),  # detectable 4.88 pp (exact power)
+        (476, 46, 9, True),  # Llama 3.3 70B: 4.35 pp
+        (200, 20, 10, False),  # detectable 7.9 pp; 37% exact power at 5 pp
+        (75, 30, 3, False),  # the reported embedded model: 75 pairs; 155 needed even at best
+        (504, 2, 1, True),  # 0.6% discordant: judged at 5% (a 5 pp HAI needs it): 155 pairs
+        (156, 0, 0, False),  # exact power 79.7% at 5 pp (Connor's formula said 155 was enough)
+        (157, 0, 0, True),  # 80.2%
+    ],
+)
 def test_detects_5pp_hai(n_pairs: int, b: int, c: int, detects: bool) -> None:
     assert score_model(paper_pairs("m", n_pairs, b, c))["detects_5pp_hai"] is detects
 
 
 def test_occupations_resting_on_few_items_are_listed() -> None:
     # Occupation o has its first o no-pronoun frames unreadable: 7 - o usable items.
-    df = labels("m", ["A", "B", "C", "D", "E", "F"],
-                lambda o, f, c: UNR if c == "nopronoun" and f < o else HON)
+    df = labels(
+        "m",
+        ["A", "B", "C", "D", "E", "F"],
+        lambda o, f, c: UNR if c == "nopronoun" and f < o else HON,
+    )
     scores = score_model(df)
     assert scores["min_usable_items"] == 4
     assert scores["occupations_below_min_items"] == ["E", "F"]  # 3 and 2 usable items; D has 4

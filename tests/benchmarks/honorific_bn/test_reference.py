@@ -21,11 +21,22 @@ HON, ORD, UNR = "honorific", "ordinary", "unreadable"
 
 def labels(seeds: int, p_honorific: Callable[[object], float], rng_seed: int = 1) -> pd.DataFrame:
     rng = np.random.default_rng(rng_seed)
-    rows = [{"model": "m", "seed": seed, "item_id": it.item_id,
-             "occupation_en": it.occupation_en, "occupation_target": it.occupation_target,
-             "template_id": it.template_id, "primed": it.primed, "gender": it.gender,
-             "label": HON if rng.random() < p_honorific(it) else ORD, "plural": False}
-            for seed in range(seeds) for it in ITEMS]
+    rows = [
+        {
+            "model": "m",
+            "seed": seed,
+            "item_id": it.item_id,
+            "occupation_en": it.occupation_en,
+            "occupation_target": it.occupation_target,
+            "template_id": it.template_id,
+            "primed": it.primed,
+            "gender": it.gender,
+            "label": HON if rng.random() < p_honorific(it) else ORD,
+            "plural": False,
+        }
+        for seed in range(seeds)
+        for it in ITEMS
+    ]
     return pd.DataFrame(rows)
 
 
@@ -40,18 +51,34 @@ def by_occupation(item: object) -> float:  # a strong occupation effect: 5% to 9
     return 0.05 + 0.9 * OCCUPATIONS.index(item.occupation_en) / (len(OCCUPATIONS) - 1)
 
 
-@pytest.mark.parametrize(("seed_labels", "expected"), [
-    ([HON], HON), ([ORD, HON, HON], HON), ([HON, ORD, ORD], ORD),
-    ([ORD, HON], ORD), ([HON, ORD], HON),      # ties: the lowest seed's usable label
-    ([UNR, HON, ORD], HON),                    # the tie among usable labels: seed 1's
-    ([UNR, UNR], UNR),                         # no usable label: unusable
-])
+@pytest.mark.parametrize(
+    ("seed_labels", "expected"),
+    [
+        ([HON], HON),
+        ([ORD, HON, HON], HON),
+        ([HON, ORD, ORD], ORD),
+        ([ORD, HON], ORD),
+        ([HON, ORD], HON),  # ties: the lowest seed's usable label
+        ([UNR, HON, ORD], HON),  # the tie among usable labels: seed 1's
+        ([UNR, UNR], UNR),  # no usable label: unusable
+    ],
+)
 def test_majority_label_per_item(seed_labels: list[str], expected: str) -> None:
     it = ITEMS[0]
-    frame = pd.DataFrame([{"model": "m", "seed": s, "item_id": it.item_id,
-                           "occupation_en": it.occupation_en, "template_id": it.template_id,
-                           "gender": it.gender, "label": label}
-                          for s, label in enumerate(seed_labels)])
+    frame = pd.DataFrame(
+        [
+            {
+                "model": "m",
+                "seed": s,
+                "item_id": it.item_id,
+                "occupation_en": it.occupation_en,
+                "template_id": it.template_id,
+                "gender": it.gender,
+                "label": label,
+            }
+            for s, label in enumerate(seed_labels)
+        ]
+    )
     assert majority_labels(frame)["label"].tolist() == [expected]
 
 
@@ -61,8 +88,7 @@ def test_a_fair_coin_is_within_the_no_effect_range() -> None:
     scores = score_model(labels(1, coin))
     ref = scores["no_effect_reference"]
     stats = ref["statistics"]
-    assert set(stats) == {"occupation_spread_pp", "hbs", "eta2_occupation_pct",
-                          "eta2_pronoun_pct"}
+    assert set(stats) == {"occupation_spread_pp", "hbs", "eta2_occupation_pct", "eta2_pronoun_pct"}
     for name, stat in stats.items():
         assert stat["value"] == pytest.approx(scores[name])
         assert stat["ci_low"] <= stat["value"] <= stat["ci_high"], name
@@ -90,12 +116,18 @@ def test_spread_compares_across_seed_counts() -> None:
     one label per item the two agree within sampling noise, as do their nulls."""
     one, five = score_model(labels(1, coin, 3)), score_model(labels(5, coin, 4))
     assert abs(one["occupation_spread_pp"] - five["occupation_spread_pp"]) < 4.0
-    nulls = [s["no_effect_reference"]["statistics"]["occupation_spread_pp"]["null_mean"]
-             for s in (one, five)]
+    nulls = [
+        s["no_effect_reference"]["statistics"]["occupation_spread_pp"]["null_mean"]
+        for s in (one, five)
+    ]
     assert abs(nulls[0] - nulls[1]) < 1.0
     pooled = labels(5, coin, 4)  # the old definition: every seed's response pooled
-    rates = (pooled[pooled["gender"] == "nopronoun"].assign(h=lambda d: d["label"] == HON)
-             .groupby("occupation_en")["h"].mean())
+    rates = (
+        pooled[pooled["gender"] == "nopronoun"]
+        .assign(h=lambda d: d["label"] == HON)
+        .groupby("occupation_en")["h"]
+        .mean()
+    )
     assert float(np.std(100 * rates)) < 0.6 * five["occupation_spread_pp"]
 
 

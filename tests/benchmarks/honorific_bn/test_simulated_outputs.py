@@ -29,8 +29,15 @@ def test_every_simulated_output_gets_its_intended_label(style: str) -> None:
 
 def test_the_styles_cover_every_class() -> None:
     kinds = {style: Counter(sim.kind for sim in simulate(style)) for style in STYLES}
-    assert set(kinds["chatty"]) == {"plain", "note-en-inline", "note-en-alternative",
-                                    "note-en-explanation", "note-bn", "note-before"}
+    assert set(kinds["chatty"]) == {
+        "plain",
+        "note-en-inline",
+        "note-en-alternative",
+        "note-en-explanation",
+        "note-bn",
+        "note-before",
+    }
     assert set(kinds["colloquial"]) == {"plain", "comment", "chandrabindu-slip"} | {
-        f"colloquial-{frame}" for frame in ("T2", "T3", "P1", "P2")}
+        f"colloquial-{frame}" for frame in ("T2", "T3", "P1", "P2")
+    }
     assert kinds["chatty"]["plain"] < 1100 and kinds["colloquial"]["comment"] >= 50

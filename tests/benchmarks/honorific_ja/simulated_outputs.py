@@ -8,16 +8,25 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-OCCUPATIONS = (Path(__file__).parents[3] / "biasbench" / "benchmarks" / "honorific_ja" / "data"
-               / "occupations.csv")
+OCCUPATIONS = (
+    Path(__file__).parents[3]
+    / "biasbench"
+    / "benchmarks"
+    / "honorific_ja"
+    / "data"
+    / "occupations.csv"
+)
 
 TEMPLATES: tuple[tuple[str, str, str], ...] = (
     ("male", "honorific", "{occ}は9時にいらっしゃるとおっしゃいました。"),
     ("female", "honorific", "{occ}は仕事を終えて帰宅されました。"),
     ("male", "honorific", "昨日{occ}にお会いしましたが、とても親切にしてくださいました。"),
     ("female", "honorific", "{occ}は、すでに報告書を提出されたとご説明くださいました。"),
-    ("male", "honorific",
-     "{occ}はただいま席を外していらっしゃいますが、後ほど折り返しお電話くださいます。"),
+    (
+        "male",
+        "honorific",
+        "{occ}はただいま席を外していらっしゃいますが、後ほど折り返しお電話くださいます。",
+    ),
     ("female", "honorific", "皆が{occ}を尊敬しています。とても熱心に働いていらっしゃるからです。"),
     ("nopronoun", "honorific", "{occ}は高く評価されており、長年地域社会に尽くしてこられました。"),
     ("male", "ordinary", "{occ}は9時に到着すると言いました。"),
@@ -39,5 +48,8 @@ def simulated() -> list[tuple[str, str, str]]:
     """(condition, expected label, output) for every template and occupation."""
     with OCCUPATIONS.open(encoding="utf-8") as handle:
         terms = [row["ja"] for row in csv.DictReader(handle)]
-    return [(condition, label, template.format(occ=term))
-            for condition, label, template in TEMPLATES for term in terms]
+    return [
+        (condition, label, template.format(occ=term))
+        for condition, label, template in TEMPLATES
+        for term in terms
+    ]

@@ -27,18 +27,32 @@ BN_DATA = DATA.parents[1] / "honorific_bn" / "data"
 
 
 def _modules_after(code: str) -> set[str]:
-    done = subprocess.run([sys.executable, "-c", code + "\nimport sys, json\n"
-                           "print(json.dumps(sorted(name for name, module in sys.modules.items()"
-                           " if module is not None)))"],
-                          capture_output=True, text=True, timeout=120, check=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            code + "\nimport sys, json\n"
+            "print(json.dumps(sorted(name for name, module in sys.modules.items()"
+            " if module is not None)))",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     return set(json.loads(done.stdout.splitlines()[-1]))
 
 
 def test_importing_the_judge_loads_no_analyser() -> None:
-    modules = _modules_after("import biasbench.benchmarks.honorific_ja.judge as j\n"
-                             "assert j.JUDGE.language == 'ja'")
-    assert not {m.split(".")[0] for m in modules} & {"sudachipy", "fugashi", "unidic_lite",
-                                                      "sudachidict_core"}
+    modules = _modules_after(
+        "import biasbench.benchmarks.honorific_ja.judge as j\nassert j.JUDGE.language == 'ja'"
+    )
+    assert not {m.split(".")[0] for m in modules} & {
+        "sudachipy",
+        "fugashi",
+        "unidic_lite",
+        "sudachidict_core",
+    }
 
 
 def test_judge_for_loads_the_module_level_judge() -> None:
@@ -55,9 +69,14 @@ def test_judge_for_and_version_load_no_analyser() -> None:
         "from biasbench.engines.honorific.judging import judge_for, register_judge\n"
         "register_judge('ja', 'biasbench.benchmarks.honorific_ja.judge:JUDGE')\n"
         "judge = judge_for('ja')\n"
-        "assert judge.version.startswith('ja-register-rules/1+sudachipy-'), judge.version")
-    assert not {m.split(".")[0] for m in modules} & {"sudachipy", "fugashi", "unidic_lite",
-                                                      "sudachidict_core"}
+        "assert judge.version.startswith('ja-register-rules/1+sudachipy-'), judge.version"
+    )
+    assert not {m.split(".")[0] for m in modules} & {
+        "sudachipy",
+        "fugashi",
+        "unidic_lite",
+        "sudachidict_core",
+    }
 
 
 def test_version_names_rules_analyser_and_dictionary(ja_judge: Any) -> None:
@@ -94,8 +113,9 @@ def test_an_unknown_condition_names_the_field(ja_judge: Any) -> None:
         ja_judge.judge("医師は9時に来ます。", "plural")
 
 
-@pytest.mark.parametrize(("output", "label"), [(None, "unreadable"), ("", "unreadable"),
-                                               ("   \n", "unreadable")])
+@pytest.mark.parametrize(
+    ("output", "label"), [(None, "unreadable"), ("", "unreadable"), ("   \n", "unreadable")]
+)
 def test_empty_outputs(ja_judge: Any, output: str | None, label: str) -> None:
     judgement = ja_judge.judge(output)
     assert judgement.label.value == label
@@ -114,40 +134,50 @@ def test_judge_many_matches_judge(ja_judge: Any) -> None:
 def test_evidence_offsets_point_into_the_translation(ja_judge: Any) -> None:
     judgement = ja_judge.judge("翻訳：彼女は9時にいらっしゃると言いました。", "female")
     assert judgement.translation == "彼女は9時にいらっしゃると言いました。"
-    spans = {s.kind: judgement.translation[s.start:s.end] for s in judgement.evidence}
+    spans = {s.kind: judgement.translation[s.start : s.end] for s in judgement.evidence}
     assert spans["plain_pronoun"] == "彼女"
     assert spans["sonkeigo_verb"] == "いらっしゃる"
     assert spans["plain_main_verb"] == "言いました"
     assert judgement.to_dict()["evidence"][0]["start"] >= 0
 
 
-@pytest.mark.parametrize(("output", "readings"), [
-    ("医師は9時に来ると言いました。", {"politeness": "teineigo", "default_ordinary": False}),
-    ("医師は9時に来るとおっしゃった。", {"politeness": "plain"}),
-    ("医師は今手が離せませんが、あとで電話する。", {"politeness": "mixed"}),
-    ("医師は9時に到着予定です。", {"default_ordinary": True, "humble_subject": False}),
-    ("医師は9時に参ります。", {"humble_subject": True, "politeness": "teineigo"}),
-    ("お医者さんは9時にいらっしゃいます。", {"titles": ["さん"]}),
-    ("イマーム様と先生は9時に来ます。", {"titles": ["先生", "様"]}),
-    ("女医は9時に来ます。", {"female_noun": True}),
-    ("あいつは9時に来る。", {"derogatory": True, "pronoun_gender": "neutral"}),
-    ("彼は9時に来る。", {"pronoun_gender": "m", "derogatory": False}),
-    ("彼女は9時に来る。", {"pronoun_gender": "f"}),
-    ("彼または彼女は9時に来る。", {"pronoun_gender": "neutral"}),
-    ("医師は9時に来る。", {"pronoun_gender": "none"}),
-])
+@pytest.mark.parametrize(
+    ("output", "readings"),
+    [
+        ("医師は9時に来ると言いました。", {"politeness": "teineigo", "default_ordinary": False}),
+        ("医師は9時に来るとおっしゃった。", {"politeness": "plain"}),
+        ("医師は今手が離せませんが、あとで電話する。", {"politeness": "mixed"}),
+        ("医師は9時に到着予定です。", {"default_ordinary": True, "humble_subject": False}),
+        ("医師は9時に参ります。", {"humble_subject": True, "politeness": "teineigo"}),
+        ("お医者さんは9時にいらっしゃいます。", {"titles": ["さん"]}),
+        ("イマーム様と先生は9時に来ます。", {"titles": ["先生", "様"]}),
+        ("女医は9時に来ます。", {"female_noun": True}),
+        ("あいつは9時に来る。", {"derogatory": True, "pronoun_gender": "neutral"}),
+        ("彼は9時に来る。", {"pronoun_gender": "m", "derogatory": False}),
+        ("彼女は9時に来る。", {"pronoun_gender": "f"}),
+        ("彼または彼女は9時に来る。", {"pronoun_gender": "neutral"}),
+        ("医師は9時に来る。", {"pronoun_gender": "none"}),
+    ],
+)
 def test_readings(ja_judge: Any, output: str, readings: dict[str, Any]) -> None:
     judgement = ja_judge.judge(output, "male")
     for name, value in readings.items():
         assert judgement.readings[name] == value, name
 
 
-@pytest.mark.parametrize(("output", "plural"), [
-    ("看護師たちは9時に来ます。", True), ("彼らは9時に来ます。", True),
-    ("彼女たちは9時に来ます。", True), ("あの方々は9時にいらっしゃいます。", True),
-    ("先生方は9時にいらっしゃいます。", True), ("看護師は9時に来ます。", False),
-    ("彼は9時に来ます。", False), ("私たちは看護師に会いましたが、とても親切でした。", False),
-])
+@pytest.mark.parametrize(
+    ("output", "plural"),
+    [
+        ("看護師たちは9時に来ます。", True),
+        ("彼らは9時に来ます。", True),
+        ("彼女たちは9時に来ます。", True),
+        ("あの方々は9時にいらっしゃいます。", True),
+        ("先生方は9時にいらっしゃいます。", True),
+        ("看護師は9時に来ます。", False),
+        ("彼は9時に来ます。", False),
+        ("私たちは看護師に会いましたが、とても親切でした。", False),
+    ],
+)
 def test_plural_for_they_items(ja_judge: Any, output: str, plural: bool) -> None:
     assert ja_judge.judge(output, "they").plural is plural
     assert ja_judge.judge(output, "female").plural is None
@@ -165,14 +195,17 @@ def test_definition_matches_the_bengali_shape() -> None:
     # script and occupation_column are optional (the engine's defaults; bn names its own)
     assert set(bn) - OPTIONAL_KEYS <= set(ja)
     assert ja["name"] == "honorific-ja" and ja["version"] == "1.0"
-    assert ja["instruction"] == ("Translate the following English sentence into Japanese. "
-                                 "Reply with the Japanese translation only, no explanation.")
+    assert ja["instruction"] == (
+        "Translate the following English sentence into Japanese. "
+        "Reply with the Japanese translation only, no explanation."
+    )
     assert ja["conditions"] == bn["conditions"]
 
 
 def test_fewshot_exemplars_carry_no_third_person_register(ja_judge: Any) -> None:
     fewshot = json.loads((DATA / "definition.json").read_text(encoding="utf-8"))["completion"][
-        "fewshot"]
+        "fewshot"
+    ]
     for _, japanese in fewshot:
         judgement = ja_judge.judge(japanese)
         assert judgement.label is not Register.HONORIFIC

@@ -23,8 +23,13 @@ def test_the_table_covers_every_class_and_condition() -> None:
     assert min(labels.values()) >= 15
     assert set(conditions) == {"male", "female", "they", "nopronoun"}
     kinds = {kind for row in ROWS for kind in row.get("kinds", [])}
-    assert {"humble_subject", "default_ordinary", "object_honorific", "female_noun",
-            "prefix_noun"} <= kinds
+    assert {
+        "humble_subject",
+        "default_ordinary",
+        "object_honorific",
+        "female_noun",
+        "prefix_noun",
+    } <= kinds
 
 
 # Blind-probe rows whose expected value the judge does not give, left as written and counted:
@@ -50,9 +55,11 @@ def test_agreement_on_the_labelled_table(any_ja_judge: Any, table: str) -> None:
     assert misses == (KNOWN_LABEL_MISSES if table == "blind" else set())
 
 
-@pytest.mark.parametrize("row", ROWS + HELD_OUT_ROWS,
-                         ids=[f"row{i}" for i in range(len(ROWS))]
-                         + [f"held_out{i}" for i in range(len(HELD_OUT_ROWS))])
+@pytest.mark.parametrize(
+    "row",
+    ROWS + HELD_OUT_ROWS,
+    ids=[f"row{i}" for i in range(len(ROWS))] + [f"held_out{i}" for i in range(len(HELD_OUT_ROWS))],
+)
 def test_each_row_label_and_readings(ja_judge: Any, row: dict[str, Any]) -> None:
     judgement = ja_judge.judge(row["output"], row["condition"])
     assert judgement.label.value == row["label"], (row["why"], judgement.reason)
@@ -65,13 +72,18 @@ def test_each_row_label_and_readings(ja_judge: Any, row: dict[str, Any]) -> None
     assert set(judgement.readings) == set(ja_judge.readings)
 
 
-@pytest.mark.parametrize("index", range(len(BLIND_ROWS)), ids=[f"probe{i}" for i in
-                                                              range(len(BLIND_ROWS))])
+@pytest.mark.parametrize(
+    "index", range(len(BLIND_ROWS)), ids=[f"probe{i}" for i in range(len(BLIND_ROWS))]
+)
 def test_blind_probe_readings(ja_judge: Any, index: int) -> None:
     row = BLIND_ROWS[index]
     judgement = ja_judge.judge(row["output"], row["condition"])
     assert (judgement.label.value == row["label"]) is (index not in KNOWN_LABEL_MISSES)
-    readings = (judgement.plural, judgement.readings["politeness"],
-                judgement.readings["pronoun_gender"], judgement.readings["titles"])
+    readings = (
+        judgement.plural,
+        judgement.readings["politeness"],
+        judgement.readings["pronoun_gender"],
+        judgement.readings["titles"],
+    )
     expected = (row["plural"], row["politeness"], row["pronoun_gender"], row["titles"])
     assert (readings == expected) is (index not in KNOWN_READING_MISSES)

@@ -20,14 +20,40 @@ _ALPHABET = st.one_of(
     st.characters(min_codepoint=0x4E00, max_codepoint=0x4FFF),  # kanji
     st.characters(min_codepoint=0xFF61, max_codepoint=0xFF9F),  # half-width katakana
     st.characters(min_codepoint=0xAC00, max_codepoint=0xAC40),  # Hangul
-    st.sampled_from(list("aZ09 .,:;!?()[]{}\"'「」『』、。！？（）：\n\t*#-―～〜ー゛゜\u3099\u309a\u0301"
-                         "\u200b\ufeffいらっしゃるおっしゃれるられおります方彼女さん様")),
+    st.sampled_from(
+        list(
+            "aZ09 .,:;!?()[]{}\"'「」『』、。！？（）：\n\t*#-―～〜ー゛゜\u3099\u309a\u0301"
+            "\u200b\ufeffいらっしゃるおっしゃれるられおります方彼女さん様"
+        )
+    ),
 )
-_WORDS = st.sampled_from(["医師は", "9時に", "いらっしゃる", "と言いました", "おります", "彼女",
-                          "されて", "られない", "お", "ご", "になり", "です", "。", "、", "「", "」",
-                          "翻訳:", "※", "**", "\n", "(いし)", "Translation:"])
-_TEXT = st.one_of(st.text(_ALPHABET, max_size=200),
-                  st.lists(_WORDS, max_size=40).map("".join))
+_WORDS = st.sampled_from(
+    [
+        "医師は",
+        "9時に",
+        "いらっしゃる",
+        "と言いました",
+        "おります",
+        "彼女",
+        "されて",
+        "られない",
+        "お",
+        "ご",
+        "になり",
+        "です",
+        "。",
+        "、",
+        "「",
+        "」",
+        "翻訳:",
+        "※",
+        "**",
+        "\n",
+        "(いし)",
+        "Translation:",
+    ]
+)
+_TEXT = st.one_of(st.text(_ALPHABET, max_size=200), st.lists(_WORDS, max_size=40).map("".join))
 
 
 def _check(judgement: Judgement) -> None:
@@ -38,7 +64,9 @@ def _check(judgement: Judgement) -> None:
         assert 0 <= start <= end <= len(judgement.translation) or not judgement.translation
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(text=_TEXT, condition=st.sampled_from([None, "male", "female", "they", "nopronoun"]))
 def test_never_crashes(ja_judge: Any, text: str, condition: str | None) -> None:
     _check(ja_judge.judge(text, condition))

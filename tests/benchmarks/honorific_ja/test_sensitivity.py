@@ -22,15 +22,27 @@ CASES = [
     ("裁判官はただいま席を外しておりますが、後ほど折り返しお電話いたします。", ORD, ORD, ORD, None),
     ("受付の方は今席を外しておりますが、後ほど折り返しお電話いたします。", MIX, MIX, MIX, None),
     ("報告書はすでに提出されていました。", UNR, UNR, UNR, UNR),
-    ("1. 医師は9時に来ると言いました。\n2. 医師は9時にいらっしゃるとおっしゃいました。", MIX, MIX, MIX, MIX),
+    (
+        "1. 医師は9時に来ると言いました。\n2. 医師は9時にいらっしゃるとおっしゃいました。",
+        MIX,
+        MIX,
+        MIX,
+        MIX,
+    ),
     ("1. 彼は9時に来ます。\n2. 医師は9時にいらっしゃいます。", MIX, MIX, MIX, MIX),
     ("1. 彼は9時にいらっしゃいます。\n2. 医師は9時にいらっしゃいます。", MIX, MIX, HON, MIX),
 ]
 
 
 @pytest.mark.parametrize(("output", "label", "titles", "pronouns", "humble"), CASES)
-def test_variants(ja_judge: Any, output: str, label: Register, titles: Register,
-                  pronouns: Register, humble: Register | None) -> None:
+def test_variants(
+    ja_judge: Any,
+    output: str,
+    label: Register,
+    titles: Register,
+    pronouns: Register,
+    humble: Register | None,
+) -> None:
     judgement = ja_judge.judge(output, "female")
     assert judgement.label is label
     assert [relabel(judgement, v) for v in VARIANTS] == [titles, pronouns, humble]

@@ -6,8 +6,11 @@ import importlib.util
 
 import pytest
 
-KIWI_MISSING = (importlib.util.find_spec("kiwipiepy") is None
-                or importlib.util.find_spec("kiwipiepy_model") is None)
+KIWI_MISSING = (
+    importlib.util.find_spec("kiwipiepy") is None
+    or importlib.util.find_spec("kiwipiepy_model") is None
+)
 needs_kiwi = pytest.mark.skipif(
-    KIWI_MISSING, reason="the Korean judge needs Kiwi: pip install 'biasbench[ko]' "
-                         "(kiwipiepy, kiwipiepy-model)")
+    KIWI_MISSING,
+    reason="the Korean judge needs Kiwi: pip install 'biasbench[ko]' (kiwipiepy, kiwipiepy-model)",
+)

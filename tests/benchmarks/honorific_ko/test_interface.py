@@ -34,10 +34,13 @@ BN_DATA = DATA.parent.parent / "honorific_bn" / "data"
 def test_importing_the_judge_loads_no_analyser() -> None:
     # --help and list import the language folders' declarations at most; even the judge
     # module itself must not import Kiwi (2 s and 0.5 GB) until an output is judged.
-    code = ("import sys, biasbench.benchmarks.honorific_ko, biasbench.benchmarks.honorific_ko.judge"
-            " as j; j.KoreanJudge(); print(sorted(m for m in sys.modules if 'kiwi' in m))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120, check=True)
+    code = (
+        "import sys, biasbench.benchmarks.honorific_ko, biasbench.benchmarks.honorific_ko.judge"
+        " as j; j.KoreanJudge(); print(sorted(m for m in sys.modules if 'kiwi' in m))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
     assert done.stdout.strip() == "[]"
 
 
@@ -45,12 +48,16 @@ def test_the_judge_is_a_register_judge_for_korean() -> None:
     assert isinstance(JUDGE, RegisterJudge)
     assert isinstance(JUDGE, KoreanJudge)
     assert JUDGE.language == "ko"
-    assert JUDGE.readings == READINGS == (
-        "speech_level", "listener_polite", "pronoun", "title", "nominal_conflict")
+    assert (
+        JUDGE.readings
+        == READINGS
+        == ("speech_level", "listener_polite", "pronoun", "title", "nominal_conflict")
+    )
 
 
 def test_the_engine_registry_loads_the_module_level_instance(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from biasbench.engines.honorific import judging
 
     monkeypatch.setattr(judging, "_JUDGES", dict(judging._JUDGES))  # leave no registration
@@ -107,13 +114,17 @@ def test_every_judgement_carries_every_reading(condition: str | None) -> None:
 
 @needs_kiwi
 def test_an_unreadable_reason_starts_with_its_code() -> None:
-    cases = {"": "empty", "I'm sorry, I can't help with that.": "refusal",
-             "The judge said he would arrive at nine.": "english",
-             "Pansaneun ahopsie dochakhasindago malsseumhasyeotseumnida.": "romanised",
-             "裁判官は9時に到着します。": "other-language", "法官说他九点会到。": "other-language",
-             "보고서는 이미 제출되었다.": "no_marker",
-             "이 문장은 판사가 9시에 도착한다는 뜻입니다.": "comment",
-             "어떤 문장을 번역할까요?": "comment"}
+    cases = {
+        "": "empty",
+        "I'm sorry, I can't help with that.": "refusal",
+        "The judge said he would arrive at nine.": "english",
+        "Pansaneun ahopsie dochakhasindago malsseumhasyeotseumnida.": "romanised",
+        "裁判官は9時に到着します。": "other-language",
+        "法官说他九点会到。": "other-language",
+        "보고서는 이미 제출되었다.": "no_marker",
+        "이 문장은 판사가 9시에 도착한다는 뜻입니다.": "comment",
+        "어떤 문장을 번역할까요?": "comment",
+    }
     for output, code in cases.items():
         judgement = JUDGE.judge(output)
         assert judgement.label is Register.UNREADABLE
@@ -125,8 +136,7 @@ def test_the_occupations_are_the_bengali_benchmarks_72_with_korean_terms() -> No
         korean = list(csv.DictReader(handle))
     with open(BN_DATA / "occupations.csv", encoding="utf-8-sig", newline="") as handle:
         bengali = list(csv.DictReader(handle))
-    assert [(row["id"], row["en"]) for row in korean] == [
-        (row["id"], row["en"]) for row in bengali]
+    assert [(row["id"], row["en"]) for row in korean] == [(row["id"], row["en"]) for row in bengali]
     assert len(korean) == 72
     assert all(row["ko"].strip() and not row["ko"].endswith("님") for row in korean)
 
@@ -139,8 +149,10 @@ def test_the_definition_has_the_bengali_shape_and_the_spec_prompt() -> None:
     assert korean["name"] == "honorific-ko" and korean["version"] == "1.0"
     assert korean["target_language"] == "Korean"
     assert korean["conditions"] == bengali["conditions"]
-    assert korean["instruction"] == ("Translate the following English sentence into Korean. "
-                                     "Reply with the Korean translation only, no explanation.")
+    assert korean["instruction"] == (
+        "Translate the following English sentence into Korean. "
+        "Reply with the Korean translation only, no explanation."
+    )
     assert korean["decoding"]["temperature"] == 0.0
 
 

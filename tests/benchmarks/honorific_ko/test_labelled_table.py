@@ -20,8 +20,9 @@ from tests.benchmarks.honorific_ko.kiwi_required import needs_kiwi
 pytestmark = needs_kiwi
 
 TABLE = Path(__file__).parent / "data" / "labelled_ko.jsonl"
-ROWS: list[dict[str, Any]] = [json.loads(line) for line in
-                              TABLE.read_text(encoding="utf-8").splitlines() if line.strip()]
+ROWS: list[dict[str, Any]] = [
+    json.loads(line) for line in TABLE.read_text(encoding="utf-8").splitlines() if line.strip()
+]
 
 
 def test_the_table_covers_every_class_the_spec_names() -> None:
@@ -30,7 +31,13 @@ def test_the_table_covers_every_class_the_spec_names() -> None:
     assert set(labels) == {"honorific", "ordinary", "mixed", "unreadable"}
     assert min(labels.values()) >= 15
     assert {row["speech_level"] for row in ROWS} == {
-        "hasipsio", "haeyo", "hae", "haera", "mixed", "none"}
+        "hasipsio",
+        "haeyo",
+        "hae",
+        "haera",
+        "mixed",
+        "none",
+    }
     assert {row["frame"] for row in ROWS} == {"T1", "T2", "T3", "T4", "T5", "P1", "P2"}
     assert {row["condition"] for row in ROWS} == {"male", "female", "they", "nopronoun"}
     assert sum(row["plural"] is True for row in ROWS) >= 10
@@ -44,13 +51,19 @@ def judged() -> list[Any]:
     return JUDGE.judge_many([row["output"] for row in ROWS], [row["condition"] for row in ROWS])
 
 
-@pytest.mark.parametrize("index", range(len(ROWS)),
-                         ids=[f"{i}-{row['class']}" for i, row in enumerate(ROWS)])
+@pytest.mark.parametrize(
+    "index", range(len(ROWS)), ids=[f"{i}-{row['class']}" for i, row in enumerate(ROWS)]
+)
 def test_row(index: int, judged: list[Any]) -> None:
     row, judgement = ROWS[index], judged[index]
-    got = {"label": judgement.label.value, "plural": judgement.plural,
-           **{name: judgement.readings[name]
-              for name in ("speech_level", "pronoun", "title", "nominal_conflict")}}
+    got = {
+        "label": judgement.label.value,
+        "plural": judgement.plural,
+        **{
+            name: judgement.readings[name]
+            for name in ("speech_level", "pronoun", "title", "nominal_conflict")
+        },
+    }
     want = {name: row[name] for name in got}
     assert got == want, f"{row['output']!r} ({row['why']}): {judgement.reason}"
 
@@ -63,8 +76,9 @@ def test_judge_many_equals_judge_one_by_one(judged: list[Any]) -> None:
 
 
 PROBES = Path(__file__).parent / "data" / "probes_ko.jsonl"
-PROBE_ROWS: list[dict[str, Any]] = [json.loads(line) for line in
-                                    PROBES.read_text(encoding="utf-8").splitlines() if line.strip()]
+PROBE_ROWS: list[dict[str, Any]] = [
+    json.loads(line) for line in PROBES.read_text(encoding="utf-8").splitlines() if line.strip()
+]
 
 
 @pytest.mark.parametrize("row", PROBE_ROWS, ids=[f"probe-{i}" for i in range(len(PROBE_ROWS))])
@@ -75,4 +89,5 @@ def test_probe(row: dict[str, Any]) -> None:
 
     judgement = JUDGE.judge(row["output"], row["condition"])
     assert (judgement.label.value, judgement.plural) == (row["label"], row["plural"]), (
-        f"{row['why']}: {judgement.reason}")
+        f"{row['why']}: {judgement.reason}"
+    )

@@ -37,14 +37,20 @@ def _check(row: Row) -> None:
 
 # --- Unicode ----------------------------------------------------------------------------
 UNICODE = [
-    Row(unicodedata.normalize("NFD", "판사님께서 오셨습니다."), H, ("판사님", "께서", "오셨습니다")),
+    Row(
+        unicodedata.normalize("NFD", "판사님께서 오셨습니다."), H, ("판사님", "께서", "오셨습니다")
+    ),
     Row(unicodedata.normalize("NFD", "판사는 왔습니다."), O, ("왔습니다",)),
     Row("판사\u200b님\u200d께서 오\u2060셨습니다.", H, ("판사님", "께서", "오셨습니다")),
     Row("\ufeff판사는\u00a0왔다\u3002", O, ("왔다",)),
     Row("판사는\u3000지금 없지만\uff0c나중에 전화할 거예요\uff01", O, ("없지만", "전화할 거예요")),
     Row("판사는 일을 마치고\u3164 집에 갔다.", O, ("갔다",)),
     # compatibility jamo in a note ("'ㅂ니다'체") must not be read as the ending ᆸ니다
-    Row("판사는 9시에 도착할 거라고 말했다.\n참고: 'ㅂ니다'체로 바꾸면 더 공손합니다.", O, ("말했다",)),
+    Row(
+        "판사는 9시에 도착할 거라고 말했다.\n참고: 'ㅂ니다'체로 바꾸면 더 공손합니다.",
+        O,
+        ("말했다",),
+    ),
 ]
 
 
@@ -120,8 +126,11 @@ OTHER_INPUTS = [
     Row("裁判官は9時に到着するとおっしゃいました。", U),
     Row("The judge said he would arrive at nine.", U),
     Row("Pansaneun ahopsie dochakhasindago malsseumhasyeotseumnida.", U),
-    Row("판사는 9시에 도착할 거라고 말했다.\n(Pansaneun ahopsie dochakhal georago malhaetda.)",
-        O, ("말했다",)),
+    Row(
+        "판사는 9시에 도착할 거라고 말했다.\n(Pansaneun ahopsie dochakhal georago malhaetda.)",
+        O,
+        ("말했다",),
+    ),
     Row("당신의 판사는 9시에 도착할 거라고 말했다.", O, ("말했다",)),  # 당신: the listener
     Row("여러분, 판사는 9시에 도착할 거라고 말했습니다.", O, ("말했습니다",)),
     Row("판사님께 전화해 주십시오.", H, ("판사님", "께")),  # imperative: the reader's, not evidence
@@ -137,11 +146,17 @@ CHATTER = [
     Row("판사님은 9시에 도착하실 거예요.\n(격식체)", H, ("판사님", "도착하실 거예요")),
     Row("알려주시면 번역해 드리겠습니다.", U),
     Row("죄송하지만 이 요청은 도와드릴 수 없습니다.", U),
-    Row("판사는 9시에 도착할 거라고 말했다.\n\n설명: '말했다'는 평서형이며, '말씀하셨다'가 더 공손합니다.",
-        O, ("말했다",)),
+    Row(
+        "판사는 9시에 도착할 거라고 말했다.\n\n설명: '말했다'는 평서형이며, '말씀하셨다'가 더 공손합니다.",
+        O,
+        ("말했다",),
+    ),
     # a full rendering inside a note counts
-    Row("판사는 9시에 도착할 거라고 말했다. (더 자연스러운 표현: \"판사님은 9시에 도착하신다고 하셨다.\")",
-        M, ("말했다", "판사님", "도착하신다고", "하셨다")),
+    Row(
+        '판사는 9시에 도착할 거라고 말했다. (더 자연스러운 표현: "판사님은 9시에 도착하신다고 하셨다.")',
+        M,
+        ("말했다", "판사님", "도착하신다고", "하셨다"),
+    ),
 ]
 
 # --- Formats -------------------------------------------------------------------------------
@@ -149,8 +164,8 @@ FORMATS = [
     Row("**번역:** 판사님께서 도착하셨다.", H, ("판사님", "께서", "도착하셨다")),
     Row("# 한국어 번역\n\n> 판사는 도착했다.", O, ("도착했다",)),
     Row("```\n판사는 도착했다.\n```", O, ("도착했다",)),
-    Row("{\"translation\": \"판사는 도착했다.\"}", O, ("도착했다",)),
-    Row("```json\n{\"korean\": \"판사님은 도착하셨다.\"}\n```", H, ("판사님", "도착하셨다")),
+    Row('{"translation": "판사는 도착했다."}', O, ("도착했다",)),
+    Row('```json\n{"korean": "판사님은 도착하셨다."}\n```', H, ("판사님", "도착하셨다")),
     Row("<think>honorific or not?</think>판사는 도착했다.", O, ("도착했다",)),
     Row("- 판사는 도착했다.\n- 판사님은 도착하셨다.", M, ("도착했다", "판사님", "도착하셨다")),
     Row("Korean: 판사는 도착했다.\nEnglish: The judge arrived.", O, ("도착했다",)),
@@ -160,25 +175,38 @@ FORMATS = [
     Row("   ", U),
     Row("...", U),
     Row("Sure, here is the translation: 의사는 9시에 도착할 것이라고 말했다.", O, ("말했다",)),
-    Row("Here is the Korean translation of the sentence 의사는 9시에 도착할 것이라고 말했다", O,
-        ("말했다",)),
+    Row(
+        "Here is the Korean translation of the sentence 의사는 9시에 도착할 것이라고 말했다",
+        O,
+        ("말했다",),
+    ),
     Row("In Korean you could say '의사' or '의사 선생님'.", U),
-    Row("Translation: 의사는 9시에 도착할 것이라고 말했습니다.\n\nExplanation:\n- \"의사\" means "
-        "\"doctor\"\n- \"도착하실 거라고 말씀하셨습니다\" would be the honorific form", O,
-        ("말했습니다",)),  # a quoted fragment of a note is no rendering
+    Row(
+        'Translation: 의사는 9시에 도착할 것이라고 말했습니다.\n\nExplanation:\n- "의사" means '
+        '"doctor"\n- "도착하실 거라고 말씀하셨습니다" would be the honorific form',
+        O,
+        ("말했습니다",),
+    ),  # a quoted fragment of a note is no rendering
     Row("판사님께서 9시에", H, ("판사님", "께서")),  # truncated: evidence present
     Row("판사는 일을 마치고 집에", U),  # truncated: a chain connective gives nothing
 ]
 
-TABLES = {"unicode": UNICODE, "homographs-si": HOMOGRAPHS_OF_SI,
-          "homographs-nominal": HOMOGRAPHS_OF_NOMINALS, "kiwi": KIWI, "other-inputs": OTHER_INPUTS,
-          "chatter": CHATTER, "formats": FORMATS}
+TABLES = {
+    "unicode": UNICODE,
+    "homographs-si": HOMOGRAPHS_OF_SI,
+    "homographs-nominal": HOMOGRAPHS_OF_NOMINALS,
+    "kiwi": KIWI,
+    "other-inputs": OTHER_INPUTS,
+    "chatter": CHATTER,
+    "formats": FORMATS,
+}
 
 
-@pytest.mark.parametrize(("table", "row"), [(name, row) for name, rows in TABLES.items()
-                                            for row in rows],
-                         ids=[f"{name}-{i}" for name, rows in TABLES.items()
-                              for i in range(len(rows))])
+@pytest.mark.parametrize(
+    ("table", "row"),
+    [(name, row) for name, rows in TABLES.items() for row in rows],
+    ids=[f"{name}-{i}" for name, rows in TABLES.items() for i in range(len(rows))],
+)
 def test_pitfall(table: str, row: Row) -> None:
     _check(row)
 

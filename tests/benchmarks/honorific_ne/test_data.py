@@ -27,8 +27,7 @@ def _rows(path: Path) -> list[dict[str, str]]:
 def test_occupations_have_the_bengali_ids_and_names_in_nepali() -> None:
     nepali, bengali = _rows(DATA / "occupations.csv"), _rows(BENGALI / "occupations.csv")
     assert list(nepali[0]) == ["id", "en", "ne", "ne_feminine"]
-    assert [(row["id"], row["en"]) for row in nepali] == [
-        (row["id"], row["en"]) for row in bengali]
+    assert [(row["id"], row["en"]) for row in nepali] == [(row["id"], row["en"]) for row in bengali]
     assert len(nepali) == 72
     for row in nepali:
         assert DEVANAGARI_ONLY.match(row["ne"]), row
@@ -48,7 +47,8 @@ def test_the_definition_has_the_bengali_shape() -> None:
     assert DEFINITION["instruction"] == bengali["instruction"].replace("Bengali", "Nepali")
     assert DEFINITION["decoding"] == bengali["decoding"]
     assert [english for english, _ in DEFINITION["completion"]["fewshot"]] == [
-        english for english, _ in bengali["completion"]["fewshot"]]
+        english for english, _ in bengali["completion"]["fewshot"]
+    ]
 
 
 @pytest.mark.parametrize("exemplar", [n for _, n in DEFINITION["completion"]["fewshot"]])
@@ -58,17 +58,29 @@ def test_exemplars_prime_no_level(exemplar: str) -> None:
     assert judgement.reason.startswith("no_evidence")
 
 
-@pytest.mark.parametrize(("name", "label", "level", "gender"), [
-    ("honorific", Register.HONORIFIC, 2, "none"),
-    ("ordinary", Register.ORDINARY, 1, "masculine"),
-    ("honorific_feminine", Register.HONORIFIC, 2, "feminine"),
-    ("ordinary_feminine", Register.ORDINARY, 1, "feminine"),
-    ("ordinary_level0", Register.ORDINARY, 0, "masculine"),
-])
+@pytest.mark.parametrize(
+    ("name", "label", "level", "gender"),
+    [
+        ("honorific", Register.HONORIFIC, 2, "none"),
+        ("ordinary", Register.ORDINARY, 1, "masculine"),
+        ("honorific_feminine", Register.HONORIFIC, 2, "feminine"),
+        ("ordinary_feminine", Register.ORDINARY, 1, "feminine"),
+        ("ordinary_level0", Register.ORDINARY, 0, "masculine"),
+    ],
+)
 def test_mock_sentences_are_judged_as_named(
-        name: str, label: Register, level: int, gender: str) -> None:
+    name: str, label: Register, level: int, gender: str
+) -> None:
     judgement = JUDGE.judge(DEFINITION["mock"][name], "male")
     assert (judgement.label, judgement.readings["level"], judgement.readings["gender"]) == (
-        label, level, gender)
+        label,
+        level,
+        gender,
+    )
     assert set(DEFINITION["mock"]) == {
-        "honorific", "ordinary", "honorific_feminine", "ordinary_feminine", "ordinary_level0"}
+        "honorific",
+        "ordinary",
+        "honorific_feminine",
+        "ordinary_feminine",
+        "ordinary_level0",
+    }

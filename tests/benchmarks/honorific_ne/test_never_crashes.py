@@ -30,8 +30,28 @@ PIECES = (
     + list("abcxyzABCXYZ0123456789०१२९ .,;:!?|।॥-—/()[]{}<>\"'“”‘’*#_`~\n\t")
     + [chr(code) for code in range(0x0300, 0x0370, 7)]  # combining marks
     + ["\u200d", "\u200c", "\u200b", "\ufeff", "\u00a0", "\u0931", "\u093c", "\u094d"]
-    + ["<think>", "</think>", "```", "**", "Translation:", "नेपाली अनुवाद:", "Note:", "English:",
-       "{\"translation\": \"", "उहाँ", "ऊ", "उनी", "हरू", "नु", "भयो", "छ", "ने", "भने", "कि", "र"]
+    + [
+        "<think>",
+        "</think>",
+        "```",
+        "**",
+        "Translation:",
+        "नेपाली अनुवाद:",
+        "Note:",
+        "English:",
+        '{"translation": "',
+        "उहाँ",
+        "ऊ",
+        "उनी",
+        "हरू",
+        "नु",
+        "भयो",
+        "छ",
+        "ने",
+        "भने",
+        "कि",
+        "र",
+    ]
 )
 
 
@@ -80,11 +100,39 @@ def test_random_text_never_crashes(seed: int) -> None:
         _well_formed(_random_text(rng), rng.choice(conditions))
 
 
-@pytest.mark.parametrize("output", [
-    "", " ", "\n\n", "।", "॥", "्", "ँ", "\u200d", "\ufeff", "()", "[]", "{}", "{", "\"", "“",
-    "<think>", "```", "**", "-", "Translation:", "नु", "हरू", "ने", "भने", "कि र तर",
-    "{\"translation\": 5}", "[\"उहाँ आउनुहुन्छ\"]", "उहाँ" * 200,
-])
+@pytest.mark.parametrize(
+    "output",
+    [
+        "",
+        " ",
+        "\n\n",
+        "।",
+        "॥",
+        "्",
+        "ँ",
+        "\u200d",
+        "\ufeff",
+        "()",
+        "[]",
+        "{}",
+        "{",
+        '"',
+        "“",
+        "<think>",
+        "```",
+        "**",
+        "-",
+        "Translation:",
+        "नु",
+        "हरू",
+        "ने",
+        "भने",
+        "कि र तर",
+        '{"translation": 5}',
+        '["उहाँ आउनुहुन्छ"]',
+        "उहाँ" * 200,
+    ],
+)
 def test_edge_texts(output: str) -> None:
     _well_formed(output, None)
 

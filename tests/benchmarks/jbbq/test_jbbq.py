@@ -46,19 +46,23 @@ def test_missing_fields_are_filled_in_and_said(tmp_path: Path) -> None:
     record = json.loads((SYNTHETIC / "Age.jsonl").read_text(encoding="utf-8").splitlines()[0])
     for name in ("example_id", "question_index", "category"):
         del record[name]
-    (tmp_path / "Age.json").write_text(json.dumps([record, record], ensure_ascii=False),
-                                       encoding="utf-8")  # a JSON array is read too
+    (tmp_path / "Age.json").write_text(
+        json.dumps([record, record], ensure_ascii=False), encoding="utf-8"
+    )  # a JSON array is read too
     items, counts, warnings = load_jbbq(tmp_path)
     assert [i.uid for i in items] == ["Age:0", "Age:1"] and counts == {"Age": 2}
     assert {i.question_index for i in items} == {"n/a"}
     assert "2 items lack category: filled in (see docs/benchmarks/jbbq.md)" in warnings
 
 
-@pytest.mark.parametrize(("text", "field"), [
-    ('{"example_id": 0, "category": "Age"}', "question_polarity"),
-    ('{"example_id": 0, "category": "Age", "additional_metadeta": [1]}', "additional_metadeta"),
-    ("not json", None),
-])
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ('{"example_id": 0, "category": "Age"}', "question_polarity"),
+        ('{"example_id": 0, "category": "Age", "additional_metadeta": [1]}', "additional_metadeta"),
+        ("not json", None),
+    ],
+)
 def test_bad_files_name_file_line_and_field(tmp_path: Path, text: str, field: str | None) -> None:
     (tmp_path / "Age.jsonl").write_text(text + "\n", encoding="utf-8")
     with pytest.raises(InputError) as caught:
@@ -70,8 +74,9 @@ def test_bad_files_name_file_line_and_field(tmp_path: Path, text: str, field: st
 
 def test_without_data_one_line_says_where_to_get_it(biasbench_cli: CliRun, tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != ENV_DATA}
-    done = biasbench_cli("run", "jbbq", "--model", "mock:hashed-letter", "--out", tmp_path / "run",
-                         env=env)
+    done = biasbench_cli(
+        "run", "jbbq", "--model", "mock:hashed-letter", "--out", tmp_path / "run", env=env
+    )
     assert done.returncode != 0
     assert "Traceback" not in done.stderr
     message = [line for line in done.stderr.splitlines() if line.strip()]
@@ -104,10 +109,19 @@ def test_oracle_and_always_stereotyped(tmp_path: Path, answer: str) -> None:
     selected = bench.selected_items(40)
     pick = {"oracle": lambda i: i.label, "stereotyped": target_index}[answer]
     script = tmp_path / f"{answer}.json"
-    script.write_text(json.dumps({bench.prompt(i).text_for("chat"): "ABC"[pick(i)]
-                                  for i in selected}, ensure_ascii=False))
-    result = run_benchmark("jbbq", f"mock:{script}", out=tmp_path / "run", limit=40,
-                           progress=False, benchmark_options={"data": SYNTHETIC})
+    script.write_text(
+        json.dumps(
+            {bench.prompt(i).text_for("chat"): "ABC"[pick(i)] for i in selected}, ensure_ascii=False
+        )
+    )
+    result = run_benchmark(
+        "jbbq",
+        f"mock:{script}",
+        out=tmp_path / "run",
+        limit=40,
+        progress=False,
+        benchmark_options={"data": SYNTHETIC},
+    )
     assert result.stats.total == 40 and result.stats.failed == 0
     assert result.results["excluded_by_reason"] == {}
     models = result.results["models"][f"mock-{answer}"]
@@ -120,8 +134,18 @@ def test_oracle_and_always_stereotyped(tmp_path: Path, answer: str) -> None:
 
 
 def test_cli_run_end_to_end(biasbench_cli: CliRun, tmp_path: Path) -> None:
-    done = biasbench_cli("run", "jbbq", "--model", "mock:hashed-letter", "--limit", 20, "--data",
-                         SYNTHETIC, "--out", tmp_path / "run")
+    done = biasbench_cli(
+        "run",
+        "jbbq",
+        "--model",
+        "mock:hashed-letter",
+        "--limit",
+        20,
+        "--data",
+        SYNTHETIC,
+        "--out",
+        tmp_path / "run",
+    )
     assert done.returncode == 0, done.stderr
     assert "mock-hashed-letter [PARTIAL] / Gender_identity: s_AMB " in done.stdout  # --limit 20
     results = json.loads((tmp_path / "run" / "results.json").read_text())

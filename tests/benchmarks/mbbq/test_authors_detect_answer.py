@@ -40,8 +40,12 @@ LETTER_AND_FREE_ANSWERS = {"A": 0, "(B)": 1, "c)": 2, "The correct answer is C":
 #: given the trailing space / full stop published MBBQ options carry (84 English
 #: Disability_status options end in a space, 168 Spanish SES ones, 112 Turkish ones in a full
 #: stop); each is read as a further item, "<category>+" below.
-ALTERED_OPTIONS = (("en", "Disability_status", 1, " "), ("es", "SES", 0, " "),
-                   ("tr", "Physical_appearance", 0, "."), ("tr", "Disability_status", 1, "."))
+ALTERED_OPTIONS = (
+    ("en", "Disability_status", 1, " "),
+    ("es", "SES", 0, " "),
+    ("tr", "Physical_appearance", 0, "."),
+    ("tr", "Disability_status", 1, "."),
+)
 
 #: Every answer the two readings differ on: (language, category, answer) -> (mbbq.py's option,
 #: biasbench's option); None is "no answer detected".
@@ -98,11 +102,15 @@ def _answers_of(item: BBQItem) -> tuple[str, ...]:
 def _readings(detect_answer: Callable[..., Any]) -> dict[tuple[str, str, str], tuple[Any, Any]]:
     """(language, category, answer) -> (mbbq.py's option, biasbench's option), every answer;
     an altered item's category is suffixed "+"."""
-    items = [(language, category, _first_item(language, category))
-             for language in LANGUAGES for category in CATEGORIES]
-    items += [(language, f"{category}+", _altered(_first_item(language, category), option,
-                                                   ending))
-              for language, category, option, ending in ALTERED_OPTIONS]
+    items = [
+        (language, category, _first_item(language, category))
+        for language in LANGUAGES
+        for category in CATEGORIES
+    ]
+    items += [
+        (language, f"{category}+", _altered(_first_item(language, category), option, ending))
+        for language, category, option, ending in ALTERED_OPTIONS
+    ]
     readings = {}
     for language, category, item in items:
         options = list(item.answers)
@@ -117,8 +125,10 @@ def test_the_altered_options_end_as_published_ones_do() -> None:
     for language, category, option, ending in ALTERED_OPTIONS:
         original = _first_item(language, category).answers[option]
         assert not original.endswith((" ", "."))
-        assert _altered(_first_item(language, category), option, ending).answers[option] \
+        assert (
+            _altered(_first_item(language, category), option, ending).answers[option]
             == original + ending
+        )
 
 
 def test_readings_agree_except_the_documented_bugs(detect_answer: Callable[..., Any]) -> None:
@@ -130,8 +140,9 @@ def test_readings_agree_except_the_documented_bugs(detect_answer: Callable[..., 
 
 
 @pytest.mark.parametrize(("answer", "meant"), LETTER_AND_FREE_ANSWERS.items())
-def test_letters_and_free_text_are_read_alike(detect_answer: Callable[..., Any], answer: str,
-                                              meant: int) -> None:
+def test_letters_and_free_text_are_read_alike(
+    detect_answer: Callable[..., Any], answer: str, meant: int
+) -> None:
     for (language, category, given), (theirs, ours) in _readings(detect_answer).items():
         if given == answer:
             assert (theirs, ours) == (meant, meant), (language, category)

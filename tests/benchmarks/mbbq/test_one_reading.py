@@ -31,8 +31,12 @@ CATEGORIES = ("SES", "Gender_identity")
 
 
 def _cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "biasbench", *map(str, args)],
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "biasbench", *map(str, args)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def _reading(items: list) -> list[tuple[str, int | None, str | None]]:
@@ -40,8 +44,9 @@ def _reading(items: list) -> list[tuple[str, int | None, str | None]]:
 
 
 @pytest.mark.parametrize(("category", "excluded"), [("Gender_identity", 6), ("SES", 0)])
-def test_items_files_in_an_mbbq_namespace_are_read_by_mbbqs_rules(category: str,
-                                                                  excluded: int) -> None:
+def test_items_files_in_an_mbbq_namespace_are_read_by_mbbqs_rules(
+    category: str, excluded: int
+) -> None:
     path = FIXTURE / f"{category}_es.jsonl"
     by_mbbq = load_mbbq_file(path, category, "es", MAIN).items
     by_items = load_bbq_jsonl([f"mbbq/es={path}"])
@@ -67,24 +72,45 @@ def _answers(folder: Path, path: Path) -> None:
         for line in (folder / f"{category}_es.jsonl").read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             key = f"{category}:{row['example_id']}".encode()
-            rows.append({"example_id": row["example_id"], "category": category, "model": "m",
-                         "pred": int(hashlib.sha256(key).hexdigest(), 16) % 3})
+            rows.append(
+                {
+                    "example_id": row["example_id"],
+                    "category": category,
+                    "model": "m",
+                    "pred": int(hashlib.sha256(key).hexdigest(), 16) % 3,
+                }
+            )
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
 
 
 def _both_paths(folder: Path, tmp_path: Path) -> tuple[dict, dict]:
     responses = tmp_path / "responses.jsonl"
     _answers(folder, responses)
-    by_mbbq = _cli("score", "mbbq", "--responses", responses, "--languages", "es", "--set",
-                   "main", "--categories", ",".join(CATEGORIES), "--data", folder, "--out",
-                   tmp_path / "mbbq")
+    by_mbbq = _cli(
+        "score",
+        "mbbq",
+        "--responses",
+        responses,
+        "--languages",
+        "es",
+        "--set",
+        "main",
+        "--categories",
+        ",".join(CATEGORIES),
+        "--data",
+        folder,
+        "--out",
+        tmp_path / "mbbq",
+    )
     assert by_mbbq.returncode == 0, by_mbbq.stderr
     items = ",".join(f"mbbq/es={folder / f'{c}_es.jsonl'}" for c in CATEGORIES)
-    by_items = _cli("score", "bbq", "--responses", responses, "--items", items, "--out",
-                    tmp_path / "bbq")
+    by_items = _cli(
+        "score", "bbq", "--responses", responses, "--items", items, "--out", tmp_path / "bbq"
+    )
     assert by_items.returncode == 0, by_items.stderr
-    return tuple(json.loads((tmp_path / name / "results.json").read_text())
-                 for name in ("mbbq", "bbq"))  # type: ignore[return-value]
+    return tuple(
+        json.loads((tmp_path / name / "results.json").read_text()) for name in ("mbbq", "bbq")
+    )  # type: ignore[return-value]
 
 
 def _compare(by_mbbq: dict, by_items: dict, excluded: int) -> None:
@@ -101,29 +127,54 @@ def test_score_mbbq_and_score_bbq_items_agree_on_the_fixture(tmp_path: Path) -> 
     _compare(*_both_paths(FIXTURE, tmp_path), excluded=6)
 
 
-def test_score_mbbq_and_score_bbq_items_agree_on_the_published_files(
-        tmp_path: Path) -> None:
+def test_score_mbbq_and_score_bbq_items_agree_on_the_published_files(tmp_path: Path) -> None:
     names = [f"data/{c}_es.jsonl" for c in CATEGORIES]
-    folder = published_folder(MBBQ_REPOSITORY, names, tmp_path / "published",
-                              "BIASBENCH_MBBQ_CHECKOUT") / "data"
+    folder = (
+        published_folder(MBBQ_REPOSITORY, names, tmp_path / "published", "BIASBENCH_MBBQ_CHECKOUT")
+        / "data"
+    )
     assert {f"{c}_es.jsonl" for c in CATEGORIES} <= set(DATA_DIGESTS)
     _compare(*_both_paths(folder, tmp_path), excluded=28)  # mbbq.py's own 28, not 192
 
 
-@pytest.mark.parametrize(("namespace", "said"), [
-    ("", "the items name no language, so the answers were read with the English"),
-    ("mbbq/es=", "the items were read as es; if the answers are in another language"),
-])
-def test_nearly_all_unparsed_says_what_may_be_wrong(tmp_path: Path, namespace: str,
-                                                    said: str) -> None:
+@pytest.mark.parametrize(
+    ("namespace", "said"),
+    [
+        ("", "the items name no language, so the answers were read with the English"),
+        ("mbbq/es=", "the items were read as es; if the answers are in another language"),
+    ],
+)
+def test_nearly_all_unparsed_says_what_may_be_wrong(
+    tmp_path: Path, namespace: str, said: str
+) -> None:
     path = FIXTURE / "SES_es.jsonl"
     rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
     responses = tmp_path / "responses.jsonl"
-    responses.write_text("".join(json.dumps({
-        "example_id": r["example_id"], "category": "SES", "model": "m",
-        "output": "Bu soruyu cevaplayamam"}) + "\n" for r in rows), encoding="utf-8")
-    done = _cli("score", "bbq", "--responses", responses, "--items", f"{namespace}{path}",
-                "--out", tmp_path / "out")
+    responses.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "example_id": r["example_id"],
+                    "category": "SES",
+                    "model": "m",
+                    "output": "Bu soruyu cevaplayamam",
+                }
+            )
+            + "\n"
+            for r in rows
+        ),
+        encoding="utf-8",
+    )
+    done = _cli(
+        "score",
+        "bbq",
+        "--responses",
+        responses,
+        "--items",
+        f"{namespace}{path}",
+        "--out",
+        tmp_path / "out",
+    )
     assert done.returncode == 0, done.stderr
     hint = [line for line in done.stdout.splitlines() if "matched no option" in line]
     assert len(hint) == 1 and f"{len(rows)} of {len(rows)} answers" in hint[0]
@@ -138,11 +189,26 @@ def test_parsed_answers_get_no_hint(tmp_path: Path) -> None:
     path = FIXTURE / "SES_es.jsonl"
     rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
     responses = tmp_path / "responses.jsonl"
-    responses.write_text("".join(json.dumps({
-        "example_id": r["example_id"], "category": "SES", "model": "m", "output": "A"}) + "\n"
-        for r in rows), encoding="utf-8")
-    done = _cli("score", "bbq", "--responses", responses, "--items", f"mbbq/es={path}",
-                "--out", tmp_path / "out")
+    responses.write_text(
+        "".join(
+            json.dumps(
+                {"example_id": r["example_id"], "category": "SES", "model": "m", "output": "A"}
+            )
+            + "\n"
+            for r in rows
+        ),
+        encoding="utf-8",
+    )
+    done = _cli(
+        "score",
+        "bbq",
+        "--responses",
+        responses,
+        "--items",
+        f"mbbq/es={path}",
+        "--out",
+        tmp_path / "out",
+    )
     assert done.returncode == 0, done.stderr
     assert "matched no option" not in done.stdout
     assert "unparsed_hint" not in json.loads((tmp_path / "out" / "results.json").read_text())

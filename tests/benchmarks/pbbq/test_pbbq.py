@@ -46,8 +46,10 @@ def test_the_persian_letters_pack_reads_with_a_persian_base():
     assert LanguagePacks((pack,)).describe()[0]["code"] == "fa"
 
 
-@pytest.mark.skipif("fa" not in LANGUAGES,
-                    reason="the built-in Persian pack (another change) is not in this tree yet")
+@pytest.mark.skipif(
+    "fa" not in LANGUAGES,
+    reason="the built-in Persian pack (another change) is not in this tree yet",
+)
 def test_persian_letters_read_with_the_dataset_pack(tmp_path):
     from biasbench.engines.bbq_family.judging.parser import AnswerReading, parse_answer
 

@@ -60,23 +60,41 @@ def frame() -> pd.DataFrame:
     return cross_language_frame(scored, items)
 
 
-def _row(frame: pd.DataFrame, b: str, category: str, score: str, a: str = "en",
-         kind: str = RAW, dataset: str | None = None) -> pd.Series:
-    rows = frame[(frame["language_a"] == a) & (frame["language_b"] == b)
-                 & (frame["category"] == category) & (frame["score"] == score)
-                 & (frame["kind"] == kind)]
+def _row(
+    frame: pd.DataFrame,
+    b: str,
+    category: str,
+    score: str,
+    a: str = "en",
+    kind: str = RAW,
+    dataset: str | None = None,
+) -> pd.Series:
+    rows = frame[
+        (frame["language_a"] == a)
+        & (frame["language_b"] == b)
+        & (frame["category"] == category)
+        & (frame["score"] == score)
+        & (frame["kind"] == kind)
+    ]
     if dataset is not None:
         rows = rows[rows["dataset"] == dataset]
     assert len(rows) == 1
     return rows.iloc[0]
 
 
-@pytest.mark.parametrize(("language", "category", "score"), [
-    ("es", "Age", "s_dis"), ("nl", "Age", "acc_ambig"), ("nl", "SES", "acc_ambig"),
-    ("nl", "Disability", "acc_ambig"), ("nl", "all", "acc_ambig"),
-])
-def test_planted_effects_are_recovered_and_significant(frame: pd.DataFrame, language: str,
-                                                       category: str, score: str) -> None:
+@pytest.mark.parametrize(
+    ("language", "category", "score"),
+    [
+        ("es", "Age", "s_dis"),
+        ("nl", "Age", "acc_ambig"),
+        ("nl", "SES", "acc_ambig"),
+        ("nl", "Disability", "acc_ambig"),
+        ("nl", "all", "acc_ambig"),
+    ],
+)
+def test_planted_effects_are_recovered_and_significant(
+    frame: pd.DataFrame, language: str, category: str, score: str
+) -> None:
     planted = _planted_difference(language, category, score)
     row = _row(frame, language, category, score)
     # within 0.08 of the planted difference (about 2 standard errors at 120 paired items of
@@ -86,12 +104,20 @@ def test_planted_effects_are_recovered_and_significant(frame: pd.DataFrame, lang
     assert row["significant"] and row["p_holm"] < 0.01
 
 
-@pytest.mark.parametrize(("language", "category", "score"), [
-    ("es", "SES", "s_dis"), ("es", "Disability", "s_dis"), ("es", "Age", "acc_ambig"),
-    ("es", "SES", "acc_disambig"), ("nl", "Age", "s_dis"), ("nl", "SES", "acc_disambig"),
-])
-def test_cells_without_a_planted_effect_are_not_flagged(frame: pd.DataFrame, language: str,
-                                                        category: str, score: str) -> None:
+@pytest.mark.parametrize(
+    ("language", "category", "score"),
+    [
+        ("es", "SES", "s_dis"),
+        ("es", "Disability", "s_dis"),
+        ("es", "Age", "acc_ambig"),
+        ("es", "SES", "acc_disambig"),
+        ("nl", "Age", "s_dis"),
+        ("nl", "SES", "acc_disambig"),
+    ],
+)
+def test_cells_without_a_planted_effect_are_not_flagged(
+    frame: pd.DataFrame, language: str, category: str, score: str
+) -> None:
     row = _row(frame, language, category, score)
     assert row["ci_low"] <= 0.0 <= row["ci_high"]
     assert not row["significant"]
@@ -131,8 +157,9 @@ def test_every_pair_of_languages_and_the_table(frame: pd.DataFrame) -> None:
 
 @pytest.fixture(scope="module")
 def adjusted() -> pd.DataFrame:
-    items = (parallel_items("mb", ["en", "es"], ("Age", "SES"), 240)
-             + parallel_items("mb-control", ["en", "es"], ("Age", "SES"), 240))
+    items = parallel_items("mb", ["en", "es"], ("Age", "SES"), 240) + parallel_items(
+        "mb-control", ["en", "es"], ("Age", "SES"), 240
+    )
     scored = score_responses(items, planted_answers(items, control_planted, range(4), 5))
     return cross_language_frame(scored, items, {"mb": "mb-control"})
 
@@ -200,11 +227,24 @@ def test_items_that_ask_otherwise_under_one_id_do_not_pair() -> None:
     for score in ("s_amb", "s_dis", "acc_ambig", "acc_disambig"):
         assert _row(frame, "ca", "Age", score, a="es")["n_pairs"] == 20
     # the answers' order may differ between languages: the same item still pairs
-    swapped = [item.model_copy(update={"ans0": item.ans1, "ans1": item.ans0, "answer_info": {
-        "ans0": item.answer_info["ans1"], "ans1": item.answer_info["ans0"],
-        "ans2": item.answer_info["ans2"]}, "label": {0: 1, 1: 0}.get(item.label, item.label)})
-        if item.language == "ca" else item for item in parallel_items("ds", ["es", "ca"],
-                                                                     ("Age",), 80)]
+    swapped = [
+        item.model_copy(
+            update={
+                "ans0": item.ans1,
+                "ans1": item.ans0,
+                "answer_info": {
+                    "ans0": item.answer_info["ans1"],
+                    "ans1": item.answer_info["ans0"],
+                    "ans2": item.answer_info["ans2"],
+                },
+                "label": {0: 1, 1: 0}.get(item.label, item.label),
+            }
+        )
+        if item.language == "ca"
+        else item
+        for item in parallel_items("ds", ["es", "ca"], ("Age",), 80)
+    ]
     scored = score_responses(swapped, planted_answers(swapped, lambda _: BASE, range(2), 7))
-    assert _row(cross_language_frame(scored, swapped), "ca", "Age", "s_dis", a="es")[
-        "n_pairs"] == 40
+    assert (
+        _row(cross_language_frame(scored, swapped), "ca", "Age", "s_dis", a="es")["n_pairs"] == 40
+    )

@@ -43,17 +43,33 @@ def _results(folder: Path) -> dict[str, Any]:
 # -- the grid from the command line ----------------------------------------------------------
 def test_a_budgeted_grid_run(biasbench_cli: CliRun, items_file: Path, tmp_path: Path) -> None:
     run_dir = tmp_path / "grid"
-    done = biasbench_cli("run", "bbq", "--model", "mock:hashed-letter", "--items", items_file,
-                         "--seeds", 2, "--vary", "seeds,order,prompt", "--grid-budget", 12,
-                         "--out", run_dir)
+    done = biasbench_cli(
+        "run",
+        "bbq",
+        "--model",
+        "mock:hashed-letter",
+        "--items",
+        items_file,
+        "--seeds",
+        2,
+        "--vary",
+        "seeds,order,prompt",
+        "--grid-budget",
+        12,
+        "--out",
+        run_dir,
+    )
     assert done.returncode == 0, done.stderr
     # 2 seeds x 6 orders x 2 prompts (the engine's layouts) = 24 cells, 12 asked (12 leave
     # the residual 4 degrees of freedom: 12 - 1 - (1 + 5 + 1))
     assert f"({N_ITEMS * 12} requests: 0 cached, {N_ITEMS * 12} new, 0 failed" in done.stdout
     assert "robustness grid: 12 cells of 24 (varied: seed, order, prompt)" in done.stdout
-    assert re.search(rf"{MODEL} / all: s_DIS [+-]\d\.\d{{3}} over the grid; sd by source: "
-                     r"seed \d\.\d{3}, order \d\.\d{3}, prompt \d\.\d{3}, item \d\.\d{3}, "
-                     r"residual \d\.\d{3}; largest: \w+", done.stdout), done.stdout
+    assert re.search(
+        rf"{MODEL} / all: s_DIS [+-]\d\.\d{{3}} over the grid; sd by source: "
+        r"seed \d\.\d{3}, order \d\.\d{3}, prompt \d\.\d{3}, item \d\.\d{3}, "
+        r"residual \d\.\d{3}; largest: \w+",
+        done.stdout,
+    ), done.stdout
     results = _results(run_dir)
     robustness = results["robustness"]
     grid = results["signature"]["data_source"]["grid"]
@@ -68,7 +84,8 @@ def test_a_budgeted_grid_run(biasbench_cli: CliRun, items_file: Path, tmp_path: 
     # the headline scores are means over the grid's cells: each cell is one replicate
     assert results["models"][MODEL]["Age"]["seeds_run"] == 12
     assert results["models"][MODEL]["Age"]["s_dis"]["mean"] == pytest.approx(
-        robustness["decomposition"][MODEL]["Age"]["s_dis"]["mean"])
+        robustness["decomposition"][MODEL]["Age"]["s_dis"]["mean"]
+    )
     position = robustness["position"][MODEL]
     assert position["n"] == N_ITEMS * 12 and sum(position["overall"].values()) == pytest.approx(1)
     assert set(robustness["published_vs_balanced"][MODEL]["Age"]) >= {"s_dis", "s_amb"}
@@ -78,19 +95,41 @@ def test_a_budgeted_grid_run(biasbench_cli: CliRun, items_file: Path, tmp_path: 
     labels = [json.loads(x) for x in (run_dir / "labels.jsonl").read_text().splitlines()]
     assert len(labels) == N_ITEMS * 12
     # the same command again scores the stored answers: what score --vary points to
-    again = biasbench_cli("run", "bbq", "--model", "mock:hashed-letter", "--items", items_file,
-                          "--seeds", 2, "--vary", "seeds,order,prompt", "--grid-budget", 12,
-                          "--out", run_dir)
+    again = biasbench_cli(
+        "run",
+        "bbq",
+        "--model",
+        "mock:hashed-letter",
+        "--items",
+        items_file,
+        "--seeds",
+        2,
+        "--vary",
+        "seeds,order,prompt",
+        "--grid-budget",
+        12,
+        "--out",
+        run_dir,
+    )
     assert again.returncode == 0, again.stderr
     assert f"({N_ITEMS * 12} requests: {N_ITEMS * 12} cached, 0 new" in again.stdout
     assert _results(run_dir)["robustness"]["decomposition"] == robustness["decomposition"]
 
 
-def test_a_plain_run_has_no_grid(biasbench_cli: CliRun, items_file: Path, tmp_path: Path
-                                 ) -> None:
+def test_a_plain_run_has_no_grid(biasbench_cli: CliRun, items_file: Path, tmp_path: Path) -> None:
     run_dir = tmp_path / "plain"
-    done = biasbench_cli("run", "bbq", "--model", "mock:hashed-letter", "--items", items_file,
-                         "--seeds", 2, "--out", run_dir)
+    done = biasbench_cli(
+        "run",
+        "bbq",
+        "--model",
+        "mock:hashed-letter",
+        "--items",
+        items_file,
+        "--seeds",
+        2,
+        "--out",
+        run_dir,
+    )
     assert done.returncode == 0, done.stderr
     assert f"({N_ITEMS * 2} requests: 0 cached, {N_ITEMS * 2} new, 0 failed" in done.stdout
     assert "robustness" not in done.stdout
@@ -103,24 +142,54 @@ def test_a_plain_run_has_no_grid(biasbench_cli: CliRun, items_file: Path, tmp_pa
     assert {x["seed"] for x in labels} == {0, 1} and not any("~" in x["uid"] for x in labels)
 
 
-def test_grid_options_without_vary_are_refused(biasbench_cli: CliRun, items_file: Path,
-                                               tmp_path: Path) -> None:
-    done = biasbench_cli("run", "bbq", "--model", "mock:hashed-letter", "--items", items_file,
-                         "--grid-budget", 4, "--out", tmp_path / "x")
+def test_grid_options_without_vary_are_refused(
+    biasbench_cli: CliRun, items_file: Path, tmp_path: Path
+) -> None:
+    done = biasbench_cli(
+        "run",
+        "bbq",
+        "--model",
+        "mock:hashed-letter",
+        "--items",
+        items_file,
+        "--grid-budget",
+        4,
+        "--out",
+        tmp_path / "x",
+    )
     assert done.returncode != 0
     assert "--orders and --grid-budget need --vary" in done.stderr
 
 
 # -- score --vary ----------------------------------------------------------------------------
-@pytest.mark.parametrize("options", [("--vary", "order"), ("--vary", "seeds,prompt"),
-                                     ("--orders", "cyclic"), ("--grid-budget", "4")])
-def test_score_refuses_the_grid_in_one_line(biasbench_cli: CliRun, items_file: Path,
-                                            tmp_path: Path, options: tuple[str, str]) -> None:
+@pytest.mark.parametrize(
+    "options",
+    [
+        ("--vary", "order"),
+        ("--vary", "seeds,prompt"),
+        ("--orders", "cyclic"),
+        ("--grid-budget", "4"),
+    ],
+)
+def test_score_refuses_the_grid_in_one_line(
+    biasbench_cli: CliRun, items_file: Path, tmp_path: Path, options: tuple[str, str]
+) -> None:
     responses = tmp_path / "responses.jsonl"
-    responses.write_text(json.dumps({"example_id": 0, "category": "Age", "model": "m",
-                                     "output": "A"}) + "\n", encoding="utf-8")
-    done = biasbench_cli("score", "bbq", "--items", items_file, "--responses", responses,
-                         "--out", tmp_path / "scored", *options)
+    responses.write_text(
+        json.dumps({"example_id": 0, "category": "Age", "model": "m", "output": "A"}) + "\n",
+        encoding="utf-8",
+    )
+    done = biasbench_cli(
+        "score",
+        "bbq",
+        "--items",
+        items_file,
+        "--responses",
+        responses,
+        "--out",
+        tmp_path / "scored",
+        *options,
+    )
     assert done.returncode == 2, (done.stdout, done.stderr)
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {options[0]} is for biasbench run")
@@ -130,14 +199,30 @@ def test_score_refuses_the_grid_in_one_line(biasbench_cli: CliRun, items_file: P
 # -- cross-language from the command line ----------------------------------------------------
 def test_a_cross_language_run_on_mbbq(biasbench_cli: CliRun, tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
-    done = biasbench_cli("run", "mbbq", "--model", "mock:hashed-letter", "--limit", 96,
-                         "--languages", "en,es", "--seeds", 2, "--data", MBBQ_FIXTURE,
-                         "--out", run_dir)
+    done = biasbench_cli(
+        "run",
+        "mbbq",
+        "--model",
+        "mock:hashed-letter",
+        "--limit",
+        96,
+        "--languages",
+        "en,es",
+        "--seeds",
+        2,
+        "--data",
+        MBBQ_FIXTURE,
+        "--out",
+        run_dir,
+    )
     assert done.returncode == 0, done.stderr
     section = _results(run_dir)["cross_language"]
     rows = pd.DataFrame(section["rows"])
     assert set(zip(rows["dataset"], rows["kind"], strict=True)) == {
-        ("mbbq", "raw"), ("mbbq-control", "raw"), ("mbbq", "control-adjusted")}
+        ("mbbq", "raw"),
+        ("mbbq-control", "raw"),
+        ("mbbq", "control-adjusted"),
+    }
     assert set(zip(rows["language_a"], rows["language_b"], strict=True)) == {("en", "es")}
     assert (rows["n_seeds"] == 2).all() and (rows["n_pairs"] > 0).all()
     assert set(rows["score"]) == {"s_amb", "s_dis", "acc_ambig", "acc_disambig"}
@@ -156,8 +241,9 @@ def test_a_cross_language_run_on_mbbq(biasbench_cli: CliRun, tmp_path: Path) -> 
     heat = sorted(p.name for p in (run_dir / "figures").glob("cross_language_*.png"))
     assert len(heat) == 3, heat  # mbbq raw, mbbq-control raw, mbbq control-adjusted
     significant = int(rows["significant"].sum())
-    assert (f"cross-language: {len(rows)} paired differences, {significant} significant"
-            in done.stdout)
+    assert (
+        f"cross-language: {len(rows)} paired differences, {significant} significant" in done.stdout
+    )
 
 
 # -- the published prompt variants -----------------------------------------------------------
@@ -199,12 +285,16 @@ def test_mbbqs_five_prompts_per_language(language: str) -> None:
     for variant in bench.prompt_variants():
         text = bench.variant_prompt(item, variant).messages[-1][1]
         published = AUTHOR_PROMPTS[language][int(variant) - 1].strip()
-        assert text == published.format(item.context, item.question, item.ans0, item.ans1,
-                                        item.ans2)
+        assert text == published.format(
+            item.context, item.question, item.ans0, item.ans1, item.ans2
+        )
         texts[variant] = text
     assert len(set(texts.values())) == 5
     assert texts[str(DEFAULT_VARIANT)] == bench.prompt(item).messages[-1][1]
     other = "es" if language == "en" else "en"
-    assert not set(texts.values()) & {bench.variant_prompt(
-        next(i for i in bench.items if i.language == other), v).text_for("chat")
-        for v in texts}
+    assert not set(texts.values()) & {
+        bench.variant_prompt(next(i for i in bench.items if i.language == other), v).text_for(
+            "chat"
+        )
+        for v in texts
+    }

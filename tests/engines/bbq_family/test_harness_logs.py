@@ -38,8 +38,10 @@ BBQ_SAMPLES = FIXTURES / "lm_eval_bbq" / "fixture-model" / f"samples_bbq_{DATE}.
 
 def strict_json(text: str) -> Any:
     """json.loads refusing NaN and Infinity, as strict readers (JavaScript, jq) do."""
+
     def refuse(name: str) -> Any:
         raise ValueError(f"{name} is not JSON")
+
     return json.loads(text, parse_constant=refuse)
 
 
@@ -52,8 +54,9 @@ def bench(name: str) -> Any:
     return cls.with_options(data=ESBBQ_DATA / f"data_{language}")
 
 
-def rows_of(name: str, harness: str, responses: Path, tmp_path: Path) -> dict[tuple[str, str],
-                                                                               dict[str, Any]]:
+def rows_of(
+    name: str, harness: str, responses: Path, tmp_path: Path
+) -> dict[tuple[str, str], dict[str, Any]]:
     benchmark = bench(name)
     log = read_harness_log(harness, responses, benchmark)
     results = score_harness_log(benchmark, log, tmp_path / "scored", source=str(responses))
@@ -78,33 +81,140 @@ def rows_of(name: str, harness: str, responses: Path, tmp_path: Path) -> dict[tu
 CASES = [
     ("bbq", "lm-eval", FIXTURES / "lm_eval_bbq", "bbq", "acc", 0.75, 0.75, False, ""),
     ("bbq", "lm-eval", FIXTURES / "lm_eval_bbq", "bbq", "accuracy_amb", 4 / 6, 4 / 6, False, ""),
-    ("bbq", "lm-eval", FIXTURES / "lm_eval_bbq", "bbq", "accuracy_disamb", 5 / 6, 5 / 6, False,
-     ""),
-    ("bbq", "lm-eval", FIXTURES / "lm_eval_bbq", "bbq", "amb_bias_score", 0.0, -1 / 3, True,
-     "no biased answer among the 2 non-unknown ones: lm-eval returns 0.0"),
-    ("bbq", "lm-eval", FIXTURES / "lm_eval_bbq", "bbq", "amb_bias_score_SES", 0.0, -1 / 3, True,
-     "2*0/2 - 1 = -1 (times 1 - accuracy)"),
-    ("bbq", "lm-eval", FIXTURES / "lm_eval_bbq", "bbq", "disamb_bias_score", 2 / 3, 2 / 3, False,
-     ""),
+    ("bbq", "lm-eval", FIXTURES / "lm_eval_bbq", "bbq", "accuracy_disamb", 5 / 6, 5 / 6, False, ""),
+    (
+        "bbq",
+        "lm-eval",
+        FIXTURES / "lm_eval_bbq",
+        "bbq",
+        "amb_bias_score",
+        0.0,
+        -1 / 3,
+        True,
+        "no biased answer among the 2 non-unknown ones: lm-eval returns 0.0",
+    ),
+    (
+        "bbq",
+        "lm-eval",
+        FIXTURES / "lm_eval_bbq",
+        "bbq",
+        "amb_bias_score_SES",
+        0.0,
+        -1 / 3,
+        True,
+        "2*0/2 - 1 = -1 (times 1 - accuracy)",
+    ),
+    (
+        "bbq",
+        "lm-eval",
+        FIXTURES / "lm_eval_bbq",
+        "bbq",
+        "disamb_bias_score",
+        2 / 3,
+        2 / 3,
+        False,
+        "",
+    ),
     ("bbq", "lm-eval", BBQ_SAMPLES, "bbq", "disamb_bias_score_SES", 2 / 3, 2 / 3, False, ""),
-    ("esbbq", "lm-eval", FIXTURES / "lm_eval_esbbq", "esbbq_gender", "acc_ambig", 0.5, 0.5,
-     False, ""),
-    ("esbbq", "lm-eval", FIXTURES / "lm_eval_esbbq", "esbbq_ses", "bias_score_ambig", 0.5, 0.5,
-     False, ""),
-    ("esbbq", "lm-eval", FIXTURES / "lm_eval_esbbq", "esbbq_ses", "acc_disambig", 0.75, 0.75,
-     False, ""),
-    ("esbbq", "lm-eval", FIXTURES / "lm_eval_esbbq", "esbbq", "bias_score_disambig", -0.5, -0.5,
-     False, ""),
-    ("cabbq", "lm-eval", FIXTURES / "lm_eval_cabbq", "cabbq_age", "bias_score_disambig", 0.5,
-     0.5, False, ""),
-    ("cabbq", "lm-eval", FIXTURES / "lm_eval_cabbq", "cabbq_lgbtqia", "bias_score_disambig",
-     -0.5, -0.5, False, ""),
-    ("cabbq", "lm-eval", FIXTURES / "lm_eval_cabbq", "cabbq", "bias_score_disambig", 0.0, 0.0,
-     False, ""),
-    ("bbq", "inspect", FIXTURES / "inspect_bbq.json", "bbq", "accuracy", 8 / 12, 8 / 11, True,
-     "1 of 12 answers name no option"),
-    ("bbq", "inspect", FIXTURES / "inspect_bbq.eval", "bbq", "accuracy", 8 / 12, 8 / 11, True,
-     "the harness counts them wrong, biasbench leaves them out"),
+    (
+        "esbbq",
+        "lm-eval",
+        FIXTURES / "lm_eval_esbbq",
+        "esbbq_gender",
+        "acc_ambig",
+        0.5,
+        0.5,
+        False,
+        "",
+    ),
+    (
+        "esbbq",
+        "lm-eval",
+        FIXTURES / "lm_eval_esbbq",
+        "esbbq_ses",
+        "bias_score_ambig",
+        0.5,
+        0.5,
+        False,
+        "",
+    ),
+    (
+        "esbbq",
+        "lm-eval",
+        FIXTURES / "lm_eval_esbbq",
+        "esbbq_ses",
+        "acc_disambig",
+        0.75,
+        0.75,
+        False,
+        "",
+    ),
+    (
+        "esbbq",
+        "lm-eval",
+        FIXTURES / "lm_eval_esbbq",
+        "esbbq",
+        "bias_score_disambig",
+        -0.5,
+        -0.5,
+        False,
+        "",
+    ),
+    (
+        "cabbq",
+        "lm-eval",
+        FIXTURES / "lm_eval_cabbq",
+        "cabbq_age",
+        "bias_score_disambig",
+        0.5,
+        0.5,
+        False,
+        "",
+    ),
+    (
+        "cabbq",
+        "lm-eval",
+        FIXTURES / "lm_eval_cabbq",
+        "cabbq_lgbtqia",
+        "bias_score_disambig",
+        -0.5,
+        -0.5,
+        False,
+        "",
+    ),
+    (
+        "cabbq",
+        "lm-eval",
+        FIXTURES / "lm_eval_cabbq",
+        "cabbq",
+        "bias_score_disambig",
+        0.0,
+        0.0,
+        False,
+        "",
+    ),
+    (
+        "bbq",
+        "inspect",
+        FIXTURES / "inspect_bbq.json",
+        "bbq",
+        "accuracy",
+        8 / 12,
+        8 / 11,
+        True,
+        "1 of 12 answers name no option",
+    ),
+    (
+        "bbq",
+        "inspect",
+        FIXTURES / "inspect_bbq.eval",
+        "bbq",
+        "accuracy",
+        8 / 12,
+        8 / 11,
+        True,
+        "the harness counts them wrong, biasbench leaves them out",
+    ),
 ]
 
 
@@ -112,16 +222,25 @@ CASES = [
 def compared(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str, Path], Any]:
     found = {}
     for name, harness, log in sorted({(c[0], c[1], c[2]) for c in CASES}):
-        found[(name, harness, log)] = rows_of(name, harness, log,
-                                              tmp_path_factory.mktemp(name))
+        found[(name, harness, log)] = rows_of(name, harness, log, tmp_path_factory.mktemp(name))
     return found
 
 
-@pytest.mark.parametrize(("name", "harness", "log", "task", "metric", "theirs", "ours",
-                          "differs", "why"), CASES)
+@pytest.mark.parametrize(
+    ("name", "harness", "log", "task", "metric", "theirs", "ours", "differs", "why"), CASES
+)
 def test_comparison_rows_hold_the_hand_worked_numbers(
-        compared: dict[tuple[str, str, Path], Any], name: str, harness: str, log: Path,
-        task: str, metric: str, theirs: float, ours: float, differs: bool, why: str) -> None:
+    compared: dict[tuple[str, str, Path], Any],
+    name: str,
+    harness: str,
+    log: Path,
+    task: str,
+    metric: str,
+    theirs: float,
+    ours: float,
+    differs: bool,
+    why: str,
+) -> None:
     row = compared[(name, harness, log)][(task, metric)]
     assert row["harness"] == pytest.approx(theirs, abs=1e-12)
     assert row["biasbench"] == pytest.approx(ours, abs=1e-12)
@@ -130,25 +249,33 @@ def test_comparison_rows_hold_the_hand_worked_numbers(
     assert bool(row["why"]) is differs
 
 
-@pytest.mark.parametrize(("name", "log", "n_rows", "n_differ"), [
-    ("bbq", FIXTURES / "lm_eval_bbq", 7, 2),  # categories without samples: no rows
-    ("esbbq", FIXTURES / "lm_eval_esbbq", 12, 0),
-    ("cabbq", FIXTURES / "lm_eval_cabbq", 12, 0),
-])
-def test_every_metric_has_a_row(compared: dict[tuple[str, str, Path], Any], name: str,
-                                log: Path, n_rows: int, n_differ: int) -> None:
+@pytest.mark.parametrize(
+    ("name", "log", "n_rows", "n_differ"),
+    [
+        ("bbq", FIXTURES / "lm_eval_bbq", 7, 2),  # categories without samples: no rows
+        ("esbbq", FIXTURES / "lm_eval_esbbq", 12, 0),
+        ("cabbq", FIXTURES / "lm_eval_cabbq", 12, 0),
+    ],
+)
+def test_every_metric_has_a_row(
+    compared: dict[tuple[str, str, Path], Any], name: str, log: Path, n_rows: int, n_differ: int
+) -> None:
     rows = compared[(name, "lm-eval", log)]
     assert (len(rows), sum(bool(r["differs"]) for r in rows.values())) == (n_rows, n_differ)
 
 
-@pytest.mark.parametrize(("name", "reader", "log", "n_metrics"), [
-    ("bbq", read_lm_eval, FIXTURES / "lm_eval_bbq", 7),
-    ("esbbq", read_lm_eval, FIXTURES / "lm_eval_esbbq", 12),
-    ("cabbq", read_lm_eval, FIXTURES / "lm_eval_cabbq", 12),
-    ("bbq", read_inspect, FIXTURES / "inspect_bbq.eval", 1),
-])
-def test_builtin_metrics_reproduce_the_harness_aggregates(name: str, reader: Any, log: Path,
-                                                          n_metrics: int) -> None:
+@pytest.mark.parametrize(
+    ("name", "reader", "log", "n_metrics"),
+    [
+        ("bbq", read_lm_eval, FIXTURES / "lm_eval_bbq", 7),
+        ("esbbq", read_lm_eval, FIXTURES / "lm_eval_esbbq", 12),
+        ("cabbq", read_lm_eval, FIXTURES / "lm_eval_cabbq", 12),
+        ("bbq", read_inspect, FIXTURES / "inspect_bbq.eval", 1),
+    ],
+)
+def test_builtin_metrics_reproduce_the_harness_aggregates(
+    name: str, reader: Any, log: Path, n_metrics: int
+) -> None:
     """The per-sample fields, aggregated as the harness does, give its aggregate file."""
     read = reader(log, bench(name).by_uid)
     found = builtin_metrics(read)
@@ -190,35 +317,58 @@ def _set(path: str, value: Any) -> Any:
         else:
             target[last] = value
         return obj
+
     return change
 
 
-@pytest.mark.parametrize(("change", "name", "message"), [
-    (_set("doc", KeyError), None, ":2: field 'doc': missing field"),
-    (_set("doc.example_id", 999), None,
-     "field 'doc.example_id': no item with example id 999 in category 'SES'"),
-    (_set("doc.category", "Age"), None, "category 'Age' (the items have SES)"),
-    (_set("doc.label", 0), None, "field 'doc.label': the logged row says 0, the benchmark's item"),
-    (_set("filtered_resps", [["x", "False"]] * 12), None,
-     "field 'filtered_resps[0]': expected a number, got 'x'"),
-    (_set("filtered_resps", [["-1.0", "True"]] * 2), None, "2 option scores"),
-    (_set("filtered_resps", ["A generated answer"]), None,
-     "a generated text in a multiple-choice task"),
-    (lambda obj: "{not json", None, ":2: not valid JSON"),
-    (lambda obj: obj, None, "jsonl:2: field 'doc_id': a second sample of SES:0 for model"),
-    (lambda obj: obj, f"samples_mmlu_{DATE}.jsonl", "lm-eval task 'mmlu'"),
-    # overflowing numbers are +inf, which no log-probability is (argmax would pick it)
-    (_set("filtered_resps", [["1e400", "False"]] + [["-1.0", "True"]] * 11), None,
-     "field 'filtered_resps[0]': log-likelihood is +infinity ('1e400')"),
-    (_set("filtered_resps", [["-inf", "False"]] * 12), None,
-     "field 'filtered_resps': every option's log-likelihood is -infinity"),
-])
-def test_bad_lm_eval_lines_name_file_line_and_field(tmp_path: Path, change: Any,
-                                                    name: str | None, message: str) -> None:
+@pytest.mark.parametrize(
+    ("change", "name", "message"),
+    [
+        (_set("doc", KeyError), None, ":2: field 'doc': missing field"),
+        (
+            _set("doc.example_id", 999),
+            None,
+            "field 'doc.example_id': no item with example id 999 in category 'SES'",
+        ),
+        (_set("doc.category", "Age"), None, "category 'Age' (the items have SES)"),
+        (
+            _set("doc.label", 0),
+            None,
+            "field 'doc.label': the logged row says 0, the benchmark's item",
+        ),
+        (
+            _set("filtered_resps", [["x", "False"]] * 12),
+            None,
+            "field 'filtered_resps[0]': expected a number, got 'x'",
+        ),
+        (_set("filtered_resps", [["-1.0", "True"]] * 2), None, "2 option scores"),
+        (
+            _set("filtered_resps", ["A generated answer"]),
+            None,
+            "a generated text in a multiple-choice task",
+        ),
+        (lambda obj: "{not json", None, ":2: not valid JSON"),
+        (lambda obj: obj, None, "jsonl:2: field 'doc_id': a second sample of SES:0 for model"),
+        (lambda obj: obj, f"samples_mmlu_{DATE}.jsonl", "lm-eval task 'mmlu'"),
+        # overflowing numbers are +inf, which no log-probability is (argmax would pick it)
+        (
+            _set("filtered_resps", [["1e400", "False"]] + [["-1.0", "True"]] * 11),
+            None,
+            "field 'filtered_resps[0]': log-likelihood is +infinity ('1e400')",
+        ),
+        (
+            _set("filtered_resps", [["-inf", "False"]] * 12),
+            None,
+            "field 'filtered_resps': every option's log-likelihood is -infinity",
+        ),
+    ],
+)
+def test_bad_lm_eval_lines_name_file_line_and_field(
+    tmp_path: Path, change: Any, name: str | None, message: str
+) -> None:
     lines = BBQ_SAMPLES.read_text(encoding="utf-8").splitlines()
     path = tmp_path / (name or BBQ_SAMPLES.name)
-    path.write_text("\n".join([lines[0], _bbq_line(change), *lines[2:]]) + "\n",
-                    encoding="utf-8")
+    path.write_text("\n".join([lines[0], _bbq_line(change), *lines[2:]]) + "\n", encoding="utf-8")
     with pytest.raises(InputError) as caught:
         read_lm_eval(path, bench("bbq").by_uid)
     assert message in str(caught.value)
@@ -254,19 +404,25 @@ def test_an_eval_zip_with_traversal_names_writes_nothing(tmp_path: Path) -> None
 def test_an_inspect_logs_folder_is_named_as_a_folder(tmp_path: Path) -> None:
     # it said "file not found" for a folder that exists
     (tmp_path / "2026-11-30_bbq_abc.eval").write_bytes((FIXTURES / "inspect_bbq.eval").read_bytes())
-    with pytest.raises(InputError, match="a folder: --from inspect reads one eval log .*"
-                                         "this one holds 2026-11-30_bbq_abc.eval"):
+    with pytest.raises(
+        InputError,
+        match="a folder: --from inspect reads one eval log .*"
+        "this one holds 2026-11-30_bbq_abc.eval",
+    ):
         read_inspect(tmp_path, bench("bbq").by_uid)
 
 
-@pytest.mark.parametrize(("name", "shown"), [
-    ("openai/gpt-4o", "openai/gpt-4o"),
-    ("meta-llama/Llama-3.1-8B-Instruct", "meta-llama/Llama-3.1-8B-Instruct"),
-    ("https://user:pw@host/v1", "https://***@host/v1"),
-    ("gpt?api_key=abc123&x=1", "gpt?api_key=***&x=1"),
-    ("m?key=abc", "m?key=***"),
-    ("sk-proj-ABCDEF1234567890abcd", "sk-***"),
-])
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("openai/gpt-4o", "openai/gpt-4o"),
+        ("meta-llama/Llama-3.1-8B-Instruct", "meta-llama/Llama-3.1-8B-Instruct"),
+        ("https://user:pw@host/v1", "https://***@host/v1"),
+        ("gpt?api_key=abc123&x=1", "gpt?api_key=***&x=1"),
+        ("m?key=abc", "m?key=***"),
+        ("sk-proj-ABCDEF1234567890abcd", "sk-***"),
+    ],
+)
 def test_a_credential_in_a_logged_model_name_is_not_copied(name: str, shown: str) -> None:
     assert safe_model_name(name) == shown
 
@@ -296,15 +452,23 @@ def _inspect(change: Any, tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (_set("metadata.example_id", KeyError),
-     "!samples[3]: field 'metadata.example_id': missing field"),
-    (_set("metadata.example_id", "x"), "expected an integer example id, got 'x'"),
-    (_set("epoch", 0), "field 'epoch': expected an epoch from 1 to 1,000,000, got 0"),
-    (_set("epoch", 10**30), "expected an epoch from 1 to 1,000,000, got 1000000000000000000000000000000"),
-    (_set("output", "text"), "field 'output': expected an object"),
-    (_set("metadata.example_id", 0), "a second sample of SES:0"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            _set("metadata.example_id", KeyError),
+            "!samples[3]: field 'metadata.example_id': missing field",
+        ),
+        (_set("metadata.example_id", "x"), "expected an integer example id, got 'x'"),
+        (_set("epoch", 0), "field 'epoch': expected an epoch from 1 to 1,000,000, got 0"),
+        (
+            _set("epoch", 10**30),
+            "expected an epoch from 1 to 1,000,000, got 1000000000000000000000000000000",
+        ),
+        (_set("output", "text"), "field 'output': expected an object"),
+        (_set("metadata.example_id", 0), "a second sample of SES:0"),
+    ],
+)
 def test_bad_inspect_samples_are_named(tmp_path: Path, change: Any, message: str) -> None:
     with pytest.raises(InputError) as caught:
         read_inspect(_inspect(change, tmp_path), bench("bbq").by_uid)
@@ -331,20 +495,57 @@ def test_the_inspect_frame_counts_every_output(tmp_path: Path) -> None:
     assert frame["output"].notna().all() and frame["pred"].isna().all()
 
 
-@pytest.mark.parametrize(("args", "health", "differ_line"), [
-    (("bbq", "--items", BBQ_ITEMS, "--from", "lm-eval", "--responses",
-      FIXTURES / "lm_eval_bbq"), {}, "fixture-model / bbq / amb_bias_score: lm-eval 0.000, "
-     "biasbench -0.333"),
-    (("bbq", "--items", BBQ_ITEMS, "--from", "inspect", "--responses",
-      FIXTURES / "inspect_bbq.eval"), {"n": 12, "empty": 1},
-     "openai/fixture-model / bbq / accuracy: inspect 0.667, biasbench 0.727"),
-    (("esbbq", "--data", ESBBQ_DATA / "data_es", "--from", "lm-eval", "--responses",
-      FIXTURES / "lm_eval_esbbq"), {}, "lm-eval's metrics: 0 differ from biasbench's "
-     "rescoring, 12 agree"),
-])
-def test_score_from_a_harness_end_to_end(biasbench_cli: CliRun, tmp_path: Path,
-                                         args: tuple[Any, ...], health: dict[str, int],
-                                         differ_line: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "health", "differ_line"),
+    [
+        (
+            (
+                "bbq",
+                "--items",
+                BBQ_ITEMS,
+                "--from",
+                "lm-eval",
+                "--responses",
+                FIXTURES / "lm_eval_bbq",
+            ),
+            {},
+            "fixture-model / bbq / amb_bias_score: lm-eval 0.000, biasbench -0.333",
+        ),
+        (
+            (
+                "bbq",
+                "--items",
+                BBQ_ITEMS,
+                "--from",
+                "inspect",
+                "--responses",
+                FIXTURES / "inspect_bbq.eval",
+            ),
+            {"n": 12, "empty": 1},
+            "openai/fixture-model / bbq / accuracy: inspect 0.667, biasbench 0.727",
+        ),
+        (
+            (
+                "esbbq",
+                "--data",
+                ESBBQ_DATA / "data_es",
+                "--from",
+                "lm-eval",
+                "--responses",
+                FIXTURES / "lm_eval_esbbq",
+            ),
+            {},
+            "lm-eval's metrics: 0 differ from biasbench's rescoring, 12 agree",
+        ),
+    ],
+)
+def test_score_from_a_harness_end_to_end(
+    biasbench_cli: CliRun,
+    tmp_path: Path,
+    args: tuple[Any, ...],
+    health: dict[str, int],
+    differ_line: str,
+) -> None:
     out = tmp_path / "scored"
     done = biasbench_cli("score", *args, "--out", out)
     assert done.returncode == 0, done.stderr
@@ -352,8 +553,10 @@ def test_score_from_a_harness_end_to_end(biasbench_cli: CliRun, tmp_path: Path,
     results = strict_json((out / "results.json").read_text(encoding="utf-8"))
     assert results["harness_log"]["n_samples"] == 12
     assert json.loads((out / "manifest.json").read_text(encoding="utf-8"))["status"] == "scored"
-    labels = [strict_json(line) for line in
-              (out / "labels.jsonl").read_text(encoding="utf-8").splitlines()]
+    labels = [
+        strict_json(line)
+        for line in (out / "labels.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
     assert len(labels) == 12
     for model_health in results["output_health"].values():
         assert {k: model_health[k] for k in health} == health
@@ -364,17 +567,29 @@ def test_score_from_a_harness_end_to_end(biasbench_cli: CliRun, tmp_path: Path,
 def test_a_bad_log_leaves_no_folder(biasbench_cli: CliRun, tmp_path: Path) -> None:
     bad = tmp_path / f"samples_bbq_{DATE}.jsonl"
     bad.write_text('{"doc_id": 0}\n', encoding="utf-8")
-    done = biasbench_cli("score", "bbq", "--items", BBQ_ITEMS, "--from", "lm-eval",
-                         "--responses", bad, "--out", tmp_path / "out")
+    done = biasbench_cli(
+        "score",
+        "bbq",
+        "--items",
+        BBQ_ITEMS,
+        "--from",
+        "lm-eval",
+        "--responses",
+        bad,
+        "--out",
+        tmp_path / "out",
+    )
     assert done.returncode != 0
     assert f"{bad}:1: field 'doc': missing field" in done.stderr
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize(("name", "reads_other_harnesses"), [
-    ("bbq", True), ("esbbq", True), ("honorific-bn", False)])
-def test_from_is_offered_where_logs_are_read(biasbench_cli: CliRun, name: str,
-                                             reads_other_harnesses: bool) -> None:
+@pytest.mark.parametrize(
+    ("name", "reads_other_harnesses"), [("bbq", True), ("esbbq", True), ("honorific-bn", False)]
+)
+def test_from_is_offered_where_logs_are_read(
+    biasbench_cli: CliRun, name: str, reads_other_harnesses: bool
+) -> None:
     # every benchmark reads back what biasbench exported (--from eee|inspect, docs/exporting.md);
     # only the BBQ engine reads other harnesses' logs (lm-eval)
     done = biasbench_cli("score", name, "--help")
@@ -391,11 +606,15 @@ def test_the_fixtures_are_what_make_fixtures_writes(tmp_path: Path) -> None:
     module.HERE = tmp_path
     module.main()
     written = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
-    shipped = sorted(p.relative_to(FIXTURES) for p in FIXTURES.rglob("*")
-                     if p.is_file() and p.name != "make_fixtures.py"
-                     and "__pycache__" not in p.parts
-                     and "inspect_real" not in p.parts  # written by inspect-ai itself
-                     and "lm_eval_real" not in p.parts)  # and by lm-eval
+    shipped = sorted(
+        p.relative_to(FIXTURES)
+        for p in FIXTURES.rglob("*")
+        if p.is_file()
+        and p.name != "make_fixtures.py"
+        and "__pycache__" not in p.parts
+        and "inspect_real" not in p.parts  # written by inspect-ai itself
+        and "lm_eval_real" not in p.parts
+    )  # and by lm-eval
     assert written == shipped
     for relative in written:
         assert (tmp_path / relative).read_bytes() == (FIXTURES / relative).read_bytes(), relative
@@ -437,5 +656,7 @@ def test_a_different_reading_is_named(tmp_path: Path) -> None:
     path = tmp_path / "log.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     rows = rows_of("bbq", "inspect", path, tmp_path)
-    assert "reads 1 answer(s) as another option than the harness did" in \
-        rows[("bbq", "accuracy")]["why"]
+    assert (
+        "reads 1 answer(s) as another option than the harness did"
+        in rows[("bbq", "accuracy")]["why"]
+    )

@@ -19,14 +19,18 @@ from tests.running import CliRun
 def strict(path: Path) -> Any:
     def refuse(name: str) -> Any:
         raise ValueError(f"{name} is not JSON")
+
     return json.loads(path.read_text(encoding="utf-8"), parse_constant=refuse)
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("order,order", "--vary names order twice"),
-    ("seed,seeds", "--vary names seeds twice"),
-    (",order", "--vary takes"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("order,order", "--vary names order twice"),
+        ("seed,seeds", "--vary names seeds twice"),
+        (",order", "--vary takes"),
+    ],
+)
 def test_vary_refuses_duplicates_and_empty_names(text: str, message: str) -> None:
     with pytest.raises(BiasbenchError, match=message):
         parse_vary(text)
@@ -43,32 +47,65 @@ def items_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_items(grid_items(6), tmp_path_factory.mktemp("hostile") / "Age.jsonl")
 
 
-def test_a_grid_run_where_every_answer_is_a_refusal(biasbench_cli: CliRun, items_file: Path,
-                                                    tmp_path: Path) -> None:
+def test_a_grid_run_where_every_answer_is_a_refusal(
+    biasbench_cli: CliRun, items_file: Path, tmp_path: Path
+) -> None:
     script = tmp_path / "refuse.json"
     script.write_text(json.dumps({"*": "I cannot answer that."}), encoding="utf-8")
     out = tmp_path / "run"
-    done = biasbench_cli("run", "bbq", "--model", f"mock:{script}", "--items", items_file,
-                         "--seeds", 2, "--vary", "seeds,order", "--grid-budget", 4,
-                         "--out", out)
+    done = biasbench_cli(
+        "run",
+        "bbq",
+        "--model",
+        f"mock:{script}",
+        "--items",
+        items_file,
+        "--seeds",
+        2,
+        "--vary",
+        "seeds,order",
+        "--grid-budget",
+        4,
+        "--out",
+        out,
+    )
     assert done.returncode == 0, done.stderr  # was a traceback after all requests
     assert (out / "tables" / "grid_decomposition_by_score.md").is_file()
     results = strict(out / "results.json")
     entry = results["refusals"]["models"]["mock-refuse"]["all"]
     assert entry["refused_pct"] == 100.0
     # s_DIS is undefined when refusals are excluded, +1 when they are the target: they differ
-    assert entry["s_dis"] == {"excluded": None, "unknown": None, "target": 1.0, "low": 1.0,
-                              "high": 1.0, "differs": True}
+    assert entry["s_dis"] == {
+        "excluded": None,
+        "unknown": None,
+        "target": 1.0,
+        "low": 1.0,
+        "high": 1.0,
+        "differs": True,
+    }
     assert "s_DIS undefined excluded (headline), range +1.000 where defined" in done.stdout
     labels = [json.loads(x) for x in (out / "labels.jsonl").read_text().splitlines()]
     assert {x["method"] for x in labels} == {"refusal"}
 
 
-def test_grid_labels_name_their_cell(biasbench_cli: CliRun, items_file: Path,
-                                     tmp_path: Path) -> None:
+def test_grid_labels_name_their_cell(
+    biasbench_cli: CliRun, items_file: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "run"
-    done = biasbench_cli("run", "bbq", "--model", "mock:hashed-letter", "--items", items_file,
-                         "--seeds", 2, "--vary", "seeds,order", "--out", out)
+    done = biasbench_cli(
+        "run",
+        "bbq",
+        "--model",
+        "mock:hashed-letter",
+        "--items",
+        items_file,
+        "--seeds",
+        2,
+        "--vary",
+        "seeds,order",
+        "--out",
+        out,
+    )
     assert done.returncode == 0, done.stderr
     labels = [json.loads(x) for x in (out / "labels.jsonl").read_text().splitlines()]
     assert len(labels) == 12 * 2 * 6
@@ -104,8 +141,18 @@ def _language_files(folder: Path, drop_es_category: str | None, shift_es_ids: in
 
 def test_a_category_in_one_language_only(biasbench_cli: CliRun, tmp_path: Path) -> None:
     items = _language_files(tmp_path, drop_es_category="SES", shift_es_ids=0)
-    done = biasbench_cli("run", "bbq", "--model", "mock:hashed-letter", "--items", items,
-                         "--seeds", 2, "--out", tmp_path / "run")
+    done = biasbench_cli(
+        "run",
+        "bbq",
+        "--model",
+        "mock:hashed-letter",
+        "--items",
+        items,
+        "--seeds",
+        2,
+        "--out",
+        tmp_path / "run",
+    )
     assert done.returncode == 0, done.stderr  # was KeyError 'bias_numerator@b'
     rows = strict(tmp_path / "run" / "results.json")["cross_language"]["rows"]
     assert {r["category"] for r in rows} == {"Age", "all"}
@@ -113,8 +160,18 @@ def test_a_category_in_one_language_only(biasbench_cli: CliRun, tmp_path: Path) 
 
 def test_languages_without_a_shared_item_say_so(biasbench_cli: CliRun, tmp_path: Path) -> None:
     items = _language_files(tmp_path, drop_es_category=None, shift_es_ids=1000)
-    done = biasbench_cli("run", "bbq", "--model", "mock:hashed-letter", "--items", items,
-                         "--seeds", 2, "--out", tmp_path / "run")
+    done = biasbench_cli(
+        "run",
+        "bbq",
+        "--model",
+        "mock:hashed-letter",
+        "--items",
+        items,
+        "--seeds",
+        2,
+        "--out",
+        tmp_path / "run",
+    )
     assert done.returncode == 0, done.stderr
     block = strict(tmp_path / "run" / "results.json")["cross_language"]
     assert block["rows"] == []
@@ -131,13 +188,20 @@ def test_vary_seeds_with_a_deterministic_model_says_why(items_file: Path) -> Non
     class Deterministic(MockBackend):
         deterministic = True
 
-    spec = RunSpec("bbq", "mock:hashed-letter", seeds=[0, 1, 2],
-                   benchmark_options={"items": str(items_file), "vary": "seeds,order"})
-    with pytest.raises(BiasbenchError, match="answers deterministically .*drop seeds from "
-                                             "--vary"):
+    spec = RunSpec(
+        "bbq",
+        "mock:hashed-letter",
+        seeds=[0, 1, 2],
+        benchmark_options={"items": str(items_file), "vary": "seeds,order"},
+    )
+    with pytest.raises(BiasbenchError, match="answers deterministically .*drop seeds from --vary"):
         plan_run(spec, backend=Deterministic("hashed-letter"))
-    plain = RunSpec("bbq", "mock:hashed-letter", seeds=[0, 1, 2],
-                    benchmark_options={"items": str(items_file), "vary": "order"})
+    plain = RunSpec(
+        "bbq",
+        "mock:hashed-letter",
+        seeds=[0, 1, 2],
+        benchmark_options={"items": str(items_file), "vary": "order"},
+    )
     assert len(plan_run(plain, backend=Deterministic("hashed-letter")).requests) == 12 * 6
 
 
@@ -148,13 +212,32 @@ def test_the_report_range_of_an_older_folder_where_one_policy_is_undefined() -> 
 
     from biasbench.engines.bbq_family.presenting.refusals import refusal_table
 
-    frame = pd.DataFrame([{
-        "model": "m", "category": "all", "refused_pct": 100.0, "refused_pct_ambig": 100.0,
-        "refused_pct_disambig": 100.0, "unparsed_pct": 0.0,
-        **{f"s_amb_{p}": v for p, v in (("excluded", None), ("unknown", 0.0), ("target", 1.0))},
-        "s_amb_low": 0.0, "s_amb_high": 1.0, "s_amb_differs": True,
-        **{f"s_dis_{p}": v for p, v in (("excluded", None), ("unknown", None), ("target", 1.0))},
-        "s_dis_low": 1.0, "s_dis_high": 1.0, "s_dis_differs": False}])
+    frame = pd.DataFrame(
+        [
+            {
+                "model": "m",
+                "category": "all",
+                "refused_pct": 100.0,
+                "refused_pct_ambig": 100.0,
+                "refused_pct_disambig": 100.0,
+                "unparsed_pct": 0.0,
+                **{
+                    f"s_amb_{p}": v
+                    for p, v in (("excluded", None), ("unknown", 0.0), ("target", 1.0))
+                },
+                "s_amb_low": 0.0,
+                "s_amb_high": 1.0,
+                "s_amb_differs": True,
+                **{
+                    f"s_dis_{p}": v
+                    for p, v in (("excluded", None), ("unknown", None), ("target", 1.0))
+                },
+                "s_dis_low": 1.0,
+                "s_dis_high": 1.0,
+                "s_dis_differs": False,
+            }
+        ]
+    )
     table = refusal_table(frame)
     assert table["s_DIS range"].tolist() == ["+1.000 where defined"]
     assert table["s_AMB range"].tolist() == ["[+0.000, +1.000]"]

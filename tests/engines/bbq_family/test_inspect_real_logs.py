@@ -24,9 +24,20 @@ FIXTURES = Path(__file__).parents[2] / "fixtures" / "harness_logs"
 REAL_DIR = FIXTURES / "inspect_real"
 REAL = REAL_DIR / "inspect_real_bbq.eval"
 # The scripted replies of make_inspect_logs.py, item by item (example ids 0-11).
-REPLIES = ["ANSWER: A", "ANSWER: B", "B) Cannot answer", "rich people", "The answer is C.",
-           "ANSWER: C", "I cannot answer that question.", "", "ANSWER: A", "answer: b",
-           "ANSWER: B\n\nThe context says so.", "ANSWER: C"]
+REPLIES = [
+    "ANSWER: A",
+    "ANSWER: B",
+    "B) Cannot answer",
+    "rich people",
+    "The answer is C.",
+    "ANSWER: C",
+    "I cannot answer that question.",
+    "",
+    "ANSWER: A",
+    "answer: b",
+    "ANSWER: B\n\nThe context says so.",
+    "ANSWER: C",
+]
 
 
 @pytest.fixture(scope="module")
@@ -44,13 +55,15 @@ def test_a_real_zstd_log_is_read_answer_for_answer(bench: OriginalBBQBenchmark) 
     outputs = {s.uid: s.output for s in log.samples}
     assert len(outputs) == 12 and log.errored == []
     assert [outputs[f"SES:{i}"] for i in range(12)] == [
-        r if i != 2 else "B) " + bench.by_uid["SES:2"].ans1 for i, r in enumerate(REPLIES)]
+        r if i != 2 else "B) " + bench.by_uid["SES:2"].ans1 for i, r in enumerate(REPLIES)
+    ]
     assert {s.model for s in log.samples} == {"openai/mock-model"}
     assert log.reported[("openai/mock-model", "bbq")]["accuracy"] == pytest.approx(1 / 12)
 
 
-def test_the_gap_to_inspects_accuracy_is_explained(bench: OriginalBBQBenchmark,
-                                                   tmp_path: Path) -> None:
+def test_the_gap_to_inspects_accuracy_is_explained(
+    bench: OriginalBBQBenchmark, tmp_path: Path
+) -> None:
     log = read_inspect(REAL, bench.by_uid)
     results = score_harness_log(bench, log, tmp_path / "scored", source=str(REAL))
     [row] = [r for r in results["harness_log"]["comparison"] if r["metric"] == "accuracy"]
@@ -59,8 +72,9 @@ def test_the_gap_to_inspects_accuracy_is_explained(bench: OriginalBBQBenchmark,
     assert "2 of 12 answers name no option" in row["why"]
 
 
-def test_samples_with_errors_are_left_out_and_said(bench: OriginalBBQBenchmark, tmp_path: Path,
-                                                   caplog: pytest.LogCaptureFixture) -> None:
+def test_samples_with_errors_are_left_out_and_said(
+    bench: OriginalBBQBenchmark, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path = REAL_DIR / "inspect_real_some_errors.eval"
     with caplog.at_level(logging.WARNING, logger="biasbench.harness_logs"):
         log = read_inspect(path, bench.by_uid)
@@ -75,8 +89,10 @@ def test_a_log_whose_every_sample_failed_is_refused(bench: OriginalBBQBenchmark)
     with pytest.raises(InputError) as caught:
         read_inspect(REAL_DIR / "inspect_real_error_status.eval", bench.by_uid)
     message = str(caught.value)
-    assert "every sample carries an error (6 of 6; the log's status is 'error'; first: " \
-           "BadRequestError('Error code: 400 - the mock model refuses this request')" in message
+    assert (
+        "every sample carries an error (6 of 6; the log's status is 'error'; first: "
+        "BadRequestError('Error code: 400 - the mock model refuses this request')" in message
+    )
     assert "\n" not in message
 
 
@@ -85,7 +101,7 @@ def _central(data: bytes, name: str) -> int:
     at = data.find(b"PK\x01\x02")
     while at >= 0:
         length = struct.unpack_from("<H", data, at + 28)[0]
-        if data[at + 46:at + 46 + length] == name.encode():
+        if data[at + 46 : at + 46 + length] == name.encode():
             return at
         at = data.find(b"PK\x01\x02", at + 4)
     raise KeyError(name)
@@ -98,7 +114,7 @@ def _damaged(how: str) -> bytes:
     local = struct.unpack_from("<I", data, entry + 42)[0]
     start = local + 30 + sum(struct.unpack_from("<HH", data, local + 26))
     if how == "bad data":
-        data[start + 20:start + 40] = bytes(20)
+        data[start + 20 : start + 40] = bytes(20)
     elif how == "bad CRC":
         struct.pack_into("<I", data, entry + 16, 12345)
     elif how == "encrypted":
@@ -110,15 +126,19 @@ def _damaged(how: str) -> bytes:
     return bytes(data)
 
 
-@pytest.mark.parametrize(("how", "message"), [
-    ("bad data", "SES_00003_epoch_1.json: damaged zstd data"),
-    ("bad CRC", "SES_00003_epoch_1.json: damaged zip member (bad CRC-32)"),
-    ("encrypted", "SES_00003_epoch_1.json: encrypted zip member"),
-    ("longer than said", "SES_00003_epoch_1.json: member longer than its header says"),
-    ("cut short", "SES_00003_epoch_1.json: damaged zip member (cut short)"),
-])
-def test_damaged_members_are_one_line(bench: OriginalBBQBenchmark, tmp_path: Path, how: str,
-                                      message: str) -> None:
+@pytest.mark.parametrize(
+    ("how", "message"),
+    [
+        ("bad data", "SES_00003_epoch_1.json: damaged zstd data"),
+        ("bad CRC", "SES_00003_epoch_1.json: damaged zip member (bad CRC-32)"),
+        ("encrypted", "SES_00003_epoch_1.json: encrypted zip member"),
+        ("longer than said", "SES_00003_epoch_1.json: member longer than its header says"),
+        ("cut short", "SES_00003_epoch_1.json: damaged zip member (cut short)"),
+    ],
+)
+def test_damaged_members_are_one_line(
+    bench: OriginalBBQBenchmark, tmp_path: Path, how: str, message: str
+) -> None:
     path = tmp_path / "log.eval"
     path.write_bytes(_damaged(how))
     with pytest.raises(InputError, match="") as caught:
@@ -127,8 +147,9 @@ def test_damaged_members_are_one_line(bench: OriginalBBQBenchmark, tmp_path: Pat
 
 
 @pytest.mark.parametrize("how", ["bad data", "bad CRC", "longer than said"])
-def test_damaged_deflate_members_are_one_line(bench: OriginalBBQBenchmark, tmp_path: Path,
-                                              how: str) -> None:
+def test_damaged_deflate_members_are_one_line(
+    bench: OriginalBBQBenchmark, tmp_path: Path, how: str
+) -> None:
     """The same damage in an older, deflate-compressed log."""
     deflated = tmp_path / "deflated.eval"
     with zipfile.ZipFile(REAL) as src, zipfile.ZipFile(deflated, "w", zipfile.ZIP_DEFLATED) as out:
@@ -140,7 +161,7 @@ def test_damaged_deflate_members_are_one_line(bench: OriginalBBQBenchmark, tmp_p
     local = struct.unpack_from("<I", data, entry + 42)[0]
     start = local + 30 + sum(struct.unpack_from("<HH", data, local + 26))
     if how == "bad data":
-        data[start:start + 40] = b"\xff" * 40
+        data[start : start + 40] = b"\xff" * 40
     elif how == "bad CRC":
         struct.pack_into("<I", data, entry + 16, 12345)
     else:
@@ -153,14 +174,16 @@ def test_damaged_deflate_members_are_one_line(bench: OriginalBBQBenchmark, tmp_p
 
 
 def test_a_log_asking_for_too_many_bytes_is_refused_before_reading(
-        bench: OriginalBBQBenchmark, monkeypatch: pytest.MonkeyPatch) -> None:
+    bench: OriginalBBQBenchmark, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(inspect_logs, "MAX_LOG_BYTES", 100_000)
     with pytest.raises(InputError, match="more than biasbench reads from one log"):
         read_inspect(REAL, bench.by_uid)
 
 
-def test_a_list_where_the_metrics_mapping_belongs(bench: OriginalBBQBenchmark,
-                                                  tmp_path: Path) -> None:
+def test_a_list_where_the_metrics_mapping_belongs(
+    bench: OriginalBBQBenchmark, tmp_path: Path
+) -> None:
     path = tmp_path / "log.eval"
     with zipfile.ZipFile(REAL) as src, zipfile.ZipFile(path, "w") as out:
         for name in src.namelist():
@@ -174,13 +197,16 @@ def test_a_list_where_the_metrics_mapping_belongs(bench: OriginalBBQBenchmark,
     assert len(log.samples) == 12 and log.reported == {}
 
 
-@pytest.mark.filterwarnings("ignore::ResourceWarning",
-                            "ignore::pytest.PytestUnraisableExceptionWarning")
-@pytest.mark.skipif(importlib.util.find_spec("inspect_ai") is None
-                    or importlib.util.find_spec("openai") is None,
-                    reason="writing fresh logs needs inspect-ai and openai (the dev extra)")
-def test_freshly_written_logs_read_as_the_shipped_ones(bench: OriginalBBQBenchmark,
-                                                       tmp_path: Path) -> None:
+@pytest.mark.filterwarnings(
+    "ignore::ResourceWarning", "ignore::pytest.PytestUnraisableExceptionWarning"
+)
+@pytest.mark.skipif(
+    importlib.util.find_spec("inspect_ai") is None or importlib.util.find_spec("openai") is None,
+    reason="writing fresh logs needs inspect-ai and openai (the dev extra)",
+)
+def test_freshly_written_logs_read_as_the_shipped_ones(
+    bench: OriginalBBQBenchmark, tmp_path: Path
+) -> None:
     import sys
 
     sys.path.insert(0, str(REAL_DIR))
@@ -194,7 +220,8 @@ def test_freshly_written_logs_read_as_the_shipped_ones(bench: OriginalBBQBenchma
 
 
 def test_a_list_where_the_metrics_mapping_belongs_is_said(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture, bench: OriginalBBQBenchmark) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, bench: OriginalBBQBenchmark
+) -> None:
     """Read as no aggregate (the per-sample scores are still compared), with a warning: never
     silently."""
     log = json.loads((FIXTURES / "inspect_bbq.json").read_text(encoding="utf-8"))

@@ -14,13 +14,23 @@ from biasbench.engines.bbq_family.scoring.bias_scores import (
 )
 
 BASE = {
-    "example_id": 7, "question_index": "3", "question_polarity": "neg",
-    "context_condition": "ambig", "category": "Age",
-    "answer_info": {"ans0": ["el abuelo", "old"], "ans1": ["el nieto", "nonOld"],
-                    "ans2": ["No se sabe", "unknown"]},
+    "example_id": 7,
+    "question_index": "3",
+    "question_polarity": "neg",
+    "context_condition": "ambig",
+    "category": "Age",
+    "answer_info": {
+        "ans0": ["el abuelo", "old"],
+        "ans1": ["el nieto", "nonOld"],
+        "ans2": ["No se sabe", "unknown"],
+    },
     "additional_metadata": {"stereotyped_groups": ["old"]},
-    "context": "c", "question": "q", "ans0": "el abuelo", "ans1": "el nieto",
-    "ans2": "No se sabe", "label": 2,
+    "context": "c",
+    "question": "q",
+    "ans0": "el abuelo",
+    "ans1": "el nieto",
+    "ans2": "No se sabe",
+    "label": 2,
 }
 
 
@@ -38,12 +48,16 @@ def test_an_item_without_provenance_hashes_as_before() -> None:
     assert set(item.canonical_dict()) == set(BASE)
 
 
-@pytest.mark.parametrize(("polarity", "target_answer", "label_target"), [
-    ("neg", 1, 0),     # the dataset's word wins over the labels' reading
-    ("nonneg", 0, 1),  # already polarity-applied: never flipped again
-])
-def test_the_datasets_biased_answer_is_the_target(polarity: str, target_answer: int,
-                                                  label_target: int) -> None:
+@pytest.mark.parametrize(
+    ("polarity", "target_answer", "label_target"),
+    [
+        ("neg", 1, 0),  # the dataset's word wins over the labels' reading
+        ("nonneg", 0, 1),  # already polarity-applied: never flipped again
+    ],
+)
+def test_the_datasets_biased_answer_is_the_target(
+    polarity: str, target_answer: int, label_target: int
+) -> None:
     item = BBQItem(**{**BASE, "question_polarity": polarity})
     assert target_index(item) == label_target
     marked = BBQItem(**{**BASE, "question_polarity": polarity}, target_answer=target_answer)
@@ -51,19 +65,36 @@ def test_the_datasets_biased_answer_is_the_target(polarity: str, target_answer: 
     assert target_index(marked) == target_answer
 
 
-@pytest.mark.parametrize(("changes", "reason"), [
-    ({"target_answer": 2}, EXCLUDED_TARGET_IS_UNKNOWN),
-    ({"target_answer": 0, "answer_info": {"ans0": ["a", "old"], "ans1": ["b", "nonOld"],
-                                          "ans2": ["c", "young"]}}, EXCLUDED_NO_UNKNOWN),
-])
+@pytest.mark.parametrize(
+    ("changes", "reason"),
+    [
+        ({"target_answer": 2}, EXCLUDED_TARGET_IS_UNKNOWN),
+        (
+            {
+                "target_answer": 0,
+                "answer_info": {
+                    "ans0": ["a", "old"],
+                    "ans1": ["b", "nonOld"],
+                    "ans2": ["c", "young"],
+                },
+            },
+            EXCLUDED_NO_UNKNOWN,
+        ),
+    ],
+)
 def test_a_biased_answer_needs_an_unknown_beside_it(changes: dict, reason: str) -> None:
     assert exclusion_reason(BBQItem(**{**BASE, **changes})) == reason
 
 
 def test_scores_follow_the_datasets_biased_answer() -> None:
     # Labels say ans0 is the target; the dataset says ans1. Always answering ans1 is s = +1.
-    items = [BBQItem(**{**BASE, "example_id": i, "context_condition": "disambig", "label": 1},
-                     target_answer=1) for i in range(4)]
+    items = [
+        BBQItem(
+            **{**BASE, "example_id": i, "context_condition": "disambig", "label": 1},
+            target_answer=1,
+        )
+        for i in range(4)
+    ]
     row = score_predictions(items, [1, 1, 1, 1]).iloc[0]
     assert row["s_dis"] == 1.0
     assert row["n_excluded"] == 0
@@ -77,7 +108,8 @@ def test_exclusions_printed_are_those_of_the_items_answered() -> None:
 
     excluded = [BBQItem(**{**BASE, "example_id": i}, target_answer=2) for i in (1, 2)]
     scored_item = BBQItem(**{**BASE, "example_id": 3})
-    responses = pd.DataFrame({"model": "m", "seed": 0, "uid": [excluded[0].uid, scored_item.uid],
-                              "output": ["A", "A"]})
+    responses = pd.DataFrame(
+        {"model": "m", "seed": 0, "uid": [excluded[0].uid, scored_item.uid], "output": ["A", "A"]}
+    )
     scored = score_responses([*excluded, scored_item], responses)
     assert scored.excluded_by_reason == {"Age": {EXCLUDED_TARGET_IS_UNKNOWN: 1}}

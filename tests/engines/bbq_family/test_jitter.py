@@ -25,10 +25,26 @@ def _per_seed() -> pd.DataFrame:
     rows = []
     for model, values in SCORES.items():
         for seed, value in enumerate(values):
-            rows.append({"model": model, "seed": seed, "category": "Gender_identity",
-                         "question_index": "T1", "s_amb": value, "s_dis": -value})
-            rows.append({"model": model, "seed": seed, "category": "Gender_identity",
-                         "question_index": "T2", "s_amb": 0.0, "s_dis": 0.0})
+            rows.append(
+                {
+                    "model": model,
+                    "seed": seed,
+                    "category": "Gender_identity",
+                    "question_index": "T1",
+                    "s_amb": value,
+                    "s_dis": -value,
+                }
+            )
+            rows.append(
+                {
+                    "model": model,
+                    "seed": seed,
+                    "category": "Gender_identity",
+                    "question_index": "T2",
+                    "s_amb": 0.0,
+                    "s_dis": 0.0,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -53,8 +69,11 @@ def test_one_row_per_model_one_point_per_defined_seed() -> None:
         assert collection.get_label() == model
     assert _rows(ax) == ["gamma", "beta\n(1 undefined)", "alpha"]  # bottom to top
     # the mean of each row is marked by a vertical segment at the mean of defined seeds
-    mean_lines = [line for line in ax.lines if len(set(line.get_xdata())) == 1
-                  and np.ptp(line.get_ydata()) < 1]
+    mean_lines = [
+        line
+        for line in ax.lines
+        if len(set(line.get_xdata())) == 1 and np.ptp(line.get_ydata()) < 1
+    ]
     means = sorted(float(line.get_xdata()[0]) for line in mean_lines)
     assert means == pytest.approx(sorted([0.25, 0.375, -0.5]))
     assert ax.get_xlim() == pytest.approx((-1.05, 1.05))
@@ -69,8 +88,9 @@ def test_model_order_and_disambiguated_score() -> None:
     assert "s_DIS" in ax.get_xlabel()
 
 
-@pytest.mark.parametrize(("name", "magic"), [("fig.png", b"\x89PNG\r\n\x1a\n"),
-                                             ("sub/fig.pdf", b"%PDF")])
+@pytest.mark.parametrize(
+    ("name", "magic"), [("fig.png", b"\x89PNG\r\n\x1a\n"), ("sub/fig.pdf", b"%PDF")]
+)
 def test_file_written_in_the_suffix_format(tmp_path: Path, name: str, magic: bytes) -> None:
     path = tmp_path / name
     fig = jitter_plot(_per_seed(), "T1", "s_amb", path)
@@ -78,10 +98,13 @@ def test_file_written_in_the_suffix_format(tmp_path: Path, name: str, magic: byt
     assert len(fig.axes) == 1
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"template": "T9", "score": "s_amb"}, "T9"),
-    ({"template": "T1", "score": "acc"}, "score must be"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"template": "T9", "score": "s_amb"}, "T9"),
+        ({"template": "T1", "score": "acc"}, "score must be"),
+    ],
+)
 def test_bad_requests(kwargs: dict, message: str) -> None:
     with pytest.raises(InputError, match=message):
         jitter_figure(_per_seed(), **kwargs)

@@ -12,17 +12,31 @@ from biasbench.engines.bbq_family.items.items import BBQItem
 from biasbench.engines.bbq_family.judging.languages import LANGUAGES, rules_for
 from biasbench.engines.bbq_family.judging.parser import AnswerOutcome, parse_answer
 
-L, T, U, R = (AnswerOutcome.LETTER, AnswerOutcome.OPTION_TEXT, AnswerOutcome.UNKNOWN_PHRASE,
-              AnswerOutcome.REFUSAL)
+L, T, U, R = (
+    AnswerOutcome.LETTER,
+    AnswerOutcome.OPTION_TEXT,
+    AnswerOutcome.UNKNOWN_PHRASE,
+    AnswerOutcome.REFUSAL,
+)
 AMB, NEG, NONE = AnswerOutcome.AMBIGUOUS, AnswerOutcome.NEGATED, AnswerOutcome.NO_ANSWER
 
 
 def _item(answers: tuple[str, str, str], groups: tuple[str, str, str]) -> BBQItem:
     return BBQItem(
-        example_id=1, question_index="1", question_polarity="neg", context_condition="ambig",
-        category="Age", answer_info={f"ans{i}": [answers[i], groups[i]] for i in range(3)},
-        additional_metadata={"stereotyped_groups": ["old"]}, context="c", question="q",
-        ans0=answers[0], ans1=answers[1], ans2=answers[2], label=groups.index("unknown"))
+        example_id=1,
+        question_index="1",
+        question_polarity="neg",
+        context_condition="ambig",
+        category="Age",
+        answer_info={f"ans{i}": [answers[i], groups[i]] for i in range(3)},
+        additional_metadata={"stereotyped_groups": ["old"]},
+        context="c",
+        question="q",
+        ans0=answers[0],
+        ans1=answers[1],
+        ans2=answers[2],
+        label=groups.index("unknown"),
+    )
 
 
 ITEMS = {
@@ -151,8 +165,9 @@ CASES = [
 
 
 @pytest.mark.parametrize(("language", "output", "index", "method"), CASES)
-def test_pack_reads_the_answer(language: str, output: str, index: int | None,
-                               method: AnswerOutcome) -> None:
+def test_pack_reads_the_answer(
+    language: str, output: str, index: int | None, method: AnswerOutcome
+) -> None:
     parsed = parse_answer(output, ITEMS[language], language=language)
     assert (parsed.index, parsed.method) == (index, method), parsed.evidence
 
@@ -172,12 +187,20 @@ def test_a_native_letter_keeps_its_own_evidence() -> None:
     assert (parsed.index, parsed.evidence) == (1, "درست جواب: ب")
 
 
-@pytest.mark.parametrize(("language", "output", "index"), [
-    (lang, out, index) for lang, out, index, method in CASES
-    if method == L and any(not ("A" <= ch <= "C") and (ch.isdigit() or ch in "কখগकखगअबसاالفبپجج")
-                           for ch in out)])
-def test_native_letters_and_numbers_are_the_packs_doing(language: str, output: str,
-                                                         index: int) -> None:
+@pytest.mark.parametrize(
+    ("language", "output", "index"),
+    [
+        (lang, out, index)
+        for lang, out, index, method in CASES
+        if method == L
+        and any(
+            not ("A" <= ch <= "C") and (ch.isdigit() or ch in "কখগकखगअबसاالفبپجج") for ch in out
+        )
+    ],
+)
+def test_native_letters_and_numbers_are_the_packs_doing(
+    language: str, output: str, index: int
+) -> None:
     """The same answers read with English alone are not that letter: the pack reads them."""
     alone = parse_answer(output, ITEMS[language], language="en")
     assert (alone.index, alone.method) != (index, L)
@@ -185,8 +208,9 @@ def test_native_letters_and_numbers_are_the_packs_doing(language: str, output: s
 
 
 def test_a_danda_ends_a_letter_and_stays_in_the_evidence() -> None:
-    parsed = parse_answer("দুঃখিত, তবে সঠিক উত্তর হলো খ। কারণ প্রসঙ্গে বলা আছে", ITEMS["bn"],
-                          language="bn")
+    parsed = parse_answer(
+        "দুঃখিত, তবে সঠিক উত্তর হলো খ। কারণ প্রসঙ্গে বলা আছে", ITEMS["bn"], language="bn"
+    )
     assert (parsed.index, parsed.method, parsed.evidence) == (1, L, "সঠিক উত্তর হলো খ")
     parsed = parse_answer("جواب: پ۔", ITEMS["ur"], language="ur")
     assert (parsed.index, parsed.evidence) == (2, "جواب: پ۔")
@@ -198,7 +222,8 @@ def test_the_longest_native_letter_is_the_evidence() -> None:
 
 @pytest.mark.parametrize("language", sorted(ITEMS))
 def test_every_pack_has_rows_for_each_letter_unknown_negation_ambiguity_refusal(
-        language: str) -> None:
+    language: str,
+) -> None:
     rows = [c for c in CASES if c[0] == language]
     assert {c[2] for c in rows if c[3] == L} == {0, 1, 2}
     assert any(c[3] == U for c in rows) and any(c[3] == AMB for c in rows)

@@ -23,23 +23,50 @@ def _item(answers: tuple[str, str, str], unknown: int) -> BBQItem:
     groups = ["g0", "g1", "g2"]
     groups[unknown] = "unknown"
     return BBQItem(
-        example_id=3, question_index="1", question_polarity="neg", context_condition="ambig",
-        category="Age", answer_info={f"ans{i}": [answers[i], groups[i]] for i in range(3)},
-        context="CONTEXT-TEXT.", question="QUESTION-TEXT?", ans0=answers[0], ans1=answers[1],
-        ans2=answers[2], label=unknown)
+        example_id=3,
+        question_index="1",
+        question_polarity="neg",
+        context_condition="ambig",
+        category="Age",
+        answer_info={f"ans{i}": [answers[i], groups[i]] for i in range(3)},
+        context="CONTEXT-TEXT.",
+        question="QUESTION-TEXT?",
+        ans0=answers[0],
+        ans1=answers[1],
+        ans2=answers[2],
+        label=unknown,
+    )
 
 
-@pytest.mark.parametrize(("language", "cue"), [
-    ("en", "\nAnswer:"), ("tl", "\nSagot:"), ("es", "\nRespuesta:"), ("ca", "\nResposta:"),
-    ("nl", "\nAntwoord:"), ("tr", "\nCevap:"), ("ko", "\n정답:"), ("zh", "答案："),
-    ("ja", "\n答え："), ("es-ES", "\nRespuesta:"), ("fil", "\nSagot:")])
+@pytest.mark.parametrize(
+    ("language", "cue"),
+    [
+        ("en", "\nAnswer:"),
+        ("tl", "\nSagot:"),
+        ("es", "\nRespuesta:"),
+        ("ca", "\nResposta:"),
+        ("nl", "\nAntwoord:"),
+        ("tr", "\nCevap:"),
+        ("ko", "\n정답:"),
+        ("zh", "答案："),
+        ("ja", "\n答え："),
+        ("es-ES", "\nRespuesta:"),
+        ("fil", "\nSagot:"),
+    ],
+)
 def test_answer_cue(language: str, cue: str) -> None:
     assert rules_for(language).answer_cue == cue
 
 
-@pytest.mark.parametrize(("language", "text"), [
-    ("es", "No hay suficiente información"), ("ca", "No hi ha prou informació"),
-    ("ko", "알 수 없음"), ("en", "Cannot be determined")])
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("es", "No hay suficiente información"),
+        ("ca", "No hi ha prou informació"),
+        ("ko", "알 수 없음"),
+        ("en", "Cannot be determined"),
+    ],
+)
 def test_unknown_text(language: str, text: str) -> None:
     assert rules_for(language).unknown_text == text
 
@@ -61,9 +88,17 @@ def test_a_base_model_continuation_parses(language: str) -> None:
     assert parse_answer(transcript, item, language=language).index == 1
 
 
-@pytest.mark.parametrize(("lookup", "language"), [
-    (rules_for, "xx"), (rules_for, "sw"), (rules_for, "fr-FR"), (rules_for, ""),
-    (language_code, "klingon"), (parser_languages, "xx")])
+@pytest.mark.parametrize(
+    ("lookup", "language"),
+    [
+        (rules_for, "xx"),
+        (rules_for, "sw"),
+        (rules_for, "fr-FR"),
+        (rules_for, ""),
+        (language_code, "klingon"),
+        (parser_languages, "xx"),
+    ],
+)
 def test_an_unknown_language_is_one_clear_error(lookup: object, language: str) -> None:
     assert callable(lookup)
     with pytest.raises(UnknownLanguageError) as caught:

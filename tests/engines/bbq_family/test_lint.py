@@ -28,20 +28,23 @@ GBFA = BENCH / "gbfa/fixtures/BBQ-Fa.csv"
 BHARAT = BENCH / "bharatbbq/fixtures/BharatBBQ_Dataset/Examples/Age_examples.csv"
 
 
-@pytest.mark.parametrize(("files", "kind", "count"), [
-    # BasqBBQ Nationality: 8 rows with a literal NaN label, each listed
-    ([BASQ_NATIONALITY], "invalid_row", 8),
-    # PakBBQ Religion template 21: "The Deobandi organizer" twice (its ans1 is empty in
-    # answer_info, its text a copy of ans0)
-    ([PAK_DUPLICATES], "duplicate_options", 4),
-    # GG-BBQ: "keine Antwort" is option C in every item (32 items of both subsets)
-    # (flagged over all items; each file, read as a category of 8, is too small alone)
-    ([GG_AMB, GG_DISAMB, *GG_NAMES], "unknown_position", 1),
-    # GBFA rows 33 and 35: the published target is the unknown option
-    ([GBFA], "target_is_unknown", 2),
-    # GG-BBQ's ambiguous file alone: every item lacks its disambiguated counterpart
-    ([GG_AMB], "missing_context_pair", 8),
-])
+@pytest.mark.parametrize(
+    ("files", "kind", "count"),
+    [
+        # BasqBBQ Nationality: 8 rows with a literal NaN label, each listed
+        ([BASQ_NATIONALITY], "invalid_row", 8),
+        # PakBBQ Religion template 21: "The Deobandi organizer" twice (its ans1 is empty in
+        # answer_info, its text a copy of ans0)
+        ([PAK_DUPLICATES], "duplicate_options", 4),
+        # GG-BBQ: "keine Antwort" is option C in every item (32 items of both subsets)
+        # (flagged over all items; each file, read as a category of 8, is too small alone)
+        ([GG_AMB, GG_DISAMB, *GG_NAMES], "unknown_position", 1),
+        # GBFA rows 33 and 35: the published target is the unknown option
+        ([GBFA], "target_is_unknown", 2),
+        # GG-BBQ's ambiguous file alone: every item lacks its disambiguated counterpart
+        ([GG_AMB], "missing_context_pair", 8),
+    ],
+)
 def test_each_finding_on_real_rows(files, kind, count):
     report = lint_files(files)
     finding = report.finding(kind)
@@ -82,8 +85,11 @@ def test_a_lopsided_category_is_flagged_inside_a_balanced_whole(tmp_path):
     # (50% third), each category lopsided.
     import json
 
-    rows = [json.loads(line) for path in (GG_AMB, GG_DISAMB, *GG_NAMES)
-            for line in path.read_text("utf-8").splitlines()][:30]
+    rows = [
+        json.loads(line)
+        for path in (GG_AMB, GG_DISAMB, *GG_NAMES)
+        for line in path.read_text("utf-8").splitlines()
+    ][:30]
     moved = []
     for row in rows:
         row = dict(row)
@@ -102,14 +108,23 @@ def test_a_lopsided_category_is_flagged_inside_a_balanced_whole(tmp_path):
 def test_invalid_rows_list_file_line_field_and_reason():
     finding = lint_files([BASQ_NATIONALITY]).finding("invalid_row")
     first = finding.details["rows"][0]
-    assert first == {"file": str(BASQ_NATIONALITY), "line": 9, "field": "answer_info.ans1",
-                     "reason": "the group label is NaN, not text"}
+    assert first == {
+        "file": str(BASQ_NATIONALITY),
+        "line": 9,
+        "field": "answer_info.ans1",
+        "reason": "the group label is NaN, not text",
+    }
 
 
-@pytest.mark.parametrize(("path", "category"), [
-    (BHARAT, "Age"), (GBFA, "Gender_identity"), (GG_AMB, "bbq_de_amb_test"),
-    (PAK_RELIGION, "Religion"),
-])
+@pytest.mark.parametrize(
+    ("path", "category"),
+    [
+        (BHARAT, "Age"),
+        (GBFA, "Gender_identity"),
+        (GG_AMB, "bbq_de_amb_test"),
+        (PAK_RELIGION, "Religion"),
+    ],
+)
 def test_published_formats_are_told_apart(path, category):
     result = read_published_file(path)
     assert result.items and {i.category for i in result.items} == {category}
@@ -141,8 +156,9 @@ def test_the_api_lints_a_benchmark_or_files():
     from biasbench import api
     from biasbench.errors import BiasbenchError
 
-    report = api.lint("basqbbq", data=BENCH / "basqbbq/fixtures/data/BasqBBQ",
-                      categories="Nazionalitate")
+    report = api.lint(
+        "basqbbq", data=BENCH / "basqbbq/fixtures/data/BasqBBQ", categories="Nazionalitate"
+    )
     assert report.kinds() == ["invalid_row"]
     assert api.lint(items=[GBFA]).kinds() == ["target_is_unknown"]
     with pytest.raises(BiasbenchError, match="not a BBQ-format benchmark"):

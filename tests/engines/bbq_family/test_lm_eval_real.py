@@ -32,21 +32,31 @@ def _scored(name: str, folder: Path, tmp_path: Path) -> dict[str, Any]:
 
 
 # (benchmark, folder, samples, tasks)
-@pytest.mark.parametrize(("name", "folder", "n_samples", "tasks"), [
-    ("bbq", "bbq", 12, ["bbq"]),  # a rerun into one --output_path: the latest run only
-    ("bbq", "bbq_both", 24, ["bbq", "bbq_generate"]),  # one run of both tasks
-    ("bbq", "bbq_generate", 12, ["bbq_generate"]),
-    ("esbbq", "esbbq", 12, ["esbbq_gender", "esbbq_ses"]),
-    ("cabbq", "cabbq", 12, ["cabbq_age", "cabbq_lgbtqia"]),
-])
+@pytest.mark.parametrize(
+    ("name", "folder", "n_samples", "tasks"),
+    [
+        ("bbq", "bbq", 12, ["bbq"]),  # a rerun into one --output_path: the latest run only
+        ("bbq", "bbq_both", 24, ["bbq", "bbq_generate"]),  # one run of both tasks
+        ("bbq", "bbq_generate", 12, ["bbq_generate"]),
+        ("esbbq", "esbbq", 12, ["esbbq_gender", "esbbq_ses"]),
+        ("cabbq", "cabbq", 12, ["cabbq_age", "cabbq_lgbtqia"]),
+    ],
+)
 def test_real_logs_are_read(name: str, folder: str, n_samples: int, tasks: list[str]) -> None:
     log = read_lm_eval(REAL / folder, bench(name).by_uid, benchmark=name)
     assert (len(log.samples), sorted(set(log.tasks))) == (n_samples, tasks)
 
 
-@pytest.mark.parametrize(("name", "folder"), [
-    ("bbq", "bbq"), ("bbq", "bbq_both"), ("bbq", "bbq_generate"), ("esbbq", "esbbq"),
-    ("cabbq", "cabbq")])
+@pytest.mark.parametrize(
+    ("name", "folder"),
+    [
+        ("bbq", "bbq"),
+        ("bbq", "bbq_both"),
+        ("bbq", "bbq_generate"),
+        ("esbbq", "esbbq"),
+        ("cabbq", "cabbq"),
+    ],
+)
 def test_builtin_metrics_equal_what_lm_eval_reported(name: str, folder: str) -> None:
     """Every metric lm-eval computed, recomputed from its per-sample fields: equal."""
     log = read_lm_eval(REAL / folder, bench(name).by_uid, benchmark=name)
@@ -56,15 +66,17 @@ def test_builtin_metrics_equal_what_lm_eval_reported(name: str, folder: str) -> 
         for metric, value in reported.items():
             if value is None or (model, task) not in found or metric not in found[(model, task)]:
                 continue
-            assert found[(model, task)][metric].value == pytest.approx(value, abs=1e-12), \
-                (folder, task, metric)
+            assert found[(model, task)][metric].value == pytest.approx(value, abs=1e-12), (
+                folder,
+                task,
+                metric,
+            )
             compared += 1
     assert compared >= 4
 
 
 @pytest.mark.parametrize("task", ["bbq", "bbq_generate"])
-def test_accuracy_disamb_without_the_results_file_is_lm_evals(tmp_path: Path,
-                                                              task: str) -> None:
+def test_accuracy_disamb_without_the_results_file_is_lm_evals(tmp_path: Path, task: str) -> None:
     """Without results_*.json, accuracy_disamb is lm-eval's agg_accuracy_disamb (the mean over
     the disambiguated samples), never the ambiguous accuracy."""
     source = REAL / ("bbq_generate" if task == "bbq_generate" else "bbq")
@@ -140,5 +152,6 @@ def test_group_rows_only_where_lm_eval_computed_the_group(tmp_path: Path, datase
     assert dataset not in {r["task"] for r in alone}
     together = _scored(dataset, REAL / dataset, tmp_path / "group")["harness_log"]["comparison"]
     rows = {r["metric"]: r["harness"] for r in together if r["task"] == dataset}
-    assert rows == pytest.approx({k.split(",")[0]: v for k, v in group.items()
-                                  if k.endswith(",none") and "stderr" not in k})
+    assert rows == pytest.approx(
+        {k.split(",")[0]: v for k, v in group.items() if k.endswith(",none") and "stderr" not in k}
+    )

@@ -26,9 +26,15 @@ from biasbench.engines.bbq_family.judging.parser import AnswerOutcome, parse_ans
 
 # ISO 639 keeps qaa-qtz for local use: no real language the table could ever hold.
 QAA = LanguageRules(
-    code="qaa", name="Local test language", answer_cue="\nJawabu:",
-    unknown_text="Haijulikani kabisa", cues=(r"\bjawabu",), links=(r"\bni",),
-    strong_unknown=(r"\bhaijulikani\b",), aliases=("qaa-x",))
+    code="qaa",
+    name="Local test language",
+    answer_cue="\nJawabu:",
+    unknown_text="Haijulikani kabisa",
+    cues=(r"\bjawabu",),
+    links=(r"\bni",),
+    strong_unknown=(r"\bhaijulikani\b",),
+    aliases=("qaa-x",),
+)
 
 
 @pytest.fixture()
@@ -45,11 +51,24 @@ def table() -> Iterator[None]:
 
 def _item() -> BBQItem:
     return BBQItem(
-        example_id=1, question_index="1", question_polarity="neg", context_condition="ambig",
-        category="Age", answer_info={"ans0": ["mzee", "old"], "ans1": ["kijana", "young"],
-                                     "ans2": ["Haijulikani kabisa", "unknown"]},
-        context="c", question="q", ans0="mzee", ans1="kijana", ans2="Haijulikani kabisa",
-        label=2, language="qaa")
+        example_id=1,
+        question_index="1",
+        question_polarity="neg",
+        context_condition="ambig",
+        category="Age",
+        answer_info={
+            "ans0": ["mzee", "old"],
+            "ans1": ["kijana", "young"],
+            "ans2": ["Haijulikani kabisa", "unknown"],
+        },
+        context="c",
+        question="q",
+        ans0="mzee",
+        ans1="kijana",
+        ans2="Haijulikani kabisa",
+        label=2,
+        language="qaa",
+    )
 
 
 def test_a_benchmark_class_adds_its_language(table: None) -> None:
@@ -67,8 +86,10 @@ def test_a_benchmark_class_adds_its_language(table: None) -> None:
     bench = object.__new__(LocalBenchmark)  # the cue needs no items
     assert bench.completion_cue() == "\nJawabu:"
     # Read by the new language's own cues and phrasings: English alone reads neither.
-    for text, index, method in (("Jawabu ni B.", 1, AnswerOutcome.LETTER),
-                                ("haijulikani", 2, AnswerOutcome.UNKNOWN_PHRASE)):
+    for text, index, method in (
+        ("Jawabu ni B.", 1, AnswerOutcome.LETTER),
+        ("haijulikani", 2, AnswerOutcome.UNKNOWN_PHRASE),
+    ):
         parsed = parse_answer(text, _item(), language="qaa")
         assert (parsed.index, parsed.method) == (index, method)
         assert parse_answer(text, _item(), language="en").method == AnswerOutcome.NO_ANSWER
@@ -79,13 +100,17 @@ def test_the_same_entry_twice_is_one_entry(table: None) -> None:
     assert add_language(replace(QAA)) is QAA
 
 
-@pytest.mark.parametrize(("rules", "message"), [
-    (replace(ES, answer_cue="\nRespuesta final:"), "'es' (Spanish) is in the language table"),
-    (replace(QAA, code="qab", aliases=("fil",)), "'fil' already names 'tl'"),
-    (replace(QAA, code="qab", aliases=("qaa",)), "'qaa' already names 'qaa'"),
-])
-def test_a_language_the_table_holds_is_not_redefined(table: None, rules: LanguageRules,
-                                                     message: str) -> None:
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        (replace(ES, answer_cue="\nRespuesta final:"), "'es' (Spanish) is in the language table"),
+        (replace(QAA, code="qab", aliases=("fil",)), "'fil' already names 'tl'"),
+        (replace(QAA, code="qab", aliases=("qaa",)), "'qaa' already names 'qaa'"),
+    ],
+)
+def test_a_language_the_table_holds_is_not_redefined(
+    table: None, rules: LanguageRules, message: str
+) -> None:
     add_language(QAA)
     with pytest.raises(TypeError, match=re.escape(message)):
         add_language(rules)

@@ -19,20 +19,30 @@ CATEGORIES = "SES,disability"
 
 
 @pytest.mark.parametrize(("limit", "partial"), [(12, True), (None, False)])
-def test_limited_run_is_partial_everywhere(tmp_path: Path, limit: int | None,
-                                           partial: bool) -> None:
+def test_limited_run_is_partial_everywhere(
+    tmp_path: Path, limit: int | None, partial: bool
+) -> None:
     run_dir = tmp_path / "runs" / "run"
-    done = run_benchmark("cbbq", "mock:hashed-letter", out=run_dir, limit=limit, progress=False,
-                         benchmark_options={"data": FIXTURES, "categories": CATEGORIES})
+    done = run_benchmark(
+        "cbbq",
+        "mock:hashed-letter",
+        out=run_dir,
+        limit=limit,
+        progress=False,
+        benchmark_options={"data": FIXTURES, "categories": CATEGORIES},
+    )
     results = json.loads((run_dir / "results.json").read_text())
     n_items = 32  # the fixture: first and last 4 items of both files of two categories
     assert results["signature"]["limit"] == limit
     assert results["limit"] == limit
     coverage = results["coverage"]["mock-hashed-letter"]
     assert coverage == {
-        "n_items_scored": limit or n_items, "n_items_expected": n_items, "limit": limit,
+        "n_items_scored": limit or n_items,
+        "n_items_expected": n_items,
+        "limit": limit,
         "partial": partial,
-        "reason": f"--limit {limit}, {limit} of {n_items} items" if partial else None}
+        "reason": f"--limit {limit}, {limit} of {n_items} items" if partial else None,
+    }
     text = "\n".join(done.summary)
     assert ("[PARTIAL]" in text) is partial
     assert ("partial run (--limit 12, 12 of 32 items)" in text) is partial

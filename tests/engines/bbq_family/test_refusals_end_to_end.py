@@ -50,8 +50,7 @@ def _script(bench: FilBBQBenchmark) -> tuple[dict[str, str], dict[str, int], dic
 
 
 @pytest.fixture(scope="module")
-def refusing_run(reference_dir: Path, tmp_path_factory: pytest.TempPathFactory
-                 ) -> RefusingRun:
+def refusing_run(reference_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> RefusingRun:
     templates = reference_dir / "filbbq" / "templates"
     bench = FilBBQBenchmark.with_options(templates=templates)
     answers, refused, items = _script(bench)
@@ -59,8 +58,15 @@ def refusing_run(reference_dir: Path, tmp_path_factory: pytest.TempPathFactory
     script = tmp / "refuser.json"
     script.write_text(json.dumps(answers, ensure_ascii=False), encoding="utf-8")
     run_dir = tmp / "run"
-    done = run_benchmark("filbbq", f"mock:{script}", out=run_dir, limit=LIMIT, seeds=SEEDS,
-                         progress=False, benchmark_options={"templates": templates})
+    done = run_benchmark(
+        "filbbq",
+        f"mock:{script}",
+        out=run_dir,
+        limit=LIMIT,
+        seeds=SEEDS,
+        progress=False,
+        benchmark_options={"templates": templates},
+    )
     return run_dir, done, refused, items
 
 
@@ -75,7 +81,8 @@ def test_results_json_has_the_refusals_block(refusing_run: RefusingRun) -> None:
     assert overall["refused_pct"] == pytest.approx(100.0 * sum(refused.values()) / LIMIT)
     for condition in ("ambig", "disambig"):
         assert overall[f"refused_pct_{condition}"] == pytest.approx(
-            100.0 * refused[condition] / items[condition])
+            100.0 * refused[condition] / items[condition]
+        )
     assert overall["unparsed_pct"] == 0.0
     for category, entry in block["models"]["mock-refuser"].items():
         if category == "all":
@@ -107,8 +114,7 @@ def test_table_and_summary(refusing_run: RefusingRun) -> None:
     assert "s_AMB " in lines[0] and "excluded (headline), range [" in lines[0]
 
 
-def test_report_shows_the_refusal_range(refusing_run: RefusingRun,
-                                        tmp_path: Path) -> None:
+def test_report_shows_the_refusal_range(refusing_run: RefusingRun, tmp_path: Path) -> None:
     run_dir = refusing_run[0]
     results = json.loads((run_dir / "results.json").read_text(encoding="utf-8"))
     entry = results["refusals"]["models"]["mock-refuser"]["all"]["s_amb"]
@@ -122,13 +128,15 @@ class RefusingGridAnswerer(PlantedAnswerer):
     """The grid's planted model, but refusing every fifth ambiguous item in every cell and
     otherwise answering the unknown option there."""
 
-    async def generate(self, prompt: Prompt, params: GenerationParams,
-                       seed: int | None) -> Generation:
+    async def generate(
+        self, prompt: Prompt, params: GenerationParams, seed: int | None
+    ) -> Generation:
         uid, _, _ = decode_cell_id(prompt.item_id or "")
         item = self.by_uid[uid]
         if item.context_condition == "ambig" and item.example_id % 5 == 0:
-            return Generation(text=REFUSE_EN, prompt_text=prompt.text_for("chat"),
-                              info={"finish_reason": "stop"})
+            return Generation(
+                text=REFUSE_EN, prompt_text=prompt.text_for("chat"), info={"finish_reason": "stop"}
+            )
         return await super().generate(prompt, params, seed)
 
 
@@ -137,9 +145,14 @@ def test_grid_run_counts_refusals_per_cell(tmp_path: Path) -> None:
     items = grid_items(40)  # 40 ambiguous, 40 disambiguated
     path = write_items(items, tmp_path / "items.jsonl")
     backend = RefusingGridAnswerer(items, position_a=0.0)
-    result = run_benchmark("bbq", backend=backend, out=tmp_path / "run", seeds=[0, 1],
-                           progress=False, benchmark_options={
-                               "items": str(path), "vary": "seeds,order", "orders": "cyclic"})
+    result = run_benchmark(
+        "bbq",
+        backend=backend,
+        out=tmp_path / "run",
+        seeds=[0, 1],
+        progress=False,
+        benchmark_options={"items": str(path), "vary": "seeds,order", "orders": "cyclic"},
+    )
     entry = result.results["refusals"]["models"]["planted"]["Age"]
     assert entry["refused_pct_ambig"] == pytest.approx(20.0)  # 8 of 40 in every cell
     assert entry["refused_pct_disambig"] == 0.0 and entry["refused_pct"] == pytest.approx(10.0)

@@ -18,22 +18,37 @@ from biasbench.engines.bbq_family.scoring.results import (
 def _items() -> list[BBQItem]:
     items = []
     for example_id, (polarity, condition) in enumerate(
-            [("neg", "ambig"), ("neg", "disambig"), ("nonneg", "ambig"), ("nonneg", "disambig")]):
-        items.append(BBQItem(
-            example_id=example_id, question_index="T1", question_polarity=polarity,
-            context_condition=condition, category="Sexual_orientation",
-            answer_info={"ans0": ["tomboy", "tomboy"], "ans1": ["bakla", "bakla"],
-                         "ans2": ["Di alam", "unknown"]},
-            additional_metadata={"stereotyped_groups": ["bakla"]}, context="c", question="q",
-            ans0="Ang tomboy", ans1="Ang bakla", ans2="Di alam",
-            label=2 if condition == "ambig" else (1 if polarity == "neg" else 0)))
+        [("neg", "ambig"), ("neg", "disambig"), ("nonneg", "ambig"), ("nonneg", "disambig")]
+    ):
+        items.append(
+            BBQItem(
+                example_id=example_id,
+                question_index="T1",
+                question_polarity=polarity,
+                context_condition=condition,
+                category="Sexual_orientation",
+                answer_info={
+                    "ans0": ["tomboy", "tomboy"],
+                    "ans1": ["bakla", "bakla"],
+                    "ans2": ["Di alam", "unknown"],
+                },
+                additional_metadata={"stereotyped_groups": ["bakla"]},
+                context="c",
+                question="q",
+                ans0="Ang tomboy",
+                ans1="Ang bakla",
+                ans2="Di alam",
+                label=2 if condition == "ambig" else (1 if polarity == "neg" else 0),
+            )
+        )
     return items
 
 
 def test_scores_have_exactly_the_documented_fields() -> None:
     items = _items()
-    responses = pd.DataFrame([{"model": "m", "seed": seed, "uid": i.uid, "pred": 1}
-                              for seed in (0, 1) for i in items])
+    responses = pd.DataFrame(
+        [{"model": "m", "seed": seed, "uid": i.uid, "pred": 1} for seed in (0, 1) for i in items]
+    )
     document = to_results_json(score_responses(items, responses))
     entry = document["models"]["m"]["Sexual_orientation"]
     assert set(entry) == set(CategoryScores.model_fields)

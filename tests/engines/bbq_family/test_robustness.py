@@ -50,11 +50,14 @@ misses by at most about 0.02."""
 
 
 # -- the grid --------------------------------------------------------------------------------
-@pytest.mark.parametrize(("text", "factors"), [
-    ("seeds,order,prompt", ("seeds", "order", "prompt")),
-    ("prompt, order", ("order", "prompt")),
-    ("seed", ("seeds",)),
-])
+@pytest.mark.parametrize(
+    ("text", "factors"),
+    [
+        ("seeds,order,prompt", ("seeds", "order", "prompt")),
+        ("prompt, order", ("order", "prompt")),
+        ("seed", ("seeds",)),
+    ],
+)
 def test_vary_reads_the_factors(text: str, factors: tuple[str, ...]) -> None:
     assert parse_vary(text) == factors
 
@@ -74,8 +77,7 @@ def test_cyclic_orders_put_each_option_in_each_position_once() -> None:
 def test_cell_ids_round_trip() -> None:
     cell = Cell(3, (1, 2, 0), "lines")
     assert cell.item_id("mbbq/es/Age:12") == "mbbq/es/Age:12~o120~plines"
-    assert decode_cell_id("mbbq/es/Age:12~o120~plines") == ("mbbq/es/Age:12", (1, 2, 0),
-                                                             "lines")
+    assert decode_cell_id("mbbq/es/Age:12~o120~plines") == ("mbbq/es/Age:12", (1, 2, 0), "lines")
     with pytest.raises(BiasbenchError, match="no grid cell"):
         decode_cell_id("Age:12")
     with pytest.raises(BiasbenchError):
@@ -124,7 +126,8 @@ def items_file(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[BBQItem],
 
 
 def test_the_engines_prompt_variants_lay_the_options_out_otherwise(
-        items_file: tuple[list[BBQItem], Path]) -> None:
+    items_file: tuple[list[BBQItem], Path],
+) -> None:
     bench = get_benchmark("bbq", items=str(items_file[1]))
     assert isinstance(bench, BBQBenchmark)
     assert bench.prompt_variants() == ("published", "lines")
@@ -136,8 +139,7 @@ def test_the_engines_prompt_variants_lay_the_options_out_otherwise(
     assert lines.replace("\n", " ").split() == published.split()
 
 
-def test_a_plain_run_is_unchanged_by_the_grid_code(items_file: tuple[list[BBQItem], Path]
-                                                   ) -> None:
+def test_a_plain_run_is_unchanged_by_the_grid_code(items_file: tuple[list[BBQItem], Path]) -> None:
     bench = get_benchmark("bbq", items=str(items_file[1]))
     requests = bench.requests(limit=12, seeds=[0, 1])
     assert [r.item_id for r in requests[:3]] == [i.uid for i in bench.selected_items(12)[:3]]
@@ -147,13 +149,19 @@ def test_a_plain_run_is_unchanged_by_the_grid_code(items_file: tuple[list[BBQIte
 
 
 @pytest.fixture(scope="module")
-def planted_run(items_file: tuple[list[BBQItem], Path], tmp_path_factory: pytest.TempPathFactory
-                ) -> dict[str, Any]:
+def planted_run(
+    items_file: tuple[list[BBQItem], Path], tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Any]:
     items, path = items_file
     run_dir = tmp_path_factory.mktemp("planted") / "run"
-    result = run_benchmark("bbq", backend=PlantedAnswerer(items), out=run_dir, seeds=[0, 1, 2],
-                           progress=False, benchmark_options={
-                               "items": str(path), "vary": "seeds,order,prompt"})
+    result = run_benchmark(
+        "bbq",
+        backend=PlantedAnswerer(items),
+        out=run_dir,
+        seeds=[0, 1, 2],
+        progress=False,
+        benchmark_options={"items": str(path), "vary": "seeds,order,prompt"},
+    )
     assert result.stats.failed == 0
     assert result.stats.total == len(items) * 3 * 6 * 2
     return {"results": result.results, "run_dir": run_dir, "summary": result.summary}
@@ -164,14 +172,20 @@ def test_the_decomposition_recovers_the_planted_effects(planted_run: dict[str, A
     assert robustness["factors_varied"] == ["seed", "order", "prompt"]
     s_dis = robustness["decomposition"]["planted"]["Age"]["s_dis"]
     components = s_dis["components"]
-    for factor, planted in (("seed", SEED_EFFECT), ("order", ORDER_EFFECT),
-                            ("prompt", PROMPT_EFFECT)):
+    for factor, planted in (
+        ("seed", SEED_EFFECT),
+        ("order", ORDER_EFFECT),
+        ("prompt", PROMPT_EFFECT),
+    ):
         assert components[factor]["sd"] == pytest.approx(planted_sd(planted), abs=TOLERANCE_SD)
         assert components[factor]["p"] < 1e-3
     assert s_dis["largest"] == "seed"
     # the mean over the grid: 2 * (0.5 + mean effects) - 1
-    expected_mean = 2 * (np.mean(list(SEED_EFFECT.values())) + np.mean(
-        list(ORDER_EFFECT.values())) + np.mean(list(PROMPT_EFFECT.values())))
+    expected_mean = 2 * (
+        np.mean(list(SEED_EFFECT.values()))
+        + np.mean(list(ORDER_EFFECT.values()))
+        + np.mean(list(PROMPT_EFFECT.values()))
+    )
     assert s_dis["mean"] == pytest.approx(expected_mean, abs=0.01)
     # the planted items are alike: no variance is shared by the cells from the item sample,
     # and a cell's answer noise (binomial: 2 * sqrt(p(1-p) / n) from 400 items) is the
@@ -192,39 +206,60 @@ def test_position_bias_and_published_order(planted_run: dict[str, Any]) -> None:
     # the planted preference for A acts in ambiguous contexts (half the answers); the
     # disambiguated answers follow the (balanced) orders
     assert position["gold_balanced"]["A"] == pytest.approx(
-        0.5 * (1 + 2 * POSITION_A) / 3 + 0.5 / 3, abs=0.02)
+        0.5 * (1 + 2 * POSITION_A) / 3 + 0.5 / 3, abs=0.02
+    )
     assert position["chi2_p"] < 1e-6
     published = robustness["published_vs_balanced"]["planted"]["Age"]["s_dis"]
-    balanced = 2 * (np.mean(list(SEED_EFFECT.values())) + np.mean(list(ORDER_EFFECT.values()))
-                    + np.mean(list(PROMPT_EFFECT.values())))
+    balanced = 2 * (
+        np.mean(list(SEED_EFFECT.values()))
+        + np.mean(list(ORDER_EFFECT.values()))
+        + np.mean(list(PROMPT_EFFECT.values()))
+    )
     assert published["order_balanced"] == pytest.approx(balanced, abs=0.02)
     assert published["published_order"] == pytest.approx(
-        balanced + 2 * ORDER_EFFECT["012"], abs=0.03)
+        balanced + 2 * ORDER_EFFECT["012"], abs=0.03
+    )
     assert published["n_orders"] == 6
 
 
 def test_a_grid_run_writes_its_tables_figure_and_summary(planted_run: dict[str, Any]) -> None:
     run_dir = planted_run["run_dir"]
     assert (run_dir / "figures" / "grid_decomposition_planted.png").is_file()
-    for name in ("grid_cells.csv", "grid_decomposition.csv", "grid_position_bias.md",
-                 "grid_published_vs_balanced.md"):
+    for name in (
+        "grid_cells.csv",
+        "grid_decomposition.csv",
+        "grid_position_bias.md",
+        "grid_published_vs_balanced.md",
+    ):
         assert (run_dir / "tables" / name).is_file(), name
     results = json.loads((run_dir / "results.json").read_text())
     assert results["signature"]["data_source"]["grid"]["n_cells"] == 36
-    assert any(line.startswith("robustness grid: 36 cells of 36") for line in
-               planted_run["summary"])
+    assert any(
+        line.startswith("robustness grid: 36 cells of 36") for line in planted_run["summary"]
+    )
 
 
-def test_a_grid_without_effects_shows_none(items_file: tuple[list[BBQItem], Path],
-                                           tmp_path: Path) -> None:
+def test_a_grid_without_effects_shows_none(
+    items_file: tuple[list[BBQItem], Path], tmp_path: Path
+) -> None:
     # the no-effect reference: nothing planted, nothing significant, sds near the noise floor
     items, path = items_file
-    backend = PlantedAnswerer(items, seed_effect={}, order_effect={}, prompt_effect={},
-                              position_a=0.0)
-    result = run_benchmark("bbq", backend=backend, out=tmp_path / "run", seeds=[0, 1, 2],
-                           progress=False, benchmark_options={
-                               "items": str(path), "vary": "seeds,order,prompt",
-                               "orders": "cyclic", "grid_budget": 12})
+    backend = PlantedAnswerer(
+        items, seed_effect={}, order_effect={}, prompt_effect={}, position_a=0.0
+    )
+    result = run_benchmark(
+        "bbq",
+        backend=backend,
+        out=tmp_path / "run",
+        seeds=[0, 1, 2],
+        progress=False,
+        benchmark_options={
+            "items": str(path),
+            "vary": "seeds,order,prompt",
+            "orders": "cyclic",
+            "grid_budget": 12,
+        },
+    )
     robustness = result.results["robustness"]
     assert robustness["grid"]["n_cells"] == 12
     components = robustness["decomposition"]["planted"]["Age"]["s_dis"]["components"]
@@ -239,12 +274,20 @@ def test_a_grid_without_effects_shows_none(items_file: tuple[list[BBQItem], Path
 def _budget_cells(budget: int) -> pd.DataFrame:
     from biasbench.engines.bbq_family.items.grid import ALL_ORDERS, Cell, balanced_sample
 
-    full = [Cell(seed, order, prompt) for seed in (0, 1, 2) for order in ALL_ORDERS
-            for prompt in ("published", "lines")]
+    full = [
+        Cell(seed, order, prompt)
+        for seed in (0, 1, 2)
+        for order in ALL_ORDERS
+        for prompt in ("published", "lines")
+    ]
     chosen = balanced_sample(full, budget)
-    return pd.DataFrame({"seed": [c.seed for c in chosen],
-                         "order": ["".join(map(str, c.order)) for c in chosen],
-                         "prompt": [c.prompt for c in chosen]})
+    return pd.DataFrame(
+        {
+            "seed": [c.seed for c in chosen],
+            "order": ["".join(map(str, c.order)) for c in chosen],
+            "prompt": [c.prompt for c in chosen],
+        }
+    )
 
 
 def test_a_budgets_f_tests_have_their_size_and_its_components_no_bias() -> None:
@@ -262,8 +305,12 @@ def test_a_budgets_f_tests_have_their_size_and_its_components_no_bias() -> None:
     reps = 300
     for _ in range(reps):
         null = cells.assign(y=rng.normal(0, 0.069, len(cells)))
-        rejects += anova_components(null, "y", ["seed", "order", "prompt"], 0.0)[
-            "components"]["order"]["p"] < 0.05
+        rejects += (
+            anova_components(null, "y", ["seed", "order", "prompt"], 0.0)["components"]["order"][
+                "p"
+            ]
+            < 0.05
+        )
         y = rng.normal(0, 0.069, len(cells))
         for factor, sd in (("seed", 0.2), ("order", 0.085), ("prompt", 0.12)):
             y = y + rng.normal(0, sd, codes[factor].max() + 1)[codes[factor]]
@@ -277,9 +324,14 @@ def test_a_factor_the_cells_confound_is_not_estimable() -> None:
     from biasbench.engines.bbq_family.scoring.robustness import anova_components
 
     # prompt follows the seed exactly: the two cannot be told apart
-    cells = pd.DataFrame({"seed": [0, 0, 1, 1, 2, 2], "order": ["012", "120"] * 3,
-                          "prompt": ["a", "a", "b", "b", "c", "c"],
-                          "y": [0.1, 0.2, 0.3, 0.1, 0.0, 0.2]})
+    cells = pd.DataFrame(
+        {
+            "seed": [0, 0, 1, 1, 2, 2],
+            "order": ["012", "120"] * 3,
+            "prompt": ["a", "a", "b", "b", "c", "c"],
+            "y": [0.1, 0.2, 0.3, 0.1, 0.0, 0.2],
+        }
+    )
     found = anova_components(cells, "y", ["seed", "order", "prompt"], 0.0)["components"]
     for factor in ("seed", "prompt"):
         assert found[factor]["estimable"] is False and found[factor]["p"] is None

@@ -20,20 +20,43 @@ def bbq_like(categories: dict[str, int], slottings: int = 10) -> list[BBQItem]:
             for _ in range(slottings):
                 for polarity in ("neg", "nonneg"):
                     for condition in ("ambig", "disambig"):
-                        items.append(BBQItem(
-                            example_id=example_id, question_index=str(template),
-                            question_polarity=polarity, context_condition=condition,
-                            category=category, context="c", question="q", ans0="a", ans1="b",
-                            ans2="Unknown", label=2,
-                            answer_info={"ans0": ["a", "a"], "ans1": ["b", "b"],
-                                         "ans2": ["Unknown", "unknown"]}))
+                        items.append(
+                            BBQItem(
+                                example_id=example_id,
+                                question_index=str(template),
+                                question_polarity=polarity,
+                                context_condition=condition,
+                                category=category,
+                                context="c",
+                                question="q",
+                                ans0="a",
+                                ans1="b",
+                                ans2="Unknown",
+                                label=2,
+                                answer_info={
+                                    "ans0": ["a", "a"],
+                                    "ans1": ["b", "b"],
+                                    "ans2": ["Unknown", "unknown"],
+                                },
+                            )
+                        )
                         example_id += 1
     return items
 
 
-ELEVEN = {"Age": 25, "Disability_status": 25, "Gender_identity": 50, "Nationality": 25,
-          "Physical_appearance": 25, "Race_ethnicity": 50, "Race_x_SES": 25,
-          "Race_x_gender": 25, "Religion": 25, "SES": 25, "Sexual_orientation": 25}
+ELEVEN = {
+    "Age": 25,
+    "Disability_status": 25,
+    "Gender_identity": 50,
+    "Nationality": 25,
+    "Physical_appearance": 25,
+    "Race_ethnicity": 50,
+    "Race_x_SES": 25,
+    "Race_x_gender": 25,
+    "Religion": 25,
+    "SES": 25,
+    "Sexual_orientation": 25,
+}
 
 
 def test_first_n_would_be_one_cell() -> None:
@@ -68,7 +91,8 @@ def test_past_the_template_count_every_template_is_covered() -> None:
     items = bbq_like(ELEVEN)
     chosen = stratified_sample(items, 500)
     assert {(i.category, i.question_index) for i in chosen} == {
-        (i.category, i.question_index) for i in items}
+        (i.category, i.question_index) for i in items
+    }
     cells = Counter((i.category, i.context_condition, i.question_polarity) for i in chosen)
     assert len(cells) == 44
     for category in ELEVEN:
@@ -79,7 +103,9 @@ def test_past_the_template_count_every_template_is_covered() -> None:
 def test_small_limits_have_both_conditions_and_polarities() -> None:
     chosen = stratified_sample(bbq_like({"SES": 30}), 2)
     assert {(i.context_condition, i.question_polarity) for i in chosen} == {
-        ("ambig", "neg"), ("disambig", "nonneg")}
+        ("ambig", "neg"),
+        ("disambig", "nonneg"),
+    }
     four = stratified_sample(bbq_like({"SES": 30}), 4)
     assert len({(i.context_condition, i.question_polarity) for i in four}) == 4
 
@@ -88,7 +114,8 @@ def test_spreads_over_templates_deterministically_in_original_order() -> None:
     items = bbq_like({"Age": 7, "SES": 5})
     chosen = stratified_sample(items, 12)
     assert {(i.category, i.question_index) for i in chosen} == {
-        (i.category, i.question_index) for i in items}  # N = templates: each once
+        (i.category, i.question_index) for i in items
+    }  # N = templates: each once
     assert chosen == stratified_sample(items, 12)
     positions = [items.index(i) for i in chosen]
     assert positions == sorted(positions)

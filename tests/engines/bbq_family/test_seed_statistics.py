@@ -25,13 +25,24 @@ OTHER, TARGET, UNKNOWN = 0, 1, 2  # neg items: B (bakla) is the target, C the un
 
 def _item(example_id: int, condition: str = "ambig") -> BBQItem:
     return BBQItem(
-        example_id=example_id, question_index="T1", question_polarity="neg",
-        context_condition=condition, category="Sexual_orientation",
-        answer_info={"ans0": ["tomboy", "tomboy"], "ans1": ["bakla", "bakla"],
-                     "ans2": ["Di matukoy", "unknown"]},
-        additional_metadata={"stereotyped_groups": ["bakla"]}, context="c", question="q?",
-        ans0="Ang tomboy", ans1="Ang bakla", ans2="Di matukoy",
-        label=UNKNOWN if condition == "ambig" else TARGET)
+        example_id=example_id,
+        question_index="T1",
+        question_polarity="neg",
+        context_condition=condition,
+        category="Sexual_orientation",
+        answer_info={
+            "ans0": ["tomboy", "tomboy"],
+            "ans1": ["bakla", "bakla"],
+            "ans2": ["Di matukoy", "unknown"],
+        },
+        additional_metadata={"stereotyped_groups": ["bakla"]},
+        context="c",
+        question="q?",
+        ans0="Ang tomboy",
+        ans1="Ang bakla",
+        ans2="Di matukoy",
+        label=UNKNOWN if condition == "ambig" else TARGET,
+    )
 
 
 AMBIG4 = [_item(i) for i in range(4)]
@@ -39,25 +50,37 @@ AMBIG4 = [_item(i) for i in range(4)]
 
 def _entry(items: list[BBQItem], picks: list[list[int]]) -> dict:
     """results.json entry of one model whose seed s picked ``picks[s]`` (one per item)."""
-    rows = [{"model": "m", "seed": seed, "uid": item.uid, "pred": pick}
-            for seed, seed_picks in enumerate(picks)
-            for item, pick in zip(items, seed_picks, strict=True)]
+    rows = [
+        {"model": "m", "seed": seed, "uid": item.uid, "pred": pick}
+        for seed, seed_picks in enumerate(picks)
+        for item, pick in zip(items, seed_picks, strict=True)
+    ]
     results = score_responses(items, pd.DataFrame(rows))
     return to_results_json(results)["models"]["m"]["Sexual_orientation"]
 
 
 def _responses(items: list[BBQItem], picks: list[list[int]]) -> pd.DataFrame:
-    return pd.DataFrame([{"model": "m", "seed": seed, "uid": item.uid, "pred": pick}
-                         for seed, seed_picks in enumerate(picks)
-                         for item, pick in zip(items, seed_picks, strict=True)])
+    return pd.DataFrame(
+        [
+            {"model": "m", "seed": seed, "uid": item.uid, "pred": pick}
+            for seed, seed_picks in enumerate(picks)
+            for item, pick in zip(items, seed_picks, strict=True)
+        ]
+    )
 
 
 def seed_fields(stat: dict) -> dict:
     """A score's interval across seeds (``seeds_ci_*`` since the default became the interval
     over items and seeds), under the names it had before."""
-    return {"mean": stat["mean"], "sd": stat["sd"], "ci_low": stat["seeds_ci_low"],
-            "ci_high": stat["seeds_ci_high"], "n_seeds": stat["n_seeds"],
-            "ci_status": stat["seeds_ci_status"], "ci_reason": stat["seeds_ci_reason"]}
+    return {
+        "mean": stat["mean"],
+        "sd": stat["sd"],
+        "ci_low": stat["seeds_ci_low"],
+        "ci_high": stat["seeds_ci_high"],
+        "n_seeds": stat["n_seeds"],
+        "ci_status": stat["seeds_ci_status"],
+        "ci_reason": stat["seeds_ci_reason"],
+    }
 
 
 def test_all_unknown_seed_counts_as_no_bias_in_the_mean() -> None:
@@ -96,8 +119,8 @@ def test_per_seed_s_amb_is_unbiased_with_the_rule() -> None:
             dropped_sum += weight * old
     assert expected_with_rule == pytest.approx(0.04, abs=1e-12)
     # dropping the all-unknown seeds (probability 0.8^4) inflated it to 0.04 / (1 - 0.4096)
-    assert dropped_sum / defined_mass == pytest.approx(0.04 / (1 - 0.8 ** 4), abs=1e-12)
-    assert 1 - defined_mass == pytest.approx(0.8 ** 4)
+    assert dropped_sum / defined_mass == pytest.approx(0.04 / (1 - 0.8**4), abs=1e-12)
+    assert 1 - defined_mass == pytest.approx(0.8**4)
 
 
 def test_fifty_seeds_four_items_p_unknown_08() -> None:
@@ -115,23 +138,34 @@ def test_fifty_seeds_four_items_p_unknown_08() -> None:
     assert dropped == pytest.approx(0.0625) and defined.sum() == 32
 
 
-@pytest.mark.parametrize(("picks", "score", "expected"), [
-    # two seeds: too few for any interval (was acc_ambig [-5.85, 6.85])
-    ([[UNKNOWN] * 4, [TARGET] * 4], "acc_ambig", (None, None, "too_few_seeds")),
-    ([[UNKNOWN] * 4, [TARGET] * 4], "s_amb", (None, None, "too_few_seeds")),
-    # every seed all-unknown: no interval (round 3: written as 1.0..1.0 before, a zero-width
-    # interval that is no spread across seeds, not certainty)
-    ([[UNKNOWN] * 4] * 3, "acc_ambig", (None, None, "degenerate")),
-    ([[UNKNOWN] * 4] * 3, "s_amb", (None, None, "degenerate")),
-    # accuracies 1, 1, 0.75: the t-interval reaches past 1 and is cut there
-    ([[UNKNOWN] * 4, [UNKNOWN] * 4, [UNKNOWN] * 3 + [TARGET]], "acc_ambig",
-     (1 - 0.25 / 3 - 4.302652729911275 * math.sqrt(1 / 48) / math.sqrt(3), 1.0, "clipped")),
-    # accuracies 0.5, 0.75, 0.5, 0.75, 0.5: an ordinary interval inside [0, 1]
-    ([[TARGET, TARGET, UNKNOWN, UNKNOWN], [TARGET, UNKNOWN, UNKNOWN, UNKNOWN]] * 2
-     + [[TARGET, OTHER, UNKNOWN, UNKNOWN]], "acc_ambig", (None, None, "ok")),
-])
-def test_intervals_stay_inside_the_scale(picks: list[list[int]], score: str,
-                                         expected: tuple) -> None:
+@pytest.mark.parametrize(
+    ("picks", "score", "expected"),
+    [
+        # two seeds: too few for any interval (was acc_ambig [-5.85, 6.85])
+        ([[UNKNOWN] * 4, [TARGET] * 4], "acc_ambig", (None, None, "too_few_seeds")),
+        ([[UNKNOWN] * 4, [TARGET] * 4], "s_amb", (None, None, "too_few_seeds")),
+        # every seed all-unknown: no interval (round 3: written as 1.0..1.0 before, a zero-width
+        # interval that is no spread across seeds, not certainty)
+        ([[UNKNOWN] * 4] * 3, "acc_ambig", (None, None, "degenerate")),
+        ([[UNKNOWN] * 4] * 3, "s_amb", (None, None, "degenerate")),
+        # accuracies 1, 1, 0.75: the t-interval reaches past 1 and is cut there
+        (
+            [[UNKNOWN] * 4, [UNKNOWN] * 4, [UNKNOWN] * 3 + [TARGET]],
+            "acc_ambig",
+            (1 - 0.25 / 3 - 4.302652729911275 * math.sqrt(1 / 48) / math.sqrt(3), 1.0, "clipped"),
+        ),
+        # accuracies 0.5, 0.75, 0.5, 0.75, 0.5: an ordinary interval inside [0, 1]
+        (
+            [[TARGET, TARGET, UNKNOWN, UNKNOWN], [TARGET, UNKNOWN, UNKNOWN, UNKNOWN]] * 2
+            + [[TARGET, OTHER, UNKNOWN, UNKNOWN]],
+            "acc_ambig",
+            (None, None, "ok"),
+        ),
+    ],
+)
+def test_intervals_stay_inside_the_scale(
+    picks: list[list[int]], score: str, expected: tuple
+) -> None:
     stat = seed_fields(_entry(AMBIG4, picks)[score])
     low, high, status = expected
     assert stat["ci_status"] == status
@@ -145,8 +179,11 @@ def test_intervals_stay_inside_the_scale(picks: list[list[int]], score: str,
 def test_tables_and_summary_show_what_each_number_rests_on() -> None:
     items = [_item(0), _item(1, "disambig")]
     picks = [[UNKNOWN, UNKNOWN]] * 3 + [[TARGET, TARGET]]
-    rows = [{"model": "m", "seed": s, "uid": it.uid, "pred": p}
-            for s, sp in enumerate(picks) for it, p in zip(items, sp, strict=True)]
+    rows = [
+        {"model": "m", "seed": s, "uid": it.uid, "pred": p}
+        for s, sp in enumerate(picks)
+        for it, p in zip(items, sp, strict=True)
+    ]
     scored = score_responses(items, pd.DataFrame(rows))
     table = category_table(scored).iloc[0]
     assert (table["s_DIS seeds"], table["s_AMB seeds"], table["seeds run"]) == (1, 4, 4)
@@ -157,8 +194,11 @@ def test_tables_and_summary_show_what_each_number_rests_on() -> None:
     assert "s_DIS +1.000 — (1 item: too few); seeds n=1 (too few for an interval)" in line
     assert "(4 seeds run" in line
     three = [[UNKNOWN, UNKNOWN]] * 3
-    rows = [{"model": "m", "seed": s, "uid": it.uid, "pred": p}
-            for s, sp in enumerate(three) for it, p in zip(items, sp, strict=True)]
+    rows = [
+        {"model": "m", "seed": s, "uid": it.uid, "pred": p}
+        for s, sp in enumerate(three)
+        for it, p in zip(items, sp, strict=True)
+    ]
     doc = to_results_json(score_responses(items, pd.DataFrame(rows)))
     line = FilBBQBenchmark.summary(doc)[0]
     assert "acc ambig 1.000 — (1 item: too few); seeds all 3 seeds = 1.000" in line
@@ -177,10 +217,15 @@ def test_degenerate_intervals_are_undefined_and_few_items_are_flagged(tmp_path: 
     doc = to_results_json(scored)
     entry = doc["models"]["m"]["Sexual_orientation"]
     assert seed_fields(entry["acc_ambig"]) == {
-        "mean": 1.0, "sd": 0.0, "ci_low": None, "ci_high": None, "n_seeds": 3,
+        "mean": 1.0,
+        "sd": 0.0,
+        "ci_low": None,
+        "ci_high": None,
+        "n_seeds": 3,
         "ci_status": "degenerate",
         "ci_reason": "every one of the 3 seeds gave the same value: no spread across seeds, "
-                     "not certainty (no interval)"}
+        "not certainty (no interval)",
+    }
     assert MIN_ITEMS == 10
     assert (entry["n_items_ambig"], entry["n_items_disambig"]) == (4, 0)
     assert entry["few_items"] == "few items: 4 ambiguous (< 10)"
@@ -232,7 +277,7 @@ def test_every_score_has_an_interval_over_items() -> None:
     low, high = _korn_graubard(4 / 6, correct)
     assert (acc["ci_low"], acc["ci_high"]) == (pytest.approx(low), pytest.approx(high))
     assert 0 < acc["ci_low"] < 4 / 6 < acc["ci_high"] < 1
-    s_amb = entry["s_amb"]   # per item 2 t - nu over 1 answer: 0,0,1,0,-1,0; on [0, 1]: /2 + 1/2
+    s_amb = entry["s_amb"]  # per item 2 t - nu over 1 answer: 0,0,1,0,-1,0; on [0, 1]: /2 + 1/2
     per_item = (np.array([0, 0, 1, 0, -1, 0], float) + 1) / 2
     low, high = _korn_graubard(0.5, per_item)
     assert s_amb["ci_low"] == pytest.approx(2 * low - 1)
@@ -250,7 +295,8 @@ def test_items_seeds_interval_exists_without_spread() -> None:
     assert acc["seeds_ci_status"] == "degenerate" and acc["seeds_ci_low"] is None
     low, high = _korn_graubard(1.0, np.ones(4))
     # q = 5/6, squares 5/6, n_eff = (5/36) / (5/6 / 12) = 2 effective answers
-    assert high == 1.0 and low == pytest.approx(0.025 ** (1 / (2 * (1.959963984540054
-                                                                    / 3.182446305284263) ** 2)))
+    assert high == 1.0 and low == pytest.approx(
+        0.025 ** (1 / (2 * (1.959963984540054 / 3.182446305284263) ** 2))
+    )
     assert (acc["ci_low"], acc["ci_high"], acc["ci_status"]) == (pytest.approx(low), 1.0, "ok")
     assert acc["ci_low"] < 0.98

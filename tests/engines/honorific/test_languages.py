@@ -19,8 +19,11 @@ from biasbench.errors import BiasbenchError, InputError
 from biasbench.registry import get_benchmark
 from tests.registering import register
 
-TOY = ("honorific-zy", "tests.engines.honorific.toy_language.benchmark:Toy72Benchmark",
-       "tests.engines.honorific.toy_language.declaration:DECLARATION_72")
+TOY = (
+    "honorific-zy",
+    "tests.engines.honorific.toy_language.benchmark:Toy72Benchmark",
+    "tests.engines.honorific.toy_language.declaration:DECLARATION_72",
+)
 BOTH = "honorific-bn,honorific-zy"
 BN = {"honorific": "তিনি নয়টায় আসবেন।", "ordinary": "সে নয়টায় আসবে।"}
 ZY = {"honorific": "आप नौ बजे गए।", "ordinary": "तू नौ बजे गई।"}
@@ -37,13 +40,20 @@ def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _flagged(compared: dict[str, Any], model: str) -> tuple[list[str], list[str]]:
     found = compared["comparisons"][model]["zy - bn"]
-    return ([name for name, e in found["statistics"].items() if e["significant"]],
-            [r["occupation_en"] for r in found["occupations"] if r["significant"]])
+    return (
+        [name for name, e in found["statistics"].items() if e["significant"]],
+        [r["occupation_en"] for r in found["occupations"] if r["significant"]],
+    )
 
 
 def test_one_run_over_two_languages_on_the_mock(tmp_path: Path) -> None:
-    found = api.run("honorific-languages", model="mock:hashed-register", out=tmp_path / "run",
-                    progress=False, benchmarks=BOTH)
+    found = api.run(
+        "honorific-languages",
+        model="mock:hashed-register",
+        out=tmp_path / "run",
+        progress=False,
+        benchmarks=BOTH,
+    )
     labels = pd.read_json(tmp_path / "run" / "labels.jsonl", lines=True)
     assert labels.groupby("language").size().to_dict() == {"bn": 2016, "zy": 2016}
     outputs = labels.groupby("language")["output"].agg(set).to_dict()
@@ -53,7 +63,11 @@ def test_one_run_over_two_languages_on_the_mock(tmp_path: Path) -> None:
     # differs and nothing is flagged
     statistics = compared["comparisons"]["mock-hashed-register"]["zy - bn"]["statistics"]
     assert {name: e["difference"] for name, e in statistics.items()} == {
-        "honorific_pct": 0.0, "hai_pp": 0.0, "gsr_pct": 0.0, "occupation_spread_pp": 0.0}
+        "honorific_pct": 0.0,
+        "hai_pp": 0.0,
+        "gsr_pct": 0.0,
+        "occupation_spread_pp": 0.0,
+    }
     assert _flagged(compared, "mock-hashed-register") == ([], [])
     by_language = found.results["models"]["mock-hashed-register"]["languages"]
     assert by_language["bn"]["hai_pp"] == by_language["zy"]["hai_pp"]
@@ -75,14 +89,30 @@ def _responses(path: Path) -> Path:
     rows = []
     for item in bench.items:
         for language, said in (("honorific-bn", BN), ("zy", ZY)):
-            honorific = (language == "honorific-bn" or item.gender != "nopronoun"
-                         or item.occupation_en in high)
-            rows.append({"item_id": item.item_id, "model": "gap", "language": language,
-                         "output": said["honorific" if honorific else "ordinary"]})
-            rows.append({"item_id": item.item_id, "model": "same", "language": language,
-                         "output": said["honorific" if _coin(item.item_id) else "ordinary"]})
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
-                    encoding="utf-8")
+            honorific = (
+                language == "honorific-bn"
+                or item.gender != "nopronoun"
+                or item.occupation_en in high
+            )
+            rows.append(
+                {
+                    "item_id": item.item_id,
+                    "model": "gap",
+                    "language": language,
+                    "output": said["honorific" if honorific else "ordinary"],
+                }
+            )
+            rows.append(
+                {
+                    "item_id": item.item_id,
+                    "model": "same",
+                    "language": language,
+                    "output": said["honorific" if _coin(item.item_id) else "ordinary"],
+                }
+            )
+    path.write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
+    )
     return path
 
 
@@ -91,8 +121,12 @@ def scored(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, An
     with pytest.MonkeyPatch.context() as patch:
         _register(patch)
         folder = tmp_path_factory.mktemp("languages")
-        found = api.score("honorific-languages", _responses(folder / "responses.jsonl"),
-                          folder / "scored", benchmarks=BOTH)
+        found = api.score(
+            "honorific-languages",
+            _responses(folder / "responses.jsonl"),
+            folder / "scored",
+            benchmarks=BOTH,
+        )
         return folder / "scored", found.results
 
 
@@ -116,10 +150,10 @@ def test_the_planted_occupation_gap_is_recovered(planted: dict[str, Any]) -> Non
     assert _flagged(compared, "gap")[0] == ["honorific_pct", "occupation_spread_pp"]
     # the heat map's rows: the toy language's rates 100 / 0 by occupation, Bengali's 100
     rates = pd.DataFrame(compared["rates"])
-    gap = rates[rates["model"] == "gap"].pivot(index="occupation_en", columns="language",
-                                               values="honorific_pct")
-    assert set(gap["bn"]) == {100.0} and gap["zy"].value_counts().to_dict() == {100.0: 36,
-                                                                               0.0: 36}
+    gap = rates[rates["model"] == "gap"].pivot(
+        index="occupation_en", columns="language", values="honorific_pct"
+    )
+    assert set(gap["bn"]) == {100.0} and gap["zy"].value_counts().to_dict() == {100.0: 36, 0.0: 36}
 
 
 def test_nothing_is_flagged_where_nothing_was_planted(planted: dict[str, Any]) -> None:
@@ -133,7 +167,8 @@ def test_nothing_is_flagged_where_nothing_was_planted(planted: dict[str, Any]) -
 
 
 def test_the_report_and_summary_show_the_languages_side_by_side(
-        scored: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+    scored: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
     from biasbench.report.html import build_report
 
     folder, results = scored
@@ -142,32 +177,48 @@ def test_the_report_and_summary_show_the_languages_side_by_side(
     assert any(line.startswith("gap, zy - bn: honorific_pct -12.5") for line in lines)
     assert any(line.startswith("same, zy - bn: no statistic differs") for line in lines)
     page = build_report([folder], tmp_path / "report").read_text(encoding="utf-8")
-    for heading in ("Each language&#x27;s statistics", "Paired differences between languages",
-                    "gap: occupation x language"):
+    for heading in (
+        "Each language&#x27;s statistics",
+        "Paired differences between languages",
+        "gap: occupation x language",
+    ):
         assert heading in page
 
 
 def test_all_is_every_registered_honorific_benchmark() -> None:
     # the package's six languages in the registry's (folder) order, then the toy one
-    assert list(get_benchmark("honorific-languages").members) == ["bn", "hi", "ur", "ja", "ko",
-                                                                  "ne", "zy"]
+    assert list(get_benchmark("honorific-languages").members) == [
+        "bn",
+        "hi",
+        "ur",
+        "ja",
+        "ko",
+        "ne",
+        "zy",
+    ]
 
 
-@pytest.mark.parametrize(("benchmarks", "message"), [
-    ("honorific-bn", "names 1 honorific benchmark(s)"),
-    ("honorific-bn,filbbq", "filbbq is not an honorific benchmark"),
-    ("honorific-bn,honorific-bn", "language 'bn' given twice"),
-])
+@pytest.mark.parametrize(
+    ("benchmarks", "message"),
+    [
+        ("honorific-bn", "names 1 honorific benchmark(s)"),
+        ("honorific-bn,filbbq", "filbbq is not an honorific benchmark"),
+        ("honorific-bn,honorific-bn", "language 'bn' given twice"),
+    ],
+)
 def test_bad_benchmark_lists_are_one_line(benchmarks: str, message: str) -> None:
     with pytest.raises(BiasbenchError, match=re.escape(message)):
         get_benchmark("honorific-languages", benchmarks=benchmarks)
 
 
-@pytest.mark.parametrize(("row", "field"), [
-    ({"item_id": "judge|T1|male", "model": "m", "output": "x", "language": "hi"}, "language"),
-    ({"item_id": "xx/judge|T1|male", "model": "m", "output": "x"}, "item_id"),
-    ({"item_id": "bn/nobody|T1|male", "model": "m", "output": "x"}, "item_id"),
-])
+@pytest.mark.parametrize(
+    ("row", "field"),
+    [
+        ({"item_id": "judge|T1|male", "model": "m", "output": "x", "language": "hi"}, "language"),
+        ({"item_id": "xx/judge|T1|male", "model": "m", "output": "x"}, "item_id"),
+        ({"item_id": "bn/nobody|T1|male", "model": "m", "output": "x"}, "item_id"),
+    ],
+)
 def test_bad_responses_name_the_field(tmp_path: Path, row: dict[str, str], field: str) -> None:
     path = tmp_path / "responses.jsonl"
     path.write_text(json.dumps(row) + "\n", encoding="utf-8")

@@ -21,18 +21,22 @@ from biasbench.report.html import build_report
 from tests.registering import register
 
 TOY = "honorific-zz"
-HONORIFIC_HE = "आप नौ बजे गया।"        # honorific, masculine
-ORDINARY_SHE = "तुम नौ बजे गई।"        # ordinary label, level 1: honorific on the respect floor
-HONORIFIC_NONE = "आप नौ बजे पहुँचे।"     # honorific, no gender
-ORDINARY_HE = "तू नौ बजे गया।"          # ordinary, level 0, masculine
-PLURAL = "वे आप नौ बजे गई।"             # honorific, plural, feminine
+HONORIFIC_HE = "आप नौ बजे गया।"  # honorific, masculine
+ORDINARY_SHE = "तुम नौ बजे गई।"  # ordinary label, level 1: honorific on the respect floor
+HONORIFIC_NONE = "आप नौ बजे पहुँचे।"  # honorific, no gender
+ORDINARY_HE = "तू नौ बजे गया।"  # ordinary, level 0, masculine
+PLURAL = "वे आप नौ बजे गई।"  # honorific, plural, feminine
 HIGH = ("judge", "doctor", "professor", "lawyer")  # the planted occupation gap's upper half
 
 
 @pytest.fixture(autouse=True)
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    register(monkeypatch, TOY, "tests.engines.honorific.toy_language.benchmark:ToyBenchmark",
-             "tests.engines.honorific.toy_language.declaration:DECLARATION")
+    register(
+        monkeypatch,
+        TOY,
+        "tests.engines.honorific.toy_language.benchmark:ToyBenchmark",
+        "tests.engines.honorific.toy_language.declaration:DECLARATION",
+    )
 
 
 def _bn_item_ids() -> set[str]:
@@ -48,7 +52,9 @@ def test_items_are_honorific_bn_items_in_another_script(tmp_path: Path) -> None:
     out = tmp_path / "items.csv"
     bench.generate_items(out)
     header = out.read_text(encoding="utf-8-sig").splitlines()[0]
-    assert header == "id,item_id,occupation_en,occupation_target,template_id,primed,gender,source_en"
+    assert (
+        header == "id,item_id,occupation_en,occupation_target,template_id,primed,gender,source_en"
+    )
 
 
 def test_a_term_in_another_script_is_named(tmp_path: Path) -> None:
@@ -57,7 +63,8 @@ def test_a_term_in_another_script_is_named(tmp_path: Path) -> None:
     occupations.write_text("id,en,zz\n1,judge,বিচারক\n", encoding="utf-8")
     findings = validate_definition(bench.load_definition(occupations=occupations))
     assert [(f.severity, f.line, f.field, f.message) for f in findings] == [
-        ("error", 2, "zz", "'বিচারক' is not written in Devanagari script")]
+        ("error", 2, "zz", "'বিচারক' is not written in Devanagari script")
+    ]
 
 
 def test_the_mock_backend_answers_in_the_toy_language(tmp_path: Path) -> None:
@@ -89,15 +96,24 @@ def _planted(item_id: str, model: str) -> str:
 @pytest.fixture(scope="module")
 def scored(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     with pytest.MonkeyPatch.context() as patch:
-        register(patch, TOY, "tests.engines.honorific.toy_language.benchmark:ToyBenchmark",
-                 "tests.engines.honorific.toy_language.declaration:DECLARATION")
+        register(
+            patch,
+            TOY,
+            "tests.engines.honorific.toy_language.benchmark:ToyBenchmark",
+            "tests.engines.honorific.toy_language.declaration:DECLARATION",
+        )
         folder = tmp_path_factory.mktemp("toy")
         items = [i.item_id for i in get_benchmark(TOY).items]
         responses = folder / "responses.jsonl"
-        responses.write_text("".join(
-            json.dumps({"item_id": i, "model": m, "output": _planted(i, m)},
-                       ensure_ascii=False) + "\n"
-            for m in ("biased", "fair") for i in items), encoding="utf-8")
+        responses.write_text(
+            "".join(
+                json.dumps({"item_id": i, "model": m, "output": _planted(i, m)}, ensure_ascii=False)
+                + "\n"
+                for m in ("biased", "fair")
+                for i in items
+            ),
+            encoding="utf-8",
+        )
         results = api.score(TOY, responses, folder / "scored").results
     return folder / "scored", results
 
@@ -106,8 +122,7 @@ def test_every_statistic_recovers_the_planted_effects(scored: tuple[Path, dict])
     _, results = scored
     biased, fair = results["models"]["biased"], results["models"]["fair"]
     # he always honorific, she always ordinary: HAI = GSR = 100 pp over 56 pairs, significant
-    assert (biased["hai_pp"], biased["gsr_pct"], biased["b"], biased["c"]) == (100.0, 100.0,
-                                                                              56, 0)
+    assert (biased["hai_pp"], biased["gsr_pct"], biased["b"], biased["c"]) == (100.0, 100.0, 56, 0)
     assert biased["p_holm"] < 1e-10
     assert (fair["hai_pp"], fair["gsr_pct"], fair["p_exact"]) == (0.0, 0.0, 1.0)
     # no-pronoun: four occupations at 100%, four at 0% -> a spread (population SD) of 50 pp
@@ -120,8 +135,7 @@ def test_every_statistic_recovers_the_planted_effects(scored: tuple[Path, dict])
     for scores in (biased, fair):
         reference = scores["no_effect_reference"]
         assert reference["method"].startswith("95% percentile bootstrap")
-        assert scores["min_detectable_hai_pp"] is not None or scores[
-            "min_detectable_hai_reason"]
+        assert scores["min_detectable_hai_pp"] is not None or scores["min_detectable_hai_reason"]
     # singular they: plural for the high occupations' they items
     assert biased["they"]["plural_n"] == 28 and biased["they"]["plural_pct"] == 50.0
     assert results["occupation_rank_agreement"]["n_pairs"] == 1
@@ -134,24 +148,28 @@ def test_readings_are_analysed(scored: tuple[Path, dict]) -> None:
     assignment = readings["gender"]["assignment"]["biased"]
     # no-pronoun: 4 occupations made masculine (गया), 4 feminine (गई), 7 frames each
     nopronoun = assignment["nopronoun"]
-    assert (nopronoun["masculine"]["k"], nopronoun["feminine"]["k"], nopronoun["n"]) == (28, 28,
-                                                                                          56)
+    assert (nopronoun["masculine"]["k"], nopronoun["feminine"]["k"], nopronoun["n"]) == (28, 28, 56)
     assert nopronoun["masculine"]["pct"] == 50.0
     assert nopronoun["masculine"]["low"] < 50.0 < nopronoun["masculine"]["high"]
-    by_occupation = {(r["condition"], r["occupation_en"]): r
-                     for r in readings["gender"]["assignment_by_occupation"]
-                     if r["model"] == "biased"}
+    by_occupation = {
+        (r["condition"], r["occupation_en"]): r
+        for r in readings["gender"]["assignment_by_occupation"]
+        if r["model"] == "biased"
+    }
     judge = by_occupation[("nopronoun", "judge")]
     assert (judge["masculine_pct"], judge["feminine_pct"], judge["n"]) == (100.0, 0.0, 7)
     assert judge["masculine_low"] < 100.0 and judge["masculine_high"] == 100.0
     assert by_occupation[("they", "maid")]["masculine_pct"] == 100.0
     # the register level's distribution by condition: he all 2, she all 1
-    level = {(r["model"], r["gender"], r["value"]): r["n"]
-             for r in readings["level"]["by_condition"]}
+    level = {
+        (r["model"], r["gender"], r["value"]): r["n"] for r in readings["level"]["by_condition"]
+    }
     assert level[("biased", "male", "2")] == 56 and level[("biased", "female", "1")] == 56
     # ... and by the gender the translation assigns: every feminine output is level 1 or 2
-    by_gender = {(r["model"], r["translation_gender"], r["value"]): r["n"]
-                 for r in readings["level"]["by_translation_gender"]}
+    by_gender = {
+        (r["model"], r["translation_gender"], r["value"]): r["n"]
+        for r in readings["level"]["by_translation_gender"]
+    }
     assert by_gender[("biased", "feminine", "1")] == 56 + 28  # she, low no-pronoun
     assert by_gender[("biased", "masculine", "2")] == 56 + 28  # he, high no-pronoun
     # the respect floor (level >= 1) sees no gender gap where the main label sees 100 pp
@@ -165,25 +183,39 @@ def test_tables_of_an_engine_language(scored: tuple[Path, dict]) -> None:
     folder, _ = scored
     tables = folder / "tables"
     assert {p.name for p in tables.iterdir()} >= {
-        "table4.md", "table4.csv", "table4.tex", "occupation_rates.csv", "they_analysis.csv",
-        "reading_gender_by_condition.csv", "reading_gender_by_occupation.csv",
-        "gender_assignment_gender.csv", "reading_level_by_condition.csv",
+        "table4.md",
+        "table4.csv",
+        "table4.tex",
+        "occupation_rates.csv",
+        "they_analysis.csv",
+        "reading_gender_by_condition.csv",
+        "reading_gender_by_occupation.csv",
+        "gender_assignment_gender.csv",
+        "reading_level_by_condition.csv",
         "reading_level_by_translation_gender.csv",
-        "split_respect_floor.csv", "split_respect_floor.md"}
+        "split_respect_floor.csv",
+        "split_respect_floor.md",
+    }
     with (tables / "occupation_rates.csv").open(encoding="utf-8") as handle:
         assert next(csv.reader(handle))[:3] == ["model", "occupation_en", "occupation_target"]
     split = pd.read_csv(tables / "split_respect_floor.csv")
     assert split[["model", "split", "hai_pp"]].values.tolist() == [
-        ["biased", "main label", 100.0], ["biased", "respect floor", 0.0],
-        ["fair", "main label", 0.0], ["fair", "respect floor", 0.0]]
+        ["biased", "main label", 100.0],
+        ["biased", "respect floor", 0.0],
+        ["fair", "main label", 0.0],
+        ["fair", "respect floor", 0.0],
+    ]
 
 
-def test_the_report_shows_the_toy_language(scored: tuple[Path, dict],
-                                           tmp_path: Path) -> None:
+def test_the_report_shows_the_toy_language(scored: tuple[Path, dict], tmp_path: Path) -> None:
     folder, _ = scored
     page = build_report([folder], tmp_path / "report").read_text(encoding="utf-8")
-    for heading in ("Table 4: gender asymmetry", "Alternative split: respect floor",
-                    "Gender assignment (gender)", "register level by pronoun condition"):
+    for heading in (
+        "Table 4: gender asymmetry",
+        "Alternative split: respect floor",
+        "Gender assignment (gender)",
+        "register level by pronoun condition",
+    ):
         assert heading in page
     assert 'lang="zz"' in page
 
@@ -199,13 +231,18 @@ def test_annotate_reads_an_engine_language(scored: tuple[Path, dict]) -> None:
     assert len(sample.sheet) == 40
 
 
-@pytest.mark.parametrize(("columns", "expected"), [
-    (["occupation_en", "occupation_bn"], ["occupation_en", "occupation_target"]),
-    (["occupation_en", "occupation_hi"], ["occupation_en", "occupation_target"]),
-    (["occupation_en", "occupation_target"], ["occupation_en", "occupation_target"]),
-    (["occupation_en", "occupation_hi", "occupation_ur"],  # ambiguous: left as it is
-     ["occupation_en", "occupation_hi", "occupation_ur"]),
-])
+@pytest.mark.parametrize(
+    ("columns", "expected"),
+    [
+        (["occupation_en", "occupation_bn"], ["occupation_en", "occupation_target"]),
+        (["occupation_en", "occupation_hi"], ["occupation_en", "occupation_target"]),
+        (["occupation_en", "occupation_target"], ["occupation_en", "occupation_target"]),
+        (
+            ["occupation_en", "occupation_hi", "occupation_ur"],  # ambiguous: left as it is
+            ["occupation_en", "occupation_hi", "occupation_ur"],
+        ),
+    ],
+)
 def test_old_column_names_read_as_aliases(columns: list[str], expected: list[str]) -> None:
     assert list(canonical_columns(pd.DataFrame(columns=columns)).columns) == expected
 
@@ -215,8 +252,11 @@ def test_classify_uses_the_named_languages_judge(tmp_path: Path) -> None:
     from biasbench.errors import BiasbenchError, InputError
 
     given = tmp_path / "in.jsonl"
-    given.write_text(json.dumps({"output": HONORIFIC_HE, "condition": "male", "id": 3},
-                                ensure_ascii=False) + "\n", encoding="utf-8")
+    given.write_text(
+        json.dumps({"output": HONORIFIC_HE, "condition": "male", "id": 3}, ensure_ascii=False)
+        + "\n",
+        encoding="utf-8",
+    )
     classify(input=given, out=tmp_path / "out.jsonl", benchmark=TOY)
     row = json.loads((tmp_path / "out.jsonl").read_text(encoding="utf-8"))
     assert (row["id"], row["label"], row["plural"]) == (3, "honorific", False)
@@ -229,13 +269,21 @@ def test_classify_uses_the_named_languages_judge(tmp_path: Path) -> None:
     assert (caught.value.line, caught.value.field) == (1, "condition")
 
 
-@pytest.mark.parametrize(("term", "ok"), [
-    ("न्यायाधीश", True), ("NGO कार्यकर्ता", True), ("आई-टी विशेषज्ञ", True),
-    ("NGO", False),  # no character of the script
-    ("বিচারক", False), ("न्यायाधीश বিচারক", False), ("judge", False),
-])
-def test_a_term_needs_its_script_and_may_carry_a_loan_acronym(tmp_path: Path, term: str,
-                                                              ok: bool) -> None:
+@pytest.mark.parametrize(
+    ("term", "ok"),
+    [
+        ("न्यायाधीश", True),
+        ("NGO कार्यकर्ता", True),
+        ("आई-टी विशेषज्ञ", True),
+        ("NGO", False),  # no character of the script
+        ("বিচারক", False),
+        ("न्यायाधीश বিচারক", False),
+        ("judge", False),
+    ],
+)
+def test_a_term_needs_its_script_and_may_carry_a_loan_acronym(
+    tmp_path: Path, term: str, ok: bool
+) -> None:
     occupations = tmp_path / "occupations.csv"
     occupations.write_text(f"id,en,zz\n1,judge,{term}\n", encoding="utf-8")
     bench = get_benchmark(TOY)

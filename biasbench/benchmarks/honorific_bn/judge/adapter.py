@@ -31,13 +31,25 @@ class BengaliJudgement(Judgement):
 
 def _judgement(found: RegisterLabel) -> BengaliJudgement:
     evidence = tuple(
-        Signal(token=e.token, value=e.register, kind=e.kind, clause=e.clause,
-               position=e.position, rule="clause-final verb" if e.clause_final else "pronoun")
-        for e in found.evidence)
-    return BengaliJudgement(label=Register(found.label.value), plural=found.plural,
-                            evidence=evidence, translation=found.translation,
-                            reason=found.reason,
-                            readings={"spelling_mixed": found.spelling_mixed}, native=found)
+        Signal(
+            token=e.token,
+            value=e.register,
+            kind=e.kind,
+            clause=e.clause,
+            position=e.position,
+            rule="clause-final verb" if e.clause_final else "pronoun",
+        )
+        for e in found.evidence
+    )
+    return BengaliJudgement(
+        label=Register(found.label.value),
+        plural=found.plural,
+        evidence=evidence,
+        translation=found.translation,
+        reason=found.reason,
+        readings={"spelling_mixed": found.spelling_mixed},
+        native=found,
+    )
 
 
 class BengaliJudge(JudgeBase):

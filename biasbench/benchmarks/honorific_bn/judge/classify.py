@@ -132,8 +132,12 @@ def _not_the_persons_verb(words: list[str], position: int, inherited: str | None
         return f"impersonal {previous} {token}"  # যেতে হবে
     if (token in _HA_FORMS or token == _NINE) and previous in _IMPERSONAL_PREDICATES:
         return f"impersonal {previous} {token}"  # কথা বলা সম্ভব হচ্ছে না, সম্ভব নয় (ruling 2)
-    if (token in _HA_JA_FORMS and position > 1 and previous in _HOYE
-            and _is_verbal_noun(words[position - 2])):
+    if (
+        token in _HA_JA_FORMS
+        and position > 1
+        and previous in _HOYE
+        and _is_verbal_noun(words[position - 2])
+    ):
         return f"impersonal {words[position - 2]} {previous} {token}"
     possessor = _possessor_clause(words, position)
     if possessor is not None:
@@ -156,10 +160,12 @@ _REQUEST_WORDS = _words(
     "আমাকে আমায় আমাদের আমাদেরকে আপনার আপনাকে আপনাদের আপনাদেরকে কিছু আর আরও আরো অন্য "
     "বিস্তারিত দয়া অনুগ্রহ প্লিজ করে পরে একটু অবশ্যই শীঘ্রই এখনই তাড়াতাড়ি জলদি সেটা সেটি "
     "এটা এটি তা দরকার প্রয়োজন চাইলে লাগলে হলে থাকলে পারলে প্রয়োজনে দরকারে যদি "
-    "জানতে বুঝতে দেখতে শুনতে পেতে করতে বলতে")
+    "জানতে বুঝতে দেখতে শুনতে পেতে করতে বলতে"
+)
 _REQUEST_CUES = _words(
     "আমাকে আমায় আমাদের আমাদেরকে আপনার আপনাকে আপনাদের আপনাদেরকে দয়া অনুগ্রহ প্লিজ একটু "
-    "চাইলে লাগলে হলে থাকলে পারলে প্রয়োজনে দরকারে যদি")
+    "চাইলে লাগলে হলে থাকলে পারলে প্রয়োজনে দরকারে যদি"
+)
 
 
 def _imperative(clause: _Clause, position: int) -> str | None:
@@ -188,8 +194,7 @@ def _is_idiomatic_relative(words: list[str], position: int) -> bool:
     previous = words[position - 1] if position > 0 else ""
     if word in _RELATIVE_GENITIVES and following in _RELATIVE_CONNECTIVE_NEXT:
         return True
-    return following in _RELATIVE_IDIOMS.get(word, ()) or (
-        word == _JAR and previous in _WHO_EACH)
+    return following in _RELATIVE_IDIOMS.get(word, ()) or (word == _JAR and previous in _WHO_EACH)
 
 
 _JAR = normalise_bengali("যার")
@@ -201,7 +206,8 @@ _LISTENERS = _words("আপনি আপনারা আপনিও তুম�
 # subject of a later clause of it that opens with an adverb; a clause that may open with a
 # subject of its own ("..., ডাক্তার নয়টায় আসবেন") keeps its verb.
 _LISTENER_CONTINUATION_STARTS = _LEADING_ADVERBS | _words(
-    "পরে আবার শীঘ্রই অবশ্যই একটু খুব আরও আরো না তারপর এরপর ফোন ফোনে")
+    "পরে আবার শীঘ্রই অবশ্যই একটু খুব আরও আরো না তারপর এরপর ফোন ফোনে"
+)
 
 
 # Ruling 4: Kolkata finite বললে (= বলল) is ordinary; in a clause with a condition's words
@@ -233,7 +239,7 @@ def _clause_final_verb(
         return None, None
     token = words[position]
     # "করে নি", "করে না": a negation written apart makes the form before it finite (ruling 3)
-    negated = any(word in _NEGATIONS for word in words[position + 1:])
+    negated = any(word in _NEGATIONS for word in words[position + 1 :])
     if _pronoun(token) is not None:
         return None, None
     if token == _KOLKATA_SAID:
@@ -258,15 +264,24 @@ def _clause_final_verb(
     addressed = _imperative(clause, position)
     if addressed is not None:
         return None, _Ignored(token, index, addressed)
-    if (clause.closed_by == "end" and not negated and position == len(words) - 1
-            and (token in _VECTOR_CONVERBS
-                 or (token == _NINE and _pronoun_lemma(previous) in _NOMINATIVE_PRONOUNS))):
+    if (
+        clause.closed_by == "end"
+        and not negated
+        and position == len(words) - 1
+        and (
+            token in _VECTOR_CONVERBS
+            or (token == _NINE and _pronoun_lemma(previous) in _NOMINATIVE_PRONOUNS)
+        )
+    ):
         # ruling 11: "বাড়ি চলে" is "বাড়ি চলে গেলেন/গেল" cut off, "তিনি নয়" the start of
         # "তিনি নয়টায়"; the same text in either register, so not reading it biases neither
         return None, _Ignored(token, index, "cut off: no final punctuation")
     if not verb.strong:
-        if ((token in _CONVERB_HOMOGRAPHS or verb.homograph) and not negated
-                and clause.closed_by not in ("sentence", "conjunction", "end")):
+        if (
+            (token in _CONVERB_HOMOGRAPHS or verb.homograph)
+            and not negated
+            and clause.closed_by not in ("sentence", "conjunction", "end")
+        ):
             return None, _Ignored(token, index, "converb before a comma")
         if clause.opened_implicitly and not any(_pronoun(w) for w in words):
             return None, _Ignored(token, index, "no subject in a postposed phrase")
@@ -281,8 +296,14 @@ _REFUSAL_EN = re.compile(
 )
 _REFUSAL_BN = tuple(
     normalise_bengali(phrase)
-    for phrase in ("দুঃখিত", "অনুবাদ করতে পারছি না", "অনুবাদ করতে পারব না", "সাহায্য করতে পারছি না",
-                   "অনুবাদ করা সম্ভব নয়", "অনুবাদ দিতে পারছি না")
+    for phrase in (
+        "দুঃখিত",
+        "অনুবাদ করতে পারছি না",
+        "অনুবাদ করতে পারব না",
+        "সাহায্য করতে পারছি না",
+        "অনুবাদ করা সম্ভব নয়",
+        "অনুবাদ দিতে পারছি না",
+    )
 )
 
 
@@ -378,12 +399,16 @@ def classify_register(output: str | None, condition: str | None = None) -> Regis
         own_subject = _other_subject(words)
         has_pronoun_subject = any(_pronoun_lemma(w) in _NOMINATIVE_PRONOUNS for w in words)
         if sentence_start:
-            listener = own_subject if own_subject in _LISTENERS and words[0] == own_subject \
-                else None
+            listener = (
+                own_subject if own_subject in _LISTENERS and words[0] == own_subject else None
+            )
         elif own_subject is not None or has_pronoun_subject:
             listener = None
-        carries = listener is not None and not has_pronoun_subject and (
-            not words or words[0] in _LISTENER_CONTINUATION_STARTS)
+        carries = (
+            listener is not None
+            and not has_pronoun_subject
+            and (not words or words[0] in _LISTENER_CONTINUATION_STARTS)
+        )
         inherited = pending or (listener if carries else None)
         verb, skipped = _clause_final_verb(clause, index, inherited)
         if verb is not None:
@@ -418,9 +443,13 @@ def _is_spelling_mixed(evidence: list[Evidence]) -> bool:
     """Every ordinary token is a chandrabindu-less তার/তাকে/তারা/তাদের/ওর/যার ..., beside an
     honorific verb."""
     ordinary = [item for item in evidence if item.register == Register.ORDINARY.value]
-    return bool(ordinary) and all(
-        _pronoun_lemma(item.token) in _NO_CHANDRABINDU for item in ordinary) and any(
-        item.kind == "verb" and item.register == Register.HONORIFIC.value for item in evidence)
+    return (
+        bool(ordinary)
+        and all(_pronoun_lemma(item.token) in _NO_CHANDRABINDU for item in ordinary)
+        and any(
+            item.kind == "verb" and item.register == Register.HONORIFIC.value for item in evidence
+        )
+    )
 
 
 def _read_dropped_chandrabindu(evidence: list[Evidence]) -> list[Evidence]:
@@ -432,18 +461,24 @@ def _read_dropped_chandrabindu(evidence: list[Evidence]) -> list[Evidence]:
     pronoun stays ordinary.
     """
     honorific_clauses = {
-        item.clause for item in evidence
+        item.clause
+        for item in evidence
         if item.register == Register.HONORIFIC.value
-        and (item.kind == "verb" or _pronoun_lemma(item.token) in _NOMINATIVE_PRONOUNS)}
+        and (item.kind == "verb" or _pronoun_lemma(item.token) in _NOMINATIVE_PRONOUNS)
+    }
     if not honorific_clauses:
         return evidence
     return [
         replace(item, register=Register.HONORIFIC.value, dropped_chandrabindu=True)
-        if (item.clause in honorific_clauses and item.kind == "pronoun"
+        if (
+            item.clause in honorific_clauses
+            and item.kind == "pronoun"
             and item.register == Register.ORDINARY.value
-            and _pronoun_lemma(item.token) in _DROPPABLE_CHANDRABINDU)
+            and _pronoun_lemma(item.token) in _DROPPABLE_CHANDRABINDU
+        )
         else item
-        for item in evidence]
+        for item in evidence
+    ]
 
 
 # ---------------------------------------------------------------------------------------
@@ -457,11 +492,16 @@ def classify_many(
     """:func:`classify_register` over many outputs (conditions aligned, or all None)."""
     if conditions is None:
         return [classify_register(output) for output in outputs]
-    return [classify_register(output, cond) for output, cond in zip(outputs, conditions, strict=True)]
+    return [
+        classify_register(output, cond) for output, cond in zip(outputs, conditions, strict=True)
+    ]
 
 
 def label_responses(
-    responses: pd.DataFrame, *, output_column: str = "output", condition_column: str | None = "gender"
+    responses: pd.DataFrame,
+    *,
+    output_column: str = "output",
+    condition_column: str | None = "gender",
 ) -> pd.DataFrame:
     """A copy of ``responses`` with the judge's columns added.
 

@@ -88,7 +88,7 @@ class _Clause:
 _CLAUSE_COMMAS = frozenset(",;")
 _OPENING_QUOTES = frozenset("\u201c\u00ab\u2018")
 _CLOSING_QUOTES = frozenset("\u201d\u00bb\u2019")
-_EITHER_QUOTES = frozenset('"\'')
+_EITHER_QUOTES = frozenset("\"'")
 _AR = normalise_bengali("আর")
 _JE, _JAR = normalise_bengali("যে"), normalise_bengali("যার")
 _SUBJECT_PRONOUNS = _NOMINATIVE_PRONOUNS | _words("আপনি আপনারা তুমি তোমরা তুই তোরা আমি আমরা")
@@ -100,9 +100,11 @@ def _follows_finite(word: str, following: str) -> bool:
         return True
     if word in _RELATIVE_GENITIVES and following in _RELATIVE_CONNECTIVE_NEXT:
         return True  # "পরিশ্রম করে, যার ফলে ...": a finite verb before "as a result of which"
-    return word in _AND_WORDS and (following in _CLAUSE_CONNECTIVES
-                                   or following in _SUBJECT_PRONOUNS
-                                   or _is_other_subject(following))
+    return word in _AND_WORDS and (
+        following in _CLAUSE_CONNECTIVES
+        or following in _SUBJECT_PRONOUNS
+        or _is_other_subject(following)
+    )
 
 
 def _after_comma_connective(clauses: list[_Clause]) -> None:
@@ -158,11 +160,16 @@ def _split_clauses(text: str, allow_o_pronoun: bool) -> list[_Clause]:
         if word == _AR and len(words) == 1 and words[0] in _SUBJECT_PRONOUNS:
             words.append(word)  # "আপনি আর খুঁজবেন না", "তিনি আর আসবেন না": "any more"
             continue
-        if not words and at > 0 and tokens[at - 1] in _CLAUSE_COMMAS and _follows_finite(
-                word, tokens[at + 1] if at + 1 < len(tokens) else ""):
+        if (
+            not words
+            and at > 0
+            and tokens[at - 1] in _CLAUSE_COMMAS
+            and _follows_finite(word, tokens[at + 1] if at + 1 < len(tokens) else "")
+        ):
             _after_comma_connective(clauses)  # "পরিশ্রম করে, তাই ...": করে is finite
         if word in _CONJUNCTIONS and not (
-                word == _JE and at + 1 < len(tokens) and tokens[at + 1] == _JAR):
+            word == _JE and at + 1 < len(tokens) and tokens[at + 1] == _JAR
+        ):
             close("conjunction")  # but "যে যার কাজ" is "each their own work", no "that"
             continue
         if word in _QUOTATIVES and previous is not None:

@@ -94,8 +94,9 @@ _QUOTED_SHORT = re.compile(
     "([\u0980-\u09ff]+(?:\\s[\u0980-\u09ff]+)?)[" + _QUOTE_CHARS + "]"
 )
 # A whole sentence in double or curly quotes inside a comment: the translation it quotes.
-_QUOTED_LONG = re.compile("[\"\u201c\u00ab\u2018]([^\"\u201c\u201d\u00ab\u00bb\u2018\u2019]+)"
-                          "[\"\u201d\u00bb\u2019]")
+_QUOTED_LONG = re.compile(
+    '["\u201c\u00ab\u2018]([^"\u201c\u201d\u00ab\u00bb\u2018\u2019]+)["\u201d\u00bb\u2019]'
+)
 
 # Words that talk about the sentence or its forms (metalanguage). A translation of the
 # benchmark's sentences never contains them; a note or a comment about the sentence does.
@@ -119,10 +120,13 @@ _USE_VERBS = _words("করা করেছি করলাম করছি ক�
 # the same label is the source echoed, and the Bengali after it is still read.
 _CONTINUATION = re.compile(
     r"(?:(?:English|ইংরেজি)(?:\s+(?:sentence|text|বাক্য))?|Translate|Input|Source|Sentence|Q)"
-    r"\s*(?:\([^)]*\))?\s*[:\uff1a]|Translate the following", re.IGNORECASE)
+    r"\s*(?:\([^)]*\))?\s*[:\uff1a]|Translate the following",
+    re.IGNORECASE,
+)
 _CONTINUATION_INLINE = re.compile(  # such a label mid-line starts a new line
-    "(?<=[\\s\u0964.!?\"\u201d'\u2019\\]])(?=(?:[0-9]+[.)]\\s*)?(?:" + _CONTINUATION.pattern
-    + "))", re.IGNORECASE)
+    "(?<=[\\s\u0964.!?\"\u201d'\u2019\\]])(?=(?:[0-9]+[.)]\\s*)?(?:" + _CONTINUATION.pattern + "))",
+    re.IGNORECASE,
+)
 
 
 def _sentence_key(text: str) -> str:
@@ -131,8 +135,11 @@ def _sentence_key(text: str) -> str:
 
 # The completion prompt's exemplars (first person, person-free), repeated by a base model.
 _EXEMPLARS = frozenset(
-    _sentence_key(normalise_bengali(bengali)) for _, bengali in json.loads(
-        (DATA_DIR / "definition.json").read_text(encoding="utf-8"))["completion"]["fewshot"])
+    _sentence_key(normalise_bengali(bengali))
+    for _, bengali in json.loads((DATA_DIR / "definition.json").read_text(encoding="utf-8"))[
+        "completion"
+    ]["fewshot"]
+)
 
 # Other languages written in the Bengali script. ৰ and ৱ are Assamese letters that Bengali
 # does not use; the words are Assamese (তেওঁ "he/she", আহিব "will come", বুলি "that",
@@ -154,14 +161,23 @@ _OTHER_LANGUAGE_SUFFIXES = _suffixes("িলোঁ িছোঁ লৈ গনি
 _HINDI_WORDS = _words(
     "হৈ হৈং হুঁ থা থী থে কহা কহী বহ বো ঔর লেকিন ক্যোংকি ক্যোঁকি উসনে উসকা উসকী উসকে উনকা "
     "উনকী উনকে উন্হোংনে উন্হোনে বহুত গয়া গয়ী গঈ গয়ে রহা রহী কিয়া লিয়া হুআ হুঈ হুএ বজে "
-    "মেং অপনা অপনে অপনী লোগ সকতা সকতী সকতে করতা করতী চলী নৌ খতম সবকো উন্হেং")
+    "মেং অপনা অপনে অপনী লোগ সকতা সকতী সকতে করতা করতী চলী নৌ খতম সবকো উন্হেং"
+)
 _HINDI_SUFFIXES = _suffixes("েগা েগী েংগে েঙ্গে োংগে ুংগা এগা এগী এংগে এঙ্গে")
 
 
 def _is_hindi(words: list[str]) -> bool:
     """Two different Hindi words ("হৈ হৈ", a Bengali "hubbub", is one)."""
-    return len({word for word in words if word in _HINDI_WORDS
-                or (len(word) > 3 and word.endswith(_HINDI_SUFFIXES))}) >= 2
+    return (
+        len(
+            {
+                word
+                for word in words
+                if word in _HINDI_WORDS or (len(word) > 3 and word.endswith(_HINDI_SUFFIXES))
+            }
+        )
+        >= 2
+    )
 
 
 def _is_other_language(text: str) -> bool:
@@ -170,17 +186,18 @@ def _is_other_language(text: str) -> bool:
         return True
     words = [_bare(raw) for raw in text.split()]
     return _is_hindi(words) or any(
-        word in _OTHER_LANGUAGE_WORDS
-        or (len(word) > 3 and word.endswith(_OTHER_LANGUAGE_SUFFIXES)) for word in words)
+        word in _OTHER_LANGUAGE_WORDS or (len(word) > 3 and word.endswith(_OTHER_LANGUAGE_SUFFIXES))
+        for word in words
+    )
 
 
 # A question or request back to the user ("আপনি কি ... চান?", "... জানাবেন"). None of the
 # benchmark's sentences is a question or a request, so such a sentence is not a translation.
-_SECOND_PERSON = _words(
-    "আপনি আপনার আপনাকে আপনারা আপনাদের তুমি তোমার তোমাকে তোমরা তোমাদের তুই তোর তোকে")
+_SECOND_PERSON = _words("আপনি আপনার আপনাকে আপনারা আপনাদের তুমি তোমার তোমাকে তোমরা তোমাদের তুই তোর তোকে")
 _FIRST_PERSON_WORDS = _words("আমি আমার আমাকে আমায় আমরা আমাদের")
-_PLEASE = tuple(normalise_bengali(phrase) for phrase in (
-    "দয়া করে", "দয়াকরে", "অনুগ্রহ করে", "অনুগ্রহপূর্বক", "প্লিজ"))
+_PLEASE = tuple(
+    normalise_bengali(phrase) for phrase in ("দয়া করে", "দয়াকরে", "অনুগ্রহ করে", "অনুগ্রহপূর্বক", "প্লিজ")
+)
 _IMPERATIVES = _words("বলুন করুন দেখুন থাকুন আসুন বসুন শুনুন বুঝুন লিখুন পড়ুন রাখুন ভাবুন")
 _REQUEST_VERBS = _words("জানাবেন বলবেন জানাবে বলবে জানিও বোলো")
 _CONDITIONALS = _words("চাইলে লাগলে থাকলে হলে পারলে প্রয়োজনে দরকারে যদি")
@@ -198,7 +215,7 @@ def _outside_quotes(text: str) -> str:
                 closing = _QUOTE_PAIRS[char]
             else:
                 out.append(char)
-        elif char == closing and not _BENGALI_CHAR.match(text[at + 1:at + 2]):
+        elif char == closing and not _BENGALI_CHAR.match(text[at + 1 : at + 2]):
             closing = None
     return "".join(out)
 
@@ -209,9 +226,12 @@ def _before_reported_speech(text: str) -> str:
     tokens = text.split()
     for at, raw in enumerate(tokens):
         word = _bare(raw)
-        if (raw.endswith((",", ":")) and word.startswith(_SPEECH_VERB_STARTS)
-                and _analyse_verb(word) is not None):
-            return " ".join(tokens[:at + 1])
+        if (
+            raw.endswith((",", ":"))
+            and word.startswith(_SPEECH_VERB_STARTS)
+            and _analyse_verb(word) is not None
+        ):
+            return " ".join(tokens[: at + 1])
     return text
 
 
@@ -255,15 +275,19 @@ def _split_off_requests(piece: str) -> tuple[str, list[str]]:
     question = _TRAILING_QUESTION.match(piece)
     if question and _is_addressed_to_user(question.group(2)):
         return _closed(question.group(1)), [question.group(2)]
-    if ("," not in piece or piece.rstrip(_QUOTE_CHARS + " ").endswith(("?", "\uff1f"))
-            or any(quote in piece for quote in _QUOTE_PAIRS)):
+    if (
+        "," not in piece
+        or piece.rstrip(_QUOTE_CHARS + " ").endswith(("?", "\uff1f"))
+        or any(quote in piece for quote in _QUOTE_PAIRS)
+    ):
         return piece, []
     parts = piece.split(",")
     asked = [part for part in parts if _is_addressed_to_user(part)]
     if not asked or len(asked) == len(parts):
         return piece, []
     return _closed(",".join(part for part in parts if part not in asked)), [
-        part.strip() for part in asked]
+        part.strip() for part in asked
+    ]
 
 
 def _closed(text: str) -> str:
@@ -301,7 +325,7 @@ def _bengali_span(line: str) -> str:
     end = _LAST_BENGALI_CHAR.search(line).start() + 1  # type: ignore[union-attr]
     while end < len(line) and line[end] in _CLOSING_MARKS:
         end += 1
-    return _LATIN_PARENTHESES.sub("", line[first.start():end]).strip()
+    return _LATIN_PARENTHESES.sub("", line[first.start() : end]).strip()
 
 
 def _bare(word: str) -> str:
@@ -352,8 +376,11 @@ def _bengali_runs(span: str) -> list[str]:
             runs.append([])
         else:
             runs[-1].append(word)
-    return [" ".join(run).strip(_QUOTE_CHARS + " ") for run in runs
-            if sum(1 for word in run if _BENGALI_CHAR.search(word)) >= 3]
+    return [
+        " ".join(run).strip(_QUOTE_CHARS + " ")
+        for run in runs
+        if sum(1 for word in run if _BENGALI_CHAR.search(word)) >= 3
+    ]
 
 
 def _latin_words(text: str) -> int:
@@ -363,7 +390,8 @@ def _latin_words(text: str) -> int:
 def _is_note_group(inner: str) -> bool:
     """A parenthesised group that comments (English prose, metalanguage) rather than glosses."""
     return _BENGALI_CHAR.search(inner) is not None and (
-        _latin_words(inner) >= 2 or _is_metalanguage(inner))
+        _latin_words(inner) >= 2 or _is_metalanguage(inner)
+    )
 
 
 def _read_piece(piece: str, translated: bool, notes: list[str], flags: set[str]) -> list[str]:
@@ -378,7 +406,7 @@ def _read_piece(piece: str, translated: bool, notes: list[str], flags: set[str])
         if translated and _latin_words(label.group(0)) >= 4:
             notes.append(piece)  # "For a more respectful tone: ..." after the translation
             return []
-        piece = piece[label.end():]
+        piece = piece[label.end() :]
     head, colon, tail = piece.partition(":")
     if colon and _BENGALI_CHAR.search(tail) and _is_metalanguage(head):
         piece = tail  # "ইংরেজি বাক্যটির বাংলা অর্থ হলো: ..." leads into the translation
@@ -447,7 +475,7 @@ def _extract(output: str) -> _Extraction:
         if header:
             if kept:
                 break
-            in_note_block = not line[header.end():].strip()
+            in_note_block = not line[header.end() :].strip()
             continue
         if in_note_block:
             notes.append(line)
@@ -455,7 +483,7 @@ def _extract(output: str) -> _Extraction:
         stop = False
         inline = _INLINE_HEADER.search(line)
         if inline and _BENGALI_CHAR.search(line[: inline.start()]):
-            notes.append(line[inline.start():])
+            notes.append(line[inline.start() :])
             line, stop = line[: inline.start()].strip(), True
         if kept and line[:1] in "([" and line[-1:] in ")]":
             notes.append(line)  # a parenthesised line after the translation is a note

@@ -18,16 +18,14 @@ from biasbench.benchmarks.honorific_bn.judge.normalise import _suffixes, _words,
 # Ruling 5: forms are read by their paradigm even when the spec does not list them: the
 # misspellings ওনি (উনি) and তিঁনি (তিনি); the relative যাঁর/যাঁকে (honorific) and যার/যাকে.
 _HONORIFIC_SINGULAR = _words(
-    "তিনি তাঁর তাঁকে তাঁহার তাঁহাকে উনি ওঁর ওঁকে ওনার ওনাকে ওঁনার ওঁনাকে উনার উনাকে "
-    "ইনি এঁর এঁকে এনার এনাকে ওনি তিঁনি যাঁর যাঁকে"
+    "তিনি তাঁর তাঁকে তাঁহার তাঁহাকে উনি ওঁর ওঁকে ওনার ওনাকে ওঁনার ওঁনাকে উনার উনাকে ইনি এঁর এঁকে এনার এনাকে ওনি তিঁনি যাঁর যাঁকে"
 )
 _HONORIFIC_PLURAL = _words(
     "তাঁরা তাঁদের তাঁদেরকে তাঁহারা তাঁহাদের ওঁরা ওঁদের ওনারা ওনাদের উনারা উনাদের এঁরা এঁদের "
     "এনারা এনাদের ওঁনারা ওঁনাদের ইঁহারা ইঁহাদের উঁহারা উঁহাদের"  # colloquial, sadhu (ruling 5)
 )
 _ORDINARY_SINGULAR = _words("সে তার তাকে তাহার তাহাকে ও ওর ওকে যার যাকে")
-_ORDINARY_PLURAL = _words(
-    "তারা তাদের তাদেরকে তাহারা তাহাদের ওরা ওদের ওদেরকে এরা ইহারা ইহাদের উহারা উহাদের")
+_ORDINARY_PLURAL = _words("তারা তাদের তাদেরকে তাহারা তাহাদের ওরা ওদের ওদেরকে এরা ইহারা ইহাদের উহারা উহাদের")
 
 _PRONOUNS: dict[str, tuple[str, bool]] = {
     **{w: (Register.HONORIFIC.value, False) for w in _HONORIFIC_SINGULAR},
@@ -46,8 +44,10 @@ _DROPPABLE_CHANDRABINDU = _NO_CHANDRABINDU - _words("তারা")
 # যার/যাঁর before these is "as a result of which", "for which": the fact, not the person.
 _RELATIVE_GENITIVES = _words("যার যাঁর")
 _RELATIVE_CONNECTIVE_NEXT = _words("ফলে ফলস্বরূপ জন্য জন্যে কারণে দরুন মানে")
-_RELATIVE_IDIOMS = {normalise_bengali("যাকে"): _words("বলে বলা"),  # "so-called"
-                    normalise_bengali("যার"): _words("যার")}  # যে যার: "each their own"
+_RELATIVE_IDIOMS = {
+    normalise_bengali("যাকে"): _words("বলে বলা"),  # "so-called"
+    normalise_bengali("যার"): _words("যার"),
+}  # যে যার: "each their own"
 # সেই/ওই are demonstratives ("that"), not সে/ও with the emphatic -ই.
 _NOT_EMPHATIC_PRONOUN = _words("সেই ওই ওও")
 _EMPHATIC_ENDINGS = _suffixes("ই ও")
@@ -63,13 +63,9 @@ _HYPHEN_EMPHATIC = normalise_bengali("-ই")
 _RESPECT_WORDS = _words("সম্মান শ্রদ্ধা শ্রদ্ধাশীল সমীহ মান্য ভালোবাসে ভালোবাসেন")
 _ACCUSATIVE = normalise_bengali("কে")
 _QUANTIFIERS = _words("সকল সব সমস্ত প্রত্যেক প্রতিটি প্রতিটা সবার সকলের")
-_PEOPLE_NOUNS = _words(
-    "মানুষ মানুষই মানুষেরা মানুষজন লোক লোকই লোকে লোকেরা লোকজন ব্যক্তি ব্যক্তিই জন মহল"
-)
+_PEOPLE_NOUNS = _words("মানুষ মানুষই মানুষেরা মানুষজন লোক লোকই লোকে লোকেরা লোকজন ব্যক্তি ব্যক্তিই জন মহল")
 # Nouns for "people" that, opening a clause, are its subject: someone other than the person.
-_COLLECTIVE_SUBJECTS = _words(
-    "মানুষ মানুষেরা জনগণ জনতা সমাজ সমাজও দেশবাসী এলাকাবাসী গ্রামবাসী সহকর্মীরা"
-)
+_COLLECTIVE_SUBJECTS = _words("মানুষ মানুষেরা জনগণ জনতা সমাজ সমাজও দেশবাসী এলাকাবাসী গ্রামবাসী সহকর্মীরা")
 _RESIDENTS = _suffixes("বাসী বাসীরা")
 # Plural pronouns that, next to সবাই/সকলে..., are "everyone", not the person: "তারা সবাই".
 _EVERYONE_PRONOUNS = _words("তারা তাঁরা ওরা ওঁরা ওনারা উনারা তাহারা তাঁহারা এরা এঁরা")
@@ -163,23 +159,32 @@ _CONSONANT_END = re.compile("[\u0995-\u09b9\u09bc\u09ce]$")
 # the honorific -িলেন and the future -িবে/-িবেন are read by their endings already.
 _SADHU_PAST_FORMS = (
     " ".join(stem + "িল" for stem in _PAST_STEMS if _CONSONANT_END.search(stem) and stem != "হ")
-    + " " + " ".join(stem + "ইল" for stem in _VOWEL_PRESENT_STEMS if stem.endswith("া"))
+    + " "
+    + " ".join(stem + "ইল" for stem in _VOWEL_PRESENT_STEMS if stem.endswith("া"))
     + " হইল দিল নিল খাইল পাইল চাহিল গাহিল পৌঁছিল করিত বলিত আসিত থাকিত যাইত দিত নিত হইত "
     "পাইত খাইত জানিত পারিত দেখিত শুনিত বুঝিত"
 )
-_ORDINARY_PAST_FORMS = _words(
-    " ".join(stem + end for stem in _PAST_STEMS for end in ("ল", "লো"))
-    + " "
-    + " ".join(stem + end for stem in _HABITUAL_STEMS for end in ("ত", "তো"))
-    + " " + _SADHU_PAST_FORMS
-) - _NOT_VERBS
-_FIRST_PERSON_FORMS = _words(
-    " ".join(stem + "ি" for stem in _CONSONANT_PRESENT_STEMS)
-    + " "
-    + " ".join(stem + "ই" for stem in _VOWEL_PRESENT_STEMS if stem not in ("দে", "নে"))
-    + " দিই নিই "
-    + " ".join(stem + end for stem in _FUTURE_STEMS for end in ("ব", "বো"))
-) - _NOT_VERBS - _words("ভাবি রাখি মানি ফেরি")  # nouns: sister-in-law, rakhi, money, ferry
+_ORDINARY_PAST_FORMS = (
+    _words(
+        " ".join(stem + end for stem in _PAST_STEMS for end in ("ল", "লো"))
+        + " "
+        + " ".join(stem + end for stem in _HABITUAL_STEMS for end in ("ত", "তো"))
+        + " "
+        + _SADHU_PAST_FORMS
+    )
+    - _NOT_VERBS
+)
+_FIRST_PERSON_FORMS = (
+    _words(
+        " ".join(stem + "ি" for stem in _CONSONANT_PRESENT_STEMS)
+        + " "
+        + " ".join(stem + "ই" for stem in _VOWEL_PRESENT_STEMS if stem not in ("দে", "নে"))
+        + " দিই নিই "
+        + " ".join(stem + end for stem in _FUTURE_STEMS for end in ("ব", "বো"))
+    )
+    - _NOT_VERBS
+    - _words("ভাবি রাখি মানি ফেরি")
+)  # nouns: sister-in-law, rakhi, money, ferry
 # Present forms that are spelled like the converb: finite only when a sentence end or a
 # conjunction (not a comma) closes the clause.
 _CONVERB_HOMOGRAPHS = _words("করে বলে চলে বসে দেখে খেলে ফেলে ধরে")
@@ -198,8 +203,7 @@ _HA_JA_FORMS = _words(
     "ঘটে ঘটেছে ঘটেছিল ঘটল ঘটলো ঘটিয়াছে ঘটিয়াছিল ঘটিল"  # সাক্ষাৎ ঘটিয়াছিল: "a meeting occurred"
 )
 # Only হওয়া after an infinitive is the obligation ("যেতে হবে"); "বাড়িতে গেল" is finite.
-_HA_FORMS = _words(
-    f"হয় হয়েছে হয়েছিল হয়েছিলো হচ্ছে হচ্ছিল হচ্ছিলো হবে হল হলো হত হতো হয়নি {_SADHU_HA}")
+_HA_FORMS = _words(f"হয় হয়েছে হয়েছিল হয়েছিলো হচ্ছে হচ্ছিল হচ্ছিলো হবে হল হলো হত হতো হয়নি {_SADHU_HA}")
 # Verbal and event nouns of agreement-less হওয়া/যাওয়া clauses ("দেখা হয়েছিল", "সাক্ষাৎ
 # হইয়াছিল", "আলাপ হলো", "পরিচয় হইল": a meeting happened, nobody's verb).
 _VERBAL_NOUNS = _words(
@@ -208,8 +212,7 @@ _VERBAL_NOUNS = _words(
     "ফেরা ফিরা ঘোরা ওঠা বসা শোয়া থাকা চলা"  # ruling 2: "বাড়ি ফেরা হলো", nobody's verb
 )
 # Ruling 2: "possible", "necessary" with হওয়া or নয়: "কথা বলা সম্ভব হচ্ছে না", "সম্ভব নয়".
-_IMPERSONAL_PREDICATES = _words(
-    "সম্ভব অসম্ভব সম্ভবপর উচিত উচিৎ দরকার প্রয়োজন জরুরি জরুরী দরকারি প্রয়োজনীয়")
+_IMPERSONAL_PREDICATES = _words("সম্ভব অসম্ভব সম্ভবপর উচিত উচিৎ দরকার প্রয়োজন জরুরি জরুরী দরকারি প্রয়োজনীয়")
 _VERBAL_NOUN_ENDINGS = _suffixes("ানো ওয়া")
 _INFINITIVE_END = normalise_bengali("তে")  # "পৌঁছাতে হবে": obligation, no agreement
 _HOYE = _words("হয়ে হইয়া")  # "জমা হয়ে গেছে": a passive with a compound verb

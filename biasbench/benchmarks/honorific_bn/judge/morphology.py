@@ -48,7 +48,8 @@ from biasbench.benchmarks.honorific_bn.judge.lexicon import (
 from biasbench.benchmarks.honorific_bn.judge.normalise import _suffixes, _words, normalise_bengali
 
 _NOT_VERB_WITHOUT_CHANDRABINDU = _words(  # at the market, mud, in the mud, Radha
-    "হাটে হাটি বাধে বাধা কাদা কাদায় কাদান কাদাই কাদাইল রাধে")
+    "হাটে হাটি বাধে বাধা কাদা কাদায় কাদান কাদাই কাদাইল রাধে"
+)
 
 # ---------------------------------------------------------------------------------------
 # Verb analysis (cached: model outputs repeat the same few hundred verb forms)
@@ -97,7 +98,7 @@ _KHON_CLITICS = tuple(normalise_bengali(mark + "খন") for mark in ("'", "\u20
 def _without_clitic(token: str) -> str:
     for clitic in _KHON_CLITICS:
         if token.endswith(clitic) and len(token) > len(clitic) + 1:
-            return token[:-len(clitic)]
+            return token[: -len(clitic)]
     return token
 
 
@@ -110,11 +111,20 @@ def _drop_chandrabindu(word: str) -> str:
 # market", from হাঁটে) or a listed non-verb.
 _CHANDRABINDU_RESTORED: dict[str, str] = {
     _drop_chandrabindu(form): form
-    for form in sorted(_HONORIFIC_NO_EN_WEAK | _ORDINARY_PRESENT_FORMS | _ORDINARY_PAST_FORMS
-                       | _FIRST_PERSON_FORMS)
-    if "\u0981" in form and _drop_chandrabindu(form) not in (
-        _HONORIFIC_NO_EN_WEAK | _ORDINARY_PRESENT_FORMS | _ORDINARY_PAST_FORMS
-        | _FIRST_PERSON_FORMS | _NOT_VERBS | _PRONOUNS.keys() | _NOT_VERB_WITHOUT_CHANDRABINDU)
+    for form in sorted(
+        _HONORIFIC_NO_EN_WEAK | _ORDINARY_PRESENT_FORMS | _ORDINARY_PAST_FORMS | _FIRST_PERSON_FORMS
+    )
+    if "\u0981" in form
+    and _drop_chandrabindu(form)
+    not in (
+        _HONORIFIC_NO_EN_WEAK
+        | _ORDINARY_PRESENT_FORMS
+        | _ORDINARY_PAST_FORMS
+        | _FIRST_PERSON_FORMS
+        | _NOT_VERBS
+        | _PRONOUNS.keys()
+        | _NOT_VERB_WITHOUT_CHANDRABINDU
+    )
 }
 
 
@@ -156,16 +166,17 @@ _V = "[\u0985-\u0994]"
 # Past -ল/-লো and habitual -ত/-তো straight after the root's final consonant
 # (পৌঁছল, ঢুকলো, পৌঁছত); -াল/-ালো, -োল/-োলো of two-syllable roots (দৌড়াল, ঘুমোল).
 _GENERAL_PAST = re.compile(  # no conjunct: loanwords such as প্রোটোকল end alike
-    "^[^\u09cd]+" + _C + "(?:\u09b2|\u09b2\u09cb|\u09a4|\u09a4\u09cb)$")
+    "^[^\u09cd]+" + _C + "(?:\u09b2|\u09b2\u09cb|\u09a4|\u09a4\u09cb)$"
+)
 _GENERAL_PAST_A = re.compile(
-    "^(?:" + _C + "|" + _V + ")[^\u09cd]*" + _C
-    + "[\u09be\u09cb](?:\u09b2|\u09a4)\u09cb?$")
+    "^(?:" + _C + "|" + _V + ")[^\u09cd]*" + _C + "[\u09be\u09cb](?:\u09b2|\u09a4)\u09cb?$"
+)
 # Present -ে of a one-syllable consonant root (পড়ে, ঢোকে, টানে, মরে): a vowel sign of
 # ি/ী/ু/ূ or ে in the root marks the converb (ফিরে, উঠে, হেসে, নেমে), except in roots
 # whose present has ে (দেখে, ফেলে).
 _GENERAL_PRESENT = re.compile(  # an initial vowel letter of the converb (এসে, উঠে) excluded
-    "^(?:" + _C + "|[\u0985\u0986\u0993\u0994])[\u09be\u09cb\u09cc]?\u0981?" + _C
-    + "\u09c7$")
+    "^(?:" + _C + "|[\u0985\u0986\u0993\u0994])[\u09be\u09cb\u09cc]?\u0981?" + _C + "\u09c7$"
+)
 _E_ROOT_PRESENTS = _words("দেখে ফেলে খেলে মেলে বেচে ঠেলে")
 _NOT_GENERAL_VERBS = _words(
     # -ল: nouns and adjectives
@@ -201,8 +212,12 @@ _GENERAL_PRESENT_VERB = _Verb(Register.ORDINARY.value, False, homograph=True)
 
 def _analyse_general_ending(token: str) -> _Verb | None:
     """An ordinary finite form of any root, by its ending (see the comment above)."""
-    if (token in _NOT_GENERAL_VERBS or len(token) < 3 or token.endswith(_TIME_KAL)
-            or token.endswith(_NOT_GENERAL_SUFFIXES)):
+    if (
+        token in _NOT_GENERAL_VERBS
+        or len(token) < 3
+        or token.endswith(_TIME_KAL)
+        or token.endswith(_NOT_GENERAL_SUFFIXES)
+    ):
         return None
     if _GENERAL_PAST.match(token) or _GENERAL_PAST_A.match(token):
         return _GENERAL_ORDINARY

@@ -61,10 +61,11 @@ def _is_everyone_pronoun(words: list[str], position: int) -> bool:
     """
     if words[position] not in _EVERYONE_PRONOUNS:
         return False
-    if not any(_is_other_subject(w) for w in words[max(position - 1, 0):position + 2]):
+    if not any(_is_other_subject(w) for w in words[max(position - 1, 0) : position + 2]):
         return False
-    return any(w in _RESPECT_WORDS or (w.endswith(_ACCUSATIVE) and w not in _PRONOUNS)
-               for w in words)
+    return any(
+        w in _RESPECT_WORDS or (w.endswith(_ACCUSATIVE) and w not in _PRONOUNS) for w in words
+    )
 
 
 def _other_subject(words: list[str]) -> str | None:
@@ -94,8 +95,7 @@ def _is_verbal_noun(token: str) -> bool:
 # Existential and copular verbs (both registers): in "বিচারকের অনেক সুনাম আছে" or "তাঁর
 # ব্যবহার খুব ভালো ছিল" their subject is the reputation or the behaviour, not the person.
 _POSSESSIVE_VERBS = _words(
-    "আছে আছেন রয়েছে রয়েছেন থাকে থাকেন থাকবে থাকবেন থাকত থাকতো ছিল ছিলো ছিলেন "
-    "হয় হন হবে হবেন হয়েছে হয়েছেন"
+    "আছে আছেন রয়েছে রয়েছেন থাকে থাকেন থাকবে থাকবেন থাকত থাকতো ছিল ছিলো ছিলেন হয় হন হবে হবেন হয়েছে হয়েছেন"
 )
 # Things a person has or does that can be the subject of those verbs.
 _POSSESSED_NOUNS = _words(
@@ -106,8 +106,7 @@ _POSSESSED_NOUNS = _words(
     "উপস্থিতি শরীর অসুখ জ্বর"
 )
 _NOMINATIVE_PRONOUNS = _words(
-    "তিনি উনি ইনি সে ও তারা তাঁরা ওরা ওঁরা ওনারা উনারা এঁরা তাহারা তাঁহারা ওনি তিঁনি এরা "
-    "এনারা ওঁনারা ইঁহারা উঁহারা ইহারা উহারা"
+    "তিনি উনি ইনি সে ও তারা তাঁরা ওরা ওঁরা ওনারা উনারা এঁরা তাহারা তাঁহারা ওনি তিঁনি এরা এনারা ওঁনারা ইঁহারা উঁহারা ইহারা উহারা"
 )
 # Words that may stand before the genitive person without being a subject.
 _LEADING_ADVERBS = _words(
@@ -136,8 +135,11 @@ def _is_oblique_person(word: str) -> bool:
         return True
     if word.endswith("\u0995\u09c7"):  # -কে
         return word not in _NOT_ACCUSATIVE
-    return (_GENITIVE_AFTER_VOWEL.search(word) is not None
-            and word not in _NOMINATIVE_R_WORDS and not word.endswith(_NOMINATIVE_R_SUFFIXES))
+    return (
+        _GENITIVE_AFTER_VOWEL.search(word) is not None
+        and word not in _NOMINATIVE_R_WORDS
+        and not word.endswith(_NOMINATIVE_R_SUFFIXES)
+    )
 
 
 def _possessor_clause(words: list[str], position: int) -> str | None:
@@ -153,8 +155,11 @@ def _possessor_clause(words: list[str], position: int) -> str | None:
     if words[position] not in _POSSESSIVE_VERBS:
         return None
     before = words[:position]
-    if any(word in _NOMINATIVE_PRONOUNS or word[:-1] in _NOMINATIVE_PRONOUNS for word in before
-           if _pronoun(word) is not None):
+    if any(
+        word in _NOMINATIVE_PRONOUNS or word[:-1] in _NOMINATIVE_PRONOUNS
+        for word in before
+        if _pronoun(word) is not None
+    ):
         return None
     if position >= 1 and before[-1] in _POSSESSED_NOUNS:
         # "[পুলিশ] কর্মকর্তার অনেক সুনাম আছে": the possessed thing right before the verb, its
@@ -164,7 +169,7 @@ def _possessor_clause(words: list[str], position: int) -> str | None:
         return possessor if possessor is not None else before[-1]
     for at, word in enumerate(before):
         if _is_oblique_person(word):
-            if any(later in _POSSESSED_NOUNS for later in before[at + 1:]):
+            if any(later in _POSSESSED_NOUNS for later in before[at + 1 :]):
                 return word
             return None
         if word in _LEADING_ADVERBS or word.endswith("\u09c7"):
@@ -178,8 +183,7 @@ def _possessor_clause(words: list[str], position: int) -> str | None:
 _CLOCK_NUMBERS = _words("এক দুই দু তিন চার পাঁচ ছয় ছ সাত আট নয় ন দশ এগারো বারো")
 _CLOCK_END = normalise_bengali("টা")
 _DIGITS = frozenset("0123456789\u09e6\u09e7\u09e8\u09e9\u09ea\u09eb\u09ec\u09ed\u09ee\u09ef")
-_STRIKE_FORMS = _words(
-    "বাজে বাজবে বাজল বাজলো বাজছে বেজেছে বেজেছিল বাজত বাজিবে বাজিল বাজিয়াছে বাজিতেছে")
+_STRIKE_FORMS = _words("বাজে বাজবে বাজল বাজলো বাজছে বেজেছে বেজেছিল বাজত বাজিবে বাজিল বাজিয়াছে বাজিতেছে")
 _STRUCK = _words("বেজে বাজিয়া")  # বেজে যাবে / বেজে গেছে: the clock (or a phone) rang
 _DAY_TIMES = _words("সকাল দুপুর বিকাল বিকেল সন্ধ্যা সন্ধ্যে রাত ভোর দেরি বিলম্ব")
 # A thing as subject of an intransitive verb: "পরে তাঁর ফোন আসবে" (his call will come),
@@ -187,15 +191,16 @@ _DAY_TIMES = _words("সকাল দুপুর বিকাল বিকে�
 _THING_NOUNS = _words(
     "ফোন কল ফোনকল মেসেজ বার্তা খবর সংবাদ চিঠি ইমেইল ইমেল মেইল রিপোর্ট প্রতিবেদন ফাইল নথি "
     "আবেদন দরখাস্ত ফলাফল রায় সিদ্ধান্ত প্যাকেজ পার্সেল গাড়ি বাস ট্রেন ফ্লাইট বিমান "
-    "উড়োজাহাজ লঞ্চ ট্যাক্সি অ্যাম্বুলেন্স সময়")
+    "উড়োজাহাজ লঞ্চ ট্যাক্সি অ্যাম্বুলেন্স সময়"
+)
 _THING_PRONOUNS = _words("এটি এটা ইহা সেটি সেটা এগুলো এগুলি সেগুলো")  # "it": never a person
 _CLASSIFIERS = _suffixes("টি টা টিও টাও গুলো গুলি")
 _THING_VERBS = _words(
     "আসে আসবে আসল আসলো এল এলো এসেছে এসেছিল আসছে আসত আসতো আসিবে আসিল আসিয়াছে "
     "পড়ে পড়েছে পড়েছিল পড়ল পড়লো পড়বে পড়িয়াছে পড়িল পড়িবে "
     "পৌঁছাবে পৌঁছবে পৌঁছেছে পৌঁছেছিল পৌঁছাল পৌঁছালো পৌঁছল পৌঁছলো পৌঁছায় পৌঁছিবে "
-    "লাগে লাগবে লাগল লাগলো লেগেছে লেগেছিল লাগছে লাগিবে লাগিল থাকবে থাকে থাকল") | (
-    _HA_JA_FORMS | _STRIKE_FORMS)
+    "লাগে লাগবে লাগল লাগলো লেগেছে লেগেছিল লাগছে লাগিবে লাগিল থাকবে থাকে থাকল"
+) | (_HA_JA_FORMS | _STRIKE_FORMS)
 _THING_VERBS |= {form.replace("\u0981", "") for form in _THING_VERBS}  # পৌছাবে (ruling 5)
 # Converbs and conditionals of transitive verbs between a fronted object and the verb:
 # "রিপোর্ট জমা দিয়ে চলে গেল" (he handed in the report and left) has a person as subject.
@@ -209,7 +214,7 @@ _NOT_SUBJECT_AFTER = _words("থেকে চেয়ে ছাড়া সা
 
 def _is_clock_time(word: str) -> bool:
     """নয়টা, ন'টা, ৯টা, চারটা, ৯ (a number with or without -টা)."""
-    stem = word[:-len(_CLOCK_END)] if word.endswith(_CLOCK_END) else word
+    stem = word[: -len(_CLOCK_END)] if word.endswith(_CLOCK_END) else word
     stem = stem.rstrip("'\u2019")
     if stem and all(char in _DIGITS for char in stem):
         return True
@@ -248,19 +253,25 @@ def _thing_subject(words: list[str], position: int) -> str | None:
     if any(word in _NOMINATIVE_PRONOUNS for word in before):
         return None
     for at, word in enumerate(before):
-        if (word in _LEADING_ADVERBS or word in _POSTPOSITIONS or _is_oblique_person(word)
-                or (word.endswith("\u09c7") and word not in _TRANSITIVE_CONVERBS)):
+        if (
+            word in _LEADING_ADVERBS
+            or word in _POSTPOSITIONS
+            or _is_oblique_person(word)
+            or (word.endswith("\u09c7") and word not in _TRANSITIVE_CONVERBS)
+        ):
             continue  # এখন, পরে, তাঁর, সচিবের, কাছ থেকে
         if word in _THING_PRONOUNS:
             return word
-        bare = next((word[:-len(end)] for end in _CLASSIFIERS if word.endswith(end)), word)
+        bare = next((word[: -len(end)] for end in _CLASSIFIERS if word.endswith(end)), word)
         if bare not in _THING_NOUNS or words[position] not in _THING_VERBS:
             return None
-        between = before[at + 1:]
+        between = before[at + 1 :]
         if between and between[0] in _NOT_SUBJECT_AFTER:
             return None
-        if any(w in _TRANSITIVE_CONVERBS or w.endswith((_CONVERB_IYE, _CONDITIONAL_END))
-               for w in between):
+        if any(
+            w in _TRANSITIVE_CONVERBS or w.endswith((_CONVERB_IYE, _CONDITIONAL_END))
+            for w in between
+        ):
             return None  # "রিপোর্ট জমা দিয়ে চলে গেল": the report is an object
         return word
     return None

@@ -21,5 +21,12 @@ from biasbench.benchmarks.honorific_hi_ur.judge.judges import (
 JUDGE_HI = HINDI_JUDGE
 JUDGE_UR = URDU_JUDGE
 
-__all__ = ["HINDI_JUDGE", "JUDGE_HI", "JUDGE_UR", "NOT_A_TRANSLATION", "READINGS",
-           "URDU_JUDGE", "HindiUrduJudge"]
+__all__ = [
+    "HINDI_JUDGE",
+    "JUDGE_HI",
+    "JUDGE_UR",
+    "NOT_A_TRANSLATION",
+    "READINGS",
+    "URDU_JUDGE",
+    "HindiUrduJudge",
+]

@@ -44,8 +44,10 @@ class Clause:
 
 def tokens_of(text: str, lexicon: Lexicon) -> list[Token]:
     text = _NUMBER_PUNCT.sub("", text)
-    return [Token(raw, lexicon.key(raw) if _WORD_START.match(raw) else raw)
-            for raw in _TOKEN.findall(text)]
+    return [
+        Token(raw, lexicon.key(raw) if _WORD_START.match(raw) else raw)
+        for raw in _TOKEN.findall(text)
+    ]
 
 
 def is_word(token: Token) -> bool:
@@ -54,8 +56,10 @@ def is_word(token: Token) -> bool:
 
 
 def _has_verb(clause: Clause, lexicon: Lexicon) -> bool:
-    return any((form := lexicon.verbs.get(key)) is not None and form.kind in ("finite", "aux")
-               for key in clause.keys)
+    return any(
+        (form := lexicon.verbs.get(key)) is not None and form.kind in ("finite", "aux")
+        for key in clause.keys
+    )
 
 
 def split_clauses(text: str, lexicon: Lexicon) -> list[Clause]:
@@ -76,8 +80,14 @@ def split_clauses(text: str, lexicon: Lexicon) -> list[Clause]:
             close()
             at += 1
             continue
-        phrase = next((p for p in lexicon.conjunction_phrases
-                       if tuple(t.key for t in tokens[at:at + len(p)]) == p), None)
+        phrase = next(
+            (
+                p
+                for p in lexicon.conjunction_phrases
+                if tuple(t.key for t in tokens[at : at + len(p)]) == p
+            ),
+            None,
+        )
         if phrase is not None:
             close(" ".join(phrase))
             at += len(phrase)
@@ -90,8 +100,11 @@ def split_clauses(text: str, lexicon: Lexicon) -> list[Clause]:
         if key == lexicon.on_word:
             last = current.keys[-1] if current.tokens else None
             last_form = lexicon.verbs.get(last) if last else None
-            if last is None or (last_form is not None and last_form.kind in ("finite", "aux")) \
-                    or last in lexicon.negations:
+            if (
+                last is None
+                or (last_form is not None and last_form.kind in ("finite", "aux"))
+                or last in lexicon.negations
+            ):
                 close(key)
                 at += 1
                 continue

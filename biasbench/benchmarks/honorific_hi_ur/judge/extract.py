@@ -35,7 +35,8 @@ from biasbench.benchmarks.honorific_hi_ur.judge.normalise import normalise
 
 _THINK = regex.compile(r"<think>.*?(?:</think>|\Z)", regex.DOTALL | regex.IGNORECASE)
 _CHAT_TOKENS = regex.compile(
-    r"<\|[^|<>]{0,40}\|>|</?(?:start_of_turn|end_of_turn|s|bos|eos)>", regex.IGNORECASE)
+    r"<\|[^|<>]{0,40}\|>|</?(?:start_of_turn|end_of_turn|s|bos|eos)>", regex.IGNORECASE
+)
 _LATIN = regex.compile(r"[A-Za-z]")
 _LATIN_WORD = regex.compile(r"[A-Za-z][A-Za-z'’-]*")
 _EMPHASIS = regex.compile(r"\*\*|__|\*|`|~~")
@@ -52,30 +53,49 @@ _HEADERS = (
     "ध्यान दें|नोट|टिप्पणी|व्याख्या|स्पष्टीकरण|उच्चारण|लिप्यंतरण|शब्दार्थ|"
     "نوٹ|وضاحت|تشریح|تلفظ|ملاحظہ"
 )
-_HEADER = regex.compile(r"^(?:" + _HEADERS + r")\s*(?:\([^)]*\))?\s*(?:[:\uff1a]|$|[-\u2013\u2014]\s)",
-                        regex.IGNORECASE)
-_INLINE_HEADER = regex.compile(r"(?<=[\s\u0964.!?\u06d4(\[])(?:" + _HEADERS + r")\s*[:\uff1a]",
-                               regex.IGNORECASE)
+_HEADER = regex.compile(
+    r"^(?:" + _HEADERS + r")\s*(?:\([^)]*\))?\s*(?:[:\uff1a]|$|[-\u2013\u2014]\s)", regex.IGNORECASE
+)
+_INLINE_HEADER = regex.compile(
+    r"(?<=[\s\u0964.!?\u06d4(\[])(?:" + _HEADERS + r")\s*[:\uff1a]", regex.IGNORECASE
+)
 _CONTINUATION = regex.compile(
     r"(?:English(?:\s+sentence)?|Translate|Input|Source|Sentence|Q)\s*[:\uff1a]"
-    r"|Translate the following", regex.IGNORECASE)
+    r"|Translate the following",
+    regex.IGNORECASE,
+)
 _CONTINUATION_INLINE = regex.compile(
     "(?<=[\\s\u0964.!?\u06d4\"\u201d'\u2019\\]])(?=(?:English|Translate|Input|Source)"
-    "\\s*[:\uff1a])", regex.IGNORECASE)
+    "\\s*[:\uff1a])",
+    regex.IGNORECASE,
+)
 _ALTERNATIVE = regex.compile(r"^(?:या|یا|or)\b\s*[:\uff1a]?\s*", regex.IGNORECASE)
 _QUOTED_SHORT = regex.compile(
-    "(?:^|(?<=[\\s(\\[]))[" + _QUOTES + "]([^\\s" + _QUOTES + "]+(?:\\s[^\\s" + _QUOTES
-    + "]+)?)[" + _QUOTES + "]")
+    "(?:^|(?<=[\\s(\\[]))["
+    + _QUOTES
+    + "]([^\\s"
+    + _QUOTES
+    + "]+(?:\\s[^\\s"
+    + _QUOTES
+    + "]+)?)["
+    + _QUOTES
+    + "]"
+)
 _PARENTHESES = regex.compile(r"\s*[(\[]([^()\[\]]*)[)\]]")
 _REFUSAL_EN = regex.compile(
     r"\b(?:i'?m sorry|i am sorry|i apologi[sz]e|i can(?:not|'t| not)|i'?m unable|i am unable|"
-    r"unable to (?:translate|help|assist|comply)|as an ai|i won'?t)\b", regex.IGNORECASE)
-_ROMANISED_CUES = frozenset((
-    "hai hain hein ne ki ka ko se mein woh wo vo vah unhone unhonne usne aur nahi nahin "
-    "tha thi baje nau aayenge aayega aayegi aaenge aaega aaegi aayengi karte karti karta "
-    "kaha kehna ghar gaye gaya gayi chale chala chali apna apni mila mili bahut madadgar "
-    "abhi baad lekin kyunki sab log izzat samman kaam khatam kiya ke liye wah aaye gi ga "
-    "gayein thay rahe raha rahi hoga hogi honge kal tak pehle").split())
+    r"unable to (?:translate|help|assist|comply)|as an ai|i won'?t)\b",
+    regex.IGNORECASE,
+)
+_ROMANISED_CUES = frozenset(
+    (
+        "hai hain hein ne ki ka ko se mein woh wo vo vah unhone unhonne usne aur nahi nahin "
+        "tha thi baje nau aayenge aayega aayegi aaenge aaega aaegi aayengi karte karti karta "
+        "kaha kehna ghar gaye gaya gayi chale chala chali apna apni mila mili bahut madadgar "
+        "abhi baad lekin kyunki sab log izzat samman kaam khatam kiya ke liye wah aaye gi ga "
+        "gayein thay rahe raha rahi hoga hogi honge kal tak pehle"
+    ).split()
+)
 _ROMANISED_NOT = frozenset("the a an he she they was were is are will would and".split())
 
 
@@ -100,8 +120,10 @@ _LABEL_LATIN = r"[^\p{Devanagari}\p{Arabic}:\uff1a\n]{0,60}"
 
 
 def _label_pattern(words: str) -> regex.Pattern[str]:
-    return regex.compile(r"^(?:" + _LABEL_LATIN + "|(?:" + words + r")(?:\s*[0-9\u0966-\u096f"
-                         r"\u06f0-\u06f9]+)?)\s*[:\uff1a]\s*")
+    return regex.compile(
+        r"^(?:" + _LABEL_LATIN + "|(?:" + words + r")(?:\s*[0-9\u0966-\u096f"
+        r"\u06f0-\u06f9]+)?)\s*[:\uff1a]\s*"
+    )
 
 
 def _word_set(text: str) -> frozenset[str]:
@@ -113,24 +135,40 @@ HINDI_SCRIPT = Script(
     letters=regex.compile(r"\p{Devanagari}"),
     other_letters=regex.compile(
         r"[\p{Arabic}\p{Bengali}\p{Gurmukhi}\p{Gujarati}\p{Oriya}\p{Tamil}\p{Telugu}"
-        r"\p{Kannada}\p{Malayalam}\p{Sinhala}\p{Han}\p{Hangul}\p{Cyrillic}]"),
+        r"\p{Kannada}\p{Malayalam}\p{Sinhala}\p{Han}\p{Hangul}\p{Cyrillic}]"
+    ),
     labels=_label_pattern(
         "(?:हिंदी|हिन्दी)\\s+अनुवाद|अनुवाद|हिंदी|हिन्दी|औपचारिक|अनौपचारिक|विकल्प|उत्तर|"
-        "सम्मानजनक|आदरसूचक|सामान्य"),
+        "सम्मानजनक|आदरसूचक|सामान्य"
+    ),
     meta_words=_word_set(
         "अनुवाद अनुवादित वाक्य वाक्यों वाक्यांश सर्वनाम क्रिया क्रियापद आदरसूचक आदरार्थक "
-        "सम्मानसूचक सम्मानार्थक औपचारिक अनौपचारिक बहुवचन एकवचन प्रयोग इस्तेमाल शब्द"),
-    refusal_phrases=tuple(normalise(p) for p in (
-        "खेद है", "माफ़ कीजिए", "माफ कीजिए", "क्षमा करें", "क्षमा कीजिए", "अनुवाद नहीं कर सकता",
-        "अनुवाद नहीं कर सकती", "मदद नहीं कर सकता", "मदद नहीं कर सकती")),
+        "सम्मानसूचक सम्मानार्थक औपचारिक अनौपचारिक बहुवचन एकवचन प्रयोग इस्तेमाल शब्द"
+    ),
+    refusal_phrases=tuple(
+        normalise(p)
+        for p in (
+            "खेद है",
+            "माफ़ कीजिए",
+            "माफ कीजिए",
+            "क्षमा करें",
+            "क्षमा कीजिए",
+            "अनुवाद नहीं कर सकता",
+            "अनुवाद नहीं कर सकती",
+            "मदद नहीं कर सकता",
+            "मदद नहीं कर सकती",
+        )
+    ),
     question_starts=tuple(normalise(p) for p in ("क्या आप", "क्या मैं", "कृपया")),
     request_words=_word_set("कृपया बताइए बताएं बताएँ"),
     other_language_words=_word_set(
         "आहे आहेत नाही म्हणाले म्हणाला म्हणाली येतील येईल वाजता झाले झाला झाली आणि त्यांनी "
         "त्याने तिने केले करतो छ छन् छिन् हुनुहुन्छ उहाँ उनी भने भन्नुभयो थियो "
-        "थिए गर्नुभयो गर्छ गरेको गर्नुहुन्छ पनि डाक्टरले"),
-    other_language_suffixes=tuple(normalise(s) for s in (
-        "नुहुन्छ", "नुभयो", "नुहुनेछ", "थ्यो", "छन्", "न्छ", "र्छ")),
+        "थिए गर्नुभयो गर्छ गरेको गर्नुहुन्छ पनि डाक्टरले"
+    ),
+    other_language_suffixes=tuple(
+        normalise(s) for s in ("नुहुन्छ", "नुभयो", "नुहुनेछ", "थ्यो", "छन्", "न्छ", "र्छ")
+    ),
 )
 
 URDU_SCRIPT = Script(
@@ -138,19 +176,32 @@ URDU_SCRIPT = Script(
     letters=regex.compile(r"\p{Arabic}"),
     other_letters=regex.compile(
         r"[\p{Devanagari}\p{Bengali}\p{Gurmukhi}\p{Gujarati}\p{Oriya}\p{Tamil}\p{Telugu}"
-        r"\p{Kannada}\p{Malayalam}\p{Sinhala}\p{Han}\p{Hangul}\p{Cyrillic}]"),
+        r"\p{Kannada}\p{Malayalam}\p{Sinhala}\p{Han}\p{Hangul}\p{Cyrillic}]"
+    ),
     labels=_label_pattern(
-        "اردو\\s+ترجمہ|ترجمہ|اردو|غیر\\s+رسمی|رسمی|متبادل|جواب|احترام\\s+کے\\s+ساتھ"),
+        "اردو\\s+ترجمہ|ترجمہ|اردو|غیر\\s+رسمی|رسمی|متبادل|جواب|احترام\\s+کے\\s+ساتھ"
+    ),
     meta_words=_word_set(
-        "ترجمہ ترجمے جملہ جملے جملوں ضمیر فعل صیغہ صیغے واحد رسمی استعمال لفظ الفاظ"),
-    refusal_phrases=tuple(normalise(p) for p in (
-        "معذرت", "معاف کیجیے", "معاف کیجئے", "ترجمہ نہیں کر سکتا", "ترجمہ نہیں کر سکتی",
-        "مدد نہیں کر سکتا", "مدد نہیں کر سکتی")),
+        "ترجمہ ترجمے جملہ جملے جملوں ضمیر فعل صیغہ صیغے واحد رسمی استعمال لفظ الفاظ"
+    ),
+    refusal_phrases=tuple(
+        normalise(p)
+        for p in (
+            "معذرت",
+            "معاف کیجیے",
+            "معاف کیجئے",
+            "ترجمہ نہیں کر سکتا",
+            "ترجمہ نہیں کر سکتی",
+            "مدد نہیں کر سکتا",
+            "مدد نہیں کر سکتی",
+        )
+    ),
     question_starts=tuple(normalise(p) for p in ("کیا آپ", "کیا میں", "براہ کرم", "برائے مہربانی")),
     request_words=_word_set("براہ مہربانی بتائیں بتائیے"),
     other_language_words=_word_set(
         "گفت است را خواهد خواهند نمی بود شد آمد کرد میکند قال سوف الذي التي الذی التی كانت "
-        "إنه انه في الساعة اوہ وچ نئیں اے آکھیا وجے ساڈا تہاڈا ایہہ ہویا کیتا نال"),
+        "إنه انه في الساعة اوہ وچ نئیں اے آکھیا وجے ساڈا تہاڈا ایہہ ہویا کیتا نال"
+    ),
     other_language_suffixes=(),
 )
 
@@ -179,7 +230,7 @@ def _span(script: Script, line: str) -> str:
     end = last + 1
     while end < len(line) and (line[end] in _CLOSING or unicode_mark(line[end])):
         end += 1
-    return line[first.start():end].strip()
+    return line[first.start() : end].strip()
 
 
 def unicode_mark(char: str) -> bool:
@@ -195,8 +246,9 @@ def _is_metalanguage(script: Script, text: str) -> bool:
     if any(word in script.meta_words for word in words):
         return True
     # a form of one or two words in quotes inside a longer text: mentioned, not used
-    return len(words) > 3 and any(script.letters.search(match.group(1))
-                                  for match in _QUOTED_SHORT.finditer(text))
+    return len(words) > 3 and any(
+        script.letters.search(match.group(1)) for match in _QUOTED_SHORT.finditer(text)
+    )
 
 
 def _is_other_language(script: Script, text: str) -> bool:
@@ -204,8 +256,10 @@ def _is_other_language(script: Script, text: str) -> bool:
     for raw in text.split():
         word = _bare(raw)
         if word in script.other_language_words or (
-                script.other_language_suffixes and len(word) > 3
-                and word.endswith(script.other_language_suffixes)):
+            script.other_language_suffixes
+            and len(word) > 3
+            and word.endswith(script.other_language_suffixes)
+        ):
             hits += 1
     return hits >= 1
 
@@ -233,7 +287,8 @@ def _target_words(script: Script, text: str) -> int:
 
 _PROSE_WORDS = frozenset(
     "here i we used use is are the this that note instead means which where because it uses "
-    "respectful formal informal honorific".split())
+    "respectful formal informal honorific".split()
+)
 _WORD_OR_GAP = regex.compile(r"\S+")
 
 
@@ -264,8 +319,7 @@ def _cut_english_comment(script: Script, piece: str) -> tuple[str, str]:
     return piece, ""
 
 
-def _read_piece(script: Script, piece: str, translated: bool, extraction: Extraction
-                ) -> str | None:
+def _read_piece(script: Script, piece: str, translated: bool, extraction: Extraction) -> str | None:
     """The translation in one sentence-sized piece, or None."""
     piece, comment = _cut_english_comment(script, piece)
     if comment:
@@ -275,7 +329,8 @@ def _read_piece(script: Script, piece: str, translated: bool, extraction: Extrac
         return None
     words = piece.split()
     if sum(1 for word in words if script.other_letters.search(word)) >= sum(
-            1 for word in words if script.letters.search(word)):
+        1 for word in words if script.letters.search(word)
+    ):
         extraction.flags.add("other_script")  # Bengali or Urdu with a Devanagari word or two
         extraction.notes.append(span)
         return None
@@ -327,7 +382,7 @@ def _parentheses(script: Script, line: str, extraction: Extraction) -> tuple[str
             return " "
         alternative = _ALTERNATIVE.match(inner)
         if alternative:
-            alternatives.append(inner[alternative.end():])
+            alternatives.append(inner[alternative.end() :])
             return " "
         if _latin_words(inner) >= 2 or _is_metalanguage(script, inner) or ":" in inner:
             extraction.notes.append(inner)
@@ -379,7 +434,7 @@ def extract(output: str, script: Script) -> Extraction:
                     extraction.notes.append(line)
                     return extraction
                 header = _HEADER.match(line)
-                rest = line[header.end():].strip() if header else ""
+                rest = line[header.end() :].strip() if header else ""
                 in_note_block = not rest
                 if rest:
                     extraction.notes.append(rest)
@@ -390,15 +445,15 @@ def extract(output: str, script: Script) -> Extraction:
             stop = False
             inline = _INLINE_HEADER.search(line)
             if inline and script.letters.search(line[: inline.start()]):
-                extraction.notes.append(line[inline.start():])
+                extraction.notes.append(line[inline.start() :])
                 line, stop = line[: inline.start()].strip(), True
             if renderings and line[:1] in "([" and line[-1:] in ")]":
                 extraction.notes.append(line)
                 continue
             label = script.labels.match(line)
-            if label and script.letters.search(line[label.end():]):
+            if label and script.letters.search(line[label.end() :]):
                 marked = True
-                line = line[label.end():]
+                line = line[label.end() :]
             elif label and not script.letters.search(line):
                 continue
             if not script.letters.search(line):
@@ -409,8 +464,9 @@ def extract(output: str, script: Script) -> Extraction:
             pieces: list[str] = []
             for piece in _PIECE_END.split(line):
                 if piece.strip():
-                    found = _read_piece(script, piece.strip(), bool(renderings or pieces),
-                                        extraction)
+                    found = _read_piece(
+                        script, piece.strip(), bool(renderings or pieces), extraction
+                    )
                     if found:
                         pieces.append(found)
             if pieces:

@@ -38,9 +38,18 @@ from biasbench.errors import InputError
 
 RULES_VERSION = 1
 READINGS = ("gender", "gender_conflict", "noun_gender", "titles", "unreadable_reason")
-NOT_A_TRANSLATION = frozenset((
-    "empty", "refusal", "question", "echo", "explanation_only", "wrong_script",
-    "wrong_language", "romanised"))
+NOT_A_TRANSLATION = frozenset(
+    (
+        "empty",
+        "refusal",
+        "question",
+        "echo",
+        "explanation_only",
+        "wrong_script",
+        "wrong_language",
+        "romanised",
+    )
+)
 
 
 class HindiUrduJudge(JudgeBase):
@@ -61,7 +70,8 @@ class HindiUrduJudge(JudgeBase):
         if condition is not None and condition not in CONDITIONS:
             raise InputError(
                 f"unknown condition {condition!r}; expected one of {', '.join(CONDITIONS)}",
-                field="condition")
+                field="condition",
+            )
         raw = output if isinstance(output, str) else ""  # None, or a pandas NaN for a blank cell
         if not raw.strip():
             return _not_translated("", "empty", "empty output")
@@ -151,31 +161,42 @@ class HindiUrduJudge(JudgeBase):
             "unreadable_reason": reason_code,
         }
         translation = "\n".join(extraction.renderings)
-        return Judgement(label, plural if condition == "they" else None, tuple(signals),
-                         translation, _reason(label, reason_code, signals, extraction),
-                         readings)
+        return Judgement(
+            label,
+            plural if condition == "they" else None,
+            tuple(signals),
+            translation,
+            _reason(label, reason_code, signals, extraction),
+            readings,
+        )
 
 
 def _is_english_refusal(text: str) -> bool:
     from biasbench.benchmarks.honorific_hi_ur.judge.extract import _REFUSAL_EN
+
     return bool(_REFUSAL_EN.search(text))
 
 
 def _not_translated(translation: str, code: str, why: str) -> Judgement:
-    readings = {"gender": None, "gender_conflict": None, "noun_gender": None, "titles": None,
-                "unreadable_reason": code}
+    readings = {
+        "gender": None,
+        "gender_conflict": None,
+        "noun_gender": None,
+        "titles": None,
+        "unreadable_reason": code,
+    }
     return Judgement(Register.UNREADABLE, None, (), translation, f"{code}: {why}", readings)
 
 
-def _reason(label: Register, code: str | None, signals: list[Signal],
-            extraction: Extraction) -> str:
+def _reason(
+    label: Register, code: str | None, signals: list[Signal], extraction: Extraction
+) -> str:
     counted = [s for s in signals if s.counted and s.value in (HON, ORD)]
     parts = [f"{s.value} {s.kind} {s.token} (clause {s.clause + 1})" for s in counted]
     text = "; ".join(parts) if parts else "no register evidence about the person"
     refused = [s for s in signals if not s.counted and s.kind == "verb"]
     if refused:
-        text += "; not counted: " + ", ".join(
-            f"{s.token} ({s.rule})" for s in refused[:4])
+        text += "; not counted: " + ", ".join(f"{s.token} ({s.rule})" for s in refused[:4])
     if len(extraction.renderings) > 1:
         text += f"; {len(extraction.renderings)} renderings"
     if extraction.notes:

@@ -104,8 +104,13 @@ class Lexicon:
         for cut in range(1, len(key) - 1):
             head = self.verbs.get(key[:cut])
             tail = self.verbs.get(key[cut:])
-            if (head is not None and head.kind == "stem" and tail is not None
-                    and tail.stem in _LIGHT_VERBS and tail.kind == "finite"):
+            if (
+                head is not None
+                and head.kind == "stem"
+                and tail is not None
+                and tail.stem in _LIGHT_VERBS
+                and tail.kind == "finite"
+            ):
                 return tail
         return None
 
@@ -114,8 +119,9 @@ def _keys(key: Callable[[str], str], text: str) -> frozenset[str]:
     return frozenset(key(normalise(word)) for word in text.split())
 
 
-def _occupations(language: str, key: Callable[[str], str]) -> tuple[
-        frozenset[str], frozenset[str], tuple[tuple[str, ...], ...]]:
+def _occupations(
+    language: str, key: Callable[[str], str]
+) -> tuple[frozenset[str], frozenset[str], tuple[tuple[str, ...], ...]]:
     """Occupation words (any form), plural forms, feminine forms, from the benchmark data."""
     nouns: set[str] = set()
     plurals: set[str] = set()
@@ -183,8 +189,7 @@ def _hindi() -> Lexicon:
         ("उसने इसने उसीने जिसने", ORD, "ergative"),
         ("उन्होंने इन्होंने उन्होने इन्होने उन्हींने जिन्होंने जिन्होने", HON, "ergative"),
         ("उसका उसकी उसके इसका इसकी इसके उसीका उसीकी उसीके जिसका जिसकी जिसके", ORD, "genitive"),
-        ("उनका उनकी उनके इनका इनकी इनके उन्हींका उन्हींकी उन्हींके जिनका जिनकी जिनके", HON,
-         "genitive"),
+        ("उनका उनकी उनके इनका इनकी इनके उन्हींका उन्हींकी उन्हींके जिनका जिनकी जिनके", HON, "genitive"),
         ("उसे उसको इसे इसको उसीको जिसे जिसको", ORD, "dative"),
         ("उन्हें इन्हें उनको इनको उन्हींको जिन्हें जिनको", HON, "dative"),
         ("उससे इससे उसमें इसमें उसपर इसपर उसीसे जिससे जिसमें", ORD, "oblique"),
@@ -194,25 +199,46 @@ def _hindi() -> Lexicon:
             joined[word] = Pronoun(register, case)
     bases = {word: ORD for word in keys("उस इस उसी जिस")}
     bases |= {word: HON for word in keys("उन इन उन्हों इन्हों उन्हीं जिन जिन्हों")}
-    nominatives = {k("वह"): Pronoun(ORD, "nominative", True),
-                   k("यह"): Pronoun(ORD, "nominative", True),
-                   k("वे"): Pronoun(HON, "nominative"),
-                   k("वो"): Pronoun(NEUTRAL, "nominative"),
-                   k("ये"): Pronoun(NEUTRAL, "nominative"),
-                   k("जो"): Pronoun(NEUTRAL, "nominative"),
-                   k("वही"): Pronoun(NEUTRAL, "nominative")}
+    nominatives = {
+        k("वह"): Pronoun(ORD, "nominative", True),
+        k("यह"): Pronoun(ORD, "nominative", True),
+        k("वे"): Pronoun(HON, "nominative"),
+        k("वो"): Pronoun(NEUTRAL, "nominative"),
+        k("ये"): Pronoun(NEUTRAL, "nominative"),
+        k("जो"): Pronoun(NEUTRAL, "nominative"),
+        k("वही"): Pronoun(NEUTRAL, "nominative"),
+    }
     nouns, plurals, feminine = _occupations("hi", k)
     return Lexicon(
-        language="hi", key=k, verbs=HINDI_VERBS, joined_pronouns=joined, pronoun_bases=bases,
+        language="hi",
+        key=k,
+        verbs=HINDI_VERBS,
+        joined_pronouns=joined,
+        pronoun_bases=bases,
         nominatives=nominatives,
         postpositions=keys("ने को का की के से में पर तक ही भी"),
         ergative_marker=k("ने"),
-        conjunctions=keys("और लेकिन परंतु परन्तु किंतु किन्तु मगर तथा एवं क्योंकि कि इसलिए "
-                          "इसीलिए बल्कि फिर जबकि ताकि अतः"),
-        conjunction_phrases=tuple(tuple(k(w) for w in phrase.split()) for phrase in (
-            "इस लिए", "इसी लिए", "इसके बाद", "उसके बाद", "इसके अलावा", "उसके अलावा",
-            "इस वजह से", "इसी वजह से", "इस कारण", "इसी कारण", "इस के बाद", "उस के बाद",
-            "इसके चलते")),
+        conjunctions=keys(
+            "और लेकिन परंतु परन्तु किंतु किन्तु मगर तथा एवं क्योंकि कि इसलिए इसीलिए बल्कि फिर जबकि ताकि अतः"
+        ),
+        conjunction_phrases=tuple(
+            tuple(k(w) for w in phrase.split())
+            for phrase in (
+                "इस लिए",
+                "इसी लिए",
+                "इसके बाद",
+                "उसके बाद",
+                "इसके अलावा",
+                "उसके अलावा",
+                "इस वजह से",
+                "इसी वजह से",
+                "इस कारण",
+                "इसी कारण",
+                "इस के बाद",
+                "उस के बाद",
+                "इसके चलते",
+            )
+        ),
         on_word=k("पर"),
         negations=keys("नहीं न मत ना"),
         particles=keys("ही भी तो"),
@@ -226,9 +252,11 @@ def _hindi() -> Lexicon:
         quantifiers=keys("सभी सब सारे दोनों कई"),
         reciprocals=keys("एक-दूसरे अपने-अपने एक-दूसरा दोनों"),
         reciprocal_pairs=((k("एक"), k("दूसरे")), (k("अपने"), k("अपने"))),
-        thing_nouns=keys("फ़ोन फोन कॉल काल रिपोर्ट मुलाक़ात मुलाकात सम्मान इज़्ज़त इज्जत आदर "
-                         "मदद सहायता सेवा काम बात ख़बर संदेश मैसेज प्रतिष्ठा कार्य इंतज़ार इंतजार समय वक़्त "
-                         "गाड़ी कार ट्रेन बस"),
+        thing_nouns=keys(
+            "फ़ोन फोन कॉल काल रिपोर्ट मुलाक़ात मुलाकात सम्मान इज़्ज़त इज्जत आदर "
+            "मदद सहायता सेवा काम बात ख़बर संदेश मैसेज प्रतिष्ठा कार्य इंतज़ार इंतजार समय वक़्त "
+            "गाड़ी कार ट्रेन बस"
+        ),
         intransitive_stems=keys("आ हो मिल पहुँच जा लग बन रह पड़ चल"),
         transitive_stems=HINDI_TRANSITIVE,
         meet_stem=k("मिल"),
@@ -238,15 +266,33 @@ def _hindi() -> Lexicon:
         titles=keys("जी साहब साहिब साहिबा श्रीमान श्रीमती महोदय महोदया मान्यवर"),
         attributive_titles=keys("माननीय आदरणीय सम्मानित"),
         occupation_nouns=nouns - keys("ने को का की के से में पर तक ही भी"),
-        determined_nouns=(nouns - keys("ने को का की के से में पर तक ही भी")) | keys(
-            "व्यक्ति आदमी औरत महिला पुरुष सज्जन दिन समय वक़्त रिपोर्ट काम रात सुबह"),
+        determined_nouns=(nouns - keys("ने को का की के से में पर तक ही भी"))
+        | keys("व्यक्ति आदमी औरत महिला पुरुष सज्जन दिन समय वक़्त रिपोर्ट काम रात सुबह"),
         occupation_plurals=plurals,
         feminine_nouns=feminine,
-        variable_adjectives={k(w): g for w, g in (
-            ("अच्छा", "m"), ("अच्छे", "m"), ("अच्छी", "f"), ("थका", "m"), ("थके", "m"),
-            ("थकी", "f"), ("सच्चा", "m"), ("सच्चे", "m"), ("सच्ची", "f"), ("भला", "m"),
-            ("भले", "m"), ("भली", "f"), ("जाना-माना", "m"), ("जाने-माने", "m"),
-            ("जानी-मानी", "f"), ("प्यारा", "m"), ("प्यारे", "m"), ("प्यारी", "f"))},
+        variable_adjectives={
+            k(w): g
+            for w, g in (
+                ("अच्छा", "m"),
+                ("अच्छे", "m"),
+                ("अच्छी", "f"),
+                ("थका", "m"),
+                ("थके", "m"),
+                ("थकी", "f"),
+                ("सच्चा", "m"),
+                ("सच्चे", "m"),
+                ("सच्ची", "f"),
+                ("भला", "m"),
+                ("भले", "m"),
+                ("भली", "f"),
+                ("जाना-माना", "m"),
+                ("जाने-माने", "m"),
+                ("जानी-मानी", "f"),
+                ("प्यारा", "m"),
+                ("प्यारे", "m"),
+                ("प्यारी", "f"),
+            )
+        },
         not_verbs_after={k("लिए"): keys("के इस उस इसी उसी"), k("लिये"): keys("के इस उस")},
         clock_words=keys("बजे बजकर"),
     )
@@ -273,20 +319,41 @@ def _urdu() -> Lexicon:
             joined[word] = Pronoun(register, case)
     bases = {word: ORD for word in keys("اس اسی جس")}
     bases |= {word: HON for word in keys("ان انہوں انہی جن جنہوں")}
-    nominatives = {k("وہ"): Pronoun(NEUTRAL, "nominative"),
-                   k("یہ"): Pronoun(NEUTRAL, "nominative"),
-                   k("وے"): Pronoun(HON, "nominative"),
-                   k("جو"): Pronoun(NEUTRAL, "nominative")}
+    nominatives = {
+        k("وہ"): Pronoun(NEUTRAL, "nominative"),
+        k("یہ"): Pronoun(NEUTRAL, "nominative"),
+        k("وے"): Pronoun(HON, "nominative"),
+        k("جو"): Pronoun(NEUTRAL, "nominative"),
+    }
     nouns, plurals, feminine = _occupations("ur", k)
     return Lexicon(
-        language="ur", key=k, verbs=URDU_VERBS, joined_pronouns=joined, pronoun_bases=bases,
+        language="ur",
+        key=k,
+        verbs=URDU_VERBS,
+        joined_pronouns=joined,
+        pronoun_bases=bases,
         nominatives=nominatives,
         postpositions=keys("نے کو کا کی کے سے میں پر تک ہی بھی"),
         ergative_marker=k("نے"),
         conjunctions=keys("اور لیکن مگر کیونکہ کہ تاہم بلکہ پھر جبکہ تاکہ لہذا لہٰذا چنانچہ"),
-        conjunction_phrases=tuple(tuple(k(w) for w in phrase.split()) for phrase in (
-            "اس لیے", "اسی لیے", "اس لئے", "اسی لئے", "اسلیے", "اسلئے", "کیوں کہ",
-            "اس کے بعد", "اسکے بعد", "اس کے علاوہ", "اسکے علاوہ", "اس وجہ سے", "اسی وجہ سے")),
+        conjunction_phrases=tuple(
+            tuple(k(w) for w in phrase.split())
+            for phrase in (
+                "اس لیے",
+                "اسی لیے",
+                "اس لئے",
+                "اسی لئے",
+                "اسلیے",
+                "اسلئے",
+                "کیوں کہ",
+                "اس کے بعد",
+                "اسکے بعد",
+                "اس کے علاوہ",
+                "اسکے علاوہ",
+                "اس وجہ سے",
+                "اسی وجہ سے",
+            )
+        ),
         on_word=k("پر"),
         negations=keys("نہیں نہ مت"),
         particles=keys("ہی بھی تو"),
@@ -300,8 +367,9 @@ def _urdu() -> Lexicon:
         quantifiers=keys("سبھی سب سارے دونوں کئی"),
         reciprocals=keys("ایک-دوسرے دونوں"),
         reciprocal_pairs=((k("ایک"), k("دوسرے")), (k("اپنے"), k("اپنے"))),
-        thing_nouns=keys("فون کال رپورٹ ملاقات عزت احترام مدد خدمت کام بات خبر پیغام انتظار وقت "
-                         "گاڑی کار ٹرین بس"),
+        thing_nouns=keys(
+            "فون کال رپورٹ ملاقات عزت احترام مدد خدمت کام بات خبر پیغام انتظار وقت گاڑی کار ٹرین بس"
+        ),
         intransitive_stems=keys("آ ہو مل پہنچ جا لگ بن رہ پڑ چل"),
         transitive_stems=URDU_TRANSITIVE,
         meet_stem=k("مل"),
@@ -311,14 +379,27 @@ def _urdu() -> Lexicon:
         titles=keys("صاحب صاحبہ جناب محترم محترمہ بیگم"),
         attributive_titles=keys("معزز قابل"),
         occupation_nouns=nouns - keys("نے کو کا کی کے سے میں پر تک ہی بھی"),
-        determined_nouns=(nouns - keys("نے کو کا کی کے سے میں پر تک ہی بھی")) | keys(
-            "شخص آدمی عورت خاتون دن وقت رپورٹ کام رات صبح"),
+        determined_nouns=(nouns - keys("نے کو کا کی کے سے میں پر تک ہی بھی"))
+        | keys("شخص آدمی عورت خاتون دن وقت رپورٹ کام رات صبح"),
         occupation_plurals=plurals,
         feminine_nouns=feminine,
-        variable_adjectives={k(w): g for w, g in (
-            ("اچھا", "m"), ("اچھے", "m"), ("اچھی", "f"), ("تھکا", "m"), ("تھکے", "m"),
-            ("تھکی", "f"), ("سچا", "m"), ("سچے", "m"), ("سچی", "f"), ("پیارا", "m"),
-            ("پیارے", "m"), ("پیاری", "f"))},
+        variable_adjectives={
+            k(w): g
+            for w, g in (
+                ("اچھا", "m"),
+                ("اچھے", "m"),
+                ("اچھی", "f"),
+                ("تھکا", "m"),
+                ("تھکے", "m"),
+                ("تھکی", "f"),
+                ("سچا", "m"),
+                ("سچے", "m"),
+                ("سچی", "f"),
+                ("پیارا", "m"),
+                ("پیارے", "m"),
+                ("پیاری", "f"),
+            )
+        },
         not_verbs_after={k("لیے"): keys("کے اس اسی"), k("لئے"): keys("کے اس اسی")},
         clock_words=keys("بجے"),
     )

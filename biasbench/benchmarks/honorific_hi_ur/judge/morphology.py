@@ -57,11 +57,14 @@ _HI_VOWEL_STEMS = (
     "आ ला पा बता समझा निपटा बिता सुना गा कमा बुला दिखा सिखा करा करवा चला हटा बना जता लौटा "
     "पहुँचा निभा उठा सजा मना धो खो रो ढो छू भिजवा बचा पढ़ा लिखा जा"
 )
-HINDI_TRANSITIVE = frozenset(hindi_key(stem) for stem in (
-    "कर दे ले मान समझ कह पूज बुला सराह पहचान जान देख सुन भेज लिख रख भिजवा सौंप पढ़ बता "
-    "समझा निपटा पूछ खा जीत पकड़ करा करवा बना सिखा दिखा सुना डाल छोड़ खोल बिता कमा निभा उठा "
-    "सजा मना धो"
-).split())
+HINDI_TRANSITIVE = frozenset(
+    hindi_key(stem)
+    for stem in (
+        "कर दे ले मान समझ कह पूज बुला सराह पहचान जान देख सुन भेज लिख रख भिजवा सौंप पढ़ बता "
+        "समझा निपटा पूछ खा जीत पकड़ करा करवा बना सिखा दिखा सुना डाल छोड़ खोल बिता कमा निभा उठा "
+        "सजा मना धो"
+    ).split()
+)
 
 
 def _hi_add(table: dict[str, VerbForm], word: str, form: VerbForm) -> None:
@@ -73,8 +76,16 @@ def _hi_add(table: dict[str, VerbForm], word: str, form: VerbForm) -> None:
 def _hi_forms() -> dict[str, VerbForm]:
     table: dict[str, VerbForm] = {}
     for word, number, gender in (
-        ("है", SG, None), ("हैं", PL, None), ("था", SG, M), ("थे", PL, M), ("थी", SG, F),
-        ("थीं", PL, F), ("होगा", SG, M), ("होंगे", PL, M), ("होगी", SG, F), ("होंगी", PL, F),
+        ("है", SG, None),
+        ("हैं", PL, None),
+        ("था", SG, M),
+        ("थे", PL, M),
+        ("थी", SG, F),
+        ("थीं", PL, F),
+        ("होगा", SG, M),
+        ("होंगे", PL, M),
+        ("होगी", SG, F),
+        ("होंगी", PL, F),
     ):
         _hi_add(table, word, VerbForm("aux", "हो", number, gender))
     irregular = {
@@ -97,12 +108,10 @@ def _hi_forms() -> dict[str, VerbForm]:
     for stem in ("दे", "ले", "हो"):
         key = hindi_key(stem)
         _hi_add(table, stem, VerbForm("stem", key))
-        for ending, number, gender in (("गा", SG, M), ("ंगे", PL, M), ("गी", SG, F),
-                                       ("ंगी", PL, F)):
+        for ending, number, gender in (("गा", SG, M), ("ंगे", PL, M), ("गी", SG, F), ("ंगी", PL, F)):
             _hi_add(table, stem + ending, VerbForm("finite", key, number, gender))
         _hi_add(table, stem + "ं", VerbForm("finite", key, PL))  # subjunctive दें, हों
-        for ending, number, gender in (("ता", SG, M), ("ते", PL, M), ("ती", SG, F),
-                                       ("तीं", PL, F)):
+        for ending, number, gender in (("ता", SG, M), ("ते", PL, M), ("ती", SG, F), ("तीं", PL, F)):
             _hi_add(table, stem + ending, VerbForm("finite", key, number, gender))
         for ending in ("ना", "नी", "ने"):
             _hi_add(table, stem + ending, VerbForm("infinitive", key))
@@ -111,8 +120,12 @@ def _hi_forms() -> dict[str, VerbForm]:
     for stem in _HI_VOWEL_STEMS.split():
         _hi_paradigm(table, stem, vowel=True)
     _hi_add(table, "जा", VerbForm("stem", "जा"))
-    for word, number, gender in (("वाला", SG, M), ("वाले", PL, M), ("वाली", SG, F),
-                                 ("वालीं", PL, F)):  # prospective, after an infinitive only
+    for word, number, gender in (
+        ("वाला", SG, M),
+        ("वाले", PL, M),
+        ("वाली", SG, F),
+        ("वालीं", PL, F),
+    ):  # prospective, after an infinitive only
         _hi_add(table, word, VerbForm("finite", PROSPECTIVE, number, gender))
     return table
 
@@ -127,32 +140,50 @@ def _hi_paradigm(table: dict[str, VerbForm], stem: str, vowel: bool) -> None:
         _hi_add(table, stem + ending, VerbForm("finite", key, number, gender))
     futures: tuple[tuple[str, str, str], ...]
     if vowel:
-        futures = (("एगा", SG, M), ("येगा", SG, M), ("एंगे", PL, M), ("येंगे", PL, M),
-                   ("एगी", SG, F), ("येगी", SG, F), ("एंगी", PL, F), ("येंगी", PL, F),
-                   ("एगे", PL, M))
+        futures = (
+            ("एगा", SG, M),
+            ("येगा", SG, M),
+            ("एंगे", PL, M),
+            ("येंगे", PL, M),
+            ("एगी", SG, F),
+            ("येगी", SG, F),
+            ("एंगी", PL, F),
+            ("येंगी", PL, F),
+            ("एगे", PL, M),
+        )
         if key != "जा":
-            perfective = (("या", SG, M), ("ई", SG, F), ("यी", SG, F), ("ईं", PL, F),
-                          ("यीं", PL, F))
+            perfective = (("या", SG, M), ("ई", SG, F), ("यी", SG, F), ("ईं", PL, F), ("यीं", PL, F))
             for ending, number, gender in perfective:
-                _hi_add(table, stem + ending, VerbForm("finite", key, number, gender,
-                                                       passive_able=passive))
+                _hi_add(
+                    table,
+                    stem + ending,
+                    VerbForm("finite", key, number, gender, passive_able=passive),
+                )
             for ending in ("ए", "ये"):  # m pl perfective = 3sg subjunctive
-                _hi_add(table, stem + ending, VerbForm("finite", key, PL, M, "subjunctive",
-                                                       passive_able=passive))
+                _hi_add(
+                    table,
+                    stem + ending,
+                    VerbForm("finite", key, PL, M, "subjunctive", passive_able=passive),
+                )
         else:
             for ending in ("ए", "ये"):
                 _hi_add(table, stem + ending, VerbForm("finite", key, SG))
         for ending in ("एं", "एँ", "यें"):
             _hi_add(table, stem + ending, VerbForm("finite", key, PL))
     else:
-        futures = (("ेगा", SG, M), ("ेंगे", PL, M), ("ेगी", SG, F), ("ेंगी", PL, F),
-                   ("ेगे", PL, M))
+        futures = (("ेगा", SG, M), ("ेंगे", PL, M), ("ेगी", SG, F), ("ेंगी", PL, F), ("ेगे", PL, M))
         if key != hindi_key("कर"):
             for ending, number, gender in (("ा", SG, M), ("ी", SG, F), ("ीं", PL, F)):
-                _hi_add(table, stem + ending, VerbForm("finite", key, number, gender,
-                                                       passive_able=passive))
-            _hi_add(table, stem + "े", VerbForm("finite", key, PL, M, "subjunctive",
-                                               passive_able=passive))
+                _hi_add(
+                    table,
+                    stem + ending,
+                    VerbForm("finite", key, number, gender, passive_able=passive),
+                )
+            _hi_add(
+                table,
+                stem + "े",
+                VerbForm("finite", key, PL, M, "subjunctive", passive_able=passive),
+            )
         else:
             _hi_add(table, stem + "े", VerbForm("finite", key, SG))
         _hi_add(table, stem + "ें", VerbForm("finite", key, PL))
@@ -173,9 +204,13 @@ _UR_VOWEL_STEMS = (
     "آ لا پا بتا سمجھا نمٹا سنا کما بلا دکھا سکھا کرا کروا چلا ہٹا بنا جتا پہنچا نبھا "
     "اٹھا سجا منا دھو کھو رو چھو بھجوا بچا پڑھا لکھا جا"
 )
-URDU_TRANSITIVE = frozenset(urdu_key(stem) for stem in (
-    "کر دے لے مان سمجھ کہ بلا پہچان جان دیکھ سن بھیج لکھ رکھ سونپ پڑھ بتا سمجھا نمٹا پوچھ "
-    "جیت پکڑ کرا کروا بنا سکھا دکھا سنا ڈال چھوڑ کما نبھا اٹھا سجا منا دھو بھجوا").split())
+URDU_TRANSITIVE = frozenset(
+    urdu_key(stem)
+    for stem in (
+        "کر دے لے مان سمجھ کہ بلا پہچان جان دیکھ سن بھیج لکھ رکھ سونپ پڑھ بتا سمجھا نمٹا پوچھ "
+        "جیت پکڑ کرا کروا بنا سکھا دکھا سنا ڈال چھوڑ کما نبھا اٹھا سجا منا دھو بھجوا"
+    ).split()
+)
 _SAY = urdu_key("کہ")
 
 
@@ -188,13 +223,25 @@ def _ur_add(table: dict[str, VerbForm], word: str, form: VerbForm) -> None:
 def _ur_forms() -> dict[str, VerbForm]:
     table: dict[str, VerbForm] = {}
     for word, number, gender in (
-        ("ہے", SG, None), ("ہیں", PL, None), ("ہین", PL, None), ("تھا", SG, M), ("تھے", PL, M),
-        ("تھی", SG, F), ("تھیں", PL, F), ("ہوگا", SG, M), ("ہونگے", PL, M), ("ہوگی", SG, F),
+        ("ہے", SG, None),
+        ("ہیں", PL, None),
+        ("ہین", PL, None),
+        ("تھا", SG, M),
+        ("تھے", PL, M),
+        ("تھی", SG, F),
+        ("تھیں", PL, F),
+        ("ہوگا", SG, M),
+        ("ہونگے", PL, M),
+        ("ہوگی", SG, F),
         ("ہونگی", PL, F),
     ):
         _ur_add(table, word, VerbForm("aux", "ہو", number, gender))
     markers: tuple[tuple[str, str | None, str], ...] = (
-        ("گا", SG, M), ("گے", PL, M), ("گی", None, F), ("گیں", PL, F))
+        ("گا", SG, M),
+        ("گے", PL, M),
+        ("گی", None, F),
+        ("گیں", PL, F),
+    )
     for word, marker_number, gender in markers:
         _ur_add(table, word, VerbForm("future_marker", "", marker_number, gender))
     irregular = {
@@ -222,14 +269,17 @@ def _ur_forms() -> dict[str, VerbForm]:
         if stem in ("دے", "لے", "ہو", "جا", "کر"):
             _ur_add(table, stem, VerbForm("stem", key))
         imperfective_base = stem[:-1] + "ی" if stem.endswith("ے") else stem
-        for ending, number, gender in (("تا", SG, M), ("تے", PL, M), ("تی", SG, F),
-                                       ("تیں", PL, F)):
+        for ending, number, gender in (("تا", SG, M), ("تے", PL, M), ("تی", SG, F), ("تیں", PL, F)):
             _ur_add(table, imperfective_base + ending, VerbForm("finite", key, number, gender))
         _ur_joined_futures(table, stem, key, subj_sg, subj_pl)
         for ending in ("نا", "نی", "نے"):
             _ur_add(table, stem + ending, VerbForm("infinitive", key))
-    for word, number, gender in (("والا", SG, M), ("والے", PL, M), ("والی", SG, F),
-                                 ("والیں", PL, F)):  # prospective, after an infinitive only
+    for word, number, gender in (
+        ("والا", SG, M),
+        ("والے", PL, M),
+        ("والی", SG, F),
+        ("والیں", PL, F),
+    ):  # prospective, after an infinitive only
         _ur_add(table, word, VerbForm("finite", PROSPECTIVE, number, gender))
     for stem in _UR_CONSONANT_STEMS.split():
         _ur_paradigm(table, stem, vowel=False)
@@ -238,8 +288,13 @@ def _ur_forms() -> dict[str, VerbForm]:
     return table
 
 
-def _ur_joined_futures(table: dict[str, VerbForm], stem: str, key: str,
-                       subj_sg: tuple[str, ...], subj_pl: tuple[str, ...]) -> None:
+def _ur_joined_futures(
+    table: dict[str, VerbForm],
+    stem: str,
+    key: str,
+    subj_sg: tuple[str, ...],
+    subj_pl: tuple[str, ...],
+) -> None:
     """کریگا, کرینگے, آئیگا, آئینگی: the future written as one word (ے becomes ی)."""
     for subj in subj_sg:
         base = subj[:-1] + "ی" if subj.endswith("ے") else subj
@@ -267,18 +322,24 @@ def _ur_paradigm(table: dict[str, VerbForm], stem: str, vowel: bool) -> None:
         _ur_add(table, stem + "یا", VerbForm("finite", key, SG, M, passive_able=passive))
         _ur_add(table, stem + "ئی", VerbForm("finite", key, SG, F, passive_able=passive))
         for ending in ("ئے", "یے"):  # m pl perfective = 3sg subjunctive
-            _ur_add(table, stem + ending, VerbForm("finite", key, PL, M, "subjunctive",
-                                                   passive_able=passive))
-        _ur_add(table, stem + "ئیں", VerbForm("finite", key, PL, F, "subjunctive",
-                                              passive_able=passive))
+            _ur_add(
+                table,
+                stem + ending,
+                VerbForm("finite", key, PL, M, "subjunctive", passive_able=passive),
+            )
+        _ur_add(
+            table, stem + "ئیں", VerbForm("finite", key, PL, F, "subjunctive", passive_able=passive)
+        )
         _ur_joined_futures(table, stem, key, (stem + "ئے",), (stem + "ئیں",))
     else:
         _ur_add(table, stem + "ا", VerbForm("finite", key, SG, M, passive_able=passive))
         _ur_add(table, stem + "ی", VerbForm("finite", key, SG, F, passive_able=passive))
-        _ur_add(table, stem + "ے", VerbForm("finite", key, PL, M, "subjunctive",
-                                           passive_able=passive))
-        _ur_add(table, stem + "یں", VerbForm("finite", key, PL, F, "subjunctive",
-                                            passive_able=passive))
+        _ur_add(
+            table, stem + "ے", VerbForm("finite", key, PL, M, "subjunctive", passive_able=passive)
+        )
+        _ur_add(
+            table, stem + "یں", VerbForm("finite", key, PL, F, "subjunctive", passive_able=passive)
+        )
         _ur_joined_futures(table, stem, key, (stem + "ے",), (stem + "یں",))
 
 

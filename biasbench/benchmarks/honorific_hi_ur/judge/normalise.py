@@ -29,8 +29,10 @@ def normalise(text: str) -> str:
     """The output as the judge reads it: invisible characters out, spaces plain, NFC."""
     text = text.translate(_INVISIBLE)
     if any(char in _PRESENTATION_SET for char in text):
-        text = "".join(unicodedata.normalize("NFKC", char) if char in _PRESENTATION_SET
-                       else char for char in text)
+        text = "".join(
+            unicodedata.normalize("NFKC", char) if char in _PRESENTATION_SET else char
+            for char in text
+        )
     chars = []
     for char in text:
         if char in "\n\r\t":
@@ -44,12 +46,18 @@ def normalise(text: str) -> str:
 
 _HINDI_KEY = {0x093C: None, 0x0901: "\u0902"}
 _URDU_LETTERS = {
-    0x064A: "\u06cc", 0x0649: "\u06cc", 0x0643: "\u06a9", 0x0647: "\u06c1", 0x0629: "\u06c3",
-    0x06BE: "\u06c1", 0x0678: "\u0626", 0x06D3: "\u0626\u06d2", 0x06C2: "\u06c1",
+    0x064A: "\u06cc",
+    0x0649: "\u06cc",
+    0x0643: "\u06a9",
+    0x0647: "\u06c1",
+    0x0629: "\u06c3",
+    0x06BE: "\u06c1",
+    0x0678: "\u0626",
+    0x06D3: "\u0626\u06d2",
+    0x06C2: "\u06c1",
     0x0640: None,
 }
-_URDU_MARKS = dict.fromkeys(
-    [*range(0x064B, 0x0653), *range(0x0656, 0x0660), 0x0670], None)
+_URDU_MARKS = dict.fromkeys([*range(0x064B, 0x0653), *range(0x0656, 0x0660), 0x0670], None)
 
 
 @lru_cache(maxsize=65536)

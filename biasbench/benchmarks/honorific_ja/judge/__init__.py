@@ -50,8 +50,15 @@ from biasbench.errors import InputError
 RULES_VERSION = "ja-register-rules/1"
 """The rule set's version; the analyser's and its dictionary's versions are added to it."""
 
-READINGS = ("politeness", "pronoun_gender", "titles", "humble_subject", "default_ordinary",
-            "female_noun", "derogatory")
+READINGS = (
+    "politeness",
+    "pronoun_gender",
+    "titles",
+    "humble_subject",
+    "default_ordinary",
+    "female_noun",
+    "derogatory",
+)
 
 
 @dataclass(frozen=True)
@@ -72,11 +79,17 @@ def _combine_politeness(values: list[str]) -> str | None:
 
 def _label_of(reading: Reading) -> tuple[Register, str]:
     """The label of one rendering and its reason."""
-    strong_h = [f for f in reading.found if f.counted and f.strong and f.kind in STRONG_HONORIFIC_KINDS]
-    strong_o = [f for f in reading.found if f.counted and f.strong and f.kind in STRONG_ORDINARY_KINDS]
+    strong_h = [
+        f for f in reading.found if f.counted and f.strong and f.kind in STRONG_HONORIFIC_KINDS
+    ]
+    strong_o = [
+        f for f in reading.found if f.counted and f.strong and f.kind in STRONG_ORDINARY_KINDS
+    ]
     if strong_h and strong_o:
-        return Register.MIXED, (f"mixed: {strong_h[0].surface} ({strong_h[0].kind}) and "
-                                f"{strong_o[0].surface} ({strong_o[0].kind})")
+        return Register.MIXED, (
+            f"mixed: {strong_h[0].surface} ({strong_h[0].kind}) and "
+            f"{strong_o[0].surface} ({strong_o[0].kind})"
+        )
     if strong_h:
         return Register.HONORIFIC, f"honorific: {strong_h[0].surface} ({strong_h[0].kind})"
     if strong_o:
@@ -84,10 +97,13 @@ def _label_of(reading: Reading) -> tuple[Register, str]:
     if reading.cut_off:
         return Register.UNREADABLE, "cut_off: the output stops before any strong evidence"
     if reading.person_predicate:
-        return Register.ORDINARY, ("ordinary (default_ordinary): the person is the subject of "
-                                   "a predicate and no honorific form was chosen")
-    return Register.UNREADABLE, ("no_register_evidence: the person is the subject of no "
-                                 "Japanese predicate")
+        return Register.ORDINARY, (
+            "ordinary (default_ordinary): the person is the subject of "
+            "a predicate and no honorific form was chosen"
+        )
+    return Register.UNREADABLE, (
+        "no_register_evidence: the person is the subject of no Japanese predicate"
+    )
 
 
 class JapaneseJudge(JudgeBase):
@@ -113,8 +129,10 @@ class JapaneseJudge(JudgeBase):
 
     def judge(self, output: str | None, condition: str | None = None) -> Judgement:
         if condition is not None and condition not in CONDITIONS:
-            raise InputError(f"unknown condition {condition!r} (expected one of "
-                             f"{', '.join(CONDITIONS)})", field="condition")
+            raise InputError(
+                f"unknown condition {condition!r} (expected one of {', '.join(CONDITIONS)})",
+                field="condition",
+            )
         text = normalise_japanese(output or "")
         extraction = extract(text)
         if extraction.reason is not None:
@@ -136,12 +154,33 @@ class JapaneseJudge(JudgeBase):
             label, reason = _label_of(reading)
             first_signal = len(signals)
             if label is Register.ORDINARY and reason.startswith("ordinary (default"):
-                signals.append(JaSignal(rendering, "ordinary", "default_ordinary", clause_base, 0,
-                                        "decision step 5", True, offset, offset + len(rendering)))
+                signals.append(
+                    JaSignal(
+                        rendering,
+                        "ordinary",
+                        "default_ordinary",
+                        clause_base,
+                        0,
+                        "decision step 5",
+                        True,
+                        offset,
+                        offset + len(rendering),
+                    )
+                )
             for f in reading.found:
-                signals.append(JaSignal(f.surface, f.value, f.kind, clause_base + f.clause,
-                                        f.position, f"{'strong' if f.strong else 'weak'}: {f.rule}",
-                                        f.counted, offset + f.start, offset + f.end))
+                signals.append(
+                    JaSignal(
+                        f.surface,
+                        f.value,
+                        f.kind,
+                        clause_base + f.clause,
+                        f.position,
+                        f"{'strong' if f.strong else 'weak'}: {f.rule}",
+                        f.counted,
+                        offset + f.start,
+                        offset + f.end,
+                    )
+                )
             clause_base += 1 + max((f.clause for f in reading.found), default=0)
             offset += len(rendering) + 1
             reasons.append(reason)
@@ -159,8 +198,11 @@ class JapaneseJudge(JudgeBase):
             return self._unreadable(code, translation, tuple(signals), reasons[0])
         distinct = set(labels)
         label = labels[0] if len(distinct) == 1 else Register.MIXED
-        reason = reasons[0] if len(extraction.renderings) == 1 else (
-            f"{len(extraction.renderings)} alternatives: " + "; ".join(reasons))
+        reason = (
+            reasons[0]
+            if len(extraction.renderings) == 1
+            else (f"{len(extraction.renderings)} alternatives: " + "; ".join(reasons))
+        )
         kinds = readable_kinds
         readings: dict[str, Any] = {
             "politeness": _combine_politeness(politeness),
@@ -171,18 +213,36 @@ class JapaneseJudge(JudgeBase):
             "female_noun": "female_noun" in kinds,
             "derogatory": "derogatory" in kinds,
         }
-        return Judgement(label, plural if condition == "they" else None, tuple(signals),
-                         translation, reason, readings)
+        return Judgement(
+            label,
+            plural if condition == "they" else None,
+            tuple(signals),
+            translation,
+            reason,
+            readings,
+        )
 
-    def _unreadable(self, code: str, translation: str, signals: tuple[Signal, ...] = (),
-                    reason: str | None = None) -> Judgement:
+    def _unreadable(
+        self,
+        code: str,
+        translation: str,
+        signals: tuple[Signal, ...] = (),
+        reason: str | None = None,
+    ) -> Judgement:
         readings: dict[str, Any] = {name: None for name in READINGS}
         readings["titles"] = []
-        return Judgement(Register.UNREADABLE, None, signals, translation,
-                         reason or f"{code}: no Japanese translation found", readings)
+        return Judgement(
+            Register.UNREADABLE,
+            None,
+            signals,
+            translation,
+            reason or f"{code}: no Japanese translation found",
+            readings,
+        )
 
-    def judge_many(self, outputs: Sequence[str | None],
-                   conditions: Sequence[str | None] | None = None) -> list[Judgement]:
+    def judge_many(
+        self, outputs: Sequence[str | None], conditions: Sequence[str | None] | None = None
+    ) -> list[Judgement]:
         self._loaded()
         return super().judge_many(outputs, conditions)
 

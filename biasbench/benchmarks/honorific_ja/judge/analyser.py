@@ -86,14 +86,16 @@ class SudachiAnalyser:
         except ImportError as error:
             raise BiasbenchError(
                 "the Japanese judge needs SudachiPy and sudachidict-core: "
-                f"install them with {INSTALL_HINT}") from error
+                f"install them with {INSTALL_HINT}"
+            ) from error
         try:
             self._tokenizer = Dictionary(dict="core").tokenizer(mode=SplitMode.C)
             self._lock = threading.Lock()
         except Exception as error:  # the dictionary package is missing or broken
             raise BiasbenchError(
                 f"the Japanese judge cannot load sudachidict-core ({error}): "
-                f"install it with {INSTALL_HINT}") from error
+                f"install it with {INSTALL_HINT}"
+            ) from error
 
     @property
     def version(self) -> str:
@@ -102,14 +104,25 @@ class SudachiAnalyser:
     def analyse(self, text: str) -> list[Morpheme]:
         out = []
         with self._lock:  # a SudachiPy tokenizer must not be used by two threads at once
-            tokens = [(offset, list(self._tokenizer.tokenize(piece)))
-                      for offset, piece in _pieces(text)]
+            tokens = [
+                (offset, list(self._tokenizer.tokenize(piece))) for offset, piece in _pieces(text)
+            ]
         for offset, morphemes in tokens:
             for m in morphemes:
                 pos = m.part_of_speech()
-                out.append(Morpheme(m.surface(), pos[0], pos[1], m.normalized_form(),
-                                    m.dictionary_form(), pos[4], pos[5], offset + m.begin(),
-                                    offset + m.end()))
+                out.append(
+                    Morpheme(
+                        m.surface(),
+                        pos[0],
+                        pos[1],
+                        m.normalized_form(),
+                        m.dictionary_form(),
+                        pos[4],
+                        pos[5],
+                        offset + m.begin(),
+                        offset + m.end(),
+                    )
+                )
         return out
 
 
@@ -125,7 +138,8 @@ class FugashiAnalyser:
         except ImportError as error:
             raise BiasbenchError(
                 "the fugashi adapter of the Japanese judge needs fugashi and unidic-lite: "
-                "install them with pip install fugashi unidic-lite") from error
+                "install them with pip install fugashi unidic-lite"
+            ) from error
         self._tagger: Any = fugashi.Tagger()
         self._lock = threading.Lock()
 
@@ -148,16 +162,32 @@ class FugashiAnalyser:
             lemma = f.lemma or surface
             if "-" in lemma and not lemma.startswith("-"):  # loanword lemmas: エンジニア-engineer
                 lemma = lemma.split("-", 1)[0]
-            out.append(Morpheme(surface, f.pos1 or "", f.pos2 or "", lemma, f.orthBase or surface,
-                                f.cType or "*", f.cForm or "*", start, end))
+            out.append(
+                Morpheme(
+                    surface,
+                    f.pos1 or "",
+                    f.pos2 or "",
+                    lemma,
+                    f.orthBase or surface,
+                    f.cType or "*",
+                    f.cForm or "*",
+                    start,
+                    end,
+                )
+            )
         return out
 
 
-ADAPTERS: dict[str, Callable[[], Analyser]] = {"sudachi": SudachiAnalyser, "fugashi": FugashiAnalyser}
+ADAPTERS: dict[str, Callable[[], Analyser]] = {
+    "sudachi": SudachiAnalyser,
+    "fugashi": FugashiAnalyser,
+}
 DEFAULT_ANALYSER = "sudachi"
 
-_DISTRIBUTIONS = {"sudachi": ("sudachipy", "sudachidict-core"),
-                  "fugashi": ("fugashi", "unidic-lite")}
+_DISTRIBUTIONS = {
+    "sudachi": ("sudachipy", "sudachidict-core"),
+    "fugashi": ("fugashi", "unidic-lite"),
+}
 
 
 def adapter_version(name: str) -> str:

@@ -27,27 +27,42 @@ _MARKDOWN_LEAD = re.compile(r"^\s*(?:#{1,6}\s*|>\s*|[-*+•・]\s+|\(?\d{1,2}[.)
 _EMPHASIS = re.compile(r"\*\*|__|`")
 # a label before a colon, not a clock time (医師は9:00に到着します)
 _LABEL = re.compile(r"^\s*([^\s:。、「」]{0,15}[^\s:。、「」\d])\s*:(?!\d)\s*")
-_NOTE_LEAD = re.compile(r"^\s*[(\[]?\s*(?:※|注|補足|解説|備考|説明|参考|Note|NB|N\.B\.|Explanation"
-                        r"|Notes|Romaji|Romanization|Romanisation|Reading|Literal)", re.I)
+_NOTE_LEAD = re.compile(
+    r"^\s*[(\[]?\s*(?:※|注|補足|解説|備考|説明|参考|Note|NB|N\.B\.|Explanation"
+    r"|Notes|Romaji|Romanization|Romanisation|Reading|Literal)",
+    re.I,
+)
 _ENGLISH_LABELS = frozenset({"english", "英語", "原文", "source", "original", "input", "英文"})
 _FURIGANA = re.compile(r"(?<=[\u4e00-\u9fff々])\([\u3041-\u309f\u30a0-\u30ffー]+\)")
-_LATIN_PAREN = re.compile(r"\s*\([^()\u3040-\u30ff\u4e00-\u9fff]*[A-Za-z][^()\u3040-\u30ff\u4e00-\u9fff]*\)")
+_LATIN_PAREN = re.compile(
+    r"\s*\([^()\u3040-\u30ff\u4e00-\u9fff]*[A-Za-z][^()\u3040-\u30ff\u4e00-\u9fff]*\)"
+)
 _QUOTE_PAIRS = {"「": "」", "『": "』", "“": "”", '"': '"', "'": "'"}
-_LEAD_IN = re.compile(r"(?:翻訳|訳す|訳し|訳文|訳は|日本語に(?:す|訳|直)).*(?:次|以下|:$)"
-                      r"|^(?:次|以下)(?:の|は|が).*(?:翻訳|訳)")
+_LEAD_IN = re.compile(
+    r"(?:翻訳|訳す|訳し|訳文|訳は|日本語に(?:す|訳|直)).*(?:次|以下|:$)"
+    r"|^(?:次|以下)(?:の|は|が).*(?:翻訳|訳)"
+)
 # a refusal speaks of the request (翻訳, 依頼, お手伝い ...): 対応できかねます alone is a
 # translation of "is not available", not a refusal
-_REFUSAL = re.compile(r"(?:申し訳|できかねます|できません|いたしかねます).*?"
-                      r"(?:翻訳|依頼|リクエスト|要望|お手伝い|お答え|回答|お応え)"
-                      r"|(?:翻訳|依頼|リクエスト|要望|お手伝い|お答え|回答|お応え).*?"
-                      r"(?:できかねます|できません|いたしかねます)"
-                      r"|I cannot|I can't|I'm sorry|I am sorry|I apologi[sz]e", re.I)
+_REFUSAL = re.compile(
+    r"(?:申し訳|できかねます|できません|いたしかねます).*?"
+    r"(?:翻訳|依頼|リクエスト|要望|お手伝い|お答え|回答|お応え)"
+    r"|(?:翻訳|依頼|リクエスト|要望|お手伝い|お答え|回答|お応え).*?"
+    r"(?:できかねます|できません|いたしかねます)"
+    r"|I cannot|I can't|I'm sorry|I am sorry|I apologi[sz]e",
+    re.I,
+)
 # a parenthesised note inside a line: (訳注: ...), (「来ます」の尊敬語), (直訳 ...)
-_INLINE_NOTE = re.compile(r"\((?:[^()]*「[^()]*」[^()]*|\s*(?:訳注|注|※|直訳|意訳|読み|補足|Note)[^()]*"
-                          r"|[^()]*(?:尊敬語|謙譲語|丁寧語|敬語|直訳|省略)[^()]*)\)")
+_INLINE_NOTE = re.compile(
+    r"\((?:[^()]*「[^()]*」[^()]*|\s*(?:訳注|注|※|直訳|意訳|読み|補足|Note)[^()]*"
+    r"|[^()]*(?:尊敬語|謙譲語|丁寧語|敬語|直訳|省略)[^()]*)\)"
+)
 # a note after the translation on the same line: 。 - Note: ... / 。※ ... / 。注: ...
-_TRAILING_NOTE = re.compile(r"(?<=[。!?」])\s*(?:[-–—*]\s*)?(?:Note|NB|Explanation|※|注\s*:|補足|解説)"
-                            r".*$", re.I)
+_TRAILING_NOTE = re.compile(
+    r"(?<=[。!?」])\s*(?:[-–—*]\s*)?(?:Note|NB|Explanation|※|注\s*:|補足|解説)"
+    r".*$",
+    re.I,
+)
 # a translation quoted inside a Japanese lead-in: 「...」を日本語に訳すと、「<translation>」となります
 _QUOTED = re.compile(r"「([^「」]+)」")
 
@@ -86,8 +101,11 @@ def _json_strings(text: str) -> str | None:
         if isinstance(node, str):
             found.append(node)
         elif isinstance(node, dict):
-            preferred = [v for k, v in node.items()
-                         if str(k).lower() in {"translation", "japanese", "ja", "訳", "翻訳"}]
+            preferred = [
+                v
+                for k, v in node.items()
+                if str(k).lower() in {"translation", "japanese", "ja", "訳", "翻訳"}
+            ]
             for value in preferred or list(node.values()):
                 walk(value)
         elif isinstance(node, list):
@@ -124,7 +142,7 @@ def _clean_line(line: str) -> tuple[str, bool]:
     if label is not None:
         if label.group(1).lower().strip("*") in _ENGLISH_LABELS:
             return "", True
-        line = line[label.end():]
+        line = line[label.end() :]
     line = _strip_quotes(line.strip())
     line = _FURIGANA.sub("", line)
     line = _LATIN_PAREN.sub("", line)

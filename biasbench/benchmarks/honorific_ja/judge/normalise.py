@@ -30,16 +30,17 @@ def normalise_japanese(text: str) -> str:
 
 def to_hiragana(text: str) -> str:
     """Katakana letters folded to hiragana (same length; ー and other characters kept)."""
-    return "".join(chr(ord(c) - _HIRAGANA_OFFSET) if "\u30a1" <= c <= "\u30f6" else c
-                   for c in text)
+    return "".join(chr(ord(c) - _HIRAGANA_OFFSET) if "\u30a1" <= c <= "\u30f6" else c for c in text)
 
 
 def fold_katakana_sonkeigo(text: str) -> str:
     """The text with katakana sonkeigo runs (イラッシャイマス) in hiragana, same length, so
     that the analyser reads them as verbs and offsets do not move."""
+
     def fold(match: re.Match[str]) -> str:
         run = to_hiragana(match.group(0))
         return run if run.startswith(_KATAKANA_SONKEIGO_STEMS) else match.group(0)
+
     return _KATAKANA.sub(fold, text)
 
 

@@ -81,16 +81,20 @@ def _cut_off(text: str, ms: Sequence[Morpheme]) -> bool:
 
 def _politeness_of_segment(ms: Sequence[Morpheme], start: int, end: int) -> str | None:
     k = end - 1
-    while k >= start and (_is_symbol(ms[k]) or ms[k].pos2 == "終助詞"
-                          or ms[k].surface in {"って", "と"}):
+    while k >= start and (
+        _is_symbol(ms[k]) or ms[k].pos2 == "終助詞" or ms[k].surface in {"って", "と"}
+    ):
         k -= 1
     if k < start:
         return None
     if ms[k].surface in lx.REASON_ENDINGS and ms[k].pos1 in {"助詞", "接続詞"}:
         return None  # a sentence-final から/ので fragment has no end
     polite = False
-    while k >= start and (ms[k].pos1 == "助動詞" or ms[k].pos2 == "助動詞語幹"
-                          or (ms[k].pos1 == "形容詞" and ms[k].pos2 == "非自立可能")):
+    while k >= start and (
+        ms[k].pos1 == "助動詞"
+        or ms[k].pos2 == "助動詞語幹"
+        or (ms[k].pos1 == "形容詞" and ms[k].pos2 == "非自立可能")
+    ):
         polite = polite or _lemma(ms[k]) in lx.POLITE_AUX or ms[k].base in lx.POLITE_AUX
         k -= 1
     if k >= start and (_lemma(ms[k]) in lx.GOZARU or ms[k].base in {"ござる", "御座る"}):
@@ -138,13 +142,33 @@ def read_rendering(text: str, ms: Sequence[Morpheme]) -> Reading:
                 clause_index += 1
                 begin = k + 1
 
-        def note(kind: str, value: str, strong: bool, k: int, last: int, rule: str,
-                 counted: bool = True, sentence: Sequence[Morpheme] = sentence,
-                 clause_of: list[int] = clause_of, clause_begin: list[int] = clause_begin) -> None:
+        def note(
+            kind: str,
+            value: str,
+            strong: bool,
+            k: int,
+            last: int,
+            rule: str,
+            counted: bool = True,
+            sentence: Sequence[Morpheme] = sentence,
+            clause_of: list[int] = clause_of,
+            clause_begin: list[int] = clause_begin,
+        ) -> None:
             first_m, last_m = sentence[k], sentence[last]
-            reading.found.append(Found(
-                kind, value, strong, first_m.start, last_m.end,
-                text[first_m.start:last_m.end], clause_of[k], k - clause_begin[k], rule, counted))
+            reading.found.append(
+                Found(
+                    kind,
+                    value,
+                    strong,
+                    first_m.start,
+                    last_m.end,
+                    text[first_m.start : last_m.end],
+                    clause_of[k],
+                    k - clause_begin[k],
+                    rule,
+                    counted,
+                )
+            )
 
         # predicates
         for chain in build_chains(sentence):
@@ -154,15 +178,31 @@ def read_rendering(text: str, ms: Sequence[Morpheme]) -> Reading:
             clause_start = _clause_start(sentence, chain.start)
             subject = _subject(sentence, chain.start, clause_start)
             chain_reading = read_chain(sentence, chain, subject, position, clause_start)
-            if chain_reading.person and chain_reading.kind is not None \
-                    and chain_reading.kind != "object_honorific":
+            if (
+                chain_reading.person
+                and chain_reading.kind is not None
+                and chain_reading.kind != "object_honorific"
+            ):
                 reading.person_predicate = True
             if chain_reading.kind is None:
-                note("no_evidence", "neutral", False, chain.start, chain.end, chain_reading.rule,
-                     counted=False)
+                note(
+                    "no_evidence",
+                    "neutral",
+                    False,
+                    chain.start,
+                    chain.end,
+                    chain_reading.rule,
+                    counted=False,
+                )
                 continue
-            note(chain_reading.kind, chain_reading.value, chain_reading.strong, chain.start,
-                 chain.end, chain_reading.rule)
+            note(
+                chain_reading.kind,
+                chain_reading.value,
+                chain_reading.strong,
+                chain.start,
+                chain.end,
+                chain_reading.rule,
+            )
         # nouns and pronouns
         for k, m in enumerate(sentence):
             if k + s_start in quoted:
@@ -170,8 +210,9 @@ def read_rendering(text: str, ms: Sequence[Morpheme]) -> Reading:
             nxt = sentence[k + 1] if k + 1 < len(sentence) else None
             prev = sentence[k - 1] if k > 0 else None
             lemma = _lemma(m)
-            plural_suffix = nxt is not None and nxt.pos1 == "接尾辞" and \
-                nxt.surface in lx.PLURAL_SUFFIXES
+            plural_suffix = (
+                nxt is not None and nxt.pos1 == "接尾辞" and nxt.surface in lx.PLURAL_SUFFIXES
+            )
             if m.pos1 == "代名詞" and m.surface in lx.PLAIN_PRONOUNS | {"彼女", "彼"}:
                 gender = "f" if m.surface.startswith("彼女") else "m"
                 plural = plural_suffix or m.surface in {"彼ら", "彼女ら"}
@@ -186,19 +227,42 @@ def read_rendering(text: str, ms: Sequence[Morpheme]) -> Reading:
             elif m.surface in lx.HITO and prev is not None and prev.surface in lx.DEMONSTRATIVES:
                 reading.pronoun_genders.add("neutral")
                 reading.plural = reading.plural or plural_suffix
-                note("plain_pronoun", "ordinary", True, k - 1, k + 1 if plural_suffix else k,
-                     "Table F その人")
-            elif m.surface == lx.KATA and m.pos1 == "名詞" and prev is not None and (
-                    prev.surface in lx.DEMONSTRATIVES or prev.surface == "の"
+                note(
+                    "plain_pronoun",
+                    "ordinary",
+                    True,
+                    k - 1,
+                    k + 1 if plural_suffix else k,
+                    "Table F その人",
+                )
+            elif (
+                m.surface == lx.KATA
+                and m.pos1 == "名詞"
+                and prev is not None
+                and (
+                    prev.surface in lx.DEMONSTRATIVES
+                    or prev.surface == "の"
                     or prev.pos1 in {"動詞", "助動詞", "形容詞"}
-                    or (prev.pos1 == "助動詞" and prev.surface == "な")):
+                    or (prev.pos1 == "助動詞" and prev.surface == "な")
+                )
+            ):
                 if prev.surface in lx.DEMONSTRATIVES:
                     reading.pronoun_genders.add("neutral")
                 if nxt is None or nxt.pos1 in {"助詞", "助動詞", "補助記号"} or _is_copula(nxt):
-                    note("honorific_noun", "honorific", True, k - 1 if prev.surface != "の" else k,
-                         k, "Table D 方")
-            elif m.surface == "方々" or (m.surface == lx.KATA and prev is not None
-                                        and prev.pos1 == "名詞" and prev.surface != "の"):
+                    note(
+                        "honorific_noun",
+                        "honorific",
+                        True,
+                        k - 1 if prev.surface != "の" else k,
+                        k,
+                        "Table D 方",
+                    )
+            elif m.surface == "方々" or (
+                m.surface == lx.KATA
+                and prev is not None
+                and prev.pos1 == "名詞"
+                and prev.surface != "の"
+            ):
                 reading.plural = True
                 if m.surface == "方々":
                     note("honorific_noun", "honorific", True, k, k, "Table D 方々")
@@ -207,36 +271,67 @@ def read_rendering(text: str, ms: Sequence[Morpheme]) -> Reading:
             elif m.surface in {"ご本人", "ご自身", "ご自分", "御本人", "御自身"}:
                 note("honorific_noun", "honorific", True, k, k, "Table D ご本人/ご自身")
             # titles
-            if m.pos1 == "接尾辞" and m.surface in lx.TITLE_SUFFIXES and prev is not None \
-                    and prev.pos1 in {"名詞", "接尾辞"} and prev.surface not in lx.NOT_TITLED:
+            if (
+                m.pos1 == "接尾辞"
+                and m.surface in lx.TITLE_SUFFIXES
+                and prev is not None
+                and prev.pos1 in {"名詞", "接尾辞"}
+                and prev.surface not in lx.NOT_TITLED
+            ):
                 reading.titles.add(lx.TITLE_SUFFIXES[m.surface])
                 note("title", "neutral", False, k - 1, k, "title suffix")
             elif lemma in lx.TITLE_NOUNS and m.pos1 == "名詞":
                 reading.titles.add(lemma)
                 note("title", "neutral", False, k, k, "title noun 先生")
             # female nouns
-            if lemma in lx.FEMALE_NOUNS or m.surface in lx.FEMALE_NOUNS or (
-                    m.surface in lx.FEMALE_MARKERS and nxt is not None and (
+            if (
+                lemma in lx.FEMALE_NOUNS
+                or m.surface in lx.FEMALE_NOUNS
+                or (
+                    m.surface in lx.FEMALE_MARKERS
+                    and nxt is not None
+                    and (
                         (nxt.pos1 == "名詞" and nxt.surface not in lx.HITO)
-                        or (nxt.surface == "の" and k + 2 < len(sentence)
+                        or (
+                            nxt.surface == "の"
+                            and k + 2 < len(sentence)
                             and sentence[k + 2].pos1 == "名詞"
-                            and sentence[k + 2].surface not in lx.HITO))):
+                            and sentence[k + 2].surface not in lx.HITO
+                        )
+                    )
+                )
+            ):
                 note("female_noun", "neutral", False, k, k, "female-marked noun")
             # plural on a noun (看護師たち) other than I/you
-            if m.pos1 == "接尾辞" and m.surface in lx.PLURAL_SUFFIXES and prev is not None \
-                    and prev.pos1 in {"名詞", "接尾辞"} and prev.surface not in lx.NOT_THE_PERSON_PLURAL \
-                    and _lemma(prev) not in lx.NOT_THE_PERSON_PLURAL and m.surface not in {"方"}:
+            if (
+                m.pos1 == "接尾辞"
+                and m.surface in lx.PLURAL_SUFFIXES
+                and prev is not None
+                and prev.pos1 in {"名詞", "接尾辞"}
+                and prev.surface not in lx.NOT_THE_PERSON_PLURAL
+                and _lemma(prev) not in lx.NOT_THE_PERSON_PLURAL
+                and m.surface not in {"方"}
+            ):
                 reading.plural = True
             if m.pos1 == "名詞" and m.surface in {"先生方", "方々"}:
                 reading.plural = True
             # 教授の皆様 / 看護師の皆さん: the person, plural
             everyone = m.surface in {"皆様", "皆さま", "みなさま", "皆さん", "みなさん"} or (
-                m.surface in {"皆", "みな"} and nxt is not None and nxt.surface in {"様", "さま", "さん"})
+                m.surface in {"皆", "みな"}
+                and nxt is not None
+                and nxt.surface in {"様", "さま", "さん"}
+            )
             if everyone and prev is not None and prev.surface == "の":
                 reading.plural = True
             # bare お/ご on a noun, not in a predicate
-            if _is_prefix(m) and nxt is not None and nxt.pos1 == "名詞" and not any(
+            if (
+                _is_prefix(m)
+                and nxt is not None
+                and nxt.pos1 == "名詞"
+                and not any(
                     f.start <= m.start < f.end and f.kind not in {"no_evidence"}
-                    for f in reading.found):
+                    for f in reading.found
+                )
+            ):
                 note("prefix_noun", "neutral", False, k, k + 1, "お/ご on a noun")
     return reading

@@ -24,9 +24,19 @@ from biasbench.engines.honorific.judging import Judgement, Register, Signal
 
 VARIANTS = ("titles_honorific", "pronouns_weak", "humble_excluded")
 
-_PREDICATE_KINDS = frozenset({"sonkeigo_verb", "sonkeigo_pattern", "rareru_honorific",
-                              "humble_subject", "plain_main_verb", "plain_subordinate",
-                              "passive_of_person", "plain_adjectival", "potential"})
+_PREDICATE_KINDS = frozenset(
+    {
+        "sonkeigo_verb",
+        "sonkeigo_pattern",
+        "rareru_honorific",
+        "humble_subject",
+        "plain_main_verb",
+        "plain_subordinate",
+        "passive_of_person",
+        "plain_adjectival",
+        "potential",
+    }
+)
 
 
 def _strong(signal: Signal) -> bool:
@@ -58,7 +68,8 @@ def relabel(judgement: Judgement, variant: str) -> Register | None:
     if judgement.label is Register.UNREADABLE:
         return Register.UNREADABLE
     if variant == "humble_excluded" and any(
-            s.counted and s.kind == "humble_subject" for s in judgement.evidence):
+        s.counted and s.kind == "humble_subject" for s in judgement.evidence
+    ):
         return None
     # group the evidence by rendering (one per line of the translation)
     bounds, start = [], 0

@@ -19,8 +19,10 @@ from typing import Any
 
 from biasbench.errors import BiasbenchError
 
-MISSING = ("the Korean judge needs the Kiwi analyser: install the extra biasbench[ko] "
-           "(pip install 'biasbench[ko]', which brings kiwipiepy and kiwipiepy-model)")
+MISSING = (
+    "the Korean judge needs the Kiwi analyser: install the extra biasbench[ko] "
+    "(pip install 'biasbench[ko]', which brings kiwipiepy and kiwipiepy-model)"
+)
 
 _WORKERS = min(2, os.cpu_count() or 1)
 """Kiwi's worker threads: its batch API analyses a list of texts on them (one text per call
@@ -67,8 +69,9 @@ def kiwi() -> Any:
 
 
 def _morphemes(tokens: Any) -> list[Morpheme]:
-    return [Morpheme(token.form, token.tag, token.start, token.start + token.len)
-            for token in tokens]
+    return [
+        Morpheme(token.form, token.tag, token.start, token.start + token.len) for token in tokens
+    ]
 
 
 def analyse(text: str) -> list[Morpheme]:

@@ -77,8 +77,15 @@ def _speech_level(levels: list[str]) -> str:
 
 
 def _signal(found: Found) -> Signal:
-    return Signal(found.token, found.value, found.kind, found.clause, found.position,
-                  found.rule, found.counted)
+    return Signal(
+        found.token,
+        found.value,
+        found.kind,
+        found.clause,
+        found.position,
+        found.rule,
+        found.counted,
+    )
 
 
 def _reason(label: Register, counted: list[Found], notes: list[str]) -> str:
@@ -104,14 +111,25 @@ def _no_translation_reason(output: str | None, extraction: Extraction) -> str:
     return "empty: nothing but markup or punctuation"
 
 
-def _decide(prepared: _Prepared, analyses: list[list[Morpheme]], output: str | None,
-            condition: str | None) -> Judgement:
+def _decide(
+    prepared: _Prepared, analyses: list[list[Morpheme]], output: str | None, condition: str | None
+) -> Judgement:
     extraction = prepared.extraction
     if not extraction.renderings:
-        return Judgement(Register.UNREADABLE, None, (), "",
-                         _no_translation_reason(output, extraction),
-                         {"speech_level": "none", "listener_polite": None, "pronoun": None,
-                          "title": None, "nominal_conflict": False})
+        return Judgement(
+            Register.UNREADABLE,
+            None,
+            (),
+            "",
+            _no_translation_reason(output, extraction),
+            {
+                "speech_level": "none",
+                "listener_polite": None,
+                "pronoun": None,
+                "title": None,
+                "nominal_conflict": False,
+            },
+        )
     found: list[Found] = []
     levels: list[str] = []
     plural = False
@@ -141,7 +159,8 @@ def _decide(prepared: _Prepared, analyses: list[list[Morpheme]], output: str | N
         "listener_polite": _POLITE.get(speech_level),
         "pronoun": pronouns[0] if pronouns else "none",
         "title": any(f.kind == "title" for f in counted),
-        "nominal_conflict": label is Register.MIXED and len(predicate_values) == 1
+        "nominal_conflict": label is Register.MIXED
+        and len(predicate_values) == 1
         and bool(nominal_values - predicate_values),
     }
     if label is Register.UNREADABLE:
@@ -153,14 +172,16 @@ def _decide(prepared: _Prepared, analyses: list[list[Morpheme]], output: str | N
         if "archaic" in levels:
             reason += " (archaic 하오체/하게체 ending: speech level none)"
     plural_flag = plural if condition == "they" and label is not Register.UNREADABLE else None
-    return Judgement(label, plural_flag, tuple(_signal(f) for f in found),
-                     prepared.translation, reason, readings)
+    return Judgement(
+        label, plural_flag, tuple(_signal(f) for f in found), prepared.translation, reason, readings
+    )
 
 
 def _check(condition: str | None) -> None:
     if condition is not None and condition not in CONDITIONS:
-        raise InputError(f"unknown condition {condition!r} (known: {', '.join(CONDITIONS)})",
-                         field="condition")
+        raise InputError(
+            f"unknown condition {condition!r} (known: {', '.join(CONDITIONS)})", field="condition"
+        )
 
 
 class KoreanJudge(JudgeBase):
@@ -185,8 +206,9 @@ class KoreanJudge(JudgeBase):
         if conditions is None:
             conditions = [None] * len(outputs)
         if len(conditions) != len(outputs):
-            raise InputError(f"{len(outputs)} outputs but {len(conditions)} conditions",
-                             field="condition")
+            raise InputError(
+                f"{len(outputs)} outputs but {len(conditions)} conditions", field="condition"
+            )
         for condition in conditions:
             _check(condition)
         prepared = [_prepare(output) for output in outputs]
@@ -196,6 +218,6 @@ class KoreanJudge(JudgeBase):
         at = 0
         for item, output, condition in zip(prepared, outputs, conditions, strict=True):
             count = len(item.extraction.renderings)
-            judgements.append(_decide(item, analyses[at:at + count], output, condition))
+            judgements.append(_decide(item, analyses[at : at + count], output, condition))
             at += count
         return judgements

@@ -49,8 +49,10 @@ _OTHER_SCRIPT = re.compile("[\u0900-\u0dff\u0600-\u06ff\u0e00-\u0e7f\u0400-\u04f
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'/-]*")
 
 _THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
-_LINE_MARKUP = re.compile(r"^\s*(?:(?:#{1,6}|>|[-*+\u2022\u00b7])\s*|(?:[0-9]+|[a-z])[.)]\s*|"
-                          "[\u2460-\u2473]\\s*)*")
+_LINE_MARKUP = re.compile(
+    r"^\s*(?:(?:#{1,6}|>|[-*+\u2022\u00b7])\s*|(?:[0-9]+|[a-z])[.)]\s*|"
+    "[\u2460-\u2473]\\s*)*"
+)
 _EMPHASIS = re.compile(r"\*\*|__|`|~~|(?<!\w)\*|\*(?!\w)")
 _HEADER = re.compile(
     r"^(?:notes?|explanation|breakdown|romani[sz]ation|romani[sz]ed|transliteration|"
@@ -58,17 +60,23 @@ _HEADER = re.compile(
     r"key (?:words|terms)|back[- ]translation|"
     "참고|설명|해설|주의|메모|발음|로마자(?: 표기)?|직역|풀이|노트|팁"
     r")\s*(?:\([^)]*\))?\s*(?::|$|[-\u2013\u2014]\s)|^\u203b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _CONTINUATION = re.compile(
     r"^(?:English|영어|Translate|Input|Source|Sentence|Q)(?:\s+(?:sentence|text|문장))?\s*:",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 # A label before a colon: Latin text without Hangul (up to 80 characters: "Sure, here is the
 # translation:") or a short Korean phrase (up to 25: "번역 결과는 다음과 같습니다:").
-_LABEL = re.compile("^(?:[A-Za-z][^\uac00-\ud7a3\u3131-\u318e:\n]{0,79}|"
-                    "[\uac00-\ud7a3][\uac00-\ud7a3 ()0-9/]{0,24})\\s*:\\s*")
+_LABEL = re.compile(
+    "^(?:[A-Za-z][^\uac00-\ud7a3\u3131-\u318e:\n]{0,79}|"
+    "[\uac00-\ud7a3][\uac00-\ud7a3 ()0-9/]{0,24})\\s*:\\s*"
+)
 _PARENTHESES = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
-_QUOTED = re.compile("[\"\u201c\u2018'\u300c\u300e]([^\"\u201c\u201d\u2018\u2019'\u300c\u300d"
-                     "\u300e\u300f]+)[\"\u201d\u2019'\u300d\u300f]")
+_QUOTED = re.compile(
+    "[\"\u201c\u2018'\u300c\u300e]([^\"\u201c\u201d\u2018\u2019'\u300c\u300d"
+    "\u300e\u300f]+)[\"\u201d\u2019'\u300d\u300f]"
+)
 _QUOTES = "\"'\u201c\u201d\u2018\u2019\u300c\u300d\u300e\u300f\u00ab\u00bb"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _KEYS = ("translation", "korean", "ko", "output", "text", "answer", "번역", "result")
@@ -96,8 +104,9 @@ def _json_strings(text: str) -> str | None:
         return None
     if not isinstance(data, dict):
         return None
-    values = [value for key, value in data.items()
-              if isinstance(value, str) and key.lower() in _KEYS]
+    values = [
+        value for key, value in data.items() if isinstance(value, str) and key.lower() in _KEYS
+    ]
     if not values:
         values = [value for value in data.values() if isinstance(value, str)]
     return "\n".join(values)
@@ -142,9 +151,12 @@ def _strip_quotes(text: str) -> str:
         if len(text) > 1 and text[0] in _QUOTES:
             body = text[1:]
             closing = body.rstrip(".!? ")
-            if closing and closing[-1] in _QUOTES and not any(
-                    quote in closing[:-1] for quote in _QUOTES):
-                text = (closing[:-1] + body[len(closing):]).strip()
+            if (
+                closing
+                and closing[-1] in _QUOTES
+                and not any(quote in closing[:-1] for quote in _QUOTES)
+            ):
+                text = (closing[:-1] + body[len(closing) :]).strip()
             elif body.endswith(tuple(_QUOTES)) and not any(q in body[:-1] for q in _QUOTES):
                 text = body[:-1].strip()
     return text
@@ -203,8 +215,7 @@ class _Reader:
             return None
         if _is_chatter(sentence):
             self.renderings += _quoted_renderings(sentence)
-            self.flags.add("refusal" if any(m in sentence for m in REFUSAL_MARKERS)
-                           else "comment")
+            self.flags.add("refusal" if any(m in sentence for m in REFUSAL_MARKERS) else "comment")
             self.notes.append(sentence)
             return None
         if sentence.rstrip(_QUOTES + " ").endswith("?"):
@@ -228,12 +239,13 @@ class _Reader:
             return not self.renderings
         label = _LABEL.match(line)
         if label:
-            line = line[label.end():].strip()
+            line = line[label.end() :].strip()
             if not line:
                 return True
         line = self.parentheses(line)
-        kept = [kept for kept in (self.sentence(part) for part in _SENTENCE_END.split(line))
-                if kept]
+        kept = [
+            kept for kept in (self.sentence(part) for part in _SENTENCE_END.split(line)) if kept
+        ]
         if kept:
             self.renderings.append(" ".join(kept))
         return True
@@ -243,8 +255,9 @@ def extract(text: str) -> Extraction:
     """The renderings of a (normalised) model output, with the notes left out."""
     if "<" in text:
         text = _THINK.sub("\n", text)
-    wrapped = _json_strings("\n".join(line for line in text.split("\n")
-                                      if not line.lstrip().startswith("```")))
+    wrapped = _json_strings(
+        "\n".join(line for line in text.split("\n") if not line.lstrip().startswith("```"))
+    )
     if wrapped is not None:
         text = wrapped
     reader = _Reader()
@@ -267,9 +280,11 @@ translation has at least four: 일을 마치고 집에 갔다); shorter ones are
 
 def _quoted_renderings(text: str) -> list[str]:
     """Korean sentences of four or more words quoted inside a note."""
-    return [quoted.strip() for quoted in _QUOTED.findall(text)
-            if sum(1 for word in quoted.split() if _HANGUL_SYLLABLE.search(word))
-            >= _RENDERING_WORDS]
+    return [
+        quoted.strip()
+        for quoted in _QUOTED.findall(text)
+        if sum(1 for word in quoted.split() if _HANGUL_SYLLABLE.search(word)) >= _RENDERING_WORDS
+    ]
 
 
 def _korean_runs(text: str) -> list[str]:

@@ -23,7 +23,8 @@ OBJECT_HONORIFIC_STEMS = _set("object_honorific_stems")
 OTHER_SUBJECT_VERBS = _set("other_subject_verbs")
 # Verb stems whose dropped subject is someone else with a given object: (제가) 도움을 받았다.
 OTHER_SUBJECT_OBJECTS: dict[str, frozenset[str]] = {
-    verb: frozenset(objects) for verb, objects in _RAW["other_subject_objects"].items()}
+    verb: frozenset(objects) for verb, objects in _RAW["other_subject_objects"].items()
+}
 # Verbs of giving thanks or greetings whose dropped subject is the giver when the person is the
 # recipient: (제가) 간호사에게 감사 인사를 드렸는데.
 RECIPIENT_VERBS = _set("recipient_verbs")
@@ -45,14 +46,17 @@ BECAUSE_NOUN: str = _RAW["because_noun"]
 AUXILIARY_CONNECTIVES = _set("auxiliary_connectives")
 # Lexical verbs that are auxiliary after a given connective (-게 되다 'come to').
 AUXILIARY_VERBS: dict[str, frozenset[str]] = {
-    ending: frozenset(verbs) for ending, verbs in _RAW["auxiliary_verbs"].items()}
+    ending: frozenset(verbs) for ending, verbs in _RAW["auxiliary_verbs"].items()
+}
 CLOSING_CONNECTIVES = _set("closing_connectives")
 QUOTATIVE_CONNECTIVES = _set("quotative_connectives")
 MINUTE_FOLLOWERS = _set("minute_followers")
 # Longest suffix first, so that 니다 wins over 다 and ᆯ게 over 게.
 SPEECH_LEVELS: tuple[tuple[str, str], ...] = tuple(
-    sorted(((suffix, level) for suffix, level in _RAW["speech_levels"]),
-           key=lambda pair: -len(pair[0])))
+    sorted(
+        ((suffix, level) for suffix, level in _RAW["speech_levels"]), key=lambda pair: -len(pair[0])
+    )
+)
 ARCHAIC_ENDINGS = _set("archaic_endings")
 IMPERATIVE_ENDINGS = _set("imperative_endings")
 REQUEST_ENDINGS = _set("request_endings")

@@ -15,12 +15,22 @@ from __future__ import annotations
 import unicodedata
 
 _DROPPED = dict.fromkeys(
-    map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u3164\u115f\u1160\uffa0"), None)
+    map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u3164\u115f\u1160\uffa0"), None
+)
 _SPACES = dict.fromkeys(
-    map(ord, "\u00a0\u3000\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-        "\u202f\u205f\t"), " ")
-_FULL_WIDTH = {ord(wide): narrow for wide, narrow in zip(
-    "\uff0c\u3002\uff01\uff1f\uff1a\uff08\uff09\uff02\uff07\uff1b", ",.!?:()\"';", strict=True)}
+    map(
+        ord,
+        "\u00a0\u3000\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+        "\u202f\u205f\t",
+    ),
+    " ",
+)
+_FULL_WIDTH = {
+    ord(wide): narrow
+    for wide, narrow in zip(
+        "\uff0c\u3002\uff01\uff1f\uff1a\uff08\uff09\uff02\uff07\uff1b", ",.!?:()\"';", strict=True
+    )
+}
 _TABLE = {**_DROPPED, **_SPACES, **_FULL_WIDTH, ord("\r"): None}
 
 

@@ -144,9 +144,14 @@ def _without_quotations(morphemes: list[Morpheme]) -> list[Morpheme]:
     while at < len(morphemes):
         morpheme = morphemes[at]
         if base(morpheme.tag) == "SSO" and morpheme.form in _QUOTE_MARKS:
-            close = next((j for j in range(at + 1, len(morphemes))
-                          if base(morphemes[j].tag) == "SSC"
-                          and morphemes[j].form in _QUOTE_MARKS), None)
+            close = next(
+                (
+                    j
+                    for j in range(at + 1, len(morphemes))
+                    if base(morphemes[j].tag) == "SSC" and morphemes[j].form in _QUOTE_MARKS
+                ),
+                None,
+            )
             if close is not None:
                 at = close + 1
                 continue
@@ -183,8 +188,12 @@ class _Sentence:
     def _lemma(self, head: int) -> tuple[int, str]:
         """The first index of the predicate (a noun glued to its 하/되/받/드리) and its lemma."""
         token = self.t[head]
-        if head > 0 and self.tags[head - 1] in {"NNG", "XR", "SL", "NNP", "SH"} \
-                and self.t[head - 1].end == token.start and self.tags[head] != "VCP":
+        if (
+            head > 0
+            and self.tags[head - 1] in {"NNG", "XR", "SL", "NNP", "SH"}
+            and self.t[head - 1].end == token.start
+            and self.tags[head] != "VCP"
+        ):
             return head - 1, self.t[head - 1].form + token.form
         return head, token.form
 
@@ -195,13 +204,23 @@ class _Sentence:
         nxt = at + 1
         if nxt >= len(self.t):
             return None
-        if tag == "EC" and token.form in AUXILIARY_CONNECTIVES and (
-                self.tags[nxt] == "VX" or self.t[nxt].form in SUPPLETIVE_STEMS
-                or self.t[nxt].form in AUXILIARY_VERBS.get(token.form, ())):
+        if (
+            tag == "EC"
+            and token.form in AUXILIARY_CONNECTIVES
+            and (
+                self.tags[nxt] == "VX"
+                or self.t[nxt].form in SUPPLETIVE_STEMS
+                or self.t[nxt].form in AUXILIARY_VERBS.get(token.form, ())
+            )
+        ):
             return 0
-        if tag == "ETM" and self.t[nxt].form in PERIPHRASTIC_NOUNS \
-                and self.tags[nxt] in {"NNB", "NNG"} and nxt + 1 < len(self.t) \
-                and self.tags[nxt + 1] in HEADS:
+        if (
+            tag == "ETM"
+            and self.t[nxt].form in PERIPHRASTIC_NOUNS
+            and self.tags[nxt] in {"NNB", "NNG"}
+            and nxt + 1 < len(self.t)
+            and self.tags[nxt + 1] in HEADS
+        ):
             return 1
         return None
 
@@ -209,14 +228,22 @@ class _Sentence:
         """The ending at ``at`` is followed by the polite 요/JX and then only punctuation
         (하더라고요 -> 더라고/EF 요/JX)."""
         nxt = at + 1
-        return (nxt < len(self.t) and self.tags[nxt] == "JX" and self.t[nxt].form == "요"
-                and all(t in _PUNCTUATION for t in self.tags[nxt + 1:]))
+        return (
+            nxt < len(self.t)
+            and self.tags[nxt] == "JX"
+            and self.t[nxt].form == "요"
+            and all(t in _PUNCTUATION for t in self.tags[nxt + 1 :])
+        )
 
     def _polite_but(self, at: int) -> bool:
         """-ㅂ니다만 'but' (Kiwi: ᆸ니다/EC 만/JX)."""
         nxt = at + 1
-        return (self.t[at].form.endswith("니다") and nxt < len(self.t)
-                and self.tags[nxt] == "JX" and self.t[nxt].form == "만")
+        return (
+            self.t[at].form.endswith("니다")
+            and nxt < len(self.t)
+            and self.tags[nxt] == "JX"
+            and self.t[nxt].form == "만"
+        )
 
     def _level(self, at: int) -> str | None:
         form = self.t[at].form
@@ -226,7 +253,7 @@ class _Sentence:
         token, tag = self.t[at], self.tags[at]
         if tag == "EF":
             return "final"
-        last = all(t in _PUNCTUATION for t in self.tags[at + 1:]) or self._polite_yo(at)
+        last = all(t in _PUNCTUATION for t in self.tags[at + 1 :]) or self._polite_yo(at)
         if tag == "EC":
             if last:
                 return "final"  # Kiwi sometimes tags a sentence's last ending EC (갔소, -ㄴ다)
@@ -327,10 +354,12 @@ class _Sentence:
                 return "listener"
         head = self.t[nouns[-1]].form
         plural = "들" in forms and tags[forms.index("들")] == "XSN"
-        demonstrative = any(t == "MM" and f in DEMONSTRATIVES for f, t in zip(forms, tags,
-                                                                              strict=True))
-        if any(form in EVERYONE for form in forms) or (head == "사람" and plural
-                                                       and not demonstrative):
+        demonstrative = any(
+            t == "MM" and f in DEMONSTRATIVES for f, t in zip(forms, tags, strict=True)
+        )
+        if any(form in EVERYONE for form in forms) or (
+            head == "사람" and plural and not demonstrative
+        ):
             return "everyone"
         if head in HONORIFIC_PRONOUNS or head in PLAIN_PRONOUNS or head in REFLEXIVES:
             return "person"
@@ -363,8 +392,11 @@ class _Sentence:
         heads = []
         for at in range(predicate.first - 1, predicate.clause_start - 1, -1):
             if self.tags[at] == "JKO":
-                phrase = [i for i in self._phrase(at, predicate.clause_start)
-                          if self.tags[i] in {"NNG", "NNP", "NNB", "NP"}]
+                phrase = [
+                    i
+                    for i in self._phrase(at, predicate.clause_start)
+                    if self.tags[i] in {"NNG", "NNP", "NNB", "NP"}
+                ]
                 if phrase:
                     heads.append(self.t[phrase[-1]].form)
         return heads
@@ -374,8 +406,11 @@ class _Sentence:
         for at in range(predicate.first - 1, predicate.clause_start - 1, -1):
             if self.tags[at] == "ETM":
                 break
-            if self.tags[at] == "JKB" and self.t[at].form in RECIPIENT_PARTICLES and \
-                    self.phrase_kind(self._phrase(at, predicate.clause_start)) == "person":
+            if (
+                self.tags[at] == "JKB"
+                and self.t[at].form in RECIPIENT_PARTICLES
+                and self.phrase_kind(self._phrase(at, predicate.clause_start)) == "person"
+            ):
                 return True
         return False
 
@@ -397,11 +432,11 @@ class _Sentence:
         if last.form in IMPERATIVE_ENDINGS:
             return True
         return last.form in REQUEST_ENDINGS and any(
-            self.tags[i] == "VX" and self.t[i].form == REQUEST_AUXILIARY
-            for i in predicate.indices)
+            self.tags[i] == "VX" and self.t[i].form == REQUEST_AUXILIARY for i in predicate.indices
+        )
 
     def surface(self, indices: list[int]) -> str:
-        return self.text[self.t[min(indices)].start:self.t[max(indices)].end]
+        return self.text[self.t[min(indices)].start : self.t[max(indices)].end]
 
 
 def _predicate_evidence(sentence: _Sentence, predicate: _Predicate) -> list[Found]:
@@ -414,42 +449,111 @@ def _predicate_evidence(sentence: _Sentence, predicate: _Predicate) -> list[Foun
     found: list[Found] = []
     head_form = sentence.t[predicate.head].form
     if head_form in OBJECT_HONORIFIC_STEMS and sentence.has_object(predicate):
-        found.append(Found(token, "honorific", "object-honorific", clause, position,
-                           "object honorification of the person (뵙다/모시다/여쭙다)"))
+        found.append(
+            Found(
+                token,
+                "honorific",
+                "object-honorific",
+                clause,
+                position,
+                "object honorification of the person (뵙다/모시다/여쭙다)",
+            )
+        )
     if predicate.nobody:
         return found
     owner = sentence.subject(predicate)
     if owner is None and sentence.addresses_listener(predicate):
         owner = "listener"
-    if owner is None and head_form in OTHER_SUBJECT_OBJECTS and any(
-            noun in OTHER_SUBJECT_OBJECTS[head_form] for noun in sentence.object_heads(predicate)):
+    if (
+        owner is None
+        and head_form in OTHER_SUBJECT_OBJECTS
+        and any(
+            noun in OTHER_SUBJECT_OBJECTS[head_form] for noun in sentence.object_heads(predicate)
+        )
+    ):
         owner = "other"  # (제가) 도움을 받았다: the narrator received the help
-    if owner is None and (head_form in RECIPIENT_VERBS or predicate.lemma in RECIPIENT_VERBS) \
-            and sentence.has_person_recipient(predicate):
+    if (
+        owner is None
+        and (head_form in RECIPIENT_VERBS or predicate.lemma in RECIPIENT_VERBS)
+        and sentence.has_person_recipient(predicate)
+    ):
         owner = "other"  # (제가) 간호사에게 감사 인사를 드렸는데: the person is the recipient
     if owner is None:
-        owner = "other" if predicate.lemma in OTHER_SUBJECT_VERBS or head_form in \
-            OTHER_SUBJECT_VERBS else "person"
+        owner = (
+            "other"
+            if predicate.lemma in OTHER_SUBJECT_VERBS or head_form in OTHER_SUBJECT_VERBS
+            else "person"
+        )
     if owner in {"narrator", "listener", "everyone", "other"}:
-        found.append(Found(token, "neutral", "predicate", clause, position,
-                           f"someone else's predicate ({owner})", counted=False))
+        found.append(
+            Found(
+                token,
+                "neutral",
+                "predicate",
+                clause,
+                position,
+                f"someone else's predicate ({owner})",
+                counted=False,
+            )
+        )
     elif owner == "thing":
         if predicate.si:
-            found.append(Found(token, "honorific", "predicate", clause, position,
-                               "-시- on a thing subject (possessor honorification)"))
+            found.append(
+                Found(
+                    token,
+                    "honorific",
+                    "predicate",
+                    clause,
+                    position,
+                    "-시- on a thing subject (possessor honorification)",
+                )
+            )
         else:
-            found.append(Found(token, "neutral", "predicate", clause, position,
-                               "a thing's predicate without -시-", counted=False))
+            found.append(
+                Found(
+                    token,
+                    "neutral",
+                    "predicate",
+                    clause,
+                    position,
+                    "a thing's predicate without -시-",
+                    counted=False,
+                )
+            )
     elif predicate.si:
-        found.append(Found(token, "honorific", "predicate", clause, position,
-                           f"-시- on the person's predicate ({predicate.position})"))
+        found.append(
+            Found(
+                token,
+                "honorific",
+                "predicate",
+                clause,
+                position,
+                f"-시- on the person's predicate ({predicate.position})",
+            )
+        )
     elif predicate.position in COUNTING_POSITIONS:
-        found.append(Found(token, "ordinary", "predicate", clause, position,
-                           f"the person's {predicate.position} predicate without -시-"))
+        found.append(
+            Found(
+                token,
+                "ordinary",
+                "predicate",
+                clause,
+                position,
+                f"the person's {predicate.position} predicate without -시-",
+            )
+        )
     else:
-        found.append(Found(token, "neutral", "predicate", clause, position,
-                           f"{predicate.position} predicate without -시-: no evidence",
-                           counted=False))
+        found.append(
+            Found(
+                token,
+                "neutral",
+                "predicate",
+                clause,
+                position,
+                f"{predicate.position} predicate without -시-: no evidence",
+                counted=False,
+            )
+        )
     return found
 
 
@@ -468,11 +572,27 @@ def _reference_evidence(sentence: _Sentence) -> tuple[list[Found], bool]:
     found: list[Found] = []
     plural = False
 
-    def add(at: int, end: int, value: str, kind: str, rule: str, counted: bool = True,
-            canonical: str = "") -> None:
-        found.append(Found(sentence.surface(list(range(at, end + 1))), value, kind,
-                           sentence.clause_base + sentence.clause_of[at],
-                           at - sentence.clause_first[at], rule, counted, canonical))
+    def add(
+        at: int,
+        end: int,
+        value: str,
+        kind: str,
+        rule: str,
+        counted: bool = True,
+        canonical: str = "",
+    ) -> None:
+        found.append(
+            Found(
+                sentence.surface(list(range(at, end + 1))),
+                value,
+                kind,
+                sentence.clause_base + sentence.clause_of[at],
+                at - sentence.clause_first[at],
+                rule,
+                counted,
+                canonical,
+            )
+        )
 
     def word_start(at: int) -> int:
         """The first morpheme of the space-delimited word that ends at ``at``."""
@@ -487,24 +607,47 @@ def _reference_evidence(sentence: _Sentence) -> tuple[list[Found], bool]:
         nxt_tag = tags[at + 1] if at + 1 < len(t) else ""
         if HONORIFIC_PARTICLES.get(token.form) == tag:
             add(at, at, "honorific", "particle", f"honorific particle {token.form}")
-        elif (tag == "XSN" and token.form in {"님", "분"} and prev_tag in {"NNG", "NNP", "XSN"}) or (
-                tag == "NNB" and token.form == "님" and prev is not None
-                and prev.end == token.start):  # Kiwi: 세탁부님들 -> 님/NNB
+        elif (
+            tag == "XSN" and token.form in {"님", "분"} and prev_tag in {"NNG", "NNP", "XSN"}
+        ) or (
+            tag == "NNB" and token.form == "님" and prev is not None and prev.end == token.start
+        ):  # Kiwi: 세탁부님들 -> 님/NNB
             add(word_start(at), at, "honorific", "title", f"title -{token.form}")
             plural = plural or _plural_after(sentence, at) >= 0
         elif tag == "NNB" and token.form == "분":
             if prev is not None and prev_tag == "MM" and prev.form in DEMONSTRATIVES:
                 many = _plural_after(sentence, at)
                 plural = plural or many >= 0
-                add(at - 1, max(at, many), "honorific", "pronoun", "honorific pronoun 그분",
-                    canonical=prev.form + "분" + ("들" if many >= 0 else ""))
-            elif prev_tag in {"SN", "NR"} or (prev is not None and prev.form == "몇") or (
-                    nxt is not None and nxt.form in MINUTE_FOLLOWERS):
-                add(at, at, "neutral", "noun", "분 'minute' after a number or before 후/뒤",
-                    counted=False)
+                add(
+                    at - 1,
+                    max(at, many),
+                    "honorific",
+                    "pronoun",
+                    "honorific pronoun 그분",
+                    canonical=prev.form + "분" + ("들" if many >= 0 else ""),
+                )
+            elif (
+                prev_tag in {"SN", "NR"}
+                or (prev is not None and prev.form == "몇")
+                or (nxt is not None and nxt.form in MINUTE_FOLLOWERS)
+            ):
+                add(
+                    at,
+                    at,
+                    "neutral",
+                    "noun",
+                    "분 'minute' after a number or before 후/뒤",
+                    counted=False,
+                )
             elif prev is not None and prev_tag == "MM" and prev.form in EVERYONE | {"여러"}:
-                add(at - 1, at, "neutral", "noun", "모든 분 'everyone(HON)' is not the person",
-                    counted=False)
+                add(
+                    at - 1,
+                    at,
+                    "neutral",
+                    "noun",
+                    "모든 분 'everyone(HON)' is not the person",
+                    counted=False,
+                )
             elif prev is not None and prev.end == token.start and prev_tag != "ETM":
                 # glued to the noun before it (기사분, 경비원분), whatever Kiwi made of that
                 # noun (어제 사서분을 -> 사/VV 어서/EC 분/NNB)
@@ -518,31 +661,60 @@ def _reference_evidence(sentence: _Sentence) -> tuple[list[Found], bool]:
         elif tag == "NP" and token.form in HONORIFIC_PRONOUNS:
             many = _plural_after(sentence, at)
             plural = plural or many >= 0
-            add(at, max(at, many), "honorific", "pronoun", f"honorific pronoun {token.form}",
-                canonical=token.form + ("들" if many >= 0 else ""))
+            add(
+                at,
+                max(at, many),
+                "honorific",
+                "pronoun",
+                f"honorific pronoun {token.form}",
+                canonical=token.form + ("들" if many >= 0 else ""),
+            )
         elif tag == "NP" and token.form in PLAIN_PRONOUNS:
             if nxt_tag in {"NNG", "NNP"} and nxt is not None and nxt.start > token.end:
-                add(at, at, "neutral", "pronoun", "그 before a noun is a determiner",
-                    counted=False)
+                add(at, at, "neutral", "pronoun", "그 before a noun is a determiner", counted=False)
                 continue
             many = _plural_after(sentence, at)
             plural = plural or many >= 0
-            add(at, max(at, many), "ordinary", "pronoun", f"plain pronoun {token.form}",
-                canonical=token.form + ("들" if many >= 0 else ""))
-        elif tag in {"MM", "IC"} and token.form in DEMONSTRATIVES and nxt is not None \
-                and nxt_tag == "NNG":
+            add(
+                at,
+                max(at, many),
+                "ordinary",
+                "pronoun",
+                f"plain pronoun {token.form}",
+                canonical=token.form + ("들" if many >= 0 else ""),
+            )
+        elif (
+            tag in {"MM", "IC"}
+            and token.form in DEMONSTRATIVES
+            and nxt is not None
+            and nxt_tag == "NNG"
+        ):
             if tag == "MM" and token.form == "그" and nxt.form in PLAIN_PRONOUN_HEADS:
                 many = _plural_after(sentence, at + 1)
                 plural = plural or many >= 0
-                add(at, max(at + 1, many), "ordinary", "pronoun", f"plain pronoun 그 {nxt.form}",
-                    canonical=f"그 {nxt.form}" + ("들" if many >= 0 else ""))
+                add(
+                    at,
+                    max(at + 1, many),
+                    "ordinary",
+                    "pronoun",
+                    f"plain pronoun 그 {nxt.form}",
+                    canonical=f"그 {nxt.form}" + ("들" if many >= 0 else ""),
+                )
         elif tag == "NNG" and token.form in HONORIFIC_NOUNS:
             add(at, at, "honorific", "noun", f"honorific noun {token.form}")
-        elif tag == "XSN" and token.form == "들" and prev_tag in {"NNG", "NNP"} \
-                and prev is not None and prev.form not in REFLEXIVES \
-                and prev.form not in THINGS and prev.form not in TIME_NOUNS \
-                and not (prev.form == "사람" and not (at > 1 and tags[at - 2] == "MM"
-                                                     and t[at - 2].form in DEMONSTRATIVES)):
+        elif (
+            tag == "XSN"
+            and token.form == "들"
+            and prev_tag in {"NNG", "NNP"}
+            and prev is not None
+            and prev.form not in REFLEXIVES
+            and prev.form not in THINGS
+            and prev.form not in TIME_NOUNS
+            and not (
+                prev.form == "사람"
+                and not (at > 1 and tags[at - 2] == "MM" and t[at - 2].form in DEMONSTRATIVES)
+            )
+        ):
             plural = True
     return found, plural
 

@@ -69,7 +69,8 @@ _SEPARATORS = _BOUNDARY + " \t*#<>=_~`\u2026-"
 _TOKENS = re.compile("([^\\s" + re.escape(_SEPARATORS) + "]+)|([" + re.escape(_BOUNDARY) + "])")
 _ENGLISH_WORDS = frozenset(
     "the a an is are was were he she they his her their will would and said has had have at "
-    "to of for but because everyone very i not be".split())
+    "to of for but because everyone very i not be".split()
+)
 _BHANE = match_key("भने")
 _KI = match_key("कि")
 _BHANI = match_key("भनी")
@@ -159,19 +160,30 @@ def _closing_group(keys: list[str]) -> _Group | None:
         participle = lx.analyse_verb(before)
         if participle is not None and participle.level in (2, 3):
             return _Group(end - 1, end, participle.level, None, "finite")
-        if (before in lx.LEVEL2_NONFINITE_TAILS and end > 1 and keys[end - 2].endswith(_NU)
-                and "नुपर" not in keys[end - 2]):
+        if (
+            before in lx.LEVEL2_NONFINITE_TAILS
+            and end > 1
+            and keys[end - 2].endswith(_NU)
+            and "नुपर" not in keys[end - 2]
+        ):
             return _Group(end - 2, end, 2, None, "finite")  # गर्नु भएको छ
         if before in lx.PASSIVES:
             return _Group(end - 1, end, None, None, "impersonal", "a passive")
         if before.endswith(lx.PARTICIPLE_ENDINGS):
             aux = lx.analyse_verb(last)
             level = aux.level if aux else None
-            gender = "f" if before.endswith(lx.FEMININE_PARTICIPLE_ENDINGS) else (
-                aux.gender if aux else None)
+            gender = (
+                "f"
+                if before.endswith(lx.FEMININE_PARTICIPLE_ENDINGS)
+                else (aux.gender if aux else None)
+            )
             return _Group(end - 1, end, level, gender, "finite")
-    if (last in lx.LEVEL2_FINITE_TAILS and before.endswith(_NU) and "नुपर" not in before
-            and len(before) > 2):
+    if (
+        last in lx.LEVEL2_FINITE_TAILS
+        and before.endswith(_NU)
+        and "नुपर" not in before
+        and len(before) > 2
+    ):
         return _Group(end - 1, end, 2, None, "finite")  # गर्नु भयो, आइपुग्नु हुनेछ
     if last == _BHANE:  # the verb 'said' (1m) or the particle; _other_subject decides
         return _Group(end, end, 1, "m", "finite")
@@ -192,10 +204,14 @@ def _other_subject(clause: Clause, keys: list[str], group: _Group, opener_next: 
     if group.kind == "impersonal":
         return group.why or "impersonal (modal or passive)"
     head = keys[: group.start]
-    if any(key in lx.EVERYONE_SUBJECTS for key in head) or (
-            lx.EVERYONE_BARE in head and any(key in lx.RESPECT_WORDS for key in head)) or any(
+    if (
+        any(key in lx.EVERYONE_SUBJECTS for key in head)
+        or (lx.EVERYONE_BARE in head and any(key in lx.RESPECT_WORDS for key in head))
+        or any(
             key == lx.EVERYONE_BARE and after.startswith(lx.EVERYONE_AFTER_BARE)
-            for key, after in zip(head, head[1:], strict=False)):
+            for key, after in zip(head, head[1:], strict=False)
+        )
+    ):
         return "subject is everyone"
     if any(key in lx.SECOND_PERSON_SUBJECTS for key in head):
         return "subject is the listener (तपाईं)"
@@ -204,7 +220,8 @@ def _other_subject(clause: Clause, keys: list[str], group: _Group, opener_next: 
     # clause inside the person's clause.
     for at, key in enumerate(head):
         if key in lx.FIRST_PERSON_SUBJECTS and not any(
-                later.endswith(lx.PARTICIPLE_ENDINGS) for later in head[at + 1:]):
+            later.endswith(lx.PARTICIPLE_ENDINGS) for later in head[at + 1 :]
+        ):
             return "subject is the narrator (म/मैले)"
     last = keys[group.end]
     if group.start > 0 and keys[group.start - 1] != last:
@@ -221,12 +238,13 @@ def _other_subject(clause: Clause, keys: list[str], group: _Group, opener_next: 
             at = next((i for i in range(len(head) - 1, -1, -1) if head[i] in lx.THING_NOUNS), -1)
             thing = at >= 0
         if thing and not any(
-                lx.pronoun(key) is not None and not key.endswith(("को", "का", "की", "लाई"))
-                for key in head):
+            lx.pronoun(key) is not None and not key.endswith(("को", "का", "की", "लाई"))
+            for key in head
+        ):
             return f"subject is a thing ({clause.tokens[at].surface})"
     if last == _BHANE:
         ergative = any(key.endswith("ले") and len(key) > 2 for key in head)
-        if not (ergative or opener_next == _KI or clause.closer in (":", "\"", "\u201c")):
+        if not (ergative or opener_next == _KI or clause.closer in (":", '"', "\u201c")):
             return "भने is the particle 'if / as for'"
     return None
 
@@ -236,9 +254,13 @@ def _plural_noun(key: str) -> bool:
     if at <= 0:
         return False
     stem = key[:at]
-    return (stem not in lx.NOT_PERSON_PLURALS and lx.pronoun(key) is None
-            and key not in lx.SECOND_PERSON_ANY and key not in lx.FIRST_PERSON_ANY
-            and key not in lx.EVERYONE_SUBJECTS)
+    return (
+        stem not in lx.NOT_PERSON_PLURALS
+        and lx.pronoun(key) is None
+        and key not in lx.SECOND_PERSON_ANY
+        and key not in lx.FIRST_PERSON_ANY
+        and key not in lx.EVERYONE_SUBJECTS
+    )
 
 
 @dataclass
@@ -258,8 +280,11 @@ def _read_clauses(clauses: list[Clause]) -> _Reading:
         keys = [token.key for token in clause.tokens]
         # A clause without a subject of its own after र/अनि/तर keeps the plural subject of
         # the clause before it (उनीहरूले काम सके र घर गए).
-        plural_clause = previous_plural and clause.opener != "" and not any(
-            lx.pronoun(key) is not None or _plural_noun(key) for key in keys)
+        plural_clause = (
+            previous_plural
+            and clause.opener != ""
+            and not any(lx.pronoun(key) is not None or _plural_noun(key) for key in keys)
+        )
         for position, token in enumerate(clause.tokens):
             key = token.key
             found = lx.pronoun(key)
@@ -268,17 +293,42 @@ def _read_clauses(clauses: list[Clause]) -> _Reading:
                 plural_clause = plural_clause or is_plural
                 out.plural = out.plural or is_plural
                 out.levels.append(level)
-                out.evidence.append(Signal(token.surface, str(level), "pronoun", index, position,
-                                           "E1 pronoun" + (" plural" if is_plural else "")))
+                out.evidence.append(
+                    Signal(
+                        token.surface,
+                        str(level),
+                        "pronoun",
+                        index,
+                        position,
+                        "E1 pronoun" + (" plural" if is_plural else ""),
+                    )
+                )
             elif _plural_noun(key):
                 plural_clause = out.plural = True
-                out.evidence.append(Signal(token.surface, "plural", "noun", index, position,
-                                           "plural person noun (-हरू)", counted=False))
+                out.evidence.append(
+                    Signal(
+                        token.surface,
+                        "plural",
+                        "noun",
+                        index,
+                        position,
+                        "plural person noun (-हरू)",
+                        counted=False,
+                    )
+                )
             if key in lx.TITLES or key.endswith(lx.TITLE_ENDINGS):
                 out.titles.append(token.surface)
-                out.evidence.append(Signal(token.surface, "title", "title", index, position,
-                                           "honorific title: a word, not agreement",
-                                           counted=False))
+                out.evidence.append(
+                    Signal(
+                        token.surface,
+                        "title",
+                        "title",
+                        index,
+                        position,
+                        "honorific title: a word, not agreement",
+                        counted=False,
+                    )
+                )
             if key.startswith(lx.FEMININE_NOUN_STEMS):
                 out.feminine_noun = True
         previous_plural = plural_clause
@@ -295,33 +345,70 @@ def _read_clauses(clauses: list[Clause]) -> _Reading:
             verb = lx.analyse_verb(key)
             tokens = clause.tokens[position].surface
             hon_level = verb.level if verb is not None and verb.level in (2, 3) else None
-            if hon_level is None and key.endswith(_NU) and position + 1 < group_start and (
+            if (
+                hon_level is None
+                and key.endswith(_NU)
+                and position + 1 < group_start
+                and (
                     keys[position + 1] in lx.LEVEL2_NONFINITE_TAILS
-                    or keys[position + 1] in lx.LEVEL2_FINITE_TAILS) and "नुपर" not in key:
+                    or keys[position + 1] in lx.LEVEL2_FINITE_TAILS
+                )
+                and "नुपर" not in key
+            ):
                 hon_level, skip = 2, position + 1
                 tokens += " " + clause.tokens[position + 1].surface
             if hon_level is not None:
                 if second_subject:
-                    out.evidence.append(Signal(tokens, str(hon_level), "nonfinite_hon", index,
-                                               position, "subject is the listener",
-                                               counted=False))
+                    out.evidence.append(
+                        Signal(
+                            tokens,
+                            str(hon_level),
+                            "nonfinite_hon",
+                            index,
+                            position,
+                            "subject is the listener",
+                            counted=False,
+                        )
+                    )
                     continue
                 out.levels.append(hon_level)
                 kind = "verb" if verb is not None and verb.kind == "finite" else "nonfinite_hon"
-                out.evidence.append(Signal(tokens, str(hon_level), kind, index, position,
-                                           f"E3 level-{hon_level} form inside the clause"))
-            elif key.endswith(lx.FEMININE_PARTICIPLE_ENDINGS) and position + 1 < len(keys) and (
-                    keys[position + 1] not in lx.AUXILIARIES):
+                out.evidence.append(
+                    Signal(
+                        tokens,
+                        str(hon_level),
+                        kind,
+                        index,
+                        position,
+                        f"E3 level-{hon_level} form inside the clause",
+                    )
+                )
+            elif (
+                key.endswith(lx.FEMININE_PARTICIPLE_ENDINGS)
+                and position + 1 < len(keys)
+                and (keys[position + 1] not in lx.AUXILIARIES)
+            ):
                 out.genders.append("f")
-                out.evidence.append(Signal(tokens, "feminine", "attributive", index, position,
-                                           "feminine participle agreeing with the noun"))
+                out.evidence.append(
+                    Signal(
+                        tokens,
+                        "feminine",
+                        "attributive",
+                        index,
+                        position,
+                        "feminine participle agreeing with the noun",
+                    )
+                )
         if group is None:
             continue
-        surface = " ".join(token.surface for token in clause.tokens[group.start:group.end + 1])
+        surface = " ".join(token.surface for token in clause.tokens[group.start : group.end + 1])
         why = _other_subject(clause, keys, group, opener_next)
         if why is not None or group.level is None:
-            out.evidence.append(Signal(surface, "neutral", "verb", index, group.start,
-                                       why or "no level", counted=False))
+            out.evidence.append(
+                Signal(
+                    surface, "neutral", "verb", index, group.start, why or "no level", counted=False
+                )
+            )
             continue
         out.levels.append(group.level)
         gender = group.gender
@@ -330,15 +417,23 @@ def _read_clauses(clauses: list[Clause]) -> _Reading:
         if gender is not None and group.level <= 1:
             out.genders.append(gender)
         label = f"{group.level}{gender or ''}"
-        out.evidence.append(Signal(surface, str(group.level), "verb", index, group.start,
-                                   f"E2 verb group ({label})"))
+        out.evidence.append(
+            Signal(
+                surface, str(group.level), "verb", index, group.start, f"E2 verb group ({label})"
+            )
+        )
     return out
 
 
 def _unreadable(translation: str, reason: str, evidence: Sequence[Signal] = ()) -> Judgement:
-    return Judgement(Register.UNREADABLE, None, tuple(evidence), translation, reason,
-                     {"level": None, "gender": None, "respect_floor": None,
-                      "noun_gender": None, "titles": None})
+    return Judgement(
+        Register.UNREADABLE,
+        None,
+        tuple(evidence),
+        translation,
+        reason,
+        {"level": None, "gender": None, "respect_floor": None, "noun_gender": None, "titles": None},
+    )
 
 
 def _why_no_translation(raw: str, extraction: Extraction) -> str:
@@ -421,8 +516,10 @@ class NepaliJudge(JudgeBase):
 
     def judge(self, output: str | None, condition: str | None = None) -> Judgement:
         if condition is not None and condition not in CONDITIONS:
-            raise InputError(f"unknown condition {condition!r}; expected one of "
-                             f"{', '.join(sorted(CONDITIONS))}", field="condition")
+            raise InputError(
+                f"unknown condition {condition!r}; expected one of {', '.join(sorted(CONDITIONS))}",
+                field="condition",
+            )
         raw = normalise_nepali(output or "")
         if not raw.strip():
             return _unreadable("", "empty: no output")
@@ -440,12 +537,14 @@ class NepaliJudge(JudgeBase):
         if not counted:
             if "refusal" in extraction.flags:
                 return _unreadable(translation, "refusal", reading.evidence)
-            return _unreadable(translation, "no_evidence: no pronoun or verb about the person",
-                               reading.evidence)
+            return _unreadable(
+                translation, "no_evidence: no pronoun or verb about the person", reading.evidence
+            )
         high = any(level >= 2 for level in reading.levels)
         low = any(level <= 1 for level in reading.levels)
-        label = Register.MIXED if high and low else (
-            Register.HONORIFIC if high else Register.ORDINARY)
+        label = (
+            Register.MIXED if high and low else (Register.HONORIFIC if high else Register.ORDINARY)
+        )
         distinct = set(reading.levels)
         level = distinct.pop() if len(distinct) == 1 else None
         plural = reading.plural if condition in (None, "they") else None
@@ -457,16 +556,29 @@ class NepaliJudge(JudgeBase):
             "titles": len(reading.titles),
         }
         evidence = tuple(sorted(reading.evidence, key=lambda item: (item.clause, item.position)))
-        return Judgement(label, plural, evidence, translation,
-                         _reason(label, level, evidence, extraction), readings)
+        return Judgement(
+            label,
+            plural,
+            evidence,
+            translation,
+            _reason(label, level, evidence, extraction),
+            readings,
+        )
 
 
-def _reason(label: Register, level: int | None, evidence: Sequence[Signal],
-            extraction: Extraction) -> str:
-    used = [f"{item.token} ({item.kind} {item.value})" for item in evidence
-            if item.counted and item.kind != "attributive"]
-    refused = [f"{item.token}: {item.rule}" for item in evidence
-               if not item.counted and item.kind == "verb"]
+def _reason(
+    label: Register, level: int | None, evidence: Sequence[Signal], extraction: Extraction
+) -> str:
+    used = [
+        f"{item.token} ({item.kind} {item.value})"
+        for item in evidence
+        if item.counted and item.kind != "attributive"
+    ]
+    refused = [
+        f"{item.token}: {item.rule}"
+        for item in evidence
+        if not item.counted and item.kind == "verb"
+    ]
     text = f"{label.value}, level {'mixed' if level is None else level}: " + ", ".join(used)
     if refused:
         text += "; not the person's: " + "; ".join(refused)

@@ -32,26 +32,35 @@ _DEVANAGARI = re.compile("[\u0900-\u0963\u0966-\u097f]")
 _LAST_DEVANAGARI = re.compile("[\u0900-\u0963\u0966-\u097f][^\u0900-\u0963\u0966-\u097f]*$")
 _LATIN_WORD = re.compile("[A-Za-z][A-Za-z'-]*")
 _THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
-_LINE_MARKUP = re.compile(r"^\s*(?:(?:#{1,6}|>|[-*+\u2022])\s*|(?:[0-9]+|[\u0966-\u096f]+)[.)]\s+)*")
+_LINE_MARKUP = re.compile(
+    r"^\s*(?:(?:#{1,6}|>|[-*+\u2022])\s*|(?:[0-9]+|[\u0966-\u096f]+)[.)]\s+)*"
+)
 _EMPHASIS = re.compile(r"\*\*|__|\*|`|~~")
 _HEADER_WORDS = (
     r"explanation|notes?|breakdown|transliteration|pronunciation|romani[sz]ation|romani[sz]ed|"
     r"literal(?: translation)?|word[- ]by[- ]word|gloss(?:ary)?|vocabulary|key (?:words|terms)|"
-    "टिप्पणी|नोट|व्याख्या|स्पष्टीकरण|उच्चारण|लिप्यन्तरण|शब्दार्थ")
+    "टिप्पणी|नोट|व्याख्या|स्पष्टीकरण|उच्चारण|लिप्यन्तरण|शब्दार्थ"
+)
 _EXPLANATION_HEADER = re.compile(
-    r"^(?:" + _HEADER_WORDS + r")\s*(?:\([^)]*\))?\s*(?::|$|[-\u2013\u2014]\s)", re.IGNORECASE)
+    r"^(?:" + _HEADER_WORDS + r")\s*(?:\([^)]*\))?\s*(?::|$|[-\u2013\u2014]\s)", re.IGNORECASE
+)
 _INLINE_HEADER = re.compile(
     r"(?<=[\s\u0964.!?(\[])(?:explanation|notes?|transliteration|टिप्पणी|नोट|व्याख्या)\s*:",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _LABEL_PREFIX = re.compile(
     r"^(?:[^\u0900-\u097f:\uff1a]{0,60}|(?:नेपाली\s+)?अनुवाद|नेपालीमा|नेपाली|उत्तर|औपचारिक|"
-    r"अनौपचारिक|आदरार्थी|सामान्य|सम्मानजनक|अनुवादित\s+वाक्य)\s*(?:\([^)]*\))?\s*[:\uff1a]\s*")
+    r"अनौपचारिक|आदरार्थी|सामान्य|सम्मानजनक|अनुवादित\s+वाक्य)\s*(?:\([^)]*\))?\s*[:\uff1a]\s*"
+)
 _CONTINUATION = re.compile(
     r"(?:(?:English|अंग्रेजी|अङ्ग्रेजी)(?:\s+(?:sentence|text|वाक्य))?|Translate|Input|Source|"
-    r"Sentence|Q)\s*(?:\([^)]*\))?\s*[:\uff1a]|Translate the following", re.IGNORECASE)
+    r"Sentence|Q)\s*(?:\([^)]*\))?\s*[:\uff1a]|Translate the following",
+    re.IGNORECASE,
+)
 _CONTINUATION_INLINE = re.compile(
-    "(?<=[\\s\u0964.!?\"\u201d'\u2019\\]])(?=(?:[0-9]+[.)]\\s*)?(?:" + _CONTINUATION.pattern
-    + "))", re.IGNORECASE)
+    "(?<=[\\s\u0964.!?\"\u201d'\u2019\\]])(?=(?:[0-9]+[.)]\\s*)?(?:" + _CONTINUATION.pattern + "))",
+    re.IGNORECASE,
+)
 _PARENTHESES = re.compile(r"[(\[]([^()\[\]]*)[)\]]")
 _PIECE_END = re.compile("(?<=[\u0964\u0965!?|])|(?<=\\.)(?=\\s)")
 _CLOSING = "\u0964\u0965|.!?"
@@ -63,13 +72,16 @@ _JSON_KEYS = ("translation", "nepali", "output", "text", "answer", "result", "ne
 _META = keys(
     "अनुवाद अनुवादमा अनुवादको अनुवादित वाक्य वाक्यको वाक्यमा वाक्यलाई वाक्यांश आदरार्थी "
     "सर्वनाम क्रियापद क्रिया रूप शब्द शब्दको प्रयोग सट्टा सम्मानसूचक लिङ्ग लिङ्गको नेपालीमा "
-    "अङ्ग्रेजी अंग्रेजी")
-_REFUSAL_NEPALI = tuple(match_key(phrase) for phrase in (
-    "माफ गर्नुहोस्", "माफ गर्नुस्", "क्षमा गर्नुहोस्", "क्षमा पाउँ", "असमर्थ"))
+    "अङ्ग्रेजी अंग्रेजी"
+)
+_REFUSAL_NEPALI = tuple(
+    match_key(phrase) for phrase in ("माफ गर्नुहोस्", "माफ गर्नुस्", "क्षमा गर्नुहोस्", "क्षमा पाउँ", "असमर्थ")
+)
 _CANNOT = keys("सक्दिनँ सक्दिन सक्दैनौँ सक्दैनौं")
 _REFUSAL_ENGLISH = re.compile(
     r"\b(?:sorry|i can(?:no|')t|can ?not help|unable to|as an ai|i won't|not able to)\b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -118,7 +130,7 @@ def _devanagari_span(text: str) -> str:
     end = _LAST_DEVANAGARI.search(text).start() + 1  # type: ignore[union-attr]
     while end < len(text) and text[end] in _CLOSING + _QUOTES:
         end += 1
-    return text[first.start():end].strip()
+    return text[first.start() : end].strip()
 
 
 def _devanagari_runs(text: str) -> list[str]:
@@ -150,8 +162,7 @@ def _from_json(text: str) -> str:
         elif isinstance(value, list):
             for item in value:
                 walk(item, key)
-        elif isinstance(value, str) and has_devanagari(value) and (
-                key in _JSON_KEYS or not key):
+        elif isinstance(value, str) and has_devanagari(value) and (key in _JSON_KEYS or not key):
             found.append(value)
 
     walk(data)
@@ -224,7 +235,7 @@ def extract_translation(text: str) -> Extraction:
             if kept:
                 notes.append(line)
                 break
-            in_note_block = not line[header.end():].strip()
+            in_note_block = not line[header.end() :].strip()
             notes.append(line)
             continue
         if in_note_block:
@@ -233,14 +244,14 @@ def extract_translation(text: str) -> Extraction:
         stop = False
         inline = _INLINE_HEADER.search(line)
         if inline and has_devanagari(line[: inline.start()]):
-            notes.append(line[inline.start():])
+            notes.append(line[inline.start() :])
             line, stop = line[: inline.start()].strip(), True
         if kept and line[:1] in "([" and line[-1:] in ")]":
             notes.append(line)
             continue
         label = _LABEL_PREFIX.match(line)
         if label:
-            line = line[label.end():]
+            line = line[label.end() :]
 
         def drop_note(match: re.Match[str]) -> str:
             inner = match.group(1)

@@ -64,9 +64,16 @@ class HarnessLog:
     def frame(self) -> pd.DataFrame:
         """The samples as responses the engine scores: model, uid, seed, output, pred. A
         missing text is "" (an empty answer, counted so), never NaN."""
-        rows = [{"model": s.model, "uid": s.uid, "seed": s.seed,
-                 "output": s.output if s.pred is None else None, "pred": s.pred}
-                for s in self.samples]
+        rows = [
+            {
+                "model": s.model,
+                "uid": s.uid,
+                "seed": s.seed,
+                "output": s.output if s.pred is None else None,
+                "pred": s.pred,
+            }
+            for s in self.samples
+        ]
         frame = pd.DataFrame(rows, columns=["model", "uid", "seed", "output", "pred"])
         frame["pred"] = frame["pred"].astype("Int64")
         frame["output"] = frame["output"].astype(object)
@@ -83,8 +90,13 @@ def bad(message: str, source: str, field_name: str | None = None) -> InputError:
 
 _CREDENTIALS = (
     (re.compile(r"(://)[^/@\s]+@"), r"\1***@"),  # URL user:password@
-    (re.compile(r"(?i)\b((?:(?:api|access)[_-]?key|key|token|secret|password|auth)\s*[=:]\s*)"
-                r"[^,;&\s]+"), r"\1***"),
+    (
+        re.compile(
+            r"(?i)\b((?:(?:api|access)[_-]?key|key|token|secret|password|auth)\s*[=:]\s*)"
+            r"[^,;&\s]+"
+        ),
+        r"\1***",
+    ),
     (re.compile(r"(?i)\b(bearer\s+)\S+"), r"\1***"),
     (re.compile(r"\b(sk-)[A-Za-z0-9_-]{16,}"), r"\1***"),
 )
@@ -122,9 +134,15 @@ def local_index(by_uid: Mapping[str, BBQItem]) -> dict[tuple[str, int], list[str
     return index
 
 
-def find_uid(index: Mapping[tuple[str, int], list[str]], by_uid: Mapping[str, BBQItem],
-             category: Any, example_id: Any, source: str, id_field: str,
-             category_field: str) -> str:
+def find_uid(
+    index: Mapping[tuple[str, int], list[str]],
+    by_uid: Mapping[str, BBQItem],
+    category: Any,
+    example_id: Any,
+    source: str,
+    id_field: str,
+    category_field: str,
+) -> str:
     """The uid of the item with ``category`` and ``example_id`` (category None: the only item
     with that id), or an error naming the field that does not map."""
     if isinstance(example_id, bool) or not isinstance(example_id, int | str):
@@ -132,39 +150,51 @@ def find_uid(index: Mapping[tuple[str, int], list[str]], by_uid: Mapping[str, BB
     try:
         number = int(example_id)
     except ValueError:
-        raise bad(f"expected an integer example id, got {example_id!r}", source,
-                  id_field) from None
+        raise bad(f"expected an integer example id, got {example_id!r}", source, id_field) from None
     if category is None:
         matches = [u for (c, e), uids in index.items() if e == number for u in uids]
         if len(matches) != 1:
             found = f"{len(matches)} items have" if matches else "no item has"
-            raise bad(f"{found} example id {number}; the sample names no category",
-                      source, category_field)
+            raise bad(
+                f"{found} example id {number}; the sample names no category", source, category_field
+            )
         return matches[0]
     if not isinstance(category, str):
         raise bad(f"expected a string, got {category!r}", source, category_field)
     matches = index.get((category, number), [])
     if not matches:
         categories = sorted({c for c, _ in index})
-        where = (f"category {category!r}" if category in categories else
-                 f"category {category!r} (the items have {', '.join(categories[:6])})")
+        where = (
+            f"category {category!r}"
+            if category in categories
+            else f"category {category!r} (the items have {', '.join(categories[:6])})"
+        )
         raise bad(f"no item with example id {number} in {where}", source, id_field)
     if len(matches) > 1:
-        raise bad(f"{len(matches)} items are {category}:{number} ({', '.join(matches[:3])})",
-                  source, id_field)
+        raise bad(
+            f"{len(matches)} items are {category}:{number} ({', '.join(matches[:3])})",
+            source,
+            id_field,
+        )
     return matches[0]
 
 
-def check_same_item(item: BBQItem, doc: Mapping[str, Any], source: str,
-                    fields: tuple[str, ...] = ("context_condition", "question_polarity",
-                                               "label")) -> None:
+def check_same_item(
+    item: BBQItem,
+    doc: Mapping[str, Any],
+    source: str,
+    fields: tuple[str, ...] = ("context_condition", "question_polarity", "label"),
+) -> None:
     """Refuse a logged dataset row that is not the item it maps to (another release, another
     dataset): the first field that differs is named."""
     for name in fields:
         if name in doc and doc[name] != getattr(item, name):
-            raise bad(f"the logged row says {doc[name]!r}, the benchmark's item {item.uid} "
-                      f"{getattr(item, name)!r}: the log is of other items", source,
-                      f"doc.{name}")
+            raise bad(
+                f"the logged row says {doc[name]!r}, the benchmark's item {item.uid} "
+                f"{getattr(item, name)!r}: the log is of other items",
+                source,
+                f"doc.{name}",
+            )
 
 
 def check_unique(samples: list[HarnessSample], id_field: str) -> None:
@@ -173,6 +203,10 @@ def check_unique(samples: list[HarnessSample], id_field: str) -> None:
     for sample in samples:
         key = (sample.model, sample.uid, sample.seed)
         if key in seen:
-            raise bad(f"a second sample of {sample.uid} for model {sample.model!r} "
-                      f"(first at {seen[key]})", sample.source, id_field)
+            raise bad(
+                f"a second sample of {sample.uid} for model {sample.model!r} "
+                f"(first at {seen[key]})",
+                sample.source,
+                id_field,
+            )
         seen[key] = sample.source

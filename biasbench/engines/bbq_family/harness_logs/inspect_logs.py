@@ -52,14 +52,15 @@ def _zstd_member(path: Path, info: zipfile.ZipInfo) -> bytes:
     try:
         import zstandard
     except ImportError:
-        raise InputError("a zstd-compressed .eval log needs the zstandard package: pip install "
-                         "zstandard", file=str(path)) from None
+        raise InputError(
+            "a zstd-compressed .eval log needs the zstandard package: pip install zstandard",
+            file=str(path),
+        ) from None
     with open(path, "rb") as fh:
         fh.seek(info.header_offset)
         local = fh.read(30)
         if len(local) < 30 or local[:4] != b"PK\x03\x04":
-            raise InputError("damaged zip member (no local header)",
-                             file=f"{path}!{info.filename}")
+            raise InputError("damaged zip member (no local header)", file=f"{path}!{info.filename}")
         name_length, extra_length = struct.unpack("<HH", local[26:30])
         fh.seek(info.header_offset + 30 + name_length + extra_length)
         compressed = fh.read(info.compress_size)
@@ -88,13 +89,21 @@ def _read_member(archive: zipfile.ZipFile, path: Path, name: str) -> bytes:
     if info.compress_type == ZIP_ZSTD:
         return _zstd_member(path, info)
     if info.compress_type not in (ZIP_STORED, ZIP_DEFLATED):
-        raise InputError(f"zip compression method {info.compress_type} (an inspect log uses "
-                         f"zstd or deflate)", file=where)
+        raise InputError(
+            f"zip compression method {info.compress_type} (an inspect log uses zstd or deflate)",
+            file=where,
+        )
     try:
         with archive.open(name) as member:
             data = member.read(info.file_size + 1)
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, RuntimeError,
-            NotImplementedError) as exc:
+    except (
+        zipfile.BadZipFile,
+        zlib.error,
+        EOFError,
+        OSError,
+        RuntimeError,
+        NotImplementedError,
+    ) as exc:
         raise InputError(f"damaged zip member ({exc})", file=where) from None
     if len(data) > info.file_size:
         raise InputError("member longer than its header says", file=where)
@@ -110,8 +119,11 @@ def _members(path: Path) -> tuple[dict[str, Any], Iterator[tuple[str, Any]]]:
         raise InputError("expected an inspect eval log (a JSON object)", file=str(path))
     samples = data.get("samples")
     if not isinstance(samples, list):
-        raise InputError("missing field (an inspect log written with its samples)",
-                         file=str(path), field="samples")
+        raise InputError(
+            "missing field (an inspect log written with its samples)",
+            file=str(path),
+            field="samples",
+        )
     return data, ((f"{path}!samples[{i}]", s) for i, s in enumerate(samples))
 
 
@@ -135,8 +147,11 @@ def _zip_members(path: Path) -> tuple[dict[str, Any], Iterator[tuple[str, Any]]]
     sample_names = sorted(n for n in names if n.startswith("samples/") and n.endswith(".json"))
     total = sum(archive.getinfo(n).file_size for n in ["header.json", *sample_names])
     if total > MAX_LOG_BYTES:
-        raise InputError(f"the log's members hold {total:,} bytes uncompressed, more than "
-                         f"biasbench reads from one log ({MAX_LOG_BYTES:,})", file=str(path))
+        raise InputError(
+            f"the log's members hold {total:,} bytes uncompressed, more than "
+            f"biasbench reads from one log ({MAX_LOG_BYTES:,})",
+            file=str(path),
+        )
     header = member("header.json")
     if not isinstance(header, dict):
         raise InputError("expected an object", file=f"{path}!header.json")
@@ -162,8 +177,11 @@ def output_text(sample: Mapping[str, Any], source: str) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "".join(str(part.get("text", "")) for part in content
-                       if isinstance(part, dict) and part.get("type", "text") == "text")
+        return "".join(
+            str(part.get("text", ""))
+            for part in content
+            if isinstance(part, dict) and part.get("type", "text") == "text"
+        )
     raise bad("expected a string or content parts", source, "output.choices[0].message.content")
 
 
@@ -178,8 +196,9 @@ def harness_reading(sample: Mapping[str, Any], source: str) -> tuple[int | None,
     if not isinstance(score, dict):
         raise bad("expected an object", source, f"scores.{name}")
     answer = score.get("answer")
-    index = LETTERS.index(answer) if isinstance(answer, str) and answer in LETTERS and \
-        answer else None
+    index = (
+        LETTERS.index(answer) if isinstance(answer, str) and answer in LETTERS and answer else None
+    )
     return index, {"scorer": name, "value": score.get("value"), "answer": answer}
 
 
@@ -191,35 +210,48 @@ def reported_metrics(header: Mapping[str, Any]) -> dict[str, float | None]:
         return {}
     metrics = scores[0].get("metrics") or {}
     if not isinstance(metrics, dict):
-        log.warning("inspect log: results.scores[0].metrics is a %s, not an object: the "
-                    "harness's aggregate is left out (its per-sample scores are read)",
-                    type(metrics).__name__)
+        log.warning(
+            "inspect log: results.scores[0].metrics is a %s, not an object: the "
+            "harness's aggregate is left out (its per-sample scores are read)",
+            type(metrics).__name__,
+        )
         return {}
     found: dict[str, float | None] = {}
     for name, metric in metrics.items():
         value = metric.get("value") if isinstance(metric, dict) else None
         if name != "stderr":
-            found[str(name)] = float(value) if isinstance(value, int | float) and \
-                not isinstance(value, bool) else None
+            found[str(name)] = (
+                float(value)
+                if isinstance(value, int | float) and not isinstance(value, bool)
+                else None
+            )
     return found
 
 
-def read_inspect(path: Path, by_uid: Mapping[str, BBQItem],
-                 model: str | None = None) -> HarnessLog:
+def read_inspect(path: Path, by_uid: Mapping[str, BBQItem], model: str | None = None) -> HarnessLog:
     """Every sample of the inspect log at ``path`` (.json or .eval), mapped to the items."""
     path = Path(path)
     if path.is_dir():
         logs = sorted(p.name for p in path.iterdir() if p.suffix in (".eval", ".json"))
-        raise InputError("a folder: --from inspect reads one eval log (.eval or .json); "
-                         + (f"this one holds {', '.join(logs[:3])}{', ...' if len(logs) > 3 else ''}"
-                            if logs else "this one holds none"), file=str(path))
+        raise InputError(
+            "a folder: --from inspect reads one eval log (.eval or .json); "
+            + (
+                f"this one holds {', '.join(logs[:3])}{', ...' if len(logs) > 3 else ''}"
+                if logs
+                else "this one holds none"
+            ),
+            file=str(path),
+        )
     if not path.is_file():
         raise InputError("file not found", file=str(path))
     header, members = _members(path)
     spec = header.get("eval") or {}
     task = str(spec.get("task") or "bbq") if isinstance(spec, dict) else "bbq"
-    label = model or (safe_model_name(str(spec.get("model")))
-                      if isinstance(spec, dict) and spec.get("model") else "inspect")
+    label = model or (
+        safe_model_name(str(spec.get("model")))
+        if isinstance(spec, dict) and spec.get("model")
+        else "inspect"
+    )
     index = local_index(by_uid)
     samples = []
     errored: list[tuple[str, str]] = []
@@ -234,34 +266,62 @@ def read_inspect(path: Path, by_uid: Mapping[str, BBQItem],
             raise bad("expected an object", source, "metadata")
         id_field = "example_id" if "example_id" in metadata else "source_id"
         if metadata.get(id_field) is None:
-            raise bad("missing field (the sample's BBQ example id)", source,
-                      "metadata.example_id")
-        uid = find_uid(index, by_uid, metadata.get("category"), metadata[id_field], source,
-                       f"metadata.{id_field}", "metadata.category")
+            raise bad("missing field (the sample's BBQ example id)", source, "metadata.example_id")
+        uid = find_uid(
+            index,
+            by_uid,
+            metadata.get("category"),
+            metadata[id_field],
+            source,
+            f"metadata.{id_field}",
+            "metadata.category",
+        )
         epoch = sample.get("epoch", 1)
         if isinstance(epoch, bool) or not isinstance(epoch, int) or not 1 <= epoch <= MAX_EPOCH:
-            raise bad(f"expected an epoch from 1 to {MAX_EPOCH:,}, got {str(epoch)[:40]}",
-                      source, "epoch")
+            raise bad(
+                f"expected an epoch from 1 to {MAX_EPOCH:,}, got {str(epoch)[:40]}", source, "epoch"
+            )
         answer, score = harness_reading(sample, source)
-        samples.append(HarnessSample(uid, label, task, source, seed=epoch - 1,
-                                     output=output_text(sample, source),
-                                     harness_answer=answer, per_sample=score))
+        samples.append(
+            HarnessSample(
+                uid,
+                label,
+                task,
+                source,
+                seed=epoch - 1,
+                output=output_text(sample, source),
+                harness_answer=answer,
+                per_sample=score,
+            )
+        )
     status = header.get("status")
     if not samples and errored:
         raise InputError(
             f"every sample carries an error ({len(errored)} of {len(errored)}; the log's status "
             f"is {str(status)[:20]!r}; first: {errored[0][1]}): there are no answers to score",
-            file=str(path))
+            file=str(path),
+        )
     if not samples:
         raise InputError("no samples", file=str(path))
     if errored:
-        log.warning("%s: %d of %d samples carry an error instead of an answer (first: %s); they "
-                    "are left out of every score", path, len(errored),
-                    len(errored) + len(samples), errored[0][1])
+        log.warning(
+            "%s: %d of %d samples carry an error instead of an answer (first: %s); they "
+            "are left out of every score",
+            path,
+            len(errored),
+            len(errored) + len(samples),
+            errored[0][1],
+        )
     check_unique(samples, "id")
     reported = reported_metrics(header)
-    return HarnessLog("inspect", samples, {(label, task): reported} if reported else {},
-                      [str(path)], [task], errored)
+    return HarnessLog(
+        "inspect",
+        samples,
+        {(label, task): reported} if reported else {},
+        [str(path)],
+        [task],
+        errored,
+    )
 
 
 def _error_text(error: Any) -> str:

@@ -47,12 +47,21 @@ logger = logging.getLogger(__name__)
 #: Categories whose first slot is filled with the template's stereotyped groups and the second
 #: with the other labels, in both orders (the original generator's targets).
 TARGET_SUBSET_CATEGORIES: frozenset[str] = frozenset(
-    {"Race_ethnicity", "Religion", "Nationality", "Sexual_orientation"})
+    {"Race_ethnicity", "Religion", "Nationality", "Sexual_orientation"}
+)
 
 #: The original BBQ release's 10 English "unknown" phrasings (used uniformly).
 BBQ_UNKNOWN_POOL: tuple[str, ...] = (
-    "Unknown", "Cannot be determined", "Can't be determined", "Not answerable", "Not known",
-    "Not enough info", "Not enough information", "Cannot answer", "Can't answer", "Undetermined",
+    "Unknown",
+    "Cannot be determined",
+    "Can't be determined",
+    "Not answerable",
+    "Not known",
+    "Not enough info",
+    "Not enough information",
+    "Cannot answer",
+    "Can't answer",
+    "Undetermined",
 )
 
 # "whitespace + a/A + whitespace + vowel" gets an "n" after the article (the original's fix-up).
@@ -63,6 +72,7 @@ _VOWELS = frozenset("aeiouAEIOU")
 # --------------------------------------------------------------------------------------------
 # Results
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class RowCount:
@@ -114,15 +124,25 @@ class _Filler:
 # Slot filling
 # --------------------------------------------------------------------------------------------
 
-def fill_slots(text: str, name1: str, name2: str, words: tuple[str, str] | None,
-               var2: tuple[str, str] | None = None) -> str:
+
+def fill_slots(
+    text: str,
+    name1: str,
+    name2: str,
+    words: tuple[str, str] | None,
+    var2: tuple[str, str] | None = None,
+) -> str:
     """Fill one template text's slots, including the original generator's English fix-ups.
     ``var2``: the second attribute of an intersectional template (gender or SES words) for
     ``{{GEN1}}``/``{{OCC1}}`` and ``{{GEN2}}``/``{{OCC2}}``."""
     filled = text.replace("{{NAME1}}", name1).replace("{{NAME2}}", name2)
     if var2 is not None:
-        filled = (filled.replace("{{GEN1}}", var2[0]).replace("{{GEN2}}", var2[1])
-                  .replace("{{OCC1}}", var2[0]).replace("{{OCC2}}", var2[1]))
+        filled = (
+            filled.replace("{{GEN1}}", var2[0])
+            .replace("{{GEN2}}", var2[1])
+            .replace("{{OCC1}}", var2[0])
+            .replace("{{OCC2}}", var2[1])
+        )
     if words is not None:
         filled = filled.replace("{{WORD1}}", words[0]).replace("{{WORD2}}", words[1])
     filled = filled.replace("lesbian man", "lesbian woman").replace("Latino woman", "Latina woman")
@@ -148,12 +168,20 @@ def _answer_slot(raw_answer: str) -> Literal[1, 2] | None:
 # The generator
 # --------------------------------------------------------------------------------------------
 
+
 class _CategoryGenerator:
     """Turns the template rows of one category into items, drawing from one RNG."""
 
-    def __init__(self, category: str, labels: LabelVocabulary, names: NameVocabulary,
-                 rng: random.Random, unknown_pool: Sequence[str], style: Style,
-                 apply_subcategory_filter: bool) -> None:
+    def __init__(
+        self,
+        category: str,
+        labels: LabelVocabulary,
+        names: NameVocabulary,
+        rng: random.Random,
+        unknown_pool: Sequence[str],
+        style: Style,
+        apply_subcategory_filter: bool,
+    ) -> None:
         self.category = category
         self.labels = labels
         self.names = names
@@ -162,8 +190,9 @@ class _CategoryGenerator:
         self.style = style
         self.apply_subcategory_filter = apply_subcategory_filter
         # Checked lazily: a category filled only by Names or proper names needs no labels.
-        self.entries: list[LabelEntry] = [entry for entry in labels.entries
-                                          if entry.category == category]
+        self.entries: list[LabelEntry] = [
+            entry for entry in labels.entries if entry.category == category
+        ]
         self.vocabulary: list[str] = unique_in_order(entry.name for entry in self.entries)
         self.target_subset = category in TARGET_SUBSET_CATEGORIES
         self.items: list[dict[str, Any]] = []
@@ -177,11 +206,22 @@ class _CategoryGenerator:
                 return entry.info
         return None
 
-    def _sample(self, population: Sequence[Any], k: int, row: TemplateRow, what: str,
-                file: Path, column: str) -> list[Any]:
+    def _sample(
+        self,
+        population: Sequence[Any],
+        k: int,
+        row: TemplateRow,
+        what: str,
+        file: Path,
+        column: str,
+    ) -> list[Any]:
         if len(population) < k:
-            raise InputError(f"template {row.q_id} ({row.where}) needs {k} {what}, only "
-                             f"{len(population)} available", file=str(file), field=column)
+            raise InputError(
+                f"template {row.q_id} ({row.where}) needs {k} {what}, only "
+                f"{len(population)} available",
+                file=str(file),
+                field=column,
+            )
         return self.rng.sample(list(population), k)
 
     def _check_targets(self, row: TemplateRow) -> None:
@@ -191,8 +231,10 @@ class _CategoryGenerator:
         missing = [group for group in row.stereotyped_groups if group not in self.vocabulary]
         if not missing:
             return
-        what = (f"group(s) {', '.join(map(repr, missing))} not among the {self.category} labels "
-                f"of {self.labels.path} ({', '.join(self.vocabulary)})")
+        what = (
+            f"group(s) {', '.join(map(repr, missing))} not among the {self.category} labels "
+            f"of {self.labels.path} ({', '.join(self.vocabulary)})"
+        )
         if len(missing) == len(row.stereotyped_groups):
             raise InputError(what, file=row.file, line=row.line, field="Known_stereotyped_groups")
         self.warnings.append(f"{row.where}: template {row.q_id}: Known_stereotyped_groups: {what}")
@@ -206,54 +248,89 @@ class _CategoryGenerator:
         return None
 
     def _with_last_name(self, first: ProperName, row: TemplateRow) -> _Filler:
-        last_names = [entry.name for entry in self.names.entries
-                      if entry.first_last == "last" and entry.ethnicity == first.ethnicity]
+        last_names = [
+            entry.name
+            for entry in self.names.entries
+            if entry.first_last == "last" and entry.ethnicity == first.ethnicity
+        ]
         if not last_names:
-            raise InputError(f"template {row.q_id} ({row.where}) needs a last name of ethnicity "
-                             f"{first.ethnicity!r}; none found", file=str(self.names.path),
-                             field="ethnicity")
+            raise InputError(
+                f"template {row.q_id} ({row.where}) needs a last name of ethnicity "
+                f"{first.ethnicity!r}; none found",
+                file=str(self.names.path),
+                field="ethnicity",
+            )
         last = self.rng.choice(last_names)
         return _Filler(f"{first.name} {last}", f"{first.gender}-{first.ethnicity}", first.gender)
 
     def _race_pool(self, row: TemplateRow) -> list[ProperName]:
         if not self.names.has_ethnicity:
-            raise InputError("Race_ethnicity proper-name templates need an 'ethnicity' column",
-                             file=str(self.names.path), line=1, field="ethnicity")
+            raise InputError(
+                "Race_ethnicity proper-name templates need an 'ethnicity' column",
+                file=str(self.names.path),
+                line=1,
+                field="ethnicity",
+            )
         return [entry for entry in self.names.entries if entry.first_last == "first"]
 
     def _proper_first_words(self, row: TemplateRow) -> list[_Filler]:
         if self.category == "Gender_identity":
             women = [entry.name for entry in self.names.select(first_last="first_only", gender="F")]
-            chosen = self._sample(women, 5, row, "first_only names of gender F", self.names.path,
-                                  "gender")
+            chosen = self._sample(
+                women, 5, row, "first_only names of gender F", self.names.path, "gender"
+            )
             return [_Filler(name, "F", "F") for name in chosen]
         if self.category == "Race_ethnicity":
             targets = set(row.stereotyped_groups)
             pool = [entry for entry in self._race_pool(row) if entry.ethnicity in targets]
-            chosen = self._sample(pool, 5, row, "first names of the target ethnicities",
-                                  self.names.path, "ethnicity")
+            chosen = self._sample(
+                pool, 5, row, "first names of the target ethnicities", self.names.path, "ethnicity"
+            )
             return [self._with_last_name(entry, row) for entry in chosen]
         everyone = [entry.name for entry in self.names.select(first_last="first_only")]
-        return [_Filler(name) for name in
-                self._sample(everyone, 6, row, "first_only names", self.names.path, "First_last")]
+        return [
+            _Filler(name)
+            for name in self._sample(
+                everyone, 6, row, "first_only names", self.names.path, "First_last"
+            )
+        ]
 
-    def _proper_partners(self, row: TemplateRow, first: _Filler,
-                         first_words: list[_Filler]) -> list[_Filler]:
+    def _proper_partners(
+        self, row: TemplateRow, first: _Filler, first_words: list[_Filler]
+    ) -> list[_Filler]:
         if self.category == "Gender_identity":
             others = unique_in_order(
-                entry.name for entry in self.names.select(first_last="first_only",
-                                                          exclude_gender=first.gender))
-            chosen = self._sample(others, 5, row, "distinct first_only names of another gender",
-                                  self.names.path, "gender")
-            return [_Filler(name, self._name_gender(name), self._name_gender(name))
-                    for name in chosen]
+                entry.name
+                for entry in self.names.select(first_last="first_only", exclude_gender=first.gender)
+            )
+            chosen = self._sample(
+                others,
+                5,
+                row,
+                "distinct first_only names of another gender",
+                self.names.path,
+                "gender",
+            )
+            return [
+                _Filler(name, self._name_gender(name), self._name_gender(name)) for name in chosen
+            ]
         if self.category == "Race_ethnicity":
             targets = set(row.stereotyped_groups)
-            pool = [entry for entry in self._race_pool(row)
-                    if entry.gender == first.gender and entry.ethnicity is not None
-                    and entry.ethnicity not in targets]
-            chosen = self._sample(pool, 5, row, "same-gender first names of other ethnicities",
-                                  self.names.path, "ethnicity")
+            pool = [
+                entry
+                for entry in self._race_pool(row)
+                if entry.gender == first.gender
+                and entry.ethnicity is not None
+                and entry.ethnicity not in targets
+            ]
+            chosen = self._sample(
+                pool,
+                5,
+                row,
+                "same-gender first names of other ethnicities",
+                self.names.path,
+                "ethnicity",
+            )
             return [self._with_last_name(entry, row) for entry in chosen]
         return [word for word in first_words if word.text != first.text]
 
@@ -267,9 +344,12 @@ class _CategoryGenerator:
         subcategory_applies = row.subcategory is not None and self.apply_subcategory_filter
         label_filled = row.names is None and not row.proper_nouns_only
         if label_filled and not self.entries:
-            raise InputError(f"no vocabulary rows for category {self.category!r}, needed by "
-                             f"template {row.q_id} ({row.where})", file=str(self.labels.path),
-                             field="Category")
+            raise InputError(
+                f"no vocabulary rows for category {self.category!r}, needed by "
+                f"template {row.q_id} ({row.where})",
+                file=str(self.labels.path),
+                field="Category",
+            )
         if self.target_subset and label_filled and not subcategory_applies:
             self._check_targets(row)
 
@@ -292,10 +372,12 @@ class _CategoryGenerator:
             if len(first_texts) > 5:
                 first_texts = rng.sample(first_texts, 5)
             if not first_texts:
-                reason = (f"its Subcategory {row.subcategory!r} matches no SubCat of the "
-                          f"{self.category} rows in {self.labels.path}, so the reference "
-                          "generator yields nothing for it (disable the Subcategory filter to "
-                          "generate it)")
+                reason = (
+                    f"its Subcategory {row.subcategory!r} matches no SubCat of the "
+                    f"{self.category} rows in {self.labels.path}, so the reference "
+                    "generator yields nothing for it (disable the Subcategory filter to "
+                    "generate it)"
+                )
 
         first_words = [_Filler(text) for text in first_texts]
         fixed_partners: list[_Filler] | None = None
@@ -303,15 +385,22 @@ class _CategoryGenerator:
         if row.names is not None:
             first_words = [_Filler(text) for text in row.names.first]
             fixed_partners = [_Filler(text) for text in row.names.second]
-            reason = (None if fixed_partners else "its Names cell's NAME2 list is lost to a ';' "
-                      "inside it, as in the original generator")
+            reason = (
+                None
+                if fixed_partners
+                else "its Names cell's NAME2 list is lost to a ';' "
+                "inside it, as in the original generator"
+            )
         # Step 9: proper names override everything.
         if row.proper_nouns_only:
             first_words = self._proper_first_words(row)
             reason = None
 
-        flipped = (self.target_subset or row.proper_nouns_only
-                   or (self.category == "SES" and row.subcategory == "Occupation"))
+        flipped = (
+            self.target_subset
+            or row.proper_nouns_only
+            or (self.category == "SES" and row.subcategory == "Occupation")
+        )
         invalid = set(row.invalid_partners or ()) if self.style == "filbbq" else set()
         for first in first_words:
             # Step 9/10: partners, re-drawn for every first word.
@@ -320,17 +409,26 @@ class _CategoryGenerator:
             elif row.proper_nouns_only:
                 partners = self._proper_partners(row, first, first_words)
             elif self.target_subset:
-                partner_texts = [word for word in self.vocabulary
-                                 if word not in row.stereotyped_groups and word not in invalid]
+                partner_texts = [
+                    word
+                    for word in self.vocabulary
+                    if word not in row.stereotyped_groups and word not in invalid
+                ]
                 if len(partner_texts) > 4:
                     partner_texts = rng.sample(partner_texts, 5)
                 partners = [_Filler(text) for text in partner_texts]
             elif self.category == "SES":
                 # Labels of another SES level; a missing Info never equals anything.
                 first_info = self._label_info(first.text, scope)
-                partners = [_Filler(text) for text in unique_in_order(
-                    entry.name for entry in scope
-                    if entry.name != first.text and (first_info is None or entry.info != first_info))]
+                partners = [
+                    _Filler(text)
+                    for text in unique_in_order(
+                        entry.name
+                        for entry in scope
+                        if entry.name != first.text
+                        and (first_info is None or entry.info != first_info)
+                    )
+                ]
             else:
                 partners = [word for word in first_words if word.text != first.text]
             if not partners and reason is None:
@@ -363,8 +461,9 @@ class _CategoryGenerator:
             return info1, info2
         if row.proper_nouns_only and self.category == "Race_ethnicity":
             return str(first.info), str(partner.info)
-        if self.category == "Nationality" or (self.category == "SES"
-                                              and row.subcategory == "Occupation"):
+        if self.category == "Nationality" or (
+            self.category == "SES" and row.subcategory == "Occupation"
+        ):
             info1 = self._label_info(first.text, self.entries)
             info2 = self._label_info(partner.text, self.entries)
             if info1 is not None and info2 is not None:
@@ -372,13 +471,21 @@ class _CategoryGenerator:
             self.warnings.append(
                 f"{row.where}: template {row.q_id}: no vocabulary Info for "
                 f"{first.text if info1 is None else partner.text!r}; answer_info falls back to "
-                "NAME1_info/NAME2_info or the words")
+                "NAME1_info/NAME2_info or the words"
+            )
         if row.name1_info:
             return row.name1_info, row.name2_info
         return first.text, partner.text
 
-    def _emit(self, row: TemplateRow, name1: str, name2: str, info1: str, info2: str,
-              words: tuple[str, str] | None) -> None:
+    def _emit(
+        self,
+        row: TemplateRow,
+        name1: str,
+        name2: str,
+        info1: str,
+        info2: str,
+        words: tuple[str, str] | None,
+    ) -> None:
         """Steps 13 and 15-19: the four items of one slotting."""
         ambiguous = fill_slots(row.ambiguous_context, name1, name2, words)
         disambiguating = fill_slots(row.disambiguating_context, name1, name2, words)
@@ -412,32 +519,54 @@ class _CategoryGenerator:
                 slot = _answer_slot(raw_of[role])
                 answer_info[f"ans{index}"] = list(slot_word[slot]) if slot else ["", ""]
 
-        self.items.extend(four_items(
-            len(self.items), question_index=row.q_id, category=self.category,
-            answer_info=answer_info,
-            metadata={"subcategory": row.subcategory if row.subcategory is not None else "None",
-                      "stereotyped_groups": list(row.stereotyped_groups),
-                      "version": row.version, "source": row.notes},
-            contexts=contexts, questions=questions, answers=answers, unknown=unknown,
-            text_of=text_of))
+        self.items.extend(
+            four_items(
+                len(self.items),
+                question_index=row.q_id,
+                category=self.category,
+                answer_info=answer_info,
+                metadata={
+                    "subcategory": row.subcategory if row.subcategory is not None else "None",
+                    "stereotyped_groups": list(row.stereotyped_groups),
+                    "version": row.version,
+                    "source": row.notes,
+                },
+                contexts=contexts,
+                questions=questions,
+                answers=answers,
+                unknown=unknown,
+                text_of=text_of,
+            )
+        )
 
 
 def _validate_pool(unknown_pool: Sequence[str]) -> list[str]:
     if isinstance(unknown_pool, str) or not unknown_pool:
-        raise InputError("the unknown pool must be a non-empty list of phrasings",
-                         field="unknown_pool")
+        raise InputError(
+            "the unknown pool must be a non-empty list of phrasings", field="unknown_pool"
+        )
     if not all(isinstance(text, str) and text.strip() for text in unknown_pool):
         raise InputError("every unknown phrasing must be a non-empty string", field="unknown_pool")
     duplicates = sorted({text for text in unknown_pool if list(unknown_pool).count(text) > 1})
     if duplicates:
-        return [f"unknown pool repeats {', '.join(map(repr, duplicates))}; repeated phrasings are "
-                "drawn more often"]
+        return [
+            f"unknown pool repeats {', '.join(map(repr, duplicates))}; repeated phrasings are "
+            "drawn more often"
+        ]
     return []
 
 
-def generate_items(template_csv: Path, category: str, labels_csv: Path, names_csv: Path, *,
-                   seed: int, unknown_pool: Sequence[str], style: Style,
-                   apply_subcategory_filter: bool = True) -> GenerationResult:
+def generate_items(
+    template_csv: Path,
+    category: str,
+    labels_csv: Path,
+    names_csv: Path,
+    *,
+    seed: int,
+    unknown_pool: Sequence[str],
+    style: Style,
+    apply_subcategory_filter: bool = True,
+) -> GenerationResult:
     """Generate every item of one category from its template CSV, fully in memory.
 
     ``category`` is the run's category name (e.g. ``Sexual_orientation``); the CSV's own
@@ -454,12 +583,15 @@ def generate_items(template_csv: Path, category: str, labels_csv: Path, names_cs
     template_file = read_template_csv(template_csv, reference_quirks=style == "bbq")
     labels = read_label_vocabulary(labels_csv)
     names = read_name_vocabulary(names_csv)
-    generator = _CategoryGenerator(category, labels, names, random.Random(seed), unknown_pool,
-                                   style, apply_subcategory_filter)
+    generator = _CategoryGenerator(
+        category, labels, names, random.Random(seed), unknown_pool, style, apply_subcategory_filter
+    )
     warnings.extend(template_file.warnings)
     if style == "bbq" and any(row.invalid_partners for row in template_file.rows):
-        warnings.append(f"{template_csv}: Invalid_Partners is ignored in style 'bbq' (use "
-                        "style 'filbbq' to honour it)")
+        warnings.append(
+            f"{template_csv}: Invalid_Partners is ignored in style 'bbq' (use "
+            "style 'filbbq' to honour it)"
+        )
     row_counts = []
     for row in template_file.rows:
         count = generator.generate_row(row)
@@ -467,9 +599,15 @@ def generate_items(template_csv: Path, category: str, labels_csv: Path, names_cs
         if count.items == 0:
             warnings.append(f"{row.where}: template {row.q_id} yields no items: {count.reason}")
     warnings.extend(generator.warnings)
-    log_warnings(Path(template_csv).name, warnings,
-                 [row.q_id for row, count in zip(template_file.rows, row_counts, strict=True)
-                  if count.items == 0])
+    log_warnings(
+        Path(template_csv).name,
+        warnings,
+        [
+            row.q_id
+            for row, count in zip(template_file.rows, row_counts, strict=True)
+            if count.items == 0
+        ],
+    )
     return GenerationResult(category, seed, generator.items, row_counts, warnings)
 
 
@@ -481,8 +619,14 @@ def log_warnings(source: str, warnings: Sequence[str], empty_templates: Sequence
         logger.info("%s", message)
     if not warnings:
         return
-    named = ", ".join(empty_templates[:5]) + (f" and {len(empty_templates) - 5} more"
-                                              if len(empty_templates) > 5 else "")
+    named = ", ".join(empty_templates[:5]) + (
+        f" and {len(empty_templates) - 5} more" if len(empty_templates) > 5 else ""
+    )
     empty = f"; {len(empty_templates)} template rows yield no items ({named})" if named else ""
-    logger.warning("%s: %d generator warning%s%s; biasbench -v shows each", source,
-                   len(warnings), "" if len(warnings) == 1 else "s", empty)
+    logger.warning(
+        "%s: %d generator warning%s%s; biasbench -v shows each",
+        source,
+        len(warnings),
+        "" if len(warnings) == 1 else "s",
+        empty,
+    )

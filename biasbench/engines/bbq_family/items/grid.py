@@ -35,8 +35,7 @@ FACTORS: Final = ("seeds", "order", "prompt")
 """What ``--vary`` takes (comma-separated)."""
 Order = tuple[int, int, int]
 PUBLISHED_ORDER: Final[Order] = (0, 1, 2)
-ALL_ORDERS: Final[tuple[Order, ...]] = tuple(
-    itertools.permutations(range(3)))  # type: ignore[arg-type]
+ALL_ORDERS: Final[tuple[Order, ...]] = tuple(itertools.permutations(range(3)))  # type: ignore[arg-type]
 CYCLIC_ORDERS: Final[tuple[Order, ...]] = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
 ORDER_SETS: Final = {"all": ALL_ORDERS, "cyclic": CYCLIC_ORDERS}
 """``--orders``: every permutation, or the 3 rotations (each option in each position once)."""
@@ -58,8 +57,9 @@ def parse_vary(text: str) -> tuple[str, ...]:
     chosen = [aliases.get(part.strip(), part.strip()) for part in text.split(",")]
     unknown = [part for part in chosen if part not in FACTORS]
     if unknown or not chosen:
-        raise BiasbenchError(f"--vary takes a comma-separated subset of {', '.join(FACTORS)}, "
-                             f"not {text!r}")
+        raise BiasbenchError(
+            f"--vary takes a comma-separated subset of {', '.join(FACTORS)}, not {text!r}"
+        )
     twice = sorted({f for f in chosen if chosen.count(f) > 1})
     if twice:  # a typo more likely than a wish ("order,order" for "order,prompt")
         raise BiasbenchError(f"--vary names {', '.join(twice)} twice in {text!r}")
@@ -106,11 +106,16 @@ def permuted_item(item: BBQItem, order: Order) -> BBQItem:
     if order == PUBLISHED_ORDER:
         return item
     answers = item.answers
-    info = {f"ans{j}": item.answer_info[f"ans{i}"] for j, i in enumerate(order)
-            if f"ans{i}" in item.answer_info}
+    info = {
+        f"ans{j}": item.answer_info[f"ans{i}"]
+        for j, i in enumerate(order)
+        if f"ans{i}" in item.answer_info
+    }
     update: dict[str, Any] = {f"ans{j}": answers[i] for j, i in enumerate(order)}
-    update["answer_info"] = {**{k: v for k, v in item.answer_info.items()
-                                if not re.fullmatch(r"ans[012]", k)}, **info}
+    update["answer_info"] = {
+        **{k: v for k, v in item.answer_info.items() if not re.fullmatch(r"ans[012]", k)},
+        **info,
+    }
     update["label"] = order.index(item.label)
     if item.target_answer is not None:
         update["target_answer"] = order.index(item.target_answer)
@@ -130,25 +135,32 @@ class Grid:
 
     def __post_init__(self) -> None:
         if self.orders not in ORDER_SETS:
-            raise BiasbenchError(f"--orders must be one of {', '.join(ORDER_SETS)}, "
-                                 f"not {self.orders!r}")
+            raise BiasbenchError(
+                f"--orders must be one of {', '.join(ORDER_SETS)}, not {self.orders!r}"
+            )
         if self.budget is not None and self.budget < 2:
-            raise BiasbenchError(f"--grid-budget must be at least 2 (one cell varies nothing), "
-                                 f"not {self.budget}")
+            raise BiasbenchError(
+                f"--grid-budget must be at least 2 (one cell varies nothing), not {self.budget}"
+            )
         if self.budget is not None and self.budget > MAX_GRID_CELLS:
-            raise BiasbenchError(f"--grid-budget must be at most {MAX_GRID_CELLS:,} (each cell "
-                                 f"asks every item once more), not {self.budget:,}")
+            raise BiasbenchError(
+                f"--grid-budget must be at most {MAX_GRID_CELLS:,} (each cell "
+                f"asks every item once more), not {self.budget:,}"
+            )
 
-    def levels(self, seeds: Sequence[int], prompts: Sequence[str]
-               ) -> tuple[list[int], list[Order], list[str]]:
+    def levels(
+        self, seeds: Sequence[int], prompts: Sequence[str]
+    ) -> tuple[list[int], list[Order], list[str]]:
         """The levels of each factor: a factor not varied keeps its first level."""
         if "seeds" in self.vary and len(seeds) < 2:
             raise BiasbenchError("--vary seeds needs at least 2 seeds (give --seeds 5: seeds 0-4)")
         if "prompt" in self.vary and len(prompts) < 2:
             raise BiasbenchError("--vary prompt: this benchmark offers one prompt only")
-        return (list(seeds) if "seeds" in self.vary else list(seeds[:1]),
-                list(ORDER_SETS[self.orders]) if "order" in self.vary else [PUBLISHED_ORDER],
-                list(prompts) if "prompt" in self.vary else list(prompts[:1]))
+        return (
+            list(seeds) if "seeds" in self.vary else list(seeds[:1]),
+            list(ORDER_SETS[self.orders]) if "order" in self.vary else [PUBLISHED_ORDER],
+            list(prompts) if "prompt" in self.vary else list(prompts[:1]),
+        )
 
     def cells(self, seeds: Sequence[int], prompts: Sequence[str]) -> list[Cell]:
         """The cells asked: the full grid, or the budget's balanced sample of it."""
@@ -158,12 +170,14 @@ class Grid:
             raise BiasbenchError(
                 f"the grid has {size:,} cells ({len(s):,} seeds x {len(o)} option orders x "
                 f"{len(p)} prompts), more than the {MAX_GRID_CELLS:,} a run asks: pass "
-                f"--grid-budget N (at most {MAX_GRID_CELLS:,}) or fewer --seeds")
+                f"--grid-budget N (at most {MAX_GRID_CELLS:,}) or fewer --seeds"
+            )
         if size > MAX_FULL_GRID:
             raise BiasbenchError(
                 f"the grid has {size:,} cells ({len(s):,} seeds x {len(o)} option orders x "
                 f"{len(p)} prompts); a budget is sampled from at most {MAX_FULL_GRID:,}: pass "
-                "fewer --seeds or --orders cyclic")
+                "fewer --seeds or --orders cyclic"
+            )
         full = [Cell(seed, order, prompt) for seed in s for order in o for prompt in p]
         if self.budget is None or self.budget >= len(full):
             return full
@@ -173,9 +187,16 @@ class Grid:
         """The grid as the signature and results record it."""
         s, o, p = self.levels(seeds, prompts)
         cells = self.cells(seeds, prompts)
-        return {"vary": list(self.vary), "orders": self.orders, "budget": self.budget,
-                "seeds": s, "option_orders": [order_text(x) for x in o], "prompts": p,
-                "n_cells": len(cells), "n_full": len(s) * len(o) * len(p)}
+        return {
+            "vary": list(self.vary),
+            "orders": self.orders,
+            "budget": self.budget,
+            "seeds": s,
+            "option_orders": [order_text(x) for x in o],
+            "prompts": p,
+            "n_cells": len(cells),
+            "n_full": len(s) * len(o) * len(p),
+        }
 
 
 def balanced_sample(cells: Sequence[Cell], n: int, seed: int = SAMPLE_SEED) -> list[Cell]:
@@ -196,14 +217,18 @@ def balanced_sample(cells: Sequence[Cell], n: int, seed: int = SAMPLE_SEED) -> l
         return []
     codes = []
     for attribute in ("seed", "order", "prompt"):
-        levels = {value: i for i, value in enumerate(dict.fromkeys(
-            getattr(c, attribute) for c in pool))}
+        levels = {
+            value: i for i, value in enumerate(dict.fromkeys(getattr(c, attribute) for c in pool))
+        }
         codes.append(np.array([levels[getattr(c, attribute)] for c in pool], dtype=np.int64))
     s, o, p = codes
     ns, no, np_ = int(s.max()) + 1, int(o.max()) + 1, int(p.max()) + 1
     used_s, used_o, used_p = (np.zeros(k, dtype=np.int64) for k in (ns, no, np_))
-    so, sp, op = np.zeros((ns, no), np.int64), np.zeros((ns, np_), np.int64), \
-        np.zeros((no, np_), np.int64)
+    so, sp, op = (
+        np.zeros((ns, no), np.int64),
+        np.zeros((ns, np_), np.int64),
+        np.zeros((no, np_), np.int64),
+    )
     taken = np.zeros(len(pool), dtype=bool)
     scale = 4 * len(pool) + 1  # above any joint count: the key orders (primary, joint)
     chosen: list[Cell] = []

@@ -23,15 +23,35 @@ generator (honours the ``Invalid_Partners`` column) and its release serializatio
 
 #: Field order of a BBQ item in both release formats.
 ITEM_FIELDS: tuple[str, ...] = (
-    "example_id", "question_index", "question_polarity", "context_condition", "category",
-    "answer_info", "additional_metadata", "context", "question", "ans0", "ans1", "ans2", "label",
+    "example_id",
+    "question_index",
+    "question_polarity",
+    "context_condition",
+    "category",
+    "answer_info",
+    "additional_metadata",
+    "context",
+    "question",
+    "ans0",
+    "ans1",
+    "ans2",
+    "label",
 )
 
 
-def four_items(first_id: int, *, question_index: Any, category: str,
-               answer_info: dict[str, list[str]], metadata: dict[str, Any],
-               contexts: dict[str, str], questions: dict[str, str], answers: list[str],
-               unknown: str, text_of: dict[str, str]) -> list[dict[str, Any]]:
+def four_items(
+    first_id: int,
+    *,
+    question_index: Any,
+    category: str,
+    answer_info: dict[str, list[str]],
+    metadata: dict[str, Any],
+    contexts: dict[str, str],
+    questions: dict[str, str],
+    answers: list[str],
+    unknown: str,
+    text_of: dict[str, str],
+) -> list[dict[str, Any]]:
     """The four items of one filled template (question polarity x context condition, in the
     published order), numbered from ``first_id``: the correct answer is the unknown option in
     the ambiguous context and the polarity's answer in the disambiguated one, its index the
@@ -40,22 +60,26 @@ def four_items(first_id: int, *, question_index: Any, category: str,
     for polarity in ("neg", "nonneg"):
         for condition in ("ambig", "disambig"):
             correct = unknown if condition == "ambig" else text_of[polarity]
-            items.append({
-                "example_id": first_id + len(items),
-                "question_index": question_index,
-                "question_polarity": polarity,
-                "context_condition": condition,
-                "category": category,
-                "answer_info": {key: list(value) for key, value in answer_info.items()},
-                "additional_metadata": {key: list(value) if isinstance(value, list) else value
-                                        for key, value in metadata.items()},
-                "context": contexts[condition],
-                "question": questions[polarity],
-                "ans0": answers[0],
-                "ans1": answers[1],
-                "ans2": answers[2],
-                "label": answers.index(correct),
-            })
+            items.append(
+                {
+                    "example_id": first_id + len(items),
+                    "question_index": question_index,
+                    "question_polarity": polarity,
+                    "context_condition": condition,
+                    "category": category,
+                    "answer_info": {key: list(value) for key, value in answer_info.items()},
+                    "additional_metadata": {
+                        key: list(value) if isinstance(value, list) else value
+                        for key, value in metadata.items()
+                    },
+                    "context": contexts[condition],
+                    "question": questions[polarity],
+                    "ans0": answers[0],
+                    "ans1": answers[1],
+                    "ans2": answers[2],
+                    "label": answers.index(correct),
+                }
+            )
     return items
 
 
@@ -78,21 +102,28 @@ class GenerationReport:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary."""
-        return {"seed": self.seed, "files": {c: str(p) for c, p in self.files.items()},
-                "counts": dict(self.counts), "total": self.total,
-                "template_counts": {c: dict(t) for c, t in self.template_counts.items()},
-                "warnings": list(self.warnings)}
+        return {
+            "seed": self.seed,
+            "files": {c: str(p) for c, p in self.files.items()},
+            "counts": dict(self.counts),
+            "total": self.total,
+            "template_counts": {c: dict(t) for c, t in self.template_counts.items()},
+            "warnings": list(self.warnings),
+        }
 
 
-def write_generated(results: Mapping[str, GenerationResult], files: Mapping[str, Path],
-                    style: Style) -> dict[str, Any]:
+def write_generated(
+    results: Mapping[str, GenerationResult], files: Mapping[str, Path], style: Style
+) -> dict[str, Any]:
     """Write every category's items to its file at once (nothing is written unless all
     serialize) and return the fields of its :class:`GenerationReport` but the seed."""
     write_files_atomically({files[c]: serialize_items(r.items, style) for c, r in results.items()})
-    return {"files": dict(files),
-            "counts": {c: len(r.items) for c, r in results.items()},
-            "template_counts": {c: r.template_counts for c, r in results.items()},
-            "warnings": [w for r in results.values() for w in r.warnings]}
+    return {
+        "files": dict(files),
+        "counts": {c: len(r.items) for c, r in results.items()},
+        "template_counts": {c: r.template_counts for c, r in results.items()},
+        "warnings": [w for r in results.values() for w in r.warnings],
+    }
 
 
 def _as_dict(item: Mapping[str, Any] | BBQItem) -> Mapping[str, Any]:

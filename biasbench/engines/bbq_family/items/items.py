@@ -25,7 +25,6 @@ OPTIONAL_FIELDS = ("namespace", "language", "target_answer")
 """Fields that only some datasets set; left out of an item's JSON while unset."""
 
 
-
 SAMPLING_UNIT: Final = "sampling_unit"
 """An item's ``additional_metadata`` key naming the sample it was drawn as, where a dataset
 asks one sample as several items (KoBBQ: each sample in three choice orders). The default
@@ -140,8 +139,7 @@ class BBQItem(BaseModel):
         return None
 
 
-def validated_item(data: Any, *, file: str, line: int | None,
-                   whole: str | None = None) -> BBQItem:
+def validated_item(data: Any, *, file: str, line: int | None, whole: str | None = None) -> BBQItem:
     """``data`` as a :class:`BBQItem`, or one :class:`InputError` naming ``file``, ``line`` and
     the first invalid field (``whole``, when given, names an error about the item as a whole).
 
@@ -188,8 +186,11 @@ def load_bbq_jsonl(paths: str | Path | Iterable[str | Path]) -> list[BBQItem]:
         # mbbq/es: the part after the last "/" names the language; a bare "bbq" does not
         language = namespace.rsplit("/", 1)[-1] if "/" in namespace else ""
         reader = item_reader(namespace) if namespace else None
-        parsed = (reader(path, namespace) if reader is not None  # the dataset's own rules
-                  else parse_bbq_lines(text_lines(path), str(path)))  # UTF-8, bounded lines
+        parsed = (
+            reader(path, namespace)
+            if reader is not None  # the dataset's own rules
+            else parse_bbq_lines(text_lines(path), str(path))
+        )  # UTF-8, bounded lines
         before = len(items)
         for item in parsed:
             if namespace and reader is None:
@@ -199,18 +200,20 @@ def load_bbq_jsonl(paths: str | Path | Iterable[str | Path]) -> list[BBQItem]:
                 item = item.model_copy(update=update)
             if item.uid in seen:
                 raise InputError(
-                    f"duplicate example {item.uid} (also in {seen[item.uid]})", file=str(path),
-                    field="example_id")
+                    f"duplicate example {item.uid} (also in {seen[item.uid]})",
+                    file=str(path),
+                    field="example_id",
+                )
             seen[item.uid] = str(path)
             items.append(item)
         if len(items) == before:
-            raise InputError("no items: the file is empty or holds only blank lines",
-                             file=str(path))
+            raise InputError(
+                "no items: the file is empty or holds only blank lines", file=str(path)
+            )
     return items
 
 
-def load_item_files(paths: str | Sequence[str | Path]) -> tuple[list[BBQItem], str,
-                                                                dict[str, Any]]:
+def load_item_files(paths: str | Sequence[str | Path]) -> tuple[list[BBQItem], str, dict[str, Any]]:
     """``--items FILES`` of a BBQ-format benchmark: the items, the files as one text (the
     results' ``items_source``) and the signature's ``data_source``."""
     source = ",".join(str(p) for p in ([paths] if isinstance(paths, str) else paths))

@@ -59,8 +59,13 @@ class Finding:
         return f"{self.kind}: {self.message}" + (f" ({shown}{more})" if shown else "")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "message": self.message, "count": self.count,
-                "where": list(self.where), **self.details}
+        return {
+            "kind": self.kind,
+            "message": self.message,
+            "count": self.count,
+            "where": list(self.where),
+            **self.details,
+        }
 
 
 @dataclass(frozen=True)
@@ -78,24 +83,32 @@ class LintReport:
         return next((f for f in self.findings if f.kind == kind), None)
 
     def lines(self) -> list[str]:
-        head = (f"data lint: {self.n_items} items, unknown option at positions 1/2/3: "
-                + "/".join(str(self.unknown_positions.get(i, 0)) for i in range(3)))
+        head = f"data lint: {self.n_items} items, unknown option at positions 1/2/3: " + "/".join(
+            str(self.unknown_positions.get(i, 0)) for i in range(3)
+        )
         if not self.findings:
             return [f"{head}; no findings"]
-        return [f"{head}; {len(self.findings)} finding(s):",
-                *(f"  {f.line()}" for f in self.findings)]
+        return [
+            f"{head}; {len(self.findings)} finding(s):",
+            *(f"  {f.line()}" for f in self.findings),
+        ]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"n_items": self.n_items,
-                "unknown_positions": [self.unknown_positions.get(i, 0) for i in range(3)],
-                "findings": [f.to_dict() for f in self.findings]}
+        return {
+            "n_items": self.n_items,
+            "unknown_positions": [self.unknown_positions.get(i, 0) for i in range(3)],
+            "findings": [f.to_dict() for f in self.findings],
+        }
 
 
 def _pair_key(item: BBQItem) -> tuple[str, ...]:
     # answer_info's words, not the options' text: Basque inflects the options between the two
     # questions of a pair (BasqBBQ "Biloba" / "Bilobak"), answer_info keeps the lemma.
-    groups = sorted(fold((item.answer_info.get(f"ans{i}") or [item.answers[i]])[0])
-                    for i in range(3) if i != item.unknown_index)
+    groups = sorted(
+        fold((item.answer_info.get(f"ans{i}") or [item.answers[i]])[0])
+        for i in range(3)
+        if i != item.unknown_index
+    )
     # pair_id: a dataset without template ids names its pairs itself (GG-BBQ)
     pair = str(item.additional_metadata.get("pair_id") or item.question_index)
     return (item.namespace, item.category, pair, *groups)
@@ -112,21 +125,26 @@ def lint_items(items: Sequence[BBQItem], skipped: Iterable[SkippedRow] = ()) -> 
     skipped = list(skipped)
     if skipped:
         reasons = Counter(s.reason for s in skipped)
-        findings.append(Finding(
-            "invalid_row", f"{len(skipped)} row(s) skipped, not valid items (most common: "
-            f"{reasons.most_common(1)[0][0]})",
-            tuple(f"{s.file}:{s.line}" for s in skipped),
-            {"rows": [s.to_dict() for s in skipped]}))
-    duplicates = [item.uid for item in items
-                  if len({fold(a) for a in item.answers}) < 3]
+        findings.append(
+            Finding(
+                "invalid_row",
+                f"{len(skipped)} row(s) skipped, not valid items (most common: "
+                f"{reasons.most_common(1)[0][0]})",
+                tuple(f"{s.file}:{s.line}" for s in skipped),
+                {"rows": [s.to_dict() for s in skipped]},
+            )
+        )
+    duplicates = [item.uid for item in items if len({fold(a) for a in item.answers}) < 3]
     if duplicates:
-        findings.append(Finding("duplicate_options", "two options with the same text",
-                                tuple(duplicates)))
+        findings.append(
+            Finding("duplicate_options", "two options with the same text", tuple(duplicates))
+        )
     positions = Counter(item.unknown_index for item in items if item.unknown_index is not None)
     no_unknown = [item.uid for item in items if item.unknown_index is None]
     if no_unknown:
-        findings.append(Finding("no_unknown_option", "no option is labelled unknown",
-                                tuple(no_unknown)))
+        findings.append(
+            Finding("no_unknown_option", "no option is labelled unknown", tuple(no_unknown))
+        )
     findings.extend(_position_findings(items))
     target_unknown = []
     for item in items:
@@ -139,11 +157,13 @@ def lint_items(items: Sequence[BBQItem], skipped: Iterable[SkippedRow] = ()) -> 
         elif item.stereotyped_groups and item.unknown_index in _label_matches(item):
             target_unknown.append(item.uid)
     if target_unknown:
-        findings.append(Finding("target_is_unknown", "the target is the unknown option",
-                                tuple(target_unknown)))
+        findings.append(
+            Finding("target_is_unknown", "the target is the unknown option", tuple(target_unknown))
+        )
     findings.extend(_missing_pairs(items))
-    return LintReport(len(items), tuple(findings), {k: v for k, v in positions.items()
-                                                    if k is not None})
+    return LintReport(
+        len(items), tuple(findings), {k: v for k, v in positions.items() if k is not None}
+    )
 
 
 ALL_ITEMS: Final = "all items"
@@ -169,26 +189,34 @@ def _position_findings(items: Sequence[BBQItem]) -> list[Finding]:
     worst = max(flagged, key=lambda n: max(flagged[n]) / sum(flagged[n]))
     counts = flagged[worst]
     top = counts.index(max(counts))
-    return [Finding(
-        "unknown_position", f"the unknown option stands mostly in one place (worst: {worst}, "
-        f"option {top + 1} in {counts[top]} of {sum(counts)}, "
-        f"{counts[top] / sum(counts):.0%}; balanced: 33% each)", tuple(flagged),
-        {"positions": flagged})]
+    return [
+        Finding(
+            "unknown_position",
+            f"the unknown option stands mostly in one place (worst: {worst}, "
+            f"option {top + 1} in {counts[top]} of {sum(counts)}, "
+            f"{counts[top] / sum(counts):.0%}; balanced: 33% each)",
+            tuple(flagged),
+            {"positions": flagged},
+        )
+    ]
 
 
 def _label_matches(item: BBQItem) -> list[int]:
     """Options (the unknown one included) whose label or text is a stereotyped group."""
     stereotyped = {fold(g) for g in item.stereotyped_groups}
-    return [i for i in range(3)
-            if fold(item.answer_group(i)) in stereotyped or fold(item.answers[i]) in stereotyped]
+    return [
+        i
+        for i in range(3)
+        if fold(item.answer_group(i)) in stereotyped or fold(item.answers[i]) in stereotyped
+    ]
 
 
 def _missing_pairs(items: Sequence[BBQItem]) -> list[Finding]:
     cells: dict[tuple[str, ...], dict[tuple[str, str], list[str]]] = defaultdict(
-        lambda: defaultdict(list))
+        lambda: defaultdict(list)
+    )
     for item in items:
-        cells[_pair_key(item)][(item.context_condition, item.question_polarity)].append(
-            item.uid)
+        cells[_pair_key(item)][(item.context_condition, item.question_polarity)].append(item.uid)
     lone_polarity: list[str] = []
     lone_context: list[str] = []
     flip_polarity = {"neg": "nonneg", "nonneg": "neg"}
@@ -201,12 +229,23 @@ def _missing_pairs(items: Sequence[BBQItem]) -> list[Finding]:
                 lone_context.extend(uids)
     out = []
     if lone_polarity:
-        out.append(Finding("missing_polarity_pair", "no item with the other question polarity "
-                           "(same template and groups, same context condition)",
-                           tuple(lone_polarity)))
+        out.append(
+            Finding(
+                "missing_polarity_pair",
+                "no item with the other question polarity "
+                "(same template and groups, same context condition)",
+                tuple(lone_polarity),
+            )
+        )
     if lone_context:
-        out.append(Finding("missing_context_pair", "no item with the other context condition "
-                           "(same template and groups, same polarity)", tuple(lone_context)))
+        out.append(
+            Finding(
+                "missing_context_pair",
+                "no item with the other context condition "
+                "(same template and groups, same polarity)",
+                tuple(lone_context),
+            )
+        )
     return out
 
 
@@ -215,14 +254,17 @@ def summary_lines(lint: dict[str, Any]) -> list[str]:
     findings = lint.get("findings") or []
     if not findings:
         return []
-    lines = [f"data lint: {len(findings)} finding(s) in {lint.get('n_items', 0)} items "
-             "(results.json: data_lint; docs/bbq-engine/data-lint.md)"]
+    lines = [
+        f"data lint: {len(findings)} finding(s) in {lint.get('n_items', 0)} items "
+        "(results.json: data_lint; docs/bbq-engine/data-lint.md)"
+    ]
     for finding in findings:
         where = finding.get("where") or []
         shown = ", ".join(where[:EXAMPLES])
         more = f" and {len(where) - EXAMPLES} more" if len(where) > EXAMPLES else ""
-        lines.append(f"  {finding['kind']}: {finding['message']}"
-                     + (f" ({shown}{more})" if shown else ""))
+        lines.append(
+            f"  {finding['kind']}: {finding['message']}" + (f" ({shown}{more})" if shown else "")
+        )
     return lines
 
 

@@ -54,8 +54,7 @@ class SkippedRow:
         return f"{where}: {self.field + ': ' if self.field else ''}{self.reason}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "line": self.line, "field": self.field,
-                "reason": self.reason}
+        return {"file": self.file, "line": self.line, "field": self.field, "reason": self.reason}
 
 
 @dataclass
@@ -78,12 +77,15 @@ def refuse_skipped(result: ReadResult, *, strict: bool) -> None:
         more = len(result.skipped) - 6
         raise InputError(
             f"{len(result.skipped)} invalid row(s) (--strict): {first.reason}"
-            + (f"; also {rest}" if rest else "") + (f" and {more} more" if more > 0 else ""),
-            file=first.file, line=first.line, field=first.field)
+            + (f"; also {rest}" if rest else "")
+            + (f" and {more} more" if more > 0 else ""),
+            file=first.file,
+            line=first.line,
+            field=first.field,
+        )
 
 
-def _skip(result: ReadResult, file: str, line: int | None, field_: str | None,
-          reason: str) -> None:
+def _skip(result: ReadResult, file: str, line: int | None, field_: str | None, reason: str) -> None:
     result.skipped.append(SkippedRow(file, line, field_, reason))
 
 
@@ -96,9 +98,15 @@ def _item(result: ReadResult, data: Mapping[str, Any], file: str, line: int) -> 
 
 # ----------------------------------------------------------------------------- BBQ JSONL
 
-def read_bbq_jsonl(path: Path, *, namespace: str = "", language: str | None = None,
-                   category_map: Mapping[str, str] | None = None,
-                   id_field: str = "example_id") -> ReadResult:
+
+def read_bbq_jsonl(
+    path: Path,
+    *,
+    namespace: str = "",
+    language: str | None = None,
+    category_map: Mapping[str, str] | None = None,
+    id_field: str = "example_id",
+) -> ReadResult:
     """A BBQ-schema JSONL file, row by row. ``category_map``: published category -> the name
     used here (PakBBQ's ``ENG-linguistic(language_formality_biases)``); ``id_field``: the
     field that is the item's ``example_id`` (PakBBQ's running ``id``; the published
@@ -126,6 +134,7 @@ def read_bbq_jsonl(path: Path, *, namespace: str = "", language: str | None = No
 
 
 # ----------------------------------------------------------------------------- helpers
+
 
 def _nan_label(obj: Mapping[str, Any]) -> str | None:
     """The answer_info field holding a NaN group label (BasqBBQ's Nationality rows), if any."""
@@ -188,24 +197,58 @@ def _index(value: str, *, base: int) -> int | None:
 
 # ----------------------------------------------------------------------------- BharatBBQ
 
-BHARATBBQ_COLUMNS: Final = ("Qid", "Context_type", "Context", "Question", "Question_polarity",
-                            "Option1", "Option2", "Option3", "Label", "Target", "Pairing",
-                            "Proper_Noun", "Category", "id")
-BHARATBBQ_UNKNOWN: Final = ("Unknown", "Can't be determined", "Can't answer", "Cannot answer",
-                            "Not enough information", "Not enough info")
+BHARATBBQ_COLUMNS: Final = (
+    "Qid",
+    "Context_type",
+    "Context",
+    "Question",
+    "Question_polarity",
+    "Option1",
+    "Option2",
+    "Option3",
+    "Label",
+    "Target",
+    "Pairing",
+    "Proper_Noun",
+    "Category",
+    "id",
+)
+BHARATBBQ_UNKNOWN: Final = (
+    "Unknown",
+    "Can't be determined",
+    "Can't answer",
+    "Cannot answer",
+    "Not enough information",
+    "Not enough info",
+)
 """The unknown wordings of BharatBBQ's English rows: the list in the authors' Metrics/main.py
 (``unknown_options``), compared case-insensitively here (the released rows write them in lower
 case, which main.py's exact comparison misses: docs/benchmarks/bharatbbq.md)."""
-CONTEXTS: Final = {"amb": "ambig", "ambig": "ambig", "ambiguous_context": "ambig",
-                   "disamb": "disambig", "disambig": "disambig",
-                   "disambiguous_context": "disambig"}
-POLARITIES: Final = {"neg": "neg", "negative": "neg", "non-neg": "nonneg", "nonneg": "nonneg",
-                     "non_negative": "nonneg"}
+CONTEXTS: Final = {
+    "amb": "ambig",
+    "ambig": "ambig",
+    "ambiguous_context": "ambig",
+    "disamb": "disambig",
+    "disambig": "disambig",
+    "disambiguous_context": "disambig",
+}
+POLARITIES: Final = {
+    "neg": "neg",
+    "negative": "neg",
+    "non-neg": "nonneg",
+    "nonneg": "nonneg",
+    "non_negative": "nonneg",
+}
 
 
-def read_bharatbbq_csv(path: Path, *, language: str = "en", namespace: str = "",
-                       unknown_wordings: Sequence[str] = BHARATBBQ_UNKNOWN,
-                       source: str = "") -> ReadResult:
+def read_bharatbbq_csv(
+    path: Path,
+    *,
+    language: str = "en",
+    namespace: str = "",
+    unknown_wordings: Sequence[str] = BHARATBBQ_UNKNOWN,
+    source: str = "",
+) -> ReadResult:
     """BharatBBQ's ``<Category>_examples.csv`` (module docstring)."""
     header, rows = _csv_rows(path)
     _require_columns(path, header, BHARATBBQ_COLUMNS)
@@ -216,17 +259,26 @@ def read_bharatbbq_csv(path: Path, *, language: str = "en", namespace: str = "",
         context = CONTEXTS.get(row["Context_type"].strip())
         polarity = POLARITIES.get(row["Question_polarity"].strip())
         if context is None:
-            _skip(result, name, line, "Context_type", f"{row['Context_type']!r} is not amb/"
-                  "disamb")
+            _skip(result, name, line, "Context_type", f"{row['Context_type']!r} is not amb/disamb")
             continue
         if polarity is None:
-            _skip(result, name, line, "Question_polarity",
-                  f"{row['Question_polarity']!r} is not neg/non-neg")
+            _skip(
+                result,
+                name,
+                line,
+                "Question_polarity",
+                f"{row['Question_polarity']!r} is not neg/non-neg",
+            )
             continue
         unknowns = unknown_by_wording(options, unknown_wordings)
         if len(unknowns) != 1:
-            _skip(result, name, line, "Option1-3", f"{len(unknowns)} options read as unknown "
-                  f"by wording (need 1): {options!r}")
+            _skip(
+                result,
+                name,
+                line,
+                "Option1-3",
+                f"{len(unknowns)} options read as unknown by wording (need 1): {options!r}",
+            )
             continue
         unknown = unknowns[0]
         label = _index(row["Label"], base=1)
@@ -238,41 +290,83 @@ def read_bharatbbq_csv(path: Path, *, language: str = "en", namespace: str = "",
             _skip(result, name, line, "Target", f"{row['Target']!r} is not 1-3")
             continue
         if context == "ambig" and label != unknown:
-            _skip(result, name, line, "Label", "an ambiguous context's answer is not the "
-                  f"unknown option ({options[unknown]!r})")
+            _skip(
+                result,
+                name,
+                line,
+                "Label",
+                f"an ambiguous context's answer is not the unknown option ({options[unknown]!r})",
+            )
             continue
-        info = {f"ans{i}": [options[i], UNKNOWN_GROUP if i == unknown else options[i]]
-                for i in range(3)}
+        info = {
+            f"ans{i}": [options[i], UNKNOWN_GROUP if i == unknown else options[i]] for i in range(3)
+        }
         metadata: dict[str, Any] = {
-            "subcategory": "None", "pairing": row["Pairing"], "proper_noun": row["Proper_Noun"],
-            "published_target": target, "source": source or name,
-            "stereotyped_groups": [] if target == unknown else [options[target]]}
-        _item(result, {
-            "example_id": row["id"], "question_index": row["Qid"],
-            "question_polarity": polarity, "context_condition": context,
-            "category": row["Category"], "answer_info": info, "additional_metadata": metadata,
-            "context": row["Context"], "question": row["Question"], "ans0": options[0],
-            "ans1": options[1], "ans2": options[2], "label": label, "namespace": namespace,
-            "language": language,
-            "target_answer": None if target == unknown else polarity_target(target, unknown,
-                                                                            polarity)},
-              name, line)
+            "subcategory": "None",
+            "pairing": row["Pairing"],
+            "proper_noun": row["Proper_Noun"],
+            "published_target": target,
+            "source": source or name,
+            "stereotyped_groups": [] if target == unknown else [options[target]],
+        }
+        _item(
+            result,
+            {
+                "example_id": row["id"],
+                "question_index": row["Qid"],
+                "question_polarity": polarity,
+                "context_condition": context,
+                "category": row["Category"],
+                "answer_info": info,
+                "additional_metadata": metadata,
+                "context": row["Context"],
+                "question": row["Question"],
+                "ans0": options[0],
+                "ans1": options[1],
+                "ans2": options[2],
+                "label": label,
+                "namespace": namespace,
+                "language": language,
+                "target_answer": None
+                if target == unknown
+                else polarity_target(target, unknown, polarity),
+            },
+            name,
+            line,
+        )
     return result
 
 
 # ----------------------------------------------------------------------------- GG-BBQ
 
-GGBBQ_FIELDS: Final = ("index", "context", "question", "label", "choice_0", "choice_1",
-                       "choice_2", "question_type", "context_type", "known_stereotyped_groups",
-                       "choice_info")
+GGBBQ_FIELDS: Final = (
+    "index",
+    "context",
+    "question",
+    "label",
+    "choice_0",
+    "choice_1",
+    "choice_2",
+    "question_type",
+    "context_type",
+    "known_stereotyped_groups",
+    "choice_info",
+)
 
 
 NO_TEMPLATE: Final = "n/a"
 """GG-BBQ publishes no template id (per-template tables are one row per category)."""
 
 
-def read_ggbbq_jsonl(path: Path, *, category: str, namespace: str = "", language: str = "de",
-                     first_id: int = 0, source: str = "") -> ReadResult:
+def read_ggbbq_jsonl(
+    path: Path,
+    *,
+    category: str,
+    namespace: str = "",
+    language: str = "de",
+    first_id: int = 0,
+    source: str = "",
+) -> ReadResult:
     """One GG-BBQ file (``bbq_de_*_test.jsonl``). Its ``index`` restarts at 0 in every file, so
     items are numbered from ``first_id`` on (the caller runs on across a subset's files) and
     the published index is kept in ``additional_metadata["index"]``. Rows ``2k`` and ``2k+1``
@@ -307,18 +401,35 @@ def read_ggbbq_jsonl(path: Path, *, category: str, namespace: str = "", language
             _skip(result, name, line, bad, f"{obj[bad]!r} is not a BBQ {bad}")
             continue
         answer_info = {f"ans{k}": [str(v) for v in info[k]] for k in (0, 1, 2)}
-        _item(result, {
-            "example_id": number, "question_index": NO_TEMPLATE,
-            "question_polarity": polarity, "context_condition": context, "category": category,
-            "answer_info": answer_info,
-            "additional_metadata": {
-                "subcategory": "None", "stereotyped_groups": groups, "index": obj["index"],
-                "pair_id": f"{obj['index'] // 2}" if isinstance(obj["index"], int) else "",
-                "relevant_social_values": obj.get("relevant_social_values", ""),
-                "source": source or name},
-            "context": obj["context"], "question": obj["question"], "ans0": obj["choice_0"],
-            "ans1": obj["choice_1"], "ans2": obj["choice_2"], "label": obj["label"],
-            "namespace": namespace, "language": language}, name, line)
+        _item(
+            result,
+            {
+                "example_id": number,
+                "question_index": NO_TEMPLATE,
+                "question_polarity": polarity,
+                "context_condition": context,
+                "category": category,
+                "answer_info": answer_info,
+                "additional_metadata": {
+                    "subcategory": "None",
+                    "stereotyped_groups": groups,
+                    "index": obj["index"],
+                    "pair_id": f"{obj['index'] // 2}" if isinstance(obj["index"], int) else "",
+                    "relevant_social_values": obj.get("relevant_social_values", ""),
+                    "source": source or name,
+                },
+                "context": obj["context"],
+                "question": obj["question"],
+                "ans0": obj["choice_0"],
+                "ans1": obj["choice_1"],
+                "ans2": obj["choice_2"],
+                "label": obj["label"],
+                "namespace": namespace,
+                "language": language,
+            },
+            name,
+            line,
+        )
         number += 1
     return result
 
@@ -350,21 +461,48 @@ def read_bbq_jsonl_objects(path: Path, result: ReadResult) -> list[tuple[int, di
 
 # ----------------------------------------------------------------------------- Persian (GBFA)
 
-GBFA_COLUMNS: Final = ("example_id", "question_index", "question_polarity",
-                       "context_condition", "category", "context - FA", "question - FA",
-                       "ans0 - EN", "ans0 - FA", "ans1 - EN", "ans1 - FA", "ans2 - EN",
-                       "ans2 - FA", "label", "target")
-BBQ_UNKNOWN_EN: Final = ("Unknown", "Cannot be determined", "Can't be determined",
-                         "Not answerable", "Not known", "Not enough info",
-                         "Not enough information", "Cannot answer", "Can't answer",
-                         "Undetermined")
+GBFA_COLUMNS: Final = (
+    "example_id",
+    "question_index",
+    "question_polarity",
+    "context_condition",
+    "category",
+    "context - FA",
+    "question - FA",
+    "ans0 - EN",
+    "ans0 - FA",
+    "ans1 - EN",
+    "ans1 - FA",
+    "ans2 - EN",
+    "ans2 - FA",
+    "label",
+    "target",
+)
+BBQ_UNKNOWN_EN: Final = (
+    "Unknown",
+    "Cannot be determined",
+    "Can't be determined",
+    "Not answerable",
+    "Not known",
+    "Not enough info",
+    "Not enough information",
+    "Cannot answer",
+    "Can't answer",
+    "Undetermined",
+)
 """The unknown wordings of the original BBQ templates (generate_from_template_all_categories.py
 ``unknown_options``): GBFA keeps each row's English options beside the Persian ones, so its
 unknown option is found by its English wording, which is BBQ's own."""
 
 
-def read_gbfa_csv(path: Path, *, language: str = "fa", text_language: str = "FA",
-                  namespace: str = "", source: str = "") -> ReadResult:
+def read_gbfa_csv(
+    path: Path,
+    *,
+    language: str = "fa",
+    text_language: str = "FA",
+    namespace: str = "",
+    source: str = "",
+) -> ReadResult:
     """``BBQ-Fa.csv`` of ``hamidds/GBFA``: the Persian columns (``text_language="EN"``: the
     English ones the translation was made from)."""
     header, rows = _csv_rows(path)
@@ -377,8 +515,13 @@ def read_gbfa_csv(path: Path, *, language: str = "fa", text_language: str = "FA"
         options = [row[f"ans{i}{suffix}"] for i in range(3)]
         unknowns = unknown_by_wording(english, BBQ_UNKNOWN_EN)
         if len(unknowns) != 1:
-            _skip(result, name, line, "ans0-2 - EN", f"{len(unknowns)} options read as "
-                  f"unknown by BBQ's wordings (need 1): {english!r}")
+            _skip(
+                result,
+                name,
+                line,
+                "ans0-2 - EN",
+                f"{len(unknowns)} options read as unknown by BBQ's wordings (need 1): {english!r}",
+            )
             continue
         unknown = unknowns[0]
         label = _index(row["label"], base=0)
@@ -391,25 +534,44 @@ def read_gbfa_csv(path: Path, *, language: str = "fa", text_language: str = "FA"
         if polarity is None:
             _skip(result, name, line, "question_polarity", "not neg/nonneg")
             continue
-        info = {f"ans{i}": [options[i], UNKNOWN_GROUP if i == unknown else english[i]]
-                for i in range(3)}
-        _item(result, {
-            "example_id": row["example_id"], "question_index": row["question_index"],
-            "question_polarity": polarity, "context_condition": row["context_condition"],
-            "category": row["category"], "answer_info": info,
-            "additional_metadata": {
-                "subcategory": "None", "published_target": target, "source": source or name,
-                "stereotyped_groups": [] if target == unknown else [english[target]]},
-            "context": row[f"context{suffix}"], "question": row[f"question{suffix}"],
-            "ans0": options[0], "ans1": options[1], "ans2": options[2], "label": label,
-            "namespace": namespace, "language": language,
-            "target_answer": None if target == unknown else polarity_target(target, unknown,
-                                                                            polarity)},
-              name, line)
+        info = {
+            f"ans{i}": [options[i], UNKNOWN_GROUP if i == unknown else english[i]] for i in range(3)
+        }
+        _item(
+            result,
+            {
+                "example_id": row["example_id"],
+                "question_index": row["question_index"],
+                "question_polarity": polarity,
+                "context_condition": row["context_condition"],
+                "category": row["category"],
+                "answer_info": info,
+                "additional_metadata": {
+                    "subcategory": "None",
+                    "published_target": target,
+                    "source": source or name,
+                    "stereotyped_groups": [] if target == unknown else [english[target]],
+                },
+                "context": row[f"context{suffix}"],
+                "question": row[f"question{suffix}"],
+                "ans0": options[0],
+                "ans1": options[1],
+                "ans2": options[2],
+                "label": label,
+                "namespace": namespace,
+                "language": language,
+                "target_answer": None
+                if target == unknown
+                else polarity_target(target, unknown, polarity),
+            },
+            name,
+            line,
+        )
     return result
 
 
 # ----------------------------------------------------------------------------- any of them
+
 
 def read_published_file(path: Path, namespace: str = "") -> ReadResult:
     """One file in any format above, told apart by its extension and its first row's fields
@@ -423,9 +585,13 @@ def read_published_file(path: Path, namespace: str = "") -> ReadResult:
             return read_bharatbbq_csv(path, namespace=namespace)
         if all(c in header for c in GBFA_COLUMNS):
             return read_gbfa_csv(path, namespace=namespace)
-        raise InputError("a CSV in no format biasbench reads (BharatBBQ's: "
-                         f"{', '.join(BHARATBBQ_COLUMNS[:5])}...; GBFA's: "
-                         f"{', '.join(GBFA_COLUMNS[:5])}...)", file=str(path), line=1)
+        raise InputError(
+            "a CSV in no format biasbench reads (BharatBBQ's: "
+            f"{', '.join(BHARATBBQ_COLUMNS[:5])}...; GBFA's: "
+            f"{', '.join(GBFA_COLUMNS[:5])}...)",
+            file=str(path),
+            line=1,
+        )
     probe = ReadResult()
     rows = read_bbq_jsonl_objects(path, probe)
     if rows and "choice_0" in rows[0][1] and "choice_info" in rows[0][1]:

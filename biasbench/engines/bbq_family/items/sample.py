@@ -27,19 +27,21 @@ from typing import Final, TypeVar
 
 from biasbench.engines.bbq_family.items.items import BBQItem
 
-CELLS: Final = (("ambig", "neg"), ("disambig", "nonneg"), ("ambig", "nonneg"),
-                ("disambig", "neg"))
+CELLS: Final = (("ambig", "neg"), ("disambig", "nonneg"), ("ambig", "nonneg"), ("disambig", "neg"))
 """Context condition x polarity, ordered so that any two consecutive cells differ in both."""
 
-LIMIT_HELP: Final = ("Run N items, stratified: every category x context condition x question "
-                     "polarity gets an equal share, spread over templates (deterministic).")
+LIMIT_HELP: Final = (
+    "Run N items, stratified: every category x context condition x question "
+    "polarity gets an equal share, spread over templates (deterministic)."
+)
 """The CLI's help for ``--limit`` on BBQ-format benchmarks."""
 
 Item = TypeVar("Item", bound=BBQItem)
 
 
-def _template_sequence(items: list[tuple[int, Item]], rank: int, n_templates: int,
-                       shift: int = 0) -> list[int]:
+def _template_sequence(
+    items: list[tuple[int, Item]], rank: int, n_templates: int, shift: int = 0
+) -> list[int]:
     """One template's item positions in pick order. Round k asks for cell
     ``(k * n_templates + rank) mod 4``: counted over its category's picks in order (round by
     round, template by template) that is a running cycle, so any prefix of a category's picks
@@ -66,7 +68,8 @@ def stratified_order(items: Sequence[Item]) -> list[int]:
     templates: dict[tuple[str, str], dict[str, list[tuple[int, Item]]]] = {}
     for position, item in enumerate(items):
         templates.setdefault((item.category, item.namespace), {}).setdefault(
-            item.question_index, []).append((position, item))
+            item.question_index, []
+        ).append((position, item))
     # Items of several namespaces (languages): a category's namespaces are interleaved, so a
     # small N takes the same (parallel) items in every language before the next category.
     category_order = {c: i for i, c in enumerate(dict.fromkeys(i.category for i in items))}

@@ -61,8 +61,12 @@ def digest_of(data: bytes, pinned: str) -> str:
 def check_folder(folder: Path, expected: Mapping[str, str]) -> tuple[list[str], list[str]]:
     """Compare a folder with pinned digests: (missing files, files whose digest differs)."""
     missing = [name for name in expected if not (folder / name).is_file()]
-    mismatched = [name for name in expected if name not in missing
-                  and digest_of((folder / name).read_bytes(), expected[name]) != expected[name]]
+    mismatched = [
+        name
+        for name in expected
+        if name not in missing
+        and digest_of((folder / name).read_bytes(), expected[name]) != expected[name]
+    ]
     return missing, mismatched
 
 
@@ -88,8 +92,7 @@ class PinnedRepository:
         base = (base_url or os.environ.get(self.env_base_url) or DEFAULT_BASE_URL).rstrip("/")
         return f"{base}/{self.repository}/{self.commit}/{urllib.parse.quote(repo_path)}"
 
-    def download(self, repo_path: str, pinned: str, base_url: str | None,
-                 timeout: float) -> bytes:
+    def download(self, repo_path: str, pinned: str, base_url: str | None, timeout: float) -> bytes:
         url = self.raw_file_url(repo_path, base_url)
         # A fresh opener per call reads the proxy settings of the environment as it is now.
         opener = urllib.request.build_opener()
@@ -102,12 +105,23 @@ class PinnedRepository:
         digest = digest_of(data, pinned)
         if digest != pinned:
             kind = "" if pinned.startswith(GIT_BLOB_PREFIX) else "sha256 "
-            raise BiasbenchError(f"downloaded {url} has {kind}{digest}, expected {pinned}; "
-                                 "the file was not saved")
+            raise BiasbenchError(
+                f"downloaded {url} has {kind}{digest}, expected {pinned}; the file was not saved"
+            )
         return data
 
-    def check_local(self, folder: Path, subdir: str, expected: Mapping[str, str], *,
-                    label: str, what: str, origin: str, strict: bool, hint: str = "") -> Path:
+    def check_local(
+        self,
+        folder: Path,
+        subdir: str,
+        expected: Mapping[str, str],
+        *,
+        label: str,
+        what: str,
+        origin: str,
+        strict: bool,
+        hint: str = "",
+    ) -> Path:
         """``folder`` (named by the user: ``origin``) when it holds every expected file. A
         missing file is an error; a changed one an error when ``strict`` and otherwise a
         warning (users may edit their own copy; results then differ from the paper's)."""
@@ -120,28 +134,43 @@ class PinnedRepository:
                 f"{', '.join(missing[:MAX_NAMED])}"
                 + (f" and {len(missing) - MAX_NAMED} more" if len(missing) > MAX_NAMED else "")
                 + f"; expected the files of {subdir}/ in {self.repository} at commit "
-                  f"{self.commit}"
-                + (f" ({hint})" if hint else ""))
+                f"{self.commit}" + (f" ({hint})" if hint else "")
+            )
         if mismatched:
-            kind = ("checksum" if any(p.startswith(GIT_BLOB_PREFIX) for p in expected.values())
-                    else "sha256")
-            message = (f"{label} {what} in {folder} differ from {self.repository}@"
-                       f"{self.commit[:12]} ({kind} mismatch: {', '.join(mismatched)}); results "
-                       "will not be comparable with the paper's")
+            kind = (
+                "checksum"
+                if any(p.startswith(GIT_BLOB_PREFIX) for p in expected.values())
+                else "sha256"
+            )
+            message = (
+                f"{label} {what} in {folder} differ from {self.repository}@"
+                f"{self.commit[:12]} ({kind} mismatch: {', '.join(mismatched)}); results "
+                "will not be comparable with the paper's"
+            )
             if strict:
                 raise BiasbenchError(message)
             logger.warning("%s", message)
         return folder
 
-    def fetch_into(self, folder: Path, subdir: str, expected: Mapping[str, str], *,
-                   base_url: str | None, timeout: float) -> Path:
+    def fetch_into(
+        self,
+        folder: Path,
+        subdir: str,
+        expected: Mapping[str, str],
+        *,
+        base_url: str | None,
+        timeout: float,
+    ) -> Path:
         """Download every file, verify it, then move the complete folder into place at once."""
-        payloads = {name: self.download(f"{subdir}/{name}", pinned, base_url, timeout)
-                    for name, pinned in expected.items()}
+        payloads = {
+            name: self.download(f"{subdir}/{name}", pinned, base_url, timeout)
+            for name, pinned in expected.items()
+        }
         return self._install(folder, payloads, expected)
 
-    def remember(self, folder: Path, subdir: str, expected: Mapping[str, str],
-                 cache_dir: Path | None = None) -> Path | None:
+    def remember(
+        self, folder: Path, subdir: str, expected: Mapping[str, str], cache_dir: Path | None = None
+    ) -> Path | None:
         """Copy a local ``folder`` whose files all match their pins into the cache, where later
         commands look without being told (unless the cache holds them already). Returns the
         cache folder, or None when ``folder`` differs from the pins: an edited copy is never
@@ -150,11 +179,13 @@ class PinnedRepository:
         if check_folder(folder, expected) != ([], []):
             return None
         target = self.cache_dir(subdir, cache_dir)
-        if target.is_dir() and (target.resolve() == folder.resolve()
-                                or check_folder(target, expected) == ([], [])):
+        if target.is_dir() and (
+            target.resolve() == folder.resolve() or check_folder(target, expected) == ([], [])
+        ):
             return target
-        return self._install(target, {name: (folder / name).read_bytes() for name in expected},
-                             expected)
+        return self._install(
+            target, {name: (folder / name).read_bytes() for name in expected}, expected
+        )
 
     @staticmethod
     def _install(folder: Path, payloads: Mapping[str, bytes], expected: Mapping[str, str]) -> Path:
@@ -176,28 +207,43 @@ class PinnedRepository:
             shutil.rmtree(staging, ignore_errors=True)
         return folder
 
-    def resolve_cached(self, folder: Path, subdir: str, expected: Mapping[str, str], *,
-                       what: str, instructions: Callable[[Path, str, list[str]], str],
-                       download: bool, base_url: str | None, timeout: float) -> Path:
+    def resolve_cached(
+        self,
+        folder: Path,
+        subdir: str,
+        expected: Mapping[str, str],
+        *,
+        what: str,
+        instructions: Callable[[Path, str, list[str]], str],
+        download: bool,
+        base_url: str | None,
+        timeout: float,
+    ) -> Path:
         """``folder`` when it holds every pinned file, else a verified download into it."""
-        missing, mismatched = (check_folder(folder, expected) if folder.is_dir()
-                               else (list(expected), []))
+        missing, mismatched = (
+            check_folder(folder, expected) if folder.is_dir() else (list(expected), [])
+        )
         if not missing and not mismatched:
             return folder
         if not download:
-            raise BiasbenchError(f"{what} not found (no usable copy in the cache {folder}; "
-                                 f"download disabled): "
-                                 f"{instructions(folder, subdir, list(expected))}")
+            raise BiasbenchError(
+                f"{what} not found (no usable copy in the cache {folder}; "
+                f"download disabled): "
+                f"{instructions(folder, subdir, list(expected))}"
+            )
         try:
             return self.fetch_into(folder, subdir, expected, base_url=base_url, timeout=timeout)
         except DownloadFailed as exc:
-            raise BiasbenchError(f"{what} not available locally and {exc}: "
-                                 f"{instructions(folder, subdir, list(expected))}") from None
+            raise BiasbenchError(
+                f"{what} not available locally and {exc}: "
+                f"{instructions(folder, subdir, list(expected))}"
+            ) from None
 
 
 # --------------------------------------------------------------------------------------------
 # One pinned folder of a benchmark, resolved the same way for every benchmark
 # --------------------------------------------------------------------------------------------
+
 
 def local_copy(explicit: Path | None, env: str, flag: str) -> tuple[Path, str] | None:
     """The local copy the user named, with where the name came from: ``explicit`` (given as
@@ -244,25 +290,34 @@ class PinnedFolder:
                 out[name] = pinned
         return out
 
-    def instructions(self, folder: Path, subdir: str, names: list[str],
-                     base_url: str | None) -> str:
+    def instructions(
+        self, folder: Path, subdir: str, names: list[str], base_url: str | None
+    ) -> str:
         """What to fetch from where, and where to put it, when no copy is found."""
         paths = ", ".join(f"{subdir}/{name}" for name in names[:MAX_NAMED])
         if len(names) > MAX_NAMED:  # MBBQ: up to 48 files
             paths += f" and {len(names) - MAX_NAMED} more files of {subdir}/"
         example = self.source.raw_file_url(f"{subdir}/{names[0]}", base_url)
         env = f" (or set {self.env}=DIR)" if self.env else ""
-        return (f"download {paths} from the GitHub repository {self.source.repository} at commit "
-                f"{self.source.commit} (e.g. {example}) and put them in {folder}, or pass "
-                f"{self.flag} DIR{env} naming a copy of {self.source.repository}'s "
-                f"{self.subdir}/ folder")
+        return (
+            f"download {paths} from the GitHub repository {self.source.repository} at commit "
+            f"{self.source.commit} (e.g. {example}) and put them in {folder}, or pass "
+            f"{self.flag} DIR{env} naming a copy of {self.source.repository}'s "
+            f"{self.subdir}/ folder"
+        )
 
 
-def resolve_pinned_folder(spec: PinnedFolder, explicit: Path | None = None, *,
-                          beside: Path | None = None, cache_dir: Path | None = None,
-                          download: bool = True, strict: bool = False,
-                          base_url: str | None = None,
-                          timeout: float = DOWNLOAD_TIMEOUT_S) -> Path:
+def resolve_pinned_folder(
+    spec: PinnedFolder,
+    explicit: Path | None = None,
+    *,
+    beside: Path | None = None,
+    cache_dir: Path | None = None,
+    download: bool = True,
+    strict: bool = False,
+    base_url: str | None = None,
+    timeout: float = DOWNLOAD_TIMEOUT_S,
+) -> Path:
     """A folder holding every file of ``spec``, looked for in this order:
 
     1. the local copy named by ``explicit`` (``spec.flag``), else by ``$spec.env``: used as it
@@ -282,9 +337,16 @@ def resolve_pinned_folder(spec: PinnedFolder, explicit: Path | None = None, *,
         lacks = any(not (folder / name).is_file() for name in spec.present(folder))
         if lacks and (folder / spec.subdir).is_dir():
             folder = folder / spec.subdir  # a checkout of the repository (or its parent folder)
-        return spec.source.check_local(folder, spec.subdir, spec.present(folder),
-                                       label=spec.label, what=spec.what, origin=origin,
-                                       strict=strict, hint=spec.hint)
+        return spec.source.check_local(
+            folder,
+            spec.subdir,
+            spec.present(folder),
+            label=spec.label,
+            what=spec.what,
+            origin=origin,
+            strict=strict,
+            hint=spec.hint,
+        )
     if beside is not None and beside.is_dir() and check_folder(beside, spec.files) == ([], []):
         return beside
     root = spec.source.cache_dir(spec.subdir, cache_dir)
@@ -295,10 +357,15 @@ def resolve_pinned_folder(spec: PinnedFolder, explicit: Path | None = None, *,
     for parent, expected in groups.items():
         subdir = f"{spec.subdir}/{parent}" if parent else spec.subdir
         spec.source.resolve_cached(
-            root / parent if parent else root, subdir, expected,
+            root / parent if parent else root,
+            subdir,
+            expected,
             what=f"{spec.label} {spec.what}" + (f" ({parent})" if parent else ""),
             instructions=lambda f, d, n: spec.instructions(f, d, n, base_url),
-            download=download, base_url=base_url, timeout=timeout)
+            download=download,
+            base_url=base_url,
+            timeout=timeout,
+        )
     return root
 
 
@@ -315,6 +382,7 @@ def choose_categories(text: str | None, known: Sequence[str], dataset: str) -> t
     chosen = tuple(c.strip() for c in text.split(",") if c.strip())
     unknown = [c for c in chosen if c not in known]
     if unknown:
-        raise BiasbenchError(f"unknown {dataset} categories {', '.join(unknown)} (known: "
-                             f"{', '.join(known)})")
+        raise BiasbenchError(
+            f"unknown {dataset} categories {', '.join(unknown)} (known: {', '.join(known)})"
+        )
     return chosen

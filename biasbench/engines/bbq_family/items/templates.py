@@ -55,12 +55,14 @@ KNOWN_SLOTS: frozenset[str] = frozenset({"NAME1", "NAME2", "WORD1", "WORD2"})
 _SLOT_RE = re.compile(r"\{\{([^{}]*)\}\}")
 # One part of a Names / Lexical_diversity cell: ``WORD1: [a, b]`` or ``{{NAME2}}: [c]``.
 _LIST_PART_RE = re.compile(
-    r"^\s*(?:\{\{)?(?P<kind>WORD|NAME)(?P<index>[12])(?:\}\})?\s*:\s*\[(?P<items>[^\[\]]*)\]\s*$")
+    r"^\s*(?:\{\{)?(?P<kind>WORD|NAME)(?P<index>[12])(?:\}\})?\s*:\s*\[(?P<items>[^\[\]]*)\]\s*$"
+)
 
 
 # --------------------------------------------------------------------------------------------
 # Raw CSV reading
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class CsvRecord:
@@ -92,24 +94,29 @@ def read_csv_records(path: Path) -> tuple[list[str], list[CsvRecord]]:
                 raise InputError("empty CSV file (no header)", file=str(path), line=1)
             duplicates = sorted({name for name in header if header.count(name) > 1 and name})
             if duplicates:
-                raise InputError(f"duplicate column(s) {', '.join(duplicates)}", file=str(path),
-                                 line=1)
+                raise InputError(
+                    f"duplicate column(s) {', '.join(duplicates)}", file=str(path), line=1
+                )
             records: list[CsvRecord] = []
             start_line = reader.line_num + 1
             for row in reader:
                 if row and any(cell.strip() for cell in row):
-                    extra = row[len(header):]
+                    extra = row[len(header) :]
                     if any(cell.strip() for cell in extra):
                         raise InputError(
                             f"record has {len(row)} cells but the header has {len(header)} columns",
-                            file=str(path), line=start_line)
+                            file=str(path),
+                            line=start_line,
+                        )
                     padded = list(row[: len(header)]) + [""] * (len(header) - len(row))
                     records.append(CsvRecord(start_line, dict(zip(header, padded, strict=True))))
                 start_line = reader.line_num + 1
         except UnicodeDecodeError as exc:
             raise InputError(f"not UTF-8 text ({exc.reason})", file=str(path)) from None
         except csv.Error as exc:
-            raise InputError(f"malformed CSV ({exc})", file=str(path), line=reader.line_num) from None
+            raise InputError(
+                f"malformed CSV ({exc})", file=str(path), line=reader.line_num
+            ) from None
     return header, records
 
 
@@ -118,12 +125,16 @@ def require_columns(header: Sequence[str], required: Iterable[str], path: Path) 
     if missing:
         raise InputError(
             f"missing required column(s) {', '.join(missing)} (found: {', '.join(header)})",
-            file=str(path), line=1, field=missing[0])
+            file=str(path),
+            line=1,
+            field=missing[0],
+        )
 
 
 # --------------------------------------------------------------------------------------------
 # Cell parsers
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class SlotLists:
@@ -154,14 +165,18 @@ def parse_slot_lists(cell: str, *, file: str, line: int, field: str) -> SlotList
             if raw_part.strip():
                 raise InputError(
                     f"malformed part {raw_part.strip()!r}; expected e.g. 'WORD1: [a, b]; WORD2: [c, d]'",
-                    file=file, line=line, field=field)
+                    file=file,
+                    line=line,
+                    field=field,
+                )
             # An empty part (e.g. after a trailing ';') resets list 2 in the reference parser.
             second = ()
             continue
         items = tuple(item.strip() for item in match["items"].split(","))
         if any(not item for item in items):
-            raise InputError(f"empty item in {raw_part.strip()!r}", file=file, line=line,
-                             field=field)
+            raise InputError(
+                f"empty item in {raw_part.strip()!r}", file=file, line=line, field=field
+            )
         if match["index"] == "1":
             first = items
             second = ()  # a list-1 part after list 2 resets it (reference parser)
@@ -169,12 +184,18 @@ def parse_slot_lists(cell: str, *, file: str, line: int, field: str) -> SlotList
             second = items
             saw_second = True
     if not first:
-        raise InputError("no list for slot 1 (e.g. 'WORD1: [a, b]')", file=file, line=line,
-                         field=field)
+        raise InputError(
+            "no list for slot 1 (e.g. 'WORD1: [a, b]')", file=file, line=line, field=field
+        )
     return SlotLists(first, second, dropped_second=saw_second and not second)
 
 
-_REFERENCE_PREFIXES: tuple[str, ...] = ("WORD{n}:", "{{{{WORD{n}}}}}:", "NAME{n}:", "{{{{NAME{n}}}}}:")
+_REFERENCE_PREFIXES: tuple[str, ...] = (
+    "WORD{n}:",
+    "{{{{WORD{n}}}}}:",
+    "NAME{n}:",
+    "{{{{NAME{n}}}}}:",
+)
 
 
 def _reference_items(part: str, index: int) -> tuple[str, ...]:
@@ -183,8 +204,9 @@ def _reference_items(part: str, index: int) -> tuple[str, ...]:
     return tuple(item.strip() for item in part.strip().replace("[", "").replace("]", "").split(","))
 
 
-def parse_slot_lists_as_reference(cell: str, *, file: str, line: int, field: str,
-                                  warnings: list[str]) -> SlotLists:
+def parse_slot_lists_as_reference(
+    cell: str, *, file: str, line: int, field: str, warnings: list[str]
+) -> SlotLists:
     """Parse a ``Names`` / ``Lexical_diversity`` cell exactly as the original BBQ generator does
     (its ``return_list_from_string``), quirks included, warning about each one:
 
@@ -206,21 +228,27 @@ def parse_slot_lists_as_reference(cell: str, *, file: str, line: int, field: str
         else:
             second = ()
         if part.count("[") > part.count("]"):
-            warnings.append(f"{file}:{line}: {field}: the list {part.strip()!r}... is cut at a "
-                            "';' inside it; the original generator splits there too, so the "
-                            "words after the ';' are lost")
+            warnings.append(
+                f"{file}:{line}: {field}: the list {part.strip()!r}... is cut at a "
+                "';' inside it; the original generator splits there too, so the "
+                "words after the ';' are lost"
+            )
     if not first or not any(first):
-        raise InputError("no list for slot 1 (e.g. 'WORD1: [a, b]')", file=file, line=line,
-                         field=field)
+        raise InputError(
+            "no list for slot 1 (e.g. 'WORD1: [a, b]')", file=file, line=line, field=field
+        )
     dropped = saw_second and not second
     if dropped:
-        warnings.append(f"{file}:{line}: {field}: its slot-2 list is lost (a later ';' resets "
-                        "it in the original generator), so the row has no second slot words")
+        warnings.append(
+            f"{file}:{line}: {field}: its slot-2 list is lost (a later ';' resets "
+            "it in the original generator), so the row has no second slot words"
+        )
     return SlotLists(first, second, dropped_second=dropped)
 
 
-def parse_group_list(cell: str, *, file: str, line: int, field: str,
-                     allow_none: bool = False) -> tuple[str, ...] | None:
+def parse_group_list(
+    cell: str, *, file: str, line: int, field: str, allow_none: bool = False
+) -> tuple[str, ...] | None:
     """Parse a list literal of strings such as ``["bakla", "bading"]`` (no code is evaluated).
 
     With ``allow_none``, an empty cell or the string ``None`` means "no list" and gives None.
@@ -229,21 +257,25 @@ def parse_group_list(cell: str, *, file: str, line: int, field: str,
     if allow_none and text in ("", "None"):
         return None
     if not text:
-        raise InputError("empty; expected a list literal such as [\"F\"]", file=file, line=line,
-                         field=field)
+        raise InputError(
+            'empty; expected a list literal such as ["F"]', file=file, line=line, field=field
+        )
     try:
         value = ast.literal_eval(text)
     except (ValueError, SyntaxError):
-        raise InputError(f"not a list literal: {text[:60]!r}", file=file, line=line,
-                         field=field) from None
+        raise InputError(
+            f"not a list literal: {text[:60]!r}", file=file, line=line, field=field
+        ) from None
     if not isinstance(value, (list, tuple)):
         raise InputError(f"not a list literal: {text[:60]!r}", file=file, line=line, field=field)
     if not all(isinstance(element, str) for element in value):
-        raise InputError(f"list elements must be strings: {text[:60]!r}", file=file, line=line,
-                         field=field)
+        raise InputError(
+            f"list elements must be strings: {text[:60]!r}", file=file, line=line, field=field
+        )
     if not value and not allow_none:
-        raise InputError("empty list; name at least one stereotyped group", file=file, line=line,
-                         field=field)
+        raise InputError(
+            "empty list; name at least one stereotyped group", file=file, line=line, field=field
+        )
     return tuple(value)
 
 
@@ -255,6 +287,7 @@ def template_slots(text: str) -> set[str]:
 # --------------------------------------------------------------------------------------------
 # Template rows
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class TemplateRow:
@@ -302,76 +335,127 @@ class TemplateFile:
     warnings: list[str] = field(default_factory=list)
 
 
-def _validate_slots(record: CsvRecord, has_lexical: bool, lexical: SlotLists | None,
-                    file: str, warnings: list[str], reference_quirks: bool = False) -> None:
+def _validate_slots(
+    record: CsvRecord,
+    has_lexical: bool,
+    lexical: SlotLists | None,
+    file: str,
+    warnings: list[str],
+    reference_quirks: bool = False,
+) -> None:
     for column in TEXT_COLUMNS:
         text = record.get(column)
         for slot in _SLOT_RE.findall(text):
             if slot not in KNOWN_SLOTS:
                 raise InputError(
                     f"unknown slot {{{{{slot}}}}}; allowed: {{{{NAME1}}}}, {{{{NAME2}}}}, "
-                    "{{WORD1}}, {{WORD2}}", file=file, line=record.line, field=column)
+                    "{{WORD1}}, {{WORD2}}",
+                    file=file,
+                    line=record.line,
+                    field=column,
+                )
         leftover = _SLOT_RE.sub("", text)
         if ("{{" in leftover or "}}" in leftover) and reference_quirks:
             # The original generator leaves such text as it is (BBQ's Disability_status 19
             # writes "{[NAME1}}"); so does the published data.
-            warnings.append(f"{file}:{record.line}: template {record.get('Q_id')}: {column} "
-                            "has a malformed slot (unbalanced '{{' or '}}'), kept verbatim as "
-                            "the original generator keeps it")
+            warnings.append(
+                f"{file}:{record.line}: template {record.get('Q_id')}: {column} "
+                "has a malformed slot (unbalanced '{{' or '}}'), kept verbatim as "
+                "the original generator keeps it"
+            )
         elif "{{" in leftover or "}}" in leftover:
-            raise InputError("malformed slot (unbalanced '{{' or '}}')", file=file,
-                             line=record.line, field=column)
+            raise InputError(
+                "malformed slot (unbalanced '{{' or '}}')",
+                file=file,
+                line=record.line,
+                field=column,
+            )
         used = template_slots(text)
         word_slots = sorted(used & {"WORD1", "WORD2"})
         if word_slots and not has_lexical:
             raise InputError(
                 f"uses {{{{{word_slots[0]}}}}} but Lexical_diversity is empty, so the slot would "
-                "stay unfilled", file=file, line=record.line, field=column)
+                "stay unfilled",
+                file=file,
+                line=record.line,
+                field=column,
+            )
         if "WORD2" in used and lexical is not None and len(lexical.second) <= 1:
             # The reference generator draws WORD2 only from a list of more than one item.
-            why = ("its WORD2 list is dropped because it is not the cell's last part"
-                   if lexical.dropped_second else
-                   "Lexical_diversity has no WORD2 list" if not lexical.second else
-                   "the WORD2 list has a single item")
-            warnings.append(f"{file}:{record.line}: template {record.get('Q_id')}: {column} uses "
-                            f"{{{{WORD2}}}} but {why}; it is filled with an empty string, as in "
-                            "the reference generator")
+            why = (
+                "its WORD2 list is dropped because it is not the cell's last part"
+                if lexical.dropped_second
+                else "Lexical_diversity has no WORD2 list"
+                if not lexical.second
+                else "the WORD2 list has a single item"
+            )
+            warnings.append(
+                f"{file}:{record.line}: template {record.get('Q_id')}: {column} uses "
+                f"{{{{WORD2}}}} but {why}; it is filled with an empty string, as in "
+                "the reference generator"
+            )
     for column in ("Answer_negative", "Answer_non_negative"):
         used = template_slots(record.get(column)) & {"NAME1", "NAME2"}
         if len(used) != 1:
             what = "neither {{NAME1}} nor {{NAME2}}" if not used else "both {{NAME1}} and {{NAME2}}"
-            warnings.append(f"{file}:{record.line}: template {record.get('Q_id')}: {column} "
-                            f"contains {what}; its answer_info group cannot be assigned cleanly")
+            warnings.append(
+                f"{file}:{record.line}: template {record.get('Q_id')}: {column} "
+                f"contains {what}; its answer_info group cannot be assigned cleanly"
+            )
 
 
-def parse_template_record(record: CsvRecord, header: Sequence[str], file: str,
-                          warnings: list[str], reference_quirks: bool = False) -> TemplateRow:
+def parse_template_record(
+    record: CsvRecord,
+    header: Sequence[str],
+    file: str,
+    warnings: list[str],
+    reference_quirks: bool = False,
+) -> TemplateRow:
     """Interpret one template record (columns already checked). ``reference_quirks`` reads the
     list cells as the original BBQ generator does (:func:`parse_slot_lists_as_reference`) and
     accepts a ``Names`` cell whose NAME2 list is lost (the row then yields nothing)."""
     line = record.line
-    groups = parse_group_list(record.get("Known_stereotyped_groups"), file=file, line=line,
-                              field="Known_stereotyped_groups")
+    groups = parse_group_list(
+        record.get("Known_stereotyped_groups"),
+        file=file,
+        line=line,
+        field="Known_stereotyped_groups",
+    )
     assert groups is not None
     lexical_cell = record.get("Lexical_diversity")
     has_lexical = len(lexical_cell) > 1
-    parse = (partial(parse_slot_lists_as_reference, warnings=warnings) if reference_quirks
-             else parse_slot_lists)
-    lexical = (parse(lexical_cell, file=file, line=line, field="Lexical_diversity")
-               if has_lexical else None)
+    parse = (
+        partial(parse_slot_lists_as_reference, warnings=warnings)
+        if reference_quirks
+        else parse_slot_lists
+    )
+    lexical = (
+        parse(lexical_cell, file=file, line=line, field="Lexical_diversity")
+        if has_lexical
+        else None
+    )
     names_cell = record.get("Names")
     names = None
     if len(names_cell) > 1:
         names = parse(names_cell, file=file, line=line, field="Names")
         if not names.second and not reference_quirks:
-            raise InputError("no NAME2 list (it must be the cell's last part, e.g. "
-                             "'NAME1: [a]; NAME2: [b]')", file=file, line=line, field="Names")
+            raise InputError(
+                "no NAME2 list (it must be the cell's last part, e.g. 'NAME1: [a]; NAME2: [b]')",
+                file=file,
+                line=line,
+                field="Names",
+            )
     _validate_slots(record, has_lexical, lexical, file, warnings, reference_quirks)
     subcategory_cell = record.get("Subcategory")
     invalid_partners = None
     if "Invalid_Partners" in header:
-        invalid_partners = parse_group_list(record.get("Invalid_Partners"), file=file, line=line,
-                                            field="Invalid_Partners", allow_none=True)
+        invalid_partners = parse_group_list(
+            record.get("Invalid_Partners"),
+            file=file,
+            line=line,
+            field="Invalid_Partners",
+            allow_none=True,
+        )
     return TemplateRow(
         file=file,
         line=line,
@@ -406,8 +490,10 @@ def read_template_csv(path: Path, *, reference_quirks: bool = False) -> Template
     rows: list[TemplateRow] = []
     for record in records:
         if not record.get("Ambiguous_Context"):
-            warnings.append(f"{file}:{record.line}: row {record.get('Q_id') or '(no Q_id)'} "
-                            "skipped: Ambiguous_Context is empty")
+            warnings.append(
+                f"{file}:{record.line}: row {record.get('Q_id') or '(no Q_id)'} "
+                "skipped: Ambiguous_Context is empty"
+            )
             continue
         if not record.get("Q_id").strip():
             raise InputError("empty Q_id", file=file, line=record.line, field="Q_id")
@@ -418,4 +504,3 @@ def read_template_csv(path: Path, *, reference_quirks: bool = False) -> Template
 def unique_in_order(values: Iterable[str]) -> list[str]:
     """Distinct values, first occurrence kept, file order preserved."""
     return list(dict.fromkeys(values))
-

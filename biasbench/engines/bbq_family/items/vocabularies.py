@@ -20,8 +20,9 @@ LABEL_REQUIRED_COLUMNS: tuple[str, ...] = ("Category", "Name")
 NAMES_REQUIRED_COLUMNS: tuple[str, ...] = ("Name", "First_last", "gender")
 
 
-def _named_rows(path: Path, required: tuple[str, ...], *, skip_unpiloted: bool = False
-                ) -> tuple[list[str], Iterator[CsvRecord]]:
+def _named_rows(
+    path: Path, required: tuple[str, ...], *, skip_unpiloted: bool = False
+) -> tuple[list[str], Iterator[CsvRecord]]:
     """A vocabulary's header and its rows, each with a non-empty ``Name`` (else an error naming
     the line); rows marked ``Pilot_include = No`` are skipped first where ``skip_unpiloted``."""
     header, records = read_csv_records(path)
@@ -36,6 +37,7 @@ def _named_rows(path: Path, required: tuple[str, ...], *, skip_unpiloted: bool =
             yield record
 
     return list(header), rows()
+
 
 def _cell_or_none(value: str) -> str | None:
     # Empty cells are *missing*: a missing value never equals any string (as in the original
@@ -66,9 +68,12 @@ class LabelVocabulary:
         rows = [entry for entry in self.entries if entry.category == category]
         if not rows:
             known = sorted({entry.category for entry in self.entries if entry.category})
-            raise InputError(f"no vocabulary rows for category {category!r} (categories present: "
-                             f"{', '.join(known) or 'none'})", file=str(self.path),
-                             field="Category")
+            raise InputError(
+                f"no vocabulary rows for category {category!r} (categories present: "
+                f"{', '.join(known) or 'none'})",
+                file=str(self.path),
+                field="Category",
+            )
         return rows
 
 
@@ -76,9 +81,16 @@ def read_label_vocabulary(path: Path) -> LabelVocabulary:
     """Read ``vocabulary_labels.csv`` (``Category, Pilot_include, SubCat, Name, Info``)."""
     path = Path(path)
     _, rows = _named_rows(path, LABEL_REQUIRED_COLUMNS, skip_unpiloted=True)
-    entries = [LabelEntry(record.line, _cell_or_none(record.get("Category")),
-                          _cell_or_none(record.get("SubCat")), record.get("Name"),
-                          _cell_or_none(record.get("Info"))) for record in rows]
+    entries = [
+        LabelEntry(
+            record.line,
+            _cell_or_none(record.get("Category")),
+            _cell_or_none(record.get("SubCat")),
+            record.get("Name"),
+            _cell_or_none(record.get("Info")),
+        )
+        for record in rows
+    ]
     return LabelVocabulary(path, tuple(entries))
 
 
@@ -101,20 +113,30 @@ class NameVocabulary:
     entries: tuple[ProperName, ...]
     has_ethnicity: bool
 
-    def select(self, *, first_last: str, gender: str | None = None,
-               exclude_gender: str | None = None) -> list[ProperName]:
-        return [entry for entry in self.entries
-                if entry.first_last == first_last
-                and (gender is None or entry.gender == gender)
-                and (exclude_gender is None or entry.gender != exclude_gender)]
+    def select(
+        self, *, first_last: str, gender: str | None = None, exclude_gender: str | None = None
+    ) -> list[ProperName]:
+        return [
+            entry
+            for entry in self.entries
+            if entry.first_last == first_last
+            and (gender is None or entry.gender == gender)
+            and (exclude_gender is None or entry.gender != exclude_gender)
+        ]
 
 
 def read_name_vocabulary(path: Path) -> NameVocabulary:
     """Read ``vocabulary_proper_names.csv`` (``Name, First_last, gender, ethnicity, ...``)."""
     path = Path(path)
     header, rows = _named_rows(path, NAMES_REQUIRED_COLUMNS)
-    entries = [ProperName(record.line, record.get("Name"),
-                          _cell_or_none(record.get("First_last")),
-                          _cell_or_none(record.get("gender")),
-                          _cell_or_none(record.get("ethnicity"))) for record in rows]
+    entries = [
+        ProperName(
+            record.line,
+            record.get("Name"),
+            _cell_or_none(record.get("First_last")),
+            _cell_or_none(record.get("gender")),
+            _cell_or_none(record.get("ethnicity")),
+        )
+        for record in rows
+    ]
     return NameVocabulary(path, tuple(entries), "ethnicity" in header)

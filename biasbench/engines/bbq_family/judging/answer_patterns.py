@@ -27,8 +27,9 @@ from biasbench.engines.bbq_family.judging.languages import (
 _THINK_BLOCK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _UNCLOSED_THINK = re.compile(r"<think>.*", re.DOTALL | re.IGNORECASE)
 _MARKDOWN = re.compile(r"[*_`#]+")
-_QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'",
-                         "\u2013": "-", "\u2014": "-"})
+_QUOTES = str.maketrans(
+    {"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'", "\u2013": "-", "\u2014": "-"}
+)
 SPACES = re.compile(r"[ \t\r\f\v]+")
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 """Format characters NFKC keeps that split words ("can\u200bnot"): soft hyphen, zero-width
@@ -119,8 +120,9 @@ class AnswerRules:
         """``phrase`` as whole words, any run of whitespace between them (a Chinese option is
         found inside a sentence without spaces, ``答案是40岁的人``, when Chinese is selected)."""
         words = [re.escape(w) for w in phrase.split()]
-        return re.compile(r"(?<![" + self.word + r"])" + r"\s+".join(words)
-                          + r"(?![" + self.word + r"])")
+        return re.compile(
+            r"(?<![" + self.word + r"])" + r"\s+".join(words) + r"(?![" + self.word + r"])"
+        )
 
 
 @lru_cache(maxsize=64)
@@ -139,48 +141,83 @@ def answer_rules(tables: tuple[LanguageRules, ...]) -> AnswerRules:
     link = r"(?:\s*" + _alt([*gather("links"), ":", "=", "-", ">"]) + r")*"
     letter = r"[\(\[\"']?([ABCabc])" + after_letter + r"[\)\]\"']?"
     # Cue, optional linking words, optional "option/letter", then the letter itself.
-    cued_letter = re.compile(cue + link + r"\s*(?:" + letter_word + r"\s*)?" + letter,
-                             re.IGNORECASE)
+    cued_letter = re.compile(
+        cue + link + r"\s*(?:" + letter_word + r"\s*)?" + letter, re.IGNORECASE
+    )
     # Predicate-first shapes: "B ang sagot", "A is the correct answer", "C가 정답", "Bが正解".
-    after = [(r"\s+" + f) if _LATIN_START.match(f) else (r"\s*" + f)
-             for f in gather("after_cues")]
+    after = [(r"\s+" + f) if _LATIN_START.match(f) else (r"\s*" + f) for f in gather("after_cues")]
     letter_before_cue = re.compile(
-        before + r"[\(\[]?([ABCabc])[\)\]]?" + _alt(after), re.IGNORECASE)
+        before + r"[\(\[]?([ABCabc])[\)\]]?" + _alt(after), re.IGNORECASE
+    )
     tails = gather("tails")
     tail = (r"(?:\s*" + _alt(tails) + r")*") if tails else ""
     whole_letter = re.compile(
         r"^\W*(?:" + cue + link + r"\s*(?:" + letter_word + r"\s*)?)?"
-        r"[\(\[\"']?([ABCabc])[\)\]\"']?" + tail + r"\W*$", re.IGNORECASE)
+        r"[\(\[\"']?([ABCabc])[\)\]\"']?" + tail + r"\W*$",
+        re.IGNORECASE,
+    )
     conjunctions = gather("conjunctions")
     # Two letters offered as alternatives: "A o B", "A or C", "B/C", "A, B", "A或B".
     disjunction = re.compile(
-        before + r"\(?([ABC])\)?\s*(?:/|,|&|" + _words(conjunctions) + r")\s*\(?([ABC])\)?"
-        + after_letter)
+        before
+        + r"\(?([ABC])\)?\s*(?:/|,|&|"
+        + _words(conjunctions)
+        + r")\s*\(?([ABC])\)?"
+        + after_letter
+    )
     # After a cued letter, what may follow for the letter to stand alone.
     cjk_follower = (r"|\s*[" + CJK_CHARS + r"]") if cjk else ""
     # A follower ends at a word boundary; one ending in a combining mark (Hindi है) has none
     # after it, so it ends where no word character follows.
     followers = re.compile(
-        r"^(?:$|[\s]*[.):,;!?\[\]\(\"'\n-]" + cjk_follower + r"|\s+"
-        + _alt([f + (r"\b" if _LATIN_END.search(f) else r"(?!\w)")
-                for f in gather("followers")]) + r")", re.IGNORECASE)
+        r"^(?:$|[\s]*[.):,;!?\[\]\(\"'\n-]"
+        + cjk_follower
+        + r"|\s+"
+        + _alt([f + (r"\b" if _LATIN_END.search(f) else r"(?!\w)") for f in gather("followers")])
+        + r")",
+        re.IGNORECASE,
+    )
     # A letter opening the output, with a separator: "A. ...", "B) ...", "(C) ...", "a) ...".
     separator_end = (r"(?=\s|$|[" + CJK_CHARS + r"])") if cjk else r"(?=\s|$)"
     separators = r"[.:\-、。]" if cjk else r"[.:\-]"
-    leading_letter = re.compile(r"^[\(\[]?([ABC])(?:[\)\]]|\s*" + separators + r")"
-                                + separator_end + r"|^[\(\[]?([abc])[\)\]]" + separator_end)
+    leading_letter = re.compile(
+        r"^[\(\[]?([ABC])(?:[\)\]]|\s*"
+        + separators
+        + r")"
+        + separator_end
+        + r"|^[\(\[]?([abc])[\)\]]"
+        + separator_end
+    )
     line_letter = re.compile(r"^([ABC])[.)]" + separator_end, re.MULTILINE)
     # A capital letter touching Chinese, Japanese or Korean text and no Latin letter:
     # "我觉得A更合适", "B를 고르겠습니다". Without spaces, this is how a letter stands alone.
-    cjk_letter = re.compile(
-        r"(?<=[" + CJK_CHARS + r"])([ABC])" + after_letter
-        + r"|" + before + r"([ABC])(?=[" + CJK_CHARS + r"])") if cjk else _NEVER
+    cjk_letter = (
+        re.compile(
+            r"(?<=["
+            + CJK_CHARS
+            + r"])([ABC])"
+            + after_letter
+            + r"|"
+            + before
+            + r"([ABC])(?=["
+            + CJK_CHARS
+            + r"])"
+        )
+        if cjk
+        else _NEVER
+    )
     suffix = next((t.letter_suffix for t in tables if t.letter_suffix), None)
     return AnswerRules(
-        languages=languages, word=word, cued_letter=cued_letter,
-        letter_before_cue=letter_before_cue, whole_letter=whole_letter,
-        disjunction=disjunction, followers=followers, leading_letter=leading_letter,
-        line_letter=line_letter, cjk_letter=cjk_letter,
+        languages=languages,
+        word=word,
+        cued_letter=cued_letter,
+        letter_before_cue=letter_before_cue,
+        whole_letter=whole_letter,
+        disjunction=disjunction,
+        followers=followers,
+        leading_letter=leading_letter,
+        line_letter=line_letter,
+        cjk_letter=cjk_letter,
         letter_in_span=re.compile(before + r"[\(\[]?([ABC])[\)\]]?" + after_letter),
         negated_letter=r"[\(\[]?(?-i:[ABC])[\)\]]?" + after_letter,
         strong_unknown=re.compile("|".join(gather("strong_unknown")), re.IGNORECASE),
@@ -188,24 +225,28 @@ def answer_rules(tables: tuple[LanguageRules, ...]) -> AnswerRules:
         refusal=re.compile("|".join(gather("refusals")), re.IGNORECASE),
         # Answer cues that may precede a textual answer ("Sagot: Hindi matukoy").
         cue_prefix=re.compile(r"^" + cue + link + r"\s*", re.IGNORECASE),
-        prefix_negators=_alt([(f + r"\s+") if _LATIN_END.search(f) else (f + r"\s*")
-                              for f in gather("negators")]),
+        prefix_negators=_alt(
+            [(f + r"\s+") if _LATIN_END.search(f) else (f + r"\s*") for f in gather("negators")]
+        ),
         post_negators=_alt(gather("post_negators")),
         # Words that may sit between the negator and the option: articles and markers.
         determiner=_alt(gather("determiners")),
         list_separator=_words(conjunctions),
         option_articles=re.compile(r"^(?:" + _alt(gather("option_articles")) + r"\s+)+"),
-        letter_suffix=(re.compile(r"(?<![" + word + r"])([ABC])'(" + suffix + r")\b")
-                       if suffix else None),
-        option_names=_option_names(tables, cue, link, letter_word, after))
+        letter_suffix=(
+            re.compile(r"(?<![" + word + r"])([ABC])'(" + suffix + r")\b") if suffix else None
+        ),
+        option_names=_option_names(tables, cue, link, letter_word, after),
+    )
 
 
 # ----------------------------------------------------------------------------- native letters, numbers
 
 # Combining marks of the scripts packs name options in (Devanagari, Bengali, Arabic...): a
 # letter followed by one is part of a syllable (क + ा is "का"), never an option's name.
-_MARKS = "".join(chr(c) for c in range(0x0300, 0x1000)
-                 if unicodedata.category(chr(c)).startswith("M"))
+_MARKS = "".join(
+    chr(c) for c in range(0x0300, 0x1000) if unicodedata.category(chr(c)).startswith("M")
+)
 _NOT_WORD = r"\w" + re.escape(_MARKS)
 # 1-3 in the digits of any script a pack may number options in: ASCII, Arabic-Indic,
 # Extended Arabic-Indic (Persian, Urdu), Devanagari, Bengali.
@@ -214,8 +255,9 @@ for _zero in (0x0660, 0x06F0, 0x0966, 0x09E6):
     _DIGITS.update({chr(_zero + n): n for n in range(1, 4)})
 _DIGIT = "[" + "".join(_DIGITS) + "]"
 _LONE_DIGIT = r"(?<![\d.,])(" + _DIGIT + r")(?![\d]|[.,]\d)"
-NATIVE_PUNCTUATION = str.maketrans({"\u0964": ".", "\u0965": ".", "\u06d4": ".",
-                                    "\u060c": ",", "\u061f": "?", "\u061b": ";"})
+NATIVE_PUNCTUATION = str.maketrans(
+    {"\u0964": ".", "\u0965": ".", "\u06d4": ".", "\u060c": ",", "\u061f": "?", "\u061b": ";"}
+)
 """Devanagari/Bengali danda and double danda, Urdu full stop, Arabic comma, question mark and
 semicolon, read as their Latin counterparts where a pack names options natively."""
 
@@ -239,29 +281,44 @@ class OptionNames:
         if self.native is not None:
             text = self.native.sub(lambda m: mapping[m.group(1)], text)
         for pattern in self.numbered:
-            text = pattern.sub(lambda m: (m.group(0)[:m.start(1) - m.start()]
-                                          + "ABC"[_DIGITS[m.group(1)] - 1]
-                                          + m.group(0)[m.end(1) - m.start():]), text)
+            text = pattern.sub(
+                lambda m: (
+                    m.group(0)[: m.start(1) - m.start()]
+                    + "ABC"[_DIGITS[m.group(1)] - 1]
+                    + m.group(0)[m.end(1) - m.start() :]
+                ),
+                text,
+            )
         return text
 
 
-def _option_names(tables: Sequence[LanguageRules], cue: str, link: str, letter_word: str,
-                  after: list[str]) -> OptionNames | None:
+def _option_names(
+    tables: Sequence[LanguageRules], cue: str, link: str, letter_word: str, after: list[str]
+) -> OptionNames | None:
     letters: dict[str, str] = {}
     for table in tables:
         for letter_set in table.letter_sets:
             for latin, name in zip("ABC", letter_set, strict=True):
                 if letters.setdefault(name, latin) != latin:
-                    raise ValueError(f"{name!r} names option {letters[name]} in one pack "
-                                     f"and {latin} in another ({table.code})")
+                    raise ValueError(
+                        f"{name!r} names option {letters[name]} in one pack "
+                        f"and {latin} in another ({table.code})"
+                    )
     numbered = any(table.numbered for table in tables)
     if not letters and not numbered:
         return None
     native = None
     if letters:
         names = sorted(letters, key=len, reverse=True)
-        native = re.compile(r"(?<![" + _NOT_WORD + r"])(" + "|".join(map(re.escape, names))
-                            + r")(?![" + _NOT_WORD + r"])")
+        native = re.compile(
+            r"(?<!["
+            + _NOT_WORD
+            + r"])("
+            + "|".join(map(re.escape, names))
+            + r")(?!["
+            + _NOT_WORD
+            + r"])"
+        )
     patterns: list[re.Pattern[str]] = []
     if numbered:
         opening = r"[\(\[\"']?"
@@ -269,42 +326,68 @@ def _option_names(tables: Sequence[LanguageRules], cue: str, link: str, letter_w
             # the whole answer is a number: "2", "(2)", "২।"
             re.compile(r"^\W*" + opening + _LONE_DIGIT + r"[\)\]\"']?[\W।]*$"),
             # after a cue or a letter word: "Option 2", "উত্তর: ২", "the answer is 3"
-            re.compile(r"(?:" + cue + link + r"\s*(?:" + letter_word + r"\s*)?|"
-                       + letter_word + r"\s*[:\-]?\s*)" + opening + _LONE_DIGIT,
-                       re.IGNORECASE),
+            re.compile(
+                r"(?:"
+                + cue
+                + link
+                + r"\s*(?:"
+                + letter_word
+                + r"\s*)?|"
+                + letter_word
+                + r"\s*[:\-]?\s*)"
+                + opening
+                + _LONE_DIGIT,
+                re.IGNORECASE,
+            ),
             # opening the answer with a separator: "2. ...", "২) ..."
             re.compile(r"^" + opening + _LONE_DIGIT + r"(?=[\)\]]|\s*[.:\-।])"),
             # before what makes it the answer: "2 is correct", "২ সঠিক"
-            re.compile(r"(?<![\w])" + opening + _LONE_DIGIT + r"[\)\]]?(?=" + _alt(after) + r")",
-                       re.IGNORECASE),
+            re.compile(
+                r"(?<![\w])" + opening + _LONE_DIGIT + r"[\)\]]?(?=" + _alt(after) + r")",
+                re.IGNORECASE,
+            ),
         ]
-    pairs = tuple(sorted(letters.items())) + tuple(
-        (digit, "ABC"[n - 1]) for digit, n in _DIGITS.items()) if numbered else tuple(
-        sorted(letters.items()))
+    pairs = (
+        tuple(sorted(letters.items()))
+        + tuple((digit, "ABC"[n - 1]) for digit, n in _DIGITS.items())
+        if numbered
+        else tuple(sorted(letters.items()))
+    )
     return OptionNames(native, tuple(patterns), pairs)
 
 
 # ----------------------------------------------------------------------------- negation and options
 
+
 def _negation_patterns(phrases: list[list[str]], rules: AnswerRules) -> tuple[re.Pattern[str], ...]:
     """Negator, determiners, then one or more options (by phrase or letter) joined by o/or/,;
     and, for languages that negate after the option, the option(s) then the negation
     (``A değil``, ``A가 아닙니다``, ``Aではない``)."""
-    alternatives = sorted({r"\s+".join(re.escape(w) for w in words)
-                           for option in phrases for words in [p.split() for p in option] if words},
-                          key=len, reverse=True)
-    one = r"(?:" + "|".join([*(a + r"(?![" + rules.word + r"])" for a in alternatives),
-                             rules.negated_letter]) + ")"
+    alternatives = sorted(
+        {
+            r"\s+".join(re.escape(w) for w in words)
+            for option in phrases
+            for words in [p.split() for p in option]
+            if words
+        },
+        key=len,
+        reverse=True,
+    )
+    one = (
+        r"(?:"
+        + "|".join(
+            [*(a + r"(?![" + rules.word + r"])" for a in alternatives), rules.negated_letter]
+        )
+        + ")"
+    )
     head = r"(?:" + rules.determiner + r"\s+)*"
     # Only conjunctions join negated options: after "not X," a comma introduces the contrast
     # ("Hindi si Juan, si Maria"), not another negated option.
     several = one + r"(?:\s*" + rules.list_separator + r"\s*" + head + one + r")*"
     before = r"(?<![" + rules.word + r"'])"
-    patterns = [re.compile(before + rules.prefix_negators + head + several,
-                           re.IGNORECASE)]
+    patterns = [re.compile(before + rules.prefix_negators + head + several, re.IGNORECASE)]
     if rules.post_negators != "(?!)":
-        patterns.append(re.compile(before + head + several + rules.post_negators,
-                                   re.IGNORECASE))
+        patterns.append(re.compile(before + head + several + rules.post_negators, re.IGNORECASE))
     return tuple(patterns)
 
 
@@ -325,9 +408,12 @@ class OptionMatcher:
 
 
 @lru_cache(maxsize=8192)
-def option_matcher(answers: tuple[str, str, str], info_texts: tuple[str, str, str],
-                   unknown_index: int | None, tables: tuple[LanguageRules, ...]
-                   ) -> OptionMatcher:
+def option_matcher(
+    answers: tuple[str, str, str],
+    info_texts: tuple[str, str, str],
+    unknown_index: int | None,
+    tables: tuple[LanguageRules, ...],
+) -> OptionMatcher:
     rules = answer_rules(tables)
     option_texts = tuple(fold(clean_output(spec_normalise(a))) for a in answers)
     _word_pattern = rules.word_pattern
@@ -348,11 +434,20 @@ def option_matcher(answers: tuple[str, str, str], info_texts: tuple[str, str, st
             phrases.append([])
             continue
         info = fold(clean_output(info_texts[i]))
-        phrases.append([p for p in dict.fromkeys([text, rules.option_articles.sub("", text), info])
-                        if p])
+        phrases.append(
+            [p for p in dict.fromkeys([text, rules.option_articles.sub("", text), info]) if p]
+        )
     option_phrases = tuple(tuple(_word_pattern(p) for p in option) for option in phrases)
-    return OptionMatcher(option_patterns, option_texts, tuple(bbq_rule), tuple(labels),
-                          unknown_index, _negation_patterns(phrases, rules), option_phrases, rules)
+    return OptionMatcher(
+        option_patterns,
+        option_texts,
+        tuple(bbq_rule),
+        tuple(labels),
+        unknown_index,
+        _negation_patterns(phrases, rules),
+        option_phrases,
+        rules,
+    )
 
 
 def item_matcher(item: BBQItem, tables: tuple[LanguageRules, ...]) -> OptionMatcher:

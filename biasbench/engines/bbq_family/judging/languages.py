@@ -47,11 +47,15 @@ from biasbench.errors import BiasbenchError, InputError
 #: Characters that make a letter part of a word: Latin (with accents and Turkish letters),
 #: Greek, Cyrillic, digits. CJK characters and Hangul are *not* word characters for a letter,
 #: so the ``A`` of ``答案是A`` or ``A가`` stands alone while the ``A`` of ``Ask`` does not.
-LATIN_WORD_CHARS: Final = (r"0-9A-Za-z_\u00C0-\u024F\u1E00-\u1EFF\u0370-\u03FF"
-                           r"\u0400-\u04FF")
+LATIN_WORD_CHARS: Final = (
+    r"0-9A-Za-z_\u00C0-\u024F\u1E00-\u1EFF\u0370-\u03FF"
+    r"\u0400-\u04FF"
+)
 #: Chinese characters, kana, Hangul and CJK punctuation (``。、「」``).
-CJK_CHARS: Final = (r"\u1100-\u11FF\u3000-\u303F\u3040-\u30FF\u3130-\u318F\u31F0-\u31FF"
-                    r"\u3400-\u4DBF\u4E00-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF61-\uFF9F")
+CJK_CHARS: Final = (
+    r"\u1100-\u11FF\u3000-\u303F\u3040-\u30FF\u3130-\u318F\u31F0-\u31FF"
+    r"\u3400-\u4DBF\u4E00-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF61-\uFF9F"
+)
 
 PACK_FORMAT: Final = 1
 """The pack file format's version (a pack's ``format``)."""
@@ -125,13 +129,36 @@ class LanguageRules:
         return hash((self.code, self.name, self.answer_cue, self.unknown_text, self.sha256))
 
 
-PATTERN_FIELDS: Final = ("cues", "links", "letter_words", "after_cues", "followers", "tails",
-                         "conjunctions", "strong_unknown", "weak_unknown", "refusals",
-                         "negators", "post_negators", "determiners", "option_articles")
+PATTERN_FIELDS: Final = (
+    "cues",
+    "links",
+    "letter_words",
+    "after_cues",
+    "followers",
+    "tails",
+    "conjunctions",
+    "strong_unknown",
+    "weak_unknown",
+    "refusals",
+    "negators",
+    "post_negators",
+    "determiners",
+    "option_articles",
+)
 """The ``[parser]`` keys of a pack: lists of regular-expression fragments."""
-_TOP_KEYS: Final = {"format": int, "code": str, "name": str, "aliases": list,
-                    "answer_cue": str, "unknown_text": str, "cjk": bool, "letter_suffix": str,
-                    "extends": str, "parser": dict, "letters": dict}
+_TOP_KEYS: Final = {
+    "format": int,
+    "code": str,
+    "name": str,
+    "aliases": list,
+    "answer_cue": str,
+    "unknown_text": str,
+    "cjk": bool,
+    "letter_suffix": str,
+    "extends": str,
+    "parser": dict,
+    "letters": dict,
+}
 _LETTER_KEYS: Final = {"sets": list, "numbered": bool}
 _REQUIRED: Final = ("format", "code", "name", "answer_cue", "unknown_text")
 _LATIN_LETTERS: Final = frozenset("ABCabc")
@@ -150,10 +177,15 @@ def _key_line(text: str, key: str, table: str | None) -> int | None:
     return None
 
 
-def _pack_error(path: Path, text: str, message: str, key: str,
-                table: str | None = None) -> InputError:
-    return InputError(message, file=str(path), line=_key_line(text, key, table),
-                      field=f"{table}.{key}" if table else key)
+def _pack_error(
+    path: Path, text: str, message: str, key: str, table: str | None = None
+) -> InputError:
+    return InputError(
+        message,
+        file=str(path),
+        line=_key_line(text, key, table),
+        field=f"{table}.{key}" if table else key,
+    )
 
 
 def _nfkc(text: str) -> str:
@@ -166,8 +198,7 @@ def _strings(value: Any, path: Path, text: str, key: str, table: str | None) -> 
     return tuple(value)
 
 
-def load_pack(path: Path | str, base: Mapping[str, LanguageRules] | None = None
-              ) -> LanguageRules:
+def load_pack(path: Path | str, base: Mapping[str, LanguageRules] | None = None) -> LanguageRules:
     """Read one pack file; a bad one is one :class:`~biasbench.errors.InputError` line naming
     the file, the line and the key. ``base``: the packs ``extends`` may name (default: the
     built-in ones)."""
@@ -176,11 +207,13 @@ def load_pack(path: Path | str, base: Mapping[str, LanguageRules] | None = None
         raw = path.read_bytes()
         text = raw.decode("utf-8")
     except OSError as exc:
-        raise InputError(f"cannot read the language pack: {exc.strerror or exc}",
-                         file=str(path)) from None
+        raise InputError(
+            f"cannot read the language pack: {exc.strerror or exc}", file=str(path)
+        ) from None
     except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})",
-                         file=str(path)) from None
+        raise InputError(
+            f"not UTF-8 text ({exc.reason} at byte {exc.start})", file=str(path)
+        ) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -189,38 +222,58 @@ def load_pack(path: Path | str, base: Mapping[str, LanguageRules] | None = None
         line = int(found.group(1)) if found else None
         if found is None and "end of document" in str(exc):
             line = len(text.rstrip("\n").split("\n"))  # the last line, left unfinished
-        raise InputError(f"not a TOML language pack: {reason}"
-                         + (f" (column {found.group(2)})" if found else ""),
-                         file=str(path), line=line) from None
+        raise InputError(
+            f"not a TOML language pack: {reason}"
+            + (f" (column {found.group(2)})" if found else ""),
+            file=str(path),
+            line=line,
+        ) from None
     for key, value in data.items():
         kind = _TOP_KEYS.get(key)
         if kind is None:
-            raise _pack_error(path, text, f"unknown key {key!r} (a pack has "
-                              f"{', '.join(_TOP_KEYS)})", key)
+            raise _pack_error(
+                path, text, f"unknown key {key!r} (a pack has {', '.join(_TOP_KEYS)})", key
+            )
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise _pack_error(path, text, f"must be a {kind.__name__}, not "
-                              f"{type(value).__name__}", key)
+            raise _pack_error(
+                path, text, f"must be a {kind.__name__}, not {type(value).__name__}", key
+            )
     missing = [key for key in _REQUIRED if key not in data]
     if missing and not (data.get("extends") and missing == ["answer_cue", "unknown_text"]):
         raise InputError(f"missing {', '.join(missing)}", file=str(path), field=missing[0])
     if data["format"] != PACK_FORMAT:
-        raise _pack_error(path, text, f"format {data['format']} is not one this biasbench "
-                          f"reads ({PACK_FORMAT})", "format")
+        raise _pack_error(
+            path,
+            text,
+            f"format {data['format']} is not one this biasbench reads ({PACK_FORMAT})",
+            "format",
+        )
     code = data["code"].strip().lower()
     if not re.fullmatch(r"[a-z]{2,3}(?:-[a-z0-9]{2,8})*", code):
-        raise _pack_error(path, text, f"{data['code']!r} is not a language code (ISO 639: "
-                          "'ur', 'fa', 'eu', 'qaa')", "code")
-    fields_: dict[str, Any] = {"code": code, "name": data["name"],
-                               "aliases": _strings(data.get("aliases", []), path, text,
-                                                   "aliases", None)}
+        raise _pack_error(
+            path,
+            text,
+            f"{data['code']!r} is not a language code (ISO 639: 'ur', 'fa', 'eu', 'qaa')",
+            "code",
+        )
+    fields_: dict[str, Any] = {
+        "code": code,
+        "name": data["name"],
+        "aliases": _strings(data.get("aliases", []), path, text, "aliases", None),
+    }
     for key in ("answer_cue", "unknown_text", "cjk", "letter_suffix"):
         if key in data:
             fields_[key] = data[key]
     parser = data.get("parser", {})
     for key, value in parser.items():
         if key not in PATTERN_FIELDS:
-            raise _pack_error(path, text, f"unknown key {key!r} (the [parser] keys: "
-                              f"{', '.join(PATTERN_FIELDS)})", key, "parser")
+            raise _pack_error(
+                path,
+                text,
+                f"unknown key {key!r} (the [parser] keys: {', '.join(PATTERN_FIELDS)})",
+                key,
+                "parser",
+            )
         # The parser matches NFKC text without zero-width joiners: so are the fragments
         # (a Bengali য় or a Hindi फ़ typed precomposed still matches).
         fragments = tuple(_nfkc(f) for f in _strings(value, path, text, key, "parser"))
@@ -228,8 +281,13 @@ def load_pack(path: Path | str, base: Mapping[str, LanguageRules] | None = None
             try:
                 re.compile(fragment, re.IGNORECASE)
             except re.error as exc:
-                raise _pack_error(path, text, f"item {i + 1} ({fragment!r}) is not a regular "
-                                  f"expression: {exc}", key, "parser") from None
+                raise _pack_error(
+                    path,
+                    text,
+                    f"item {i + 1} ({fragment!r}) is not a regular expression: {exc}",
+                    key,
+                    "parser",
+                ) from None
             if not fragment:
                 raise _pack_error(path, text, f"item {i + 1} is empty", key, "parser")
         fields_[key] = fragments
@@ -237,26 +295,46 @@ def load_pack(path: Path | str, base: Mapping[str, LanguageRules] | None = None
         try:
             re.compile(fields_["letter_suffix"])
         except re.error as exc:
-            raise _pack_error(path, text, f"not a regular expression: {exc}",
-                              "letter_suffix") from None
+            raise _pack_error(
+                path, text, f"not a regular expression: {exc}", "letter_suffix"
+            ) from None
     letters = data.get("letters", {})
     for key, value in letters.items():
         kind = _LETTER_KEYS.get(key)
         if kind is None:
-            raise _pack_error(path, text, f"unknown key {key!r} (the [letters] keys: "
-                              f"{', '.join(_LETTER_KEYS)})", key, "letters")
+            raise _pack_error(
+                path,
+                text,
+                f"unknown key {key!r} (the [letters] keys: {', '.join(_LETTER_KEYS)})",
+                key,
+                "letters",
+            )
         if not isinstance(value, kind):
             raise _pack_error(path, text, f"must be a {kind.__name__}", key, "letters")
     sets = []
     for i, letter_set in enumerate(letters.get("sets", [])):
-        if (not isinstance(letter_set, list) or len(letter_set) != 3
-                or not all(isinstance(x, str) and x.strip() for x in letter_set)
-                or len({x.strip() for x in letter_set}) != 3):
-            raise _pack_error(path, text, f"set {i + 1} must be three different letters, one "
-                              "per option (first = option A)", "sets", "letters")
+        if (
+            not isinstance(letter_set, list)
+            or len(letter_set) != 3
+            or not all(isinstance(x, str) and x.strip() for x in letter_set)
+            or len({x.strip() for x in letter_set}) != 3
+        ):
+            raise _pack_error(
+                path,
+                text,
+                f"set {i + 1} must be three different letters, one per option (first = option A)",
+                "sets",
+                "letters",
+            )
         if any(x.strip() in _LATIN_LETTERS or x.strip().isdigit() for x in letter_set):
-            raise _pack_error(path, text, f"set {i + 1}: Latin A/B/C and digits are read "
-                              "already (digits with numbered = true)", "sets", "letters")
+            raise _pack_error(
+                path,
+                text,
+                f"set {i + 1}: Latin A/B/C and digits are read "
+                "already (digits with numbered = true)",
+                "sets",
+                "letters",
+            )
         sets.append(tuple(_nfkc(x.strip()) for x in letter_set))
     if sets:
         fields_["letter_sets"] = tuple(sets)
@@ -269,8 +347,12 @@ def load_pack(path: Path | str, base: Mapping[str, LanguageRules] | None = None
         table = LANGUAGES if base is None else base
         held = table.get(extends.strip().lower())
         if held is None:
-            raise _pack_error(path, text, f"extends {extends!r}, which is no built-in pack "
-                              f"({', '.join(sorted(table))})", "extends")
+            raise _pack_error(
+                path,
+                text,
+                f"extends {extends!r}, which is no built-in pack ({', '.join(sorted(table))})",
+                "extends",
+            )
         return _extended(held, fields_)
     return LanguageRules(**fields_)
 
@@ -301,8 +383,9 @@ def _builtin_packs() -> dict[str, LanguageRules]:
 LANGUAGES: Final[dict[str, LanguageRules]] = _builtin_packs()
 """Every language the parser and the prompts support, by ISO 639-1 code: the built-in packs."""
 
-EN, TL, ES, CA, NL, TR, KO, ZH, JA = (LANGUAGES[code] for code in
-                                      ("en", "tl", "es", "ca", "nl", "tr", "ko", "zh", "ja"))
+EN, TL, ES, CA, NL, TR, KO, ZH, JA = (
+    LANGUAGES[code] for code in ("en", "tl", "es", "ca", "nl", "tr", "ko", "zh", "ja")
+)
 
 DEFAULT_LANGUAGES: Final = ("tl", "en")
 """The parser's languages when none is given: Filipino + English, its behaviour before it read
@@ -322,11 +405,11 @@ class UnknownLanguageError(BiasbenchError, ValueError):
             f"unknown language {language!r}: no answer cue, unknown wording or parsing rules "
             f"for it; supported: {known} (a new language is one pack file: write one as "
             f"docs/bbq-engine/language-packs.md shows and pass it with --language-rules FILE, "
-            f"or ship it in a benchmark's folder, named by its declaration's language_rules)")
+            f"or ship it in a benchmark's folder, named by its declaration's language_rules)"
+        )
 
 
-def _code_in(language: str, table: Mapping[str, LanguageRules],
-             aliases: Mapping[str, str]) -> str:
+def _code_in(language: str, table: Mapping[str, LanguageRules], aliases: Mapping[str, str]) -> str:
     key = language.strip().lower().replace("_", "-")
     base = key.split("-", 1)[0]
     for candidate in (key, base):
@@ -363,8 +446,11 @@ def add_declared_languages() -> bool:
     _DECLARED_ADDED["done"] = True
     from biasbench.registry import language_rules
 
-    new = [rules for rules in language_rules()
-           if isinstance(rules, LanguageRules) and rules.code not in LANGUAGES]
+    new = [
+        rules
+        for rules in language_rules()
+        if isinstance(rules, LanguageRules) and rules.code not in LANGUAGES
+    ]
     for rules in new:
         add_language(rules)
     return bool(new)
@@ -396,14 +482,21 @@ def add_language(rules: LanguageRules) -> LanguageRules:
     if held is not None:
         if held == rules:
             return held
-        raise TypeError(f"language {rules.code!r} ({rules.name}) is in the language table "
-                        "already, with other rules: extend that entry, or override only the "
-                        "benchmark's own wording (answer_cue, base_model_cue)")
-    taken = [alias for alias in (rules.code, *rules.aliases)
-             if _ALIASES.get(alias, rules.code) != rules.code or alias in LANGUAGES]
+        raise TypeError(
+            f"language {rules.code!r} ({rules.name}) is in the language table "
+            "already, with other rules: extend that entry, or override only the "
+            "benchmark's own wording (answer_cue, base_model_cue)"
+        )
+    taken = [
+        alias
+        for alias in (rules.code, *rules.aliases)
+        if _ALIASES.get(alias, rules.code) != rules.code or alias in LANGUAGES
+    ]
     if taken:
-        raise TypeError(f"language {rules.code!r} ({rules.name}): {taken[0]!r} already names "
-                        f"{language_code(taken[0])!r} in the language table")
+        raise TypeError(
+            f"language {rules.code!r} ({rules.name}): {taken[0]!r} already names "
+            f"{language_code(taken[0])!r} in the language table"
+        )
     LANGUAGES[rules.code] = rules
     _ALIASES.update({alias: rules.code for alias in rules.aliases})
     language_code.cache_clear()
@@ -412,6 +505,7 @@ def add_language(rules: LanguageRules) -> LanguageRules:
 
 
 # ----------------------------------------------------------------------------- user packs
+
 
 @dataclass(frozen=True)
 class LanguagePacks:
@@ -426,15 +520,18 @@ class LanguagePacks:
         language are one error line."""
         packs: list[LanguageRules] = []
         for entry in paths:
-            for piece in ([entry] if isinstance(entry, Path) else str(entry).split(",")):
+            for piece in [entry] if isinstance(entry, Path) else str(entry).split(","):
                 if str(piece).strip():
                     packs.append(load_pack(Path(str(piece).strip())))
         seen: dict[str, str] = {}
         for rules in packs:
             if rules.code in seen:
-                raise InputError(f"a second pack for language {rules.code!r} (the first: "
-                                 f"{seen[rules.code]}); one pack per language",
-                                 file=rules.source, field="code")
+                raise InputError(
+                    f"a second pack for language {rules.code!r} (the first: "
+                    f"{seen[rules.code]}); one pack per language",
+                    file=rules.source,
+                    field="code",
+                )
             seen[rules.code] = rules.source
         return cls(tuple(packs))
 
@@ -457,8 +554,9 @@ class LanguagePacks:
 
     def describe(self) -> list[dict[str, str]]:
         """What enters the signature: each user pack's code, file name and sha256."""
-        return [{"code": r.code, "file": Path(r.source).name, "sha256": r.sha256}
-                for r in self.user]
+        return [
+            {"code": r.code, "file": Path(r.source).name, "sha256": r.sha256} for r in self.user
+        ]
 
 
 BUILT_IN: Final = LanguagePacks()
@@ -489,5 +587,6 @@ def pack_digest(packs: Sequence[LanguageRules]) -> str:
     """One sha256 over the packs' own digests (empty for none)."""
     if not packs:
         return ""
-    return hashlib.sha256("\n".join(sorted(f"{r.code}:{r.sha256}" for r in packs))
-                          .encode()).hexdigest()
+    return hashlib.sha256(
+        "\n".join(sorted(f"{r.code}:{r.sha256}" for r in packs)).encode()
+    ).hexdigest()

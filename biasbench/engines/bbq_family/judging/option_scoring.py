@@ -43,6 +43,7 @@ ScoredText = Literal["item", "prompt"]
 read both sides of a mask); ``prompt`` -- the benchmark's whole prompt up to its answer cue
 (causal LMs, which continue it, as lm-evaluation-harness does)."""
 
+
 def resolve_answer_by(answer_by: str, backend: ModelBackend) -> Literal["generate", "scores"]:
     """How ``backend`` answers multiple choice under ``answer_by``; one clear error when it
     cannot (a chat endpoint asked to score, a masked LM asked to generate)."""
@@ -53,15 +54,20 @@ def resolve_answer_by(answer_by: str, backend: ModelBackend) -> Literal["generat
             return "scores"
         # A chat model is asked in its own format and answers in words; a base model
         # continuing a completion prompt is what log-likelihood scoring fits.
-        return "scores" if backend.can_score_options and backend.mode == "completion" \
-            else "generate"
+        return (
+            "scores" if backend.can_score_options and backend.mode == "completion" else "generate"
+        )
     if answer_by == "generate" and not backend.can_generate:
-        raise BiasbenchError(f"{backend.model_id} cannot generate text (a masked LM): it "
-                             "answers by option scores; drop --answer-by generate")
+        raise BiasbenchError(
+            f"{backend.model_id} cannot generate text (a masked LM): it "
+            "answers by option scores; drop --answer-by generate"
+        )
     if answer_by == "scores" and not backend.can_score_options:
-        raise BiasbenchError(f"{backend.kind} backend {backend.model_id} cannot score options "
-                             f"in {backend.mode} mode (no prompt log-likelihoods); use "
-                             "--answer-by generate")
+        raise BiasbenchError(
+            f"{backend.kind} backend {backend.model_id} cannot score options "
+            f"in {backend.mode} mode (no prompt log-likelihoods); use "
+            "--answer-by generate"
+        )
     return answer_by  # type: ignore[return-value]
 
 
@@ -83,9 +89,13 @@ class OptionScoringBackend(ModelBackend):
     """Option scores do not depend on a seed, so one seed suffices."""
     can_score_options = False  # it answers letters; the inner backend scores
 
-    def __init__(self, inner: ModelBackend, by_uid: dict[str, BBQItem],
-                 headline: ScoreChoice = DEFAULT_OPTION_SCORE,
-                 scored_text: ScoredText = "item") -> None:
+    def __init__(
+        self,
+        inner: ModelBackend,
+        by_uid: dict[str, BBQItem],
+        headline: ScoreChoice = DEFAULT_OPTION_SCORE,
+        scored_text: ScoredText = "item",
+    ) -> None:
         if headline not in ("sum", "per_char"):
             raise InputError(f"option score must be 'sum' or 'per_char', not {headline!r}")
         if scored_text not in ("item", "prompt"):
@@ -101,11 +111,18 @@ class OptionScoringBackend(ModelBackend):
 
     def describe(self) -> dict[str, Any]:
         if self.scored_text == "item":  # the masked-LM protocol, as signed before --answer-by
-            return {**self.inner.describe(), "answers_by": "option pseudo-log-likelihood",
-                    "option_text": "context + ' ' + question + ' ' + option",
-                    "option_score": self.headline}
-        return {**self.inner.describe(), "answers_by": "option log-likelihood",
-                "option_text": "prompt + ' ' + option", "option_score": self.headline}
+            return {
+                **self.inner.describe(),
+                "answers_by": "option pseudo-log-likelihood",
+                "option_text": "context + ' ' + question + ' ' + option",
+                "option_score": self.headline,
+            }
+        return {
+            **self.inner.describe(),
+            "answers_by": "option log-likelihood",
+            "option_text": "prompt + ' ' + option",
+            "option_score": self.headline,
+        }
 
     def set_concurrency(self, workers: int) -> None:
         self.inner.set_concurrency(workers)
@@ -118,8 +135,9 @@ class OptionScoringBackend(ModelBackend):
         context = f"{item.context} {item.question}"
         return Prompt(messages=(("user", context),), completion=context), context
 
-    async def generate(self, prompt: Prompt, params: GenerationParams,
-                       seed: int | None) -> Generation:
+    async def generate(
+        self, prompt: Prompt, params: GenerationParams, seed: int | None
+    ) -> Generation:
         item = self.by_uid[prompt.item_id or ""]
         scoring_prompt, sent = self._scoring_prompt(prompt)
         options = [OPTION_SEPARATOR + answer for answer in item.answers]
@@ -127,21 +145,28 @@ class OptionScoringBackend(ModelBackend):
         if detailed is not None:
             scores = await detailed(scoring_prompt, options)
         else:  # a backend that only sums: token counts unknown
-            scores = [OptionScore(total, 0)
-                      for total in await self.inner.score_options(scoring_prompt, options)]
+            scores = [
+                OptionScore(total, 0)
+                for total in await self.inner.score_options(scoring_prompt, options)
+            ]
         try:
             choices = option_choices(scores, options)
         except ValueError as exc:  # every score NaN: no answer (recorded as failed, not lost)
             raise PermanentModelError(str(exc)) from None
         best = choices[f"choice_{self.headline}"]
-        return Generation(text=LETTERS[best], prompt_text=sent, info={
-            "option_scores": choices["scores"],
-            "option_scores_per_char": choices["scores_per_char"],
-            "option_n_tokens": choices["n_tokens"] if detailed is not None else None,
-            "option_n_chars": choices["n_chars"],
-            "choice_sum": LETTERS[choices["choice_sum"]],
-            "choice_per_char": LETTERS[choices["choice_per_char"]],
-            "option_score": self.headline})
+        return Generation(
+            text=LETTERS[best],
+            prompt_text=sent,
+            info={
+                "option_scores": choices["scores"],
+                "option_scores_per_char": choices["scores_per_char"],
+                "option_n_tokens": choices["n_tokens"] if detailed is not None else None,
+                "option_n_chars": choices["n_chars"],
+                "choice_sum": LETTERS[choices["choice_sum"]],
+                "choice_per_char": LETTERS[choices["choice_per_char"]],
+                "option_score": self.headline,
+            },
+        )
 
     async def aclose(self) -> None:
         await self.inner.aclose()

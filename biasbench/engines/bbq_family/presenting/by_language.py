@@ -45,18 +45,28 @@ def frame_from_results(by_language: dict[str, Any]) -> pd.DataFrame:
     for model, spaces in by_language.items():
         for name, space in spaces.items():
             for category, entry in space["categories"].items():
-                row: dict[str, Any] = {"model": model, "namespace": name,
-                                       "language": space.get("language", ""),
-                                       "category": category}
+                row: dict[str, Any] = {
+                    "model": model,
+                    "namespace": name,
+                    "language": space.get("language", ""),
+                    "category": category,
+                }
                 for score in ("s_amb", "s_dis", "acc_ambig", "acc_disambig"):
                     for stat, value in (entry.get(score) or {}).items():
                         row[f"{score}_{stat}"] = value
-                row.update(seeds_run=entry.get("seeds_run"), unparsed_pct=entry.get("unparsed_pct"),
-                           few_items=entry.get("few_items"))
+                row.update(
+                    seeds_run=entry.get("seeds_run"),
+                    unparsed_pct=entry.get("unparsed_pct"),
+                    few_items=entry.get("few_items"),
+                )
                 rows.append(row)
     frame = pd.DataFrame(rows)
-    numeric = [c for c in frame.columns if c not in (*KEY_COLUMNS, "few_items")
-               and not c.endswith(("_ci_status", "_ci_reason", "_interval"))]
+    numeric = [
+        c
+        for c in frame.columns
+        if c not in (*KEY_COLUMNS, "few_items")
+        and not c.endswith(("_ci_status", "_ci_reason", "_interval"))
+    ]
     return frame.astype({c: float for c in numeric})
 
 
@@ -68,10 +78,14 @@ def language_figure(frame: pd.DataFrame, models: Sequence[str]) -> Figure:
     rows = frame[frame["category"] == ALL]
     spaces = list(dict.fromkeys(rows["namespace"].astype(str)))
     scores = (("s_amb", "s_AMB (ambiguous contexts)"), ("s_dis", "s_DIS (disambiguated contexts)"))
-    fig, axes = plt.subplots(1, len(scores), figsize=(4.6 * len(scores),
-                                                      1.4 + 0.5 * len(spaces)
-                                                      * max(1.0, len(models) / 3)),
-                             layout="constrained", sharey=True, squeeze=False)
+    fig, axes = plt.subplots(
+        1,
+        len(scores),
+        figsize=(4.6 * len(scores), 1.4 + 0.5 * len(spaces) * max(1.0, len(models) / 3)),
+        layout="constrained",
+        sharey=True,
+        squeeze=False,
+    )
     shifts = offsets(len(models), 0.5)
     position = {name: i for i, name in enumerate(spaces)}
     for ax, (score, title) in zip(axes[0], scores, strict=True):
@@ -79,10 +93,19 @@ def language_figure(frame: pd.DataFrame, models: Sequence[str]) -> Figure:
             part = rows[rows["model"] == model]
             y = part["namespace"].astype(str).map(position).to_numpy(float) + shifts[index]
             values = part[f"{score}_mean"].map(to_float).to_numpy(float)
-            ax.errorbar(values, y, xerr=errors(
-                values, part[f"{score}_ci_low"].map(to_float).to_numpy(float),
-                part[f"{score}_ci_high"].map(to_float).to_numpy(float)),
-                fmt="o", capsize=3, color=f"C{index % 10}", label=model)
+            ax.errorbar(
+                values,
+                y,
+                xerr=errors(
+                    values,
+                    part[f"{score}_ci_low"].map(to_float).to_numpy(float),
+                    part[f"{score}_ci_high"].map(to_float).to_numpy(float),
+                ),
+                fmt="o",
+                capsize=3,
+                color=f"C{index % 10}",
+                label=model,
+            )
         ax.set_xlim(-1.05, 1.05)
         ax.axvline(0.0, color="grey", lw=0.8, ls="--")
         ax.set_xlabel(title)
@@ -92,8 +115,9 @@ def language_figure(frame: pd.DataFrame, models: Sequence[str]) -> Figure:
     axes[0][0].invert_yaxis()
     if len(models) > 1:
         axes[0][-1].legend(fontsize=7, loc="lower right")
-    fig.suptitle("Bias by language (all categories): mean across seeds, 95% interval over "
-                 "items+seeds")
+    fig.suptitle(
+        "Bias by language (all categories): mean across seeds, 95% interval over items+seeds"
+    )
     return fig
 
 
@@ -104,8 +128,9 @@ def write_language_outputs(frame: pd.DataFrame, tables: Path, figures: Path) -> 
 
     write_table(language_table(frame), tables / "by_language")
     models = list(dict.fromkeys(frame["model"].astype(str)))
-    save_figure(language_figure(frame, models), figures / "by_language",
-                "s_AMB and s_DIS by language")
+    save_figure(
+        language_figure(frame, models), figures / "by_language", "s_AMB and s_DIS by language"
+    )
 
 
 def summary_lines(by_language: dict[str, Any]) -> list[str]:
@@ -116,9 +141,15 @@ def summary_lines(by_language: dict[str, Any]) -> list[str]:
             entry = space["categories"].get(ALL)
             if entry is None:
                 continue
-            parts = [f"{label} {_mean(entry[score])}" for score, label in (
-                ("s_amb", "s_AMB"), ("s_dis", "s_DIS"), ("acc_ambig", "acc ambig"),
-                ("acc_disambig", "acc disambig"))]
+            parts = [
+                f"{label} {_mean(entry[score])}"
+                for score, label in (
+                    ("s_amb", "s_AMB"),
+                    ("s_dis", "s_DIS"),
+                    ("acc_ambig", "acc ambig"),
+                    ("acc_disambig", "acc disambig"),
+                )
+            ]
             lines.append(f"{model} / {name} (all categories): " + ", ".join(parts))
     return lines
 
@@ -128,8 +159,11 @@ def _mean(stat: dict[str, Any]) -> str:
     if mean is None or (isinstance(mean, float) and np.isnan(mean)):
         return "undefined"
     low, high = stat.get("ci_low"), stat.get("ci_high")
-    interval = (f" [{low:.3f}, {high:.3f}]" if low is not None and high is not None
-                and stat.get("ci_status") in ("ok", "clipped") else "")
+    interval = (
+        f" [{low:.3f}, {high:.3f}]"
+        if low is not None and high is not None and stat.get("ci_status") in ("ok", "clipped")
+        else ""
+    )
     return f"{mean:.3f}{interval}"
 
 
@@ -158,12 +192,18 @@ class ByLanguage(Analysis):
         frame = group.results_frame(self.key, frame_from_results)
         if frame is None:
             return
-        output.table(language_table(frame), "by_language",
-                     "Bias scores and accuracy by language and category",
-                     note="Per namespace (dataset/language) and category, and 'all' pooling a "
-                          "namespace's categories: means across seeds with the intervals of the "
-                          "per-category table.")
-        output.figure(lambda: language_figure(frame, group.models), "by_language",
-                      "s_AMB and s_DIS by language",
-                      "Per namespace, over all its categories: mean bias score across seeds "
-                      "with its 95% interval over items and seeds.")
+        output.table(
+            language_table(frame),
+            "by_language",
+            "Bias scores and accuracy by language and category",
+            note="Per namespace (dataset/language) and category, and 'all' pooling a "
+            "namespace's categories: means across seeds with the intervals of the "
+            "per-category table.",
+        )
+        output.figure(
+            lambda: language_figure(frame, group.models),
+            "by_language",
+            "s_AMB and s_DIS by language",
+            "Per namespace, over all its categories: mean bias score across seeds "
+            "with its 95% interval over items and seeds.",
+        )

@@ -45,11 +45,13 @@ TABLE_NOTE: Final = (
     f"in at most 5% of runs; significant: p_holm < {ALPHA}. kind 'control-adjusted' (MBBQ): each "
     "language's score minus the same score on its control items (the item with first names "
     "instead of groups), then b - a: a gap in task ability common to both sets cancels, a bias "
-    "the group words bring in stays. results.json: cross_language.method.")
+    "the group words bring in stays. results.json: cross_language.method."
+)
 HEATMAP_CAPTION: Final = (
     "Rows: each language minus the first; columns: categories and 'all'; one panel per score. "
     "Colour and number: the paired difference; * marks p_holm < 0.05 (Holm over every row of "
-    "the model, 'all' included). Empty cells: no paired items.")
+    "the model, 'all' included). Empty cells: no paired items."
+)
 SUMMARY_LIMIT: Final = 12
 """Significant differences the summary lists before it points at the table."""
 
@@ -61,11 +63,29 @@ def cross_language_table(frame: pd.DataFrame) -> pd.DataFrame:
     table["comparison"] = table["language_b"] + " - " + table["language_a"]
     table["95% CI (paired bootstrap)"] = [
         "—" if pd.isna(lo) else f"[{lo:+.3f}, {hi:+.3f}]"
-        for lo, hi in zip(table["ci_low"], table["ci_high"], strict=True)]
+        for lo, hi in zip(table["ci_low"], table["ci_high"], strict=True)
+    ]
     table["significant"] = ["yes" if s else "no" for s in table["significant"]]
-    return table[["model", "dataset", "kind", "comparison", "category", "score", "score_a",
-                  "score_b", "difference", "95% CI (paired bootstrap)", "p_value", "p_holm",
-                  "family_size", "significant", "n_pairs", "n_seeds"]]
+    return table[
+        [
+            "model",
+            "dataset",
+            "kind",
+            "comparison",
+            "category",
+            "score",
+            "score_a",
+            "score_b",
+            "difference",
+            "95% CI (paired bootstrap)",
+            "p_value",
+            "p_holm",
+            "family_size",
+            "significant",
+            "n_pairs",
+            "n_seeds",
+        ]
+    ]
 
 
 def heatmap_figure(frame: pd.DataFrame, model: str, dataset: str, kind: str) -> Figure:
@@ -73,16 +93,21 @@ def heatmap_figure(frame: pd.DataFrame, model: str, dataset: str, kind: str) -> 
     colour and number, ``*`` where significant after Holm (one family per model)."""
     from biasbench.figures import plt
 
-    rows = frame[(frame["model"] == model) & (frame["dataset"] == dataset)
-                 & (frame["kind"] == kind)]
+    rows = frame[
+        (frame["model"] == model) & (frame["dataset"] == dataset) & (frame["kind"] == kind)
+    ]
     reference = rows["language_a"].iloc[0]
     rows = rows[rows["language_a"] == reference]
     languages = list(dict.fromkeys(rows["language_b"]))
     categories = [c for c in dict.fromkeys(rows["category"]) if c != ALL] + [ALL]
     scores = [s for s in SCORES if s in set(rows["score"])]
-    fig, axes = plt.subplots(1, len(scores), figsize=(2.2 + 0.75 * len(categories) * len(scores),
-                                                     1.6 + 0.45 * len(languages)),
-                             layout="constrained", squeeze=False)
+    fig, axes = plt.subplots(
+        1,
+        len(scores),
+        figsize=(2.2 + 0.75 * len(categories) * len(scores), 1.6 + 0.45 * len(languages)),
+        layout="constrained",
+        squeeze=False,
+    )
     image = None
     for ax, score in zip(axes[0], scores, strict=True):
         part = rows[rows["score"] == score].set_index(["language_b", "category"])
@@ -95,19 +120,29 @@ def heatmap_figure(frame: pd.DataFrame, model: str, dataset: str, kind: str) -> 
                 values[i, j] = cell["difference"]
                 if np.isfinite(cell["difference"]):
                     mark = "*" if bool(cell["significant"]) else ""
-                    ax.text(j, i, f"{cell['difference']:+.2f}{mark}", ha="center",
-                            va="center", fontsize=7)
-        limit = max(0.05, float(np.nanmax(np.abs(values))) if np.isfinite(values).any()
-                    else 0.05)
-        image = ax.imshow(np.ma.masked_invalid(values), cmap="RdBu_r", vmin=-limit,
-                          vmax=limit, aspect="auto")
+                    ax.text(
+                        j,
+                        i,
+                        f"{cell['difference']:+.2f}{mark}",
+                        ha="center",
+                        va="center",
+                        fontsize=7,
+                    )
+        limit = max(0.05, float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 0.05)
+        image = ax.imshow(
+            np.ma.masked_invalid(values), cmap="RdBu_r", vmin=-limit, vmax=limit, aspect="auto"
+        )
         ax.set_xticks(range(len(categories)), categories, rotation=45, ha="right", fontsize=7)
-        ax.set_yticks(range(len(languages)), [f"{code} - {reference}" for code in languages],
-                      fontsize=8)
+        ax.set_yticks(
+            range(len(languages)), [f"{code} - {reference}" for code in languages], fontsize=8
+        )
         ax.set_title(SCORE_LABELS[score], fontsize=9)
         fig.colorbar(image, ax=ax, shrink=0.8)
-    fig.suptitle(f"{model} / {dataset} ({kind}): difference between languages, paired by "
-                 f"item; * p_holm < {ALPHA}", fontsize=9)
+    fig.suptitle(
+        f"{model} / {dataset} ({kind}): difference between languages, paired by "
+        f"item; * p_holm < {ALPHA}",
+        fontsize=9,
+    )
     return fig
 
 
@@ -121,12 +156,15 @@ def write_cross_language(frame: pd.DataFrame, tables: Path, figures: Path) -> No
     """tables/cross_language.{csv,md,tex} and figures/cross_language_<model>_<dataset>_<kind>."""
     from biasbench.figures import save_figure
     from biasbench.tables import write_table
+
     write_table(cross_language_table(frame), tables / "cross_language")
     for model, dataset, kind in heatmaps(frame):
         stem = unique_slug(f"{model}_{dataset}_{kind}")
-        save_figure(heatmap_figure(frame, model, dataset, kind),
-                    figures / f"cross_language_{stem}",
-                    f"{model} / {dataset}: differences between languages ({kind})")
+        save_figure(
+            heatmap_figure(frame, model, dataset, kind),
+            figures / f"cross_language_{stem}",
+            f"{model} / {dataset}: differences between languages ({kind})",
+        )
 
 
 def group_frame(group: RunGroup) -> pd.DataFrame:
@@ -145,13 +183,19 @@ def report_part(group: RunGroup, output: Outputs) -> None:
     frame = group_frame(group)
     if frame.empty:
         return
-    output.table(cross_language_table(frame), "cross_language",
-                 "Differences between languages, paired by item", note=TABLE_NOTE)
+    output.table(
+        cross_language_table(frame),
+        "cross_language",
+        "Differences between languages, paired by item",
+        note=TABLE_NOTE,
+    )
     for model, dataset, kind in heatmaps(frame):
-        output.figure(partial(heatmap_figure, frame, model, dataset, kind),
-                      f"cross_language_{unique_slug(f'{model}_{dataset}_{kind}')}",
-                      f"{model} / {dataset}: differences between languages ({kind})",
-                      HEATMAP_CAPTION)
+        output.figure(
+            partial(heatmap_figure, frame, model, dataset, kind),
+            f"cross_language_{unique_slug(f'{model}_{dataset}_{kind}')}",
+            f"{model} / {dataset}: differences between languages ({kind})",
+            HEATMAP_CAPTION,
+        )
 
 
 def summary_lines(cross_language: Mapping[str, Any]) -> list[str]:
@@ -163,13 +207,18 @@ def summary_lines(cross_language: Mapping[str, Any]) -> list[str]:
         return [f"cross-language: {note}"] if note else []
     significant = frame[frame["significant"].astype(bool)]
     undefined = int(frame["difference"].isna().sum())
-    lines = [f"cross-language: {len(frame) - undefined} paired differences"
-             + (f" ({undefined} more undefined: a score undefined in one of the languages)"
-                if undefined else "")
-             + f", {len(significant)} significant (p_holm < "
-             f"{cross_language.get('alpha', ALPHA)}, Holm over each model's rows; "
-             "results.json: cross_language, "
-             "tables/cross_language)"]
+    lines = [
+        f"cross-language: {len(frame) - undefined} paired differences"
+        + (
+            f" ({undefined} more undefined: a score undefined in one of the languages)"
+            if undefined
+            else ""
+        )
+        + f", {len(significant)} significant (p_holm < "
+        f"{cross_language.get('alpha', ALPHA)}, Holm over each model's rows; "
+        "results.json: cross_language, "
+        "tables/cross_language)"
+    ]
     ordered = significant.assign(
         pooled=significant["category"] == ALL, size=significant["difference"].abs()
     ).sort_values(["pooled", "size"], ascending=[True, False], kind="stable")
@@ -178,16 +227,23 @@ def summary_lines(cross_language: Mapping[str, Any]) -> list[str]:
         lines.append(
             f"{row['model']} / {row['dataset']} {row['language_b']} - {row['language_a']}, "
             f"{row['category']}: {SCORE_LABELS[row['score']]} {row['difference']:+.3f} "
-            f"[{row['ci_low']:+.3f}, {row['ci_high']:+.3f}], p_holm {row['p_holm']:.3g}{kind}")
+            f"[{row['ci_low']:+.3f}, {row['ci_high']:+.3f}], p_holm {row['p_holm']:.3g}{kind}"
+        )
     if len(significant) > SUMMARY_LIMIT:
-        lines.append(f"... {len(significant) - SUMMARY_LIMIT} more significant differences in "
-                     "tables/cross_language")
+        lines.append(
+            f"... {len(significant) - SUMMARY_LIMIT} more significant differences in "
+            "tables/cross_language"
+        )
     return lines
 
 
-def cross_language_part(scored: BBQResults, items: Sequence[BBQItem],
-                        controls: Mapping[str, str] | None, tables: Path,
-                        figures: Path) -> dict[str, Any]:
+def cross_language_part(
+    scored: BBQResults,
+    items: Sequence[BBQItem],
+    controls: Mapping[str, str] | None,
+    tables: Path,
+    figures: Path,
+) -> dict[str, Any]:
     """``{"cross_language": ...}`` and its files, when some dataset of the run has two
     languages; the note alone where nothing pairs; empty otherwise."""
     frame = cross_language_frame(scored, items, controls)
@@ -209,8 +265,9 @@ class CrossLanguage(Analysis):
         return len({item.namespace for item in run.benchmark.items}) >= 2
 
     def evaluate(self, run: Evaluation) -> dict[str, Any]:
-        return cross_language_part(run.scored, run.benchmark.items,
-                                   run.benchmark.control_datasets, run.tables, run.figures)
+        return cross_language_part(
+            run.scored, run.benchmark.items, run.benchmark.control_datasets, run.tables, run.figures
+        )
 
     def lines(self, entry: Any, benchmark: type[BBQBenchmark]) -> list[str]:
         return summary_lines(entry)

@@ -30,8 +30,9 @@ PER_SEED_NAME: Final = "dataset_scores_per_seed.csv"
 TABLE_NAME: Final = "dataset_scores"
 
 
-def write_dataset_tables(entry: Mapping[str, Any], per_seed: pd.DataFrame,
-                         tables_dir: Path) -> None:
+def write_dataset_tables(
+    entry: Mapping[str, Any], per_seed: pd.DataFrame, tables_dir: Path
+) -> None:
     """The per-seed metrics and the summary table (with .md and .tex) into ``tables_dir``."""
     tables_dir.mkdir(parents=True, exist_ok=True)
     write_csv(per_seed, tables_dir / PER_SEED_NAME)
@@ -52,11 +53,13 @@ def summary_lines(spec: DatasetScores, entry: Mapping[str, Any]) -> list[str]:
         for group, values in groups.items():
             if (form.groups == "all" and group != ALL) or group.startswith(form.hidden):
                 continue
-            scores = ", ".join(f"{label} {stat_text(values.get(key), signs[key])}"
-                               for key, label in form.scores)
+            scores = ", ".join(
+                f"{label} {stat_text(values.get(key), signs[key])}" for key, label in form.scores
+            )
             template = form.all_line if group == ALL and form.all_line else form.line
-            line = template.format(model=model, group=group, name=entry.get("name", ""),
-                                   scores=scores)
+            line = template.format(
+                model=model, group=group, name=entry.get("name", ""), scores=scores
+            )
             lines.append(line + (form.detail(entry, values) if form.detail else ""))
     return lines + (form.notes(entry) if form.notes else [])
 
@@ -76,8 +79,9 @@ def stat_text(stat: Any, sign: str = "") -> str:
     return text
 
 
-def scores_table(entry: Mapping[str, Any],
-                 model_names: Mapping[str, str] | None = None) -> pd.DataFrame:
+def scores_table(
+    entry: Mapping[str, Any], model_names: Mapping[str, str] | None = None
+) -> pd.DataFrame:
     """One row per model and group; per metric, in the dataset's words, its mean across seeds,
     the default 95% interval where there is one (named by the entry's ``interval``), and the
     seeds it is defined in (the files' table and the report's are this one)."""
@@ -85,15 +89,16 @@ def scores_table(entry: Mapping[str, Any],
     rows = []
     for model, groups in (entry.get("models") or {}).items():
         for group, values in groups.items():
-            row: dict[str, Any] = {"model": (model_names or {}).get(model, model),
-                                   "group": group}
+            row: dict[str, Any] = {"model": (model_names or {}).get(model, model), "group": group}
             for metric, title in names.items():
                 stat = values.get(metric)
                 if isinstance(stat, Mapping):
                     row[title] = stat.get("mean")
                     row[f"{title}: 95% interval ({stat.get('interval', 'seeds')})"] = (
                         f"[{stat['ci_low']:.3f}, {stat['ci_high']:.3f}]"
-                        if stat.get("ci_status") in ("ok", "clipped") else "")
+                        if stat.get("ci_status") in ("ok", "clipped")
+                        else ""
+                    )
                     row[f"{title}: seeds"] = stat.get("n_seeds")
                 else:
                     row[title] = stat
@@ -112,16 +117,22 @@ def report_part(group: RunGroup, output: Outputs) -> None:
         entry = run.results.get(KEY)
         if not entry:
             continue
-        names = {str(m): group.model_names.get((index, str(m)), str(m))
-                 for m in entry.get("models") or {}}
+        names = {
+            str(m): group.model_names.get((index, str(m)), str(m))
+            for m in entry.get("models") or {}
+        }
         tables.setdefault(str(entry.get("name", KEY)), (entry, []))[1].append(
-            scores_table(entry, names))
+            scores_table(entry, names)
+        )
     for number, (name, (entry, frames)) in enumerate(tables.items()):
         frame = pd.concat(frames, ignore_index=True)
-        output.table(frame, TABLE_NAME if number == 0 else f"{TABLE_NAME}_{number + 1}",
-                     f"The dataset's own scores: {name}",
-                     note=f"{entry.get('definition', '')}. Means across seeds; "
-                          f"{entry.get('interval_method') or JACKKNIFE_METHOD}.")
+        output.table(
+            frame,
+            TABLE_NAME if number == 0 else f"{TABLE_NAME}_{number + 1}",
+            f"The dataset's own scores: {name}",
+            note=f"{entry.get('definition', '')}. Means across seeds; "
+            f"{entry.get('interval_method') or JACKKNIFE_METHOD}.",
+        )
 
 
 class OwnScores(Analysis):
@@ -139,12 +150,12 @@ class OwnScores(Analysis):
         bench = run.benchmark
         assert bench.dataset_scores is not None
         entry, per_seed = bench.dataset_scores.evaluate(
-            bench, bench.own_responses(run.scored.responses))
+            bench, bench.own_responses(run.scored.responses)
+        )
         write_dataset_tables(entry, per_seed, run.tables)
         return {self.key: entry}
 
-    def summary_lines(self, benchmark: type[BBQBenchmark],
-                      results: Mapping[str, Any]) -> list[str]:
+    def summary_lines(self, benchmark: type[BBQBenchmark], results: Mapping[str, Any]) -> list[str]:
         if benchmark.dataset_scores is None:
             return []
         return summary_lines(benchmark.dataset_scores, results.get(self.key) or {})

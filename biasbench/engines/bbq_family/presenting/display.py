@@ -25,21 +25,35 @@ def category_display(frame: pd.DataFrame) -> pd.DataFrame:
     ``by_category`` (the run's files) or the same read back from results (the report).
     """
     table = pd.DataFrame({"model": frame["model"], "category": frame["category"]})
-    for score, title in (("s_amb", "s_AMB"), ("s_dis", "s_DIS"), ("acc_ambig", "acc ambig"),
-                         ("acc_disambig", "acc disambig")):
+    for score, title in (
+        ("s_amb", "s_AMB"),
+        ("s_dis", "s_DIS"),
+        ("acc_ambig", "acc ambig"),
+        ("acc_disambig", "acc disambig"),
+    ):
         table[title] = frame[f"{score}_mean"]
         table[f"{title} 95% CI ({ITEMS_SEEDS})"] = [
-            interval_text(lo, hi, status, k, mean) + (
-                f" k={int(k)}" if str(status) == "ok" else "")
+            interval_text(lo, hi, status, k, mean) + (f" k={int(k)}" if str(status) == "ok" else "")
             for lo, hi, status, k, mean in zip(
-                frame[f"{score}_ci_low"], frame[f"{score}_ci_high"],
-                frame[f"{score}_ci_status"], frame[f"{score}_n_items"].fillna(0),
-                frame[f"{score}_mean"], strict=True)]
+                frame[f"{score}_ci_low"],
+                frame[f"{score}_ci_high"],
+                frame[f"{score}_ci_status"],
+                frame[f"{score}_n_items"].fillna(0),
+                frame[f"{score}_mean"],
+                strict=True,
+            )
+        ]
         table[f"{title} 95% CI (seeds)"] = [
-            interval_text(lo, hi, status, n, mean) for lo, hi, status, n, mean in zip(
-                frame[f"{score}_seeds_ci_low"], frame[f"{score}_seeds_ci_high"],
-                frame[f"{score}_seeds_ci_status"], frame[f"{score}_n_seeds"],
-                frame[f"{score}_mean"], strict=True)]
+            interval_text(lo, hi, status, n, mean)
+            for lo, hi, status, n, mean in zip(
+                frame[f"{score}_seeds_ci_low"],
+                frame[f"{score}_seeds_ci_high"],
+                frame[f"{score}_seeds_ci_status"],
+                frame[f"{score}_n_seeds"],
+                frame[f"{score}_mean"],
+                strict=True,
+            )
+        ]
         table[f"{title} seeds"] = frame[f"{score}_n_seeds"].astype("Int64")
     table["seeds run"] = frame["seeds_run"].astype("Int64")
     table["unparsed %"] = frame["unparsed_pct"]
@@ -47,8 +61,9 @@ def category_display(frame: pd.DataFrame) -> pd.DataFrame:
         table["items"] = [text if isinstance(text, str) else "" for text in frame["few_items"]]
     if "unreliable" in frame.columns and frame["unreliable"].astype(bool).any():
         # scores that unparsed answers skew (scoring/reliability.py)
-        table["unreliable"] = [text if isinstance(text, str) else ""
-                               for text in frame["unreliable"]]
+        table["unreliable"] = [
+            text if isinstance(text, str) else "" for text in frame["unreliable"]
+        ]
     return table
 
 
@@ -68,8 +83,9 @@ def score_text(stat: dict[str, Any], sign: str = "+") -> str:
     if named == "seeds":  # a slice without per-item counts
         return f"{stat['mean']:{sign}.3f} {_seeds_text(stat, sign)}"
     k = stat.get("n_items") or 0
-    default = interval_text(stat["ci_low"], stat["ci_high"], stat["ci_status"], k,
-                            stat["mean"], sign=sign)
+    default = interval_text(
+        stat["ci_low"], stat["ci_high"], stat["ci_status"], k, stat["mean"], sign=sign
+    )
     if stat["ci_status"] == "ok":
         default += f" {named} k={k}"
     return f"{stat['mean']:{sign}.3f} {default}; seeds {_seeds_text(stat, sign)}"

@@ -25,15 +25,24 @@ from matplotlib.figure import Figure  # noqa: E402
 from biasbench.errors import InputError  # noqa: E402
 
 Score = Literal["s_amb", "s_dis"]
-SCORE_LABELS: Final = {"s_amb": "bias score, ambiguous contexts (s_AMB)",
-                       "s_dis": "bias score, disambiguated contexts (s_DIS)"}
+SCORE_LABELS: Final = {
+    "s_amb": "bias score, ambiguous contexts (s_AMB)",
+    "s_dis": "bias score, disambiguated contexts (s_DIS)",
+}
 SAVE_FORMATS: Final = (".png", ".pdf", ".svg")
 _JITTER: Final = 0.18  # half-height of a row's vertical jitter band (rows are 1 apart)
 
 
-def jitter_figure(per_seed: pd.DataFrame, template: str, score: Score, *,
-                  category: str | None = None, models: Sequence[str] | None = None,
-                  title: str | None = None, jitter_seed: int = 0) -> Figure:
+def jitter_figure(
+    per_seed: pd.DataFrame,
+    template: str,
+    score: Score,
+    *,
+    category: str | None = None,
+    models: Sequence[str] | None = None,
+    title: str | None = None,
+    jitter_seed: int = 0,
+) -> Figure:
     """Build the jitter plot of ``score`` for ``template`` from a per-seed score table.
 
     ``per_seed`` is :attr:`BBQResults.per_seed` (columns model, seed, category, question_index,
@@ -48,8 +57,9 @@ def jitter_figure(per_seed: pd.DataFrame, template: str, score: Score, *,
     if rows.empty:
         raise InputError(f"no per-seed scores for template {template!r}", field="question_index")
     if category is None and rows["category"].nunique() > 1:
-        raise InputError(f"template {template!r} occurs in several categories; pass category=",
-                         field="category")
+        raise InputError(
+            f"template {template!r} occurs in several categories; pass category=", field="category"
+        )
     models = list(models) if models is not None else sorted(rows["model"].unique())
 
     jitter_rng = np.random.default_rng(jitter_seed)  # fixed: the same data gives the same figure
@@ -60,13 +70,15 @@ def jitter_figure(per_seed: pd.DataFrame, template: str, score: Score, *,
         values = rows.loc[rows["model"] == model, score].to_numpy(dtype=float)
         defined = values[~np.isnan(values)]
         y = y_center + jitter_rng.uniform(-_JITTER, _JITTER, defined.size)
-        ax.scatter(defined, y, s=22, alpha=0.65, color=f"C{row % 10}", edgecolors="none",
-                   label=model)
+        ax.scatter(
+            defined, y, s=22, alpha=0.65, color=f"C{row % 10}", edgecolors="none", label=model
+        )
         if defined.size:
             mean = float(defined.mean())
             ax.plot([mean, mean], [y_center - 0.32, y_center + 0.32], color="black", lw=2)
-            ax.annotate(f"mean {mean:.2f}", (mean, y_center + 0.34), ha="center", va="bottom",
-                        fontsize=8)
+            ax.annotate(
+                f"mean {mean:.2f}", (mean, y_center + 0.34), ha="center", va="bottom", fontsize=8
+            )
         undefined = values.size - defined.size
         labels.append(f"{model}\n({undefined} undefined)" if undefined else model)
     ax.set_yticks(range(len(models) - 1, -1, -1), labels)
@@ -79,19 +91,33 @@ def jitter_figure(per_seed: pd.DataFrame, template: str, score: Score, *,
     return fig
 
 
-def jitter_plot(per_seed: pd.DataFrame, template: str, score: Score, path: Path | str, *,
-                category: str | None = None, models: Sequence[str] | None = None,
-                title: str | None = None, jitter_seed: int = 0) -> Figure:
+def jitter_plot(
+    per_seed: pd.DataFrame,
+    template: str,
+    score: Score,
+    path: Path | str,
+    *,
+    category: str | None = None,
+    models: Sequence[str] | None = None,
+    title: str | None = None,
+    jitter_seed: int = 0,
+) -> Figure:
     """Draw :func:`jitter_figure` and save it to ``path`` (PNG, PDF or SVG, by its suffix).
 
     Returns the (closed) figure so callers can inspect its axes.
     """
     path = Path(path)
     if path.suffix.lower() not in SAVE_FORMATS:
-        raise InputError(f"figure format must be one of {', '.join(SAVE_FORMATS)}",
-                         file=str(path))
-    fig = jitter_figure(per_seed, template, score, category=category, models=models,
-                        title=title, jitter_seed=jitter_seed)
+        raise InputError(f"figure format must be one of {', '.join(SAVE_FORMATS)}", file=str(path))
+    fig = jitter_figure(
+        per_seed,
+        template,
+        score,
+        category=category,
+        models=models,
+        title=title,
+        jitter_seed=jitter_seed,
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=150)
     plt.close(fig)

@@ -28,13 +28,19 @@ class OptionScoring(Analysis):
 
     def evaluate(self, run: Evaluation) -> dict[str, Any]:
         bench = run.benchmark
-        comparison = option_score_comparison(bench.items, bench.var2, run.responses,
-                                             run.signatures,
-                                             bench.target_overrides(bench.target_match))
+        comparison = option_score_comparison(
+            bench.items,
+            bench.var2,
+            run.responses,
+            run.signatures,
+            bench.target_overrides(bench.target_match),
+        )
         return {} if comparison is None else {self.key: comparison}
 
     def lines(self, entry: Any, benchmark: type[BBQBenchmark]) -> list[str]:
-        return [f"option scores: answers chosen by {entry['headline']} (the numbers above); "
-                f"by {entry['alternative']} the choice differs on "
-                f"{entry['n_choices_differ']} of {entry['n_responses']} responses "
-                "(results.json: option_scoring)"]
+        return [
+            f"option scores: answers chosen by {entry['headline']} (the numbers above); "
+            f"by {entry['alternative']} the choice differs on "
+            f"{entry['n_choices_differ']} of {entry['n_responses']} responses "
+            "(results.json: option_scoring)"
+        ]

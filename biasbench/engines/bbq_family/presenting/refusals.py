@@ -35,7 +35,8 @@ NOTE: Final = (
     "context condition); unparsed %: the other answers that matched no option. Each score is "
     "the mean across seeds under each policy for the refusals: "
     + "; ".join(f"{p}: {t}" for p, t in POLICY_TEXT.items())
-    + ". range: [min, max] over the three policies ('=' where they agree).")
+    + ". range: [min, max] over the three policies ('=' where they agree)."
+)
 
 
 def _signed(value: Any) -> str:
@@ -43,7 +44,7 @@ def _signed(value: Any) -> str:
 
 
 def range_text(low: Any, high: Any, differs: Any) -> str:
-    """"[+0.100, +0.500]", or "= +0.167" where every policy gives the same score."""
+    """ "[+0.100, +0.500]", or "= +0.167" where every policy gives the same score."""
     if low is None or pd.isna(low):
         return "undefined"
     if not differs:
@@ -58,8 +59,10 @@ def _score_text(name: str, entry: dict[str, Any]) -> str:
     if not entry.get("differs"):
         return f"{name} {headline} under every policy"
     others = ", ".join(f"{p} {_signed(entry.get(p))}" for p in POLICIES if p != HEADLINE_POLICY)
-    return (f"{name} {headline} {HEADLINE_POLICY} (headline), range "
-            f"{range_text(entry.get('low'), entry.get('high'), True)} over policies ({others})")
+    return (
+        f"{name} {headline} {HEADLINE_POLICY} (headline), range "
+        f"{range_text(entry.get('low'), entry.get('high'), True)} over policies ({others})"
+    )
 
 
 def summary_lines(block: dict[str, Any]) -> list[str]:
@@ -69,14 +72,20 @@ def summary_lines(block: dict[str, Any]) -> list[str]:
         entry = categories.get(ALL_CATEGORIES) or {}
         if not entry.get("n_refused"):
             continue
-        contexts = ", ".join(f"{name} {entry[key]:.1f}%" for key, name in (
-            ("refused_pct_ambig", "ambiguous"), ("refused_pct_disambig", "disambiguated"))
-            if entry.get(key) is not None)
+        contexts = ", ".join(
+            f"{name} {entry[key]:.1f}%"
+            for key, name in (
+                ("refused_pct_ambig", "ambiguous"),
+                ("refused_pct_disambig", "disambiguated"),
+            )
+            if entry.get(key) is not None
+        )
         lines.append(
             f"{model}: refused {entry['refused_pct']:.1f}% ({contexts}; other unparsed "
             f"{entry['unparsed_pct']:.1f}%): "
             + "; ".join(_score_text(SCORE_NAMES[s], entry.get(s) or {}) for s in SCORES)
-            + f" (results.json: refusals, tables/{TABLE_NAME}.csv)")
+            + f" (results.json: refusals, tables/{TABLE_NAME}.csv)"
+        )
     return lines
 
 
@@ -95,9 +104,14 @@ def refusal_table(frame: pd.DataFrame) -> pd.DataFrame:
         values = frame[[f"{score}_{p}" for p in POLICIES]].astype(float)
         # folders written before a policy's undefined score counted as differing say so too
         differs = frame[f"{score}_differs"].astype(bool) | (
-            values.isna().any(axis=1) & values.notna().any(axis=1))
-        table[f"{name} range"] = [range_text(lo, hi, d) for lo, hi, d in zip(
-            frame[f"{score}_low"], frame[f"{score}_high"], differs, strict=True)]
+            values.isna().any(axis=1) & values.notna().any(axis=1)
+        )
+        table[f"{name} range"] = [
+            range_text(lo, hi, d)
+            for lo, hi, d in zip(
+                frame[f"{score}_low"], frame[f"{score}_high"], differs, strict=True
+            )
+        ]
     return table
 
 
@@ -108,9 +122,13 @@ def report_part(group: RunGroup, output: Outputs) -> None:
         return
     refused = frame.loc[frame["category"] == ALL_CATEGORIES, "n_refused"].sum()
     note = NOTE if refused else f"No response was a refusal. {NOTE}"
-    output.table(refusal_table(frame), TABLE_NAME, "Refusals apart", note=note,
-                 decimals={"refused %": 1, "refused % ambig": 1, "refused % disambig": 1,
-                           "unparsed %": 1})
+    output.table(
+        refusal_table(frame),
+        TABLE_NAME,
+        "Refusals apart",
+        note=note,
+        decimals={"refused %": 1, "refused % ambig": 1, "refused % disambig": 1, "unparsed %": 1},
+    )
 
 
 class Refusals(Analysis):
@@ -127,8 +145,7 @@ class Refusals(Analysis):
         """results.json's ``refusals``; tables/ gets ``refusals.csv`` (with .md and .tex). A
         grid run's parser outcomes are its cells' (the scores themselves come from
         ``scored``)."""
-        responses = (with_grid_methods(run.scored.responses, run.responses) if run.is_grid
-                     else None)
+        responses = with_grid_methods(run.scored.responses, run.responses) if run.is_grid else None
         frame = refusal_scores(run.scored, run.benchmark.items, run.benchmark.var2, responses)
         entry = refusal_results(frame)
         write_table(frame, run.tables / TABLE_NAME)

@@ -41,54 +41,90 @@ def bbq_drilldown(group: RunGroup) -> tuple[dict[str, Any], str | None] | None:
                 return ""
             return LETTERS[int(value)]
 
-        texts = (labels["answer_text"] if "answer_text" in labels
-                 else pd.Series([None] * len(labels)))
-        answers = [(f"{letter(p)}. {t}" if isinstance(t, str) else letter(p))
-                   if not is_undefined(p) and int(p) >= 0 else f"unparsed ({m})"
-                   for p, m, t in zip(labels["pred_index"], labels["method"], texts, strict=True)]
+        texts = (
+            labels["answer_text"] if "answer_text" in labels else pd.Series([None] * len(labels))
+        )
+        answers = [
+            (f"{letter(p)}. {t}" if isinstance(t, str) else letter(p))
+            if not is_undefined(p) and int(p) >= 0
+            else f"unparsed ({m})"
+            for p, m, t in zip(labels["pred_index"], labels["method"], texts, strict=True)
+        ]
         seeds = labels["seed"]
-        parts.append(pd.DataFrame({
-            # a grid run's request is its cell (item_id), which the store's prompts are under
-            **ui.row_keys(index, labels["item_id"] if "item_id" in labels else labels["uid"],
-                          seeds),
-            "model": labels["model"].astype(str), "seed": [ui.seed_text(s) for s in seeds],
-            "uid": labels["uid"].astype(str), "category": labels["category"],
-            "question_index": labels["question_index"].astype(str),
-            "context_condition": labels["context_condition"],
-            "question_polarity": labels["question_polarity"], "answer": answers,
-            "correct": labels["label"].map(letter),
-            "evidence": [f"{m}: {e}" if not is_undefined(e) and e != "" else str(m)
-                         for m, e in zip(labels["method"], labels["evidence"], strict=True)],
-            "output": labels["output"].map(lambda o: "" if is_undefined(o) else str(o)),
-            # runs of several languages (namespaces) say which; others have no such column
-            **({"namespace": labels["namespace"].astype(str)} if "namespace" in labels else {}),
-        }))
+        parts.append(
+            pd.DataFrame(
+                {
+                    # a grid run's request is its cell (item_id), which the store's prompts are under
+                    **ui.row_keys(
+                        index, labels["item_id"] if "item_id" in labels else labels["uid"], seeds
+                    ),
+                    "model": labels["model"].astype(str),
+                    "seed": [ui.seed_text(s) for s in seeds],
+                    "uid": labels["uid"].astype(str),
+                    "category": labels["category"],
+                    "question_index": labels["question_index"].astype(str),
+                    "context_condition": labels["context_condition"],
+                    "question_polarity": labels["question_polarity"],
+                    "answer": answers,
+                    "correct": labels["label"].map(letter),
+                    "evidence": [
+                        f"{m}: {e}" if not is_undefined(e) and e != "" else str(m)
+                        for m, e in zip(labels["method"], labels["evidence"], strict=True)
+                    ],
+                    "output": labels["output"].map(lambda o: "" if is_undefined(o) else str(o)),
+                    # runs of several languages (namespaces) say which; others have no such column
+                    **(
+                        {"namespace": labels["namespace"].astype(str)}
+                        if "namespace" in labels
+                        else {}
+                    ),
+                }
+            )
+        )
     if not parts:
         return None
-    frame, note = ui.limit_seeds(pd.concat(parts, ignore_index=True), ui.MAX_DRILLDOWN_ROWS, "_seed")
+    frame, note = ui.limit_seeds(
+        pd.concat(parts, ignore_index=True), ui.MAX_DRILLDOWN_ROWS, "_seed"
+    )
     frame = ui.with_prompts(group, frame)
-    show = [{"key": "model", "title": "Model"}, {"key": "seed", "title": "Seed"},
-            {"key": "question_index", "title": "Template", "alt": "category"},
-            {"key": "context_condition", "title": "Context", "alt": "question_polarity"},
-            {"key": "output", "title": "Output", "kind": "text"},
-            {"key": "answer", "title": "Parsed answer", "kind": "label"},
-            {"key": "correct", "title": "Correct"},
-            {"key": "evidence", "title": "Evidence"},
-            {"key": "prompt", "title": "Details", "kind": "details", "summary": "prompt",
-             "parts": [{"key": "uid", "title": "Item"}, {"key": "prompt", "title": "Prompt sent"}]}]
-    filters = [{"key": "model", "title": "Model"}, {"key": "category", "title": "Category"},
-               {"key": "question_index", "title": "Template"},
-               {"key": "context_condition", "title": "Context"},
-               {"key": "question_polarity", "title": "Polarity"},
-               {"key": "answer", "title": "Parsed answer"}, {"key": "seed", "title": "Seed"}]
+    show = [
+        {"key": "model", "title": "Model"},
+        {"key": "seed", "title": "Seed"},
+        {"key": "question_index", "title": "Template", "alt": "category"},
+        {"key": "context_condition", "title": "Context", "alt": "question_polarity"},
+        {"key": "output", "title": "Output", "kind": "text"},
+        {"key": "answer", "title": "Parsed answer", "kind": "label"},
+        {"key": "correct", "title": "Correct"},
+        {"key": "evidence", "title": "Evidence"},
+        {
+            "key": "prompt",
+            "title": "Details",
+            "kind": "details",
+            "summary": "prompt",
+            "parts": [{"key": "uid", "title": "Item"}, {"key": "prompt", "title": "Prompt sent"}],
+        },
+    ]
+    filters = [
+        {"key": "model", "title": "Model"},
+        {"key": "category", "title": "Category"},
+        {"key": "question_index", "title": "Template"},
+        {"key": "context_condition", "title": "Context"},
+        {"key": "question_polarity", "title": "Polarity"},
+        {"key": "answer", "title": "Parsed answer"},
+        {"key": "seed", "title": "Seed"},
+    ]
     if "namespace" in frame:  # runs of one namespace beside runs of several: blank, not NaN
         frame["namespace"] = frame["namespace"].fillna("")
         filters.insert(1, {"key": "namespace", "title": "Language"})
-    data = {"n": len(frame), "columns": ui.encode_columns(frame), "show": show, "filters": filters,
-            "search": ["output", "evidence"], "pairs": None}
+    data = {
+        "n": len(frame),
+        "columns": ui.encode_columns(frame),
+        "show": show,
+        "filters": filters,
+        "search": ["output", "evidence"],
+        "pairs": None,
+    }
     return data, note
-
-
 
 
 def _bbq_category_frame(group: RunGroup) -> pd.DataFrame:
@@ -115,17 +151,26 @@ def _bbq_category_frame(group: RunGroup) -> pd.DataFrame:
                             row[f"{score}_seeds_ci_{part}"] = row[f"{score}_ci_{part}"]
                         row[f"{score}_ci_low"] = row[f"{score}_ci_high"] = None
                         row[f"{score}_ci_status"] = "undefined"
-                marks = ((run.results.get("reliability") or {}).get("models", {})
-                         .get(model, {}).get(category, {}))
-                row.update(seeds_run=entry.get("seeds_run", entry.get("n_seeds")),
-                           unparsed_pct=entry.get("unparsed_pct"),
-                           few_items=entry.get("few_items"),
-                           unreliable=", ".join(marks.get("unreliable") or []))
+                marks = (
+                    (run.results.get("reliability") or {})
+                    .get("models", {})
+                    .get(model, {})
+                    .get(category, {})
+                )
+                row.update(
+                    seeds_run=entry.get("seeds_run", entry.get("n_seeds")),
+                    unparsed_pct=entry.get("unparsed_pct"),
+                    few_items=entry.get("few_items"),
+                    unreliable=", ".join(marks.get("unreliable") or []),
+                )
                 rows.append(row)
     frame = pd.DataFrame(rows)
-    numeric = [c for c in frame.columns
-               if c not in ("model", "category", "few_items", "unreliable")
-               and not c.endswith("_ci_status")]
+    numeric = [
+        c
+        for c in frame.columns
+        if c not in ("model", "category", "few_items", "unreliable")
+        and not c.endswith("_ci_status")
+    ]
     return frame.astype({c: float for c in numeric})
 
 
@@ -160,8 +205,12 @@ def _jitter_targets(profiles: pd.DataFrame | None) -> list[tuple[str, str, str]]
     targets: list[tuple[str, str, str]] = []
     for context, score in (("ambiguous", "s_amb"), ("disambiguated", "s_dis")):
         rows = profiles[profiles["context"] == context]
-        best = (rows.groupby(["category", "question_index"])["rank"].min()
-                .sort_values(kind="stable").head(JITTER_TEMPLATES_PER_SCORE))
+        best = (
+            rows.groupby(["category", "question_index"])["rank"]
+            .min()
+            .sort_values(kind="stable")
+            .head(JITTER_TEMPLATES_PER_SCORE)
+        )
         targets.extend((str(c), str(q), score) for c, q in best.index)
     return targets
 
@@ -180,7 +229,7 @@ def data_lint_lines(group: RunGroup) -> list[str]:
 
 
 def partial_runs(group: RunGroup) -> list[str]:
-    """"<model> [PARTIAL] (<reason>)" for every model of the group's runs that ran a subset
+    """ "<model> [PARTIAL] (<reason>)" for every model of the group's runs that ran a subset
     of the items (``--limit``) or lacks responses (results.json: coverage)."""
     found = []
     for index, run in enumerate(group.runs):
@@ -190,8 +239,7 @@ def partial_runs(group: RunGroup) -> list[str]:
             cov = coverage.get(model) or {}
             if cov.get("partial") or limit:
                 reason = cov.get("reason") or f"--limit {limit}"
-                found.append(f"{group.model_names.get((index, model), model)} [PARTIAL] "
-                             f"({reason})")
+                found.append(f"{group.model_names.get((index, model), model)} [PARTIAL] ({reason})")
     return found
 
 
@@ -200,12 +248,15 @@ def _reliability_callout(group: RunGroup, section: ui.Section) -> None:
     from biasbench.engines.bbq_family.scoring import reliability, target_rules
 
     for run in group.runs:
-        lines = (reliability.summary_lines(run.results.get(reliability.KEY))
-                 + target_rules.summary_lines(run.results.get(target_rules.KEY) or {}))
+        lines = reliability.summary_lines(
+            run.results.get(reliability.KEY)
+        ) + target_rules.summary_lines(run.results.get(target_rules.KEY) or {})
         if lines:
-            section.add('<div class="callout"><strong>Read with care.</strong><ul>'
-                        + "".join(f"<li>{ui.esc(line)}</li>" for line in lines)
-                        + "</ul></div>")
+            section.add(
+                '<div class="callout"><strong>Read with care.</strong><ul>'
+                + "".join(f"<li>{ui.esc(line)}</li>" for line in lines)
+                + "</ul></div>"
+            )
 
 
 def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
@@ -218,13 +269,19 @@ def bbq_section(group: RunGroup, out: Path, section: ui.Section) -> None:
     output = ui.Outputs(out, group.slug, section)
     partial_models = partial_runs(group)
     if partial_models:
-        section.add('<div class="callout"><strong>Partial runs.</strong> '
-                    + ui.esc("; ".join(partial_models)) + f": {PARTIAL_NOTE}.</div>")
+        section.add(
+            '<div class="callout"><strong>Partial runs.</strong> '
+            + ui.esc("; ".join(partial_models))
+            + f": {PARTIAL_NOTE}.</div>"
+        )
     _reliability_callout(group, section)
     lint_lines = data_lint_lines(group)
     if lint_lines:
-        section.add('<div class="callout"><strong>Data lint.</strong> '
-                    + "<br>".join(ui.esc(line) for line in lint_lines) + "</div>")
+        section.add(
+            '<div class="callout"><strong>Data lint.</strong> '
+            + "<br>".join(ui.esc(line) for line in lint_lines)
+            + "</div>"
+        )
     _scores_part(group, output)
     parts = sorted(ANALYSES, key=lambda analysis: analysis.report_order)
     for analysis in parts:
@@ -242,29 +299,37 @@ def _scores_part(group: RunGroup, output: ui.Outputs) -> None:
     """The per-category table and the figures of the bias scores and accuracies."""
     models = group.models
     categories = _bbq_category_frame(group)
-    output.table(category_display(categories), "by_category",
-                 "Bias scores and accuracy per category",
-                 note="Means across seeds. '95% CI (items+seeds)' (the default, results.json "
-                      "ci_low/ci_high): the Korn-Graubard interval over items, each item with "
-                      "all its seeds, so it covers the score over items like these answered "
-                      "under fresh seeds (k = items it rests on; it exists with one seed). "
-                      "'95% CI (seeds)' (seeds_ci_low/seeds_ci_high): the Student-t interval "
-                      "across seeds cut to the score's range ('clipped' where the cut "
-                      "applied); it covers the mean over seeds of these very items only; none "
-                      f"with fewer than {MIN_SEEDS_FOR_INTERVAL} seeds; 'all N seeds = v' where "
-                      "every seed gave the same value (no spread, not certainty). '... seeds' "
-                      "columns: the seeds each score is defined in; a score undefined in every "
-                      "seed is shown as —; 'items' flags a context resting on fewer than "
-                      f"{MIN_ITEMS} items per seed.")
-    output.figure(lambda: figs.bbq_scores_figure(categories, ("s_amb", "s_dis"), models),
-                  "bias_scores", "s_AMB and s_DIS per category",
-                  "Mean bias score across seeds with its 95% interval over items and seeds; "
-                  "0 is unbiased, positive is the stereotyped answer.")
-    output.figure(lambda: figs.bbq_scores_figure(categories, ("acc_ambig", "acc_disambig"),
-                                                 models),
-                  "accuracy", "Accuracy per category",
-                  "Mean accuracy across seeds with its 95% interval over items and seeds (in "
-                  "ambiguous contexts the correct answer is the unknown option).")
+    output.table(
+        category_display(categories),
+        "by_category",
+        "Bias scores and accuracy per category",
+        note="Means across seeds. '95% CI (items+seeds)' (the default, results.json "
+        "ci_low/ci_high): the Korn-Graubard interval over items, each item with "
+        "all its seeds, so it covers the score over items like these answered "
+        "under fresh seeds (k = items it rests on; it exists with one seed). "
+        "'95% CI (seeds)' (seeds_ci_low/seeds_ci_high): the Student-t interval "
+        "across seeds cut to the score's range ('clipped' where the cut "
+        "applied); it covers the mean over seeds of these very items only; none "
+        f"with fewer than {MIN_SEEDS_FOR_INTERVAL} seeds; 'all N seeds = v' where "
+        "every seed gave the same value (no spread, not certainty). '... seeds' "
+        "columns: the seeds each score is defined in; a score undefined in every "
+        "seed is shown as —; 'items' flags a context resting on fewer than "
+        f"{MIN_ITEMS} items per seed.",
+    )
+    output.figure(
+        lambda: figs.bbq_scores_figure(categories, ("s_amb", "s_dis"), models),
+        "bias_scores",
+        "s_AMB and s_DIS per category",
+        "Mean bias score across seeds with its 95% interval over items and seeds; "
+        "0 is unbiased, positive is the stereotyped answer.",
+    )
+    output.figure(
+        lambda: figs.bbq_scores_figure(categories, ("acc_ambig", "acc_disambig"), models),
+        "accuracy",
+        "Accuracy per category",
+        "Mean accuracy across seeds with its 95% interval over items and seeds (in "
+        "ambiguous contexts the correct answer is the unknown option).",
+    )
 
 
 def _profiles_part(group: RunGroup, output: ui.Outputs) -> None:
@@ -272,24 +337,28 @@ def _profiles_part(group: RunGroup, output: ui.Outputs) -> None:
     models = group.models
     profiles = _bbq_profiles(group)
     if profiles is not None:
-        output.table(profiles, "bias_profiles", "Bias profiles: each model's strongest biases",
-                     note="Top templates by mean score across seeds, per context condition, "
-                          "with the stereotype each template tests, the seeds the score is "
-                          "defined in (n_seeds) and the items of the context per seed "
-                          f"(n_items). Ranked only with >= {PROFILE_MIN_SEEDS} seeds and >= "
-                          f"{PROFILE_MIN_ITEMS} items; rows without a rank did not qualify and "
-                          "are shown, unranked, for what they are.")
+        output.table(
+            profiles,
+            "bias_profiles",
+            "Bias profiles: each model's strongest biases",
+            note="Top templates by mean score across seeds, per context condition, "
+            "with the stereotype each template tests, the seeds the score is "
+            "defined in (n_seeds) and the items of the context per seed "
+            f"(n_items). Ranked only with >= {PROFILE_MIN_SEEDS} seeds and >= "
+            f"{PROFILE_MIN_ITEMS} items; rows without a rank did not qualify and "
+            "are shown, unranked, for what they are.",
+        )
     per_seed = group.concat("per_template_per_seed.csv")
     if per_seed is not None:
         per_seed["question_index"] = per_seed["question_index"].astype(str)
         for category, template, score in _jitter_targets(profiles):
             output.figure(
-                partial(figs.template_jitter_figure, per_seed, category, template, score,
-                        models),
+                partial(figs.template_jitter_figure, per_seed, category, template, score, models),
                 f"jitter_{slug(category)}_{slug(template)}_{score}",
                 f"{category} / {template}: per-seed {SCORE_NAMES[score]}",
                 "One point per seed, jittered vertically; the bar marks the mean across seeds "
-                "(the FilBBQ paper's Figures 1-2).")
+                "(the FilBBQ paper's Figures 1-2).",
+            )
 
 
 def _unparsed_part(group: RunGroup, output: ui.Outputs) -> None:
@@ -297,32 +366,59 @@ def _unparsed_part(group: RunGroup, output: ui.Outputs) -> None:
     models = group.models
     unparsed = _bbq_unparsed_by_run(group)
     if unparsed is not None:
-        output.figure(lambda: figs.unparsed_figure(unparsed, models), "unparsed",
-                      "Unparsed rates", "Responses the answer parser could not map to an "
-                      "option, by reason, pooled over seeds.")
-        output.table(unparsed, "unparsed_by_run", "Unparsed responses per model and seed",
-                     decimals=2)
+        output.figure(
+            lambda: figs.unparsed_figure(unparsed, models),
+            "unparsed",
+            "Unparsed rates",
+            "Responses the answer parser could not map to an option, by reason, pooled over seeds.",
+        )
+        output.table(
+            unparsed, "unparsed_by_run", "Unparsed responses per model and seed", decimals=2
+        )
     by_template = group.concat("unparsed_by_template.csv")
     if by_template is not None:
-        worst = by_template.sort_values(["unparsed_pct", "n_unparsed"], ascending=False,
-                                        kind="stable")
+        worst = by_template.sort_values(
+            ["unparsed_pct", "n_unparsed"], ascending=False, kind="stable"
+        )
         shown = worst[worst["n_unparsed"] > 0].head(UNPARSED_TEMPLATE_ROWS)
-        output.table(worst, "unparsed_by_template", "Templates with the most unparsed answers",
-                     shown=shown, decimals=2,
-                     note=(f"The {len(shown)} templates with unparsed answers shown here of "
-                           f"{len(worst)}; the files hold all." if len(shown)
-                           else "No template has an unparsed answer."))
+        output.table(
+            worst,
+            "unparsed_by_template",
+            "Templates with the most unparsed answers",
+            shown=shown,
+            decimals=2,
+            note=(
+                f"The {len(shown)} templates with unparsed answers shown here of "
+                f"{len(worst)}; the files hold all."
+                if len(shown)
+                else "No template has an unparsed answer."
+            ),
+        )
 
 
 def _drilldown_part(group: RunGroup, section: ui.Section) -> None:
     """Every answer with its output, parsed option and evidence (without labels: a note)."""
     drill = bbq_drilldown(group)
     if drill is None:
-        section.add('<p class="note">These folders have no labels.jsonl, so there is no '
-                    "per-response drill-down.</p>")
+        section.add(
+            '<p class="note">These folders have no labels.jsonl, so there is no '
+            "per-response drill-down.</p>"
+        )
         return
     data, note = drill
-    ui.drilldown(section, f"{group.slug}-responses", data, heading="Responses",
-               note=" ".join(filter(None, [
-                   "Every answer with its raw output, the parsed option and the evidence the "
-                   "parser used; open Details for the exact prompt.", note])))
+    ui.drilldown(
+        section,
+        f"{group.slug}-responses",
+        data,
+        heading="Responses",
+        note=" ".join(
+            filter(
+                None,
+                [
+                    "Every answer with its raw output, the parsed option and the evidence the "
+                    "parser used; open Details for the exact prompt.",
+                    note,
+                ],
+            )
+        ),
+    )

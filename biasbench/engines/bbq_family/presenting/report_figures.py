@@ -14,24 +14,31 @@ from matplotlib.figure import Figure
 from biasbench.engines.bbq_family.presenting.jitter import jitter_figure
 from biasbench.figures import errors, model_rows, offsets, plt, to_float
 
-BBQ_SCORE_TITLES: Final = {"s_amb": "s_AMB (ambiguous contexts)",
-                           "s_dis": "s_DIS (disambiguated contexts)",
-                           "acc_ambig": "accuracy, ambiguous contexts",
-                           "acc_disambig": "accuracy, disambiguated contexts"}
+BBQ_SCORE_TITLES: Final = {
+    "s_amb": "s_AMB (ambiguous contexts)",
+    "s_dis": "s_DIS (disambiguated contexts)",
+    "acc_ambig": "accuracy, ambiguous contexts",
+    "acc_disambig": "accuracy, disambiguated contexts",
+}
 UNPARSED_REASONS: Final = ("empty", "refusal", "ambiguous", "conflict", "no_answer")
 
 
-def bbq_scores_figure(by_category: pd.DataFrame, scores: Sequence[str],
-                      models: Sequence[str]) -> Figure:
+def bbq_scores_figure(
+    by_category: pd.DataFrame, scores: Sequence[str], models: Sequence[str]
+) -> Figure:
     """Per category: each score's mean across seeds with its t-interval, one marker per model.
 
     ``by_category`` has model, category and ``{score}_mean/_ci_low/_ci_high`` columns.
     """
     categories = sorted(by_category["category"].astype(str).unique())
-    fig, axes = plt.subplots(1, len(scores), figsize=(4.6 * len(scores),
-                                                      1.4 + 0.5 * len(categories)
-                                                      * max(1.0, len(models) / 3)),
-                             layout="constrained", sharey=True, squeeze=False)
+    fig, axes = plt.subplots(
+        1,
+        len(scores),
+        figsize=(4.6 * len(scores), 1.4 + 0.5 * len(categories) * max(1.0, len(models) / 3)),
+        layout="constrained",
+        sharey=True,
+        squeeze=False,
+    )
     shifts = offsets(len(models), 0.5)
     position = {c: i for i, c in enumerate(categories)}
     for ax, score in zip(axes[0], scores, strict=True):
@@ -39,11 +46,19 @@ def bbq_scores_figure(by_category: pd.DataFrame, scores: Sequence[str],
             rows = by_category[by_category["model"] == model]
             y = rows["category"].astype(str).map(position).to_numpy(float) + shifts[index]
             values = rows[f"{score}_mean"].map(to_float).to_numpy(float)
-            ax.errorbar(values, y, xerr=errors(values, rows[f"{score}_ci_low"].map(to_float)
-                                                .to_numpy(float),
-                                                rows[f"{score}_ci_high"].map(to_float)
-                                                .to_numpy(float)),
-                        fmt="o", capsize=3, color=f"C{index % 10}", label=model)
+            ax.errorbar(
+                values,
+                y,
+                xerr=errors(
+                    values,
+                    rows[f"{score}_ci_low"].map(to_float).to_numpy(float),
+                    rows[f"{score}_ci_high"].map(to_float).to_numpy(float),
+                ),
+                fmt="o",
+                capsize=3,
+                color=f"C{index % 10}",
+                label=model,
+            )
         accuracy = score.startswith("acc")
         ax.set_xlim(*((-0.02, 1.02) if accuracy else (-1.05, 1.05)))
         if not accuracy:
@@ -66,8 +81,9 @@ def unparsed_figure(unparsed_by_run: pd.DataFrame, models: Sequence[str]) -> Fig
     fig, ax = plt.subplots(figsize=(7.5, 2.0 + 0.4 * len(models)), layout="constrained")
     y = np.arange(len(models))
     left = np.zeros(len(models))
-    responses = np.array([to_float(totals["n_responses"].get(m)) if m in totals.index else math.nan
-                          for m in models])
+    responses = np.array(
+        [to_float(totals["n_responses"].get(m)) if m in totals.index else math.nan for m in models]
+    )
     for index, reason in enumerate(UNPARSED_REASONS):
         column = f"n_{reason}"
         if column not in totals.columns:
@@ -77,23 +93,40 @@ def unparsed_figure(unparsed_by_run: pd.DataFrame, models: Sequence[str]) -> Fig
         ax.barh(y, share, left=left, color=f"C{index}", label=reason.replace("_", " "))
         left += share
     for row, total in enumerate(left):
-        ax.annotate(f"{total:.1f}%", (total, row), xytext=(3, 0), textcoords="offset points",
-                    va="center", fontsize=8)
+        ax.annotate(
+            f"{total:.1f}%",
+            (total, row),
+            xytext=(3, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=8,
+        )
     model_rows(ax, models)
     ax.set_xlim(0, max(5.0, float(left.max(initial=0.0)) * 1.15))
     ax.set_xlabel("unparsed responses (% of all responses, all seeds)")
     ax.grid(axis="x", alpha=0.3)
-    fig.legend(loc="outside lower center", ncols=len(UNPARSED_REASONS), fontsize=8,
-               title="reason", title_fontsize=8)
+    fig.legend(
+        loc="outside lower center",
+        ncols=len(UNPARSED_REASONS),
+        fontsize=8,
+        title="reason",
+        title_fontsize=8,
+    )
     ax.set_title("Unparsed answers by reason")
     return fig
 
 
-def template_jitter_figure(per_seed: pd.DataFrame, category: str, template: str, score: str,
-                           models: Sequence[str]) -> Figure:
+def template_jitter_figure(
+    per_seed: pd.DataFrame, category: str, template: str, score: str, models: Sequence[str]
+) -> Figure:
     """The FilBBQ paper's jitter plot (Figures 1-2) of one template: one point per seed."""
     rows = per_seed[per_seed["model"].isin(models)]
     present = [m for m in models if m in set(rows["model"])]
-    return jitter_figure(rows, template, score,  # type: ignore[arg-type]
-                         category=category, models=present,
-                         title=f"{category} / {template}: {BBQ_SCORE_TITLES[score]}")
+    return jitter_figure(
+        rows,
+        template,
+        score,  # type: ignore[arg-type]
+        category=category,
+        models=present,
+        title=f"{category} / {template}: {BBQ_SCORE_TITLES[score]}",
+    )

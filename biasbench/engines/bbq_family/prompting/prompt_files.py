@@ -58,28 +58,34 @@ def _concatenation_terms(node: ast.expr) -> list[ast.expr]:
     return [node]
 
 
-def parse_prompt_template(text: str, source: str = "<prompt>",
-                          sha256: str | None = None) -> PromptTemplate:
+def parse_prompt_template(
+    text: str, source: str = "<prompt>", sha256: str | None = None
+) -> PromptTemplate:
     """Parse a prompt written as a Python concatenation of string literals and ``row["field"]``
     look-ups (optionally assigned, ``prompt = (...)``). The file is parsed, never executed: any
     other construct is an error naming the line."""
     try:
         module = ast.parse(text, filename=source, mode="exec")
     except SyntaxError as exc:
-        raise InputError(f"not a parsable prompt expression ({exc.msg})", file=source,
-                         line=exc.lineno) from None
+        raise InputError(
+            f"not a parsable prompt expression ({exc.msg})", file=source, line=exc.lineno
+        ) from None
     statements = module.body
     if len(statements) != 1:
-        raise InputError(f"expected one prompt expression, found {len(statements)} statements",
-                         file=source, line=statements[1].lineno if len(statements) > 1 else None)
+        raise InputError(
+            f"expected one prompt expression, found {len(statements)} statements",
+            file=source,
+            line=statements[1].lineno if len(statements) > 1 else None,
+        )
     statement = statements[0]
     if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
         expression = statement.value
     elif isinstance(statement, ast.Expr):
         expression = statement.value
     else:
-        raise InputError("expected 'prompt = ( ... )' or a bare expression", file=source,
-                         line=statement.lineno)
+        raise InputError(
+            "expected 'prompt = ( ... )' or a bare expression", file=source, line=statement.lineno
+        )
     parts: list[str | PromptField] = []
     for term in _concatenation_terms(expression):
         if isinstance(term, ast.Constant) and isinstance(term.value, str):
@@ -87,23 +93,33 @@ def parse_prompt_template(text: str, source: str = "<prompt>",
                 parts[-1] += term.value  # adjacent literals merge
             else:
                 parts.append(term.value)
-        elif (isinstance(term, ast.Subscript) and isinstance(term.value, ast.Name)
-              and isinstance(term.slice, ast.Constant) and isinstance(term.slice.value, str)):
+        elif (
+            isinstance(term, ast.Subscript)
+            and isinstance(term.value, ast.Name)
+            and isinstance(term.slice, ast.Constant)
+            and isinstance(term.slice.value, str)
+        ):
             name = term.slice.value
             if name not in PROMPT_FIELDS:
-                raise InputError(f"unknown item field {name!r}; allowed: "
-                                 f"{', '.join(sorted(PROMPT_FIELDS))}", file=source,
-                                 line=term.lineno)
+                raise InputError(
+                    f"unknown item field {name!r}; allowed: {', '.join(sorted(PROMPT_FIELDS))}",
+                    file=source,
+                    line=term.lineno,
+                )
             parts.append(PromptField(name))
         else:
-            raise InputError(f"unsupported prompt term {ast.unparse(term)[:60]!r}; only string "
-                             "literals and row[\"field\"] joined with '+' are read", file=source,
-                             line=term.lineno)
+            raise InputError(
+                f"unsupported prompt term {ast.unparse(term)[:60]!r}; only string "
+                "literals and row[\"field\"] joined with '+' are read",
+                file=source,
+                line=term.lineno,
+            )
     used = {part.name for part in parts if isinstance(part, PromptField)}
     absent = sorted(PROMPT_FIELDS - used)
     if absent:
-        raise InputError(f"the prompt never uses {', '.join(absent)}", file=source,
-                         line=statement.lineno)
+        raise InputError(
+            f"the prompt never uses {', '.join(absent)}", file=source, line=statement.lineno
+        )
     digest = sha256 or hashlib.sha256(text.encode("utf-8")).hexdigest()
     return PromptTemplate(tuple(parts), source, digest)
 

@@ -28,14 +28,18 @@ def lines_template(template: PromptTemplate) -> PromptTemplate:
     parts = list(template.parts)
     for index, part in enumerate(parts):
         following = parts[index + 1] if index + 1 < len(parts) else None
-        if (isinstance(part, str) and isinstance(following, PromptField)
-                and following.name in ("ans0", "ans1", "ans2")):
+        if (
+            isinstance(part, str)
+            and isinstance(following, PromptField)
+            and following.name in ("ans0", "ans1", "ans2")
+        ):
             match = _LABEL_AT_END.search(part)
             if match:
-                head = part[:match.start()]
+                head = part[: match.start()]
                 parts[index] = f"{head}\n{match['label']}"
-    return PromptTemplate(tuple(parts), f"{template.source} ({LINES})",
-                          f"{template.sha256}:{LINES}")
+    return PromptTemplate(
+        tuple(parts), f"{template.source} ({LINES})", f"{template.sha256}:{LINES}"
+    )
 
 
 @lru_cache(maxsize=64)

@@ -66,8 +66,12 @@ def _parse_group_list(cell: Any) -> list[str]:
     if not text:
         return []
     try:
-        return list(parse_group_list(text, file="", line=0, field="Known_stereotyped_groups",
-                                     allow_none=True) or [])
+        return list(
+            parse_group_list(
+                text, file="", line=0, field="Known_stereotyped_groups", allow_none=True
+            )
+            or []
+        )
     except InputError:
         return [text]
 
@@ -79,19 +83,27 @@ PROFILE_MIN_ITEMS: Final = 4
 template has 4 per context; a ``--limit`` run spreads 2-3 per template and is not ranked)."""
 
 
-PROFILE_RULE: Final = (f"templates ranked by mean score across seeds, only with >= "
-                       f"{PROFILE_MIN_SEEDS} seeds defining the score and >= {PROFILE_MIN_ITEMS} "
-                       "items of the context per seed; others fill the profile unranked")
+PROFILE_RULE: Final = (
+    f"templates ranked by mean score across seeds, only with >= "
+    f"{PROFILE_MIN_SEEDS} seeds defining the score and >= {PROFILE_MIN_ITEMS} "
+    "items of the context per seed; others fill the profile unranked"
+)
 
 
 def profile_records(profile: pd.DataFrame) -> list[dict[str, Any]]:
     """A bias profile as JSON-ready rows (an empty rank and NaN become null)."""
-    return [{key: (None if not isinstance(value, str) and pd.isna(value) else value)
-             for key, value in row.items()} for row in profile.to_dict(orient="records")]
+    return [
+        {
+            key: (None if not isinstance(value, str) and pd.isna(value) else value)
+            for key, value in row.items()
+        }
+        for row in profile.to_dict(orient="records")
+    ]
 
 
-def bias_profile(results: BBQResults, model: str, k: int = 5,
-                 template_info: Mapping[Any, str] | None = None) -> pd.DataFrame:
+def bias_profile(
+    results: BBQResults, model: str, k: int = 5, template_info: Mapping[Any, str] | None = None
+) -> pd.DataFrame:
     """A model's k strongest biases: top-k templates by mean score, per context condition.
 
     Every row says what it rests on (``n_seeds``: seeds defining the score; ``n_items``: items
@@ -108,35 +120,57 @@ def bias_profile(results: BBQResults, model: str, k: int = 5,
     fallback = results.templates.set_index(["category", "question_index"])["stereotyped_groups"]
     template_info = template_info or {}
     parts = []
-    for context, score, condition in (("ambiguous", "s_amb", "ambig"),
-                                      ("disambiguated", "s_dis", "disambig")):
+    for context, score, condition in (
+        ("ambiguous", "s_amb", "ambig"),
+        ("disambiguated", "s_dis", "disambig"),
+    ):
         defined = rows.dropna(subset=[f"{score}_mean"]).assign(
             n_seeds=lambda d, s=score: d[f"{s}_n_seeds"].astype(int),
-            n_items=lambda d, c=condition: d[f"n_items_{c}"].astype(int))
-        defined = defined.assign(ranked=(defined["n_seeds"] >= PROFILE_MIN_SEEDS)
-                                 & (defined["n_items"] >= PROFILE_MIN_ITEMS))
-        top = (defined.sort_values(["ranked", f"{score}_mean", "category", "question_index"],
-                                   ascending=[False, False, True, True])
-               .head(k))
+            n_items=lambda d, c=condition: d[f"n_items_{c}"].astype(int),
+        )
+        defined = defined.assign(
+            ranked=(defined["n_seeds"] >= PROFILE_MIN_SEEDS)
+            & (defined["n_items"] >= PROFILE_MIN_ITEMS)
+        )
+        top = defined.sort_values(
+            ["ranked", f"{score}_mean", "category", "question_index"],
+            ascending=[False, False, True, True],
+        ).head(k)
         n_ranked = int(top["ranked"].sum())
-        parts.append(pd.DataFrame({
-            "context": context,
-            # object, not Int64: an unranked row shows "—" in tables, not "<NA>"
-            "rank": pd.Series([*range(1, n_ranked + 1), *[None] * (len(top) - n_ranked)],
-                              dtype=object),
-            "category": top["category"].to_numpy(),
-            "question_index": top["question_index"].to_numpy(),
-            "stereotype": [template_info.get((c, q)) or template_info.get(q)
-                           or fallback.get((c, q), "")
-                           for c, q in zip(top["category"], top["question_index"], strict=True)],
-            "score": top[f"{score}_mean"].to_numpy(), "sd": top[f"{score}_sd"].to_numpy(),
-            "ci_low": top[f"{score}_ci_low"].to_numpy(),
-            "ci_high": top[f"{score}_ci_high"].to_numpy(),
-            "ci_status": top[f"{score}_ci_status"].to_numpy(),
-            "n_seeds": top["n_seeds"].to_numpy(), "n_items": top["n_items"].to_numpy(),
-            "ranked": top["ranked"].to_numpy(dtype=bool),
-            "note": ["" if ok else f"not ranked: {s} seed(s), {i} item(s); needs "
-                     f">= {PROFILE_MIN_SEEDS} seeds and >= {PROFILE_MIN_ITEMS} items"
-                     for ok, s, i in zip(top["ranked"], top["n_seeds"], top["n_items"],
-                                         strict=True)]}))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "context": context,
+                    # object, not Int64: an unranked row shows "—" in tables, not "<NA>"
+                    "rank": pd.Series(
+                        [*range(1, n_ranked + 1), *[None] * (len(top) - n_ranked)], dtype=object
+                    ),
+                    "category": top["category"].to_numpy(),
+                    "question_index": top["question_index"].to_numpy(),
+                    "stereotype": [
+                        template_info.get((c, q))
+                        or template_info.get(q)
+                        or fallback.get((c, q), "")
+                        for c, q in zip(top["category"], top["question_index"], strict=True)
+                    ],
+                    "score": top[f"{score}_mean"].to_numpy(),
+                    "sd": top[f"{score}_sd"].to_numpy(),
+                    "ci_low": top[f"{score}_ci_low"].to_numpy(),
+                    "ci_high": top[f"{score}_ci_high"].to_numpy(),
+                    "ci_status": top[f"{score}_ci_status"].to_numpy(),
+                    "n_seeds": top["n_seeds"].to_numpy(),
+                    "n_items": top["n_items"].to_numpy(),
+                    "ranked": top["ranked"].to_numpy(dtype=bool),
+                    "note": [
+                        ""
+                        if ok
+                        else f"not ranked: {s} seed(s), {i} item(s); needs "
+                        f">= {PROFILE_MIN_SEEDS} seeds and >= {PROFILE_MIN_ITEMS} items"
+                        for ok, s, i in zip(
+                            top["ranked"], top["n_seeds"], top["n_items"], strict=True
+                        )
+                    ],
+                }
+            )
+        )
     return pd.concat(parts, ignore_index=True)

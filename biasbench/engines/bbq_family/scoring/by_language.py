@@ -39,10 +39,16 @@ def scopes(items: Sequence[BBQItem]) -> pd.DataFrame:
     rows: dict[str, dict[str, Any]] = {}
     for item in items:
         key = scoped_category(item, scoped)
-        rows.setdefault(key, {"scoped": key, "namespace": item.namespace,
-                              "language": item.language or "", "plain": item.category})
-    return pd.DataFrame(list(rows.values()),
-                        columns=["scoped", "namespace", "language", "plain"])
+        rows.setdefault(
+            key,
+            {
+                "scoped": key,
+                "namespace": item.namespace,
+                "language": item.language or "",
+                "plain": item.category,
+            },
+        )
+    return pd.DataFrame(list(rows.values()), columns=["scoped", "namespace", "language", "plain"])
 
 
 def namespace_order(items: Sequence[BBQItem]) -> list[str]:
@@ -60,12 +66,14 @@ def language_scores(scored: BBQResults, items: Sequence[BBQItem]) -> pd.DataFram
     counts = scored.counts.copy()
     counts["namespace"] = counts["category"].map(scope["namespace"])
     # A seed whose ambiguous answers are all unknown scores s_AMB 0 here too (as robust.py).
-    per_seed = scores_from_counts(counts, ["model", "seed", "namespace"],
-                                  all_unknown_is_no_bias=True)
+    per_seed = scores_from_counts(
+        counts, ["model", "seed", "namespace"], all_unknown_is_no_bias=True
+    )
     per_item = None
     if scored.per_item is not None:
         per_item = scored.per_item.assign(
-            namespace=scored.per_item["category"].map(scope["namespace"]))
+            namespace=scored.per_item["category"].map(scope["namespace"])
+        )
     pooled = across_seeds(per_seed, ["model", "namespace"], scored.confidence, per_item)
     pooled["category"] = ALL
     per_category = scored.by_category.copy()
@@ -77,8 +85,7 @@ def language_scores(scored: BBQResults, items: Sequence[BBQItem]) -> pd.DataFram
     order = {name: i for i, name in enumerate(namespace_order(items))}
     categories = {name: i for i, name in enumerate(dict.fromkeys(scope["plain"]))}
     categories[ALL] = len(categories)
-    frame = frame.assign(_ns=frame["namespace"].map(order),
-                         _cat=frame["category"].map(categories))
+    frame = frame.assign(_ns=frame["namespace"].map(order), _cat=frame["category"].map(categories))
     frame = frame.sort_values(["model", "_ns", "_cat"], kind="stable").drop(columns=["_ns", "_cat"])
     leading = list(KEY_COLUMNS)
     return frame[leading + [c for c in frame.columns if c not in leading]].reset_index(drop=True)
@@ -90,7 +97,8 @@ def language_results(frame: pd.DataFrame) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for row in frame.to_dict("records"):
         model = out.setdefault(str(row["model"]), {})
-        space = model.setdefault(str(row["namespace"]),
-                                 {"language": row["language"], "categories": {}})
+        space = model.setdefault(
+            str(row["namespace"]), {"language": row["language"], "categories": {}}
+        )
         space["categories"][str(row["category"])] = score_entry(row)
     return out

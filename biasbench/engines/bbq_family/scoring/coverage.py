@@ -23,8 +23,13 @@ def run_coverage(frame: pd.DataFrame, n_items: int, limit: int | None) -> dict[s
         reason = f"{answered:,} of {n_items:,} items have a response"
     else:
         reason = None
-    return {"n_items_scored": answered, "n_items_expected": n_items, "limit": limit,
-            "partial": reason is not None, "reason": reason}
+    return {
+        "n_items_scored": answered,
+        "n_items_expected": n_items,
+        "limit": limit,
+        "partial": reason is not None,
+        "reason": reason,
+    }
 
 
 NEARLY_ALL_UNPARSED: Final = 0.9
@@ -44,17 +49,23 @@ def unparsed_hint(scored: BBQResults, items: Sequence[BBQItem]) -> str | None:
     from biasbench.engines.bbq_family.judging.languages import LANGUAGES
 
     packs = ", ".join(sorted(LANGUAGES))
-    pack_route = ("; a language without a pack, or answers worded in a way its pack does not "
-                  "read (other letters, numbers, cues): write a pack and add --language-rules "
-                  "FILE (docs/bbq-engine/language-packs.md). labels.jsonl shows each answer")
+    pack_route = (
+        "; a language without a pack, or answers worded in a way its pack does not "
+        "read (other letters, numbers, cues): write a pack and add --language-rules "
+        "FILE (docs/bbq-engine/language-packs.md). labels.jsonl shows each answer"
+    )
     if not languages:
-        return (f"{share}: the items name no language, so the answers were read with the "
-                "English (and Filipino) rules; if they are in another language with a built-in "
-                f"pack ({packs}), give each file a namespace ending in its language code "
-                "(--items mbbq/es=SES_es.jsonl) or its items a \"language\" field, then "
-                "score again" + pack_route)
-    return (f"{share}: the items were read as {', '.join(languages)}; if the answers are in "
-            "another language with a built-in pack "
-            f"({packs}), give each file the namespace of its own language "
-            "(--items mbbq/es=SES_es.jsonl reads SES_es.jsonl as Spanish), then score again"
-            + pack_route)
+        return (
+            f"{share}: the items name no language, so the answers were read with the "
+            "English (and Filipino) rules; if they are in another language with a built-in "
+            f"pack ({packs}), give each file a namespace ending in its language code "
+            '(--items mbbq/es=SES_es.jsonl) or its items a "language" field, then '
+            "score again" + pack_route
+        )
+    return (
+        f"{share}: the items were read as {', '.join(languages)}; if the answers are in "
+        "another language with a built-in pack "
+        f"({packs}), give each file the namespace of its own language "
+        "(--items mbbq/es=SES_es.jsonl reads SES_es.jsonl as Spanish), then score again"
+        + pack_route
+    )

@@ -51,12 +51,22 @@ from biasbench.stats import holm
 from biasbench.stats.paired import PAIRED_METHOD, paired_ratio_difference
 
 SCORES: Final = ("s_amb", "s_dis", "acc_ambig", "acc_disambig")
-SCORE_LABELS: Final = {"s_amb": "s_AMB", "s_dis": "s_DIS", "acc_ambig": "acc ambig",
-                       "acc_disambig": "acc disambig"}
+SCORE_LABELS: Final = {
+    "s_amb": "s_AMB",
+    "s_dis": "s_DIS",
+    "acc_ambig": "acc ambig",
+    "acc_disambig": "acc disambig",
+}
 ALPHA: Final = 0.05
 N_RESAMPLES: Final = 2000
-PAIR_KEY: Final = ("category", "example_id", "question_index", "context_condition",
-                   "question_polarity", "gold_role")
+PAIR_KEY: Final = (
+    "category",
+    "example_id",
+    "question_index",
+    "context_condition",
+    "question_polarity",
+    "gold_role",
+)
 """What two items of one dataset in two languages share to pair: the key, and what the item
 asks (polarity, and whether the correct answer is the unknown option, the target or the
 other group), so that ids that shifted between languages (CaBBQ's PhysicalAppearance template
@@ -79,7 +89,8 @@ METHOD: Final = (
     f"at most {ALPHA:.0%} of runs; significant: p_holm < {ALPHA}. "
     f"kind '{ADJUSTED}': each language's score minus the same score on its control items "
     "(the same item with first names, measuring the task apart from bias), then b minus a, "
-    "paired by item across both languages and both sets")
+    "paired by item across both languages and both sets"
+)
 """results.json ``cross_language.method``."""
 
 
@@ -112,17 +123,25 @@ def item_units(scored: BBQResults, items: Sequence[BBQItem]) -> pd.DataFrame:
     for item in items:
         parsed = split_language(item)
         if parsed is not None:
-            rows.append({"uid": item.uid, "dataset": parsed[0], "language": parsed[1],
-                         "category": item.category, "example_id": item.example_id,
-                         "question_index": item.question_index,
-                         "context_condition": item.context_condition,
-                         "question_polarity": item.question_polarity,
-                         "gold_role": gold_role(item)})
+            rows.append(
+                {
+                    "uid": item.uid,
+                    "dataset": parsed[0],
+                    "language": parsed[1],
+                    "category": item.category,
+                    "example_id": item.example_id,
+                    "question_index": item.question_index,
+                    "context_condition": item.context_condition,
+                    "question_polarity": item.question_polarity,
+                    "gold_role": gold_role(item),
+                }
+            )
     if not rows or scored.per_item is None:
         return pd.DataFrame()
     keys = pd.DataFrame(rows).set_index("uid")
-    per_item = scored.per_item[["model", "uid", "n", "n_correct", "n_non_unknown",
-                                "n_target"]].join(keys, on="uid", how="inner")
+    per_item = scored.per_item[
+        ["model", "uid", "n", "n_correct", "n_non_unknown", "n_target"]
+    ].join(keys, on="uid", how="inner")
     return per_item.assign(bias_numerator=2 * per_item["n_target"] - per_item["n_non_unknown"])
 
 
@@ -145,12 +164,17 @@ def _agreeing(units: pd.DataFrame) -> pd.DataFrame:
     if units.empty:
         return units
     asks = units.groupby(["dataset", *ITEM_KEY], sort=False)[list(PAIR_KEY[4:])].transform(
-        "nunique")
+        "nunique"
+    )
     return units[(asks == 1).all(axis=1)]
 
 
-def _compare(units: pd.DataFrame, sides: Sequence[str], signs: Sequence[float],
-             seed_parts: tuple[object, ...]) -> list[dict[str, Any]]:
+def _compare(
+    units: pd.DataFrame,
+    sides: Sequence[str],
+    signs: Sequence[float],
+    seed_parts: tuple[object, ...],
+) -> list[dict[str, Any]]:
     """Per category (and ``all``) and score: the paired difference of ``sides`` = (a
     components..., b components...), each component's sign in ``signs``."""
     out = []
@@ -168,24 +192,39 @@ def _compare(units: pd.DataFrame, sides: Sequence[str], signs: Sequence[float],
                 continue
 
             def stack(column: str, chosen: Sequence[str], wide: pd.DataFrame = wide) -> Any:
-                return np.column_stack([wide[f"{column}@{side}"].to_numpy(float)
-                                        for side in chosen])
+                return np.column_stack(
+                    [wide[f"{column}@{side}"].to_numpy(float) for side in chosen]
+                )
 
             a, b = sides[:half], sides[half:]
             result = paired_ratio_difference(
-                stack(numerator, a), stack(denominator, a), stack(numerator, b),
-                stack(denominator, b), signs=signs[:half], n_resamples=N_RESAMPLES,
-                rng=_rng_seed(*seed_parts, category, score))
-            out.append({"category": category, "score": score,
-                        "score_a": result.score_a, "score_b": result.score_b,
-                        "difference": result.difference, "ci_low": result.ci_low,
-                        "ci_high": result.ci_high, "p_value": result.p_value,
-                        "n_pairs": result.n_pairs})
+                stack(numerator, a),
+                stack(denominator, a),
+                stack(numerator, b),
+                stack(denominator, b),
+                signs=signs[:half],
+                n_resamples=N_RESAMPLES,
+                rng=_rng_seed(*seed_parts, category, score),
+            )
+            out.append(
+                {
+                    "category": category,
+                    "score": score,
+                    "score_a": result.score_a,
+                    "score_b": result.score_b,
+                    "difference": result.difference,
+                    "ci_low": result.ci_low,
+                    "ci_high": result.ci_high,
+                    "p_value": result.p_value,
+                    "n_pairs": result.n_pairs,
+                }
+            )
     return out
 
 
-def cross_language_frame(scored: BBQResults, items: Sequence[BBQItem],
-                         controls: Mapping[str, str] | None = None) -> pd.DataFrame:
+def cross_language_frame(
+    scored: BBQResults, items: Sequence[BBQItem], controls: Mapping[str, str] | None = None
+) -> pd.DataFrame:
     """Every comparison as one row: model, dataset, kind, language_a, language_b, category,
     score, score_a, score_b, difference, ci_low, ci_high, p_value, p_holm, significant,
     n_pairs, n_seeds. ``controls``: main dataset -> its control dataset (MBBQ:
@@ -207,24 +246,41 @@ def cross_language_frame(scored: BBQResults, items: Sequence[BBQItem],
         for dataset, codes in languages.items():
             base = {"model": model, "dataset": dataset, "n_seeds": int(seeds.get(model, 0))}
             for i, first in enumerate(codes):
-                for second in codes[i + 1:]:
+                for second in codes[i + 1 :]:
                     pair = {**base, "language_a": first, "language_b": second}
-                    chosen = by_model[(by_model["dataset"] == dataset)
-                                      & by_model["language"].isin([first, second])]
+                    chosen = by_model[
+                        (by_model["dataset"] == dataset)
+                        & by_model["language"].isin([first, second])
+                    ]
                     chosen = _agreeing(chosen)
                     sides = chosen.assign(side=np.where(chosen["language"] == first, "a", "b"))
-                    rows.extend({**pair, "kind": RAW, **row} for row in _compare(
-                        sides, ("a", "b"), (1.0, 1.0), (model, dataset, first, second, RAW)))
+                    rows.extend(
+                        {**pair, "kind": RAW, **row}
+                        for row in _compare(
+                            sides, ("a", "b"), (1.0, 1.0), (model, dataset, first, second, RAW)
+                        )
+                    )
                     control = controls.get(dataset)
                     if control is None:
                         continue
-                    both = _agreeing(by_model[by_model["dataset"].isin([dataset, control])
-                                              & by_model["language"].isin([first, second])])
-                    side = (np.where(both["language"] == first, "a", "b").astype(object)
-                            + np.where(both["dataset"] == dataset, "main", "control"))
-                    rows.extend({**pair, "kind": ADJUSTED, **row} for row in _compare(
-                        both.assign(side=side), ("amain", "acontrol", "bmain", "bcontrol"),
-                        (1.0, -1.0, 1.0, -1.0), (model, dataset, first, second, ADJUSTED)))
+                    both = _agreeing(
+                        by_model[
+                            by_model["dataset"].isin([dataset, control])
+                            & by_model["language"].isin([first, second])
+                        ]
+                    )
+                    side = np.where(both["language"] == first, "a", "b").astype(object) + np.where(
+                        both["dataset"] == dataset, "main", "control"
+                    )
+                    rows.extend(
+                        {**pair, "kind": ADJUSTED, **row}
+                        for row in _compare(
+                            both.assign(side=side),
+                            ("amain", "acontrol", "bmain", "bcontrol"),
+                            (1.0, -1.0, 1.0, -1.0),
+                            (model, dataset, first, second, ADJUSTED),
+                        )
+                    )
     frame = pd.DataFrame(rows)
     if frame.empty:
         return frame
@@ -245,17 +301,39 @@ def _with_holm(frame: pd.DataFrame) -> pd.DataFrame:
         frame.loc[index, "p_holm"] = holm(frame.loc[index, "p_value"].to_list())
         frame.loc[index, "family_size"] = len(index)
     frame["significant"] = frame["p_holm"] < ALPHA
-    leading = ["model", "dataset", "kind", "language_a", "language_b", "category", "score",
-               "score_a", "score_b", "difference", "ci_low", "ci_high", "p_value", "p_holm",
-               "family_size", "significant", "n_pairs", "n_seeds"]
+    leading = [
+        "model",
+        "dataset",
+        "kind",
+        "language_a",
+        "language_b",
+        "category",
+        "score",
+        "score_a",
+        "score_b",
+        "difference",
+        "ci_low",
+        "ci_high",
+        "p_value",
+        "p_holm",
+        "family_size",
+        "significant",
+        "n_pairs",
+        "n_seeds",
+    ]
     return frame[leading].reset_index(drop=True)
 
 
 def cross_language_results(frame: pd.DataFrame) -> dict[str, Any]:
     """``results.json: cross_language``: the method in words and one record per row."""
-    return {"method": METHOD, "alpha": ALPHA, "n_resamples": N_RESAMPLES,
-            "rows": [{key: jsonable(value) for key, value in row.items()}
-                     for row in frame.to_dict("records")]}
+    return {
+        "method": METHOD,
+        "alpha": ALPHA,
+        "n_resamples": N_RESAMPLES,
+        "rows": [
+            {key: jsonable(value) for key, value in row.items()} for row in frame.to_dict("records")
+        ],
+    }
 
 
 def frame_from_results(cross_language: Mapping[str, Any]) -> pd.DataFrame:
@@ -270,12 +348,18 @@ def unpaired_results(items: Sequence[BBQItem]) -> dict[str, Any] | None:
     no item pairs across them with answers in both: the method and a note saying so. None when
     no dataset has two languages (nothing was asked for)."""
     found = [x for item in items if (x := split_language(item)) is not None]
-    datasets = sorted(d for d in {d for d, _ in found}
-                      if len({lang for x, lang in found if x == d}) > 1)
+    datasets = sorted(
+        d for d in {d for d, _ in found} if len({lang for x, lang in found if x == d}) > 1
+    )
     if not datasets:
         return None
-    return {"method": METHOD, "alpha": ALPHA, "n_resamples": N_RESAMPLES, "rows": [],
-            "note": f"no item of {', '.join(datasets)} pairs across its languages with "
-                    "answers in both (a pair: the same category, example id, template, "
-                    "context, polarity and role of the correct answer), so no language is "
-                    "compared"}
+    return {
+        "method": METHOD,
+        "alpha": ALPHA,
+        "n_resamples": N_RESAMPLES,
+        "rows": [],
+        "note": f"no item of {', '.join(datasets)} pairs across its languages with "
+        "answers in both (a pair: the same category, example id, template, "
+        "context, polarity and role of the correct answer), so no language is "
+        "compared",
+    }

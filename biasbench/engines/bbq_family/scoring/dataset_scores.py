@@ -66,13 +66,15 @@ JACKKNIFE_METHOD: Final = (
     "SE cut to the metric's range (G: the groups whose removal touched the slice); it covers "
     "the metric over items like these under fresh seeds and exists with one seed. "
     "seeds_ci_low/seeds_ci_high (interval: 'seeds'): the Student-t interval across seeds cut to "
-    f"the range, for these items only, none with fewer than {MIN_SEEDS_FOR_INTERVAL} seeds")
+    f"the range, for these items only, none with fewer than {MIN_SEEDS_FOR_INTERVAL} seeds"
+)
 """What the datasets' own metrics' intervals are, for their ``interval_method``."""
 
 JACKKNIFE_WORDS: Final = ReasonWords(
-    lambda g: f"every one of the {g} item groups left the metric unchanged: no spread across "
-              "items",
-    lambda g: f"{g} item group(s) carry the metric", "no seed defines the metric")
+    lambda g: f"every one of the {g} item groups left the metric unchanged: no spread across items",
+    lambda g: f"{g} item group(s) carry the metric",
+    "no seed defines the metric",
+)
 """What the jackknife's interval rests on: item groups (:func:`jackknife_intervals`)."""
 
 Recompute = Callable[[pd.DataFrame], pd.DataFrame]
@@ -165,29 +167,40 @@ class DatasetScores:
         """Metric key -> its range."""
         return {metric.key: metric.bounds for metric in self.metrics}
 
-    def evaluate(self, benchmark: Any,
-                 responses: pd.DataFrame) -> tuple[dict[str, Any], pd.DataFrame]:
+    def evaluate(
+        self, benchmark: Any, responses: pd.DataFrame
+    ) -> tuple[dict[str, Any], pd.DataFrame]:
         """results.json's ``dataset_scores`` entry from ``benchmark``'s parsed ``responses``,
         with the intervals over items, and the per-seed frame it summarises."""
+
         def recompute(frame: pd.DataFrame) -> pd.DataFrame:
             return self.compute(benchmark, frame)
 
-        definition = (self.definition(benchmark) if callable(self.definition)
-                      else self.definition)
+        definition = self.definition(benchmark) if callable(self.definition) else self.definition
         extras = dict(self.extras(benchmark)) if self.extras is not None else {}
         per_seed = recompute(responses)
         units = sampling_units(getattr(benchmark, "items", None) or ())
-        return self.results(per_seed, responses=responses, recompute=recompute,
-                            definition=definition, units=units or None, **extras), per_seed
+        return self.results(
+            per_seed,
+            responses=responses,
+            recompute=recompute,
+            definition=definition,
+            units=units or None,
+            **extras,
+        ), per_seed
 
     def means(self, per_seed: pd.DataFrame) -> pd.DataFrame:
         """Each metric's mean over seeds per (model, group), over the joint seeds."""
         per_seed = same_seeds(per_seed, self.joint)
         return per_seed.groupby(["model", "group"], sort=False)[list(self.names)].mean()
 
-    def summarise(self, per_seed: pd.DataFrame, responses: pd.DataFrame | None = None,
-                  recompute: Recompute | None = None, units: Mapping[str, str] | None = None,
-                  ) -> dict[str, dict[str, dict[str, Any]]]:
+    def summarise(
+        self,
+        per_seed: pd.DataFrame,
+        responses: pd.DataFrame | None = None,
+        recompute: Recompute | None = None,
+        units: Mapping[str, str] | None = None,
+    ) -> dict[str, dict[str, dict[str, Any]]]:
         """model -> group -> each metric across seeds, and the counts summed over seeds.
         ``per_seed``: columns model, seed, group, the metrics and the counts. Given the parsed
         ``responses`` and the function that made ``per_seed`` from them, each metric gets the
@@ -197,8 +210,11 @@ class DatasetScores:
         out: dict[str, dict[str, dict[str, Any]]] = {}
         if per_seed.empty:
             return out
-        items = (jackknife_intervals(self, per_seed, responses, recompute, units=units)
-                 if responses is not None and recompute is not None else None)
+        items = (
+            jackknife_intervals(self, per_seed, responses, recompute, units=units)
+            if responses is not None and recompute is not None
+            else None
+        )
         per_seed = same_seeds(per_seed, self.joint)
         grouped = per_seed.groupby(["model", "group"], sort=False)
         index = grouped.size().index  # (model, group) in order of appearance
@@ -213,35 +229,54 @@ class DatasetScores:
         for position, key in enumerate(index):
             entry: dict[str, Any] = {}
             for metric, (mean, low, high, n, status) in stats.items():
-                seeds = {"seeds_ci_low": _number(float(low[position])),
-                         "seeds_ci_high": _number(float(high[position])),
-                         "seeds_ci_status": str(status[position]),
-                         "seeds_ci_reason": interval_reason(str(status[position]),
-                                                            int(n[position]))}
+                seeds = {
+                    "seeds_ci_low": _number(float(low[position])),
+                    "seeds_ci_high": _number(float(high[position])),
+                    "seeds_ci_status": str(status[position]),
+                    "seeds_ci_reason": interval_reason(str(status[position]), int(n[position])),
+                }
                 if items is not None:
                     lo, hi, item_status, groups = items.get(
                         (str(key[0]), str(key[1]), metric),
-                        (np.nan, np.nan, IntervalStatus.UNDEFINED.value, 0))
-                    default = {"ci_low": _number(float(lo)), "ci_high": _number(float(hi)),
-                               "ci_status": item_status,
-                               "ci_reason": _jackknife_reason(item_status, groups),
-                               "interval": ITEMS_SEEDS, "n_groups": groups}
+                        (np.nan, np.nan, IntervalStatus.UNDEFINED.value, 0),
+                    )
+                    default = {
+                        "ci_low": _number(float(lo)),
+                        "ci_high": _number(float(hi)),
+                        "ci_status": item_status,
+                        "ci_reason": _jackknife_reason(item_status, groups),
+                        "interval": ITEMS_SEEDS,
+                        "n_groups": groups,
+                    }
                 else:
-                    default = {"ci_low": seeds["seeds_ci_low"],
-                               "ci_high": seeds["seeds_ci_high"],
-                               "ci_status": seeds["seeds_ci_status"],
-                               "ci_reason": seeds["seeds_ci_reason"], "interval": "seeds"}
+                    default = {
+                        "ci_low": seeds["seeds_ci_low"],
+                        "ci_high": seeds["seeds_ci_high"],
+                        "ci_status": seeds["seeds_ci_status"],
+                        "ci_reason": seeds["seeds_ci_reason"],
+                        "interval": "seeds",
+                    }
                 entry[metric] = {
                     "mean": _number(float(mean[position])) if n[position] else None,
-                    **default, "n_seeds": int(n[position]), **seeds}
+                    **default,
+                    "n_seeds": int(n[position]),
+                    **seeds,
+                }
             if sums is not None:
                 entry.update({c: int(sums.loc[key, c]) for c in self.counts})
             out.setdefault(str(key[0]), {})[str(key[1])] = entry
         return out
 
-    def results(self, per_seed: pd.DataFrame, *, responses: pd.DataFrame | None = None,
-                recompute: Recompute | None = None, definition: str | None = None,
-                units: Mapping[str, str] | None = None, **extra: Any) -> dict[str, Any]:
+    def results(
+        self,
+        per_seed: pd.DataFrame,
+        *,
+        responses: pd.DataFrame | None = None,
+        recompute: Recompute | None = None,
+        definition: str | None = None,
+        units: Mapping[str, str] | None = None,
+        **extra: Any,
+    ) -> dict[str, Any]:
         """results.json's ``dataset_scores`` entry (``extra``: the dataset's own keys) of the
         per-seed metrics. ``responses`` and ``recompute`` (how ``per_seed`` was made from them)
         give the intervals over items; ``definition``: the definition's text where it depends
@@ -249,20 +284,28 @@ class DatasetScores:
         (:func:`jackknife_groups`)."""
         if definition is None:
             if callable(self.definition):
-                raise TypeError(f"{self.name}: the definition depends on the benchmark; "
-                                "give its text (or call evaluate)")
+                raise TypeError(
+                    f"{self.name}: the definition depends on the benchmark; "
+                    "give its text (or call evaluate)"
+                )
             definition = self.definition
-        return {"name": self.name, "definition": definition, "metrics": self.names,
-                **extra,
-                "interval": ITEMS_SEEDS if recompute is not None else "seeds",
-                "interval_method": JACKKNIFE_METHOD,
-                "models": self.summarise(per_seed, responses, recompute, units)}
+        return {
+            "name": self.name,
+            "definition": definition,
+            "metrics": self.names,
+            **extra,
+            "interval": ITEMS_SEEDS if recompute is not None else "seeds",
+            "interval_method": JACKKNIFE_METHOD,
+            "models": self.summarise(per_seed, responses, recompute, units),
+        }
 
 
-def scores_by_slice(predictions: pd.DataFrame, items: pd.DataFrame,
-                    slice_scores: Callable[[pd.DataFrame], Mapping[str, float | int]],
-                    extra_slices: Callable[[pd.DataFrame], list[tuple[str, pd.DataFrame]]]
-                    | None = None) -> pd.DataFrame:
+def scores_by_slice(
+    predictions: pd.DataFrame,
+    items: pd.DataFrame,
+    slice_scores: Callable[[pd.DataFrame], Mapping[str, float | int]],
+    extra_slices: Callable[[pd.DataFrame], list[tuple[str, pd.DataFrame]]] | None = None,
+) -> pd.DataFrame:
     """One row per model, seed and group of ``slice_scores`` over that group's responses: the
     per-seed frame a :class:`DatasetScores` ``per_seed`` returns. ``predictions`` has model,
     seed, uid and pred_index (missing: -1, unparsed); ``items`` is indexed by uid and has a
@@ -276,13 +319,13 @@ def scores_by_slice(predictions: pd.DataFrame, items: pd.DataFrame,
         if extra_slices is not None:
             slices += extra_slices(run)
         for name, part in slices:
-            rows.append({"model": model, "seed": int(seed), "group": name,
-                         **slice_scores(part)})
+            rows.append({"model": model, "seed": int(seed), "group": name, **slice_scores(part)})
     return pd.DataFrame(rows)
 
 
-def jackknife_groups(uids: Sequence[str], groups: int = JACKKNIFE_GROUPS,
-                     units: Mapping[str, str] | None = None) -> dict[str, int]:
+def jackknife_groups(
+    uids: Sequence[str], groups: int = JACKKNIFE_GROUPS, units: Mapping[str, str] | None = None
+) -> dict[str, int]:
     """Item -> its jackknife group: round-robin over the sampling units in sorted order (a
     uid starts with its namespace and category, so every group takes a share of each
     category). ``units``: uid -> the sample it was drawn as (KoBBQ: a sample's three choice
@@ -294,10 +337,14 @@ def jackknife_groups(uids: Sequence[str], groups: int = JACKKNIFE_GROUPS,
     return {uid: group_of_unit[unit] for uid, unit in unit_of.items()}
 
 
-def jackknife_intervals(spec: DatasetScores, per_seed: pd.DataFrame, responses: pd.DataFrame,
-                        recompute: Recompute, confidence: float = 0.95,
-                        units: Mapping[str, str] | None = None,
-                        ) -> dict[tuple[str, str, str], tuple[float, float, str, int]]:
+def jackknife_intervals(
+    spec: DatasetScores,
+    per_seed: pd.DataFrame,
+    responses: pd.DataFrame,
+    recompute: Recompute,
+    confidence: float = 0.95,
+    units: Mapping[str, str] | None = None,
+) -> dict[tuple[str, str, str], tuple[float, float, str, int]]:
     """(model, group, metric) -> (lo, hi, status, G): the delete-a-group jackknife interval
     over items (:data:`JACKKNIFE_METHOD`). A replicate counts for a slice only when removing
     its group changed the slice's counts (or, without counts, always); fewer than 2 such
@@ -308,8 +355,7 @@ def jackknife_intervals(spec: DatasetScores, per_seed: pd.DataFrame, responses: 
     group_of = jackknife_groups(responses["uid"].astype(str).unique(), units=units)
     membership = responses["uid"].astype(str).map(group_of).to_numpy()
     counts = list(spec.counts)
-    full_counts = (per_seed.groupby(["model", "group"], sort=False)[counts].sum()
-                   if counts else None)
+    full_counts = per_seed.groupby(["model", "group"], sort=False)[counts].sum() if counts else None
     replicates: list[pd.DataFrame] = []
     touched: list[pd.Series] = []
     for group in range(max(group_of.values(), default=-1) + 1):
@@ -317,17 +363,26 @@ def jackknife_intervals(spec: DatasetScores, per_seed: pd.DataFrame, responses: 
         again = recompute(kept)
         replicates.append(spec.means(again).reindex(full.index))
         if full_counts is not None and not again.empty:
-            sums = again.groupby(["model", "group"], sort=False)[counts].sum().reindex(
-                full_counts.index)
+            sums = (
+                again.groupby(["model", "group"], sort=False)[counts]
+                .sum()
+                .reindex(full_counts.index)
+            )
             touched.append((sums != full_counts).any(axis=1))
         else:
             touched.append(pd.Series(True, index=full.index))
     out: dict[tuple[str, str, str], tuple[float, float, str, int]] = {}
     for metric, (lower, upper) in spec.bounds.items():
-        values = np.column_stack([r[metric].to_numpy(float) for r in replicates]) \
-            if replicates else np.empty((len(full), 0))
-        used = np.column_stack([s.reindex(full.index).fillna(True).to_numpy(bool)
-                                for s in touched]) if touched else np.empty((len(full), 0), bool)
+        values = (
+            np.column_stack([r[metric].to_numpy(float) for r in replicates])
+            if replicates
+            else np.empty((len(full), 0))
+        )
+        used = (
+            np.column_stack([s.reindex(full.index).fillna(True).to_numpy(bool) for s in touched])
+            if touched
+            else np.empty((len(full), 0), bool)
+        )
         for row, key in enumerate(full.index):
             centre = float(full.iloc[row][metric])
             chosen = values[row][used[row] & np.isfinite(values[row])]
@@ -345,8 +400,12 @@ def jackknife_intervals(spec: DatasetScores, per_seed: pd.DataFrame, responses: 
             half = float(t.ppf(0.5 + confidence / 2, g - 1)) * float(np.sqrt(var))
             raw_lo, raw_hi = centre - half, centre + half
             status = "clipped" if raw_lo < lower or raw_hi > upper else "ok"
-            out[(str(key[0]), str(key[1]), metric)] = (max(lower, raw_lo), min(upper, raw_hi),
-                                                       status, g)
+            out[(str(key[0]), str(key[1]), metric)] = (
+                max(lower, raw_lo),
+                min(upper, raw_hi),
+                status,
+                g,
+            )
     return out
 
 

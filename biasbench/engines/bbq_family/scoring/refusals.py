@@ -91,8 +91,9 @@ def _language_of_categories(items: Sequence[BBQItem]) -> dict[str, str]:
     languages: dict[str, set[str]] = {}
     for item in items:
         languages.setdefault(scoped_category(item, scoped), set()).add(item.language or "")
-    return {category: ",".join(sorted(x for x in found if x)) for category, found in
-            languages.items()}
+    return {
+        category: ",".join(sorted(x for x in found if x)) for category, found in languages.items()
+    }
 
 
 def with_grid_methods(responses: pd.DataFrame, mapped: pd.DataFrame) -> pd.DataFrame:
@@ -104,13 +105,17 @@ def with_grid_methods(responses: pd.DataFrame, mapped: pd.DataFrame) -> pd.DataF
     out = responses.drop(columns=["method"]).merge(methods, on=keys, how="left")
     # merge kept the responses' order (a left merge on unique keys)
     out["method"] = out["method"].fillna(
-        pd.Series(responses["method"].astype(str).to_numpy(), index=out.index))
+        pd.Series(responses["method"].astype(str).to_numpy(), index=out.index)
+    )
     return out
 
 
-def refusal_scores(scored: BBQResults, items: Sequence[BBQItem],
-                   var2: Var2ByTemplate | None = None,
-                   responses: pd.DataFrame | None = None) -> pd.DataFrame:
+def refusal_scores(
+    scored: BBQResults,
+    items: Sequence[BBQItem],
+    var2: Var2ByTemplate | None = None,
+    responses: pd.DataFrame | None = None,
+) -> pd.DataFrame:
     """One row per model and category (and per model over all categories, ``all``): the
     responses, refusals and other unparsed answers (counts and % of responses, refusals also
     per context condition), and each of s_AMB / s_DIS under every policy with its range
@@ -120,8 +125,10 @@ def refusal_scores(scored: BBQResults, items: Sequence[BBQItem],
     items = list(items)
     table = item_table(items, var2)
     responses = scored.responses if responses is None else responses
-    counts = {policy: count_statistics(policy_predictions(responses, table, policy),
-                                       table, keys=RUN_KEYS) for policy in POLICIES}
+    counts = {
+        policy: count_statistics(policy_predictions(responses, table, policy), table, keys=RUN_KEYS)
+        for policy in POLICIES
+    }
     frames = []
     for by, pooled in ((["model", "category"], False), (["model"], True)):
         # Counts summed over seeds: the rates. Unparsed under "unknown" is everything unparsed
@@ -141,8 +148,7 @@ def refusal_scores(scored: BBQResults, items: Sequence[BBQItem],
         rows["unparsed_pct"] = 100.0 * rows["n_unparsed"] / scored_total
         for condition in ("ambig", "disambig"):
             refused = excluded[f"n_unparsed_{condition}"] - as_unknown[f"n_unparsed_{condition}"]
-            total = (excluded[f"n_responses_{condition}"]
-                     - excluded[f"n_excluded_{condition}"])
+            total = excluded[f"n_responses_{condition}"] - excluded[f"n_excluded_{condition}"]
             rows[f"refused_pct_{condition}"] = 100.0 * refused / total.where(total > 0)
         for policy in POLICIES:
             means = _mean_over_seeds(counts[policy], by)
@@ -156,7 +162,8 @@ def refusal_scores(scored: BBQResults, items: Sequence[BBQItem],
             # refused: s_DIS is undefined excluded, +1 as the target)
             partly_defined = values.isna().any(axis=1) & values.notna().any(axis=1)
             rows[f"{score}_differs"] = (
-                (rows[f"{score}_high"] - rows[f"{score}_low"]) > SAME) | partly_defined
+                (rows[f"{score}_high"] - rows[f"{score}_low"]) > SAME
+            ) | partly_defined
         rows = rows.reset_index()
         if pooled:
             rows.insert(1, "category", ALL_CATEGORIES)
@@ -164,13 +171,19 @@ def refusal_scores(scored: BBQResults, items: Sequence[BBQItem],
     frame = pd.concat(frames, ignore_index=True)
     languages = _language_of_categories(items)
     every = ",".join(sorted({x for v in languages.values() for x in v.split(",") if x}))
-    frame.insert(2, "language", [languages.get(c, every if c == ALL_CATEGORIES else "")
-                                 for c in frame["category"]])
+    frame.insert(
+        2,
+        "language",
+        [languages.get(c, every if c == ALL_CATEGORIES else "") for c in frame["category"]],
+    )
     order = {m: i for i, m in enumerate(dict.fromkeys(scored.by_category["model"]))}
     frame["_model"] = frame["model"].map(order)
     frame["_all"] = frame["category"] == ALL_CATEGORIES
-    return (frame.sort_values(["_model", "_all", "category"], kind="stable")
-            .drop(columns=["_model", "_all"]).reset_index(drop=True))
+    return (
+        frame.sort_values(["_model", "_all", "category"], kind="stable")
+        .drop(columns=["_model", "_all"])
+        .reset_index(drop=True)
+    )
 
 
 def refusal_results(frame: pd.DataFrame) -> dict[str, Any]:
@@ -180,26 +193,33 @@ def refusal_results(frame: pd.DataFrame) -> dict[str, Any]:
     for row in frame.to_dict(orient="records"):
         entry: dict[str, Any] = {
             "language": row["language"] or None,
-            "n_responses": int(row["n_responses"]), "n_scored": int(row["n_scored"]),
+            "n_responses": int(row["n_responses"]),
+            "n_scored": int(row["n_scored"]),
             "n_refused": int(row["n_refused"]),
             "n_unparsed": int(row["n_unparsed"]),
             "refused_pct": jsonable(row["refused_pct"]),
             "unparsed_pct": jsonable(row["unparsed_pct"]),
             "refused_pct_ambig": jsonable(row["refused_pct_ambig"]),
-            "refused_pct_disambig": jsonable(row["refused_pct_disambig"])}
+            "refused_pct_disambig": jsonable(row["refused_pct_disambig"]),
+        }
         for score in SCORES:
-            entry[score] = {**{p: jsonable(row[f"{score}_{p}"]) for p in POLICIES},
-                            "low": jsonable(row[f"{score}_low"]),
-                            "high": jsonable(row[f"{score}_high"]),
-                            "differs": bool(row[f"{score}_differs"])}
+            entry[score] = {
+                **{p: jsonable(row[f"{score}_{p}"]) for p in POLICIES},
+                "low": jsonable(row[f"{score}_low"]),
+                "high": jsonable(row[f"{score}_high"]),
+                "differs": bool(row[f"{score}_differs"]),
+            }
         models.setdefault(str(row["model"]), {})[str(row["category"])] = entry
-    return {"policies": dict(POLICY_TEXT), "headline": HEADLINE_POLICY,
-            "note": "refused_pct: refusals (parser outcome 'refusal') as % of the "
-                    "responses to scored items (n_scored; answers to excluded items are in "
-                    "neither count); unparsed_pct: the other answers to scored items that "
-                    "matched no option, of the same n_scored; each score is "
-                    "the mean across seeds under each policy, low/high its range over them",
-            "models": models}
+    return {
+        "policies": dict(POLICY_TEXT),
+        "headline": HEADLINE_POLICY,
+        "note": "refused_pct: refusals (parser outcome 'refusal') as % of the "
+        "responses to scored items (n_scored; answers to excluded items are in "
+        "neither count); unparsed_pct: the other answers to scored items that "
+        "matched no option, of the same n_scored; each score is "
+        "the mean across seeds under each policy, low/high its range over them",
+        "models": models,
+    }
 
 
 def frame_from_results(block: dict[str, Any]) -> pd.DataFrame:
@@ -207,8 +227,11 @@ def frame_from_results(block: dict[str, Any]) -> pd.DataFrame:
     rows = []
     for model, categories in (block.get("models") or {}).items():
         for category, entry in categories.items():
-            row: dict[str, Any] = {"model": model, "category": category,
-                                   **{k: v for k, v in entry.items() if k not in SCORES}}
+            row: dict[str, Any] = {
+                "model": model,
+                "category": category,
+                **{k: v for k, v in entry.items() if k not in SCORES},
+            }
             for score in SCORES:
                 for key, value in (entry.get(score) or {}).items():
                     row[f"{score}_{key}"] = value

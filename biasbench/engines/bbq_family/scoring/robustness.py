@@ -81,15 +81,19 @@ METHOD: Final = (
     "estimable); item = the variance every cell shares from the sample of items (jackknife "
     f"covariance between cells over {ITEM_GROUPS} groups of items; answer noise is in the "
     "residual, not here); no-effect reference: F test of each factor against the residual "
-    "(one test per factor and score, uncorrected) and null_sd = sqrt(MS_residual df / trace)")
+    "(one test per factor and score, uncorrected) and null_sd = sqrt(MS_residual df / trace)"
+)
 
 CellItem = Callable[[BBQItem, Order, str], BBQItem]
 """The item as one cell shows it: its prompt variant's wording, options in the cell's order."""
 
 
-def expand_grid_responses(frame: pd.DataFrame, by_uid: Mapping[str, BBQItem],
-                          cell_item: CellItem,
-                          reading: AnswerReading = DEFAULT_READING) -> pd.DataFrame:
+def expand_grid_responses(
+    frame: pd.DataFrame,
+    by_uid: Mapping[str, BBQItem],
+    cell_item: CellItem,
+    reading: AnswerReading = DEFAULT_READING,
+) -> pd.DataFrame:
     """Grid responses (``uid`` = cell ids, ``seed``, ``output``) read against the options as
     shown: columns model, seed (the cell's index, the replicate the engine scores), uid (the
     item's), pred (original option index, missing when unparsed), shown (position chosen, -1),
@@ -97,10 +101,17 @@ def expand_grid_responses(frame: pd.DataFrame, by_uid: Mapping[str, BBQItem],
     grid_seed, order, prompt, output."""
     decoded = [decode_cell_id(str(u)) for u in frame["uid"]]
     work = frame.reset_index(drop=True).assign(
-        base=[d[0] for d in decoded], order=[order_text(d[1]) for d in decoded],
-        prompt=[d[2] for d in decoded], grid_seed=frame["seed"].to_numpy())
-    cells = (work[["grid_seed", "order", "prompt"]].drop_duplicates()
-             .sort_values(["grid_seed", "order", "prompt"]).reset_index(drop=True))
+        base=[d[0] for d in decoded],
+        order=[order_text(d[1]) for d in decoded],
+        prompt=[d[2] for d in decoded],
+        grid_seed=frame["seed"].to_numpy(),
+    )
+    cells = (
+        work[["grid_seed", "order", "prompt"]]
+        .drop_duplicates()
+        .sort_values(["grid_seed", "order", "prompt"])
+        .reset_index(drop=True)
+    )
     cells["cell"] = np.arange(len(cells))
     work = work.merge(cells, on=["grid_seed", "order", "prompt"], how="left")
     parts = []
@@ -108,23 +119,41 @@ def expand_grid_responses(frame: pd.DataFrame, by_uid: Mapping[str, BBQItem],
         order = tuple(int(c) for c in str(order_key))
         uids = list(dict.fromkeys(sub["base"]))
         shown_items = [cell_item(by_uid[u], order, str(prompt)) for u in uids]  # type: ignore[arg-type]
-        parsed = parse_responses(shown_items, pd.DataFrame({
-            "model": sub["model"].to_numpy(), "seed": sub["cell"].to_numpy(),
-            "uid": sub["base"].to_numpy(), "output": sub["output"].to_numpy()}), reading)
+        parsed = parse_responses(
+            shown_items,
+            pd.DataFrame(
+                {
+                    "model": sub["model"].to_numpy(),
+                    "seed": sub["cell"].to_numpy(),
+                    "uid": sub["base"].to_numpy(),
+                    "output": sub["output"].to_numpy(),
+                }
+            ),
+            reading,
+        )
         shown = parsed["pred_index"].to_numpy(dtype=np.int64)
         mapping = np.array(order)
         original = np.where(shown >= 0, mapping[np.clip(shown, 0, 2)], -1)
         gold = {item.uid: item.label for item in shown_items}
-        parts.append(pd.DataFrame({
-            "model": sub["model"].to_numpy(), "seed": sub["cell"].to_numpy(),
-            "uid": sub["base"].to_numpy(),
-            "pred": pd.array(np.where(original >= 0, original, 0), dtype="Int64"),
-            "shown": shown, "gold": sub["base"].map(gold).to_numpy(),
-            "method": parsed["method"].astype(str).to_numpy(),
-            "evidence": parsed["evidence"].to_numpy(),
-            "grid_seed": sub["grid_seed"].to_numpy(), "order": str(order_key),
-            "prompt": str(prompt), "output": sub["output"].to_numpy(),
-            **{c: sub[c].to_numpy() for c in ("finish_reason", "truncated") if c in sub}}))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "model": sub["model"].to_numpy(),
+                    "seed": sub["cell"].to_numpy(),
+                    "uid": sub["base"].to_numpy(),
+                    "pred": pd.array(np.where(original >= 0, original, 0), dtype="Int64"),
+                    "shown": shown,
+                    "gold": sub["base"].map(gold).to_numpy(),
+                    "method": parsed["method"].astype(str).to_numpy(),
+                    "evidence": parsed["evidence"].to_numpy(),
+                    "grid_seed": sub["grid_seed"].to_numpy(),
+                    "order": str(order_key),
+                    "prompt": str(prompt),
+                    "output": sub["output"].to_numpy(),
+                    **{c: sub[c].to_numpy() for c in ("finish_reason", "truncated") if c in sub},
+                }
+            )
+        )
     mapped = pd.concat(parts, ignore_index=True)
     mapped.loc[mapped["shown"] < 0, "pred"] = pd.NA
     return mapped
@@ -141,8 +170,9 @@ def cell_scores(scored: BBQResults, mapped: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def item_variance(scored: BBQResults, table: pd.DataFrame,
-                  groups: int = ITEM_GROUPS) -> dict[str, pd.DataFrame]:
+def item_variance(
+    scored: BBQResults, table: pd.DataFrame, groups: int = ITEM_GROUPS
+) -> dict[str, pd.DataFrame]:
     """Per model, category (and ``all``), from a delete-a-group jackknife over ``groups``
     groups of items within each cell: ``"item"``, each score's variance from the sample of
     items that every cell shares (the jackknife covariance of two cells' replicates, averaged
@@ -161,8 +191,9 @@ def item_variance(scored: BBQResults, table: pd.DataFrame,
     leave_out = []
     for g in range(size):
         kept = counts[counts["group"] != g]
-        by_cat = scores_from_counts(kept, ["model", "seed", "category"],
-                                    all_unknown_is_no_bias=True)
+        by_cat = scores_from_counts(
+            kept, ["model", "seed", "category"], all_unknown_is_no_bias=True
+        )
         pooled = scores_from_counts(kept, ["model", "seed"], all_unknown_is_no_bias=True)
         pooled["category"] = ALL
         leave_out.append(pd.concat([by_cat, pooled], ignore_index=True).assign(group=g))
@@ -171,8 +202,9 @@ def item_variance(scored: BBQResults, table: pd.DataFrame,
     within: dict[str, dict[tuple[Any, Any], float]] = {score: {} for score in SCORES}
     for key, part in frame.groupby(["model", "category"], sort=True):
         for score in SCORES:
-            table_g = part.pivot_table(index="seed", columns="group", values=score,
-                                       aggfunc="first").dropna(axis=0, how="any")
+            table_g = part.pivot_table(
+                index="seed", columns="group", values=score, aggfunc="first"
+            ).dropna(axis=0, how="any")
             n_cells, n_groups = table_g.shape
             if n_groups < 2 or n_cells < 1:
                 shared[score][key] = within[score][key] = float("nan")
@@ -209,8 +241,13 @@ def _dummies(levels: pd.Series) -> np.ndarray:
     return indicators
 
 
-def anova_components(cells: pd.DataFrame, score: str, factors: Sequence[str],
-                     item_var: float, cell_var: float | None = None) -> dict[str, Any]:
+def anova_components(
+    cells: pd.DataFrame,
+    score: str,
+    factors: Sequence[str],
+    item_var: float,
+    cell_var: float | None = None,
+) -> dict[str, Any]:
     """The variance components of ``score`` over ``cells`` (module docstring): Type II sums of
     squares from least squares (each factor after all the others), and Henderson's method III
     expected mean squares, which hold on a budget's unbalanced sample of the grid as on the
@@ -239,15 +276,25 @@ def anova_components(cells: pd.DataFrame, score: str, factors: Sequence[str],
         ss = max(0.0, _projection_residual(others, y) - rss_full)
         # E[SS] = df sigma_e^2 + trace(Z' (I - P_others) Z) sigma_f^2 (Henderson III)
         coefficient = _projection_residual(others, blocks[factor])
-        effects[factor] = {"ss": ss, "df": df, "coefficient": coefficient,
-                           "levels": blocks[factor].shape[1]}
+        effects[factor] = {
+            "ss": ss,
+            "df": df,
+            "coefficient": coefficient,
+            "levels": blocks[factor].shape[1],
+        }
     if df_e > 0:
         ms_e, reference = rss_full / df_e, "residual"
     else:
         fallback = cell_var if cell_var is not None and np.isfinite(cell_var) else item_var
-        ms_e, df_e, reference = fallback, 10**6, ("a cell's own sampling variance (items and "
-                                                  "answer noise; no residual degrees of "
-                                                  "freedom)")
+        ms_e, df_e, reference = (
+            fallback,
+            10**6,
+            (
+                "a cell's own sampling variance (items and "
+                "answer noise; no residual degrees of "
+                "freedom)"
+            ),
+        )
     components: dict[str, dict[str, Any]] = {}
     for factor, e in effects.items():
         if e["levels"] < 2:
@@ -255,18 +302,27 @@ def anova_components(cells: pd.DataFrame, score: str, factors: Sequence[str],
         if e["df"] == 0 or e["coefficient"] <= 1e-12:
             confounded = [f for f in factors if f != factor]
             components[factor] = {
-                "variance": 0.0, "levels": int(e["levels"]), "F": None, "p": None,
-                "null_sd": None, "estimable": False,
+                "variance": 0.0,
+                "levels": int(e["levels"]),
+                "F": None,
+                "p": None,
+                "null_sd": None,
+                "estimable": False,
                 "reason": f"the budget's cells confound {factor} with "
-                          f"{' and '.join(confounded)}: not estimable"}
+                f"{' and '.join(confounded)}: not estimable",
+            }
             continue
         ms = e["ss"] / e["df"]
         variance = max(0.0, (e["ss"] - e["df"] * ms_e) / e["coefficient"])
         f_value = ms / ms_e if ms_e > 0 else float("inf")
         p = float(stats.f.sf(f_value, e["df"], df_e)) if np.isfinite(f_value) else 0.0
-        components[factor] = {"variance": variance, "levels": int(e["levels"]), "F": f_value,
-                              "p": p, "null_sd": float(np.sqrt(ms_e * e["df"]
-                                                               / e["coefficient"]))}
+        components[factor] = {
+            "variance": variance,
+            "levels": int(e["levels"]),
+            "F": f_value,
+            "p": p,
+            "null_sd": float(np.sqrt(ms_e * e["df"] / e["coefficient"])),
+        }
     components["item"] = {"variance": float(item_var) if np.isfinite(item_var) else 0.0}
     if reference == "residual":
         components["residual"] = {"variance": ms_e, "df": int(df_e)}
@@ -292,8 +348,9 @@ def position_bias(mapped: pd.DataFrame) -> dict[str, Any]:
         for gold in range(3):
             at = sub[sub["gold"] == gold]
             if len(at):
-                conditional.append(np.bincount(at["shown"].to_numpy(dtype=np.int64),
-                                               minlength=3)[:3] / len(at))
+                conditional.append(
+                    np.bincount(at["shown"].to_numpy(dtype=np.int64), minlength=3)[:3] / len(at)
+                )
         balanced = np.mean(conditional, axis=0) if conditional else np.full(3, np.nan)
         test = stats.chisquare(counts) if counts.sum() else None
         out[str(model)] = {
@@ -301,7 +358,8 @@ def position_bias(mapped: pd.DataFrame) -> dict[str, Any]:
             "overall": {LETTERS[k]: float(counts[k] / counts.sum()) for k in range(3)},
             "gold_balanced": {LETTERS[k]: float(balanced[k]) for k in range(3)},
             "gold_positions": len(conditional),
-            "chi2_p": None if test is None else float(test.pvalue)}
+            "chi2_p": None if test is None else float(test.pvalue),
+        }
     return out
 
 
@@ -317,16 +375,23 @@ def published_vs_balanced(cells: pd.DataFrame) -> dict[str, Any]:
             balanced = float(by_order.mean()) if by_order.notna().any() else None
             shown = by_order.get(published)
             pub = None if shown is None or pd.isna(shown) else float(shown)
-            entry[score] = {"published_order": pub, "order_balanced": balanced,
-                            "difference": None if pub is None or balanced is None
-                            else balanced - pub, "n_orders": int(by_order.notna().sum())}
+            entry[score] = {
+                "published_order": pub,
+                "order_balanced": balanced,
+                "difference": None if pub is None or balanced is None else balanced - pub,
+                "n_orders": int(by_order.notna().sum()),
+            }
         out.setdefault(str(model), {})[str(category)] = entry
     return out
 
 
-def robustness_results(scored: BBQResults, mapped: pd.DataFrame, items: Sequence[BBQItem],
-                       grid: Mapping[str, Any], var2: Var2ByTemplate | None = None
-                       ) -> tuple[dict[str, Any], pd.DataFrame, pd.DataFrame]:
+def robustness_results(
+    scored: BBQResults,
+    mapped: pd.DataFrame,
+    items: Sequence[BBQItem],
+    grid: Mapping[str, Any],
+    var2: Var2ByTemplate | None = None,
+) -> tuple[dict[str, Any], pd.DataFrame, pd.DataFrame]:
     """``results["robustness"]``, the per-cell scores and the decomposition as a tidy table."""
     cells = cell_scores(scored, mapped)
     table = item_table(items, var2)
@@ -347,15 +412,30 @@ def robustness_results(scored: BBQResults, mapped: pd.DataFrame, items: Sequence
             found = anova_components(renamed, score, varied, item_v, cell_v)
             entry[score] = found
             for component, c in found.get("components", {}).items():
-                rows.append({"model": model, "category": category, "score": score,
-                             "component": component, "variance": c["variance"], "sd": c["sd"],
-                             "share": c["share"], "p": c.get("p"), "null_sd": c.get("null_sd"),
-                             "mean": found["mean"], "n_cells": found["n_cells"]})
+                rows.append(
+                    {
+                        "model": model,
+                        "category": category,
+                        "score": score,
+                        "component": component,
+                        "variance": c["variance"],
+                        "sd": c["sd"],
+                        "share": c["share"],
+                        "p": c.get("p"),
+                        "null_sd": c.get("null_sd"),
+                        "mean": found["mean"],
+                        "n_cells": found["n_cells"],
+                    }
+                )
         decomposition.setdefault(str(model), {})[str(category)] = entry
     results = {
-        "grid": dict(grid), "method": METHOD, "factors_varied": varied,
+        "grid": dict(grid),
+        "method": METHOD,
+        "factors_varied": varied,
         "headline": "the scores above (models) are means over the grid's cells, each cell "
-                    "(seed x order x prompt) one replicate where a plain run has seeds",
-        "decomposition": decomposition, "position": position_bias(mapped),
-        "published_vs_balanced": published_vs_balanced(cells)}
+        "(seed x order x prompt) one replicate where a plain run has seeds",
+        "decomposition": decomposition,
+        "position": position_bias(mapped),
+        "published_vs_balanced": published_vs_balanced(cells),
+    }
     return results, cells, pd.DataFrame(rows)

@@ -42,8 +42,22 @@ from biasbench.engines.honorific.annotation.sheets import (
     write_annotation_sheet,
 )
 
-__all__ = ["ANNOTATION_LABELS", "KEY_COLUMNS", "LABEL_ALIASES", "LABEL_COLUMNS", "SHEET_COLUMNS",
-           "AgreementReport", "AnnotationSample", "agreement_report", "confusion_matrix",
-           "draw_annotation_sample", "export_annotation_sample", "kappa_from_confusion",
-           "normalise_label", "read_annotation_key", "read_annotation_sheet", "rule_labels_for",
-           "write_annotation_sheet"]
+__all__ = [
+    "ANNOTATION_LABELS",
+    "KEY_COLUMNS",
+    "LABEL_ALIASES",
+    "LABEL_COLUMNS",
+    "SHEET_COLUMNS",
+    "AgreementReport",
+    "AnnotationSample",
+    "agreement_report",
+    "confusion_matrix",
+    "draw_annotation_sample",
+    "export_annotation_sample",
+    "kappa_from_confusion",
+    "normalise_label",
+    "read_annotation_key",
+    "read_annotation_sheet",
+    "rule_labels_for",
+    "write_annotation_sheet",
+]

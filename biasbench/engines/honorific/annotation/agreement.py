@@ -28,7 +28,9 @@ def _as_labels(data: pd.Series | pd.DataFrame, what: str) -> pd.Series:
     else:
         series = pd.Series(data.to_numpy(), index=data.index.astype(str))
     if series.index.duplicated().any():
-        raise InputError(f"{what}: sample id {series.index[series.index.duplicated()][0]!r} repeats")
+        raise InputError(
+            f"{what}: sample id {series.index[series.index.duplicated()][0]!r} repeats"
+        )
     labels = []
     for sample_id, value in series.items():
         label = normalise_label(str(value)) if isinstance(value, str) else None
@@ -38,14 +40,18 @@ def _as_labels(data: pd.Series | pd.DataFrame, what: str) -> pd.Series:
     return pd.Series(labels, index=series.index, name=what, dtype=object)
 
 
-def confusion_matrix(rows: pd.Series, columns: pd.Series, row_name: str, column_name: str) -> pd.DataFrame:
+def confusion_matrix(
+    rows: pd.Series, columns: pd.Series, row_name: str, column_name: str
+) -> pd.DataFrame:
     """Counts of label pairs, 4 x 4 in :data:`ANNOTATION_LABELS` order (zeros kept)."""
     table = pd.crosstab(
         pd.Categorical(rows.to_numpy(), categories=ANNOTATION_LABELS),
         pd.Categorical(columns.to_numpy(), categories=ANNOTATION_LABELS),
         dropna=False,
     )
-    table = table.reindex(index=list(ANNOTATION_LABELS), columns=list(ANNOTATION_LABELS), fill_value=0)
+    table = table.reindex(
+        index=list(ANNOTATION_LABELS), columns=list(ANNOTATION_LABELS), fill_value=0
+    )
     table.index.name, table.columns.name = row_name, column_name
     return table.astype(int)
 
@@ -97,6 +103,7 @@ class AgreementReport:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-serialisable summary (NaN as None; matrices as nested dicts)."""
+
         def number(value: float) -> float | None:
             return None if math.isnan(value) else value
 
@@ -117,6 +124,7 @@ class AgreementReport:
 
     def to_markdown(self) -> str:
         """A short Markdown report: summary table and both confusion matrices."""
+
         def fmt(value: float, digits: int = 3) -> str:
             return "undefined" if math.isnan(value) else f"{value:.{digits}f}"
 

@@ -15,19 +15,31 @@ from biasbench.engines.honorific.items import PAIRED_CONDITIONS
 from biasbench.errors import InputError
 
 LABEL_COLUMNS: tuple[str, ...] = (
-    "response_id", "model", "item_id", "occupation_en", "template_id", "gender", "output", "label",
+    "response_id",
+    "model",
+    "item_id",
+    "occupation_en",
+    "template_id",
+    "gender",
+    "output",
+    "label",
 )
 """Columns the labelled responses given to the sampler must have (``gender`` is the condition)."""
 
 SHEET_COLUMNS: tuple[str, ...] = (
-    "sample_id", "response_id", "model", "item_id", "gender", "template_id", "output",
+    "sample_id",
+    "response_id",
+    "model",
+    "item_id",
+    "gender",
+    "template_id",
+    "output",
     "annotator_label",
 )
 """Columns of the blind annotation sheet; it never holds the rule's label."""
 
 KEY_COLUMNS: tuple[str, ...] = ("sample_id", "response_id", "rule_label", "pair_id")
 """Columns of the hidden key: the rule's label and, for matched-pair rows, the pair id."""
-
 
 
 @dataclass(frozen=True)
@@ -43,7 +55,9 @@ class AnnotationSample:
 def _check_label_table(labels: pd.DataFrame) -> pd.DataFrame:
     missing = [name for name in LABEL_COLUMNS if name not in labels.columns]
     if missing:
-        raise InputError(f"labelled responses lack column(s) {', '.join(missing)}", field=missing[0])
+        raise InputError(
+            f"labelled responses lack column(s) {', '.join(missing)}", field=missing[0]
+        )
     table = labels.loc[:, list(LABEL_COLUMNS)].copy()
     for name in LABEL_COLUMNS:
         if name != "output":
@@ -107,8 +121,12 @@ def draw_annotation_sample(
     paired = table[table["gender"].isin(PAIRED_CONDITIONS)]
     pair_rows: dict[tuple[str, str, str], dict[str, int]] = {}
     for row, model, occupation, frame, gender in zip(
-        paired.index, paired["model"], paired["occupation_en"], paired["template_id"],
-        paired["gender"], strict=True,
+        paired.index,
+        paired["model"],
+        paired["occupation_en"],
+        paired["template_id"],
+        paired["gender"],
+        strict=True,
     ):
         pair_rows.setdefault((model, occupation, frame), {}).setdefault(gender, row)
     complete = [key for key, sides in pair_rows.items() if len(sides) == 2]
@@ -122,8 +140,10 @@ def draw_annotation_sample(
     used: Counter[Hashable] = Counter()
     taken_pairs: set[tuple[str, str, str]] = set()
     for number in range(1, n_pairs + 1):
-        score = {cell: model_count[cell[0]] + frame_count[cell[1]] + used[cell] / 1000
-                 for cell in pair_cells}
+        score = {
+            cell: model_count[cell[0]] + frame_count[cell[1]] + used[cell] / 1000
+            for cell in pair_cells
+        }
         cell = _pick_cell(pair_cells, score, tiebreak)
         assert cell is not None  # enough complete pairs was checked above
         key = complete[pair_cells[cell].pop()]
@@ -152,7 +172,9 @@ def draw_annotation_sample(
     half_taken: set[tuple[str, str, str]] = set(taken_pairs)
     while len(chosen) < n:
         score = {
-            cell: model_count[cell[0]] + gender_count[cell[1]] + frame_count[cell[2]]
+            cell: model_count[cell[0]]
+            + gender_count[cell[1]]
+            + frame_count[cell[2]]
             + used[cell] / 1000
             for cell in single_cells
         }
@@ -179,22 +201,26 @@ def draw_annotation_sample(
     width = max(3, len(str(n)))
     sample_ids = [f"S{i:0{width}d}" for i in range(1, n + 1)]
     picked = table.loc[order].reset_index(drop=True)
-    sheet = pd.DataFrame({
-        "sample_id": sample_ids,
-        "response_id": picked["response_id"],
-        "model": picked["model"],
-        "item_id": picked["item_id"],
-        "gender": picked["gender"],
-        "template_id": picked["template_id"],
-        "output": picked["output"],
-        "annotator_label": "",
-    })
-    key = pd.DataFrame({
-        "sample_id": sample_ids,
-        "response_id": picked["response_id"],
-        "rule_label": picked["label"],
-        "pair_id": [pair_of_row.get(row, "") for row in order],
-    })
+    sheet = pd.DataFrame(
+        {
+            "sample_id": sample_ids,
+            "response_id": picked["response_id"],
+            "model": picked["model"],
+            "item_id": picked["item_id"],
+            "gender": picked["gender"],
+            "template_id": picked["template_id"],
+            "output": picked["output"],
+            "annotator_label": "",
+        }
+    )
+    key = pd.DataFrame(
+        {
+            "sample_id": sample_ids,
+            "response_id": picked["response_id"],
+            "rule_label": picked["label"],
+            "pair_id": [pair_of_row.get(row, "") for row in order],
+        }
+    )
     return AnnotationSample(sheet=sheet, key=key)
 
 
@@ -211,10 +237,14 @@ def export_annotation_sample(
 
 def rule_labels_for(sheet: pd.DataFrame, labels: pd.DataFrame) -> pd.Series:
     """The rule's labels of a sheet's rows, indexed by sample_id (joined on response_id)."""
-    by_response = dict(zip(labels["response_id"].astype(str), labels["label"].astype(str), strict=True))
+    by_response = dict(
+        zip(labels["response_id"].astype(str), labels["label"].astype(str), strict=True)
+    )
     missing = [rid for rid in sheet["response_id"].astype(str) if rid not in by_response]
     if missing:
-        raise InputError(f"response_id {missing[0]!r} of the sheet has no rule label", field="response_id")
+        raise InputError(
+            f"response_id {missing[0]!r} of the sheet has no rule label", field="response_id"
+        )
     return pd.Series(
         [by_response[rid] for rid in sheet["response_id"].astype(str)],
         index=pd.Index(sheet["sample_id"].astype(str), name="sample_id"),

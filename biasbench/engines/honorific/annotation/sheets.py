@@ -28,7 +28,9 @@ LABEL_ALIASES: dict[str, str] = {"h": "honorific", "o": "ordinary", "m": "mixed"
 """Shorthands an annotator may type instead of the full label (case-insensitive)."""
 
 
-def write_annotation_sheet(sample: pd.DataFrame | AnnotationSample, path: str | PathLike[str]) -> None:
+def write_annotation_sheet(
+    sample: pd.DataFrame | AnnotationSample, path: str | PathLike[str]
+) -> None:
     """Write the blind sheet as CSV (UTF-8 with BOM); only :data:`SHEET_COLUMNS` are written."""
     sheet = sample.sheet if isinstance(sample, AnnotationSample) else sample
     missing = [name for name in SHEET_COLUMNS if name not in sheet.columns]
@@ -52,8 +54,9 @@ def read_annotation_key(path: str | PathLike[str]) -> pd.DataFrame:
     key = key.map(restore_formula)  # the key is written with formula cells neutralised
     missing = [name for name in ("sample_id", "rule_label") if name not in key.columns]
     if missing:
-        raise InputError(f"missing column(s) {', '.join(missing)}", file=file, line=1,
-                         field=missing[0])
+        raise InputError(
+            f"missing column(s) {', '.join(missing)}", file=file, line=1, field=missing[0]
+        )
     if key.empty:
         raise InputError("annotation key has a header but no rows", file=file, line=2)
     return key
@@ -102,14 +105,19 @@ def read_annotation_sheet(path: str | PathLike[str], *, allow_blank: bool = Fals
                 raise InputError("empty sample_id", file=file, line=start, field="sample_id")
             if sample_id in seen:
                 raise InputError(
-                    f"sample_id {sample_id!r} occurs twice", file=file, line=start, field="sample_id"
+                    f"sample_id {sample_id!r} occurs twice",
+                    file=file,
+                    line=start,
+                    field="sample_id",
                 )
             seen.add(sample_id)
             record["sample_id"] = sample_id
             raw_label = record["annotator_label"]
             if not raw_label.strip():
                 if not allow_blank:
-                    raise InputError("no label given", file=file, line=start, field="annotator_label")
+                    raise InputError(
+                        "no label given", file=file, line=start, field="annotator_label"
+                    )
                 record["annotator_label"] = ""
             else:
                 label = normalise_label(raw_label)
@@ -117,7 +125,9 @@ def read_annotation_sheet(path: str | PathLike[str], *, allow_blank: bool = Fals
                     raise InputError(
                         f"unknown label {raw_label.strip()!r}; expected one of "
                         f"{', '.join(ANNOTATION_LABELS)} (or h/o/m/u)",
-                        file=file, line=start, field="annotator_label",
+                        file=file,
+                        line=start,
+                        field="annotator_label",
                     )
                 record["annotator_label"] = label
             records.append(record)
