@@ -13,6 +13,7 @@ from biasbench.engines.bbq_family.presenting.cross_language import CrossLanguage
 from biasbench.engines.bbq_family.presenting.dataset_scores import OwnScores
 from biasbench.engines.bbq_family.presenting.option_scoring import OptionScoring
 from biasbench.engines.bbq_family.presenting.refusals import Refusals
+from biasbench.engines.bbq_family.presenting.reliability import Reliability, TargetRules
 from biasbench.engines.bbq_family.presenting.robustness import Robustness
 
 ANALYSES: Final[tuple[Analysis, ...]] = (
@@ -22,6 +23,9 @@ ANALYSES: Final[tuple[Analysis, ...]] = (
     CrossLanguage(),
     Refusals(),
     OwnScores(),
+    Reliability(),
+    TargetRules(),
 )
 """Every analysis of the engine: option scoring, by language, the robustness grid,
-cross-language, refusals, the dataset's own scores."""
+cross-language, refusals, the dataset's own scores, the reliability of the scores (unparsed
+answers per context) and the two target rules."""

@@ -3,7 +3,8 @@
 Beside the per-category scores every run gets, the engine runs analyses that apply to some runs
 only: scores by language (items of several namespaces), the cross-language comparison, the
 robustness grid (``--vary``), refusals apart, a dataset's own scores (KoBBQ, CBBQ, EsBBQ) and
-the option-scoring comparison (runs that answer by option scores). Each is an
+the option-scoring comparison (runs that answer by option scores), the reliability of the
+scores (unparsed answers per context) and the two target rules (every run). Each is an
 :class:`Analysis`: whether it applies to a run, what it adds to results.json (writing its own
 tables and figures), its summary lines and its part of the HTML report.
 :data:`biasbench.engines.bbq_family.analyses.ANALYSES` lists them once; ``BBQBenchmark.evaluate``, ``BBQBenchmark.summary`` and the report section loop over

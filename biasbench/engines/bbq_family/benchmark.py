@@ -405,39 +405,14 @@ class BBQBenchmark(Benchmark):
         for analysis in ANALYSES:  # by language, the grid, refusals, the dataset's own...
             if analysis.applies(run):
                 results.update(analysis.evaluate(run))
-        # No silently skewed score: unparsed answers per context, the scores they skew; and
-        # the two target rules side by side where they disagree.
-        from biasbench.engines.bbq_family.scoring.reliability import add_reliability
-
-        add_reliability(results, scored, self.items, out_dir / TABLES_DIR)
-        self._mark_unreliable(results, scored, out_dir / TABLES_DIR)
-        self._add_target_rules(results, scored)
         self.extend_results(results, scored, out_dir)
         return results
 
-    @staticmethod
-    def _mark_unreliable(results: dict[str, Any], scored: BBQResults, tables: Path) -> None:
-        """The by_category table again, with the unreliable scores named, when any are."""
-        from biasbench.engines.bbq_family.presenting.display import category_display
-        from biasbench.engines.bbq_family.scoring.reliability import KEY, marked
-
-        found = {(m, c): ", ".join(e["unreliable"]) for m, c, e in marked(results.get(KEY))}
-        if found:
-            frame = scored.by_category.assign(
-                unreliable=[
-                    found.get((str(m), str(c)), "")
-                    for m, c in zip(
-                        scored.by_category["model"], scored.by_category["category"], strict=True
-                    )
-                ]
-            )
-            write_table(category_display(frame), tables / "by_category")
-
-    def _add_target_rules(self, results: dict[str, Any], scored: BBQResults) -> None:
+    def target_rules_entry(self, models: dict[str, Any], scored: BBQResults) -> dict[str, Any]:
         """results.json's ``target_rules``: where the exact and the substring rule disagree,
-        the items and both rules' scores (the parsed answers scored again, not re-read)."""
+        the items and both rules' scores (the parsed answers scored again, not re-read);
+        ``models``: results.json's scores under the run's own rule."""
         from biasbench.engines.bbq_family.scoring.target_rules import (
-            KEY,
             disagreements,
             target_rules_results,
         )
@@ -452,13 +427,13 @@ class BBQBenchmark(Benchmark):
             both = {}
             for rule in TARGET_MATCHES:
                 if rule == self.target_match:
-                    both[rule] = results["models"]
+                    both[rule] = models
                     continue
                 other = score_responses(
                     self.items, answers, var2=self.var2, targets=self.target_overrides(rule)
                 )
                 both[rule] = to_results_json(other)["models"]
-        results[KEY] = target_rules_results(
+        return target_rules_results(
             self.items,
             self.target_match,  # type: ignore[arg-type]
             both,
@@ -523,7 +498,7 @@ class BBQBenchmark(Benchmark):
 
     @classmethod
     def summary(cls, results: Results) -> list[str]:
-        from biasbench.engines.bbq_family.scoring import reliability, target_rules
+        from biasbench.engines.bbq_family.scoring import reliability
 
         lines = []
         coverage = results.get("coverage") or {}
@@ -562,8 +537,6 @@ class BBQBenchmark(Benchmark):
                         "results.json: decoding.why)"
                     )
                 )
-        lines.extend(reliability.summary_lines(marks))
-        lines.extend(target_rules.summary_lines(results.get(target_rules.KEY) or {}))
         if results.get("unparsed_hint"):
             lines.append(results["unparsed_hint"])
         if results.get("data_lint", {}).get("findings"):

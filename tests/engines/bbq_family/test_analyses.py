@@ -20,7 +20,7 @@ KEYS = [analysis.key for analysis in analyses.ANALYSES]
 
 
 def test_each_analysis_is_listed_once() -> None:
-    assert len(KEYS) == len(set(KEYS)) == 6
+    assert len(KEYS) == len(set(KEYS)) == 8
 
 
 @pytest.mark.parametrize(
@@ -36,12 +36,21 @@ def test_each_analysis_is_listed_once() -> None:
                 "cross_language",
                 "refusals",
                 "dataset_scores",
+                "reliability",
+                "target_rules",
             ],
         ),
         ("summary beside the scores", ["by_language", "robustness", "cross_language", "refusals"]),
-        ("summary after the notes", ["option_scoring", "dataset_scores"]),
+        (
+            "summary after the notes",
+            ["option_scoring", "dataset_scores", "reliability", "target_rules"],
+        ),
         ("report before the profiles", ["by_language", "cross_language", "robustness"]),
-        ("report after the jitter plots", ["dataset_scores", "refusals"]),
+        # reliability and the target rules draw no part of their own: the engine's callout
+        (
+            "report after the jitter plots",
+            ["dataset_scores", "refusals", "reliability", "target_rules"],
+        ),
     ],
 )
 def test_each_place_keeps_the_order_its_outputs_had(place: str, expected: list[str]) -> None:
@@ -134,9 +143,12 @@ def test_a_new_analysis_is_one_class_in_the_list(
         benchmark_options={"items": _items(tmp_path)},
     )
     # evaluated after the others, reading the results so far (refusals: every run)
-    assert done.results["planted"] == {"n_responses": 8, "seen": ["refusals"]}
+    assert done.results["planted"] == {
+        "n_responses": 8,
+        "seen": ["refusals", "reliability", "target_rules"],
+    }
     order = list(done.results)
-    assert order.index("refusals") + 1 == order.index("planted")
+    assert order.index("target_rules") + 1 == order.index("planted")
     assert (tmp_path / "run" / "tables" / "planted.csv").read_text().split() == ["n_responses", "8"]
     # its line comes beside the scores, before the engine's notes (intervals, decoding)
     lines = done.summary
