@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
-    from biasbench.engines.bbq_family.items.lint import LintReport
     from biasbench.models.base import ModelBackend
     from biasbench.pipeline import DryRun
     from biasbench.runfolder.reading import RunFolder
@@ -317,28 +316,18 @@ def load(run_dir: Path | str) -> Results:
 
 def lint(
     benchmark: str | None = None, *, items: Sequence[Path | str] | None = None, **options: Any
-) -> LintReport:
-    """The data lint (docs/bbq-engine/data-lint.md) of a registered BBQ-format benchmark's
-    items (``options``: its own, e.g. ``data=DIR``, ``categories="Age"``), or of item files in
-    a published format (``items``); ``biasbench lint`` prints it."""
+) -> Any:
+    """The data lint (docs/bbq-engine/data-lint.md) of a registered benchmark's items
+    (``options``: its own, e.g. ``data=DIR``, ``categories="Age"``), or, with ``items``, of
+    item files in a format its engine reads; ``biasbench lint`` prints it."""
     from biasbench.errors import BiasbenchError
+    from biasbench.registry import benchmark_class, get_benchmark
 
-    if (benchmark is None) == (items is None):
-        raise BiasbenchError("give a benchmark NAME or --items FILES (one of them)")
+    if benchmark is None:
+        raise BiasbenchError("name the benchmark whose items, or whose engine's formats, to lint")
     if items is not None:
-        from biasbench.engines.bbq_family.items.lint import lint_files
-
-        return lint_files(items)
-    from biasbench.benchmarks import get_benchmark
-
-    bench = get_benchmark(str(benchmark), **options)
-    data_lint = getattr(bench, "data_lint", None)
-    if data_lint is None:
-        raise BiasbenchError(
-            f"{benchmark} is not a BBQ-format benchmark (the lint reads BBQ items)"
-        )
-    found: LintReport = data_lint()
-    return found
+        return benchmark_class(str(benchmark)).lint_files(list(items))
+    return get_benchmark(str(benchmark), **options).data_lint()
 
 
 __all__ = ["Results", "dry_run", "lint", "load", "run", "score"]

@@ -209,3 +209,40 @@ def test_item_files_refused_at_load(tmp_path: Path, content: str, message: str) 
         str(tmp_path / "run"),
     )
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_invalid_rows_of_item_files_are_skipped_and_listed(tmp_path: Path) -> None:
+    """Every invalid row is listed (not only the first) and skipped with its reason; the run
+    goes on with the valid rows, and ``--strict`` refuses them all in one line."""
+    rows = [
+        {**ITEM, "example_id": 1},
+        {**ITEM, "example_id": 2, "category": "SES\nAge"},
+        {**ITEM, "example_id": 3, "label": 7},
+        {**ITEM, "example_id": 4, "context_condition": "disambig"},
+    ]
+    path = tmp_path / "items.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    out = tmp_path / "run"
+    done = _cli(
+        "run", "bbq", "--items", str(path), "--model", "mock:hashed-letter", "--out", str(out)
+    )
+    assert done.returncode == 0, done.stderr
+    assert "2 invalid row(s) skipped (the data lint lists them" in done.stderr
+    results = json.loads((out / "results.json").read_text())
+    [finding] = [f for f in results["data_lint"]["findings"] if f["kind"] == "invalid_row"]
+    assert finding["count"] == 2 and finding["where"] == [f"{path}:2", f"{path}:3"]
+    assert results["data_lint"]["n_items"] == 2
+    strict = _cli(
+        "run",
+        "bbq",
+        "--items",
+        str(path),
+        "--model",
+        "mock:hashed-letter",
+        "--out",
+        str(tmp_path / "strict"),
+        "--strict",
+    )
+    assert strict.returncode == 2 and "Traceback" not in strict.stderr
+    assert "2 invalid row(s) (--strict): Value error, a control character" in strict.stderr
+    assert f"also {path}:3: label: " in strict.stderr

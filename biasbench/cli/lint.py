@@ -1,6 +1,6 @@
-"""``biasbench lint NAME`` / ``biasbench lint --items FILES``: the data lint of a named BBQ-format
-benchmark's items or of item files in a published format (a thin layer over
-:mod:`biasbench.engines.bbq_family.items.lint`)."""
+"""``biasbench lint NAME`` / ``biasbench lint NAME --items FILES``: the data lint of a
+benchmark's items, or of item files in a format its engine reads (a thin layer over the API's
+``lint``, which goes through the benchmark interface)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,14 @@ from biasbench.cli.common import echo_lines, fail
 
 
 def lint(
-    name: Annotated[str | None, typer.Argument(help="a registered BBQ-format benchmark")] = None,
+    name: Annotated[
+        str | None, typer.Argument(help="a registered benchmark (its items, or its formats)")
+    ] = None,
     items: Annotated[
         str | None,
         typer.Option(
-            help="comma-separated item files instead (BBQ/GG-BBQ JSONL, BharatBBQ/GBFA CSV; "
-            "NAMESPACE=FILE allowed)"
+            help="comma-separated item files instead, in any format the benchmark's engine "
+            "reads (NAMESPACE=FILE allowed)"
         ),
     ] = None,
     data: Annotated[Path | None, typer.Option(help="the benchmark's --data folder")] = None,
@@ -36,11 +38,11 @@ def lint(
 ) -> None:
     """List what in a BBQ dataset skews or shrinks its scores: invalid rows (every one),
     duplicate options, the unknown option's position balance, targets equal to the unknown
-    option, missing polarity/context pairs (docs/bbq-engine/data-lint.md)."""
+    option, missing polarity/context pairs (the data lint's page in docs/)."""
     from biasbench.api import lint as data_lint
 
-    if (name is None) == (items is None):
-        fail("give a benchmark NAME or --items FILES (one of them)")
+    if name is None:
+        fail("give a benchmark NAME (and --items FILES to lint files in its formats)")
     options: dict[str, object] = {}
     if data is not None:
         options["data"] = data

@@ -336,6 +336,21 @@ class Benchmark(ABC):
         results["output_health"] = output_health(texts)
         return results
 
+    # -- the data lint (``biasbench lint NAME``) ------------------------------------------------
+    def data_lint(self) -> Any:
+        """What in this benchmark's items skews or shrinks its scores (a report with
+        ``lines()``, ``to_dict()``, ``findings``); a benchmark without a lint says so."""
+        from biasbench.errors import BiasbenchError
+
+        raise BiasbenchError(f"{self.name} has no data lint (it reads no BBQ-format items)")
+
+    @classmethod
+    def lint_files(cls, paths: Sequence[str | Path]) -> Any:
+        """The data lint of item files in any format this benchmark's engine reads."""
+        from biasbench.errors import BiasbenchError
+
+        raise BiasbenchError(f"{cls.name} has no data lint (it reads no BBQ-format items)")
+
     # -- other harnesses' logs (``score NAME --from HARNESS``) --------------------------------
     def read_harness_log(self, harness: str, path: Path) -> Any:
         """Another harness's log at ``path`` (its declaration's ``harness_logs``), read and

@@ -17,10 +17,8 @@ DECLARATION = bbq_declaration(
         "Zulaika and Saralegi, COLING 2025",
         "https://github.com/orai-nlp/BasqBBQ",
     ),
-    licence=(
-        "CC BY-NC-SA 4.0 (Orai NLP Teknologiak, orai-nlp/BasqBBQ README); terms: "
-        "non-commercial use, share alike, attribution"
-    ),
+    licence="CC BY-NC-SA 4.0 (Orai NLP Teknologiak, orai-nlp/BasqBBQ README)",
+    terms="non-commercial use, share alike, attribution",
     items_summary=f"Basque items in {len(CATEGORIES)} categories ({REPOSITORY}@{COMMIT[:7]})",
     options=(
         data_option("BasqBBQ's data/BasqBBQ/ folder", ENV_DATA),

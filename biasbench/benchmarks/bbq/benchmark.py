@@ -38,7 +38,7 @@ from biasbench.engines.bbq_family.family import (
     PromptedBBQBenchmark,
     choose_categories,
 )
-from biasbench.engines.bbq_family.items.items import BBQItem, load_item_files
+from biasbench.engines.bbq_family.items.items import BBQItem, SkippedRow, load_item_files
 from biasbench.engines.bbq_family.items.source import resolve_pinned_folder
 from biasbench.engines.bbq_family.presenting.display import score_text
 from biasbench.engines.bbq_family.scoring.bias_profile import template_info_from
@@ -64,6 +64,7 @@ class OriginalBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
     def __init__(self, options: Options) -> None:
         items, data, templates = options.items, options.data, options.templates
         loaded: list[BBQItem]
+        skipped: list[SkippedRow] = []
         if items is None:
             loaded = load_bbq_items(resolve_bbq_data(data, templates_dir=templates))
             source = f"published items of {BBQ_REPOSITORY}@{BBQ_COMMIT[:12]}"
@@ -75,7 +76,7 @@ class OriginalBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         else:
             if data is not None:
                 raise BiasbenchError("--items and --data name two item sources; give one")
-            loaded, source, data_source = load_item_files(items)
+            loaded, source, data_source = load_item_files(items, skipped)
         self.use_prompt(options.prompt or self.packaged_prompt("en"))
         super().__init__(
             loaded,
@@ -84,6 +85,7 @@ class OriginalBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
             var2=_var2(loaded, templates),
             template_info=_template_info(loaded, templates, published=items is None),
         )
+        self.keep_skipped(skipped, strict=options.strict)
 
     def extend_results(self, results: dict[str, Any], scored: BBQResults, out_dir: Path) -> None:
         """The engine's additions, then, for the published items, the categories as the R

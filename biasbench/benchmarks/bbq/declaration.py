@@ -11,7 +11,7 @@ from biasbench.benchmarks.bbq.original import (
     CATEGORIES,
     PUBLISHED_COUNTS,
 )
-from biasbench.engines.bbq_family.declaration import bbq_declaration, prompt_option
+from biasbench.engines.bbq_family.declaration import STRICT_OPTION, bbq_declaration, prompt_option
 from biasbench.registry.interface import OptionSpec, Paper
 
 DECLARATION = bbq_declaration(
@@ -38,6 +38,7 @@ DECLARATION = bbq_declaration(
             "the published items; NAMESPACE=FILE (mbbq/es=Age_es.jsonl) for files of "
             "several languages.",
         ),
+        STRICT_OPTION,
         OptionSpec(
             "data",
             Path,

@@ -22,11 +22,8 @@ DECLARATION = bbq_declaration(
         "TACL 2025 (arXiv:2508.07090)",
         "https://arxiv.org/abs/2508.07090",
     ),
-    licence=(
-        "not stated: sahoonihar/BharatBBQ carries no licence file (all rights reserved by "
-        "default); terms: cite the TACL 2025 paper; the other languages are on the "
-        "Hugging Face hub (aditya20t/BharatBBQ), not read here"
-    ),
+    licence="not stated: sahoonihar/BharatBBQ carries no licence file (all rights reserved by default)",
+    terms="cite the TACL 2025 paper; the other languages are on the Hugging Face hub (aditya20t/BharatBBQ), not read here",
     items_summary=(
         f"{sum(PUBLISHED_COUNTS.values()):,} English items ({len(CATEGORIES)} "
         f"categories, {REPOSITORY}@{COMMIT[:7]})"

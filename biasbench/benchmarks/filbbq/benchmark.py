@@ -25,7 +25,7 @@ from biasbench.benchmarks.filbbq.source import (
     resolve_published_data,
 )
 from biasbench.engines.bbq_family.family import PromptedBBQBenchmark
-from biasbench.engines.bbq_family.items.items import load_item_files
+from biasbench.engines.bbq_family.items.items import SkippedRow, load_item_files
 from biasbench.engines.bbq_family.items.source import resolve_pinned_folder
 from biasbench.engines.bbq_family.scoring.bias_profile import template_info_from
 from biasbench.registry.interface import Options
@@ -59,7 +59,8 @@ class FilBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
         published_data = options.published_data
         self.data_seed = data_seed
         # Given items are read first, so a missing file is named before any template lookup.
-        given = load_item_files(items) if items is not None else None
+        skipped: list[SkippedRow] = []
+        given = load_item_files(items, skipped) if items is not None else None
         templates_dir: Path | None = None
         if items is None or prompt is None:
             templates_dir = resolve_pinned_folder(FILBBQ_TEMPLATES, templates)
@@ -100,6 +101,7 @@ class FilBBQBenchmark(PromptedBBQBenchmark, declaration=DECLARATION):
                 template_info_from(templates_dir, FILBBQ_CATEGORIES) if templates_dir else {}
             ),
         )
+        self.keep_skipped(skipped, strict=options.strict)
 
     @classmethod
     def generate_items(cls, out: Path, **options: Any) -> list[str]:

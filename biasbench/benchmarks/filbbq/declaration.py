@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from biasbench.engines.bbq_family.declaration import bbq_declaration
+from biasbench.engines.bbq_family.declaration import STRICT_OPTION, bbq_declaration
 from biasbench.registry.interface import OptionSpec, Paper
 
 DECLARATION = bbq_declaration(
@@ -28,6 +28,7 @@ DECLARATION = bbq_declaration(
             "BBQ-format jsonl file(s), comma-separated, instead of "
             "items generated from the templates.",
         ),
+        STRICT_OPTION,
         OptionSpec("templates", Path, None, "local copy of FilBBQ's templates/ folder."),
         OptionSpec("data_seed", int, 0, "seed of item generation."),
         OptionSpec(

@@ -16,10 +16,8 @@ DECLARATION = bbq_declaration(
         "Saffari et al., GeBNLP 2025",
         "https://aclanthology.org/2025.gebnlp-1.21/",
     ),
-    licence=(
-        "not stated: hamidds/GBFA carries no licence file (all rights reserved by "
-        "default); terms: cite the paper; derived from BBQ (CC BY 4.0)"
-    ),
+    licence="not stated: hamidds/GBFA carries no licence file (all rights reserved by default)",
+    terms="cite the paper; derived from BBQ (CC BY 4.0)",
     items_summary=(
         f"{PUBLISHED_COUNT} Persian items (BBQ Gender_identity, with their English "
         f"source; {REPOSITORY}@{COMMIT[:7]})"

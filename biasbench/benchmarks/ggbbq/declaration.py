@@ -22,7 +22,8 @@ DECLARATION = bbq_declaration(
         "Satheesh et al., GeBNLP 2025",
         "https://aclanthology.org/2025.gebnlp-1.14/",
     ),
-    licence="CC BY 4.0 (shalakasatheesh/GG-BBQ LICENSE); terms: attribution",
+    licence="CC BY 4.0 (shalakasatheesh/GG-BBQ LICENSE)",
+    terms="attribution",
     items_summary=(
         f"{sum(PUBLISHED_COUNTS.values()):,} German items (Subset-I "
         f"{PUBLISHED_COUNTS['subset-1']:,}, Subset-II {PUBLISHED_COUNTS['subset-2']:,}"

@@ -16,10 +16,8 @@ DECLARATION = bbq_declaration(
         "Hashmat et al., EMNLP 2025 (arXiv:2508.10186)",
         "https://arxiv.org/abs/2508.10186",
     ),
-    licence=(
-        "not stated: the repository carries no licence file (all rights reserved by "
-        "default); terms: cite the paper"
-    ),
+    licence="not stated: the repository carries no licence file (all rights reserved by default)",
+    terms="cite the paper",
     items_summary=(
         f"English and Urdu, the same items in each ({len(CATEGORIES)} categories; "
         f"11,796 per language outside SES, {REPOSITORY}@{COMMIT[:7]})"

@@ -22,10 +22,8 @@ DECLARATION = bbq_declaration(
         "Farsi et al., 2025 (arXiv:2510.19616)",
         "https://arxiv.org/abs/2510.19616",
     ),
-    licence=(
-        "CC BY 4.0 (the dataset card of abijari/PBBQ); terms: research use only, not to "
-        "generate harmful content, reinforce stereotypes or target groups (the card)"
-    ),
+    licence="CC BY 4.0 (the dataset card of abijari/PBBQ)",
+    terms="research use only, not to generate harmful content, reinforce stereotypes or target groups (the card)",
     items_summary=(
         "over 37,000 Persian questions, 16 categories (the paper); read from a local "
         "copy only, reader UNTESTED against the real files"

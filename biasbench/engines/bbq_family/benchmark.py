@@ -25,9 +25,8 @@ from biasbench.engines.bbq_family.declaration import (
     TARGET_MATCHES,
 )
 from biasbench.engines.bbq_family.items.grid import Grid, Order, parse_vary, permuted_item
-from biasbench.engines.bbq_family.items.items import BBQItem, items_sha256
+from biasbench.engines.bbq_family.items.items import BBQItem, SkippedRow, items_sha256
 from biasbench.engines.bbq_family.items.lint import LintReport, lint_items
-from biasbench.engines.bbq_family.items.published import SkippedRow
 from biasbench.engines.bbq_family.items.sample import stratified_sample
 from biasbench.engines.bbq_family.judging.labels import read_bbq_responses, write_bbq_labels
 from biasbench.engines.bbq_family.judging.languages import BUILT_IN, LanguagePacks, pack_digest
@@ -439,6 +438,29 @@ class BBQBenchmark(Benchmark):
             both,
             self.var2,
         )
+
+    def keep_skipped(self, rows: list[SkippedRow], *, strict: bool) -> None:
+        """Rows of ``--items`` files that are not valid items: refused under ``--strict`` (all
+        named in one line), else kept for the data lint and said in one warning."""
+        from biasbench.engines.bbq_family.items.published import ReadResult, refuse_skipped
+
+        refuse_skipped(ReadResult(skipped=rows), strict=strict)
+        self.skipped_rows = list(rows)
+        if rows:
+            log.warning(
+                "%d invalid row(s) skipped (the data lint lists them; --strict refuses them): "
+                "first %s",
+                len(rows),
+                rows[0].line_text(),
+            )
+
+    @classmethod
+    def lint_files(cls, paths: Sequence[str | Path]) -> LintReport:
+        """The data lint of item files in a published format (BBQ or GG-BBQ JSONL, BharatBBQ
+        or GBFA CSV; ``NAMESPACE=FILE`` allowed): every invalid row, and every finding."""
+        from biasbench.engines.bbq_family.items.lint import lint_files
+
+        return lint_files(paths)
 
     def data_lint(self) -> LintReport:
         """The data lint of this run's items and the rows its reader skipped

@@ -165,10 +165,11 @@ STRICT_OPTION = OptionSpec(
     "strict",
     bool,
     False,
-    "refuse the run when any published row is invalid (default: skip "
+    "refuse the run when any item row is invalid (default: skip "
     "each with its reason; the data lint lists them in the summary and results.json)",
 )
-"""``--strict`` of the datasets read from their authors' files (``published_dataset.py``)."""
+"""``--strict`` of the datasets read from their authors' files (``published_dataset.py``) and
+of ``--items`` files."""
 
 
 def data_option(what: str, env: str) -> OptionSpec:

@@ -143,13 +143,13 @@ def test_lint_command(tmp_path):
     from biasbench.cli import app
 
     runner = CliRunner()
-    result = runner.invoke(app, ["lint", "--items", str(BASQ_NATIONALITY), "--strict"])
+    result = runner.invoke(app, ["lint", "basqbbq", "--items", str(BASQ_NATIONALITY), "--strict"])
     assert result.exit_code == 1
     assert "invalid_row: 8 row(s) skipped" in result.output
-    result = runner.invoke(app, ["lint", "--items", str(PAK_RELIGION)])
+    result = runner.invoke(app, ["lint", "pakbbq", "--items", str(PAK_RELIGION)])
     assert result.exit_code == 0 and "no findings" in result.output
     result = runner.invoke(app, ["lint"])
-    assert result.exit_code != 0 and "NAME or --items" in result.output
+    assert result.exit_code != 0 and "give a benchmark NAME" in result.output
 
 
 def test_the_api_lints_a_benchmark_or_files():
@@ -160,8 +160,10 @@ def test_the_api_lints_a_benchmark_or_files():
         "basqbbq", data=BENCH / "basqbbq/fixtures/data/BasqBBQ", categories="Nazionalitate"
     )
     assert report.kinds() == ["invalid_row"]
-    assert api.lint(items=[GBFA]).kinds() == ["target_is_unknown"]
-    with pytest.raises(BiasbenchError, match="not a BBQ-format benchmark"):
+    assert api.lint("gbfa", items=[GBFA]).kinds() == ["target_is_unknown"]
+    with pytest.raises(BiasbenchError, match="honorific-bn has no data lint"):
         api.lint("honorific-bn")
-    with pytest.raises(BiasbenchError, match="one of them"):
+    with pytest.raises(BiasbenchError, match="honorific-bn has no data lint"):
+        api.lint("honorific-bn", items=[GBFA])
+    with pytest.raises(BiasbenchError, match="name the benchmark"):
         api.lint()

@@ -10,6 +10,7 @@ import ast
 import hashlib
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
 
@@ -139,6 +140,23 @@ class BBQItem(BaseModel):
         return None
 
 
+@dataclass(frozen=True)
+class SkippedRow:
+    """A published row that is not a valid item, and why."""
+
+    file: str
+    line: int | None
+    field: str | None
+    reason: str
+
+    def line_text(self) -> str:
+        where = self.file + (f":{self.line}" if self.line is not None else "")
+        return f"{where}: {self.field + ': ' if self.field else ''}{self.reason}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "field": self.field, "reason": self.reason}
+
+
 def validated_item(data: Any, *, file: str, line: int | None, whole: str | None = None) -> BBQItem:
     """``data`` as a :class:`BBQItem`, or one :class:`InputError` naming ``file``, ``line`` and
     the first invalid field (``whole``, when given, names an error about the item as a whole).
@@ -153,10 +171,19 @@ def validated_item(data: Any, *, file: str, line: int | None, whole: str | None 
         raise InputError(err["msg"], file=file, line=line, field=field) from None
 
 
-def parse_bbq_lines(lines: Iterable[str], source: str) -> Iterator[BBQItem]:
-    """Parse BBQ jsonl lines; errors name ``source``, the line and the field."""
+def parse_bbq_lines(
+    lines: Iterable[str], source: str, skipped: list[SkippedRow] | None = None
+) -> Iterator[BBQItem]:
+    """Parse BBQ jsonl lines; errors name ``source``, the line and the field. With
+    ``skipped``, a row that is valid JSON but not a valid item is recorded there and skipped
+    (the data lint lists it) instead of stopping the whole file."""
     for lineno, obj in iter_json_objects(lines, source):
-        yield validated_item(obj, file=source, line=lineno)
+        try:
+            yield validated_item(obj, file=source, line=lineno)
+        except InputError as exc:
+            if skipped is None:
+                raise
+            skipped.append(SkippedRow(source, lineno, exc.field, exc.reason))
 
 
 NAMESPACED_FILE = re.compile(r"^(?P<namespace>[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*)=(?P<path>.+)$")
@@ -172,9 +199,13 @@ def _namespaced(entry: str | Path) -> tuple[str, Path]:
     return (match["namespace"], Path(match["path"])) if match else ("", Path(entry))
 
 
-def load_bbq_jsonl(paths: str | Path | Iterable[str | Path]) -> list[BBQItem]:
+def load_bbq_jsonl(
+    paths: str | Path | Iterable[str | Path], *, skipped: list[SkippedRow] | None = None
+) -> list[BBQItem]:
     """Load one or many BBQ jsonl files (one per category); uids must be unique across them.
-    An entry ``NAMESPACE=PATH`` gives its items a namespace (files of several languages)."""
+    An entry ``NAMESPACE=PATH`` gives its items a namespace (files of several languages). With
+    ``skipped``, rows that are not valid items are recorded there and skipped (a file left
+    with no valid item is still refused, naming its first invalid row)."""
     if isinstance(paths, (str, Path)):
         paths = [p for p in str(paths).split(",") if p]
     items: list[BBQItem] = []
@@ -189,9 +220,9 @@ def load_bbq_jsonl(paths: str | Path | Iterable[str | Path]) -> list[BBQItem]:
         parsed = (
             reader(path, namespace)
             if reader is not None  # the dataset's own rules
-            else parse_bbq_lines(text_lines(path), str(path))
+            else parse_bbq_lines(text_lines(path), str(path), skipped)
         )  # UTF-8, bounded lines
-        before = len(items)
+        before, skipped_before = len(items), len(skipped or ())
         for item in parsed:
             if namespace and reader is None:
                 update: dict[str, Any] = {"namespace": namespace}
@@ -207,17 +238,31 @@ def load_bbq_jsonl(paths: str | Path | Iterable[str | Path]) -> list[BBQItem]:
             seen[item.uid] = str(path)
             items.append(item)
         if len(items) == before:
+            invalid = (skipped or [])[skipped_before:]
+            if invalid:  # every row skipped: the first one's reason, as without skipping
+                first = invalid[0]
+                raise InputError(
+                    f"no valid item: {first.reason} (and {len(invalid) - 1} more invalid row(s))"
+                    if len(invalid) > 1
+                    else first.reason,
+                    file=first.file,
+                    line=first.line,
+                    field=first.field,
+                )
             raise InputError(
                 "no items: the file is empty or holds only blank lines", file=str(path)
             )
     return items
 
 
-def load_item_files(paths: str | Sequence[str | Path]) -> tuple[list[BBQItem], str, dict[str, Any]]:
+def load_item_files(
+    paths: str | Sequence[str | Path], skipped: list[SkippedRow] | None = None
+) -> tuple[list[BBQItem], str, dict[str, Any]]:
     """``--items FILES`` of a BBQ-format benchmark: the items, the files as one text (the
-    results' ``items_source``) and the signature's ``data_source``."""
+    results' ``items_source``) and the signature's ``data_source``; with ``skipped``, invalid
+    rows are recorded there and skipped (:func:`load_bbq_jsonl`)."""
     source = ",".join(str(p) for p in ([paths] if isinstance(paths, str) else paths))
-    return load_bbq_jsonl(paths), source, {"items": "files", "files": source}
+    return load_bbq_jsonl(paths, skipped=skipped), source, {"items": "files", "files": source}
 
 
 def items_sha256(items: Sequence[BBQItem]) -> str:

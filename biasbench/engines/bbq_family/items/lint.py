@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from biasbench.engines.bbq_family.items.items import BBQItem
-from biasbench.engines.bbq_family.items.published import SkippedRow, fold
+from biasbench.engines.bbq_family.items.items import BBQItem, SkippedRow
+from biasbench.engines.bbq_family.items.published import fold
 
 POSITION_SHARE_LIMIT: Final = 0.5
 """A position holding more than half of the unknown options is flagged (a balanced dataset

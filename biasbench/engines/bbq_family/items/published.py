@@ -36,25 +36,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from biasbench.engines.bbq_family.items.items import UNKNOWN_GROUP, BBQItem, validated_item
+from biasbench.engines.bbq_family.items.items import (
+    UNKNOWN_GROUP,
+    BBQItem,
+    SkippedRow,
+    validated_item,
+)
 from biasbench.errors import InputError
-
-
-@dataclass(frozen=True)
-class SkippedRow:
-    """A published row that is not a valid item, and why."""
-
-    file: str
-    line: int | None
-    field: str | None
-    reason: str
-
-    def line_text(self) -> str:
-        where = self.file + (f":{self.line}" if self.line is not None else "")
-        return f"{where}: {self.field + ': ' if self.field else ''}{self.reason}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "line": self.line, "field": self.field, "reason": self.reason}
 
 
 @dataclass
