@@ -130,8 +130,8 @@ def test_annotate_export_on_a_filbbq_run_is_one_line(runs: dict[str, Path], tmp_
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.splitlines() == [
-        f"error: {runs['letter']}: a filbbq run; annotate export samples honorific-bn outputs "
-        "for the register judge"
+        f"error: {runs['letter']}: a filbbq run; annotate export samples the outputs of an "
+        "honorific benchmark for its register judge"
     ]
 
 
