@@ -69,7 +69,9 @@ def test_the_gap_to_inspects_accuracy_is_explained(
     [row] = [r for r in results["harness_log"]["comparison"] if r["metric"] == "accuracy"]
     assert (row["harness"], row["differs"]) == (pytest.approx(1 / 12), True)
     assert "the harness found no answer in 3 output(s) that biasbench's parser reads" in row["why"]
-    assert "2 of 12 answers name no option" in row["why"]
+    # the refusal "I cannot answer that question." holds this item's unknown option text
+    # ("Cannot answer"), which the dataset's unknown wordings read as unknown
+    assert "1 of 12 answers name no option" in row["why"]
 
 
 def test_samples_with_errors_are_left_out_and_said(
