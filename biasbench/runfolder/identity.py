@@ -16,7 +16,8 @@ def identity(signature: dict[str, Any], limit: int | None) -> dict[str, Any]:
     found = {name: signature.get(name) for name in IDENTITY_FIELDS if name != "limit"}
     found["limit"] = limit
     # Through JSON, so that a stored identity compares equal to a fresh one (tuples, floats).
-    return json.loads(json.dumps(found, sort_keys=True))
+    stored: dict[str, Any] = json.loads(json.dumps(found, sort_keys=True))
+    return stored
 
 
 def describe_identity(found: dict[str, Any]) -> str:

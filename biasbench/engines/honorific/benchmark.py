@@ -187,7 +187,7 @@ class HonorificEngineBenchmark(Benchmark):
             rows.append(
                 {
                     "model": rec.model,
-                    "seed": None if pd.isna(seed) else int(seed),
+                    "seed": None if seed is None or pd.isna(seed) else int(seed),
                     "item_id": item.item_id,
                     "occupation_en": item.occupation_en,
                     TARGET_COLUMN: item.occupation_target,
