@@ -85,6 +85,32 @@ def to_float(value: Any) -> float:
     return math.nan if value is None else float(value)
 
 
+def model_dots(
+    ax: Any, frame: Any, row: str, position: dict[str, int], score: str, models: Sequence[str]
+) -> None:
+    """One marker per model and row of ``frame`` (a table of ``model``, ``row``, and
+    ``{score}_mean``/``_ci_low``/``_ci_high``): the mean with its interval, the row's
+    ``position`` on the y axis, models side by side in their own colours."""
+    shifts = offsets(len(models), 0.5)
+    for index, model in enumerate(models):
+        rows = frame[frame["model"] == model]
+        y = rows[row].astype(str).map(position).to_numpy(float) + shifts[index]
+        values = rows[f"{score}_mean"].map(to_float).to_numpy(float)
+        ax.errorbar(
+            values,
+            y,
+            xerr=errors(
+                values,
+                rows[f"{score}_ci_low"].map(to_float).to_numpy(float),
+                rows[f"{score}_ci_high"].map(to_float).to_numpy(float),
+            ),
+            fmt="o",
+            capsize=3,
+            color=f"C{index % 10}",
+            label=model,
+        )
+
+
 def model_rows(ax: Axes, models: Sequence[str]) -> None:
     ax.set_yticks(range(len(models)), list(models))
     ax.set_ylim(-0.6, len(models) - 0.4)

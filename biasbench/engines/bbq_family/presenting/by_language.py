@@ -73,7 +73,7 @@ def frame_from_results(by_language: dict[str, Any]) -> pd.DataFrame:
 def language_figure(frame: pd.DataFrame, models: Sequence[str]) -> Figure:
     """Per namespace (language), s_AMB and s_DIS over all its categories: mean across seeds
     with its default interval (items+seeds), one marker per model."""
-    from biasbench.figures import errors, offsets, plt, to_float
+    from biasbench.figures import model_dots, plt
 
     rows = frame[frame["category"] == ALL]
     spaces = list(dict.fromkeys(rows["namespace"].astype(str)))
@@ -86,26 +86,9 @@ def language_figure(frame: pd.DataFrame, models: Sequence[str]) -> Figure:
         sharey=True,
         squeeze=False,
     )
-    shifts = offsets(len(models), 0.5)
     position = {name: i for i, name in enumerate(spaces)}
     for ax, (score, title) in zip(axes[0], scores, strict=True):
-        for index, model in enumerate(models):
-            part = rows[rows["model"] == model]
-            y = part["namespace"].astype(str).map(position).to_numpy(float) + shifts[index]
-            values = part[f"{score}_mean"].map(to_float).to_numpy(float)
-            ax.errorbar(
-                values,
-                y,
-                xerr=errors(
-                    values,
-                    part[f"{score}_ci_low"].map(to_float).to_numpy(float),
-                    part[f"{score}_ci_high"].map(to_float).to_numpy(float),
-                ),
-                fmt="o",
-                capsize=3,
-                color=f"C{index % 10}",
-                label=model,
-            )
+        model_dots(ax, rows, "namespace", position, score, models)
         ax.set_xlim(-1.05, 1.05)
         ax.axvline(0.0, color="grey", lw=0.8, ls="--")
         ax.set_xlabel(title)

@@ -12,7 +12,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from biasbench.engines.bbq_family.presenting.jitter import jitter_figure
-from biasbench.figures import errors, model_rows, offsets, plt, to_float
+from biasbench.figures import model_dots, model_rows, plt, to_float
 
 BBQ_SCORE_TITLES: Final = {
     "s_amb": "s_AMB (ambiguous contexts)",
@@ -39,26 +39,9 @@ def bbq_scores_figure(
         sharey=True,
         squeeze=False,
     )
-    shifts = offsets(len(models), 0.5)
     position = {c: i for i, c in enumerate(categories)}
     for ax, score in zip(axes[0], scores, strict=True):
-        for index, model in enumerate(models):
-            rows = by_category[by_category["model"] == model]
-            y = rows["category"].astype(str).map(position).to_numpy(float) + shifts[index]
-            values = rows[f"{score}_mean"].map(to_float).to_numpy(float)
-            ax.errorbar(
-                values,
-                y,
-                xerr=errors(
-                    values,
-                    rows[f"{score}_ci_low"].map(to_float).to_numpy(float),
-                    rows[f"{score}_ci_high"].map(to_float).to_numpy(float),
-                ),
-                fmt="o",
-                capsize=3,
-                color=f"C{index % 10}",
-                label=model,
-            )
+        model_dots(ax, by_category, "category", position, score, models)
         accuracy = score.startswith("acc")
         ax.set_xlim(*((-0.02, 1.02) if accuracy else (-1.05, 1.05)))
         if not accuracy:
